@@ -1,0 +1,40 @@
+// Build the two entry points with esbuild:
+//  - dist/hook.cjs: the hook, one minified CommonJS file with everything it needs (better-sqlite3's
+//    JavaScript included) so a hook call loads one file; nothing the hook does not use.
+//  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+rmSync(`${root}/dist`, { recursive: true, force: true });
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  loader: { '.sql': 'text' },
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/hook/main.ts'],
+    outfile: 'dist/hook.cjs',
+    format: 'cjs',
+    minify: true,
+    // The native addon is loaded by path at run time; never bundle a .node file.
+    external: ['*.node'],
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/cli/main.ts'],
+    outfile: 'dist/cli.mjs',
+    format: 'esm',
+    packages: 'external',
+    sourcemap: 'linked',
+  }),
+]);

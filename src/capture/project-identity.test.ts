@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProjectCaptured, normaliseRemoteUrl, parseGitConfig, resolveProject } from './project-identity.ts';
+
+describe('normaliseRemoteUrl', () => {
+  it.each([
+    'git@github.com:Acme/Widget.git',
+    'https://github.com/acme/widget.git',
+    'https://user:pw@github.com/acme/widget/',
+    'ssh://git@github.com:22/acme/widget.git',
+    'ssh://git@github.com/acme/widget',
+    'git://github.com/acme/widget.git',
+  ])('%s → github.com/acme/widget', (url) => {
+    expect(normaliseRemoteUrl(url)).toBe('github.com/acme/widget');
+  });
+
+  it('keeps different repositories apart', () => {
+    expect(normaliseRemoteUrl('git@github.com:acme/widget.git')).not.toBe(
+      normaliseRemoteUrl('git@github.com:acme/gadget.git'),
+    );
+  });
+});
+
+describe('parseGitConfig', () => {
+  it('reads remotes and the engram.project override', () => {
+    const cfg = parseGitConfig(
+      '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@host:a/b.git\n\tfetch = +refs/heads/*\n[remote "up"]\n url = https://x/y\n[engram]\n\tproject = my-name\n',
+    );
+    expect(cfg.remotes.get('origin')).toBe('git@host:a/b.git');
+    expect(cfg.remotes.get('up')).toBe('https://x/y');
+    expect(cfg.engramProject).toBe('my-name');
+  });
+});
+
+describe('resolveProject', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-pid-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function repo(name: string, remote: string | null): string {
+    const root = join(dir, name);
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), remote ? `[remote "origin"]\n\turl = ${remote}\n` : '[core]\n');
+    return root;
+  }
+
+  it('gives ssh and https clones of one repository the same project, from any subdirectory', () => {
+    const a = resolveProject(join(repo('a', 'git@github.com:acme/widget.git'), 'src', 'deep'));
+    const b = resolveProject(repo('b', 'https://github.com/acme/widget'));
+    expect(a.id).toBe(b.id);
+    expect(a.name).toBe('widget');
+    expect(a.root).toBe(join(dir, 'a'));
+  });
+
+  it('gives worktrees of a repository without a remote the same project (git common dir)', () => {
+    const main = repo('main', null);
+    const wt = join(dir, 'wt');
+    const wtGitDir = join(main, '.git', 'worktrees', 'wt');
+    mkdirSync(wtGitDir, { recursive: true });
+    writeFileSync(join(wtGitDir, 'commondir'), '../..\n');
+    mkdirSync(wt);
+    writeFileSync(join(wt, '.git'), `gitdir: ${wtGitDir}\n`);
+    const p1 = resolveProject(main);
+    const p2 = resolveProject(wt);
+    expect(p2.id).toBe(p1.id);
+    expect(p2.root).toBe(wt);
+    expect(p1.key.startsWith('gitdir:')).toBe(true);
+  });
+
+  it('falls back to the directory outside git, and separates directories', () => {
+    const x = join(dir, 'x');
+    const y = join(dir, 'y');
+    mkdirSync(x);
+    mkdirSync(y);
+    expect(resolveProject(x).id).not.toBe(resolveProject(y).id);
+    expect(resolveProject(x).key).toBe(`path:${x}`);
+  });
+
+  it('honours a per-repository override (.engram.json beats git config engram.project)', () => {
+    const root = repo('o', 'git@github.com:acme/widget.git');
+    writeFileSync(join(root, '.git', 'config'), '[engram]\n\tproject = shared-name\n');
+    expect(resolveProject(root).name).toBe('shared-name');
+    writeFileSync(join(root, '.engram.json'), JSON.stringify({ project: 'file-name' }));
+    const p = resolveProject(root);
+    expect(p.name).toBe('file-name');
+    expect(p.key).toBe('name:file-name');
+  });
+
+  it('never throws on a broken .git file', () => {
+    const root = join(dir, 'broken');
+    mkdirSync(root);
+    writeFileSync(join(root, '.git'), 'not a pointer');
+    expect(resolveProject(root).key).toBe(`path:${root}`);
+  });
+});
+
+describe('isProjectCaptured', () => {
+  const project = { id: 'prj_1' as never, name: 'widget', key: 'k', root: '/home/u/work/widget' };
+  it('applies exclude before include, by id, name or path prefix', () => {
+    expect(isProjectCaptured(project, { include: [], exclude: [] })).toBe(true);
+    expect(isProjectCaptured(project, { include: [], exclude: ['widget'] })).toBe(false);
+    expect(isProjectCaptured(project, { include: [], exclude: ['/home/u/work'] })).toBe(false);
+    expect(isProjectCaptured(project, { include: [], exclude: ['/home/u/wo'] })).toBe(true);
+    expect(isProjectCaptured(project, { include: ['prj_1'], exclude: [] })).toBe(true);
+    expect(isProjectCaptured(project, { include: ['other'], exclude: [] })).toBe(false);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Project identity: the normalised git remote URL (every clone of a repo, on any machine, is one
+ * project), else the git common dir (worktrees of one repo are one project), else the directory.
+ * Reads git's files directly instead of spawning git: this runs inside every hook.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { projectIdFromKey } from '../core/ids.ts';
+import type { Project } from '../core/model.ts';
+
+/** `git@github.com:Owner/Repo.git`, `https://user@github.com/owner/repo/` → `github.com/owner/repo`. */
+export function normaliseRemoteUrl(url: string): string {
+  let u = url.trim();
+  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/.exec(u);
+  if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(u)) {
+    u = `${scp[1]}/${scp[2]}`;
+  } else {
+    u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''); // scheme
+    u = u.replace(/^[^@/]+@/, ''); // user[:password]@
+    u = u.replace(/^([^/:]+):\d+(?=\/)/, '$1'); // port
+  }
+  u = u.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  return u.toLowerCase();
+}
+
+interface GitConfig {
+  remotes: Map<string, string>;
+  engramProject: string | null;
+}
+
+/** A small reader for the parts of git's INI config engram needs. */
+export function parseGitConfig(text: string): GitConfig {
+  const remotes = new Map<string, string>();
+  let engramProject: string | null = null;
+  let section = '';
+  let subsection = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]$/.exec(line);
+    if (header) {
+      section = (header[1] ?? '').toLowerCase();
+      subsection = header[2] ?? '';
+      continue;
+    }
+    const kv = /^([A-Za-z0-9-]+)\s*=\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    const key = (kv[1] ?? '').toLowerCase();
+    const value = (kv[2] ?? '').replace(/^"(.*)"$/, '$1').trim();
+    if (section === 'remote' && key === 'url' && !remotes.has(subsection)) remotes.set(subsection, value);
+    if (section === 'engram' && key === 'project' && value !== '') engramProject = value;
+  }
+  return { remotes, engramProject };
+}
+
+interface GitLocation {
+  worktreeRoot: string;
+  commonDir: string;
+}
+
+function findGit(start: string): GitLocation | null {
+  let dir = resolve(start);
+  for (;;) {
+    const dotGit = join(dir, '.git');
+    if (existsSync(dotGit)) {
+      try {
+        if (statSync(dotGit).isDirectory()) return { worktreeRoot: dir, commonDir: dotGit };
+        const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+        if (pointer?.[1]) {
+          const gitDir = resolve(dir, pointer[1].trim());
+          const commonFile = join(gitDir, 'commondir');
+          const commonDir = existsSync(commonFile)
+            ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim())
+            : gitDir;
+          return { worktreeRoot: dir, commonDir };
+        }
+      } catch {
+        // An unreadable .git is treated as no repository: identity falls back to the directory.
+        return null;
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function safeRealpath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function readOverrideFile(root: string): string | null {
+  const file = join(root, '.engram.json');
+  if (!existsSync(file)) return null;
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { project?: unknown };
+    return typeof value.project === 'string' && value.project.trim() !== '' ? value.project.trim() : null;
+  } catch {
+    // A broken override file must not stop capture; identity falls back to git or the directory.
+    return null;
+  }
+}
+
+/** Work out which project `cwd` belongs to. Never throws. */
+export function resolveProject(cwd: string): Project {
+  const dir = safeRealpath(isAbsolute(cwd) ? cwd : resolve(cwd));
+  const git = findGit(dir);
+  const root = git ? git.worktreeRoot : dir;
+  let config: GitConfig = { remotes: new Map(), engramProject: null };
+  if (git) {
+    try {
+      config = parseGitConfig(readFileSync(join(git.commonDir, 'config'), 'utf8'));
+    } catch {
+      // No readable config: the repository is identified by its common dir.
+    }
+  }
+  const override = readOverrideFile(root) ?? config.engramProject;
+  if (override) {
+    const key = `name:${override}`;
+    return { id: projectIdFromKey(key), name: override, key, root };
+  }
+  const remote = config.remotes.get('origin') ?? [...config.remotes.values()][0];
+  if (remote) {
+    const normalised = normaliseRemoteUrl(remote);
+    const key = `git:${normalised}`;
+    return { id: projectIdFromKey(key), name: basename(normalised) || basename(root), key, root };
+  }
+  if (git) {
+    const common = safeRealpath(git.commonDir);
+    const key = `gitdir:${common}`;
+    const name = basename(common) === '.git' ? basename(dirname(common)) : basename(common);
+    return { id: projectIdFromKey(key), name, key, root };
+  }
+  const key = `path:${dir}`;
+  return { id: projectIdFromKey(key), name: basename(dir) || dir, key, root };
+}
+
+/** Include/exclude rules: entries match a project id, its name, or a path prefix of its root. */
+export function isProjectCaptured(
+  project: Project,
+  rules: { include: readonly string[]; exclude: readonly string[] },
+): boolean {
+  const matches = (entry: string): boolean => {
+    if (entry === project.id || entry === project.name) return true;
+    if (entry.startsWith('/')) {
+      const prefix = entry.replace(/\/+$/, '');
+      return project.root === prefix || project.root.startsWith(`${prefix}/`);
+    }
+    return false;
+  };
+  if (rules.exclude.some(matches)) return false;
+  return rules.include.length === 0 || rules.include.some(matches);
+}

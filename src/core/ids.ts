@@ -1,0 +1,53 @@
+/**
+ * Branded, prefixed, time-sortable identifiers.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+declare const brand: unique symbol;
+export type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+export type ObservationId = Brand<string, 'ObservationId'>;
+export type ProjectId = Brand<string, 'ProjectId'>;
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+function encodeTime(ms: number, length: number): string {
+  let out = '';
+  let value = Math.max(0, Math.floor(ms));
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[value % 32] + out;
+    value = Math.floor(value / 32);
+  }
+  return out;
+}
+
+function encodeRandom(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte % 32];
+  return out;
+}
+
+/** A sortable id: prefix, 10 chars of millisecond time, 10 random chars. */
+export function newSortableId(prefix: string, nowMs: number): string {
+  return `${prefix}_${encodeTime(nowMs, 10)}${encodeRandom(10)}`;
+}
+
+export function newObservationId(nowMs: number): ObservationId {
+  return newSortableId('obs', nowMs) as ObservationId;
+}
+
+/** Project ids are stable: derived from the identity key, so every machine computes the same one. */
+export function projectIdFromKey(key: string): ProjectId {
+  return `prj_${createHash('sha256').update(key).digest('hex').slice(0, 16)}` as ProjectId;
+}
+
+export function isObservationId(value: string): value is ObservationId {
+  return /^obs_[0-9a-z]{20}$/.test(value);
+}
+
+export function contentHash(parts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\u0000');
+  return hash.digest('hex').slice(0, 32);
+}

@@ -1,0 +1,145 @@
+/**
+ * Domain model shared by every layer. Pure types: no I/O, no runtime dependencies.
+ */
+import type { ObservationId, ProjectId } from './ids.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Hook events engram registers for (Claude Code names). */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** A hook payload normalised into what engram keeps: scrubbed, size-capped, host-neutral. */
+export type CapturedEvent =
+  | { kind: 'session_start'; source: string; model?: string }
+  | { kind: 'prompt'; prompt: string }
+  | {
+      kind: 'tool';
+      tool: string;
+      toolUseId?: string;
+      input: Json;
+      response: Json;
+      durationMs?: number;
+      agentId?: string;
+    }
+  | {
+      kind: 'tool_failure';
+      tool: string;
+      toolUseId?: string;
+      input: Json;
+      error: string;
+      interrupted: boolean;
+      durationMs?: number;
+      agentId?: string;
+    }
+  | { kind: 'stop'; lastMessage: string }
+  | { kind: 'subagent_stop'; agentId: string; agentType: string; lastMessage: string }
+  | { kind: 'pre_compact'; trigger: string; instructions: string }
+  | { kind: 'post_compact'; trigger: string; summary: string }
+  | { kind: 'session_end'; reason: string };
+
+export type CapturedEventKind = CapturedEvent['kind'];
+
+/** One row of the durable queue as the worker sees it. */
+export interface QueuedEvent {
+  seq: number;
+  sessionId: string;
+  projectId: ProjectId;
+  cwd: string;
+  transcriptPath: string | null;
+  at: number;
+  event: CapturedEvent;
+  attempts: number;
+}
+
+export const OBSERVATION_TYPES = [
+  'decision',
+  'bugfix',
+  'feature',
+  'refactor',
+  'change',
+  'discovery',
+  'error',
+  'correction',
+  'preference',
+  'task',
+  'failed_attempt',
+  'fact',
+] as const;
+export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+
+export type ObservationSource = 'hook' | 'transcript' | 'llm' | 'manual' | 'import';
+export type ObservationStatus = 'active' | 'superseded' | 'invalidated' | 'forgotten';
+
+/** What a distiller produces; the store adds identity, provenance and bookkeeping. */
+export interface ObservationDraft {
+  type: ObservationType;
+  title: string;
+  subtitle: string;
+  narrative: string;
+  facts: string[];
+  concepts: string[];
+  filesRead: string[];
+  filesModified: string[];
+}
+
+export interface Observation extends ObservationDraft {
+  id: ObservationId;
+  projectId: ProjectId;
+  sessionId: string | null;
+  source: ObservationSource;
+  status: ObservationStatus;
+  createdAt: number;
+  contentHash: string;
+  tokens: number;
+  /** Queue sequence numbers (or transcript record ids) this observation came from. */
+  provenance: string[];
+}
+
+/** A session's rolling summary, checkpointed at each Stop and finalised at SessionEnd. */
+export interface SummaryDraft {
+  request: string;
+  investigated: string;
+  learned: string;
+  completed: string;
+  nextSteps: string;
+  filesRead: string[];
+  filesEdited: string[];
+  notes: string;
+}
+
+export interface Summary extends SummaryDraft {
+  sessionId: string;
+  projectId: ProjectId;
+  updatedAt: number;
+  final: boolean;
+}
+
+export type SessionStatus = 'active' | 'completed' | 'interrupted';
+
+export interface Session {
+  id: string;
+  projectId: ProjectId;
+  host: string;
+  startedAt: number;
+  endedAt: number | null;
+  status: SessionStatus;
+}
+
+export interface Project {
+  id: ProjectId;
+  name: string;
+  /** The identity key the id was derived from (normalised remote URL, git common dir or cwd). */
+  key: string;
+  root: string;
+}

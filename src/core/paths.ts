@@ -1,0 +1,29 @@
+/**
+ * Where engram keeps its files inside ENGRAM_HOME. Pure: the home directory is passed in.
+ */
+import { join } from 'node:path';
+
+export interface EngramPaths {
+  home: string;
+  db: string;
+  config: string;
+  logDir: string;
+  hookLog: string;
+  workerLog: string;
+  workerPid: string;
+  spoolDir: string;
+}
+
+export function pathsFor(home: string): EngramPaths {
+  const logDir = join(home, 'logs');
+  return {
+    home,
+    db: join(home, 'engram.db'),
+    config: join(home, 'config.json'),
+    logDir,
+    hookLog: join(logDir, 'hook.log'),
+    workerLog: join(logDir, 'worker.log'),
+    workerPid: join(home, 'worker.pid'),
+    spoolDir: join(home, 'spool'),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * What a session is told: the SessionStart index (progressive disclosure: a compact list first, details
+ * on demand) and the few memories relevant to a prompt. Hard token budgets; never over the host's cap.
+ */
+import type { ProjectId } from '../core/ids.ts';
+import type { Observation, Project, Summary } from '../core/model.ts';
+import { estimateTokens } from '../core/tokens.ts';
+import type { Store } from '../store/store.ts';
+import { buildFtsQuery, contentTerms, tokenize } from './fts-query.ts';
+
+/** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
+export const HOST_CONTEXT_CHAR_CAP = 9_500;
+
+export type StartSource = 'startup' | 'resume' | 'clear' | 'compact' | string;
+
+export interface ContextRequest {
+  project: Project;
+  sessionId: string;
+  source: StartSource;
+  now: number;
+  budgetTokens: number;
+  recentCount: number;
+}
+
+export interface RenderedContext {
+  text: string;
+  tokens: number;
+  observationIds: string[];
+}
+
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m}m ago`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h}h ago`;
+  const d = Math.round(h / 24);
+  if (d < 60) return `${d}d ago`;
+  return `${Math.round(d / 30)}mo ago`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function filesOf(o: Observation): string {
+  const files = [...new Set([...o.filesModified, ...o.filesRead])];
+  if (files.length === 0) return '';
+  const shown = files.slice(0, 2).join(', ');
+  return files.length > 2 ? `${shown} +${files.length - 2}` : shown;
+}
+
+/** One index line: id, type, title, files, age, token cost of the details. */
+export function indexLine(o: Observation, now: number): string {
+  const files = filesOf(o);
+  return `- ${o.id} [${o.type}] ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)} · ~${o.tokens}t`;
+}
+
+function summaryBlock(heading: string, s: Summary, now: number): string[] {
+  const lines = [`${heading} (${formatAge(now - s.updatedAt)}${s.final ? '' : ', in progress'}):`];
+  const add = (label: string, value: string, max: number) => {
+    if (value.trim() !== '') lines.push(`  ${label}: ${oneLine(value, max)}`);
+  };
+  add('Request', s.request, 200);
+  add('Completed', s.completed, 300);
+  add('Learned', s.learned, 240);
+  add('Next steps', s.nextSteps, 200);
+  if (s.filesEdited.length > 0) add('Files edited', s.filesEdited.slice(0, 8).join(', '), 240);
+  return lines;
+}
+
+/** Adds lines while they fit the budget; returns false once one did not fit. */
+function createBudget(budgetTokens: number) {
+  const maxChars = Math.min(HOST_CONTEXT_CHAR_CAP, budgetTokens * 4);
+  const lines: string[] = [];
+  let chars = 0;
+  return {
+    lines,
+    tryAdd(line: string): boolean {
+      if (chars + line.length + 1 > maxChars) return false;
+      lines.push(line);
+      chars += line.length + 1;
+      return true;
+    },
+    fits(extra: number): boolean {
+      return chars + extra <= maxChars;
+    },
+  };
+}
+
+const FOOTER =
+  'Details of a memory: `engram show <id>` in a shell (full narrative, facts and files); `engram search <words>` finds more.';
+
+/** The SessionStart index for a project, adapted to how the session started. */
+export function renderSessionContext(store: Store, req: ContextRequest): RenderedContext {
+  const { project, sessionId, now } = req;
+  const budget = createBudget(req.budgetTokens);
+  const ids: string[] = [];
+  const header = `# engram memory for project "${project.name}" (what earlier sessions did; ids are stable)`;
+  budget.tryAdd(header);
+  const reserve = FOOTER.length + 2;
+
+  if (req.source === 'compact') {
+    const own = store.summaries.get(sessionId);
+    if (own) for (const line of summaryBlock('This session so far', own, now)) budget.tryAdd(line);
+  }
+  if (req.source !== 'resume') {
+    const last = store.summaries.latest(project.id, sessionId, 1)[0];
+    if (last) for (const line of summaryBlock('Last session', last, now)) budget.tryAdd(line);
+  }
+
+  const recent = store.observations
+    .recent(project.id as ProjectId, req.recentCount)
+    .filter((o) => req.source !== 'resume' || !store.injections.has(sessionId, o.id));
+  if (recent.length > 0) {
+    budget.tryAdd('');
+    budget.tryAdd('Recent memories (id [type] title · files · age · ~tokens to read in full):');
+    for (const o of recent) {
+      if (!budget.fits(reserve)) break;
+      if (!budget.tryAdd(indexLine(o, now))) break;
+      ids.push(o.id);
+    }
+  }
+  if (ids.length === 0 && budget.lines.length <= 1) return { text: '', tokens: 0, observationIds: [] };
+  budget.tryAdd('');
+  budget.tryAdd(FOOTER);
+  const text = budget.lines.join('\n');
+  return { text, tokens: estimateTokens(text), observationIds: ids };
+}
+
+export interface PromptRecallRequest {
+  projectId: ProjectId;
+  sessionId: string;
+  prompt: string;
+  now: number;
+  budgetTokens: number;
+  maxItems: number;
+  minScore: number;
+}
+
+function stem(word: string): string {
+  return word.replace(/(ing|ed|es|s)$/, '');
+}
+
+/** Share of the prompt's distinctive terms that appear in the observation (0..1). */
+export function termCoverage(terms: readonly string[], o: Observation): number {
+  if (terms.length === 0) return 0;
+  const words = new Set(
+    tokenize([o.title, o.subtitle, o.narrative, ...o.facts, ...o.concepts, ...o.filesModified, ...o.filesRead].join(' ')).map(
+      stem,
+    ),
+  );
+  let hit = 0;
+  for (const term of terms) if (words.has(stem(term))) hit++;
+  return hit / terms.length;
+}
+
+/** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
+export function renderPromptContext(store: Store, req: PromptRecallRequest): RenderedContext {
+  const empty = { text: '', tokens: 0, observationIds: [] };
+  if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
+  const query = buildFtsQuery(req.prompt);
+  if (!query) return empty;
+  const terms = contentTerms(req.prompt);
+  const hits = store.observations.search(query, req.projectId, 20);
+  const chosen: Observation[] = [];
+  for (const { observation } of hits) {
+    if (observation.sessionId === req.sessionId) continue;
+    if (store.injections.has(req.sessionId, observation.id)) continue;
+    if (termCoverage(terms, observation) < req.minScore) continue;
+    chosen.push(observation);
+    if (chosen.length >= req.maxItems) break;
+  }
+  if (chosen.length === 0) return empty;
+  const budget = createBudget(req.budgetTokens);
+  budget.tryAdd('engram: memories from earlier sessions that match this prompt:');
+  const ids: string[] = [];
+  for (const o of chosen) {
+    const detail = o.narrative ? ` — ${oneLine(o.narrative, 160)}` : '';
+    if (!budget.tryAdd(`${indexLine(o, req.now)}${detail}`)) break;
+    ids.push(o.id);
+  }
+  if (ids.length === 0) return empty;
+  const text = budget.lines.join('\n');
+  return { text, tokens: estimateTokens(text), observationIds: ids };
+}

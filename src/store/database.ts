@@ -1,0 +1,67 @@
+/**
+ * Opening the SQLite database: WAL, a busy timeout, foreign-key-free simple schema, migrations.
+ * Constructors do no I/O; `openDatabase` is the one place a connection is made.
+ */
+import Database from 'better-sqlite3';
+import { EngramError } from '../core/errors.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Milliseconds to wait for another writer before giving up. */
+  busyTimeoutMs?: number;
+  /** Path of better-sqlite3's native addon (lets a bundled hook skip the addon search). */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  let db: Db;
+  try {
+    db = new Database(path, {
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.readonly ? { readonly: true, fileMustExist: true } : {}),
+    });
+  } catch (error) {
+    throw new EngramError('STORE_FAILED', `cannot open the database at ${path}`, { cause: error });
+  }
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  if (!options.readonly) {
+    // WAL lets many hook processes write while the worker reads; NORMAL sync keeps every committed
+    // transaction across a process crash (the WAL is synced at checkpoints).
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+  }
+  return db;
+}
+
+/** Bring the schema up to date. Each migration runs in its own transaction with its version bump. */
+export function migrate(db: Db): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current === SCHEMA_VERSION) return current;
+  if (current > SCHEMA_VERSION) {
+    throw new EngramError(
+      'STORE_FAILED',
+      `the database schema (version ${current}) is newer than this engram (version ${SCHEMA_VERSION})`,
+      { hint: 'Upgrade engram.' },
+    );
+  }
+  const run = db.transaction(() => {
+    // Re-read inside the write transaction: another process may have migrated meanwhile.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  });
+  run.immediate();
+  return SCHEMA_VERSION;
+}
+
+/** Run `fn` in a write transaction taken at once (BEGIN IMMEDIATE), so readers never upgrade locks. */
+export function writeTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}

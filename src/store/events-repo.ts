@@ -1,0 +1,166 @@
+/**
+ * The durable event queue: hooks append, the worker drains per session in order.
+ */
+import type { ProjectId } from '../core/ids.ts';
+import type { CapturedEvent, QueuedEvent } from '../core/model.ts';
+import type { Db } from './database.ts';
+import { lazyStatement } from './statements.ts';
+
+export interface NewEvent {
+  sessionId: string;
+  projectId: ProjectId;
+  hook: string;
+  cwd: string;
+  transcriptPath: string | null;
+  at: number;
+  event: CapturedEvent;
+}
+
+export interface ParkedEvent {
+  seq: number;
+  sessionId: string;
+  hook: string;
+  attempts: number;
+  lastError: string;
+  at: number;
+}
+
+interface EventRow {
+  seq: number;
+  session_id: string;
+  project_id: string;
+  cwd: string;
+  transcript_path: string | null;
+  at: number;
+  payload: string;
+  attempts: number;
+}
+
+function toQueued(row: EventRow): QueuedEvent {
+  return {
+    seq: row.seq,
+    sessionId: row.session_id,
+    projectId: row.project_id as ProjectId,
+    cwd: row.cwd,
+    transcriptPath: row.transcript_path,
+    at: row.at,
+    event: JSON.parse(row.payload) as CapturedEvent,
+    attempts: row.attempts,
+  };
+}
+
+export function createEventsRepo(db: Db) {
+  const insert = lazyStatement(
+    db,
+    `INSERT INTO events (session_id, project_id, hook, kind, cwd, transcript_path, payload, bytes, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const pendingSessions = lazyStatement(
+    db,
+    `SELECT session_id, MAX(at) AS last_at FROM events WHERE status = 'pending' GROUP BY session_id ORDER BY MIN(seq)`,
+  );
+  const pendingOf = lazyStatement(
+    db,
+    `SELECT seq, session_id, project_id, cwd, transcript_path, at, payload, attempts
+     FROM events WHERE status = 'pending' AND session_id = ? ORDER BY seq`,
+  );
+  const stillPending = lazyStatement(
+    db,
+    `SELECT COUNT(*) AS n FROM events WHERE status = 'pending' AND seq IN (SELECT value FROM json_each(?))`,
+  );
+  const markDone = lazyStatement(
+    db,
+    `UPDATE events SET status = 'done', done_at = ?, last_error = NULL WHERE seq IN (SELECT value FROM json_each(?))`,
+  );
+  const markFailed = lazyStatement(
+    db,
+    `UPDATE events SET attempts = attempts + 1, last_error = ?,
+       status = CASE WHEN attempts + 1 >= ? THEN 'parked' ELSE status END
+     WHERE status = 'pending' AND seq IN (SELECT value FROM json_each(?))`,
+  );
+  const counts = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM events GROUP BY status`);
+  const parked = lazyStatement(
+    db,
+    `SELECT seq, session_id, hook, attempts, last_error, at FROM events WHERE status = 'parked' ORDER BY seq DESC LIMIT ?`,
+  );
+  const retryParked = lazyStatement(
+    db,
+    `UPDATE events SET status = 'pending', attempts = 0 WHERE status = 'parked'`,
+  );
+  const prune = lazyStatement(db, `DELETE FROM events WHERE status = 'done' AND done_at < ?`);
+
+  return {
+    /** Append one event; returns its sequence number. */
+    append(e: NewEvent): number {
+      const payload = JSON.stringify(e.event);
+      const info = insert().run(
+        e.sessionId,
+        e.projectId,
+        e.hook,
+        e.event.kind,
+        e.cwd,
+        e.transcriptPath,
+        payload,
+        Buffer.byteLength(payload),
+        e.at,
+      );
+      return Number(info.lastInsertRowid);
+    },
+    /** Sessions with pending events, oldest first, with the time of their newest pending event. */
+    pendingSessions(): { sessionId: string; lastAt: number }[] {
+      return (pendingSessions().all() as { session_id: string; last_at: number }[]).map((r) => ({
+        sessionId: r.session_id,
+        lastAt: r.last_at,
+      }));
+    },
+    pendingOf(sessionId: string): QueuedEvent[] {
+      return (pendingOf().all(sessionId) as EventRow[]).map(toQueued);
+    },
+    /** True when every one of `seqs` is still pending (nobody else distilled them meanwhile). */
+    allPending(seqs: readonly number[]): boolean {
+      const row = stillPending().get(JSON.stringify(seqs)) as { n: number };
+      return row.n === seqs.length;
+    },
+    markDone(seqs: readonly number[], at: number): void {
+      markDone().run(at, JSON.stringify(seqs));
+    },
+    /** Count a failed attempt; events reaching `maxAttempts` are parked with the error. */
+    markFailed(seqs: readonly number[], error: string, maxAttempts: number): void {
+      markFailed().run(error, maxAttempts, JSON.stringify(seqs));
+    },
+    counts(): { pending: number; done: number; parked: number } {
+      const out = { pending: 0, done: 0, parked: 0 };
+      for (const row of counts().all() as { status: keyof typeof out; n: number }[]) out[row.status] = row.n;
+      return out;
+    },
+    parked(limit: number): ParkedEvent[] {
+      return (
+        parked().all(limit) as {
+          seq: number;
+          session_id: string;
+          hook: string;
+          attempts: number;
+          last_error: string | null;
+          at: number;
+        }[]
+      ).map((r) => ({
+        seq: r.seq,
+        sessionId: r.session_id,
+        hook: r.hook,
+        attempts: r.attempts,
+        lastError: r.last_error ?? '',
+        at: r.at,
+      }));
+    },
+    /** Put parked events back in the queue; returns how many. */
+    retryParked(): number {
+      return retryParked().run().changes;
+    },
+    /** Delete distilled raw events older than `before`; returns how many. */
+    pruneDone(before: number): number {
+      return prune().run(before).changes;
+    },
+  };
+}
+
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

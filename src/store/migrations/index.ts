@@ -1,0 +1,15 @@
+/**
+ * The ordered list of migrations. Each SQL file is immutable once released: add a new numbered file
+ * and a line here to change the schema.
+ */
+import m0001 from './0001_init.sql';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: '0001_init', sql: m0001 }];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

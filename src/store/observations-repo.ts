@@ -1,0 +1,187 @@
+/**
+ * Observations: insert with content-hash dedup, read by id, list recent, full-text search, status changes.
+ */
+import { contentHash, newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
+import type {
+  Observation,
+  ObservationDraft,
+  ObservationSource,
+  ObservationStatus,
+  ObservationType,
+} from '../core/model.ts';
+import { estimateTokens } from '../core/tokens.ts';
+import type { Db } from './database.ts';
+import { lazyStatement, parseJsonList } from './statements.ts';
+
+interface ObservationRow {
+  id: string;
+  project_id: string;
+  session_id: string | null;
+  type: string;
+  title: string;
+  subtitle: string;
+  narrative: string;
+  facts: string;
+  concepts: string;
+  files_read: string;
+  files_modified: string;
+  source: string;
+  status: string;
+  created_at: number;
+  content_hash: string;
+  tokens: number;
+  provenance: string;
+}
+
+const COLUMNS = `id, project_id, session_id, type, title, subtitle, narrative, facts, concepts, files_read,
+  files_modified, source, status, created_at, content_hash, tokens, provenance`;
+
+function toObservation(row: ObservationRow): Observation {
+  return {
+    id: row.id as ObservationId,
+    projectId: row.project_id as ProjectId,
+    sessionId: row.session_id,
+    type: row.type as ObservationType,
+    title: row.title,
+    subtitle: row.subtitle,
+    narrative: row.narrative,
+    facts: parseJsonList(row.facts),
+    concepts: parseJsonList(row.concepts),
+    filesRead: parseJsonList(row.files_read),
+    filesModified: parseJsonList(row.files_modified),
+    source: row.source as ObservationSource,
+    status: row.status as ObservationStatus,
+    createdAt: row.created_at,
+    contentHash: row.content_hash,
+    tokens: row.tokens,
+    provenance: parseJsonList(row.provenance),
+  };
+}
+
+/** The hash that makes two observations "the same": type, title and facts, normalised. */
+export function observationHash(draft: ObservationDraft): string {
+  const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+  return contentHash([draft.type, norm(draft.title), ...draft.facts.map(norm).sort()]);
+}
+
+/** The text whose size is the "token cost of the details". */
+export function observationDetailTokens(d: ObservationDraft): number {
+  return estimateTokens(
+    [d.title, d.subtitle, d.narrative, ...d.facts, ...d.filesRead, ...d.filesModified].join('\n'),
+  );
+}
+
+export interface InsertObservation {
+  projectId: ProjectId;
+  sessionId: string | null;
+  source: ObservationSource;
+  createdAt: number;
+  provenance: string[];
+  draft: ObservationDraft;
+}
+
+export interface SearchHit {
+  observation: Observation;
+  /** bm25 rank from FTS5: lower is better. */
+  rank: number;
+}
+
+export function createObservationsRepo(db: Db) {
+  const insert = lazyStatement(
+    db,
+    `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
+       files_read, files_modified, source, created_at, updated_at, content_hash, tokens, provenance)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, content_hash) DO NOTHING`,
+  );
+  const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM observations WHERE id = ?`);
+  const recent = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active'
+     ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+  const bySession = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations WHERE session_id = ? AND status = 'active' ORDER BY created_at, rowid`,
+  );
+  const setStatus = lazyStatement(
+    db,
+    `UPDATE observations SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?`,
+  );
+  const forget = lazyStatement(
+    db,
+    `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten by request', title = '[forgotten]',
+       subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
+       tokens = 0, updated_at = ? WHERE id = ? AND status <> 'forgotten'`,
+  );
+  const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
+  // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified
+  const searchSql = (scoped: boolean) =>
+    `SELECT ${COLUMNS.split(',')
+      .map((c) => `o.${c.trim()}`)
+      .join(', ')}, bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0) AS rank
+     FROM observations_fts JOIN observations o ON o.rowid = observations_fts.rowid
+     WHERE observations_fts MATCH ? AND o.status = 'active' ${scoped ? 'AND o.project_id = ?' : ''}
+     ORDER BY rank LIMIT ?`;
+  const searchScoped = lazyStatement(db, searchSql(true));
+  const searchAll = lazyStatement(db, searchSql(false));
+
+  return {
+    /** Insert unless an identical observation (same content hash) exists in the project; returns the new id or null. */
+    insert(o: InsertObservation): ObservationId | null {
+      const id = newObservationId(o.createdAt);
+      const d = o.draft;
+      const info = insert().run(
+        id,
+        o.projectId,
+        o.sessionId,
+        d.type,
+        d.title,
+        d.subtitle,
+        d.narrative,
+        JSON.stringify(d.facts),
+        JSON.stringify(d.concepts),
+        JSON.stringify(d.filesRead),
+        JSON.stringify(d.filesModified),
+        o.source,
+        o.createdAt,
+        o.createdAt,
+        observationHash(d),
+        observationDetailTokens(d),
+        JSON.stringify(o.provenance),
+      );
+      return info.changes === 1 ? id : null;
+    },
+    get(id: string): Observation | null {
+      const row = byId().get(id) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
+    },
+    recent(projectId: ProjectId, limit: number): Observation[] {
+      return (recent().all(projectId, limit) as ObservationRow[]).map(toObservation);
+    },
+    ofSession(sessionId: string): Observation[] {
+      return (bySession().all(sessionId) as ObservationRow[]).map(toObservation);
+    },
+    /** Full-text search with an already-safe FTS5 query (see recall/fts-query). */
+    search(ftsQuery: string, projectId: ProjectId | null, limit: number): SearchHit[] {
+      const rows = (
+        projectId ? searchScoped().all(ftsQuery, projectId, limit) : searchAll().all(ftsQuery, limit)
+      ) as (ObservationRow & { rank: number })[];
+      return rows.map((row) => ({ observation: toObservation(row), rank: row.rank }));
+    },
+    setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
+      return setStatus().run(status, reason, at, id).changes === 1;
+    },
+    /** Erase a memory's content (a tombstone keeps its id, so it is never re-created or re-synced). */
+    forget(id: string, at: number): boolean {
+      return forget().run(at, id).changes === 1;
+    },
+    countByStatus(): Record<ObservationStatus, number> {
+      const out: Record<ObservationStatus, number> = { active: 0, superseded: 0, invalidated: 0, forgotten: 0 };
+      for (const row of count().all() as { status: ObservationStatus; n: number }[]) out[row.status] = row.n;
+      return out;
+    },
+  };
+}
+
+export type ObservationsRepo = ReturnType<typeof createObservationsRepo>;

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../core/ids.ts';
+import type { ObservationDraft, Project } from '../core/model.ts';
+import { openDatabase } from './database.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+import { createStore, type Store } from './store.ts';
+
+const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
+
+function draft(title: string, extra: Partial<ObservationDraft> = {}): ObservationDraft {
+  return {
+    type: 'change',
+    title,
+    subtitle: '',
+    narrative: `narrative of ${title}`,
+    facts: [],
+    concepts: [],
+    filesRead: [],
+    filesModified: [],
+    ...extra,
+  };
+}
+
+describe('store', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-store-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('migrates a new database to the latest version, in WAL mode, and re-opening is a no-op', () => {
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const again = openDatabase(join(dir, 'engram.db'));
+    expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    again.close();
+  });
+
+  it('queues events in order per session and tracks their state', () => {
+    const base = { projectId: project.id, hook: 'UserPromptSubmit', cwd: '/p', transcriptPath: null, at: 1 };
+    store.transaction(() => {
+      store.sessions.touch(project, { id: 's1', cwd: '/p', transcriptPath: null }, 'UserPromptSubmit', 1);
+      store.events.append({ ...base, sessionId: 's1', event: { kind: 'prompt', prompt: 'one' } });
+      store.events.append({ ...base, sessionId: 's2', event: { kind: 'prompt', prompt: 'two' } });
+      store.events.append({ ...base, sessionId: 's1', event: { kind: 'stop', lastMessage: 'done' } });
+    });
+    expect(store.events.pendingSessions().map((s) => s.sessionId)).toEqual(['s1', 's2']);
+    const s1 = store.events.pendingOf('s1');
+    expect(s1.map((e) => e.event.kind)).toEqual(['prompt', 'stop']);
+    expect(store.events.allPending(s1.map((e) => e.seq))).toBe(true);
+    store.events.markDone(
+      s1.map((e) => e.seq),
+      5,
+    );
+    expect(store.events.allPending(s1.map((e) => e.seq))).toBe(false);
+    const s2 = store.events.pendingOf('s2').map((e) => e.seq);
+    store.events.markFailed(s2, 'boom', 2);
+    expect(store.events.counts()).toEqual({ pending: 1, done: 2, parked: 0 });
+    store.events.markFailed(s2, 'boom again', 2);
+    expect(store.events.counts()).toEqual({ pending: 0, done: 2, parked: 1 });
+    expect(store.events.parked(5)[0]).toMatchObject({ sessionId: 's2', attempts: 2, lastError: 'boom again' });
+    expect(store.events.retryParked()).toBe(1);
+    expect(store.events.pruneDone(6)).toBe(2);
+  });
+
+  it('deduplicates observations by content and finds them with full-text search', () => {
+    const first = store.observations.insert({
+      projectId: project.id,
+      sessionId: 's1',
+      source: 'hook',
+      createdAt: 10,
+      provenance: ['event:1'],
+      draft: draft('Fixed token refresh in validateToken', { facts: ['src/auth.ts: changed validateToken'] }),
+    });
+    const dup = store.observations.insert({
+      projectId: project.id,
+      sessionId: 's2',
+      source: 'hook',
+      createdAt: 11,
+      provenance: ['event:9'],
+      draft: draft('  fixed TOKEN refresh in validateToken ', { facts: ['src/auth.ts: changed validateToken'] }),
+    });
+    expect(first).toMatch(/^obs_/);
+    expect(dup).toBeNull();
+    const hits = store.observations.search('"refresh"', project.id, 5);
+    expect(hits.map((h) => h.observation.id)).toEqual([first]);
+    expect(store.observations.search('"refresh"', projectIdFromKey('other'), 5)).toEqual([]);
+    expect(store.observations.get(first as string)?.facts).toEqual(['src/auth.ts: changed validateToken']);
+  });
+
+  it('forgetting erases the content everywhere, including the search index', () => {
+    const id = store.observations.insert({
+      projectId: project.id,
+      sessionId: 's1',
+      source: 'hook',
+      createdAt: 10,
+      provenance: [],
+      draft: draft('Uses the zebra-stripe algorithm'),
+    }) as string;
+    expect(store.observations.forget(id, 20)).toBe(true);
+    expect(store.observations.get(id)).toMatchObject({ status: 'forgotten', title: '[forgotten]', narrative: '' });
+    expect(store.observations.search('"zebra"', null, 5)).toEqual([]);
+    expect(store.observations.recent(project.id, 10)).toEqual([]);
+    expect(store.observations.forget(id, 21)).toBe(false);
+  });
+
+  it('keeps one summary per session and returns the latest of other sessions', () => {
+    const s = {
+      request: 'r',
+      investigated: '',
+      learned: '',
+      completed: 'c',
+      nextSteps: '',
+      filesRead: [],
+      filesEdited: ['a.ts'],
+      notes: '',
+    };
+    store.summaries.save('s1', project.id, s, false, 1);
+    store.summaries.save('s1', project.id, { ...s, completed: 'c2' }, false, 2);
+    store.summaries.save('s2', project.id, s, true, 3);
+    expect(store.summaries.count()).toBe(2);
+    expect(store.summaries.get('s1')?.completed).toBe('c2');
+    expect(store.summaries.latest(project.id, 's2', 5).map((x) => x.sessionId)).toEqual(['s1']);
+  });
+
+  it('lets only one live worker hold the lock', () => {
+    expect(store.workerLock.acquire(process.pid, 1)).toEqual({ ok: true });
+    const dead = 2 ** 22 + 12345; // above the default pid_max: never a live process
+    const other = createStore(openDatabase(join(dir, 'engram.db')));
+    expect(other.workerLock.acquire(dead, 2)).toEqual({ ok: false, holder: process.pid });
+    store.workerLock.release(process.pid);
+    expect(other.workerLock.acquire(dead, 3)).toEqual({ ok: true });
+    expect(store.workerLock.acquire(process.pid, 4)).toEqual({ ok: true }); // the dead holder is replaced
+    other.close();
+  });
+});

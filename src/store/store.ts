@@ -1,0 +1,42 @@
+/**
+ * The store: every repository over one connection. SQL lives only in this layer.
+ */
+import type { Db } from './database.ts';
+import { writeTransaction } from './database.ts';
+import { createEventsRepo } from './events-repo.ts';
+import { createInjectionsRepo } from './injections-repo.ts';
+import { createObservationsRepo } from './observations-repo.ts';
+import { createSessionsRepo } from './sessions-repo.ts';
+import { createSummariesRepo } from './summaries-repo.ts';
+import { createWorkerLockRepo } from './worker-lock-repo.ts';
+
+export function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM means the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function createStore(db: Db) {
+  return {
+    db,
+    events: createEventsRepo(db),
+    sessions: createSessionsRepo(db),
+    observations: createObservationsRepo(db),
+    summaries: createSummariesRepo(db),
+    injections: createInjectionsRepo(db),
+    workerLock: createWorkerLockRepo(db, isPidAlive),
+    /** Run `fn` atomically as one write transaction. */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(db, fn);
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

@@ -1,0 +1,100 @@
+/**
+ * `engram config list|get|set|unset`: one schema, values from defaults ← file ← environment.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  CONFIG_KEYS,
+  coerceConfigValue,
+  describeConfigKey,
+  envNameOf,
+  flattenConfigFile,
+  isConfigKey,
+  resolveConfig,
+  type ConfigKey,
+} from '../../../core/config.ts';
+import { EngramError } from '../../../core/errors.ts';
+import { readConfigFile } from '../../runtime.ts';
+import { printJson, type CliContext } from '../context.ts';
+
+function requireKey(key: string | undefined): ConfigKey {
+  if (key === undefined || !isConfigKey(key)) {
+    throw new EngramError('CONFIG_UNKNOWN_KEY', `unknown config key "${key ?? ''}"`, {
+      hint: 'Run "engram config list" to see the valid keys.',
+    });
+  }
+  return key;
+}
+
+function sourceOf(ctx: CliContext, key: ConfigKey, file: Record<string, unknown>): 'env' | 'file' | 'default' {
+  const env = ctx.runtime.env[envNameOf(key)];
+  if (env !== undefined && env !== '') return 'env';
+  return key in file ? 'file' : 'default';
+}
+
+function writeConfigFile(path: string, flat: Record<string, unknown>): void {
+  const nested: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat).sort(([a], [b]) => a.localeCompare(b))) {
+    const [group, name] = key.split('.') as [string, string];
+    const section = (nested[group] ??= {}) as Record<string, unknown>;
+    section[name] = value;
+  }
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(nested, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export function configCommand(ctx: CliContext, action: string, args: string[], flags: { json: boolean }): number {
+  const path = ctx.runtime.paths.config;
+  const fileValue = readConfigFile(path);
+  const file = fileValue === undefined ? {} : flattenConfigFile(fileValue, path);
+  const config = ctx.runtime.config;
+  switch (action) {
+    case 'list': {
+      const rows = CONFIG_KEYS.map((key) => ({
+        ...describeConfigKey(key),
+        value: config[key],
+        source: sourceOf(ctx, key, file),
+      }));
+      if (flags.json) printJson(ctx, rows);
+      else {
+        for (const r of rows) {
+          ctx.io.out(`${r.key} = ${JSON.stringify(r.value)}  (${r.source}; ${r.type}; env ${r.env})\n    ${r.description}\n`);
+        }
+      }
+      return 0;
+    }
+    case 'get': {
+      const key = requireKey(args[0]);
+      if (flags.json) printJson(ctx, { key, value: config[key], source: sourceOf(ctx, key, file) });
+      else ctx.io.out(`${Array.isArray(config[key]) ? (config[key] as string[]).join(',') : String(config[key])}\n`);
+      return 0;
+    }
+    case 'set': {
+      const key = requireKey(args[0]);
+      if (args.length < 2) throw new EngramError('INPUT_INVALID', 'usage: engram config set <key> <value>');
+      const value = coerceConfigValue(key, args.slice(1).join(' '), 'engram config set');
+      const next = { ...file, [key]: value };
+      resolveConfig({ file: next, fileName: path, env: {} }); // the whole file must stay valid
+      writeConfigFile(path, next);
+      const shadowed = sourceOf(ctx, key, next) === 'env';
+      ctx.io.out(
+        `${key} = ${JSON.stringify(value)} (saved in ${path})${shadowed ? `; note: ${envNameOf(key)} in the environment overrides it` : ''}\n`,
+      );
+      return 0;
+    }
+    case 'unset': {
+      const key = requireKey(args[0]);
+      const next = { ...file };
+      delete next[key];
+      if (existsSync(path)) writeConfigFile(path, next);
+      ctx.io.out(`${key} reset to its default\n`);
+      return 0;
+    }
+    default:
+      throw new EngramError('INPUT_INVALID', `unknown config action "${action}"`, {
+        hint: 'Use: engram config list | get <key> | set <key> <value> | unset <key>',
+      });
+  }
+}

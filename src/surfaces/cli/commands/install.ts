@@ -1,0 +1,66 @@
+/**
+ * `engram install` / `engram uninstall`: register engram's hooks with Claude Code (merged into the
+ * user's settings, with a backup) and take them out again.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { EngramError } from '../../../core/errors.ts';
+import { HOOK_EVENTS } from '../../../core/model.ts';
+import { installHooks, uninstallHooks } from '../claude-settings.ts';
+import { printJson, type CliContext } from '../context.ts';
+
+export function defaultSettingsPath(ctx: CliContext): string {
+  return join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'settings.json');
+}
+
+/** The command Claude Code runs for each hook: this node binary and this install's hook bundle. */
+export function hookCommand(ctx: CliContext): string {
+  const hook = join(ctx.distDir, 'hook.cjs');
+  if (!existsSync(hook)) {
+    throw new EngramError('INSTALL_FAILED', `the hook bundle is missing at ${hook}`, { hint: 'Run "npm run build".' });
+  }
+  return `"${process.execPath}" "${hook}"`;
+}
+
+export function installCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
+  const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
+  const report = installHooks(settingsPath, {
+    command: hookCommand(ctx),
+    events: HOOK_EVENTS,
+    timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
+  });
+  if (flags.json) {
+    printJson(ctx, report);
+    return 0;
+  }
+  const lines = [
+    `engram hooks installed in ${report.settingsPath}`,
+    report.added.length > 0 ? `  added: ${report.added.join(', ')}` : '  nothing to add (already installed)',
+  ];
+  if (report.backupPath) lines.push(`  backup of your previous settings: ${report.backupPath}`);
+  lines.push(
+    `  memory lives in ${ctx.runtime.home}; check capture with "engram status"`,
+    '  undo with "engram uninstall"',
+  );
+  ctx.io.out(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
+  const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
+  const report = uninstallHooks(settingsPath);
+  if (flags.json) {
+    printJson(ctx, report);
+    return 0;
+  }
+  if (report.removed.length === 0) ctx.io.out(`no engram hooks found in ${settingsPath}\n`);
+  else {
+    ctx.io.out(
+      `removed engram hooks (${report.removed.join(', ')}) from ${settingsPath}` +
+        `${report.deletedFile ? ' (the file was created by engram and is now deleted)' : report.restoredExactly ? ' (restored exactly as before)' : ''}\n` +
+        `  your memories stay in ${ctx.runtime.home}\n`,
+    );
+  }
+  return 0;
+}

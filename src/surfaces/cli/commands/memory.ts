@@ -1,0 +1,128 @@
+/**
+ * Reading and correcting memories: `engram search`, `engram show`, `engram forget`, `engram context`.
+ */
+import { resolveProject } from '../../../capture/project-identity.ts';
+import { EngramError } from '../../../core/errors.ts';
+import type { Observation } from '../../../core/model.ts';
+import { buildFtsQuery } from '../../../recall/fts-query.ts';
+import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+
+function observationJson(o: Observation) {
+  return {
+    id: o.id,
+    type: o.type,
+    title: o.title,
+    subtitle: o.subtitle,
+    narrative: o.narrative,
+    facts: o.facts,
+    concepts: o.concepts,
+    filesRead: o.filesRead,
+    filesModified: o.filesModified,
+    projectId: o.projectId,
+    sessionId: o.sessionId,
+    source: o.source,
+    status: o.status,
+    createdAt: o.createdAt,
+    tokens: o.tokens,
+    provenance: o.provenance,
+  };
+}
+
+export function searchCommand(
+  ctx: CliContext,
+  query: string,
+  flags: { json: boolean; all: boolean; limit: number; cwd: string },
+): number {
+  const project = flags.all ? null : resolveProject(flags.cwd);
+  const fts = buildFtsQuery(query);
+  const hits = fts ? withStore(ctx, (store) => store.observations.search(fts, project?.id ?? null, flags.limit)) : [];
+  if (flags.json) {
+    printJson(ctx, {
+      query,
+      project: project ? { id: project.id, name: project.name } : null,
+      results: hits.map(({ observation: o, rank }) => ({
+        id: o.id,
+        type: o.type,
+        title: o.title,
+        projectId: o.projectId,
+        sessionId: o.sessionId,
+        createdAt: o.createdAt,
+        files: [...new Set([...o.filesModified, ...o.filesRead])],
+        tokens: o.tokens,
+        score: -rank,
+      })),
+    });
+    return 0;
+  }
+  if (hits.length === 0) {
+    ctx.io.out(`no memories match "${query}"${project ? ` in project ${project.name} (try --all)` : ''}\n`);
+    return 0;
+  }
+  const now = ctx.now();
+  ctx.io.out(`${hits.map((h) => indexLine(h.observation, now)).join('\n')}\n`);
+  return 0;
+}
+
+export function showCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
+  const found = withStore(ctx, (store) => ids.map((id) => ({ id, o: store.observations.get(id) })));
+  const missing = found.filter((f) => f.o === null).map((f) => f.id);
+  if (missing.length > 0) {
+    throw new EngramError('NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
+      hint: 'Ids look like obs_…; "engram search <words>" lists them.',
+    });
+  }
+  const list = found.map((f) => f.o as Observation);
+  if (flags.json) {
+    printJson(ctx, ids.length === 1 ? observationJson(list[0] as Observation) : list.map(observationJson));
+    return 0;
+  }
+  const now = ctx.now();
+  const blocks = list.map((o) => {
+    const lines = [`${o.id} [${o.type}] ${o.title}`, `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`];
+    if (o.subtitle) lines.push(`  ${o.subtitle}`);
+    if (o.narrative) lines.push('', o.narrative);
+    if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));
+    if (o.filesModified.length > 0) lines.push('', `Files modified: ${o.filesModified.join(', ')}`);
+    if (o.filesRead.length > 0) lines.push(`Files read: ${o.filesRead.join(', ')}`);
+    if (o.concepts.length > 0) lines.push(`Concepts: ${o.concepts.join(', ')}`);
+    return lines.join('\n');
+  });
+  ctx.io.out(`${blocks.join('\n\n')}\n`);
+  return 0;
+}
+
+export function forgetCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
+  const results = withStore(ctx, (store) =>
+    store.transaction(() => ids.map((id) => ({ id, forgotten: store.observations.forget(id, ctx.now()) }))),
+  );
+  const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
+  if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });
+  else for (const r of results) ctx.io.out(r.forgotten ? `forgot ${r.id}\n` : `no memory with id ${r.id}\n`);
+  return missing.length > 0 ? 1 : 0;
+}
+
+export function contextCommand(
+  ctx: CliContext,
+  flags: { json: boolean; cwd: string; source: string; session: string },
+): number {
+  const project = resolveProject(flags.cwd);
+  const rendered = withStore(ctx, (store) =>
+    renderSessionContext(store, {
+      project,
+      sessionId: flags.session,
+      source: flags.source,
+      now: ctx.now(),
+      budgetTokens: ctx.runtime.config['context.sessionStartTokens'],
+      recentCount: ctx.runtime.config['context.recentCount'],
+    }),
+  );
+  if (flags.json) {
+    printJson(ctx, { project: { id: project.id, name: project.name, root: project.root }, ...rendered });
+  } else if (rendered.text === '') {
+    ctx.io.out(`(nothing remembered yet for project ${project.name})\n`);
+  } else {
+    ctx.io.out(`${rendered.text}\n`);
+  }
+  return 0;
+}

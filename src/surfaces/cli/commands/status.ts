@@ -1,0 +1,58 @@
+/**
+ * `engram status [--json]`: is capture healthy? Worker, queue, parked failures, counts, last capture.
+ */
+import { runningWorkerPid } from '../../worker-launcher.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+import { formatAge } from '../../../recall/render-context.ts';
+
+export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
+  const report = withStore(ctx, (store) => {
+    const queue = store.events.counts();
+    return {
+      home: ctx.runtime.home,
+      worker: { running: runningWorkerPid(ctx.runtime.paths) !== null, pid: runningWorkerPid(ctx.runtime.paths) },
+      queue,
+      parked: store.events.parked(10).map((p) => ({
+        seq: p.seq,
+        sessionId: p.sessionId,
+        hook: p.hook,
+        attempts: p.attempts,
+        error: p.lastError,
+        at: p.at,
+      })),
+      counts: {
+        projects: store.sessions.projectStats().length,
+        observations: store.observations.countByStatus(),
+        summaries: store.summaries.count(),
+        prompts: store.summaries.promptCount(),
+      },
+      projects: store.sessions.projectStats(),
+      hooks: store.sessions.hookStats(),
+    };
+  });
+  if (flags.json) {
+    printJson(ctx, report);
+    return 0;
+  }
+  const now = ctx.now();
+  const lines = [
+    `engram home: ${report.home}`,
+    `worker: ${report.worker.running ? `running (pid ${report.worker.pid})` : 'not running (the next hook starts it)'}`,
+    `queue: ${report.queue.pending} pending, ${report.queue.parked} parked, ${report.queue.done} distilled`,
+  ];
+  for (const p of report.parked) lines.push(`  parked #${p.seq} ${p.hook} after ${p.attempts} attempts: ${p.error}`);
+  const o = report.counts.observations;
+  lines.push(
+    `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,
+  );
+  if (report.projects.length === 0) lines.push('projects: none captured yet');
+  for (const p of report.projects) {
+    const last = p.lastCaptureAt ? formatAge(now - p.lastCaptureAt) : 'never';
+    lines.push(`  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`);
+  }
+  if (report.hooks.length > 0) {
+    lines.push(`hooks seen: ${report.hooks.map((h) => `${h.hook} ${h.count}`).join(', ')}`);
+  }
+  ctx.io.out(`${lines.join('\n')}\n`);
+  return 0;
+}

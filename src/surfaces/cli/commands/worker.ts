@@ -1,0 +1,165 @@
+/**
+ * `engram worker start|stop|status|run` and `engram flush`.
+ */
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EngramError } from '../../../core/errors.ts';
+import { systemClock } from '../../../core/ports.ts';
+import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
+import { drainSpool } from '../../../store/spool.ts';
+import type { Store } from '../../../store/store.ts';
+import { drainOnce, type DrainReport } from '../../../worker/drain.ts';
+import { runWorker } from '../../../worker/run-worker.ts';
+import { createFileLogger } from '../../file-logger.ts';
+import { runningWorkerPid, spawnWorker } from '../../worker-launcher.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+
+function cliEntry(ctx: CliContext): string {
+  const path = join(ctx.distDir, 'cli.mjs');
+  if (!existsSync(path)) {
+    throw new EngramError('WORKER_FAILED', `the built CLI is missing at ${path}`, { hint: 'Run "npm run build".' });
+  }
+  return path;
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await sleep(50);
+  }
+  return check();
+}
+
+/** Move spooled events (written when the database was unavailable to a hook) into the queue. */
+export function importSpool(ctx: CliContext, store: Store): number {
+  const report = drainSpool(
+    ctx.runtime.paths.spoolDir,
+    (events) =>
+      store.transaction(() => {
+        for (const e of events) {
+          store.sessions.touch(
+            { id: e.project.id as never, name: e.project.name, key: e.project.key, root: e.project.root },
+            { id: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath },
+            e.hook,
+            e.at,
+          );
+          store.events.append(e);
+        }
+      }),
+    ctx.now(),
+  );
+  return report.events;
+}
+
+export async function workerCommand(ctx: CliContext, action: string, flags: { json: boolean }): Promise<number> {
+  const paths = ctx.runtime.paths;
+  switch (action) {
+    case 'status': {
+      const pid = runningWorkerPid(paths);
+      if (flags.json) printJson(ctx, { running: pid !== null, pid });
+      else ctx.io.out(pid ? `worker running (pid ${pid})\n` : 'worker not running\n');
+      return 0;
+    }
+    case 'start': {
+      const existing = runningWorkerPid(paths);
+      if (existing) {
+        ctx.io.out(`worker already running (pid ${existing})\n`);
+        return 0;
+      }
+      spawnWorker(paths, cliEntry(ctx), { ...ctx.runtime.env });
+      const started = await waitFor(() => runningWorkerPid(paths) !== null, 10_000);
+      if (!started) throw new EngramError('WORKER_FAILED', `the worker did not start; see ${paths.workerLog}`);
+      ctx.io.out(`worker started (pid ${runningWorkerPid(paths)})\n`);
+      return 0;
+    }
+    case 'stop': {
+      const pid = runningWorkerPid(paths);
+      if (!pid) {
+        ctx.io.out('worker not running\n');
+        return 0;
+      }
+      process.kill(pid, 'SIGTERM');
+      const stopped = await waitFor(() => runningWorkerPid(paths) === null, 10_000);
+      if (!stopped) throw new EngramError('WORKER_FAILED', `worker ${pid} did not stop within 10 s`);
+      ctx.io.out(`worker stopped (pid ${pid})\n`);
+      return 0;
+    }
+    case 'run':
+      return runForeground(ctx);
+    default:
+      throw new EngramError('INPUT_INVALID', `unknown worker action "${action}"`, {
+        hint: 'Use: engram worker start | stop | status | run',
+      });
+  }
+}
+
+async function runForeground(ctx: CliContext): Promise<number> {
+  const { paths, config } = ctx.runtime;
+  const logger = createFileLogger(paths.workerLog, config['log.level'], 'worker');
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const store = ctx.openStore();
+  const pid = process.pid;
+  try {
+    const lock = store.workerLock.acquire(pid, ctx.now());
+    if (!lock.ok) {
+      ctx.io.err(`another worker is running (pid ${lock.holder})\n`);
+      return 0;
+    }
+    writeFileSync(paths.workerPid, `${pid}\n`, { mode: 0o600 });
+    importSpool(ctx, store);
+    await runWorker({
+      store,
+      distiller: createHeuristicDistiller(),
+      logger,
+      clock: systemClock,
+      config,
+      pid,
+      signal: controller.signal,
+      beforeRound: () => {
+        importSpool(ctx, store);
+      },
+    });
+    return 0;
+  } finally {
+    try {
+      if (readFileSync(paths.workerPid, 'utf8').trim() === String(pid)) unlinkSync(paths.workerPid);
+    } catch {
+      // The pid file is already gone; nothing to clean up.
+    }
+    store.close();
+  }
+}
+
+export function flushCommand(ctx: CliContext, flags: { json: boolean }): number {
+  const { config } = ctx.runtime;
+  const logger = createFileLogger(ctx.runtime.paths.workerLog, config['log.level'], 'flush');
+  const total: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const result = withStore(ctx, (store) => {
+    const spooled = importSpool(ctx, store);
+    for (let round = 0; round < 1000; round++) {
+      const report = drainOnce(
+        { store, distiller: createHeuristicDistiller(), logger },
+        { force: true, now: ctx.now(), staleTurnMs: 0, maxAttempts: config['worker.maxAttempts'] },
+      );
+      total.turns += report.turns;
+      total.events += report.events;
+      total.observations += report.observations;
+      total.failures += report.failures;
+      if (report.events === 0 && report.failures === 0) break;
+    }
+    return { ...total, spooled, queue: store.events.counts() };
+  });
+  if (flags.json) printJson(ctx, result);
+  else {
+    ctx.io.out(
+      `distilled ${result.events} events in ${result.turns} turns into ${result.observations} new memories` +
+        `${result.failures > 0 ? `; ${result.failures} failures (see engram status)` : ''}; ${result.queue.pending} pending, ${result.queue.parked} parked\n`,
+    );
+  }
+  return result.failures > 0 ? 1 : 0;
+}

@@ -1,0 +1,111 @@
+/**
+ * Draining the queue: per session, in order, one turn at a time. Each turn is distilled and written in
+ * a single write transaction that also marks its events done, so a worker killed at any instruction
+ * loses nothing and duplicates nothing: the transaction either happened or it did not.
+ */
+import { describeError } from '../core/errors.ts';
+import type { ProjectId } from '../core/ids.ts';
+import type { QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { Logger } from '../core/ports.ts';
+import type { Distiller } from '../distill/heuristic-distiller.ts';
+import type { Store } from '../store/store.ts';
+import { splitTurns } from './split-turns.ts';
+
+export interface DrainOptions {
+  /** Distil open turns too (flush), not only turns that have ended or gone stale. */
+  force: boolean;
+  now: number;
+  staleTurnMs: number;
+  maxAttempts: number;
+}
+
+export interface DrainReport {
+  turns: number;
+  events: number;
+  observations: number;
+  failures: number;
+}
+
+export interface DrainDeps {
+  store: Store;
+  distiller: Distiller;
+  logger: Logger;
+}
+
+function distilTurn(deps: DrainDeps, events: QueuedEvent[], now: number): number {
+  const { store, distiller } = deps;
+  const first = events[0];
+  if (!first) return 0;
+  const sessionId = first.sessionId;
+  const projectId = first.projectId as ProjectId;
+  const project = store.sessions.project(projectId);
+  const previous = store.summaries.get(sessionId);
+  const previousSummary: SummaryDraft | null = previous;
+  const result = distiller.distilTurn({
+    projectRoot: project?.root ?? first.cwd,
+    events,
+    previousSummary,
+  });
+  let created = 0;
+  const provenance = events.map((e) => `event:${e.seq}`);
+  const at = events[events.length - 1]?.at ?? now;
+  for (const draft of result.observations) {
+    const id = store.observations.insert({
+      projectId,
+      sessionId,
+      source: 'hook',
+      createdAt: at,
+      provenance,
+      draft,
+    });
+    if (id) created++;
+  }
+  for (const e of events) {
+    if (e.event.kind === 'prompt' && e.event.prompt.trim() !== '') {
+      store.summaries.addPrompt(sessionId, projectId, e.seq, e.event.prompt, e.at);
+    }
+  }
+  const ended = events.find((e) => e.event.kind === 'session_end');
+  if (result.summary) store.summaries.save(sessionId, projectId, result.summary, ended !== undefined, at);
+  if (ended && ended.event.kind === 'session_end') {
+    store.sessions.end(sessionId, ended.event.reason, ended.at);
+    store.summaries.markFinal(sessionId, ended.at);
+  }
+  store.events.markDone(
+    events.map((e) => e.seq),
+    now,
+  );
+  return created;
+}
+
+/** One pass over every session with pending events. */
+export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
+  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  for (const { sessionId } of deps.store.events.pendingSessions()) {
+    const turns = splitTurns(deps.store.events.pendingOf(sessionId));
+    for (const turn of turns) {
+      const last = turn.events[turn.events.length - 1];
+      const stale = last !== undefined && options.now - last.at >= options.staleTurnMs;
+      if (!turn.closed && !options.force && !stale) break;
+      const seqs = turn.events.map((e) => e.seq);
+      try {
+        const created = deps.store.transaction(() => {
+          // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
+          if (!deps.store.events.allPending(seqs)) return -1;
+          return distilTurn(deps, turn.events, options.now);
+        });
+        if (created < 0) break;
+        report.turns++;
+        report.events += seqs.length;
+        report.observations += created;
+      } catch (error) {
+        report.failures++;
+        const message = describeError(error);
+        deps.logger.error('distillation failed', { sessionId, seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`, error: message });
+        deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
+        break; // keep the session's order: later turns wait for this one
+      }
+    }
+  }
+  return report;
+}

@@ -1,0 +1,86 @@
+/**
+ * The long-lived worker loop: hold the single-worker lock, drain the queue, prune old raw events,
+ * and exit after a quiet spell (the next hook starts a new worker).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../core/config.ts';
+import { describeError } from '../core/errors.ts';
+import type { Clock, Logger } from '../core/ports.ts';
+import type { Distiller } from '../distill/heuristic-distiller.ts';
+import type { Store } from '../store/store.ts';
+import { drainOnce } from './drain.ts';
+
+export interface WorkerDeps {
+  store: Store;
+  distiller: Distiller;
+  logger: Logger;
+  clock: Clock;
+  config: Config;
+  pid: number;
+  signal: AbortSignal;
+  /** Called at the start of every round (e.g. to import spooled events). */
+  beforeRound?: () => void;
+}
+
+export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
+
+const DAY_MS = 86_400_000;
+
+export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
+  const { store, logger, clock, config, pid, signal } = deps;
+  const lock = store.workerLock.acquire(pid, clock.now());
+  if (!lock.ok) {
+    logger.info('another worker is running; exiting', { holder: lock.holder });
+    return 'lock-held';
+  }
+  logger.info('worker started', { pid });
+  let lastWork = clock.now();
+  let lastPrune = 0;
+  try {
+    while (!signal.aborted) {
+      const now = clock.now();
+      try {
+        deps.beforeRound?.();
+        const report = drainOnce(
+          { store, distiller: deps.distiller, logger },
+          {
+            force: false,
+            now,
+            staleTurnMs: config['worker.staleTurnSeconds'] * 1000,
+            maxAttempts: config['worker.maxAttempts'],
+          },
+        );
+        if (report.events > 0) {
+          lastWork = now;
+          logger.info('distilled', { turns: report.turns, events: report.events, observations: report.observations });
+        }
+        if (report.failures > 0) lastWork = now;
+        if (now - lastPrune > 3_600_000) {
+          lastPrune = now;
+          const pruned = store.transaction(() =>
+            store.events.pruneDone(now - config['retention.eventDays'] * DAY_MS),
+          );
+          if (pruned > 0) logger.info('pruned distilled raw events', { pruned });
+        }
+        store.workerLock.heartbeat(pid, now);
+      } catch (error) {
+        // A busy or failing database must not kill the worker; it tries again next round.
+        logger.error('worker round failed', { error: describeError(error) });
+      }
+      if (store.events.counts().pending > 0) lastWork = Math.max(lastWork, now - 1);
+      if (clock.now() - lastWork >= config['worker.idleExitSeconds'] * 1000) {
+        logger.info('worker idle; exiting', { pid });
+        return 'idle';
+      }
+      try {
+        await sleep(config['worker.pollMs'], undefined, { signal });
+      } catch {
+        // Aborted while sleeping: the loop condition ends the run.
+      }
+    }
+    logger.info('worker stopped', { pid });
+    return 'stopped';
+  } finally {
+    store.workerLock.release(pid);
+  }
+}
