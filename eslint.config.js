@@ -42,7 +42,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' },
+    },
     rules: {
       'import-x/no-cycle': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -58,7 +60,10 @@ export default tseslint.config(
     ignores: ['src/surfaces/**', '**/*.test.ts'],
     rules: {
       'no-console': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Only surfaces/ may exit the process.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Only surfaces/ may exit the process.' },
+      ],
     },
   },
   {

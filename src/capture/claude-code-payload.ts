@@ -86,14 +86,21 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
     case 'PostToolUse': {
       const tool = str(p['tool_name']);
       if (tool === '') return { ok: false, skip: false, reason: 'PostToolUse payload has no tool_name' };
-      if (isSkippedTool(tool, options.skipTools)) return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
-      event = { kind: 'tool', ...toolFields(p, limits), response: scrubAndLimit(p['tool_response'] ?? null, limits) };
+      if (isSkippedTool(tool, options.skipTools))
+        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      event = {
+        kind: 'tool',
+        ...toolFields(p, limits),
+        response: scrubAndLimit(p['tool_response'] ?? null, limits),
+      };
       break;
     }
     case 'PostToolUseFailure': {
       const tool = str(p['tool_name']);
-      if (tool === '') return { ok: false, skip: false, reason: 'PostToolUseFailure payload has no tool_name' };
-      if (isSkippedTool(tool, options.skipTools)) return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      if (tool === '')
+        return { ok: false, skip: false, reason: 'PostToolUseFailure payload has no tool_name' };
+      if (isSkippedTool(tool, options.skipTools))
+        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
       event = {
         kind: 'tool_failure',
         ...toolFields(p, limits),
@@ -114,10 +121,18 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       };
       break;
     case 'PreCompact':
-      event = { kind: 'pre_compact', trigger: str(p['trigger']) || 'auto', instructions: text(p['custom_instructions'], limits) };
+      event = {
+        kind: 'pre_compact',
+        trigger: str(p['trigger']) || 'auto',
+        instructions: text(p['custom_instructions'], limits),
+      };
       break;
     case 'PostCompact':
-      event = { kind: 'post_compact', trigger: str(p['trigger']) || 'auto', summary: text(p['compact_summary'], limits) };
+      event = {
+        kind: 'post_compact',
+        trigger: str(p['trigger']) || 'auto',
+        summary: text(p['compact_summary'], limits),
+      };
       break;
     case 'SessionEnd':
       event = { kind: 'session_end', reason: str(p['reason']) || 'other' };

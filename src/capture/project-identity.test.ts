@@ -45,7 +45,10 @@ describe('resolveProject', () => {
     const root = join(dir, name);
     mkdirSync(join(root, '.git'), { recursive: true });
     mkdirSync(join(root, 'src', 'deep'), { recursive: true });
-    writeFileSync(join(root, '.git', 'config'), remote ? `[remote "origin"]\n\turl = ${remote}\n` : '[core]\n');
+    writeFileSync(
+      join(root, '.git', 'config'),
+      remote ? `[remote "origin"]\n\turl = ${remote}\n` : '[core]\n',
+    );
     return root;
   }
 

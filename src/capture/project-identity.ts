@@ -19,7 +19,10 @@ export function normaliseRemoteUrl(url: string): string {
     u = u.replace(/^[^@/]+@/, ''); // user[:password]@
     u = u.replace(/^([^/:]+):\d+(?=\/)/, '$1'); // port
   }
-  u = u.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
+  u = u
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '');
   return u.toLowerCase();
 }
 

@@ -30,7 +30,11 @@ describe('resolveConfig', () => {
 
   it('parses booleans, lists and enums from strings', () => {
     const config = resolveConfig({
-      env: { ENGRAM_WORKER_AUTOSTART: 'off', ENGRAM_PROJECTS_EXCLUDE: '["secret-repo","/tmp/x"]', ENGRAM_LOG_LEVEL: 'debug' },
+      env: {
+        ENGRAM_WORKER_AUTOSTART: 'off',
+        ENGRAM_PROJECTS_EXCLUDE: '["secret-repo","/tmp/x"]',
+        ENGRAM_LOG_LEVEL: 'debug',
+      },
     });
     expect(config['worker.autostart']).toBe(false);
     expect(config['projects.exclude']).toEqual(['secret-repo', '/tmp/x']);

@@ -31,7 +31,8 @@ export const CONFIG_SCHEMA = {
     default: 40,
     min: 0,
     max: 500,
-    description: 'How many recent observations the SessionStart index may list (the token budget still applies).',
+    description:
+      'How many recent observations the SessionStart index may list (the token budget still applies).',
   },
   'context.promptTokens': {
     type: 'int',
@@ -73,7 +74,8 @@ export const CONFIG_SCHEMA = {
     default: 8000,
     min: 256,
     max: 1_000_000,
-    description: 'Longest string kept from one field of a hook payload; longer text is cut (after scrubbing).',
+    description:
+      'Longest string kept from one field of a hook payload; longer text is cut (after scrubbing).',
   },
   'capture.maxEventBytes': {
     type: 'int',
@@ -185,7 +187,8 @@ export function coerceConfigValue(key: ConfigKey, raw: unknown, source: string):
   switch (spec.type) {
     case 'int':
     case 'number': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       if (!Number.isFinite(n)) return bad('must be a number');
       if (spec.type === 'int' && !Number.isInteger(n)) return bad('must be a whole number');
       if (spec.min !== undefined && n < spec.min) return bad(`must be at least ${spec.min}`);

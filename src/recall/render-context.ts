@@ -148,9 +148,11 @@ function stem(word: string): string {
 export function termCoverage(terms: readonly string[], o: Observation): number {
   if (terms.length === 0) return 0;
   const words = new Set(
-    tokenize([o.title, o.subtitle, o.narrative, ...o.facts, ...o.concepts, ...o.filesModified, ...o.filesRead].join(' ')).map(
-      stem,
-    ),
+    tokenize(
+      [o.title, o.subtitle, o.narrative, ...o.facts, ...o.concepts, ...o.filesModified, ...o.filesRead].join(
+        ' ',
+      ),
+    ).map(stem),
   );
   let hit = 0;
   for (const term of terms) if (words.has(stem(term))) hit++;

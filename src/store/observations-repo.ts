@@ -98,7 +98,7 @@ export function createObservationsRepo(db: Db) {
   const recent = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active'
-     ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+     ORDER BY created_at DESC, rowid ASC LIMIT ?`,
   );
   const bySession = lazyStatement(
     db,
@@ -177,7 +177,12 @@ export function createObservationsRepo(db: Db) {
       return forget().run(at, id).changes === 1;
     },
     countByStatus(): Record<ObservationStatus, number> {
-      const out: Record<ObservationStatus, number> = { active: 0, superseded: 0, invalidated: 0, forgotten: 0 };
+      const out: Record<ObservationStatus, number> = {
+        active: 0,
+        superseded: 0,
+        invalidated: 0,
+        forgotten: 0,
+      };
       for (const row of count().all() as { status: ObservationStatus; n: number }[]) out[row.status] = row.n;
       return out;
     },

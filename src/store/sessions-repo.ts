@@ -76,7 +76,12 @@ export function createSessionsRepo(db: Db) {
 
   return {
     /** Record that `project` and `session` were seen at `at` (one hook event). */
-    touch(project: Project, session: { id: string; cwd: string; transcriptPath: string | null }, hook: string, at: number) {
+    touch(
+      project: Project,
+      session: { id: string; cwd: string; transcriptPath: string | null },
+      hook: string,
+      at: number,
+    ) {
       upsertProject().run(project.id, project.name, project.key, project.root, at, at);
       upsertSession().run(session.id, project.id, session.cwd, session.transcriptPath, at, at);
       bumpStat().run(project.id, hook, at);
@@ -89,9 +94,7 @@ export function createSessionsRepo(db: Db) {
       return row ? toSession(row) : null;
     },
     project(id: ProjectId): Project | null {
-      const row = getProject().get(id) as
-        | { id: string; name: string; key: string; root: string }
-        | undefined;
+      const row = getProject().get(id) as { id: string; name: string; key: string; root: string } | undefined;
       return row ? { id: row.id as ProjectId, name: row.name, key: row.key, root: row.root } : null;
     },
     projectStats(): ProjectStats[] {

@@ -3,7 +3,15 @@
  * the hook appends it, already scrubbed, to a spool file; the worker moves spooled events into the
  * database later. One file per hook process, so concurrent hooks never interleave lines.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { NewEvent } from './events-repo.ts';
 

@@ -68,7 +68,11 @@ describe('store', () => {
     expect(store.events.counts()).toEqual({ pending: 1, done: 2, parked: 0 });
     store.events.markFailed(s2, 'boom again', 2);
     expect(store.events.counts()).toEqual({ pending: 0, done: 2, parked: 1 });
-    expect(store.events.parked(5)[0]).toMatchObject({ sessionId: 's2', attempts: 2, lastError: 'boom again' });
+    expect(store.events.parked(5)[0]).toMatchObject({
+      sessionId: 's2',
+      attempts: 2,
+      lastError: 'boom again',
+    });
     expect(store.events.retryParked()).toBe(1);
     expect(store.events.pruneDone(6)).toBe(2);
   });
@@ -88,7 +92,9 @@ describe('store', () => {
       source: 'hook',
       createdAt: 11,
       provenance: ['event:9'],
-      draft: draft('  fixed TOKEN refresh in validateToken ', { facts: ['src/auth.ts: changed validateToken'] }),
+      draft: draft('  fixed TOKEN refresh in validateToken ', {
+        facts: ['src/auth.ts: changed validateToken'],
+      }),
     });
     expect(first).toMatch(/^obs_/);
     expect(dup).toBeNull();
@@ -108,7 +114,11 @@ describe('store', () => {
       draft: draft('Uses the zebra-stripe algorithm'),
     }) as string;
     expect(store.observations.forget(id, 20)).toBe(true);
-    expect(store.observations.get(id)).toMatchObject({ status: 'forgotten', title: '[forgotten]', narrative: '' });
+    expect(store.observations.get(id)).toMatchObject({
+      status: 'forgotten',
+      title: '[forgotten]',
+      narrative: '',
+    });
     expect(store.observations.search('"zebra"', null, 5)).toEqual([]);
     expect(store.observations.recent(project.id, 10)).toEqual([]);
     expect(store.observations.forget(id, 21)).toBe(false);

@@ -23,7 +23,9 @@ export function createFileLogger(path: string, levelName: string, component: str
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         dirReady = true;
       }
-      appendFileSync(path, `${scrubText(line.length > 4000 ? `${line.slice(0, 4000)}…` : line)}\n`, { mode: 0o600 });
+      appendFileSync(path, `${scrubText(line.length > 4000 ? `${line.slice(0, 4000)}…` : line)}\n`, {
+        mode: 0o600,
+      });
     } catch {
       // Nowhere left to report a failed log write (disk full, read-only home); the caller carries on.
     }

@@ -16,7 +16,6 @@ export function readWorkerPid(paths: EngramPaths): number | null {
   }
 }
 
-
 /** The pid of a running worker according to its pid file, or null. */
 export function runningWorkerPid(paths: EngramPaths): number | null {
   const pid = readWorkerPid(paths);

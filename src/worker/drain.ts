@@ -101,7 +101,11 @@ export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
       } catch (error) {
         report.failures++;
         const message = describeError(error);
-        deps.logger.error('distillation failed', { sessionId, seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`, error: message });
+        deps.logger.error('distillation failed', {
+          sessionId,
+          seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`,
+          error: message,
+        });
         deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
         break; // keep the session's order: later turns wait for this one
       }

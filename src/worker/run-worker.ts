@@ -52,7 +52,11 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         );
         if (report.events > 0) {
           lastWork = now;
-          logger.info('distilled', { turns: report.turns, events: report.events, observations: report.observations });
+          logger.info('distilled', {
+            turns: report.turns,
+            events: report.events,
+            observations: report.observations,
+          });
         }
         if (report.failures > 0) lastWork = now;
         if (now - lastPrune > 3_600_000) {

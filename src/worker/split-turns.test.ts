@@ -5,7 +5,16 @@ import { splitTurns } from './split-turns.ts';
 let seq = 0;
 function ev(event: CapturedEvent): QueuedEvent {
   seq++;
-  return { seq, sessionId: 's', projectId: 'p' as never, cwd: '/p', transcriptPath: null, at: seq, event, attempts: 0 };
+  return {
+    seq,
+    sessionId: 's',
+    projectId: 'p' as never,
+    cwd: '/p',
+    transcriptPath: null,
+    at: seq,
+    event,
+    attempts: 0,
+  };
 }
 
 describe('splitTurns', () => {
@@ -26,7 +35,10 @@ describe('splitTurns', () => {
       [['prompt', 'tool'], false],
     ]);
     expect(splitTurns([ev({ kind: 'session_end', reason: 'other' })])).toEqual([
-      { events: [expect.objectContaining({ event: { kind: 'session_end', reason: 'other' } })], closed: true },
+      {
+        events: [expect.objectContaining({ event: { kind: 'session_end', reason: 'other' } })],
+        closed: true,
+      },
     ]);
     expect(splitTurns([])).toEqual([]);
   });

@@ -46,7 +46,12 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   CONFIG_UNKNOWN_KEY: 2,
 };
 
-export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<number> {
   const command = argv[0];
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.out(USAGE);
@@ -80,7 +85,8 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, 
       throw new EngramError('INPUT_INVALID', '--limit takes a whole number from 1 to 1000');
     }
     const needArgs = (what: string) => {
-      if (positionals.length === 0) throw new EngramError('INPUT_INVALID', `usage: engram ${command} ${what}`);
+      if (positionals.length === 0)
+        throw new EngramError('INPUT_INVALID', `usage: engram ${command} ${what}`);
     };
     switch (command) {
       case 'install':
@@ -114,7 +120,9 @@ export async function runCli(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, 
       case 'demo':
         return await demoCommand(ctx, { json, keep: values.keep === true });
       default:
-        throw new EngramError('INPUT_INVALID', `unknown command "${command}"`, { hint: 'Run "engram help".' });
+        throw new EngramError('INPUT_INVALID', `unknown command "${command}"`, {
+          hint: 'Run "engram help".',
+        });
     }
   } catch (error) {
     const code = error instanceof EngramError ? error.code : (error as { code?: string }).code;

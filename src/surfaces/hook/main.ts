@@ -24,7 +24,12 @@ function readStdin(): Buffer {
 function nativeBindingPath(here: string): string | undefined {
   try {
     const req = createRequire(join(here, 'hook.cjs'));
-    return join(dirname(req.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    return join(
+      dirname(req.resolve('better-sqlite3/package.json')),
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
   } catch {
     return undefined; // let better-sqlite3 search for its addon itself
   }
@@ -53,10 +58,15 @@ function main(): void {
   } catch (error) {
     // Even a broken config or an unreadable stdin must not fail the agent's turn.
     const home = runtime?.paths.hookLog;
-    (logger ?? createFileLogger(home ?? join(process.env['ENGRAM_HOME'] ?? join(process.env['HOME'] ?? '.', '.engram'), 'logs', 'hook.log'), 'info', 'hook')).error(
-      'hook failed',
-      { error: describeError(error) },
-    );
+    (
+      logger ??
+      createFileLogger(
+        home ??
+          join(process.env['ENGRAM_HOME'] ?? join(process.env['HOME'] ?? '.', '.engram'), 'logs', 'hook.log'),
+        'info',
+        'hook',
+      )
+    ).error('hook failed', { error: describeError(error) });
   }
   process.exitCode = 0;
 }

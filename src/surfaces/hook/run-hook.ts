@@ -100,7 +100,9 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
   }
   const n = normalised.value;
   const project = resolveProject(n.cwd);
-  if (!isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })) {
+  if (
+    !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
+  ) {
     logger.debug('project excluded from capture', { project: project.name });
     return { stdout: '', status: 'skipped' };
   }
@@ -126,8 +128,19 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     );
     const s = store;
     s.transaction(() => {
-      s.sessions.touch(project, { id: n.sessionId, cwd: n.cwd, transcriptPath: n.transcriptPath }, n.hook, now);
+      s.sessions.touch(
+        project,
+        { id: n.sessionId, cwd: n.cwd, transcriptPath: n.transcriptPath },
+        n.hook,
+        now,
+      );
       s.events.append(newEvent);
+    });
+    logger.debug('captured', {
+      hook: n.hook,
+      session: n.sessionId,
+      project: project.name,
+      bytes: input.length,
     });
   } catch (error) {
     logger.error('could not store the event; spooling it', { hook: n.hook, error: describeError(error) });

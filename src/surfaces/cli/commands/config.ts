@@ -26,7 +26,11 @@ function requireKey(key: string | undefined): ConfigKey {
   return key;
 }
 
-function sourceOf(ctx: CliContext, key: ConfigKey, file: Record<string, unknown>): 'env' | 'file' | 'default' {
+function sourceOf(
+  ctx: CliContext,
+  key: ConfigKey,
+  file: Record<string, unknown>,
+): 'env' | 'file' | 'default' {
   const env = ctx.runtime.env[envNameOf(key)];
   if (env !== undefined && env !== '') return 'env';
   return key in file ? 'file' : 'default';
@@ -45,7 +49,12 @@ function writeConfigFile(path: string, flat: Record<string, unknown>): void {
   renameSync(tmp, path);
 }
 
-export function configCommand(ctx: CliContext, action: string, args: string[], flags: { json: boolean }): number {
+export function configCommand(
+  ctx: CliContext,
+  action: string,
+  args: string[],
+  flags: { json: boolean },
+): number {
   const path = ctx.runtime.paths.config;
   const fileValue = readConfigFile(path);
   const file = fileValue === undefined ? {} : flattenConfigFile(fileValue, path);
@@ -60,7 +69,9 @@ export function configCommand(ctx: CliContext, action: string, args: string[], f
       if (flags.json) printJson(ctx, rows);
       else {
         for (const r of rows) {
-          ctx.io.out(`${r.key} = ${JSON.stringify(r.value)}  (${r.source}; ${r.type}; env ${r.env})\n    ${r.description}\n`);
+          ctx.io.out(
+            `${r.key} = ${JSON.stringify(r.value)}  (${r.source}; ${r.type}; env ${r.env})\n    ${r.description}\n`,
+          );
         }
       }
       return 0;
@@ -68,7 +79,10 @@ export function configCommand(ctx: CliContext, action: string, args: string[], f
     case 'get': {
       const key = requireKey(args[0]);
       if (flags.json) printJson(ctx, { key, value: config[key], source: sourceOf(ctx, key, file) });
-      else ctx.io.out(`${Array.isArray(config[key]) ? (config[key] as string[]).join(',') : String(config[key])}\n`);
+      else
+        ctx.io.out(
+          `${Array.isArray(config[key]) ? (config[key] as string[]).join(',') : String(config[key])}\n`,
+        );
       return 0;
     }
     case 'set': {

@@ -31,7 +31,9 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
   const demoFile = join(ctx.distDir, '..', 'assets', 'demo', 'session.json');
   const hookBundle = join(ctx.distDir, 'hook.cjs');
   if (!existsSync(demoFile) || !existsSync(hookBundle)) {
-    throw new EngramError('INTERNAL', 'the demo needs the built package (dist/ and assets/)', { hint: 'Run "npm run build".' });
+    throw new EngramError('INTERNAL', 'the demo needs the built package (dist/ and assets/)', {
+      hint: 'Run "npm run build".',
+    });
   }
   const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoFile;
   const root = mkdtempSync(join(tmpdir(), 'engram-demo-'));
@@ -56,7 +58,8 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
           cwd: project,
           encoding: 'utf8',
         });
-        if (run.status !== 0) throw new EngramError('INTERNAL', `the hook exited ${run.status}: ${run.stderr}`);
+        if (run.status !== 0)
+          throw new EngramError('INTERNAL', `the hook exited ${run.status}: ${run.stderr}`);
         hooks++;
       }
     }

@@ -18,7 +18,9 @@ export function defaultSettingsPath(ctx: CliContext): string {
 export function hookCommand(ctx: CliContext): string {
   const hook = join(ctx.distDir, 'hook.cjs');
   if (!existsSync(hook)) {
-    throw new EngramError('INSTALL_FAILED', `the hook bundle is missing at ${hook}`, { hint: 'Run "npm run build".' });
+    throw new EngramError('INSTALL_FAILED', `the hook bundle is missing at ${hook}`, {
+      hint: 'Run "npm run build".',
+    });
   }
   return `"${process.execPath}" "${hook}"`;
 }

@@ -36,7 +36,9 @@ export function searchCommand(
 ): number {
   const project = flags.all ? null : resolveProject(flags.cwd);
   const fts = buildFtsQuery(query);
-  const hits = fts ? withStore(ctx, (store) => store.observations.search(fts, project?.id ?? null, flags.limit)) : [];
+  const hits = fts
+    ? withStore(ctx, (store) => store.observations.search(fts, project?.id ?? null, flags.limit))
+    : [];
   if (flags.json) {
     printJson(ctx, {
       query,
@@ -79,7 +81,10 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
   }
   const now = ctx.now();
   const blocks = list.map((o) => {
-    const lines = [`${o.id} [${o.type}] ${o.title}`, `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`];
+    const lines = [
+      `${o.id} [${o.type}] ${o.title}`,
+      `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`,
+    ];
     if (o.subtitle) lines.push(`  ${o.subtitle}`);
     if (o.narrative) lines.push('', o.narrative);
     if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));

@@ -10,7 +10,10 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     const queue = store.events.counts();
     return {
       home: ctx.runtime.home,
-      worker: { running: runningWorkerPid(ctx.runtime.paths) !== null, pid: runningWorkerPid(ctx.runtime.paths) },
+      worker: {
+        running: runningWorkerPid(ctx.runtime.paths) !== null,
+        pid: runningWorkerPid(ctx.runtime.paths),
+      },
       queue,
       parked: store.events.parked(10).map((p) => ({
         seq: p.seq,
@@ -40,7 +43,8 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     `worker: ${report.worker.running ? `running (pid ${report.worker.pid})` : 'not running (the next hook starts it)'}`,
     `queue: ${report.queue.pending} pending, ${report.queue.parked} parked, ${report.queue.done} distilled`,
   ];
-  for (const p of report.parked) lines.push(`  parked #${p.seq} ${p.hook} after ${p.attempts} attempts: ${p.error}`);
+  for (const p of report.parked)
+    lines.push(`  parked #${p.seq} ${p.hook} after ${p.attempts} attempts: ${p.error}`);
   const o = report.counts.observations;
   lines.push(
     `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,
@@ -48,7 +52,9 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
   if (report.projects.length === 0) lines.push('projects: none captured yet');
   for (const p of report.projects) {
     const last = p.lastCaptureAt ? formatAge(now - p.lastCaptureAt) : 'never';
-    lines.push(`  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`);
+    lines.push(
+      `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
+    );
   }
   if (report.hooks.length > 0) {
     lines.push(`hooks seen: ${report.hooks.map((h) => `${h.hook} ${h.count}`).join(', ')}`);

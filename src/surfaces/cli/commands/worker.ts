@@ -18,7 +18,9 @@ import { printJson, withStore, type CliContext } from '../context.ts';
 function cliEntry(ctx: CliContext): string {
   const path = join(ctx.distDir, 'cli.mjs');
   if (!existsSync(path)) {
-    throw new EngramError('WORKER_FAILED', `the built CLI is missing at ${path}`, { hint: 'Run "npm run build".' });
+    throw new EngramError('WORKER_FAILED', `the built CLI is missing at ${path}`, {
+      hint: 'Run "npm run build".',
+    });
   }
   return path;
 }
@@ -53,7 +55,11 @@ export function importSpool(ctx: CliContext, store: Store): number {
   return report.events;
 }
 
-export async function workerCommand(ctx: CliContext, action: string, flags: { json: boolean }): Promise<number> {
+export async function workerCommand(
+  ctx: CliContext,
+  action: string,
+  flags: { json: boolean },
+): Promise<number> {
   const paths = ctx.runtime.paths;
   switch (action) {
     case 'status': {
@@ -70,7 +76,8 @@ export async function workerCommand(ctx: CliContext, action: string, flags: { js
       }
       spawnWorker(paths, cliEntry(ctx), { ...ctx.runtime.env });
       const started = await waitFor(() => runningWorkerPid(paths) !== null, 10_000);
-      if (!started) throw new EngramError('WORKER_FAILED', `the worker did not start; see ${paths.workerLog}`);
+      if (!started)
+        throw new EngramError('WORKER_FAILED', `the worker did not start; see ${paths.workerLog}`);
       ctx.io.out(`worker started (pid ${runningWorkerPid(paths)})\n`);
       return 0;
     }

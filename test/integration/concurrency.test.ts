@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
+
+describe('many hooks at once', () => {
+  let sb: Sandbox;
+  beforeAll(() => {
+    sb = createSandbox();
+  });
+  afterAll(() => sb.cleanup());
+
+  it('32 concurrent hook processes all exit 0 and every event is stored', async () => {
+    const cwd = sb.project('busy');
+    // The first call creates and migrates the database; then 32 race on it.
+    const results = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        sb.hookAsync(
+          payloads(`sess-${i % 4}`, cwd).tool(
+            'Bash',
+            { command: `echo ${i}` },
+            { stdout: `${i}\n`, stderr: '' },
+          ),
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(32).fill(0));
+    const status = JSON.parse(sb.engram(['status', '--json']).stdout) as {
+      queue: { pending: number };
+      hooks: { hook: string; count: number }[];
+    };
+    expect(status.queue.pending).toBe(32);
+    expect(status.hooks).toEqual([expect.objectContaining({ hook: 'PostToolUse', count: 32 })]);
+  });
+});

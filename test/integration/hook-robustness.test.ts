@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/sandbox.ts';
+
+function statusJson(sb: Sandbox) {
+  const r = sb.engram(['status', '--json']);
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout) as { queue: { pending: number }; hooks: { hook: string; count: number }[] };
+}
+
+describe('the hook never fails the agent', () => {
+  let sb: Sandbox;
+  let cwd: string;
+  beforeAll(() => {
+    sb = createSandbox();
+    cwd = sb.project('robust');
+  });
+  afterAll(() => sb.cleanup());
+
+  it('keeps good events around bad ones: malformed, empty, binary, non-object and 50 MB payloads', () => {
+    const p = payloads('sess-robust', cwd);
+    expect(sb.hook(p.prompt('first good prompt')).status).toBe(0);
+
+    const bad: [string, Buffer | string][] = [
+      ['malformed', '{"session_id": "x", "hook_event_name": '],
+      ['empty', ''],
+      ['binary', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
+      ['array', '[1,2,3]'],
+      ['no session', JSON.stringify({ hook_event_name: 'Stop', cwd })],
+      ['unknown event', JSON.stringify({ session_id: 'sess-robust', hook_event_name: 'Notification', cwd })],
+    ];
+    for (const [, raw] of bad) {
+      const r = sb.hook(null, { raw });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe('');
+    }
+    // 50 MB: one huge tool output. Stored cut to size, the hook still exits 0.
+    const huge = p.tool(
+      'Bash',
+      { command: 'cat big.log' },
+      { stdout: 'y'.repeat(50 * 1024 * 1024), stderr: '' },
+    );
+    const r = sb.hook(huge);
+    expect(r.status).toBe(0);
+    // 50 MB of garbage that is not JSON at all.
+    expect(sb.hook(null, { raw: Buffer.alloc(50 * 1024 * 1024, 0x7b) }).status).toBe(0);
+
+    expect(sb.hook(p.stop('all good')).status).toBe(0);
+
+    const status = statusJson(sb);
+    expect(status.queue.pending).toBe(3); // prompt, the huge tool call (capped), stop
+    const log = readFileSync(join(sb.engramHome, 'logs', 'hook.log'), 'utf8');
+    expect(log).toMatch(/not valid JSON/);
+    expect(log).toMatch(/empty hook payload/);
+    expect(log).toMatch(/no usable session_id/);
+    expect(log.split('\n').filter((l) => l.includes('WARN')).length).toBeGreaterThanOrEqual(5);
+
+    const dbSize = readFileSync(join(sb.engramHome, 'engram.db')).length;
+    expect(dbSize).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it('exits 0 with a clear log line when the config is invalid or the home is unusable', () => {
+    const p = payloads('sess-cfg', cwd);
+    const broken = createSandbox({ ENGRAM_CONTEXT_SESSION_START_TOKENS: 'many' });
+    try {
+      const r = broken.hook(p.prompt('hello'));
+      expect(r.status).toBe(0);
+      expect(readFileSync(join(broken.engramHome, 'logs', 'hook.log'), 'utf8')).toMatch(
+        /sessionStartTokens must be a number/,
+      );
+    } finally {
+      broken.cleanup();
+    }
+    // ENGRAM_HOME is a regular file: nothing can be written or even logged; the hook still succeeds.
+    const blocked = createSandbox();
+    try {
+      const file = join(blocked.root, 'not-a-dir');
+      writeFileSync(file, 'x');
+      const r = spawnSync(process.execPath, [HOOK_BUNDLE], {
+        input: JSON.stringify(p.prompt('hello')),
+        env: { ...blocked.env, ENGRAM_HOME: file },
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout.toString()).toBe('');
+    } finally {
+      blocked.cleanup();
+    }
+  });
+});

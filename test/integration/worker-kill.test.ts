@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../../src/core/ids.ts';
+import type { CapturedEvent, Project } from '../../src/core/model.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createStore } from '../../src/store/store.ts';
+import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
+
+const SESSIONS = 120;
+const TOOLS_PER_TURN = 23; // 120 sessions × (prompt + 23 tools + stop) = 3,000 events
+
+function fillQueue(dbPath: string, projectRoot: string): number {
+  const store = createStore(openDatabase(dbPath));
+  const project: Project = {
+    id: projectIdFromKey(`path:${projectRoot}`),
+    name: 'load',
+    key: `path:${projectRoot}`,
+    root: projectRoot,
+  };
+  let n = 0;
+  store.transaction(() => {
+    for (let s = 0; s < SESSIONS; s++) {
+      const sessionId = `load-${s}`;
+      const add = (event: CapturedEvent) => {
+        store.sessions.touch(
+          project,
+          { id: sessionId, cwd: projectRoot, transcriptPath: null },
+          'x',
+          1000 + n,
+        );
+        store.events.append({
+          sessionId,
+          projectId: project.id,
+          hook: 'x',
+          cwd: projectRoot,
+          transcriptPath: null,
+          at: 1000 + n,
+          event,
+        });
+        n++;
+      };
+      add({ kind: 'prompt', prompt: `Implement feature number ${s} in module m${s}` });
+      for (let t = 0; t < TOOLS_PER_TURN; t++) {
+        if (t % 3 === 0) {
+          add({
+            kind: 'tool',
+            tool: 'Edit',
+            input: {
+              file_path: `${projectRoot}/src/m${s}/f${t}.ts`,
+              old_string: `function a${t}() {}`,
+              new_string: `function a${t}() { return ${s}; }`,
+            },
+            response: {},
+          });
+        } else if (t % 3 === 1) {
+          add({
+            kind: 'tool',
+            tool: 'Read',
+            input: { file_path: `${projectRoot}/src/m${s}/r${t}.ts` },
+            response: {},
+          });
+        } else {
+          add({
+            kind: 'tool',
+            tool: 'Bash',
+            input: { command: `npm test -- m${s}` },
+            response: { stdout: `Tests: ${t} passed, ${t} total`, stderr: '' },
+          });
+        }
+      }
+      add({ kind: 'stop', lastMessage: `Feature ${s} is implemented in src/m${s}.` });
+    }
+  });
+  store.close();
+  return n;
+}
+
+interface Outcome {
+  observations: { hash: string; provenance: string }[];
+  events: { pending: number; done: number; parked: number };
+  summaries: number;
+  prompts: number;
+}
+
+function outcome(dbPath: string): Outcome {
+  const db = openDatabase(dbPath);
+  const result: Outcome = {
+    observations: db
+      .prepare('SELECT content_hash AS hash, provenance FROM observations ORDER BY content_hash')
+      .all() as Outcome['observations'],
+    events: createStore(db).events.counts(),
+    summaries: (db.prepare('SELECT COUNT(*) AS n FROM summaries').get() as { n: number }).n,
+    prompts: (db.prepare('SELECT COUNT(*) AS n FROM prompts').get() as { n: number }).n,
+  };
+  db.close();
+  return result;
+}
+
+describe('a worker killed with SIGKILL over and over', () => {
+  let sb: Sandbox;
+  beforeAll(() => {
+    sb = createSandbox({ ENGRAM_WORKER_POLL_MS: '10' });
+  });
+  afterAll(() => sb.cleanup());
+
+  it('loses no event and duplicates nothing while draining thousands of events', async () => {
+    const projectRoot = sb.project('load');
+    mkdirSync(sb.engramHome, { recursive: true });
+    const db = join(sb.engramHome, 'engram.db');
+    const total = fillQueue(db, projectRoot);
+    expect(total).toBe(SESSIONS * (TOOLS_PER_TURN + 2));
+
+    // The reference: the same queue drained once, undisturbed, in another home.
+    const refHome = join(sb.root, 'reference-home');
+    mkdirSync(refHome);
+    copyFileSync(db, join(refHome, 'engram.db'));
+    expect(sb.engram(['flush'], { env: { ENGRAM_HOME: refHome } }).status).toBe(0);
+    const reference = outcome(join(refHome, 'engram.db'));
+    expect(reference.events).toEqual({ pending: 0, done: total, parked: 0 });
+    expect(reference.observations.length).toBeGreaterThanOrEqual(SESSIONS);
+
+    let kills = 0;
+    for (let round = 0; round < 200; round++) {
+      if (outcome(db).events.pending === 0) break;
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'cli.mjs'), 'worker', 'run'], {
+        env: sb.env,
+        stdio: 'ignore',
+      });
+      await sleep(60 + ((round * 37) % 200));
+      const killed = child.exitCode === null && child.kill('SIGKILL');
+      await new Promise((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+      );
+      // Count only kills that interrupted real work: events were still pending afterwards.
+      if (killed && outcome(db).events.pending > 0) kills++;
+    }
+    const final = outcome(db);
+    expect(kills).toBeGreaterThanOrEqual(3);
+    expect(final.events).toEqual({ pending: 0, done: total, parked: 0 });
+    expect(final.summaries).toBe(reference.summaries);
+    expect(final.prompts).toBe(reference.prompts);
+    expect(final.observations).toEqual(reference.observations);
+  }, 180_000);
+});
