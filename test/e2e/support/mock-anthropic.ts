@@ -66,7 +66,10 @@ let idCounter = 0;
 
 function sendReply(res: ServerResponse, req: MessagesRequest, reply: Reply): void {
   const id = `msg_mock_${++idCounter}`;
-  const blocks =
+  type Block =
+    | { type: 'text'; text: string }
+    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  const blocks: Block[] =
     'text' in reply
       ? [{ type: 'text', text: reply.text }]
       : reply.toolUses.map((t) => ({
