@@ -1,6 +1,7 @@
 // Build the two entry points with esbuild:
-//  - dist/hook.cjs: the hook, one minified CommonJS file with everything it needs (better-sqlite3's
-//    JavaScript included) so a hook call loads one file; nothing the hook does not use.
+//  - dist/hook.cjs: the capture hook, one small minified CommonJS file (no SQLite: events go to the inbox).
+//  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
+//    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -24,6 +25,13 @@ await Promise.all([
     ...common,
     entryPoints: ['src/surfaces/hook/main.ts'],
     outfile: 'dist/hook.cjs',
+    format: 'cjs',
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/hook/context-hook.ts'],
+    outfile: 'dist/hook-context.cjs',
     format: 'cjs',
     minify: true,
     // The native addon is loaded by path at run time; never bundle a .node file.

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { projectIdFromKey } from '../core/ids.ts';
-import type { Project } from '../core/model.ts';
+import type { Project, ProjectIdentity } from '../core/model.ts';
 
 /** `git@github.com:Owner/Repo.git`, `https://user@github.com/owner/repo/` → `github.com/owner/repo`. */
 export function normaliseRemoteUrl(url: string): string {
@@ -108,8 +108,8 @@ function readOverrideFile(root: string): string | null {
   }
 }
 
-/** Work out which project `cwd` belongs to. Never throws. */
-export function resolveProject(cwd: string): Project {
+/** Work out which project `cwd` belongs to, without hashing the id (the capture hook's cheap path). Never throws. */
+export function resolveProjectIdentity(cwd: string): ProjectIdentity {
   const dir = safeRealpath(isAbsolute(cwd) ? cwd : resolve(cwd));
   const git = findGit(dir);
   const root = git ? git.worktreeRoot : dir;
@@ -123,32 +123,39 @@ export function resolveProject(cwd: string): Project {
   }
   const override = readOverrideFile(root) ?? config.engramProject;
   if (override) {
-    const key = `name:${override}`;
-    return { id: projectIdFromKey(key), name: override, key, root };
+    return { name: override, key: `name:${override}`, root };
   }
   const remote = config.remotes.get('origin') ?? [...config.remotes.values()][0];
   if (remote) {
     const normalised = normaliseRemoteUrl(remote);
-    const key = `git:${normalised}`;
-    return { id: projectIdFromKey(key), name: basename(normalised) || basename(root), key, root };
+    return { name: basename(normalised) || basename(root), key: `git:${normalised}`, root };
   }
   if (git) {
     const common = safeRealpath(git.commonDir);
-    const key = `gitdir:${common}`;
     const name = basename(common) === '.git' ? basename(dirname(common)) : basename(common);
-    return { id: projectIdFromKey(key), name, key, root };
+    return { name, key: `gitdir:${common}`, root };
   }
-  const key = `path:${dir}`;
-  return { id: projectIdFromKey(key), name: basename(dir) || dir, key, root };
+  return { name: basename(dir) || dir, key: `path:${dir}`, root };
+}
+
+export function withProjectId(identity: ProjectIdentity): Project {
+  return { id: projectIdFromKey(identity.key), ...identity };
+}
+
+/** Work out which project `cwd` belongs to, with its stable id. Never throws. */
+export function resolveProject(cwd: string): Project {
+  return withProjectId(resolveProjectIdentity(cwd));
 }
 
 /** Include/exclude rules: entries match a project id, its name, or a path prefix of its root. */
 export function isProjectCaptured(
-  project: Project,
+  project: ProjectIdentity & { id?: string },
   rules: { include: readonly string[]; exclude: readonly string[] },
 ): boolean {
+  let id = project.id;
   const matches = (entry: string): boolean => {
-    if (entry === project.id || entry === project.name) return true;
+    if (entry === project.name) return true;
+    if (entry.startsWith('prj_')) return entry === (id ??= projectIdFromKey(project.key));
     if (entry.startsWith('/')) {
       const prefix = entry.replace(/\/+$/, '');
       return project.root === prefix || project.root.startsWith(`${prefix}/`);

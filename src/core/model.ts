@@ -136,10 +136,14 @@ export interface Session {
   status: SessionStatus;
 }
 
-export interface Project {
-  id: ProjectId;
+/** What a project is, before its id is derived (the id is a hash of `key`). */
+export interface ProjectIdentity {
   name: string;
-  /** The identity key the id was derived from (normalised remote URL, git common dir or cwd). */
+  /** The identity key the id is derived from (normalised remote URL, git common dir or cwd). */
   key: string;
   root: string;
+}
+
+export interface Project extends ProjectIdentity {
+  id: ProjectId;
 }

@@ -11,7 +11,7 @@ export interface EngramPaths {
   hookLog: string;
   workerLog: string;
   workerPid: string;
-  spoolDir: string;
+  inboxDir: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -24,6 +24,6 @@ export function pathsFor(home: string): EngramPaths {
     hookLog: join(logDir, 'hook.log'),
     workerLog: join(logDir, 'worker.log'),
     workerPid: join(home, 'worker.pid'),
-    spoolDir: join(home, 'spool'),
+    inboxDir: join(home, 'inbox'),
   };
 }

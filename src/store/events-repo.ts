@@ -7,6 +7,8 @@ import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
 export interface NewEvent {
+  /** Set for events imported from the inbox: a second import of the same file is ignored. */
+  sourceKey?: string;
   sessionId: string;
   projectId: ProjectId;
   hook: string;
@@ -52,17 +54,17 @@ function toQueued(row: EventRow): QueuedEvent {
 export function createEventsRepo(db: Db) {
   const insert = lazyStatement(
     db,
-    `INSERT INTO events (session_id, project_id, hook, kind, cwd, transcript_path, payload, bytes, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (source_key, session_id, project_id, hook, kind, cwd, transcript_path, payload, bytes, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_key) DO NOTHING`,
   );
   const pendingSessions = lazyStatement(
     db,
-    `SELECT session_id, MAX(at) AS last_at FROM events WHERE status = 'pending' GROUP BY session_id ORDER BY MIN(seq)`,
+    `SELECT session_id, MAX(at) AS last_at FROM events WHERE status = 'pending' GROUP BY session_id ORDER BY MIN(at), MIN(seq)`,
   );
   const pendingOf = lazyStatement(
     db,
     `SELECT seq, session_id, project_id, cwd, transcript_path, at, payload, attempts
-     FROM events WHERE status = 'pending' AND session_id = ? ORDER BY seq`,
+     FROM events WHERE status = 'pending' AND session_id = ? ORDER BY at, seq`,
   );
   const stillPending = lazyStatement(
     db,
@@ -90,10 +92,11 @@ export function createEventsRepo(db: Db) {
   const prune = lazyStatement(db, `DELETE FROM events WHERE status = 'done' AND done_at < ?`);
 
   return {
-    /** Append one event; returns its sequence number. */
-    append(e: NewEvent): number {
+    /** Append one event; returns its sequence number, or null when its source was imported before. */
+    append(e: NewEvent): number | null {
       const payload = JSON.stringify(e.event);
       const info = insert().run(
+        e.sourceKey ?? null,
         e.sessionId,
         e.projectId,
         e.hook,
@@ -104,7 +107,7 @@ export function createEventsRepo(db: Db) {
         Buffer.byteLength(payload),
         e.at,
       );
-      return Number(info.lastInsertRowid);
+      return info.changes === 1 ? Number(info.lastInsertRowid) : null;
     },
     /** Sessions with pending events, oldest first, with the time of their newest pending event. */
     pendingSessions(): { sessionId: string; lastAt: number }[] {

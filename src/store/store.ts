@@ -8,17 +8,8 @@ import { createInjectionsRepo } from './injections-repo.ts';
 import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
+import { isPidAlive } from './process-alive.ts';
 import { createWorkerLockRepo } from './worker-lock-repo.ts';
-
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM means the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function createStore(db: Db) {
   return {

@@ -2,8 +2,8 @@
  * The one place that reads the environment: ENGRAM_HOME and ENGRAM_* settings, plus the config file.
  * Entry points call `loadRuntime` once and pass the frozen result down.
  */
+import type * as OsModule from 'node:os';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveConfig, type Config } from '../core/config.ts';
 import { EngramError } from '../core/errors.ts';
@@ -19,7 +19,7 @@ export interface Runtime {
 export function engramHomeFrom(env: Readonly<Record<string, string | undefined>>): string {
   const fromEnv = env['ENGRAM_HOME'];
   if (fromEnv && fromEnv.trim() !== '') return resolve(fromEnv);
-  return join(env['HOME'] || homedir(), '.engram');
+  return join(env['HOME'] || (process.getBuiltinModule('node:os') as typeof OsModule).homedir(), '.engram');
 }
 
 export function readConfigFile(path: string): unknown {

@@ -1,10 +1,10 @@
 /**
  * Starting the background worker cheaply: a pid-file check, then a detached spawn that is never waited on.
  */
-import { spawn } from 'node:child_process';
+import type * as ChildProcessModule from 'node:child_process';
 import { openSync, readFileSync, closeSync, mkdirSync } from 'node:fs';
 import type { EngramPaths } from '../core/paths.ts';
-import { isPidAlive } from '../store/store.ts';
+import { isPidAlive } from '../store/process-alive.ts';
 
 export function readWorkerPid(paths: EngramPaths): number | null {
   try {
@@ -30,6 +30,8 @@ export function spawnWorker(paths: EngramPaths, cliPath: string, env: NodeJS.Pro
   mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
   const out = openSync(paths.workerLog, 'a', 0o600);
   try {
+    // Loaded on demand: child_process costs ~1 ms to load and most hook calls never spawn.
+    const { spawn } = process.getBuiltinModule('node:child_process') as typeof ChildProcessModule;
     const child = spawn(process.execPath, [cliPath, 'worker', 'run'], {
       detached: true,
       stdio: ['ignore', out, out],

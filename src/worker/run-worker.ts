@@ -9,6 +9,7 @@ import type { Clock, Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { drainOnce } from './drain.ts';
+import { importInboxInto } from './import-inbox.ts';
 
 export interface WorkerDeps {
   store: Store;
@@ -18,8 +19,8 @@ export interface WorkerDeps {
   config: Config;
   pid: number;
   signal: AbortSignal;
-  /** Called at the start of every round (e.g. to import spooled events). */
-  beforeRound?: () => void;
+  /** The inbox directory capture hooks write to. */
+  inboxDir: string;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
@@ -40,7 +41,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     while (!signal.aborted) {
       const now = clock.now();
       try {
-        deps.beforeRound?.();
+        const imported = importInboxInto(store, deps.inboxDir);
+        if (imported.imported > 0) lastWork = now;
+        if (imported.rejected > 0)
+          logger.warn('unreadable inbox files moved to inbox/rejected', { count: imported.rejected });
         const report = drainOnce(
           { store, distiller: deps.distiller, logger },
           {

@@ -7,7 +7,10 @@ import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/s
 function statusJson(sb: Sandbox) {
   const r = sb.engram(['status', '--json']);
   expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as { queue: { pending: number }; hooks: { hook: string; count: number }[] };
+  return JSON.parse(r.stdout) as {
+    queue: { inbox: number; pending: number };
+    hooks: { hook: string; count: number }[];
+  };
 }
 
 describe('the hook never fails the agent', () => {
@@ -50,7 +53,8 @@ describe('the hook never fails the agent', () => {
     expect(sb.hook(p.stop('all good')).status).toBe(0);
 
     const status = statusJson(sb);
-    expect(status.queue.pending).toBe(3); // prompt, the huge tool call (capped), stop
+    // the prompt (stored at once), the huge tool call (capped) and the stop (in the inbox)
+    expect(status.queue.pending + status.queue.inbox).toBe(3);
     const log = readFileSync(join(sb.engramHome, 'logs', 'hook.log'), 'utf8');
     expect(log).toMatch(/not valid JSON/);
     expect(log).toMatch(/empty hook payload/);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { cpSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,12 +7,13 @@ import { projectIdFromKey } from '../../src/core/ids.ts';
 import type { CapturedEvent, Project } from '../../src/core/model.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createStore } from '../../src/store/store.ts';
+import { listInbox, writeInbox } from '../../src/store/inbox.ts';
 import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
-const SESSIONS = 120;
-const TOOLS_PER_TURN = 23; // 120 sessions × (prompt + 23 tools + stop) = 3,000 events
+const SESSIONS = 240;
+const TOOLS_PER_TURN = 23; // 240 sessions × (prompt + 23 tools + stop) = 6,000 events, a third via the inbox
 
-function fillQueue(dbPath: string, projectRoot: string): number {
+function fillQueue(dbPath: string, inboxDir: string, projectRoot: string): number {
   const store = createStore(openDatabase(dbPath));
   const project: Project = {
     id: projectIdFromKey(`path:${projectRoot}`),
@@ -25,22 +26,30 @@ function fillQueue(dbPath: string, projectRoot: string): number {
     for (let s = 0; s < SESSIONS; s++) {
       const sessionId = `load-${s}`;
       const add = (event: CapturedEvent) => {
-        store.sessions.touch(
-          project,
-          { id: sessionId, cwd: projectRoot, transcriptPath: null },
-          'x',
-          1000 + n,
-        );
+        const at = 1000 + n++;
+        if (s % 3 === 0) {
+          // As a capture hook leaves it: a file in the inbox, imported by the worker.
+          writeInbox(inboxDir, {
+            sessionId,
+            hook: 'x',
+            cwd: projectRoot,
+            transcriptPath: null,
+            at,
+            event,
+            project,
+          });
+          return;
+        }
+        store.sessions.touch(project, { id: sessionId, cwd: projectRoot, transcriptPath: null }, 'x', at);
         store.events.append({
           sessionId,
           projectId: project.id,
           hook: 'x',
           cwd: projectRoot,
           transcriptPath: null,
-          at: 1000 + n,
+          at,
           event,
         });
-        n++;
       };
       add({ kind: 'prompt', prompt: `Implement feature number ${s} in module m${s}` });
       for (let t = 0; t < TOOLS_PER_TURN; t++) {
@@ -110,13 +119,16 @@ describe('a worker killed with SIGKILL over and over', () => {
     const projectRoot = sb.project('load');
     mkdirSync(sb.engramHome, { recursive: true });
     const db = join(sb.engramHome, 'engram.db');
-    const total = fillQueue(db, projectRoot);
+    const inbox = join(sb.engramHome, 'inbox');
+    const total = fillQueue(db, inbox, projectRoot);
+    expect(listInbox(inbox).length).toBe((SESSIONS / 3) * (TOOLS_PER_TURN + 2));
     expect(total).toBe(SESSIONS * (TOOLS_PER_TURN + 2));
 
     // The reference: the same queue drained once, undisturbed, in another home.
     const refHome = join(sb.root, 'reference-home');
     mkdirSync(refHome);
     copyFileSync(db, join(refHome, 'engram.db'));
+    cpSync(inbox, join(refHome, 'inbox'), { recursive: true });
     expect(sb.engram(['flush'], { env: { ENGRAM_HOME: refHome } }).status).toBe(0);
     const reference = outcome(join(refHome, 'engram.db'));
     expect(reference.events).toEqual({ pending: 0, done: total, parked: 0 });
@@ -124,21 +136,22 @@ describe('a worker killed with SIGKILL over and over', () => {
 
     let kills = 0;
     for (let round = 0; round < 200; round++) {
-      if (outcome(db).events.pending === 0) break;
+      if (outcome(db).events.pending === 0 && listInbox(inbox).length === 0) break;
       const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'cli.mjs'), 'worker', 'run'], {
         env: sb.env,
         stdio: 'ignore',
       });
-      await sleep(60 + ((round * 37) % 200));
+      await sleep(40 + ((round * 37) % 150));
       const killed = child.exitCode === null && child.kill('SIGKILL');
       await new Promise((resolve) =>
         child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
       );
       // Count only kills that interrupted real work: events were still pending afterwards.
-      if (killed && outcome(db).events.pending > 0) kills++;
+      if (killed && (outcome(db).events.pending > 0 || listInbox(inbox).length > 0)) kills++;
     }
     const final = outcome(db);
     expect(kills).toBeGreaterThanOrEqual(3);
+    expect(listInbox(inbox)).toEqual([]);
     expect(final.events).toEqual({ pending: 0, done: total, parked: 0 });
     expect(final.summaries).toBe(reference.summaries);
     expect(final.prompts).toBe(reference.prompts);

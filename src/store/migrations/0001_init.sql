@@ -26,6 +26,8 @@ CREATE INDEX sessions_by_project ON sessions (project_id, last_event_at);
 -- The durable queue: one row per captured hook payload (scrubbed and size-capped before insert).
 CREATE TABLE events (
   seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+  -- The inbox file an event was imported from: importing the same file twice is a no-op.
+  source_key      TEXT UNIQUE,
   session_id      TEXT NOT NULL,
   project_id      TEXT NOT NULL,
   hook            TEXT NOT NULL,
@@ -40,7 +42,7 @@ CREATE TABLE events (
   last_error      TEXT,
   done_at         INTEGER
 );
-CREATE INDEX events_by_status ON events (status, session_id, seq);
+CREATE INDEX events_by_status ON events (status, session_id, at, seq);
 CREATE INDEX events_done_at ON events (done_at) WHERE status = 'done';
 
 CREATE TABLE observations (

@@ -1,14 +1,17 @@
 /**
  * The hook process entry (bundled to dist/hook.cjs): stdin → runHook → stdout, exit 0 always.
+ * The database half lives in dist/hook-context.cjs and is loaded only for the events that need it.
  */
+import type * as ModuleModule from 'node:module';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describeError } from '../../core/errors.ts';
+import { pathsFor } from '../../core/paths.ts';
 import type { Logger } from '../../core/ports.ts';
 import { createFileLogger } from '../file-logger.ts';
-import { loadRuntime, type Runtime } from '../runtime.ts';
+import { engramHomeFrom, loadRuntime } from '../runtime.ts';
 import { runningWorkerPid, spawnWorker } from '../worker-launcher.ts';
+import type { handleContextEvent } from './context-hook.ts';
 import { runHook } from './run-hook.ts';
 
 function readStdin(): Buffer {
@@ -21,52 +24,37 @@ function readStdin(): Buffer {
   }
 }
 
-function nativeBindingPath(here: string): string | undefined {
-  try {
-    const req = createRequire(join(here, 'hook.cjs'));
-    return join(
-      dirname(req.resolve('better-sqlite3/package.json')),
-      'build',
-      'Release',
-      'better_sqlite3.node',
-    );
-  } catch {
-    return undefined; // let better-sqlite3 search for its addon itself
-  }
-}
-
 function main(): void {
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
-  let runtime: Runtime | null = null;
   let logger: Logger | null = null;
   try {
-    runtime = loadRuntime(process.env);
-    const rt = runtime;
-    logger = createFileLogger(rt.paths.hookLog, rt.config['log.level'], 'hook');
-    const input = readStdin();
-    const outcome = runHook(input, {
-      runtime: rt,
+    const runtime = loadRuntime(process.env);
+    logger = createFileLogger(runtime.paths.hookLog, runtime.config['log.level'], 'hook');
+    const outcome = runHook(readStdin(), {
+      runtime,
       logger,
       now: Date.now,
       cwd: process.cwd(),
-      nativeBinding: nativeBindingPath(here),
+      contextHandler: () =>
+        (
+          (process.getBuiltinModule('node:module') as typeof ModuleModule).createRequire(
+            join(here, 'hook.cjs'),
+          )('./hook-context.cjs') as { handleContextEvent: typeof handleContextEvent }
+        ).handleContextEvent,
       ensureWorker: () => {
-        if (runningWorkerPid(rt.paths) === null) spawnWorker(rt.paths, join(here, 'cli.mjs'), process.env);
+        if (runningWorkerPid(runtime.paths) === null)
+          spawnWorker(runtime.paths, join(here, 'cli.mjs'), process.env);
       },
     });
     if (outcome.stdout !== '') process.stdout.write(outcome.stdout);
   } catch (error) {
     // Even a broken config or an unreadable stdin must not fail the agent's turn.
-    const home = runtime?.paths.hookLog;
-    (
-      logger ??
-      createFileLogger(
-        home ??
-          join(process.env['ENGRAM_HOME'] ?? join(process.env['HOME'] ?? '.', '.engram'), 'logs', 'hook.log'),
-        'info',
-        'hook',
-      )
-    ).error('hook failed', { error: describeError(error) });
+    (logger ?? createFileLogger(pathsFor(engramHomeFrom(process.env)).hookLog, 'info', 'hook')).error(
+      'hook failed',
+      {
+        error: describeError(error),
+      },
+    );
   }
   process.exitCode = 0;
 }

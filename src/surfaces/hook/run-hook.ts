@@ -1,19 +1,29 @@
 /**
- * One hook call: payload in, context out. Capture is scrub → size-cap → one durable write; then, for
- * SessionStart and UserPromptSubmit, the context to inject. Never throws: every problem is logged and
- * the hook still succeeds, because a memory system must never get in the agent's way.
+ * One hook call: payload in, context out. Capture is scrub → size-cap → one durable write (a file in
+ * the inbox, renamed into place); SessionStart and UserPromptSubmit go through the database instead,
+ * since they read memory to inject anyway. Never throws: every problem is logged and the hook still
+ * succeeds, because a memory system must never get in the agent's way.
+ *
+ * This module is on the capture hot path: it must not import the store, recall or SQLite.
  */
 import { normaliseClaudePayload } from '../../capture/claude-code-payload.ts';
-import { isProjectCaptured, resolveProject } from '../../capture/project-identity.ts';
+import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
+import type { Runtime } from '../runtime.ts';
 import { describeError } from '../../core/errors.ts';
-import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
-import { renderPromptContext, renderSessionContext } from '../../recall/render-context.ts';
-import { openDatabase } from '../../store/database.ts';
-import type { NewEvent } from '../../store/events-repo.ts';
-import { spoolEvent } from '../../store/spool.ts';
-import { createStore, type Store } from '../../store/store.ts';
-import { ensureHome, type Runtime } from '../runtime.ts';
+import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
+
+export interface ContextOutcome {
+  stdout: string;
+  /** False when the database could not take the event and it went to the inbox instead. */
+  stored: boolean;
+}
+
+/** Stores a SessionStart / UserPromptSubmit event in the database and renders what to inject. */
+export type ContextHandler = (
+  record: InboxRecord,
+  deps: { runtime: Runtime; logger: Logger },
+) => ContextOutcome;
 
 export interface HookDeps {
   runtime: Runtime;
@@ -21,7 +31,8 @@ export interface HookDeps {
   now: () => number;
   /** Directory used when the payload carries no cwd. */
   cwd: string;
-  nativeBinding?: string;
+  /** Loads the database-backed handler (a separate bundle, so capture hooks never load SQLite). */
+  contextHandler: () => ContextHandler;
   /** Called after a successful capture, to make sure a worker will distil it. */
   ensureWorker?: () => void;
 }
@@ -29,44 +40,20 @@ export interface HookDeps {
 export interface HookOutcome {
   /** What to print on stdout (empty for nothing). */
   stdout: string;
-  /** What happened, for logs and tests. */
-  status: 'captured' | 'spooled' | 'skipped' | 'rejected' | 'failed';
+  status: 'stored' | 'inboxed' | 'skipped' | 'rejected' | 'failed';
 }
 
-function contextJson(hookEventName: string, text: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
-}
-
-function injectContext(store: Store, runtime: Runtime, project: Project, e: NewEvent, now: number): string {
-  const { config } = runtime;
-  if (e.event.kind === 'session_start') {
-    const ctx = renderSessionContext(store, {
-      project,
-      sessionId: e.sessionId,
-      source: e.event.source,
-      now,
-      budgetTokens: config['context.sessionStartTokens'],
-      recentCount: config['context.recentCount'],
+function toInbox(deps: HookDeps, record: InboxRecord): HookOutcome['status'] {
+  try {
+    writeInbox(deps.runtime.paths.inboxDir, record);
+    return 'inboxed';
+  } catch (error) {
+    deps.logger.error('could not write the event anywhere; it is lost', {
+      hook: record.hook,
+      error: describeError(error),
     });
-    if (ctx.text === '') return '';
-    store.transaction(() => store.injections.record(e.sessionId, ctx.observationIds, now));
-    return contextJson('SessionStart', ctx.text);
+    return 'failed';
   }
-  if (e.event.kind === 'prompt') {
-    const ctx = renderPromptContext(store, {
-      projectId: project.id,
-      sessionId: e.sessionId,
-      prompt: e.event.prompt,
-      now,
-      budgetTokens: config['context.promptTokens'],
-      maxItems: config['context.promptMaxItems'],
-      minScore: config['context.promptMinScore'],
-    });
-    if (ctx.text === '') return '';
-    store.transaction(() => store.injections.record(e.sessionId, ctx.observationIds, now));
-    return contextJson('UserPromptSubmit', ctx.text);
-  }
-  return '';
 }
 
 export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
@@ -99,81 +86,49 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     return { stdout: '', status: normalised.skip ? 'skipped' : 'rejected' };
   }
   const n = normalised.value;
-  const project = resolveProject(n.cwd);
+  const project = resolveProjectIdentity(n.cwd);
   if (
     !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
   ) {
     logger.debug('project excluded from capture', { project: project.name });
     return { stdout: '', status: 'skipped' };
   }
-  const now = deps.now();
-  const newEvent: NewEvent = {
+  const record: InboxRecord = {
     sessionId: n.sessionId,
-    projectId: project.id,
     hook: n.hook,
     cwd: n.cwd,
     transcriptPath: n.transcriptPath,
-    at: now,
+    at: deps.now(),
     event: n.event,
+    project,
   };
-  let store: Store | null = null;
-  let status: HookOutcome['status'] = 'captured';
-  try {
-    ensureHome(runtime.paths);
-    store = createStore(
-      openDatabase(runtime.paths.db, {
-        busyTimeoutMs: 3000,
-        ...(deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
-      }),
-    );
-    const s = store;
-    s.transaction(() => {
-      s.sessions.touch(
-        project,
-        { id: n.sessionId, cwd: n.cwd, transcriptPath: n.transcriptPath },
-        n.hook,
-        now,
-      );
-      s.events.append(newEvent);
-    });
-    logger.debug('captured', {
-      hook: n.hook,
-      session: n.sessionId,
-      project: project.name,
-      bytes: input.length,
-    });
-  } catch (error) {
-    logger.error('could not store the event; spooling it', { hook: n.hook, error: describeError(error) });
+  let outcome: HookOutcome;
+  if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
     try {
-      spoolEvent(runtime.paths.spoolDir, { ...newEvent, project });
-      status = 'spooled';
-    } catch (spoolError) {
-      logger.error('could not spool the event either; it is lost', {
+      const r = deps.contextHandler()(record, { runtime, logger });
+      outcome = { stdout: r.stdout, status: r.stored ? 'stored' : 'inboxed' };
+    } catch (error) {
+      logger.error('the context hook failed; capturing the event only', {
         hook: n.hook,
-        error: describeError(spoolError),
+        error: describeError(error),
       });
-      status = 'failed';
+      outcome = { stdout: '', status: toInbox(deps, record) };
     }
+  } else {
+    outcome = { stdout: '', status: toInbox(deps, record) };
   }
-  let stdout = '';
-  if (store) {
-    try {
-      stdout = injectContext(store, runtime, project, newEvent, now);
-    } catch (error) {
-      logger.error('could not build the context to inject', { hook: n.hook, error: describeError(error) });
-    }
-    try {
-      store.close();
-    } catch (error) {
-      logger.warn('closing the database failed', { error: describeError(error) });
-    }
-  }
-  if (status !== 'failed' && config['worker.autostart'] && deps.ensureWorker) {
+  logger.debug('captured', {
+    hook: n.hook,
+    session: n.sessionId,
+    project: project.name,
+    status: outcome.status,
+  });
+  if (outcome.status !== 'failed' && config['worker.autostart'] && deps.ensureWorker) {
     try {
       deps.ensureWorker();
     } catch (error) {
       logger.warn('could not start the worker', { error: describeError(error) });
     }
   }
-  return { stdout, status };
+  return outcome;
 }

@@ -1,13 +1,15 @@
 /**
  * `engram status [--json]`: is capture healthy? Worker, queue, parked failures, counts, last capture.
  */
+import { listInbox } from '../../../store/inbox.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 
 export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
   const report = withStore(ctx, (store) => {
-    const queue = store.events.counts();
+    // Events still in the inbox (written by capture hooks, not yet imported by the worker) are pending too.
+    const queue = { inbox: listInbox(ctx.runtime.paths.inboxDir).length, ...store.events.counts() };
     return {
       home: ctx.runtime.home,
       worker: {
@@ -41,7 +43,7 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
   const lines = [
     `engram home: ${report.home}`,
     `worker: ${report.worker.running ? `running (pid ${report.worker.pid})` : 'not running (the next hook starts it)'}`,
-    `queue: ${report.queue.pending} pending, ${report.queue.parked} parked, ${report.queue.done} distilled`,
+    `queue: ${report.queue.inbox + report.queue.pending} pending (${report.queue.inbox} not yet imported), ${report.queue.parked} parked, ${report.queue.done} distilled`,
   ];
   for (const p of report.parked)
     lines.push(`  parked #${p.seq} ${p.hook} after ${p.attempts} attempts: ${p.error}`);

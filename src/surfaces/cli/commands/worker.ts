@@ -7,9 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { drainSpool } from '../../../store/spool.ts';
-import type { Store } from '../../../store/store.ts';
 import { drainOnce, type DrainReport } from '../../../worker/drain.ts';
+import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { runningWorkerPid, spawnWorker } from '../../worker-launcher.ts';
@@ -32,27 +31,6 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean
     await sleep(50);
   }
   return check();
-}
-
-/** Move spooled events (written when the database was unavailable to a hook) into the queue. */
-export function importSpool(ctx: CliContext, store: Store): number {
-  const report = drainSpool(
-    ctx.runtime.paths.spoolDir,
-    (events) =>
-      store.transaction(() => {
-        for (const e of events) {
-          store.sessions.touch(
-            { id: e.project.id as never, name: e.project.name, key: e.project.key, root: e.project.root },
-            { id: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath },
-            e.hook,
-            e.at,
-          );
-          store.events.append(e);
-        }
-      }),
-    ctx.now(),
-  );
-  return report.events;
 }
 
 export async function workerCommand(
@@ -118,7 +96,6 @@ async function runForeground(ctx: CliContext): Promise<number> {
       return 0;
     }
     writeFileSync(paths.workerPid, `${pid}\n`, { mode: 0o600 });
-    importSpool(ctx, store);
     await runWorker({
       store,
       distiller: createHeuristicDistiller(),
@@ -127,9 +104,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       config,
       pid,
       signal: controller.signal,
-      beforeRound: () => {
-        importSpool(ctx, store);
-      },
+      inboxDir: paths.inboxDir,
     });
     return 0;
   } finally {
@@ -147,7 +122,7 @@ export function flushCommand(ctx: CliContext, flags: { json: boolean }): number 
   const logger = createFileLogger(ctx.runtime.paths.workerLog, config['log.level'], 'flush');
   const total: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
   const result = withStore(ctx, (store) => {
-    const spooled = importSpool(ctx, store);
+    const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir);
     for (let round = 0; round < 1000; round++) {
       const report = drainOnce(
         { store, distiller: createHeuristicDistiller(), logger },
@@ -159,7 +134,7 @@ export function flushCommand(ctx: CliContext, flags: { json: boolean }): number 
       total.failures += report.failures;
       if (report.events === 0 && report.failures === 0) break;
     }
-    return { ...total, spooled, queue: store.events.counts() };
+    return { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
   });
   if (flags.json) printJson(ctx, result);
   else {

@@ -1,0 +1,108 @@
+/**
+ * The database half of the hook (bundled apart as dist/hook-context.cjs, loaded only for SessionStart
+ * and UserPromptSubmit): store the event, then render the context to inject.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { withProjectId } from '../../capture/project-identity.ts';
+import { describeError } from '../../core/errors.ts';
+import type { Project } from '../../core/model.ts';
+import type { Logger } from '../../core/ports.ts';
+import { renderPromptContext, renderSessionContext } from '../../recall/render-context.ts';
+import { openDatabase } from '../../store/database.ts';
+import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
+import { createStore, type Store } from '../../store/store.ts';
+import { ensureHome, type Runtime } from '../runtime.ts';
+import type { ContextOutcome } from './run-hook.ts';
+
+function nativeBindingPath(): string | undefined {
+  try {
+    const req = createRequire(typeof __filename === 'string' ? __filename : join(process.cwd(), 'x.js'));
+    return join(
+      dirname(req.resolve('better-sqlite3/package.json')),
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
+  } catch {
+    return undefined; // let better-sqlite3 search for its addon itself
+  }
+}
+
+function contextJson(hookEventName: string, text: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
+}
+
+function render(store: Store, runtime: Runtime, project: Project, record: InboxRecord): string {
+  const { config } = runtime;
+  const { event, sessionId, at } = record;
+  if (event.kind === 'session_start') {
+    const ctx = renderSessionContext(store, {
+      project,
+      sessionId,
+      source: event.source,
+      now: at,
+      budgetTokens: config['context.sessionStartTokens'],
+      recentCount: config['context.recentCount'],
+    });
+    if (ctx.text === '') return '';
+    store.transaction(() => store.injections.record(sessionId, ctx.observationIds, at));
+    return contextJson('SessionStart', ctx.text);
+  }
+  if (event.kind === 'prompt') {
+    const ctx = renderPromptContext(store, {
+      projectId: project.id,
+      sessionId,
+      prompt: event.prompt,
+      now: at,
+      budgetTokens: config['context.promptTokens'],
+      maxItems: config['context.promptMaxItems'],
+      minScore: config['context.promptMinScore'],
+    });
+    if (ctx.text === '') return '';
+    store.transaction(() => store.injections.record(sessionId, ctx.observationIds, at));
+    return contextJson('UserPromptSubmit', ctx.text);
+  }
+  return '';
+}
+
+export function handleContextEvent(
+  record: InboxRecord,
+  deps: { runtime: Runtime; logger: Logger },
+): ContextOutcome {
+  const { runtime, logger } = deps;
+  const project = withProjectId(record.project);
+  let store: Store;
+  try {
+    ensureHome(runtime.paths);
+    const binding = nativeBindingPath();
+    store = createStore(
+      openDatabase(runtime.paths.db, { busyTimeoutMs: 3000, ...(binding ? { nativeBinding: binding } : {}) }),
+    );
+    const s = store;
+    s.transaction(() => {
+      s.sessions.touch(
+        project,
+        { id: record.sessionId, cwd: record.cwd, transcriptPath: record.transcriptPath },
+        record.hook,
+        record.at,
+      );
+      s.events.append({ ...record, projectId: project.id });
+    });
+  } catch (error) {
+    logger.error('could not store the event in the database; it waits in the inbox', {
+      hook: record.hook,
+      error: describeError(error),
+    });
+    writeInbox(runtime.paths.inboxDir, record);
+    return { stdout: '', stored: false };
+  }
+  try {
+    return { stdout: render(store, runtime, project, record), stored: true };
+  } catch (error) {
+    logger.error('could not build the context to inject', { hook: record.hook, error: describeError(error) });
+    return { stdout: '', stored: true };
+  } finally {
+    store.close();
+  }
+}
