@@ -12,13 +12,14 @@ const sqlText: Plugin = {
 export default defineConfig({
   plugins: [sqlText],
   test: {
+    // Build dist/ once for the whole run (per-project setups could rebuild it under a running test).
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         plugins: [sqlText],
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -28,7 +29,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 600_000,
           fileParallelism: false,

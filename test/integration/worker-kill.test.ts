@@ -150,7 +150,7 @@ describe('a worker killed with SIGKILL over and over', () => {
       if (killed && (outcome(db).events.pending > 0 || listInbox(inbox).length > 0)) kills++;
     }
     const final = outcome(db);
-    expect(kills).toBeGreaterThanOrEqual(3);
+    expect(kills, `kills that interrupted work: ${kills}`).toBeGreaterThanOrEqual(3);
     expect(listInbox(inbox)).toEqual([]);
     expect(final.events).toEqual({ pending: 0, done: total, parked: 0 });
     expect(final.summaries).toBe(reference.summaries);

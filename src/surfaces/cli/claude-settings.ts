@@ -57,11 +57,13 @@ interface MatcherGroup {
   hooks?: unknown;
 }
 
-/** engram's hook commands run its hook bundle (`…/hook.cjs`) or `engram hook`. */
+/** The shell comment that marks engram's hook commands, wherever engram is installed. */
+export const ENGRAM_HOOK_MARKER = '# engram-hook';
+
+/** engram's hook commands end with the marker comment, or are a plain `engram hook`. */
 export function isEngramHookCommand(command: string): boolean {
-  return /(?:^|[\s"'/])(?:engram(?:\.js|\.mjs)?["']?\s+hook|[^\s"']*engram[^\s"']*\/dist\/hook\.cjs)["']?\s*$/.test(
-    command.trim(),
-  );
+  const c = command.trim();
+  return /#\s*engram-hook$/.test(c) || /(?:^|[\s"'/])engram["']?\s+hook$/.test(c);
 }
 
 function sidecarPath(settingsPath: string): string {

@@ -7,14 +7,17 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
-import { installHooks, uninstallHooks } from '../claude-settings.ts';
+import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { printJson, type CliContext } from '../context.ts';
 
 export function defaultSettingsPath(ctx: CliContext): string {
   return join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'settings.json');
 }
 
-/** The command Claude Code runs for each hook: this node binary and this install's hook bundle. */
+/**
+ * The command Claude Code runs (through /bin/sh) for each hook: this node binary and this install's hook
+ * bundle, ending with a comment that marks it as engram's for uninstall.
+ */
 export function hookCommand(ctx: CliContext): string {
   const hook = join(ctx.distDir, 'hook.cjs');
   if (!existsSync(hook)) {
@@ -22,7 +25,7 @@ export function hookCommand(ctx: CliContext): string {
       hint: 'Run "npm run build".',
     });
   }
-  return `"${process.execPath}" "${hook}"`;
+  return `"${process.execPath}" "${hook}" ${ENGRAM_HOOK_MARKER}`;
 }
 
 export function installCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
