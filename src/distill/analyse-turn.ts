@@ -155,15 +155,15 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
             const edits = Array.isArray(input['edits'])
               ? (input['edits'] as unknown[]).map(asRecord)
               : [input];
+            const original = asString(response['originalFile']);
             for (const edit of edits) {
-              const change = describeEdit(
-                summariseEdit(
-                  asString(edit['old_string']),
-                  asString(edit['new_string'] ?? edit['new_source']),
-                  file,
-                ),
+              const summary = summariseEdit(
+                asString(edit['old_string']),
+                asString(edit['new_string'] ?? edit['new_source']),
+                file,
+                original,
               );
-              addChange(a, file, change);
+              addChange(a, file, describeEdit(summary));
             }
             return;
           }

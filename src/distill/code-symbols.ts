@@ -46,14 +46,26 @@ function jsonKeys(text: string): string[] {
   return [...keys];
 }
 
+/** The definition an edit sits in: the nearest definition above `snippet` in the file's text. */
+export function enclosingSymbol(fileText: string, snippet: string): string | null {
+  const at = snippet === '' ? -1 : fileText.indexOf(snippet);
+  if (at < 0) return null;
+  const lines = fileText.slice(0, at + snippet.length).split('\n');
+  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 200; i--) {
+    const found = definedSymbols(lines[i] ?? '');
+    if (found.length > 0) return found[0] ?? null;
+  }
+  return null;
+}
+
 export interface EditSummary {
   added: string[];
   changed: string[];
   removed: string[];
 }
 
-/** Compare the definitions in an edit's old and new text. */
-export function summariseEdit(oldText: string, newText: string, file: string): EditSummary {
+/** Compare the definitions in an edit's old and new text (`fileText`: the file before the edit, if known). */
+export function summariseEdit(oldText: string, newText: string, file: string, fileText = ''): EditSummary {
   const isJson = file.endsWith('.json');
   const before = isJson ? jsonKeys(oldText) : definedSymbols(oldText);
   const after = isJson ? jsonKeys(newText) : definedSymbols(newText);
@@ -63,8 +75,10 @@ export function summariseEdit(oldText: string, newText: string, file: string): E
   const removed = before.filter((s) => !a.has(s));
   let changed = after.filter((s) => b.has(s));
   if (changed.length === 0 && added.length === 0 && removed.length === 0) {
-    // An edit inside a body: name the enclosing definition the new text mentions, if any.
+    // An edit inside a body: name the definition it sits in.
     changed = definedSymbols(newText).slice(0, 3);
+    const enclosing = changed.length === 0 ? enclosingSymbol(fileText, oldText) : null;
+    if (enclosing) changed = [enclosing];
   }
   return { added, changed, removed };
 }
