@@ -39,9 +39,24 @@ export function newObservationId(nowMs: number): ObservationId {
   return newSortableId('obs', nowMs) as ObservationId;
 }
 
-/** Project ids are stable: derived from the identity key, so every machine computes the same one. */
+/** 32-bit FNV-1a-style hash over UTF-16 code units with a given offset basis and multiplier. */
+function fnv1a(text: string, basis: number, prime: number): number {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, prime) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * Project ids are stable: derived from the identity key, so every machine computes the same one.
+ * Two independent 32-bit FNV-1a hashes (64 bits): no crypto module on the hook's path, and ample for
+ * telling one user's projects apart.
+ */
 export function projectIdFromKey(key: string): ProjectId {
-  return `prj_${crypto().createHash('sha256').update(key).digest('hex').slice(0, 16)}` as ProjectId;
+  const hex = (n: number) => n.toString(16).padStart(8, '0');
+  return `prj_${hex(fnv1a(key, 0x811c9dc5, 0x01000193))}${hex(fnv1a(key, 0x5bd1e995, 0x2127599b))}` as ProjectId;
 }
 
 export function isObservationId(value: string): value is ObservationId {

@@ -46,7 +46,7 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       recentCount: config['context.recentCount'],
     });
     if (ctx.text === '') return '';
-    store.transaction(() => store.injections.record(sessionId, ctx.observationIds, at));
+    store.injections.record(sessionId, ctx.observationIds, at);
     return contextJson('SessionStart', ctx.text);
   }
   if (event.kind === 'prompt') {
@@ -60,34 +60,48 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       minScore: config['context.promptMinScore'],
     });
     if (ctx.text === '') return '';
-    store.transaction(() => store.injections.record(sessionId, ctx.observationIds, at));
+    store.injections.record(sessionId, ctx.observationIds, at);
     return contextJson('UserPromptSubmit', ctx.text);
   }
   return '';
 }
 
+/**
+ * Store the event and render the context in ONE write transaction (one commit per hook call). The
+ * connection is deliberately not closed: closing the last connection checkpoints the WAL, which costs
+ * a few milliseconds the agent would wait for; committed data is safe in the WAL and the worker
+ * checkpoints as it writes.
+ */
 export function handleContextEvent(
   record: InboxRecord,
   deps: { runtime: Runtime; logger: Logger },
 ): ContextOutcome {
   const { runtime, logger } = deps;
   const project = withProjectId(record.project);
-  let store: Store;
+  let stdout = '';
   try {
     ensureHome(runtime.paths);
     const binding = nativeBindingPath();
-    store = createStore(
+    const store = createStore(
       openDatabase(runtime.paths.db, { busyTimeoutMs: 3000, ...(binding ? { nativeBinding: binding } : {}) }),
     );
-    const s = store;
-    s.transaction(() => {
-      s.sessions.touch(
+    store.transaction(() => {
+      store.sessions.touch(
         project,
         { id: record.sessionId, cwd: record.cwd, transcriptPath: record.transcriptPath },
         record.hook,
         record.at,
       );
-      s.events.append({ ...record, projectId: project.id });
+      store.events.append({ ...record, projectId: project.id });
+      try {
+        stdout = render(store, runtime, project, record);
+      } catch (error) {
+        // A rendering problem must not cost the event: log it and inject nothing.
+        logger.error('could not build the context to inject', {
+          hook: record.hook,
+          error: describeError(error),
+        });
+      }
     });
   } catch (error) {
     logger.error('could not store the event in the database; it waits in the inbox', {
@@ -97,12 +111,5 @@ export function handleContextEvent(
     writeInbox(runtime.paths.inboxDir, record);
     return { stdout: '', stored: false };
   }
-  try {
-    return { stdout: render(store, runtime, project, record), stored: true };
-  } catch (error) {
-    logger.error('could not build the context to inject', { hook: record.hook, error: describeError(error) });
-    return { stdout: '', stored: true };
-  } finally {
-    store.close();
-  }
+  return { stdout, stored: true };
 }
