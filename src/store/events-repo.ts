@@ -38,7 +38,14 @@ interface EventRow {
   attempts: number;
 }
 
-function toQueued(row: EventRow): QueuedEvent {
+function toQueued(row: EventRow): QueuedEvent | null {
+  let event: CapturedEvent;
+  try {
+    event = JSON.parse(row.payload) as CapturedEvent;
+  } catch {
+    return null; // a damaged row: the caller parks it
+  }
+  if (event === null || typeof event !== 'object' || typeof event.kind !== 'string') return null;
   return {
     seq: row.seq,
     sessionId: row.session_id,
@@ -46,7 +53,7 @@ function toQueued(row: EventRow): QueuedEvent {
     cwd: row.cwd,
     transcriptPath: row.transcript_path,
     at: row.at,
-    event: JSON.parse(row.payload) as CapturedEvent,
+    event,
     attempts: row.attempts,
   };
 }
@@ -116,8 +123,16 @@ export function createEventsRepo(db: Db) {
         lastAt: r.last_at,
       }));
     },
-    pendingOf(sessionId: string): QueuedEvent[] {
-      return (pendingOf().all(sessionId) as EventRow[]).map(toQueued);
+    /** A session's pending events in capture order, and the sequence numbers of rows that cannot be read. */
+    pendingOf(sessionId: string): { events: QueuedEvent[]; unreadable: number[] } {
+      const events: QueuedEvent[] = [];
+      const unreadable: number[] = [];
+      for (const row of pendingOf().all(sessionId) as EventRow[]) {
+        const queued = toQueued(row);
+        if (queued) events.push(queued);
+        else unreadable.push(row.seq);
+      }
+      return { events, unreadable };
     },
     /** True when every one of `seqs` is still pending (nobody else distilled them meanwhile). */
     allPending(seqs: readonly number[]): boolean {
@@ -126,6 +141,10 @@ export function createEventsRepo(db: Db) {
     },
     markDone(seqs: readonly number[], at: number): void {
       markDone().run(at, JSON.stringify(seqs));
+    },
+    /** Park events at once with a reason (they can never succeed, e.g. an unreadable payload). */
+    park(seqs: readonly number[], error: string): void {
+      markFailed().run(error, 0, JSON.stringify(seqs));
     },
     /** Count a failed attempt; events reaching `maxAttempts` are parked with the error. */
     markFailed(seqs: readonly number[], error: string, maxAttempts: number): void {

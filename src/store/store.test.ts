@@ -55,7 +55,7 @@ describe('store', () => {
       store.events.append({ ...base, sessionId: 's1', event: { kind: 'stop', lastMessage: 'done' } });
     });
     expect(store.events.pendingSessions().map((s) => s.sessionId)).toEqual(['s1', 's2']);
-    const s1 = store.events.pendingOf('s1');
+    const s1 = store.events.pendingOf('s1').events;
     expect(s1.map((e) => e.event.kind)).toEqual(['prompt', 'stop']);
     expect(store.events.allPending(s1.map((e) => e.seq))).toBe(true);
     store.events.markDone(
@@ -63,7 +63,7 @@ describe('store', () => {
       5,
     );
     expect(store.events.allPending(s1.map((e) => e.seq))).toBe(false);
-    const s2 = store.events.pendingOf('s2').map((e) => e.seq);
+    const s2 = store.events.pendingOf('s2').events.map((e) => e.seq);
     store.events.markFailed(s2, 'boom', 2);
     expect(store.events.counts()).toEqual({ pending: 1, done: 2, parked: 0 });
     store.events.markFailed(s2, 'boom again', 2);

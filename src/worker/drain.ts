@@ -82,7 +82,13 @@ function distilTurn(deps: DrainDeps, events: QueuedEvent[], now: number): number
 export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
   const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
   for (const { sessionId } of deps.store.events.pendingSessions()) {
-    const turns = splitTurns(deps.store.events.pendingOf(sessionId));
+    const pending = deps.store.events.pendingOf(sessionId);
+    if (pending.unreadable.length > 0) {
+      deps.logger.error('parking unreadable events', { sessionId, count: pending.unreadable.length });
+      deps.store.transaction(() => deps.store.events.park(pending.unreadable, 'unreadable event payload'));
+      report.failures += pending.unreadable.length;
+    }
+    const turns = splitTurns(pending.events);
     for (const turn of turns) {
       const last = turn.events[turn.events.length - 1];
       const stale = last !== undefined && options.now - last.at >= options.staleTurnMs;

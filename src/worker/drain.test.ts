@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../core/ids.ts';
+import type { CapturedEvent, Project } from '../core/model.ts';
+import { createMemoryLogger } from '../core/ports.ts';
+import { createHeuristicDistiller, type Distiller } from '../distill/heuristic-distiller.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { drainOnce } from './drain.ts';
+
+const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
+
+describe('drainOnce', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-drain-'));
+    store = createStore(openDatabase(join(dir, 'db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let at = 0;
+  const add = (sessionId: string, event: CapturedEvent) =>
+    store.transaction(() => {
+      store.sessions.touch(project, { id: sessionId, cwd: '/p', transcriptPath: null }, 'x', ++at);
+      return store.events.append({
+        sessionId,
+        projectId: project.id,
+        hook: 'x',
+        cwd: '/p',
+        transcriptPath: null,
+        at,
+        event,
+      });
+    });
+  const options = (force = false) => ({ force, now: 1_000_000, staleTurnMs: 10_000_000, maxAttempts: 2 });
+
+  it('distils closed turns, leaves an open turn for later unless forced, and ends sessions', () => {
+    add('s', { kind: 'prompt', prompt: 'Add a health endpoint' });
+    add('s', {
+      kind: 'tool',
+      tool: 'Write',
+      input: { file_path: '/p/src/health.ts', content: 'export const ok = 1;\n' },
+      response: {},
+    });
+    add('s', { kind: 'stop', lastMessage: 'Added src/health.ts.' });
+    add('s', { kind: 'prompt', prompt: 'Now document it' });
+    const deps = { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger() };
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 3, failures: 0 });
+    expect(store.events.counts()).toEqual({ pending: 1, done: 3, parked: 0 });
+    expect(store.observations.recent(project.id, 5).map((o) => o.title)).toEqual(['Add a health endpoint']);
+    add('s', { kind: 'session_end', reason: 'prompt_input_exit' });
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 2 }); // the open turn, closed by the end
+    expect(store.sessions.get('s')).toMatchObject({ status: 'completed', endedAt: at });
+    expect(store.summaries.get('s')).toMatchObject({ final: true, request: 'Add a health endpoint' });
+    expect(drainOnce(deps, options(true))).toMatchObject({ turns: 0, events: 0 });
+  });
+
+  it('retries a failing turn, then parks it with its error, keeping later sessions moving', () => {
+    let calls = 0;
+    const flaky: Distiller = {
+      distilTurn(input) {
+        calls++;
+        if (input.events.some((e) => e.event.kind === 'prompt' && e.event.prompt.includes('poison'))) {
+          throw new Error('distiller exploded');
+        }
+        return createHeuristicDistiller().distilTurn(input);
+      },
+    };
+    const logger = createMemoryLogger();
+    add('bad', { kind: 'prompt', prompt: 'poison pill' });
+    add('bad', { kind: 'stop', lastMessage: 'x' });
+    add('good', { kind: 'prompt', prompt: 'Fine request' });
+    add('good', { kind: 'stop', lastMessage: 'Fine.' });
+    const deps = { store, distiller: flaky, logger };
+    expect(drainOnce(deps, options())).toMatchObject({ failures: 1, turns: 1 });
+    expect(store.events.counts()).toEqual({ pending: 2, done: 2, parked: 0 });
+    expect(drainOnce(deps, options())).toMatchObject({ failures: 1, turns: 0 });
+    expect(store.events.counts()).toEqual({ pending: 0, done: 2, parked: 2 });
+    expect(store.events.parked(5).map((p) => p.lastError)).toEqual([
+      'Error: distiller exploded',
+      'Error: distiller exploded',
+    ]);
+    expect(calls).toBe(3);
+    expect(logger.lines.filter((l) => l.startsWith('error distillation failed'))).toHaveLength(2);
+    // Parked events can be put back once the cause is fixed.
+    expect(store.events.retryParked()).toBe(2);
+  });
+
+  it('parks an unreadable row at once instead of failing the whole drain', () => {
+    add('s', { kind: 'prompt', prompt: 'Good one' });
+    store.db
+      .prepare(
+        `INSERT INTO events (session_id, project_id, hook, kind, cwd, payload, bytes, at) VALUES ('s', ?, 'x', 'tool', '/p', '{not json', 9, ?)`,
+      )
+      .run(project.id, ++at);
+    add('s', { kind: 'stop', lastMessage: 'ok' });
+    const deps = { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger() };
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 2, failures: 1 });
+    expect(store.events.counts()).toEqual({ pending: 0, done: 2, parked: 1 });
+    expect(store.events.parked(5)[0]?.lastError).toBe('unreadable event payload');
+  });
+});
