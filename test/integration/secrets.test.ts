@@ -68,6 +68,16 @@ describe('secrets never reach disk', () => {
       p.end(),
     ];
     for (const call of calls) expect(sb.hook(call).status).toBe(0);
+    const leaks = () =>
+      filesUnder(sb.engramHome).flatMap((file) => {
+        const bytes = readFileSync(file).toString('latin1');
+        return Object.entries(FAKE)
+          .filter(([, secret]) => bytes.includes(secret))
+          .map(([name]) => `${name} in ${file}`);
+      });
+    // Before distillation: the inbox files and the database hold only scrubbed text.
+    expect(filesUnder(sb.engramHome).some((f) => f.includes('/inbox/'))).toBe(true);
+    expect(leaks()).toEqual([]);
     expect(sb.engram(['flush']).status).toBe(0);
     expect(sb.engram(['context', '--cwd', cwd]).status).toBe(0);
     expect(sb.engram(['search', 'deploy', '--cwd', cwd]).status).toBe(0);
