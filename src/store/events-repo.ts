@@ -88,6 +88,7 @@ export function createEventsRepo(db: Db) {
      WHERE status = 'pending' AND seq IN (SELECT value FROM json_each(?))`,
   );
   const counts = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM events GROUP BY status`);
+  const anyPending = lazyStatement(db, `SELECT 1 FROM events WHERE status = 'pending' LIMIT 1`);
   const parked = lazyStatement(
     db,
     `SELECT seq, session_id, hook, attempts, last_error, at FROM events WHERE status = 'parked' ORDER BY seq DESC LIMIT ?`,
@@ -149,6 +150,9 @@ export function createEventsRepo(db: Db) {
     /** Count a failed attempt; events reaching `maxAttempts` are parked with the error. */
     markFailed(seqs: readonly number[], error: string, maxAttempts: number): void {
       markFailed().run(error, maxAttempts, JSON.stringify(seqs));
+    },
+    hasPending(): boolean {
+      return anyPending().get() !== undefined;
     },
     counts(): { pending: number; done: number; parked: number } {
       const out = { pending: 0, done: 0, parked: 0 };

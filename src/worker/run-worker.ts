@@ -75,7 +75,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         // A busy or failing database must not kill the worker; it tries again next round.
         logger.error('worker round failed', { error: describeError(error) });
       }
-      if (store.events.counts().pending > 0) lastWork = Math.max(lastWork, now - 1);
+      // Open turns still waiting for their Stop keep the worker alive until they are distilled.
+      if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
       if (clock.now() - lastWork >= config['worker.idleExitSeconds'] * 1000) {
         logger.info('worker idle; exiting', { pid });
         return 'idle';

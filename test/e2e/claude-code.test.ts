@@ -25,6 +25,18 @@ function script({ prompt, step }: { prompt: string; step: number }): Reply {
           },
         ],
       },
+      {
+        toolUses: [
+          {
+            name: 'Edit',
+            input: {
+              file_path: 'PROJECT/notes.md',
+              old_string: 'Hello, release team!',
+              new_string: 'Hello, release team! Ship it on Friday.',
+            },
+          },
+        ],
+      },
       { toolUses: [{ name: 'Bash', input: { command: 'cat notes.md', description: 'Show the notes' } }] },
       { text: 'Created notes.md with a greeting for the release team and printed it.' },
     ];
@@ -94,9 +106,11 @@ describe('engram inside the real Claude Code', () => {
     const s1 = randomUUID();
     const r1 = await run(FIRST, projectA, s1);
     expect(r1.exitCode, r1.stderr).toBe(0);
-    expect(readFileSync(join(projectA, 'notes.md'), 'utf8')).toContain('Hello, release team!');
+    expect(readFileSync(join(projectA, 'notes.md'), 'utf8')).toContain(
+      'Hello, release team! Ship it on Friday.',
+    );
     const toolResults = mock.textOf(mock.requestsFor(FIRST).at(-1) ?? {});
-    expect(toolResults).toContain('Hello, release team!'); // the Bash tool really ran
+    expect(toolResults).toContain('Ship it on Friday.'); // the Edit and the Bash command really ran
 
     const flush = sb.engram(['flush', '--json']);
     expect(flush.status, flush.stderr).toBe(0);
