@@ -101,7 +101,7 @@ const CONTEXT_RULES: Rule[] = [
     // NAME=value / NAME: value / export NAME=value / Password=value; (unquoted)
     kind: 'assignment',
     re: new RegExp(
-      `(\\b[\\w.-]*${SECRET_NAME}[\\w.-]*\\s*[:=]\\s*)([^\\s"'\`,;(){}\\[\\]<>]{1,500})(?![\\w(])()`,
+      `(\\b[\\w.-]*${SECRET_NAME}[\\w.-]*\\s*[:=]\\s*)([^\\s"'\`,;(){}\\[\\]<>]{1,500})(?![\\w({])()`,
       'gi',
     ),
     replace: keepName,
