@@ -194,8 +194,9 @@ describe('heuristic distiller', () => {
     expect(types).toContain('task');
     const task = r.observations.find((o) => o.type === 'task');
     expect(task?.facts).toEqual(['[x] Replace webpack config', '[ ] Update CI', '[~] Fix source maps']);
-    const err = r.observations.find((o) => o.type === 'error');
-    expect(err?.title).toBe('Unresolved: ✘ [ERROR] Could not resolve "./legacy"');
+    const err = r.observations.find((o) => o.type === 'failed_attempt');
+    expect(err?.title).toBe('Failed: `npm run build` — ✘ [ERROR] Could not resolve "./legacy"');
+    expect(err?.narrative).toMatch(/^Tried and failed: `npm run build`/);
     expect(r.summary?.nextSteps).toMatch(
       /Update CI; Fix source maps; resolve: ✘ \[ERROR\] Could not resolve/,
     );

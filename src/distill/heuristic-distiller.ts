@@ -188,22 +188,26 @@ function errorObservation(a: TurnAnalysis): ObservationDraft | null {
   const first = open[0] ?? a.errors[0];
   if (!first) return null;
   const title =
-    open.length > 0 ? `Unresolved: ${clip(first.message, 68)}` : `Fixed error: ${clip(first.message, 66)}`;
+    open.length > 0
+      ? `Failed: \`${clip(first.what, 30)}\` — ${clip(first.message, 50)}`
+      : `Fixed error: ${clip(first.message, 66)}`;
   const files = [...a.modified.keys()];
   const facts = a.errors.map(
     (e) => `${e.fixed ? 'fixed' : 'open'}: \`${clip(e.what, 60)}\` → ${clip(e.message, 120)}`,
   );
+  // A failure still open at the end of the turn is a dead end: recorded as what was tried and how it
+  // failed (never as a fact), so the next session does not repeat it blindly.
   const narrative =
     open.length > 0
-      ? `${a.errors.length} error(s) met in this turn; ${open.length} still failing at its end.`
+      ? `Tried and failed: ${open.map((e) => `\`${clip(e.what, 60)}\` (${clip(e.message, 100)})`).join('; ')}. Still failing at the end of the turn${a.errors.length > open.length ? `; ${a.errors.length - open.length} other error(s) were fixed` : ''}.`
       : `${a.errors.length} error(s) met and resolved in this turn${files.length > 0 ? ` by changing ${files.slice(0, 3).join(', ')}` : ''}.`;
   return {
-    type: 'error',
+    type: open.length > 0 ? 'failed_attempt' : 'error',
     title,
     subtitle: '',
     narrative,
     facts: unique(facts).slice(0, 8),
-    concepts: ['error'],
+    concepts: open.length > 0 ? ['failed attempt', 'error'] : ['error'],
     filesRead: [],
     filesModified: files.slice(0, 10),
   };

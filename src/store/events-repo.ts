@@ -89,6 +89,10 @@ export function createEventsRepo(db: Db) {
   );
   const counts = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM events GROUP BY status`);
   const anyPending = lazyStatement(db, `SELECT 1 FROM events WHERE status = 'pending' LIMIT 1`);
+  const anyFor = lazyStatement(
+    db,
+    `SELECT 1 FROM events INDEXED BY events_by_session WHERE session_id = ? LIMIT 1`,
+  );
   const parked = lazyStatement(
     db,
     `SELECT seq, session_id, hook, attempts, last_error, at FROM events WHERE status = 'parked' ORDER BY seq DESC LIMIT ?`,
@@ -150,6 +154,10 @@ export function createEventsRepo(db: Db) {
     /** Count a failed attempt; events reaching `maxAttempts` are parked with the error. */
     markFailed(seqs: readonly number[], error: string, maxAttempts: number): void {
       markFailed().run(error, maxAttempts, JSON.stringify(seqs));
+    },
+    /** Whether hooks captured anything for this session (raw events are kept for retention.eventDays). */
+    hasEventsFor(sessionId: string): boolean {
+      return anyFor().get(sessionId) !== undefined;
     },
     hasPending(): boolean {
       return anyPending().get() !== undefined;

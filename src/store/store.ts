@@ -8,6 +8,7 @@ import { createInjectionsRepo } from './injections-repo.ts';
 import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
+import { createTranscriptsRepo } from './transcripts-repo.ts';
 import { isPidAlive } from './process-alive.ts';
 import { createWorkerLockRepo } from './worker-lock-repo.ts';
 
@@ -19,6 +20,7 @@ export function createStore(db: Db) {
     observations: createObservationsRepo(db),
     summaries: createSummariesRepo(db),
     injections: createInjectionsRepo(db),
+    transcripts: createTranscriptsRepo(db),
     workerLock: createWorkerLockRepo(db, isPidAlive),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {

@@ -3,12 +3,14 @@
  * a single write transaction that also marks its events done, so a worker killed at any instruction
  * loses nothing and duplicates nothing: the transaction either happened or it did not.
  */
+import { existsSync } from 'node:fs';
 import { describeError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
+import { ingestTranscript } from './ingest-transcript.ts';
 import { splitTurns } from './split-turns.ts';
 
 export interface DrainOptions {
@@ -30,6 +32,37 @@ export interface DrainDeps {
   store: Store;
   distiller: Distiller;
   logger: Logger;
+  /** Read the session's transcript after a turn ends (live use); off in tests of the queue alone. */
+  readTranscripts?: boolean;
+}
+
+const TRANSCRIPT_MOMENTS = new Set(['stop', 'subagent_stop', 'pre_compact', 'session_end']);
+
+/** After a turn ends, read what the transcript adds (decisions, corrections, preferences, facts). */
+function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], now: number): void {
+  const last = [...events].reverse().find((e) => TRANSCRIPT_MOMENTS.has(e.event.kind) && e.transcriptPath);
+  if (!last?.transcriptPath || !existsSync(last.transcriptPath)) return;
+  try {
+    const r = ingestTranscript(deps.store, last.transcriptPath, {
+      mode: 'live',
+      distiller: deps.distiller,
+      now,
+      sessionId: last.sessionId,
+      cwd: last.cwd,
+    });
+    if (r.created > 0)
+      deps.logger.info('transcript read', {
+        sessionId: last.sessionId,
+        records: r.records,
+        created: r.created,
+      });
+  } catch (error) {
+    // The queue does not depend on the transcript: a bad transcript is logged, the turn stays done.
+    deps.logger.warn('could not read the transcript', {
+      path: last.transcriptPath,
+      error: describeError(error),
+    });
+  }
 }
 
 function distilTurn(deps: DrainDeps, events: QueuedEvent[], now: number): number {
@@ -101,6 +134,7 @@ export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
           return distilTurn(deps, turn.events, options.now);
         });
         if (created < 0) break;
+        if (deps.readTranscripts) readTranscriptAfter(deps, turn.events, options.now);
         report.turns++;
         report.events += seqs.length;
         report.observations += created;

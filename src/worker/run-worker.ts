@@ -46,7 +46,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         if (imported.rejected > 0)
           logger.warn('unreadable inbox files moved to inbox/rejected', { count: imported.rejected });
         const report = drainOnce(
-          { store, distiller: deps.distiller, logger },
+          { store, distiller: deps.distiller, logger, readTranscripts: true },
           {
             force: false,
             now,

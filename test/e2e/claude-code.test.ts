@@ -168,7 +168,9 @@ describe('engram inside the real Claude Code', () => {
     const search = JSON.parse(sb.engram(['search', 'migrate', '--json', '--cwd', projectA]).stdout) as {
       results: { type: string; title: string }[];
     };
-    expect(search.results.some((x) => x.type === 'error' && /Unresolved/.test(x.title))).toBe(true);
+    expect(
+      search.results.some((x) => x.type === 'failed_attempt' && /^Failed: `node migrate\.js`/.test(x.title)),
+    ).toBe(true);
     const ctx = sb.engram(['context', '--cwd', projectA]);
     expect(ctx.stdout).toContain('migrate');
   });

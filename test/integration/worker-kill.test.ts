@@ -96,10 +96,25 @@ interface Outcome {
 
 function outcome(dbPath: string): Outcome {
   const db = openDatabase(dbPath);
+  // Sequence numbers are assigned when an inbox file is imported, so they may differ between runs;
+  // each event is identified by its capture time instead (unique in this test).
+  const atOf = new Map(
+    (db.prepare('SELECT seq, at FROM events').all() as { seq: number; at: number }[]).map((r) => [
+      `event:${r.seq}`,
+      r.at,
+    ]),
+  );
+  const rows = db
+    .prepare('SELECT content_hash AS hash, provenance FROM observations ORDER BY content_hash')
+    .all() as {
+    hash: string;
+    provenance: string;
+  }[];
   const result: Outcome = {
-    observations: db
-      .prepare('SELECT content_hash AS hash, provenance FROM observations ORDER BY content_hash')
-      .all() as Outcome['observations'],
+    observations: rows.map((r) => ({
+      hash: r.hash,
+      provenance: JSON.stringify((JSON.parse(r.provenance) as string[]).map((p) => atOf.get(p) ?? p)),
+    })),
     events: createStore(db).events.counts(),
     summaries: (db.prepare('SELECT COUNT(*) AS n FROM summaries').get() as { n: number }).n,
     prompts: (db.prepare('SELECT COUNT(*) AS n FROM prompts').get() as { n: number }).n,

@@ -3,6 +3,7 @@
  * and a line here to change the schema.
  */
 import m0001 from './0001_init.sql';
+import m0002 from './0002_transcripts.sql';
 
 export interface Migration {
   version: number;
@@ -10,6 +11,9 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: '0001_init', sql: m0001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: '0001_init', sql: m0001 },
+  { version: 2, name: '0002_transcripts', sql: m0002 },
+];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,10 +5,12 @@
 import { parseArgs } from 'node:util';
 import { describeError, EngramError, type ErrorCode } from '../../core/errors.ts';
 import { loadRuntime } from '../runtime.ts';
+import { backfillCommand } from './commands/backfill.ts';
 import { configCommand } from './commands/config.ts';
 import { demoCommand } from './commands/demo.ts';
 import { installCommand, uninstallCommand } from './commands/install.ts';
 import { contextCommand, forgetCommand, searchCommand, showCommand } from './commands/memory.ts';
+import { metricsCommand } from './commands/metrics.ts';
 import { statusCommand } from './commands/status.ts';
 import { flushCommand, workerCommand } from './commands/worker.ts';
 import { createCliContext, type CliIo } from './context.ts';
@@ -25,6 +27,8 @@ Set-up
 Memory
   context [--cwd DIR] [--source startup|resume|clear|compact]
                                   print exactly what a new session in DIR would be told
+  backfill [--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]
+                                  read existing Claude Code transcripts (~/.claude/projects) into memory
   search <words…> [--all] [--limit N]
                                   find memories (this project; --all for every project)
   show <id…>                      a memory in full
@@ -32,6 +36,7 @@ Memory
 
 Health and plumbing
   status                          worker, queue, parked failures, counts, last capture per project
+  metrics                         token usage and cost (per session, project, model, day), capture health
   flush                           distil everything pending now, in the foreground
   worker start|stop|status|run    the background worker (hooks start it on their own)
   config list|get|set|unset       settings (also ENGRAM_* environment variables)
@@ -75,6 +80,10 @@ export async function runCli(
         source: { type: 'string' },
         session: { type: 'string' },
         settings: { type: 'string' },
+        from: { type: 'string' },
+        since: { type: 'string' },
+        project: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
       },
     });
     const ctx = createCliContext(loadRuntime(env), io, cwd);
@@ -117,6 +126,16 @@ export async function runCli(
         return await workerCommand(ctx, positionals[0] ?? 'status', { json });
       case 'config':
         return configCommand(ctx, positionals[0] ?? 'list', positionals.slice(1), { json });
+      case 'backfill':
+        return backfillCommand(ctx, {
+          json,
+          dryRun: values['dry-run'] === true,
+          ...(values.from ? { from: values.from } : {}),
+          ...(values.since ? { since: values.since } : {}),
+          ...(values.project ? { project: values.project } : {}),
+        });
+      case 'metrics':
+        return metricsCommand(ctx, { json });
       case 'demo':
         return await demoCommand(ctx, { json, keep: values.keep === true });
       default:

@@ -125,7 +125,7 @@ export function flushCommand(ctx: CliContext, flags: { json: boolean }): number 
     const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir);
     for (let round = 0; round < 1000; round++) {
       const report = drainOnce(
-        { store, distiller: createHeuristicDistiller(), logger },
+        { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true },
         { force: true, now: ctx.now(), staleTurnMs: 0, maxAttempts: config['worker.maxAttempts'] },
       );
       total.turns += report.turns;

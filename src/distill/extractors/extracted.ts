@@ -1,0 +1,48 @@
+/**
+ * What an extractor returns: a typed memory draft with provenance (the transcript record it came
+ * from), its time, and a confidence in [0, 1].
+ */
+import type { ObservationDraft, ObservationType } from '../../core/model.ts';
+import { clip } from '../text.ts';
+
+export interface Extracted {
+  draft: ObservationDraft;
+  uuid: string;
+  at: number;
+  confidence: number;
+}
+
+export function extracted(
+  type: ObservationType,
+  title: string,
+  narrative: string,
+  source: { uuid: string; at: number },
+  confidence: number,
+  extra: Partial<ObservationDraft> = {},
+): Extracted {
+  return {
+    draft: {
+      type,
+      title: clip(title, 90),
+      subtitle: '',
+      narrative: clip(narrative, 800),
+      facts: [],
+      concepts: [type.replace('_', ' ')],
+      filesRead: [],
+      filesModified: [],
+      ...extra,
+    },
+    uuid: source.uuid,
+    at: source.at,
+    confidence,
+  };
+}
+
+/** Split prose into sentences (keeps code spans intact enough for titles). */
+export function sentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim().replace(/^[-*>#\d.)\s]+/, ''))
+    .filter((s) => s.length >= 8);
+}

@@ -1,0 +1,125 @@
+/**
+ * Transcripts → memories. A session's entries are split into turns (a new turn at each prompt); each
+ * turn becomes the same events the hooks would have captured and goes through the heuristic
+ * distiller (backfill), and the typed extractors add what only a transcript shows: decisions,
+ * corrections, standing preferences and project facts. In live use the hooks already captured the
+ * tool events, so only the extractors run (no duplicate observations).
+ */
+import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { TranscriptEntry } from '../core/transcript.ts';
+import { extractCorrections } from './extractors/corrections.ts';
+import { extractDecisions } from './extractors/decisions.ts';
+import type { Extracted } from './extractors/extracted.ts';
+import { extractPreferences } from './extractors/preferences.ts';
+import { extractProjectFacts } from './extractors/project-facts.ts';
+import type { Distiller } from './heuristic-distiller.ts';
+
+export interface TranscriptMemory {
+  draft: ObservationDraft;
+  /** Transcript record uuids it came from. */
+  provenance: string[];
+  at: number;
+}
+
+export interface TranscriptDistillation {
+  memories: TranscriptMemory[];
+  summary: SummaryDraft | null;
+  turns: number;
+}
+
+/** Run every extractor over a session's entries; keep what passes `minConfidence`. */
+export function extractAll(entries: readonly TranscriptEntry[], minConfidence = 0.5): Extracted[] {
+  return [
+    ...extractDecisions(entries),
+    ...extractCorrections(entries),
+    ...extractPreferences(entries),
+    ...extractProjectFacts(entries),
+  ].filter((x) => x.confidence >= minConfidence);
+}
+
+export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): TranscriptEntry[][] {
+  const turns: TranscriptEntry[][] = [];
+  let current: TranscriptEntry[] = [];
+  for (const e of entries) {
+    if (e.kind === 'prompt' && current.some((c) => c.kind !== 'compact_boundary')) {
+      turns.push(current);
+      current = [];
+    }
+    current.push(e);
+  }
+  if (current.length > 0) turns.push(current);
+  return turns;
+}
+
+/** The events the hooks would have captured for one transcript turn. */
+export function turnEvents(
+  turn: readonly TranscriptEntry[],
+): { event: CapturedEvent; at: number; uuid: string }[] {
+  const out: { event: CapturedEvent; at: number; uuid: string }[] = [];
+  let last: Extract<TranscriptEntry, { kind: 'assistant_text' }> | null = null;
+  for (const e of turn) {
+    if (e.kind === 'prompt') out.push({ event: { kind: 'prompt', prompt: e.text }, at: e.at, uuid: e.uuid });
+    else if (e.kind === 'assistant_text') last = e;
+    else if (e.kind === 'compact_summary')
+      out.push({ event: { kind: 'post_compact', trigger: 'auto', summary: e.text }, at: e.at, uuid: e.uuid });
+    else if (e.kind === 'tool_call' && e.result && !e.sidechain) {
+      const base = { tool: e.name, toolUseId: e.id, input: e.input };
+      const response = e.result.structured ?? { stdout: e.result.text };
+      out.push({
+        event: e.result.isError
+          ? { kind: 'tool_failure', ...base, error: e.result.text, interrupted: false }
+          : {
+              kind: 'tool',
+              ...base,
+              response:
+                response === null || typeof response !== 'object' ? { stdout: e.result.text } : response,
+            },
+        at: e.at,
+        uuid: e.uuid,
+      });
+    }
+  }
+  if (last) out.push({ event: { kind: 'stop', lastMessage: last.text }, at: last.at, uuid: last.uuid });
+  return out;
+}
+
+export function distilTranscript(
+  entries: readonly TranscriptEntry[],
+  options: {
+    distiller: Distiller | null;
+    projectRoot: string;
+    sessionId: string;
+    previousSummary: SummaryDraft | null;
+  },
+): TranscriptDistillation {
+  const memories: TranscriptMemory[] = [];
+  let summary = options.previousSummary;
+  const turns = splitTranscriptTurns(entries);
+  if (options.distiller) {
+    for (const turn of turns) {
+      const events = turnEvents(turn);
+      if (events.length === 0) continue;
+      const queued: QueuedEvent[] = events.map((e, i) => ({
+        seq: i,
+        sessionId: options.sessionId,
+        projectId: '' as never,
+        cwd: options.projectRoot,
+        transcriptPath: null,
+        at: e.at,
+        event: e.event,
+        attempts: 0,
+      }));
+      const result = options.distiller.distilTurn({
+        projectRoot: options.projectRoot,
+        events: queued,
+        previousSummary: summary,
+      });
+      const at = events[events.length - 1]?.at ?? 0;
+      const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
+      for (const draft of result.observations) memories.push({ draft, provenance, at });
+      if (result.summary) summary = result.summary;
+    }
+  }
+  for (const x of extractAll(entries)) memories.push({ draft: x.draft, provenance: [x.uuid], at: x.at });
+  return { memories, summary: options.distiller ? summary : null, turns: turns.length };
+}

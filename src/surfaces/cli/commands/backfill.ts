@@ -1,0 +1,78 @@
+/**
+ * `engram backfill`: read the transcripts a user already has into memory, with a progress bar on a
+ * terminal; resumable and repeatable.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { EngramError } from '../../../core/errors.ts';
+import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
+import { backfill } from '../../../worker/backfill.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+
+export interface BackfillFlags {
+  json: boolean;
+  from?: string;
+  since?: string;
+  project?: string;
+  dryRun: boolean;
+}
+
+function parseSince(text: string): number {
+  const days = /^(\d+)d$/.exec(text);
+  if (days?.[1]) return Date.now() - Number(days[1]) * 86_400_000;
+  const t = Date.parse(text);
+  if (!Number.isFinite(t)) {
+    throw new EngramError(
+      'INPUT_INVALID',
+      `--since takes a date (2026-01-31) or a number of days (30d), not "${text}"`,
+    );
+  }
+  return t;
+}
+
+export function backfillCommand(ctx: CliContext, flags: BackfillFlags): number {
+  const root = resolve(
+    ctx.cwd,
+    flags.from ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects'),
+  );
+  const since = flags.since ? parseSince(flags.since) : undefined;
+  const showProgress = ctx.io.isTTY && !flags.json;
+  const report = withStore(ctx, (store) =>
+    backfill(store, {
+      root,
+      distiller: createHeuristicDistiller(),
+      now: ctx.now,
+      dryRun: flags.dryRun,
+      ...(since !== undefined ? { since } : {}),
+      ...(flags.project ? { project: resolve(ctx.cwd, flags.project) } : {}),
+      ...(showProgress
+        ? {
+            onProgress: (done, total, bytesDone, bytesTotal) => {
+              const width = 30;
+              const filled = Math.round((bytesDone / Math.max(1, bytesTotal)) * width);
+              ctx.io.err(
+                `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} files, ${(bytesDone / 1e6).toFixed(1)} MB`,
+              );
+              if (done === total) ctx.io.err('\n');
+            },
+          }
+        : {}),
+    }),
+  );
+  if (flags.json) {
+    printJson(ctx, { root, dryRun: flags.dryRun, ...report });
+    return report.errors.length > 0 ? 1 : 0;
+  }
+  const skipped = Object.entries(report.skipped)
+    .sort((a, b) => b[1] - a[1])
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
+  ctx.io.out(
+    `${flags.dryRun ? 'would read' : 'read'} ${report.files} transcript files (${report.sessions} sessions, ${report.records} records) from ${root}\n` +
+      `${flags.dryRun ? 'would create' : 'created'} ${report.created} memories; ${report.usageMessages} API messages of token usage\n` +
+      (skipped ? `skipped records (nothing to keep): ${skipped}\n` : '') +
+      (report.badLines > 0 ? `unreadable lines: ${report.badLines}\n` : '') +
+      report.errors.map((e) => `error: ${e.path}: ${e.error}\n`).join(''),
+  );
+  return report.errors.length > 0 ? 1 : 0;
+}
