@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEntry } from '../../core/transcript.ts';
+import { extractCorrections } from './corrections.ts';
+import { extractDecisions } from './decisions.ts';
+import { extractPreferences } from './preferences.ts';
+import { extractProjectFacts } from './project-facts.ts';
+
+let n = 0;
+const prompt = (text: string): TranscriptEntry => ({ kind: 'prompt', uuid: `u${++n}`, at: n, text });
+const say = (text: string): TranscriptEntry => ({
+  kind: 'assistant_text',
+  uuid: `a${++n}`,
+  at: n,
+  messageId: `m${n}`,
+  text,
+});
+const bash = (command: string, text: string, isError = false): TranscriptEntry => ({
+  kind: 'tool_call',
+  uuid: `t${++n}`,
+  at: n,
+  id: `id${n}`,
+  name: 'Bash',
+  input: { command },
+  result: { text, isError, structured: null, uuid: `r${n}` },
+  sidechain: false,
+});
+const interrupt = (): TranscriptEntry => ({ kind: 'interrupt', uuid: `i${++n}`, at: n });
+const titles = (xs: { draft: { title: string } }[]) => xs.map((x) => x.draft.title);
+
+describe('decisions', () => {
+  it('finds stated choices with their reasons, with provenance', () => {
+    const entry = say(
+      "I'll go with SQLite's FTS5 because it needs no extra server. We could also try Elasticsearch. Using pnpm instead of npm keeps the lockfile consistent with CI. Let me read the file.",
+    );
+    const found = extractDecisions([entry]);
+    expect(titles(found)).toEqual([
+      "I'll go with SQLite's FTS5 because it needs no extra server.",
+      'Using pnpm instead of npm keeps the lockfile consistent with CI.',
+    ]);
+    expect(found[0]).toMatchObject({ uuid: entry.uuid, confidence: 0.8, draft: { type: 'decision' } });
+  });
+
+  it('ignores questions, offers and hypotheticals', () => {
+    const found = extractDecisions([
+      say('Should we use Redis instead of Memcached?'),
+      say('If you want, I could switch to Vite because it is faster.'),
+      say('We might use a queue rather than polling.'),
+      say('The build failed because of a missing import.'),
+    ]);
+    expect(found).toEqual([]);
+  });
+});
+
+describe('corrections', () => {
+  it('pairs a redirect with the approach it rejected', () => {
+    const found = extractCorrections([
+      prompt('Add caching to the user lookup'),
+      say('I will add Redis as a cache in front of the database.'),
+      prompt("No, don't add Redis; use an in-memory LRU map instead."),
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'correction',
+      title: "Correction: No, don't add Redis; use an in-memory LRU map instead.",
+      facts: [
+        'rejected: I will add Redis as a cache in front of the database.',
+        "instead: No, don't add Redis; use an in-memory LRU map instead.",
+      ],
+    });
+  });
+
+  it('treats new instructions after an interrupt as a correction of the interrupted command', () => {
+    const found = extractCorrections([
+      prompt('Clean the build'),
+      bash('rm -rf dist node_modules', ''),
+      interrupt(),
+      prompt('Only delete dist, keep node_modules'),
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'rejected: Bash rm -rf dist node_modules',
+      'instead: Only delete dist, keep node_modules',
+    ]);
+  });
+
+  it('does not mistake politeness, first prompts or questions for corrections', () => {
+    expect(
+      extractCorrections([
+        prompt("Don't forget to add tests for the parser"), // first prompt: nothing to correct yet
+        say('Added tests.'),
+        prompt('No worries, that looks great'),
+        say('Thanks!'),
+        prompt('Actually, that works perfectly'),
+        interrupt(),
+        prompt('did you push?'),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('preferences', () => {
+  it('keeps durable rules about tools, style and workflow', () => {
+    expect(
+      titles(
+        extractPreferences([
+          prompt('Always use pnpm in this repo. Never commit directly to main.'),
+          prompt('From now on, write commit messages in the imperative mood'),
+          prompt('I prefer small functions over long ones'),
+        ]),
+      ),
+    ).toEqual([
+      'Always use pnpm in this repo.',
+      'Never commit directly to main.',
+      'From now on, write commit messages in the imperative mood',
+      'I prefer small functions over long ones',
+    ]);
+  });
+
+  it('ignores descriptions and questions that merely contain the words', () => {
+    expect(
+      extractPreferences([
+        prompt('The test always fails on CI'),
+        prompt('Should we always run lint before tests?'),
+        prompt('It never returns null in practice'),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('project facts', () => {
+  it('records commands that worked and versions printed, not failures', () => {
+    const found = extractProjectFacts([
+      bash('npm test', 'Tests: 12 passed'),
+      bash('npm run build', 'error TS2304', true),
+      bash('node --version', 'v20.20.2'),
+      bash('npm run dev', 'ready on :3000'),
+      bash('ls -la', 'total 0'),
+    ]);
+    expect(titles(found)).toEqual([
+      '`npm test` runs the tests',
+      'node 20.20.2 in this environment',
+      '`npm run dev` runs the project',
+    ]);
+    expect(found.every((f) => f.draft.type === 'fact')).toBe(true);
+  });
+});

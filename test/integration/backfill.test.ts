@@ -1,0 +1,177 @@
+import { appendFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHeuristicDistiller } from '../../src/distill/heuristic-distiller.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createStore } from '../../src/store/store.ts';
+import { backfill } from '../../src/worker/backfill.ts';
+import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
+
+const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'transcripts');
+
+interface Report {
+  files: number;
+  records: number;
+  skipped: Record<string, number>;
+  created: number;
+  sessions: number;
+  errors: unknown[];
+}
+interface Found {
+  results: { id: string; type: string; title: string; sessionId: string; createdAt: number }[];
+}
+
+describe('engram backfill over real Claude Code transcripts', () => {
+  let sb: Sandbox;
+  let projects: string;
+  beforeAll(() => {
+    sb = createSandbox();
+    projects = join(sb.root, 'claude-projects');
+    cpSync(FIXTURES, join(projects, '-home-USER-projects-spotter'), { recursive: true });
+  });
+  afterAll(() => sb.cleanup());
+
+  const run = (...args: string[]) => {
+    const r = sb.engram(['backfill', '--from', projects, '--json', ...args]);
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Report;
+  };
+  const search = (q: string) =>
+    JSON.parse(sb.engram(['search', q, '--all', '--json', '--limit', '50']).stdout) as Found;
+
+  it('reads every file without a crash, says what it skipped, and creates sensible memories', () => {
+    const dry = run('--dry-run');
+    expect(dry.created).toBeGreaterThan(0);
+    expect(JSON.parse(sb.engram(['status', '--json']).stdout).counts.observations.active).toBe(0);
+
+    const first = run();
+    expect(first).toMatchObject({ files: 6, sessions: 4, errors: [] });
+    expect(first.records).toBeGreaterThan(2000);
+    expect(first.skipped).toMatchObject({
+      progress: expect.any(Number),
+      'file-history-snapshot': expect.any(Number),
+    });
+    expect(first.created).toBeGreaterThanOrEqual(12);
+
+    const pref = search('mockup TBD').results.find((r) => r.type === 'preference');
+    expect(pref?.title).toBe('Never write "see mockup", "German text here", or "TBD"');
+    expect(pref?.sessionId).toBe('491e126e-1e71-469c-ade2-fcc8af567c74');
+    expect(new Date(pref?.createdAt ?? 0).toISOString().slice(0, 10)).toBe('2026-02-10'); // original time
+
+    const failed = search('push upstream').results.find((r) => r.type === 'failed_attempt');
+    expect(failed?.title).toMatch(
+      /^Failed: `git push 2>&1` — fatal: The current branch spotter-gqc has no upst/,
+    );
+
+    const correction = search('xterm scrolling').results.find((r) => r.type === 'correction');
+    expect(correction?.title).toMatch(/^Correction: scrolling back in xterm\.js still does not work/);
+
+    expect(
+      search('spotter-gqc').results.some((r) => r.type === 'bugfix' && r.title === 'Implement spotter-gqc'),
+    ).toBe(true);
+    expect(search('compacted').results.some((r) => r.title === 'Compacted context summary')).toBe(true);
+    expect(
+      search('phx server').results.some(
+        (r) => r.type === 'fact' && r.title === '`mix phx.server` runs the project',
+      ),
+    ).toBe(true);
+
+    const ctx = sb.engram(['context', '--cwd', '/home/marco/projects/spotter']).stdout;
+    expect(ctx).toContain('Last session');
+
+    const metrics = JSON.parse(sb.engram(['metrics', '--json']).stdout) as {
+      usage: { byModel: { model: string; output: number; costUsd: number | null }[] };
+      capture: { transcripts: { files: number; records: number; badLines: number } };
+    };
+    expect(metrics.usage.byModel.find((m) => m.model === 'claude-opus-4-6')?.output).toBeGreaterThan(1000);
+    expect(metrics.capture.transcripts).toMatchObject({ files: 6, badLines: 0 });
+  });
+
+  it('adds nothing the second time, and only what was appended after that', () => {
+    expect(run()).toMatchObject({ records: 0, created: 0 });
+    const file = join(projects, '-home-USER-projects-spotter', 'short.jsonl');
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'user', uuid: 'new-1', sessionId: '55604662-cf2a-4331-851a-ec234028f8ca', cwd: '/home/USER/projects/spotter', timestamp: '2026-02-12T10:00:00Z', message: { role: 'user', content: 'From now on, run mix format before every commit' } })}\n`,
+    );
+    const more = run();
+    expect(more).toMatchObject({ records: 1 });
+    expect(more.created).toBeGreaterThanOrEqual(1);
+    expect(search('mix format commit').results[0]?.title).toBe(
+      'From now on, run mix format before every commit',
+    );
+  });
+
+  it('resumes an interrupted run to the same result as an uninterrupted one', () => {
+    const fresh = createSandbox();
+    const interrupted = createSandbox();
+    try {
+      const distiller = createHeuristicDistiller();
+      const inHome = (home: string, fn: (s: ReturnType<typeof createStore>) => void) => {
+        mkdirSync(home, { recursive: true });
+        const store = createStore(openDatabase(join(home, 'engram.db')));
+        fn(store);
+        store.close();
+      };
+      inHome(interrupted.engramHome, (s) =>
+        backfill(s, { root: projects, distiller, now: Date.now, limitFiles: 2 }),
+      );
+      const rest = JSON.parse(
+        interrupted.engram(['backfill', '--from', projects, '--json']).stdout,
+      ) as Report;
+      expect(rest.created).toBeGreaterThan(0);
+      fresh.engram(['backfill', '--from', projects, '--json']);
+      const titlesOf = (s: Sandbox) =>
+        (
+          JSON.parse(
+            s.engram(['search', 'the a spotter phoenix beads push', '--all', '--json', '--limit', '200'])
+              .stdout,
+          ) as Found
+        ).results
+          .map((r) => `${r.type}:${r.title}`)
+          .sort();
+      expect(titlesOf(interrupted)).toEqual(titlesOf(fresh));
+    } finally {
+      fresh.cleanup();
+      interrupted.cleanup();
+    }
+  });
+
+  it('survives garbage lines, a truncated last line, a 50 MB line and unknown record types', () => {
+    const dir = join(sb.root, 'weird-projects', '-tmp-weird');
+    mkdirSync(dir, { recursive: true });
+    const rec = (o: object) =>
+      JSON.stringify({ sessionId: 'weird-1', cwd: '/tmp/weird', timestamp: '2026-03-01T10:00:00Z', ...o });
+    const file = join(dir, 'weird-1.jsonl');
+    writeFileSync(
+      file,
+      [
+        rec({ type: 'user', uuid: 'w1', message: { content: 'Always run the linter before committing' } }),
+        '{{{ not json',
+        rec({ type: 'hologram', uuid: 'w2', payload: [1, 2, 3] }),
+        `{"type":"user","blob":"${'z'.repeat(50 * 1024 * 1024)}"}`,
+        rec({
+          type: 'assistant',
+          uuid: 'w3',
+          message: {
+            id: 'm1',
+            model: 'claude-x',
+            content: [{ type: 'text', text: 'I will go with eslint because the project already uses it.' }],
+            usage: { input_tokens: 3, output_tokens: 4 },
+          },
+        }),
+        '{"type":"user","uuid":"w4","message":{"content":"half a li',
+      ].join('\n'),
+    );
+    const r = sb.engram(['backfill', '--from', join(sb.root, 'weird-projects'), '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as Report & { badLines: number };
+    expect(report).toMatchObject({ files: 1, records: 3, errors: [] });
+    expect(report.badLines).toBe(2); // the garbage line and the 50 MB line
+    expect(report.skipped).toMatchObject({ hologram: 1 });
+    const found = JSON.parse(sb.engram(['search', 'linter eslint', '--all', '--json']).stdout) as Found;
+    expect(found.results.map((x) => x.type).sort()).toEqual(
+      expect.arrayContaining(['decision', 'preference']),
+    );
+  });
+});
