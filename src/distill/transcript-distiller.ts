@@ -83,8 +83,13 @@ export function turnEvents(
   return out;
 }
 
+/**
+ * `context`: entries read before (already distilled); extractors see them so a new prompt can be read
+ * against what preceded it, but nothing is produced from them again.
+ */
 export function distilTranscript(
   entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[],
   options: {
     distiller: Distiller | null;
     projectRoot: string;
@@ -120,6 +125,9 @@ export function distilTranscript(
       if (result.summary) summary = result.summary;
     }
   }
-  for (const x of extractAll(entries)) memories.push({ draft: x.draft, provenance: [x.uuid], at: x.at });
+  const old = new Set(context.map((e) => e.uuid));
+  for (const x of extractAll([...context, ...entries])) {
+    if (!old.has(x.uuid)) memories.push({ draft: x.draft, provenance: [x.uuid], at: x.at });
+  }
   return { memories, summary: options.distiller ? summary : null, turns: turns.length };
 }

@@ -1,7 +1,7 @@
 /**
  * Transcript reading progress (offset + fingerprint per file), record-type counts, and token usage.
  */
-import type { UsageRecord } from '../core/transcript.ts';
+import type { TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
@@ -11,6 +11,8 @@ export interface TranscriptProgress {
   fingerprint: string;
   records: number;
   badLines: number;
+  /** The last entries before `offset`, as context for the next read. */
+  tail: TranscriptEntry[];
 }
 
 export interface UsageTotals {
@@ -26,15 +28,15 @@ export interface UsageTotals {
 export function createTranscriptsRepo(db: Db) {
   const get = lazyStatement(
     db,
-    `SELECT path, offset, fingerprint, records, bad_lines FROM transcript_files WHERE path = ?`,
+    `SELECT path, offset, fingerprint, records, bad_lines, tail FROM transcript_files WHERE path = ?`,
   );
   const save = lazyStatement(
     db,
-    `INSERT INTO transcript_files (path, session_id, project_id, offset, fingerprint, records, bad_lines, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO transcript_files (path, session_id, project_id, offset, fingerprint, records, bad_lines, tail, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (path) DO UPDATE SET session_id = excluded.session_id, project_id = excluded.project_id,
        offset = excluded.offset, fingerprint = excluded.fingerprint, records = excluded.records,
-       bad_lines = excluded.bad_lines, updated_at = excluded.updated_at`,
+       bad_lines = excluded.bad_lines, tail = excluded.tail, updated_at = excluded.updated_at`,
   );
   const bumpType = lazyStatement(
     db,
@@ -70,22 +72,47 @@ export function createTranscriptsRepo(db: Db) {
   return {
     progress(path: string): TranscriptProgress | null {
       const row = get().get(path) as
-        { path: string; offset: number; fingerprint: string; records: number; bad_lines: number } | undefined;
-      return row
-        ? {
-            path: row.path,
-            offset: row.offset,
-            fingerprint: row.fingerprint,
-            records: row.records,
-            badLines: row.bad_lines,
+        | {
+            path: string;
+            offset: number;
+            fingerprint: string;
+            records: number;
+            bad_lines: number;
+            tail: string;
           }
-        : null;
+        | undefined;
+      if (!row) return null;
+      let tail: TranscriptEntry[] = [];
+      try {
+        const parsed: unknown = JSON.parse(row.tail);
+        if (Array.isArray(parsed)) tail = parsed as TranscriptEntry[];
+      } catch {
+        tail = []; // a damaged tail only costs context, never progress
+      }
+      return {
+        path: row.path,
+        offset: row.offset,
+        fingerprint: row.fingerprint,
+        records: row.records,
+        badLines: row.bad_lines,
+        tail,
+      };
     },
     saveProgress(
       p: TranscriptProgress & { sessionId: string | null; projectId: string | null },
       at: number,
     ): void {
-      save().run(p.path, p.sessionId, p.projectId, p.offset, p.fingerprint, p.records, p.badLines, at);
+      save().run(
+        p.path,
+        p.sessionId,
+        p.projectId,
+        p.offset,
+        p.fingerprint,
+        p.records,
+        p.badLines,
+        JSON.stringify(p.tail),
+        at,
+      );
     },
     countTypes(types: Map<string, { seen: number; skipped: number }>): void {
       for (const [type, c] of types) bumpType().run(type, c.seen, c.skipped);

@@ -12,6 +12,9 @@ import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
 
+/** How many entries are carried to the next read as context. */
+const TAIL_ENTRIES = 8;
+
 export interface IngestOptions {
   /** Backfill: distil whole turns too. Live: the hooks captured the turns; only the extractors run. */
   mode: 'backfill' | 'live';
@@ -46,7 +49,8 @@ export function ingestTranscript(store: Store, path: string, options: IngestOpti
   const restarted = previous !== null && !fingerprintMatches(path, previous.fingerprint);
   const offset = previous && !restarted ? previous.offset : 0;
   const chunk = readJsonlFrom(path, offset);
-  const parser = createTranscriptParser();
+  const context = previous && !restarted ? previous.tail : [];
+  const parser = createTranscriptParser(context);
   for (const line of chunk.lines) parser.add(line.value);
   const parsed = parser.result();
   const report: IngestReport = {
@@ -74,7 +78,7 @@ export function ingestTranscript(store: Store, path: string, options: IngestOpti
   // A session the hooks captured already has its turns as memories: only the extractors add to it.
   const live = options.mode === 'live' || store.events.hasEventsFor(sessionId);
   const entries = options.subagent ? [] : parsed.entries;
-  const distilled = distilTranscript(entries, {
+  const distilled = distilTranscript(entries, context, {
     distiller: live ? null : options.distiller,
     projectRoot: project.root,
     sessionId,
@@ -113,6 +117,7 @@ export function ingestTranscript(store: Store, path: string, options: IngestOpti
         fingerprint: fileFingerprint(path),
         records: (previous && !restarted ? previous.records : 0) + chunk.lines.length,
         badLines: (previous && !restarted ? previous.badLines : 0) + chunk.badLines + chunk.oversizeLines,
+        tail: [...context, ...entries].slice(-TAIL_ENTRIES),
       },
       options.now,
     );

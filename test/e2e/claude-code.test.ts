@@ -13,8 +13,34 @@ import { startMockAnthropic, type MockAnthropic, type Reply } from './support/mo
 
 const FIRST = 'Create notes.md with a greeting for the release team, then show it';
 const FAILING = 'Check that the migration script runs';
+const CACHE = 'Set up caching for the user lookup';
+const CORRECTION = "No, don't use Redis; use an in-memory LRU map instead.";
 
-function script({ prompt, step }: { prompt: string; step: number }): Reply {
+function script({
+  prompt,
+  step,
+  lastPrompt,
+  stepInTurn,
+}: {
+  prompt: string;
+  step: number;
+  lastPrompt: string;
+  stepInTurn: number;
+}): Reply {
+  if (lastPrompt.includes(CORRECTION)) {
+    return { text: 'Understood: no Redis. I will use an in-memory LRU map for the user lookup cache.' };
+  }
+  if (lastPrompt.includes(CACHE)) {
+    const steps: Reply[] = [
+      {
+        toolUses: [
+          { name: 'Bash', input: { command: 'redis-cli ping', description: 'Check for a local Redis' } },
+        ],
+      },
+      { text: 'I will add Redis as a cache in front of the database, but redis-cli is not installed here.' },
+    ];
+    return steps[stepInTurn] ?? { text: 'Done.' };
+  }
   if (prompt.includes(FIRST)) {
     const steps: Reply[] = [
       {
@@ -173,5 +199,51 @@ describe('engram inside the real Claude Code', () => {
     ).toBe(true);
     const ctx = sb.engram(['context', '--cwd', projectA]);
     expect(ctx.stdout).toContain('migrate');
+  });
+
+  it('learns a correction and a failed attempt from a real transcript and mentions them next time', async () => {
+    const projectC = sb.project('users-service', 'git@github.com:example/users-service.git');
+    const s = randomUUID();
+    const first = await run(CACHE, projectC, s);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const second = await runClaude({
+      bin: claude,
+      prompt: CORRECTION,
+      cwd: projectC,
+      home: sb.home,
+      apiUrl: mock.url,
+      extraArgs: ['--resume', s],
+      env: {
+        ENGRAM_HOME: sb.engramHome,
+        ENGRAM_WORKER_AUTOSTART: 'true',
+        ENGRAM_WORKER_IDLE_EXIT_SECONDS: '30',
+      },
+    });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(sb.engram(['flush']).status).toBe(0);
+
+    const found = JSON.parse(
+      sb.engram(['search', 'redis LRU cache', '--json', '--cwd', projectC, '--limit', '20']).stdout,
+    ) as {
+      results: { type: string; title: string }[];
+    };
+    const types = found.results.map((r) => `${r.type}: ${r.title}`);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "correction: Correction: No, don't use Redis; use an in-memory LRU map instead.",
+        expect.stringMatching(/^failed_attempt: Failed: `redis-cli ping`/),
+      ]),
+    );
+    // The next session in this project is told about both.
+    const next = randomUUID();
+    const ask = 'Continue with the user lookup cache';
+    const r = await run(ask, projectC, next);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sent = mock
+      .requestsFor(ask)
+      .map((q) => mock.textOf(q))
+      .join('\n');
+    expect(sent).toContain("Correction: No, don't use Redis");
+    expect(sent).toMatch(/Failed: `redis-cli ping`/);
   });
 });

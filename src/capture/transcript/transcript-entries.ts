@@ -61,10 +61,15 @@ function typedPrompt(text: string): boolean {
   );
 }
 
-/** Incremental: feed records in file order; tool calls are paired across calls of `add`. */
-export function createTranscriptParser() {
+/**
+ * Incremental: feed records in file order; tool calls are paired across calls of `add`. `context`:
+ * entries read before (the previous read's tail), so a result can pair with an earlier call; they are
+ * not part of the result's `entries`.
+ */
+export function createTranscriptParser(context: readonly TranscriptEntry[] = []) {
   const parsed: ParsedTranscript = { sessionId: null, cwd: null, entries: [], usage: [], types: new Map() };
   const calls = new Map<string, Extract<TranscriptEntry, { kind: 'tool_call' }>>();
+  for (const e of context) if (e.kind === 'tool_call' && !e.result) calls.set(e.id, e);
   const usageSeen = new Set<string>();
   let lastText: Extract<TranscriptEntry, { kind: 'assistant_text' }> | null = null;
 
@@ -108,7 +113,8 @@ export function createTranscriptParser() {
               if (/^The user doesn't want to proceed with this tool use/.test(text)) {
                 // The user rejected the tool call: a redirect, not a failure of the tool.
                 if (call) calls.delete(call.id);
-                if (call) parsed.entries.splice(parsed.entries.indexOf(call), 1);
+                const at0 = call ? parsed.entries.indexOf(call) : -1;
+                if (at0 >= 0) parsed.entries.splice(at0, 1);
                 parsed.entries.push({ kind: 'interrupt', uuid, at });
                 kept = true;
               } else if (call && !call.result) {

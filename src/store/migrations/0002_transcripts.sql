@@ -10,6 +10,9 @@ CREATE TABLE transcript_files (
   fingerprint     TEXT NOT NULL,
   records         INTEGER NOT NULL DEFAULT 0,
   bad_lines       INTEGER NOT NULL DEFAULT 0,
+  -- The last few entries before `offset` (JSON), so extractors reading only the appended part still
+  -- see what a new prompt answers (a correction needs the approach it rejects).
+  tail            TEXT NOT NULL DEFAULT '[]',
   updated_at      INTEGER NOT NULL
 );
 

@@ -19,6 +19,10 @@ export type Reply = { text: string } | { toolUses: { name: string; input: Record
 export interface ScriptContext {
   /** Text of the conversation's first user prompt. */
   prompt: string;
+  /** Text of the latest typed user prompt (not a tool result). */
+  lastPrompt: string;
+  /** Assistant replies since that prompt (0 for the first reply to it). */
+  stepInTurn: number;
   /** How many assistant turns the conversation already has (0 for the first reply). */
   step: number;
   request: MessagesRequest;
@@ -176,8 +180,19 @@ export async function startMockAnthropic(script: Script): Promise<MockAnthropic>
       sendReply(res, req, { text: 'OK' });
       return;
     }
-    const step = (req.messages ?? []).filter((m) => m.role === 'assistant').length;
-    sendReply(res, req, script({ prompt: firstPrompt(req), step, request: req }));
+    const messages = req.messages ?? [];
+    const step = messages.filter((m) => m.role === 'assistant').length;
+    const isTyped = (m: { role: string; content: unknown }) =>
+      m.role === 'user' &&
+      (typeof m.content === 'string' ||
+        (Array.isArray(m.content) && !m.content.some((b: { type?: string }) => b?.type === 'tool_result')));
+    let last = -1;
+    messages.forEach((m, i) => {
+      if (isTyped(m)) last = i;
+    });
+    const lastPrompt = last >= 0 ? blockText(messages[last]?.content) : '';
+    const stepInTurn = messages.slice(last + 1).filter((m) => m.role === 'assistant').length;
+    sendReply(res, req, script({ prompt: firstPrompt(req), lastPrompt, stepInTurn, step, request: req }));
   };
   const server: Server = createServer((httpReq, res) => {
     let body = '';
