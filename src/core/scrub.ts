@@ -169,6 +169,22 @@ const PEM_CLOSE = () => /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
 const MAYBE_TOKEN =
   /sk-|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|AIza|gh[pousr]_|github_pat_|glpat-|xox|hooks\.slack|_live_|_test_|npm_|pypi-|SG\.|hf_|ya29\.|shp|_v1_|dp\.|SK[0-9a-f]|eyJ|\.[A-Za-z\d_-]{6}\./;
 const MAYBE_CONTEXT = /:\/\/|bearer|api-key|auth|pass|pwd|secret|token|key|credential|cookie/i;
+const MAYBE_CONTEXT_ALL = new RegExp(MAYBE_CONTEXT.source, 'gi');
+
+function applyContextRules(text: string, count: { n: number }): string {
+  let out = text;
+  for (const rule of CONTEXT_RULES) {
+    rule.re.lastIndex = 0;
+    out = out.replace(rule.re, (match: string, ...rest: unknown[]) => {
+      const groups = rest.slice(0, 3).map((g) => (typeof g === 'string' ? g : ''));
+      const replacement = rule.replace ? rule.replace(rule.kind, groups) : redacted(rule.kind);
+      if (replacement === null) return match;
+      count.n++;
+      return replacement;
+    });
+  }
+  return out;
+}
 
 /** Scrub a string and count the redactions. */
 export function scrubTextWithCount(text: string): { text: string; redactions: number } {
@@ -188,16 +204,21 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
     }
   }
   if (MAYBE_CONTEXT.test(out)) {
-    for (const rule of CONTEXT_RULES) {
-      rule.re.lastIndex = 0;
-      out = out.replace(rule.re, (match: string, ...rest: unknown[]) => {
-        const groups = rest.slice(0, 3).map((g) => (typeof g === 'string' ? g : ''));
-        const replacement = rule.replace ? rule.replace(rule.kind, groups) : redacted(rule.kind);
-        if (replacement === null) return match;
-        count.n++;
-        return replacement;
-      });
+    // Context rules are line-local: run them only on the lines that mention a secret-ish word, found in
+    // one scan of the text (in long tool output they are a small share of the lines).
+    MAYBE_CONTEXT_ALL.lastIndex = 0;
+    let result = '';
+    let done = 0;
+    for (let m = MAYBE_CONTEXT_ALL.exec(out); m !== null; m = MAYBE_CONTEXT_ALL.exec(out)) {
+      const start = out.lastIndexOf('\n', m.index) + 1;
+      if (start < done) continue; // this line was already handled
+      const nl = out.indexOf('\n', m.index);
+      const end = nl === -1 ? out.length : nl;
+      result += out.slice(done, start) + applyContextRules(out.slice(start, end), count);
+      done = end;
+      MAYBE_CONTEXT_ALL.lastIndex = end;
     }
+    out = result + out.slice(done);
   }
   return { text: out, redactions: count.n };
 }

@@ -14,6 +14,10 @@ const DEFINITIONS: RegExp[] = [
   /^#{1,6}\s+(.+?)\s*$/gm, // Markdown heading
 ];
 
+/** Cheap pre-check for a line that may hold a definition. */
+const MAYBE_DEFINITION =
+  /\b(?:function|class|interface|type|enum|const|let|var|def|func|fn)\b|^\s*#|\)\s*(?::[^{]*)?\{\s*$/;
+
 const NOT_NAMES = new Set([
   'if',
   'for',
@@ -51,8 +55,10 @@ export function enclosingSymbol(fileText: string, snippet: string): string | nul
   const at = snippet === '' ? -1 : fileText.indexOf(snippet);
   if (at < 0) return null;
   const lines = fileText.slice(0, at + snippet.length).split('\n');
-  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 200; i--) {
-    const found = definedSymbols(lines[i] ?? '');
+  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 120; i--) {
+    const line = lines[i] ?? '';
+    if (!MAYBE_DEFINITION.test(line)) continue;
+    const found = definedSymbols(line);
     if (found.length > 0) return found[0] ?? null;
   }
   return null;

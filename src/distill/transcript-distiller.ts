@@ -64,16 +64,16 @@ export function turnEvents(
       out.push({ event: { kind: 'post_compact', trigger: 'auto', summary: e.text }, at: e.at, uuid: e.uuid });
     else if (e.kind === 'tool_call' && e.result && !e.sidechain) {
       const base = { tool: e.name, toolUseId: e.id, input: e.input };
-      const response = e.result.structured ?? { stdout: e.result.text };
+      const structured = e.result.structured;
+      const fields =
+        structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? structured : {};
+      // The tool's structured result where there is one; its text result fills in what it lacks.
+      const response =
+        'stdout' in fields || 'content' in fields ? fields : { ...fields, content: e.result.text };
       out.push({
         event: e.result.isError
           ? { kind: 'tool_failure', ...base, error: e.result.text, interrupted: false }
-          : {
-              kind: 'tool',
-              ...base,
-              response:
-                response === null || typeof response !== 'object' ? { stdout: e.result.text } : response,
-            },
+          : { kind: 'tool', ...base, response },
         at: e.at,
         uuid: e.uuid,
       });

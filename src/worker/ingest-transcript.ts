@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
-import { createTranscriptParser } from '../capture/transcript/transcript-entries.ts';
+import { createTranscriptParser, peekSkippedType } from '../capture/transcript/transcript-entries.ts';
 import type { Project } from '../core/model.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript } from '../distill/transcript-distiller.ts';
@@ -48,10 +48,13 @@ export function ingestTranscript(store: Store, path: string, options: IngestOpti
   const previous = store.transcripts.progress(path);
   const restarted = previous !== null && !fingerprintMatches(path, previous.fingerprint);
   const offset = previous && !restarted ? previous.offset : 0;
-  const chunk = readJsonlFrom(path, offset);
+  const chunk = readJsonlFrom(path, offset, { peek: peekSkippedType });
   const context = previous && !restarted ? previous.tail : [];
   const parser = createTranscriptParser(context);
-  for (const line of chunk.lines) parser.add(line.value);
+  for (const line of chunk.lines) {
+    if (line.skipped !== undefined) parser.skip(line.skipped);
+    else parser.add(line.value);
+  }
   const parsed = parser.result();
   const report: IngestReport = {
     path,

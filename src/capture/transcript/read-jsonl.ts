@@ -9,6 +9,8 @@ export interface JsonlLine {
   /** Byte offset where the line starts. */
   offset: number;
   value: unknown;
+  /** Set instead of `value` when `peek` recognised a line not worth parsing (its record type). */
+  skipped?: string;
 }
 
 export interface JsonlChunk {
@@ -28,6 +30,8 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** Stop after roughly this many bytes (the rest is read next time). */
   maxBytes?: number;
+  /** Look at a line's text before parsing it; a returned name marks it skipped (not parsed). */
+  peek?: (line: string) => string | null;
 }
 
 const NEWLINE = 0x0a;
@@ -54,7 +58,10 @@ export function readJsonlFrom(path: string, offset: number, options: ReadOptions
       } else {
         const bytes = pieces.length === 0 ? last : Buffer.concat([...pieces, last]);
         const text = bytes.toString('utf8').trim();
-        if (text !== '') {
+        const skipped = text !== '' && options.peek ? options.peek(text) : null;
+        if (skipped !== null) {
+          out.lines.push({ offset: lineStart, value: null, skipped });
+        } else if (text !== '') {
           try {
             out.lines.push({ offset: lineStart, value: JSON.parse(text) });
           } catch {

@@ -47,6 +47,26 @@ function blocksText(content: unknown): string {
     .join('\n');
 }
 
+/** The parts of a tool's structured result the distillers use (a Read's file content is not one). */
+function usefulResultFields(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
+  const v = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of [
+    'stdout',
+    'stderr',
+    'interrupted',
+    'type',
+    'filePath',
+    'originalFile',
+    'content',
+    'totalTokens',
+  ]) {
+    if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
+  }
+  return out;
+}
+
 /** Text a user typed (not tool results, not system-generated wrappers). */
 function typedPrompt(text: string): boolean {
   const t = text.trimStart();
@@ -119,9 +139,9 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
                 kept = true;
               } else if (call && !call.result) {
                 call.result = {
-                  text: scrubText(text.slice(0, 20_000)),
+                  text: scrubText(text.slice(0, 8000)),
                   isError: block['is_error'] === true,
-                  structured: scrubAndLimit(r['toolUseResult'] ?? null, LIMITS),
+                  structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
                   uuid,
                 };
                 kept = true;
@@ -211,5 +231,17 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
     }
   }
 
-  return { add, result: (): ParsedTranscript => parsed };
+  return { add, skip: (type: string) => count(type, true), result: (): ParsedTranscript => parsed };
+}
+
+/**
+ * Record types engram never reads, recognised from the raw line so they need not be parsed (in a long
+ * session most lines are progress records). Only an exact top-level shape counts; anything unsure is
+ * parsed as usual.
+ */
+export function peekSkippedType(line: string): string | null {
+  if (line.startsWith('{"type":"file-history-snapshot"')) return 'file-history-snapshot';
+  if (line.startsWith('{"type":"queue-operation"')) return 'queue-operation';
+  if (line.includes('"type":"progress","data":{')) return 'progress';
+  return null;
 }

@@ -1,0 +1,94 @@
+// Ingest throughput: engram's backfill (read, parse, scrub, distil, store) against a bare
+// line-split + JSON.parse of the same files, side by side in one process, alternating.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createStore } from '../src/store/store.ts';
+import { backfill, findTranscripts } from '../src/worker/backfill.ts';
+
+const fixtures =
+  process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'transcripts');
+const copies = Number(process.env['BENCH_COPIES'] ?? 12);
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
+
+const work = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
+try {
+  // A projects folder with `copies` projects, each a copy of the fixtures under fresh session ids.
+  const projects = join(work, 'projects');
+  for (let c = 0; c < copies; c++) {
+    const dir = join(projects, `-home-user-project-${c}`);
+    mkdirSync(dir, { recursive: true });
+    cpSync(fixtures, dir, { recursive: true });
+    for (const f of findTranscripts(dir)) {
+      const text = readFileSync(f.path, 'utf8').replace(
+        /"sessionId":"([0-9a-f-]+)"/g,
+        (_m, id: string) => `"sessionId":"${id}-c${c}"`,
+      );
+      writeFileSync(f.path, text);
+    }
+  }
+  const files = findTranscripts(projects);
+  const bytes = files.reduce((n, f) => n + statSync(f.path).size, 0);
+  let records = 0;
+
+  const baseline = (): number => {
+    const t = performance.now();
+    let n = 0;
+    for (const f of files) {
+      for (const line of readFileSync(f.path, 'utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        try {
+          JSON.parse(line);
+          n++;
+        } catch {
+          // counted as bad, like the reader does
+        }
+      }
+    }
+    records = n;
+    return performance.now() - t;
+  };
+  const engram = (i: number): { ms: number; created: number } => {
+    const home = join(work, `home-${i}`);
+    mkdirSync(home);
+    const store = createStore(openDatabase(join(home, 'engram.db')));
+    const t = performance.now();
+    const report = backfill(store, { root: projects, distiller: createHeuristicDistiller(), now: Date.now });
+    const ms = performance.now() - t;
+    store.close();
+    return { ms, created: report.created };
+  };
+
+  const base: number[] = [];
+  const ours: number[] = [];
+  let created = 0;
+  baseline();
+  engram(-1); // warm-up
+  for (let i = 0; i < rounds; i++) {
+    base.push(baseline());
+    const r = engram(i);
+    ours.push(r.ms);
+    created = r.created;
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const mb = bytes / 1e6;
+  const b = median(base);
+  const o = median(ours);
+  const ratios = ours.map((x, i) => (base[i] ?? NaN) / x);
+  console.log(
+    `Ingest of ${files.length} transcript files, ${mb.toFixed(1)} MB, ${records} records (${rounds} alternating rounds, medians)`,
+  );
+  console.log(
+    `  bare line-split + JSON.parse : ${b.toFixed(0)} ms  ${(mb / (b / 1000)).toFixed(1)} MB/s  ${Math.round(records / (b / 1000))} records/s`,
+  );
+  console.log(
+    `  engram backfill (full)       : ${o.toFixed(0)} ms  ${(mb / (o / 1000)).toFixed(1)} MB/s  ${Math.round(records / (o / 1000))} records/s  (${created} memories)`,
+  );
+  console.log(
+    `  engram throughput / baseline : ${(b / o).toFixed(3)} (median of round ratios ${median(ratios).toFixed(3)}); target >= 0.5 ${median(ratios) >= 0.5 ? 'OK' : 'UNDER'}`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
