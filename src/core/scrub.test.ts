@@ -134,6 +134,25 @@ describe('scrubText', () => {
     expect(changed).toEqual([]);
   });
 
+  it('reports recall and false positives over the whole corpus', () => {
+    const secrets = [
+      ...FAKE_CORE.flatMap(([, secret]) =>
+        [secret, `key=${secret}`, `before ${secret} after`, `"${secret}"`, `\n${secret}\n`].map(
+          (t) => [t, secret] as const,
+        ),
+      ),
+      ...IN_CONTEXT,
+    ];
+    const caught = secrets.filter(([text, secret]) => !scrubText(text).includes(secret)).length;
+    const falsePositives = KEEP.filter((text) => scrubText(text) !== text).length;
+    process.stdout.write(
+      `scrubber corpus: recall ${caught}/${secrets.length}, false positives ${falsePositives}/${KEEP.length}\n`,
+    );
+    expect(secrets.length).toBeGreaterThanOrEqual(100);
+    expect(caught).toBe(secrets.length);
+    expect(falsePositives).toBe(0);
+  });
+
   it('counts redactions, is idempotent and linear on hostile input', () => {
     const text = `a ${FAKE_CORE[0]?.[1]} b DB_PASSWORD=x1y2z3fake`;
     expect(scrubTextWithCount(text).redactions).toBe(2);

@@ -51,7 +51,7 @@ describe('engram backfill over real Claude Code transcripts', () => {
       progress: expect.any(Number),
       'file-history-snapshot': expect.any(Number),
     });
-    expect(first.created).toBeGreaterThanOrEqual(12);
+    expect(first.created).toBeGreaterThanOrEqual(15);
 
     const pref = search('mockup TBD').results.find((r) => r.type === 'preference');
     expect(pref?.title).toBe('Never write "see mockup", "German text here", or "TBD"');
@@ -61,6 +61,11 @@ describe('engram backfill over real Claude Code transcripts', () => {
     const failed = search('push upstream').results.find((r) => r.type === 'failed_attempt');
     expect(failed?.title).toMatch(
       /^Failed: `git push 2>&1` — fatal: The current branch spotter-gqc has no upst/,
+    );
+
+    const decision = search('tmux launch token').results.find((r) => r.type === 'decision');
+    expect(decision?.title).toMatch(
+      /^Since it calls `Tmux\.launch_project_review` which requires a real tmux, I'll test/,
     );
 
     const correction = search('xterm scrolling').results.find((r) => r.type === 'correction');
@@ -173,5 +178,19 @@ describe('engram backfill over real Claude Code transcripts', () => {
     expect(found.results.map((x) => x.type).sort()).toEqual(
       expect.arrayContaining(['decision', 'preference']),
     );
+  });
+
+  it('is offered by install, and run by install --backfill', () => {
+    const other = createSandbox();
+    try {
+      cpSync(FIXTURES, join(other.home, '.claude', 'projects', '-home-USER-projects-spotter'), { recursive: true });
+      const offer = other.engram(['install']);
+      expect(offer.stdout).toMatch(/you have 4 earlier Claude Code sessions .* "engram backfill"/);
+      const run = other.engram(['install', '--backfill']);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/read 6 transcript files \(4 sessions/);
+    } finally {
+      other.cleanup();
+    }
   });
 });

@@ -6,7 +6,7 @@ import type { TranscriptEntry } from '../../core/transcript.ts';
 import { extracted, sentences, type Extracted } from './extracted.ts';
 
 const CHOICE =
-  /\b(?:I(?:'ll| will)? (?:go|went|am going) with|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best) (?:option|choice|approach) is)\b/i;
+  /\b(?:I(?:'ll| will)\b|I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best) (?:option|choice|approach) is)\b/i;
 const REASON =
   /\b(?:because|since|as it|so that|which (?:avoids|keeps|means)|instead of|rather than|over\b|to avoid)\b/i;
 const CONTRAST = /\b(?:instead of|rather than|over)\b/i;

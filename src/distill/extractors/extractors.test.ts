@@ -40,12 +40,22 @@ describe('decisions', () => {
     expect(found[0]).toMatchObject({ uuid: entry.uuid, confidence: 0.8, draft: { type: 'decision' } });
   });
 
+  it('reads "since X, I will Y" as a decision with its reason', () => {
+    const found = extractDecisions([
+      say('Since the API is rate limited, I will batch the requests in groups of 50.'),
+    ]);
+    expect(titles(found)).toEqual([
+      'Since the API is rate limited, I will batch the requests in groups of 50.',
+    ]);
+  });
+
   it('ignores questions, offers and hypotheticals', () => {
     const found = extractDecisions([
       say('Should we use Redis instead of Memcached?'),
       say('If you want, I could switch to Vite because it is faster.'),
       say('We might use a queue rather than polling.'),
       say('The build failed because of a missing import.'),
+      say("I'll read the config file next."),
     ]);
     expect(found).toEqual([]);
   });

@@ -20,7 +20,9 @@ export const USAGE = `engram — persistent memory for AI coding agents
 Usage: engram <command> [options]
 
 Set-up
-  install [--settings PATH]       add engram's hooks to Claude Code (~/.claude/settings.json), with a backup
+  install [--settings PATH] [--backfill]
+                                  add engram's hooks to Claude Code (~/.claude/settings.json), with a backup;
+                                  --backfill also reads your earlier sessions' transcripts
   uninstall [--settings PATH]     take them out again, restoring the file
   demo                            replay a sample session in a throw-away home and show what engram remembers
 
@@ -84,6 +86,7 @@ export async function runCli(
         since: { type: 'string' },
         project: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        backfill: { type: 'boolean', default: false },
       },
     });
     const ctx = createCliContext(loadRuntime(env), io, cwd);
@@ -99,7 +102,11 @@ export async function runCli(
     };
     switch (command) {
       case 'install':
-        return installCommand(ctx, { json, ...(values.settings ? { settings: values.settings } : {}) });
+        return installCommand(ctx, {
+          json,
+          backfill: values.backfill === true,
+          ...(values.settings ? { settings: values.settings } : {}),
+        });
       case 'uninstall':
         return uninstallCommand(ctx, { json, ...(values.settings ? { settings: values.settings } : {}) });
       case 'status':

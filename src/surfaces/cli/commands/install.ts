@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
+import { findTranscripts } from '../../../worker/backfill.ts';
 import { printJson, type CliContext } from '../context.ts';
+import { backfillCommand } from './backfill.ts';
 
 export function defaultSettingsPath(ctx: CliContext): string {
   return join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'settings.json');
@@ -28,7 +30,27 @@ export function hookCommand(ctx: CliContext): string {
   return `"${process.execPath}" "${hook}" ${ENGRAM_HOOK_MARKER}`;
 }
 
-export function installCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
+/** After installing: read existing transcripts now (`--backfill`), or say how to. */
+function offerBackfill(ctx: CliContext, flags: { json: boolean; backfill: boolean }): void {
+  const projects = join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
+  const count = findTranscripts(projects).filter((f) => !f.subagent).length;
+  if (count === 0) return;
+  if (flags.backfill) {
+    backfillCommand(ctx, { json: flags.json, dryRun: false });
+    return;
+  }
+  if (!flags.json) {
+    ctx.io.out(
+      `  you have ${count} earlier Claude Code sessions in ${projects}; read them into memory with "engram backfill"\n` +
+        '  (or install with --backfill to do it now)\n',
+    );
+  }
+}
+
+export function installCommand(
+  ctx: CliContext,
+  flags: { json: boolean; settings?: string; backfill?: boolean },
+): number {
   const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
   const report = installHooks(settingsPath, {
     command: hookCommand(ctx),
@@ -37,6 +59,7 @@ export function installCommand(ctx: CliContext, flags: { json: boolean; settings
   });
   if (flags.json) {
     printJson(ctx, report);
+    if (flags.backfill) offerBackfill(ctx, { json: true, backfill: true });
     return 0;
   }
   const lines = [
@@ -49,6 +72,7 @@ export function installCommand(ctx: CliContext, flags: { json: boolean; settings
     '  undo with "engram uninstall"',
   );
   ctx.io.out(`${lines.join('\n')}\n`);
+  offerBackfill(ctx, { json: false, backfill: flags.backfill === true });
   return 0;
 }
 
