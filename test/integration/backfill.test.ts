@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicDistiller } from '../../src/distill/heuristic-distiller.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createStore } from '../../src/store/store.ts';
 import { backfill } from '../../src/worker/backfill.ts';
-import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
+import { CLI_BIN, createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
 const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'transcripts');
 
@@ -183,7 +185,9 @@ describe('engram backfill over real Claude Code transcripts', () => {
   it('is offered by install, and run by install --backfill', () => {
     const other = createSandbox();
     try {
-      cpSync(FIXTURES, join(other.home, '.claude', 'projects', '-home-USER-projects-spotter'), { recursive: true });
+      cpSync(FIXTURES, join(other.home, '.claude', 'projects', '-home-USER-projects-spotter'), {
+        recursive: true,
+      });
       const offer = other.engram(['install']);
       expect(offer.stdout).toMatch(/you have 4 earlier Claude Code sessions .* "engram backfill"/);
       const run = other.engram(['install', '--backfill']);
@@ -193,4 +197,47 @@ describe('engram backfill over real Claude Code transcripts', () => {
       other.cleanup();
     }
   });
+
+  it('resumes after being killed mid-run, ending where an uninterrupted run ends', async () => {
+    const big = join(sb.root, 'many-projects');
+    for (let c = 0; c < 24; c++) {
+      const dir = join(big, `-home-u-p${c}`);
+      cpSync(FIXTURES, dir, { recursive: true });
+    }
+    const killed = createSandbox();
+    const fresh = createSandbox();
+    try {
+      const child = spawn(process.execPath, [CLI_BIN, 'backfill', '--from', big], {
+        env: killed.env,
+        stdio: 'ignore',
+      });
+      await sleep(250);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const partial = JSON.parse(killed.engram(['metrics', '--json']).stdout) as Metrics;
+      const resumed = killed.engram(['backfill', '--from', big, '--json']);
+      expect(resumed.status, resumed.stderr).toBe(0);
+      expect(fresh.engram(['backfill', '--from', big, '--json']).status).toBe(0);
+      const a = JSON.parse(killed.engram(['metrics', '--json']).stdout) as Metrics;
+      const b = JSON.parse(fresh.engram(['metrics', '--json']).stdout) as Metrics;
+      expect(partial.capture.transcripts.records).toBeLessThan(b.capture.transcripts.records); // it was interrupted
+      expect(a.capture.transcripts).toEqual(b.capture.transcripts);
+      expect(a.usage.byModel).toEqual(b.usage.byModel);
+      const count = (s: Sandbox) =>
+        (
+          JSON.parse(s.engram(['status', '--json']).stdout) as {
+            counts: { observations: { active: number } };
+          }
+        ).counts.observations.active;
+      expect(count(killed)).toBe(count(fresh));
+    } finally {
+      killed.cleanup();
+      fresh.cleanup();
+    }
+  });
 });
+
+type Metrics = {
+  capture: { transcripts: { files: number; records: number; badLines: number } };
+  usage: { byModel: unknown[] };
+};
