@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
-import { backfill, findTranscripts } from '../src/worker/backfill.ts';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { backfill, backfillParallel, findTranscripts } from '../src/worker/backfill.ts';
 
 const fixtures =
   process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'transcripts');
@@ -61,16 +63,33 @@ try {
     return { ms, created: report.created };
   };
 
+  const threadScript = join(import.meta.dirname, '..', 'dist', 'backfill-thread.mjs');
+  const threads = Math.min(4, availableParallelism());
+  const parallel = async (i: number): Promise<number> => {
+    const home = join(work, `home-p${i}`);
+    mkdirSync(home);
+    const store = createStore(openDatabase(join(home, 'engram.db')));
+    const t = performance.now();
+    await backfillParallel(store, { root: projects, distiller: createHeuristicDistiller(), now: Date.now, threadScript, threads });
+    const ms = performance.now() - t;
+    store.close();
+    return ms;
+  };
+  const canThread = threads > 1 && existsSync(threadScript) && process.env['BENCH_THREADS'] !== '0';
+
   const base: number[] = [];
   const ours: number[] = [];
+  const threaded: number[] = [];
   let created = 0;
   baseline();
   engram(-1); // warm-up
+  if (canThread) await parallel(-1);
   for (let i = 0; i < rounds; i++) {
     base.push(baseline());
     const r = engram(i);
     ours.push(r.ms);
     created = r.created;
+    if (canThread) threaded.push(await parallel(i));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   const mb = bytes / 1e6;
@@ -89,6 +108,14 @@ try {
   console.log(
     `  engram throughput / baseline : ${(b / o).toFixed(3)} (median of round ratios ${median(ratios).toFixed(3)}); target >= 0.5 ${median(ratios) >= 0.5 ? 'OK' : 'UNDER'}`,
   );
+  if (canThread) {
+    const t = median(threaded);
+    console.log(
+      `  engram backfill, ${threads} reader threads (what the CLI runs): ${t.toFixed(0)} ms  ${(mb / (t / 1000)).toFixed(1)} MB/s  ${Math.round(records / (t / 1000))} records/s  = ${(b / t).toFixed(3)} of baseline`,
+    );
+  } else {
+    console.log('  (threaded backfill not measured: run npm run build first, on a machine with more than one core)');
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

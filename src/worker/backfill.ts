@@ -8,7 +8,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
-import { ingestTranscript, type IngestReport } from './ingest-transcript.ts';
+import { Worker } from 'node:worker_threads';
+import {
+  commitIngest,
+  ingestTranscript,
+  planIngest,
+  type IngestReport,
+  type PreparedIngest,
+} from './ingest-transcript.ts';
 
 export interface TranscriptFile {
   path: string;
@@ -75,11 +82,15 @@ export interface BackfillReport {
   errors: { path: string; error: string }[];
 }
 
-export function backfill(store: Store, options: BackfillOptions): BackfillReport {
+function selectFiles(options: BackfillOptions): TranscriptFile[] {
   const files = findTranscripts(options.root).filter(
     (f) => options.since === undefined || f.mtimeMs >= options.since,
   );
-  const report: BackfillReport = {
+  return options.limitFiles === undefined ? files : files.slice(0, options.limitFiles);
+}
+
+function emptyReport(): BackfillReport {
+  return {
     files: 0,
     records: 0,
     badLines: 0,
@@ -89,20 +100,42 @@ export function backfill(store: Store, options: BackfillOptions): BackfillReport
     usageMessages: 0,
     errors: [],
   };
+}
+
+function tally(report: BackfillReport, sessions: Set<string>, file: TranscriptFile, r: IngestReport): void {
+  if (r.filtered) return;
+  report.files++;
+  report.records += r.records;
+  report.badLines += r.badLines + r.oversizeLines;
+  report.created += r.created;
+  report.usageMessages += r.usageMessages;
+  if (r.sessionId && !file.subagent && r.records > 0) sessions.add(r.sessionId);
+  for (const [type, n] of Object.entries(r.skipped)) report.skipped[type] = (report.skipped[type] ?? 0) + n;
+}
+
+function ingestOptions(options: BackfillOptions, file: TranscriptFile) {
+  return {
+    mode: 'backfill' as const,
+    now: options.now(),
+    subagent: file.subagent,
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.project ? { projectFilter: options.project } : {}),
+  };
+}
+
+/** Backfill on this thread, one file after another. */
+export function backfill(store: Store, options: BackfillOptions): BackfillReport {
+  const files = selectFiles(options);
+  const report = emptyReport();
   const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
   let bytesDone = 0;
   const sessions = new Set<string>();
   for (const [i, file] of files.entries()) {
-    if (options.limitFiles !== undefined && i >= options.limitFiles) break;
     let r: IngestReport;
     try {
       r = ingestTranscript(store, file.path, {
-        mode: 'backfill',
+        ...ingestOptions(options, file),
         distiller: options.distiller,
-        now: options.now(),
-        subagent: file.subagent,
-        ...(options.dryRun ? { dryRun: true } : {}),
-        ...(options.project ? { projectFilter: options.project } : {}),
       });
     } catch (error) {
       report.errors.push({ path: file.path, error: (error as Error).message });
@@ -110,14 +143,58 @@ export function backfill(store: Store, options: BackfillOptions): BackfillReport
     }
     bytesDone += file.bytes;
     options.onProgress?.(i + 1, files.length, bytesDone, bytesTotal);
-    if (r.filtered) continue;
-    report.files++;
-    report.records += r.records;
-    report.badLines += r.badLines + r.oversizeLines;
-    report.created += r.created;
-    report.usageMessages += r.usageMessages;
-    if (r.sessionId && !file.subagent && r.records > 0) sessions.add(r.sessionId);
-    for (const [type, n] of Object.entries(r.skipped)) report.skipped[type] = (report.skipped[type] ?? 0) + n;
+    tally(report, sessions, file, r);
+  }
+  report.sessions = sessions.size;
+  return report;
+}
+
+/**
+ * Backfill with `threads` reader threads (reading, parsing, scrubbing and distilling in parallel)
+ * while this thread commits each file's result in its own transaction, so it stays resumable.
+ */
+export async function backfillParallel(
+  store: Store,
+  options: BackfillOptions & { threadScript: string; threads: number },
+): Promise<BackfillReport> {
+  const files = selectFiles(options);
+  const report = emptyReport();
+  const sessions = new Set<string>();
+  const bytesTotal = files.reduce((n, f) => n + f.bytes, 0);
+  let bytesDone = 0;
+  let done = 0;
+  let next = 0;
+  const workers = Array.from(
+    { length: Math.max(1, Math.min(options.threads, files.length)) },
+    () => new Worker(options.threadScript),
+  );
+  try {
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < files.length) {
+          const file = files[next++] as TranscriptFile;
+          try {
+            const plan = planIngest(store, file.path, ingestOptions(options, file));
+            const answer = await new Promise<
+              { ok: true; prepared: PreparedIngest } | { ok: false; error: string }
+            >((resolve, reject) => {
+              worker.once('message', resolve);
+              worker.once('error', reject);
+              worker.postMessage(plan);
+            });
+            worker.removeAllListeners('error');
+            if (!answer.ok) throw new Error(answer.error);
+            tally(report, sessions, file, commitIngest(store, answer.prepared, plan.subagent, options.now()));
+          } catch (error) {
+            report.errors.push({ path: file.path, error: (error as Error).message });
+          }
+          bytesDone += file.bytes;
+          options.onProgress?.(++done, files.length, bytesDone, bytesTotal);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
   }
   report.sessions = sessions.size;
   return report;

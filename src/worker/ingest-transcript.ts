@@ -7,9 +7,10 @@ import { basename } from 'node:path';
 import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import { createTranscriptParser, peekSkippedType } from '../capture/transcript/transcript-entries.ts';
-import type { Project } from '../core/model.ts';
+import type { Project, SummaryDraft } from '../core/model.ts';
+import type { TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
-import { distilTranscript } from '../distill/transcript-distiller.ts';
+import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
 
 /** How many entries are carried to the next read as context. */
@@ -44,21 +45,90 @@ export interface IngestReport {
   filtered: boolean;
 }
 
-export function ingestTranscript(store: Store, path: string, options: IngestOptions): IngestReport {
+/** Everything a read needs from the store, gathered before the (store-free) preparation. */
+export interface IngestPlan {
+  path: string;
+  offset: number;
+  context: TranscriptEntry[];
+  restarted: boolean;
+  previousRecords: number;
+  previousBadLines: number;
+  /** The hooks captured this session: only the extractors run. */
+  live: boolean;
+  previousSummary: SummaryDraft | null;
+  subagent: boolean;
+  dryRun: boolean;
+  projectFilter: string | null;
+  sessionId: string | null;
+  cwd: string | null;
+  now: number;
+}
+
+/** The outcome of reading and distilling one file, ready to commit (plain data: it crosses threads). */
+export interface PreparedIngest {
+  report: IngestReport;
+  /** Nothing to store (no new lines, filtered out, or a dry run). */
+  nothingToStore: boolean;
+  sessionId: string;
+  cwd: string;
+  project: Project;
+  memories: TranscriptMemory[];
+  summary: SummaryDraft | null;
+  live: boolean;
+  usage: UsageRecord[];
+  types: [string, { seen: number; skipped: number }][];
+  progress: {
+    offset: number;
+    fingerprint: string;
+    records: number;
+    badLines: number;
+    tail: TranscriptEntry[];
+  };
+  firstAt: number;
+  lastAt: number;
+}
+
+export function planIngest(
+  store: Store,
+  path: string,
+  options: Omit<IngestOptions, 'distiller'>,
+): IngestPlan {
   const previous = store.transcripts.progress(path);
   const restarted = previous !== null && !fingerprintMatches(path, previous.fingerprint);
-  const offset = previous && !restarted ? previous.offset : 0;
-  const chunk = readJsonlFrom(path, offset, { peek: peekSkippedType });
-  const context = previous && !restarted ? previous.tail : [];
-  const parser = createTranscriptParser(context);
+  const keep = previous !== null && !restarted;
+  const sessionKey = options.sessionId ?? basename(path, '.jsonl');
+  return {
+    path,
+    offset: keep ? previous.offset : 0,
+    context: keep ? previous.tail : [],
+    restarted,
+    previousRecords: keep ? previous.records : 0,
+    previousBadLines: keep ? previous.badLines : 0,
+    live: options.mode === 'live' || store.events.hasEventsFor(sessionKey),
+    previousSummary: options.subagent ? null : store.summaries.get(sessionKey),
+    subagent: options.subagent === true,
+    dryRun: options.dryRun === true,
+    projectFilter: options.projectFilter ?? null,
+    sessionId: options.sessionId ?? null,
+    cwd: options.cwd ?? null,
+    now: options.now,
+  };
+}
+
+/** Read the appended part of a transcript and distil it. Touches no store (runs on any thread). */
+export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedIngest {
+  const chunk = readJsonlFrom(plan.path, plan.offset, { peek: peekSkippedType });
+  const parser = createTranscriptParser(plan.context);
   for (const line of chunk.lines) {
     if (line.skipped !== undefined) parser.skip(line.skipped);
     else parser.add(line.value);
   }
   const parsed = parser.result();
+  const sessionId = plan.sessionId ?? parsed.sessionId ?? basename(plan.path, '.jsonl');
+  const cwd = parsed.cwd ?? plan.cwd ?? '/';
   const report: IngestReport = {
-    path,
-    sessionId: options.sessionId ?? parsed.sessionId ?? basename(path, '.jsonl'),
+    path: plan.path,
+    sessionId,
     records: chunk.lines.length,
     badLines: chunk.badLines,
     oversizeLines: chunk.oversizeLines,
@@ -67,63 +137,80 @@ export function ingestTranscript(store: Store, path: string, options: IngestOpti
     ),
     created: 0,
     usageMessages: 0,
-    restarted,
+    restarted: plan.restarted,
     filtered: false,
   };
-  if (chunk.lines.length === 0 && chunk.badLines === 0 && chunk.oversizeLines === 0) return report;
-  const sessionId = report.sessionId as string;
-  const cwd = parsed.cwd ?? options.cwd ?? '/';
-  if (options.projectFilter && !cwd.startsWith(options.projectFilter)) {
-    report.filtered = true;
-    return report;
-  }
   const project: Project = resolveProject(cwd);
-  // A session the hooks captured already has its turns as memories: only the extractors add to it.
-  const live = options.mode === 'live' || store.events.hasEventsFor(sessionId);
-  const entries = options.subagent ? [] : parsed.entries;
-  const distilled = distilTranscript(entries, context, {
-    distiller: live ? null : options.distiller,
+  const entries = plan.subagent ? [] : parsed.entries;
+  const base = {
+    report,
+    sessionId,
+    cwd,
+    project,
+    live: plan.live,
+    usage: parsed.usage,
+    types: [...parsed.types],
+    firstAt: parsed.entries[0]?.at || parsed.usage[0]?.at || plan.now,
+    lastAt: parsed.entries[parsed.entries.length - 1]?.at || parsed.entries[0]?.at || plan.now,
+    progress: {
+      offset: chunk.nextOffset,
+      fingerprint: fileFingerprint(plan.path),
+      records: plan.previousRecords + chunk.lines.length,
+      badLines: plan.previousBadLines + chunk.badLines + chunk.oversizeLines,
+      tail: [...plan.context, ...entries].slice(-TAIL_ENTRIES),
+    },
+  };
+  const empty = chunk.lines.length === 0 && chunk.badLines === 0 && chunk.oversizeLines === 0;
+  if (empty || (plan.projectFilter !== null && !cwd.startsWith(plan.projectFilter))) {
+    report.filtered = !empty;
+    return { ...base, nothingToStore: true, memories: [], summary: null };
+  }
+  const distilled = distilTranscript(entries, plan.context, {
+    distiller: plan.live ? null : distiller,
     projectRoot: project.root,
     sessionId,
-    previousSummary: store.summaries.get(sessionId),
+    previousSummary: plan.previousSummary,
   });
-  if (options.dryRun) {
-    report.created = distilled.memories.length;
-    return report;
-  }
-  const firstAt = parsed.entries[0]?.at || parsed.usage[0]?.at || options.now;
-  const lastAt = parsed.entries[parsed.entries.length - 1]?.at || firstAt;
+  if (plan.dryRun) report.created = distilled.memories.length;
+  return { ...base, nothingToStore: plan.dryRun, memories: distilled.memories, summary: distilled.summary };
+}
+
+/** Store a prepared read: memories, summary, usage, counts and the new offset in ONE transaction. */
+export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean, now: number): IngestReport {
+  const { report } = p;
+  if (p.nothingToStore) return report;
   store.transaction(() => {
-    if (!options.subagent) {
-      store.sessions.touch(project, { id: sessionId, cwd, transcriptPath: path }, 'transcript', firstAt);
-      for (const m of distilled.memories) {
+    if (!subagent) {
+      store.sessions.touch(
+        p.project,
+        { id: p.sessionId, cwd: p.cwd, transcriptPath: report.path },
+        'transcript',
+        p.firstAt,
+      );
+      for (const m of p.memories) {
         const id = store.observations.insert({
-          projectId: project.id,
-          sessionId,
+          projectId: p.project.id,
+          sessionId: p.sessionId,
           source: 'transcript',
-          createdAt: m.at || lastAt,
+          createdAt: m.at || p.lastAt,
           provenance: m.provenance.map((uuid) => `transcript:${uuid}`),
           draft: m.draft,
         });
         if (id) report.created++;
       }
-      if (distilled.summary) store.summaries.save(sessionId, project.id, distilled.summary, !live, lastAt);
+      if (p.summary) store.summaries.save(p.sessionId, p.project.id, p.summary, !p.live, p.lastAt);
     }
-    report.usageMessages = store.transcripts.addUsage(sessionId, project.id, parsed.usage);
-    store.transcripts.countTypes(parsed.types);
+    report.usageMessages = store.transcripts.addUsage(p.sessionId, p.project.id, p.usage);
+    store.transcripts.countTypes(new Map(p.types));
     store.transcripts.saveProgress(
-      {
-        path,
-        sessionId,
-        projectId: project.id,
-        offset: chunk.nextOffset,
-        fingerprint: fileFingerprint(path),
-        records: (previous && !restarted ? previous.records : 0) + chunk.lines.length,
-        badLines: (previous && !restarted ? previous.badLines : 0) + chunk.badLines + chunk.oversizeLines,
-        tail: [...context, ...entries].slice(-TAIL_ENTRIES),
-      },
-      options.now,
+      { path: report.path, sessionId: p.sessionId, projectId: p.project.id, ...p.progress },
+      now,
     );
   });
   return report;
+}
+
+export function ingestTranscript(store: Store, path: string, options: IngestOptions): IngestReport {
+  const plan = planIngest(store, path, options);
+  return commitIngest(store, prepareIngest(plan, options.distiller), plan.subagent, options.now);
 }

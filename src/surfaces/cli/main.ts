@@ -102,7 +102,7 @@ export async function runCli(
     };
     switch (command) {
       case 'install':
-        return installCommand(ctx, {
+        return await installCommand(ctx, {
           json,
           backfill: values.backfill === true,
           ...(values.settings ? { settings: values.settings } : {}),
@@ -134,7 +134,7 @@ export async function runCli(
       case 'config':
         return configCommand(ctx, positionals[0] ?? 'list', positionals.slice(1), { json });
       case 'backfill':
-        return backfillCommand(ctx, {
+        return await backfillCommand(ctx, {
           json,
           dryRun: values['dry-run'] === true,
           ...(values.from ? { from: values.from } : {}),

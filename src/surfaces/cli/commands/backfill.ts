@@ -6,8 +6,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { backfill } from '../../../worker/backfill.ts';
-import { printJson, withStore, type CliContext } from '../context.ts';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
+import { printJson, type CliContext } from '../context.ts';
 
 export interface BackfillFlags {
   json: boolean;
@@ -30,35 +32,46 @@ function parseSince(text: string): number {
   return t;
 }
 
-export function backfillCommand(ctx: CliContext, flags: BackfillFlags): number {
+export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Promise<number> {
   const root = resolve(
     ctx.cwd,
     flags.from ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects'),
   );
   const since = flags.since ? parseSince(flags.since) : undefined;
   const showProgress = ctx.io.isTTY && !flags.json;
-  const report = withStore(ctx, (store) =>
-    backfill(store, {
-      root,
-      distiller: createHeuristicDistiller(),
-      now: ctx.now,
-      dryRun: flags.dryRun,
-      ...(since !== undefined ? { since } : {}),
-      ...(flags.project ? { project: resolve(ctx.cwd, flags.project) } : {}),
-      ...(showProgress
-        ? {
-            onProgress: (done, total, bytesDone, bytesTotal) => {
-              const width = 30;
-              const filled = Math.round((bytesDone / Math.max(1, bytesTotal)) * width);
-              ctx.io.err(
-                `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} files, ${(bytesDone / 1e6).toFixed(1)} MB`,
-              );
-              if (done === total) ctx.io.err('\n');
-            },
-          }
-        : {}),
-    }),
-  );
+  const options: BackfillOptions = {
+    root,
+    distiller: createHeuristicDistiller(),
+    now: ctx.now,
+    dryRun: flags.dryRun,
+    ...(since !== undefined ? { since } : {}),
+    ...(flags.project ? { project: resolve(ctx.cwd, flags.project) } : {}),
+    ...(showProgress
+      ? {
+          onProgress: (done: number, total: number, bytesDone: number, bytesTotal: number) => {
+            const width = 30;
+            const filled = Math.round((bytesDone / Math.max(1, bytesTotal)) * width);
+            ctx.io.err(
+              `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} files, ${(bytesDone / 1e6).toFixed(1)} MB`,
+            );
+            if (done === total) ctx.io.err('\n');
+          },
+        }
+      : {}),
+  };
+  // Reading and distilling run on reader threads (both cores here); this thread commits.
+  const threadScript = join(ctx.distDir, 'backfill-thread.mjs');
+  const threads = Math.min(4, availableParallelism());
+  const store = ctx.openStore();
+  let report;
+  try {
+    report =
+      threads > 1 && existsSync(threadScript)
+        ? await backfillParallel(store, { ...options, threadScript, threads })
+        : backfill(store, options);
+  } finally {
+    store.close();
+  }
   if (flags.json) {
     printJson(ctx, { root, dryRun: flags.dryRun, ...report });
     return report.errors.length > 0 ? 1 : 0;

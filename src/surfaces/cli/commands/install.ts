@@ -31,12 +31,12 @@ export function hookCommand(ctx: CliContext): string {
 }
 
 /** After installing: read existing transcripts now (`--backfill`), or say how to. */
-function offerBackfill(ctx: CliContext, flags: { json: boolean; backfill: boolean }): void {
+async function offerBackfill(ctx: CliContext, flags: { json: boolean; backfill: boolean }): Promise<void> {
   const projects = join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
   const count = findTranscripts(projects).filter((f) => !f.subagent).length;
   if (count === 0) return;
   if (flags.backfill) {
-    backfillCommand(ctx, { json: flags.json, dryRun: false });
+    await backfillCommand(ctx, { json: flags.json, dryRun: false });
     return;
   }
   if (!flags.json) {
@@ -47,10 +47,10 @@ function offerBackfill(ctx: CliContext, flags: { json: boolean; backfill: boolea
   }
 }
 
-export function installCommand(
+export async function installCommand(
   ctx: CliContext,
   flags: { json: boolean; settings?: string; backfill?: boolean },
-): number {
+): Promise<number> {
   const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
   const report = installHooks(settingsPath, {
     command: hookCommand(ctx),
@@ -59,7 +59,7 @@ export function installCommand(
   });
   if (flags.json) {
     printJson(ctx, report);
-    if (flags.backfill) offerBackfill(ctx, { json: true, backfill: true });
+    if (flags.backfill) await offerBackfill(ctx, { json: true, backfill: true });
     return 0;
   }
   const lines = [
@@ -72,7 +72,7 @@ export function installCommand(
     '  undo with "engram uninstall"',
   );
   ctx.io.out(`${lines.join('\n')}\n`);
-  offerBackfill(ctx, { json: false, backfill: flags.backfill === true });
+  await offerBackfill(ctx, { json: false, backfill: flags.backfill === true });
   return 0;
 }
 
