@@ -240,6 +240,33 @@ describe('engram backfill over real Claude Code transcripts', () => {
       fresh.cleanup();
     }
   });
+
+  it('filters by --since and --project', () => {
+    const other = createSandbox();
+    try {
+      const since = JSON.parse(
+        other.engram(['backfill', '--from', projects, '--since', '2999-01-01', '--json']).stdout,
+      ) as Report;
+      expect(since).toMatchObject({ files: 0, created: 0 });
+      const bad = other.engram(['backfill', '--from', projects, '--since', 'yesterdayish']);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toMatch(/--since takes a date/);
+      const only = JSON.parse(
+        other.engram([
+          'backfill',
+          '--from',
+          projects,
+          '--project',
+          '/home/USER/projects/spotter-worktrees',
+          '--json',
+        ]).stdout,
+      ) as Report;
+      expect(only.sessions).toBe(1);
+      expect(only.created).toBeGreaterThan(0);
+    } finally {
+      other.cleanup();
+    }
+  });
 });
 
 type Metrics = {
