@@ -1,231 +1,292 @@
 /**
  * Merging engram's hooks into a Claude Code settings file, and taking them out again exactly.
- * The user's other settings and hooks are never touched; a backup is written before any change.
+ *
+ * Settings shape: `{"hooks":{"<Event>":[{"matcher":"…","hooks":[{"type":"command","command":"…","timeout":30}]}]}}`.
+ * engram adds one matcher group per event (no `matcher` key: it matches everything) and never touches anything
+ * else: other settings, the user's own hooks and their order stay as they were. A backup is written next to the
+ * file before every change, writes are atomic (temp file + rename, mode kept), and a sidecar
+ * `<settings>.engram-install.json` records what the first install created so uninstall can undo exactly that.
  */
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname } from 'node:path';
+import { rmSync, unlinkSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { EngramError } from '../../core/errors.ts';
+import { ENGRAM_HOOK_MARKER, isEngramHookCommand } from './engram-hook-command.ts';
+import {
+  sidecarPath,
+  isObject,
+  loadSettings,
+  describeType,
+  writeAtomic,
+  formatJson,
+  fileMode,
+  writeBackup,
+  readSidecar,
+  newestBackup,
+  loadBackup,
+  type JsonObject,
+  type Sidecar,
+} from './settings-files.ts';
 
 export interface HookInstallSpec {
-  /** The shell command Claude Code runs for every event. */
+  /** The shell command Claude Code runs for every event; must satisfy `isEngramHookCommand`. */
   command: string;
   events: readonly string[];
+  /** Per-event timeout (seconds) written as `"timeout"`; `undefined` leaves Claude Code's default. */
   timeoutSeconds?: (event: string) => number | undefined;
 }
 
 export interface InstallReport {
   settingsPath: string;
+  /** The copy of the file as it was before this call changed it; null when nothing was changed or created. */
   backupPath: string | null;
+  /** Events whose engram entry was added or replaced (new command or timeout). */
   added: string[];
+  /** Events whose engram entry was already exactly as wanted. */
   alreadyPresent: string[];
+  /** The settings file did not exist and was created. */
   created: boolean;
 }
 
 export interface UninstallReport {
   settingsPath: string;
+  /** Events from which engram entries were removed. */
   removed: string[];
+  /** The file was put back byte for byte from the backup taken before engram was installed. */
   restoredExactly: boolean;
+  /** engram had created the file and nothing else was in it, so it was deleted. */
   deletedFile: boolean;
 }
 
-interface Sidecar {
-  createdFile: boolean;
-  createdHooksKey: boolean;
-  backupPath: string | null;
-  installedAt: string;
+export { ENGRAM_HOOK_MARKER, isEngramHookCommand } from './engram-hook-command.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Hook entries
+
+const isEngramEntry = (entry: unknown): boolean =>
+  isObject(entry) && typeof entry['command'] === 'string' && isEngramHookCommand(entry['command']);
+
+const groupEntries = (group: unknown): unknown[] | null =>
+  isObject(group) && Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : null;
+
+function hasAnyEngramEntry(hooks: JsonObject | undefined): boolean {
+  if (!hooks) return false;
+  return Object.values(hooks).some(
+    (groups) =>
+      Array.isArray(groups) && groups.some((group) => groupEntries(group)?.some(isEngramEntry) ?? false),
+  );
 }
 
-type Json = Record<string, unknown>;
-interface HookEntry {
-  type?: unknown;
-  command?: unknown;
-  timeout?: unknown;
-}
-interface MatcherGroup {
-  matcher?: unknown;
-  hooks?: unknown;
-}
-
-/** The shell comment that marks engram's hook commands, wherever engram is installed. */
-export const ENGRAM_HOOK_MARKER = '# engram-hook';
-
-/** engram's hook commands end with the marker comment, or are a plain `engram hook`. */
-export function isEngramHookCommand(command: string): boolean {
-  const c = command.trim();
-  return /#\s*engram-hook$/.test(c) || /(?:^|[\s"'/])engram["']?\s+hook$/.test(c);
-}
-
-function sidecarPath(settingsPath: string): string {
-  return `${settingsPath}.engram-install.json`;
-}
-
-function readSettings(path: string): { json: Json; text: string } | null {
-  if (!existsSync(path)) return null;
-  const text = readFileSync(path, 'utf8');
-  if (text.trim() === '') return { json: {}, text };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new EngramError(
-      'INSTALL_FAILED',
-      `${path} is not valid JSON (${(error as Error).message}); nothing was changed`,
-      {
-        hint: 'Fix the file (or move it away) and run the command again.',
-      },
-    );
+function validateSpec(spec: HookInstallSpec): { events: string[]; entryFor: (event: string) => JsonObject } {
+  const command = typeof spec.command === 'string' ? spec.command.trim() : '';
+  if (command === '' || /[\r\n]/.test(command)) {
+    throw new EngramError('INPUT_INVALID', 'the hook command must be a single non-empty line');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new EngramError('INSTALL_FAILED', `${path} does not hold a JSON object; nothing was changed`);
+  if (!isEngramHookCommand(command)) {
+    throw new EngramError('INPUT_INVALID', `the hook command is not recognisable as engram's: ${command}`, {
+      hint: `End it with "${ENGRAM_HOOK_MARKER}" so it can be found again to update or uninstall.`,
+    });
   }
-  const hooks = (value as Json)['hooks'];
-  if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) {
-    throw new EngramError('INSTALL_FAILED', `${path}: "hooks" must be an object; nothing was changed`);
+  const events: string[] = [];
+  for (const event of spec.events) {
+    if (typeof event !== 'string' || event.trim() === '') {
+      throw new EngramError(
+        'INPUT_INVALID',
+        `hook event names must be non-empty strings (got ${JSON.stringify(event)})`,
+      );
+    }
+    if (!events.includes(event)) events.push(event);
   }
-  return { json: value as Json, text };
+  if (events.length === 0) throw new EngramError('INPUT_INVALID', 'no hook events to install');
+  const entryFor = (event: string): JsonObject => {
+    const timeout = spec.timeoutSeconds?.(event);
+    if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
+      throw new EngramError(
+        'INPUT_INVALID',
+        `the timeout for ${event} must be a positive number of seconds (got ${String(timeout)})`,
+      );
+    }
+    return timeout === undefined ? { type: 'command', command } : { type: 'command', command, timeout };
+  };
+  for (const event of events) entryFor(event); // fail before touching anything
+  return { events, entryFor };
 }
 
-function writeAtomic(path: string, text: string, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.engram-${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
-}
+// ---------------------------------------------------------------------------------------------------------------
+// Install / uninstall
 
-const format = (json: unknown) => `${JSON.stringify(json, null, 2)}\n`;
-
-function groupsOf(hooks: Json, event: string): MatcherGroup[] {
-  const list = hooks[event];
-  return Array.isArray(list) ? (list as MatcherGroup[]) : [];
-}
-
-function entriesOf(group: MatcherGroup): HookEntry[] {
-  return Array.isArray(group.hooks) ? (group.hooks as HookEntry[]) : [];
-}
-
-const isEngramEntry = (h: HookEntry) => typeof h.command === 'string' && isEngramHookCommand(h.command);
-
+/**
+ * Adds (or updates in place) engram's hook entry for each event. Idempotent: an unchanged install writes nothing.
+ * Throws INPUT_INVALID for a bad spec and INSTALL_FAILED (changing nothing) for an unusable settings file.
+ */
 export function installHooks(
   settingsPath: string,
   spec: HookInstallSpec,
   now: () => Date = () => new Date(),
 ): InstallReport {
-  const existing = readSettings(settingsPath);
-  const settings: Json = existing ? structuredClone(existing.json) : {};
+  const { events, entryFor } = validateSpec(spec);
+  const existing = loadSettings(settingsPath);
+  const settings: JsonObject = existing ? structuredClone(existing.json) : {};
   const createdHooksKey = settings['hooks'] === undefined;
-  const hooks = (settings['hooks'] ??= {}) as Json;
+  const hooks = (settings['hooks'] ??= {}) as JsonObject;
+  const fresh = !hasAnyEngramEntry(hooks);
+
   const added: string[] = [];
   const alreadyPresent: string[] = [];
-  for (const event of spec.events) {
-    const timeout = spec.timeoutSeconds?.(event);
-    const entry: HookEntry = { type: 'command', command: spec.command, ...(timeout ? { timeout } : {}) };
-    const groups = groupsOf(hooks, event);
+  let dirty = false;
+  for (const event of events) {
+    const wanted = entryFor(event);
+    const current = hooks[event];
+    if (current === undefined) {
+      hooks[event] = [{ hooks: [wanted] }];
+      added.push(event);
+      dirty = true;
+      continue;
+    }
+    if (!Array.isArray(current)) {
+      throw new EngramError(
+        'INSTALL_FAILED',
+        `${settingsPath}: "hooks.${event}" must be an array of matcher groups (it is ${describeType(current)}); nothing was changed`,
+        { hint: 'Fix that setting (or move the file away) and run the command again.' },
+      );
+    }
+    current.forEach((group, index) => {
+      if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks']))) {
+        throw new EngramError(
+          'INSTALL_FAILED',
+          `${settingsPath}: "hooks.${event}[${index}]" must be an object with a "hooks" array; nothing was changed`,
+          { hint: 'Fix that setting (or move the file away) and run the command again.' },
+        );
+      }
+    });
     let found = false;
-    for (const group of groups) {
-      const entries = entriesOf(group);
-      const index = entries.findIndex(isEngramEntry);
-      if (index === -1) continue;
-      if (found) {
-        entries.splice(index, 1); // a duplicate from an older install
+    let changed = false;
+    const groups: unknown[] = [];
+    for (const group of current) {
+      const entries = groupEntries(group);
+      if (!entries?.some(isEngramEntry)) {
+        groups.push(group);
         continue;
       }
-      found = true;
-      if (isDeepStrictEqual(entries[index], entry)) alreadyPresent.push(event);
-      else {
-        entries[index] = entry; // a new install path or timeout: replace in place
-        added.push(event);
+      const kept: unknown[] = [];
+      for (const entry of entries) {
+        if (!isEngramEntry(entry)) kept.push(entry);
+        else if (found)
+          changed = true; // a duplicate (an older install, say): dropped
+        else {
+          found = true;
+          if (!isDeepStrictEqual(entry, wanted)) changed = true; // new path or timeout: replaced in place
+          kept.push(wanted);
+        }
       }
+      if (kept.length > 0) groups.push({ ...(group as JsonObject), hooks: kept });
     }
     if (!found) {
-      hooks[event] = [...groups, { hooks: [entry] }];
+      groups.push({ hooks: [wanted] });
+      changed = true;
+    }
+    if (changed) {
+      hooks[event] = groups;
       added.push(event);
-    }
+      dirty = true;
+    } else alreadyPresent.push(event);
   }
-  let backupPath: string | null = null;
-  if (added.length > 0) {
-    const mode = existing ? statSync(settingsPath).mode & 0o777 : 0o600;
-    if (existing) {
-      backupPath = `${settingsPath}.engram-backup-${now().toISOString().replace(/[:.]/g, '-')}`;
-      copyFileSync(settingsPath, backupPath);
-      chmodSync(backupPath, mode);
-    }
-    writeAtomic(settingsPath, format(settings), mode);
-    if (!existsSync(sidecarPath(settingsPath))) {
-      const sidecar: Sidecar = {
-        createdFile: !existing,
-        createdHooksKey,
-        backupPath,
-        installedAt: now().toISOString(),
-      };
-      writeAtomic(sidecarPath(settingsPath), format(sidecar), 0o600);
-    }
+
+  if (!dirty) return { settingsPath, backupPath: null, added, alreadyPresent, created: false };
+
+  const mode = existing ? fileMode(settingsPath) : 0o600;
+  const at = now();
+  const backupPath = existing ? writeBackup(settingsPath, mode, at) : null;
+  if (fresh) {
+    // Only a fresh install knows what the file was like without engram; a later one keeps that record.
+    const sidecar: Sidecar = {
+      createdFile: !existing,
+      createdHooksKey,
+      backupPath,
+      installedAt: at.toISOString(),
+    };
+    writeAtomic(sidecarPath(settingsPath), formatJson(sidecar), 0o600);
   }
+  writeAtomic(settingsPath, formatJson(settings), mode);
   return { settingsPath, backupPath, added, alreadyPresent, created: !existing };
 }
 
-function readSidecar(settingsPath: string): Sidecar | null {
-  try {
-    return JSON.parse(readFileSync(sidecarPath(settingsPath), 'utf8')) as Sidecar;
-  } catch {
-    return null; // no record of the install: entries are still removed, nothing is restored
-  }
-}
-
+/**
+ * Removes engram's entries (only those), the matcher groups and event lists that leaves empty, and the `hooks`
+ * object if engram created it and it is now empty. Restores the pre-install backup byte for byte when the result
+ * equals it, deletes the file when engram created it and nothing else is left, and deletes the sidecar.
+ */
 export function uninstallHooks(settingsPath: string): UninstallReport {
   const report: UninstallReport = { settingsPath, removed: [], restoredExactly: false, deletedFile: false };
-  const existing = readSettings(settingsPath);
   const sidecar = readSidecar(settingsPath);
+  const existing = loadSettings(settingsPath);
+  const dropSidecar = (): void => rmSync(sidecarPath(settingsPath), { force: true });
   if (!existing) {
-    if (sidecar) unlinkSync(sidecarPath(settingsPath));
+    dropSidecar();
     return report;
   }
+
   const settings = structuredClone(existing.json);
-  const hooks = settings['hooks'] as Json | undefined;
+  const hooks = settings['hooks'] as JsonObject | undefined;
+  let alternative: JsonObject | null = null; // the result without an emptied "hooks", if engram may have added it
   if (hooks) {
     for (const event of Object.keys(hooks)) {
-      const groups = groupsOf(hooks, event);
+      const groups = hooks[event];
+      if (!Array.isArray(groups)) continue;
       let removedHere = false;
-      const kept = groups
-        .map((group) => {
-          const entries = entriesOf(group);
-          const remaining = entries.filter((h) => !isEngramEntry(h));
-          if (remaining.length === entries.length) return group;
-          removedHere = true;
-          return remaining.length === 0 ? null : { ...group, hooks: remaining };
-        })
-        .filter((g): g is MatcherGroup => g !== null);
+      const kept: unknown[] = [];
+      for (const group of groups) {
+        const entries = groupEntries(group);
+        const remaining = entries?.filter((entry) => !isEngramEntry(entry));
+        if (!entries || !remaining || remaining.length === entries.length) {
+          kept.push(group);
+          continue;
+        }
+        removedHere = true;
+        if (remaining.length > 0) kept.push({ ...(group as JsonObject), hooks: remaining });
+      }
       if (!removedHere) continue;
       report.removed.push(event);
       if (kept.length === 0) delete hooks[event];
       else hooks[event] = kept;
     }
-    if (Object.keys(hooks).length === 0 && sidecar?.createdHooksKey) delete settings['hooks'];
-  }
-  if (report.removed.length > 0) {
-    const mode = statSync(settingsPath).mode & 0o777;
-    const backup = sidecar?.backupPath ? readSettings(sidecar.backupPath) : null;
-    if (sidecar?.createdFile && Object.keys(settings).length === 0) {
-      unlinkSync(settingsPath);
-      report.deletedFile = true;
-    } else if (backup && isDeepStrictEqual(backup.json, settings)) {
-      writeAtomic(settingsPath, backup.text, mode);
-      report.restoredExactly = true;
-    } else {
-      writeAtomic(settingsPath, format(settings), mode);
+    if (report.removed.length > 0 && Object.keys(hooks).length === 0) {
+      if (sidecar?.createdHooksKey) delete settings['hooks'];
+      else if (!sidecar) {
+        alternative = { ...settings };
+        delete alternative['hooks'];
+      }
     }
   }
-  if (sidecar) unlinkSync(sidecarPath(settingsPath));
+
+  if (report.removed.length === 0) {
+    dropSidecar(); // nothing of engram's left to undo
+    return report;
+  }
+
+  if (sidecar?.createdFile && Object.keys(settings).length === 0) {
+    unlinkSync(settingsPath);
+    report.deletedFile = true;
+    dropSidecar();
+    return report;
+  }
+
+  const mode = fileMode(settingsPath);
+  const candidates = [sidecar?.backupPath ?? null, newestBackup(settingsPath)].filter(
+    (path, index, all): path is string => path !== null && all.indexOf(path) === index,
+  );
+  for (const candidate of candidates) {
+    const backup = loadBackup(candidate);
+    if (!backup) continue;
+    if (
+      isDeepStrictEqual(backup.json, settings) ||
+      (alternative && isDeepStrictEqual(backup.json, alternative))
+    ) {
+      writeAtomic(settingsPath, backup.text, mode);
+      report.restoredExactly = true;
+      break;
+    }
+  }
+  if (!report.restoredExactly) writeAtomic(settingsPath, formatJson(settings), mode);
+  dropSidecar();
   return report;
 }
