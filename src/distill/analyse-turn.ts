@@ -100,7 +100,11 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         }
         return;
       case 'post_compact':
-        if (e.summary.trim() !== '') a.compactSummary = e.summary.trim();
+        if (e.summary.trim() !== '') {
+          // The host's summary is the model's raw answer: keep its <summary> part, not the <analysis>.
+          const inner = /<summary>([\s\S]*?)(?:<\/summary>|$)/.exec(e.summary)?.[1];
+          a.compactSummary = (inner ?? e.summary.replace(/<analysis>[\s\S]*?<\/analysis>/, '')).trim();
+        }
         return;
       case 'session_end':
         a.sessionEnded = true;

@@ -222,6 +222,22 @@ describe('heuristic distiller', () => {
     });
   });
 
+  it('keeps the summary part of a compaction answer, not its analysis', () => {
+    const r = distil(
+      turn({
+        kind: 'post_compact',
+        trigger: 'manual',
+        summary: '<analysis>thinking aloud</analysis>\n<summary>Worked on the cart totals.</summary>',
+      }),
+    );
+    expect(r.observations).toEqual([
+      expect.objectContaining({
+        title: 'Compacted context summary',
+        narrative: 'Worked on the cart totals.',
+      }),
+    ]);
+  });
+
   it('survives unknown tools, garbage fields and partial turns', () => {
     const weird: CapturedEvent[] = [
       { kind: 'tool', tool: 'mcp__github__create_issue', input: { title: 5 } as never, response: null },

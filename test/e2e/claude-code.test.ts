@@ -88,7 +88,7 @@ describe('engram inside the real Claude Code', () => {
   let projectB: string;
 
   beforeAll(async () => {
-    claude = ensureClaudeCli();
+    claude = await ensureClaudeCli();
     sb = createSandbox({ ENGRAM_WORKER_AUTOSTART: 'true', ENGRAM_WORKER_IDLE_EXIT_SECONDS: '30' });
     projectA = sb.project('release-app', 'git@github.com:example/release-app.git');
     projectB = sb.project('other-app', 'https://github.com/example/other-app.git');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicDistiller } from '../../src/distill/heuristic-distiller.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createStore } from '../../src/store/store.ts';
-import { backfill } from '../../src/worker/backfill.ts';
+import { backfill, backfillParallel } from '../../src/worker/backfill.ts';
 import { CLI_BIN, createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
 const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'transcripts');
@@ -265,6 +265,37 @@ describe('engram backfill over real Claude Code transcripts', () => {
       expect(only.created).toBeGreaterThan(0);
     } finally {
       other.cleanup();
+    }
+  });
+
+  it('gives the same result on reader threads as on one thread', async () => {
+    const one = createSandbox();
+    const two = createSandbox();
+    try {
+      const open = (sbx: Sandbox) => {
+        mkdirSync(sbx.engramHome, { recursive: true });
+        return createStore(openDatabase(join(sbx.engramHome, 'engram.db')));
+      };
+      const a = open(one);
+      const b = open(two);
+      const options = { root: projects, distiller: createHeuristicDistiller(), now: () => 1_800_000_000_000 };
+      const sequential = backfill(a, options);
+      const threaded = await backfillParallel(b, {
+        ...options,
+        threadScript: join(REPO_ROOT, 'dist', 'backfill-thread.mjs'),
+        threads: 2,
+      });
+      expect(threaded).toEqual(sequential);
+      const rows = (st: ReturnType<typeof createStore>) =>
+        st.db
+          .prepare('SELECT type, title, session_id, created_at FROM observations ORDER BY title, type')
+          .all();
+      expect(rows(b)).toEqual(rows(a));
+      a.close();
+      b.close();
+    } finally {
+      one.cleanup();
+      two.cleanup();
     }
   });
 });

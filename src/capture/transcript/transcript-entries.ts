@@ -47,6 +47,8 @@ function blocksText(content: unknown): string {
     .join('\n');
 }
 
+const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead']);
+
 /** The parts of a tool's structured result the distillers use (a Read's file content is not one). */
 function usefulResultFields(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
@@ -138,8 +140,11 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
                 parsed.entries.push({ kind: 'interrupt', uuid, at });
                 kept = true;
               } else if (call && !call.result) {
+                // What a reading tool returned is not kept (only that it ran, and its errors): it is the
+                // bulk of a transcript and no distiller uses it.
+                const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) ? 8000 : 300;
                 call.result = {
-                  text: scrubText(text.slice(0, 8000)),
+                  text: scrubText(text.slice(0, keep)),
                   isError: block['is_error'] === true,
                   structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
                   uuid,

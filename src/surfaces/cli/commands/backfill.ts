@@ -59,9 +59,11 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
         }
       : {}),
   };
-  // Reading and distilling run on reader threads (both cores here); this thread commits.
+  // Reading and distilling run on reader threads while this thread commits — where that helps: with a
+  // core to spare for the committing thread. On two cores the copying between threads costs more than
+  // the second core gains (measured by `npm run bench:ingest`), so it stays on one thread there.
   const threadScript = join(ctx.distDir, 'backfill-thread.mjs');
-  const threads = Math.min(4, availableParallelism());
+  const threads = Math.min(4, availableParallelism() - 1);
   const store = ctx.openStore();
   let report;
   try {
