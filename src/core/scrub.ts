@@ -290,7 +290,18 @@ const CONTEXT_RULES: readonly ContextRule[] = [
  * A superset of every context rule's hint, as plain words (cheap to scan for): which lines need the
  * context rules at all. Keep it in step with the rules' `hint`s.
  */
-const ANY_HINT = /:\/\/|pass|pwd|secret|token|key|auth|cred|cookie|sig|bearer|mysql|curl/gi;
+const anyCase = (word: string): string =>
+  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+// Test-run words ("PASS", "passed", "passing") are the commonest false hint in tool output: not counted.
+const ANY_HINT = new RegExp(
+  [
+    ':\\/\\/',
+    '[Pp]ass(?!(?:ed|ing|es)\\b)',
+    'PASS(?=WORD|WD|PHRASE|[_=:-])',
+    ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(anyCase),
+  ].join('|'),
+  'g',
+);
 
 // ---- spans with open ends ----------------------------------------------------------------------
 
