@@ -247,6 +247,8 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
 export function peekSkippedType(line: string): string | null {
   if (line.startsWith('{"type":"file-history-snapshot"')) return 'file-history-snapshot';
   if (line.startsWith('{"type":"queue-operation"')) return 'queue-operation';
-  if (line.includes('"type":"progress","data":{')) return 'progress';
+  // The envelope comes first: a progress record names its type within its first few hundred bytes, so
+  // only that much is searched (lastIndexOf from a bound) instead of scanning long lines to the end.
+  if (line.lastIndexOf('"type":"progress","data":{', 1024) !== -1) return 'progress';
   return null;
 }
