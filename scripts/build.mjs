@@ -39,6 +39,13 @@ await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: ['src/surfaces/mcp/main.ts'],
+    outfile: 'dist/mcp.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
     entryPoints: ['src/worker/backfill-thread.ts'],
     outfile: 'dist/backfill-thread.mjs',
     format: 'esm',

@@ -298,7 +298,9 @@ const ANY_HINT = new RegExp(
     ':\\/\\/',
     '[Pp]ass(?!(?:ed|ing|es)\\b)',
     'PASS(?=WORD|WD|PHRASE|[_=:-])',
-    ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(anyCase),
+    ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(
+      anyCase,
+    ),
   ].join('|'),
   'g',
 );

@@ -91,7 +91,7 @@ function createBudget(budgetTokens: number) {
 }
 
 const FOOTER =
-  'Details of a memory: `engram show <id>` in a shell (full narrative, facts and files); `engram search <words>` finds more.';
+  'Details: MCP tools mcp__engram__get_observations (ids), mcp__engram__search (words), mcp__engram__timeline; or `engram show <id>` / `engram search <words>` in a shell.';
 
 /** The SessionStart index for a project, adapted to how the session started. */
 export function renderSessionContext(store: Store, req: ContextRequest): RenderedContext {

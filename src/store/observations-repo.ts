@@ -108,6 +108,16 @@ export function createObservationsRepo(db: Db) {
     db,
     `UPDATE observations SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?`,
   );
+  const before = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at <= ?
+     ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+  const after = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at > ?
+     ORDER BY created_at ASC, rowid ASC LIMIT ?`,
+  );
   const forget = lazyStatement(
     db,
     `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten by request', title = '[forgotten]',
@@ -171,6 +181,12 @@ export function createObservationsRepo(db: Db) {
     },
     setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
       return setStatus().run(status, reason, at, id).changes === 1;
+    },
+    /** Active memories of a project around a time: up to `nBefore` at or before it, `nAfter` after, oldest first. */
+    around(projectId: ProjectId, at: number, nBefore: number, nAfter: number): Observation[] {
+      const older = (before().all(projectId, at, nBefore) as ObservationRow[]).map(toObservation).reverse();
+      const newer = (after().all(projectId, at, nAfter) as ObservationRow[]).map(toObservation);
+      return [...older, ...newer];
     },
     /** Erase a memory's content (a tombstone keeps its id, so it is never re-created or re-synced). */
     forget(id: string, at: number): boolean {

@@ -27,6 +27,11 @@ function script({
   lastPrompt: string;
   stepInTurn: number;
 }): Reply {
+  if (lastPrompt.includes('What do you remember about the notes greeting?')) {
+    return stepInTurn === 0
+      ? { toolUses: [{ name: 'mcp__engram__search', input: { query: 'notes greeting' } }] }
+      : { text: 'engram remembers creating notes.md with a greeting.' };
+  }
   if (lastPrompt.includes(CORRECTION)) {
     return { text: 'Understood: no Redis. I will use an in-memory LRU map for the user lookup cache.' };
   }
@@ -245,5 +250,33 @@ describe('engram inside the real Claude Code', () => {
       .join('\n');
     expect(sent).toContain("Correction: No, don't use Redis");
     expect(sent).toMatch(/Failed: `redis-cli ping`/);
+  });
+
+  it('lets the model call an engram MCP tool and get memories back', async () => {
+    const projectD = sb.project('mcp-project', 'git@github.com:example/mcp-project.git');
+    const seed = await run(FIRST.replace('release team', 'MCP team'), projectD, randomUUID());
+    expect(seed.exitCode, seed.stderr).toBe(0);
+    expect(sb.engram(['flush']).status).toBe(0);
+    const ask = 'What do you remember about the notes greeting?';
+    const r = await runClaude({
+      bin: claude,
+      prompt: ask,
+      cwd: projectD,
+      home: sb.home,
+      apiUrl: mock.url,
+      allowedTools: ['Bash', 'Write', 'Edit', 'Read', 'mcp__engram__search'],
+      env: {
+        ENGRAM_HOME: sb.engramHome,
+        ENABLE_TOOL_SEARCH: 'false',
+        ENGRAM_WORKER_AUTOSTART: 'true',
+        ENGRAM_WORKER_IDLE_EXIT_SECONDS: '30',
+      },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const requests = mock.requestsFor(ask);
+    const offered = (requests[0]?.tools ?? []) as { name?: string }[];
+    expect(offered.map((t) => t.name)).toContain('mcp__engram__search');
+    const results = mock.textOf(requests.at(-1) ?? {});
+    expect(results).toMatch(/obs_[0-9a-z]{20} \[discovery\] Create notes\.md with a greeting for the MCP team/);
   });
 });

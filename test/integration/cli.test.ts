@@ -36,10 +36,16 @@ describe('the engram CLI', () => {
     };
     expect(merged.permissions).toEqual({ allow: ['Bash(ls:*)'] });
     expect(merged.hooks['PostToolUse']?.[0]?.hooks[0]?.command).toMatch(/dist\/hook\.cjs" # engram-hook$/);
+    const claudeJson = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
+    expect(claudeJson.mcpServers['engram']?.args).toEqual([expect.stringMatching(/dist\/cli\.mjs$/), 'mcp']);
     expect(sb.engram(['install']).stdout).toMatch(/nothing to add/);
     const uninstall = sb.engram(['uninstall']);
     expect(uninstall.stdout).toMatch(/restored exactly/);
     expect(readFileSync(settings, 'utf8')).toBe(original);
+    expect(uninstall.stdout).toMatch(/removed the engram MCP server/);
+    expect(JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8'))).toEqual({});
   });
 
   it('gets, sets and validates configuration', () => {

@@ -2,6 +2,8 @@
  * The `engram` command line (bundled to dist/cli.mjs). Parses arguments, dispatches to a command,
  * and maps errors to exit codes: 2 for bad usage or config, 1 for anything else that failed.
  */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeError, EngramError, type ErrorCode } from '../../core/errors.ts';
 import { loadRuntime } from '../runtime.ts';
@@ -13,7 +15,10 @@ import { contextCommand, forgetCommand, searchCommand, showCommand } from './com
 import { metricsCommand } from './commands/metrics.ts';
 import { statusCommand } from './commands/status.ts';
 import { flushCommand, workerCommand } from './commands/worker.ts';
+import type * as McpEntryModule from '../mcp/main.ts';
 import { createCliContext, type CliIo } from './context.ts';
+
+type McpEntry = typeof McpEntryModule;
 
 export const USAGE = `engram — persistent memory for AI coding agents
 
@@ -43,6 +48,7 @@ Health and plumbing
   worker start|stop|status|run    the background worker (hooks start it on their own)
   config list|get|set|unset       settings (also ENGRAM_* environment variables)
   hook                            handle one Claude Code hook payload on stdin (used by the hooks)
+  mcp                             the MCP server on stdio (search, timeline, get_observations, …; registered by install)
 
 Most commands take --json for stable machine-readable output. Data lives in $ENGRAM_HOME (default ~/.engram).
 `;
@@ -143,6 +149,13 @@ export async function runCli(
         });
       case 'metrics':
         return metricsCommand(ctx, { json });
+      case 'mcp': {
+        // Loaded only here: the MCP SDK is not needed by any other command.
+        const entry = pathToFileURL(join(ctx.distDir, 'mcp.mjs')).href;
+        const { runMcpServer } = (await import(entry)) as McpEntry;
+        await runMcpServer(ctx.runtime, dir);
+        return 0;
+      }
       case 'demo':
         return await demoCommand(ctx, { json, keep: values.keep === true });
       default:

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
+import { registerMcpServer, unregisterMcpServer } from '../claude-mcp.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { findTranscripts } from '../../../worker/backfill.ts';
 import { printJson, type CliContext } from '../context.ts';
@@ -28,6 +29,20 @@ export function hookCommand(ctx: CliContext): string {
     });
   }
   return `"${process.execPath}" "${hook}" ${ENGRAM_HOOK_MARKER}`;
+}
+
+/** Claude Code's user-scope MCP registry: `~/.claude.json`. */
+export function claudeJsonPath(ctx: CliContext): string {
+  return join(ctx.runtime.env['HOME'] || homedir(), '.claude.json');
+}
+
+function registerMcp(ctx: CliContext): { path: string; changed: boolean } {
+  const path = claudeJsonPath(ctx);
+  const cli = join(ctx.distDir, 'cli.mjs');
+  return {
+    path,
+    changed: registerMcpServer(path, { type: 'stdio', command: process.execPath, args: [cli, 'mcp'] }),
+  };
 }
 
 /** After installing: read existing transcripts now (`--backfill`), or say how to. */
@@ -57,8 +72,9 @@ export async function installCommand(
     events: HOOK_EVENTS,
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
   });
+  const mcp = registerMcp(ctx);
   if (flags.json) {
-    printJson(ctx, report);
+    printJson(ctx, { ...report, mcp: { path: mcp.path, changed: mcp.changed } });
     if (flags.backfill) await offerBackfill(ctx, { json: true, backfill: true });
     return 0;
   }
@@ -69,6 +85,7 @@ export async function installCommand(
   if (report.backupPath) lines.push(`  backup of your previous settings: ${report.backupPath}`);
   lines.push(
     `  memory lives in ${ctx.runtime.home}; check capture with "engram status"`,
+    `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.path} (tools: search, timeline, get_observations, get_session_summaries, remember, invalidate, forget)`,
     '  undo with "engram uninstall"',
   );
   ctx.io.out(`${lines.join('\n')}\n`);
@@ -79,8 +96,9 @@ export async function installCommand(
 export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
   const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
   const report = uninstallHooks(settingsPath);
+  const mcpRemoved = unregisterMcpServer(claudeJsonPath(ctx));
   if (flags.json) {
-    printJson(ctx, report);
+    printJson(ctx, { ...report, mcpRemoved });
     return 0;
   }
   if (report.removed.length === 0) ctx.io.out(`no engram hooks found in ${settingsPath}\n`);
@@ -91,5 +109,6 @@ export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settin
         `  your memories stay in ${ctx.runtime.home}\n`,
     );
   }
+  if (mcpRemoved) ctx.io.out(`removed the engram MCP server from ${claudeJsonPath(ctx)}\n`);
   return 0;
 }

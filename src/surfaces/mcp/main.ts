@@ -1,0 +1,25 @@
+/**
+ * The MCP server's entry (bundled to dist/mcp.mjs, loaded only by `engram mcp`): stdio transport.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { openDatabase } from '../../store/database.ts';
+import { createStore } from '../../store/store.ts';
+import { ensureHome, type Runtime } from '../runtime.ts';
+import { createMcpServer } from './server.ts';
+
+export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void> {
+  const server = createMcpServer({
+    cwd,
+    now: Date.now,
+    openStore: () => {
+      ensureHome(runtime.paths);
+      return createStore(openDatabase(runtime.paths.db));
+    },
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  await closed;
+}

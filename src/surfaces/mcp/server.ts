@@ -1,0 +1,326 @@
+/**
+ * `engram mcp`: the MCP server (stdio) that lets the agent search, browse and correct its memory.
+ * Progressive disclosure: `search` and `timeline` return a compact index; `get_observations` the
+ * details. Errors come back as `isError` results that say how to fix the call; every result is kept
+ * far below the host's MCP output cap.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { resolveProject } from '../../capture/project-identity.ts';
+import { describeError, EngramError } from '../../core/errors.ts';
+import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
+import { buildFtsQuery } from '../../recall/fts-query.ts';
+import { formatAge, indexLine } from '../../recall/render-context.ts';
+import type { Store } from '../../store/store.ts';
+
+/** Far below Claude Code's 25,000-token MCP cap (and its 10,000-token warning). */
+export const MCP_RESULT_CHAR_BUDGET = 16_000;
+
+export interface McpDeps {
+  openStore: () => Store;
+  cwd: string;
+  now: () => number;
+}
+
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+
+function ok(text: string): ToolResult {
+  const cut =
+    text.length > MCP_RESULT_CHAR_BUDGET
+      ? `${text.slice(0, MCP_RESULT_CHAR_BUDGET)}\n… (cut to stay within the output budget; ask for fewer items)`
+      : text;
+  return { content: [{ type: 'text', text: cut }] };
+}
+
+function failure(message: string, hint: string): ToolResult {
+  return { content: [{ type: 'text', text: `Error: ${message}\nHow to fix: ${hint}` }], isError: true };
+}
+
+function details(o: Observation, now: number): string {
+  const lines = [
+    `${o.id} [${o.type}] ${o.title}`,
+    `${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`,
+  ];
+  if (o.subtitle) lines.push(o.subtitle);
+  if (o.narrative) lines.push('', o.narrative);
+  if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));
+  if (o.filesModified.length > 0) lines.push(`Files modified: ${o.filesModified.join(', ')}`);
+  if (o.filesRead.length > 0) lines.push(`Files read: ${o.filesRead.join(', ')}`);
+  return lines.join('\n');
+}
+
+const ID = z
+  .string()
+  .regex(/^obs_[0-9a-z]{20}$/, 'an observation id looks like obs_ followed by 20 characters');
+
+export function createMcpServer(deps: McpDeps): McpServer {
+  const server = new McpServer({ name: 'engram', version: '0.1.0' });
+  const project = (): Project => resolveProject(deps.cwd);
+  const withStore = <T>(fn: (store: Store) => T): T => {
+    const store = deps.openStore();
+    try {
+      return fn(store);
+    } finally {
+      store.close();
+    }
+  };
+  const guarded =
+    <A>(fn: (args: A) => ToolResult) =>
+    (args: A): ToolResult => {
+      try {
+        return fn(args);
+      } catch (error) {
+        const hint =
+          error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
+        return failure(describeError(error), hint);
+      }
+    };
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search memory',
+      description:
+        'Full-text search over what earlier sessions learned in this project (decisions, fixes, errors, files, commands). Returns a compact index: id, type, title, files, age and the token cost of reading each in full with get_observations.',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(2000)
+          .describe('Words to look for (code identifiers and file names work).'),
+        limit: z.number().int().min(1).max(50).optional().describe('How many results (default 10).'),
+        all_projects: z.boolean().optional().describe('Search every project, not only this one.'),
+        type: z.enum(OBSERVATION_TYPES).optional().describe('Only memories of this type.'),
+      },
+    },
+    guarded(
+      ({
+        query,
+        limit,
+        all_projects,
+        type,
+      }: {
+        query: string;
+        limit?: number;
+        all_projects?: boolean;
+        type?: string;
+      }) => {
+        const fts = buildFtsQuery(query);
+        if (!fts)
+          return failure('the query has no searchable words', 'Use content words, e.g. "token refresh bug".');
+        const now = deps.now();
+        const hits = withStore((store) =>
+          store.observations.search(fts, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)),
+        )
+          .map((h) => h.observation)
+          .filter((o) => !type || o.type === type)
+          .slice(0, limit ?? 10);
+        if (hits.length === 0)
+          return ok(
+            `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,
+          );
+        return ok(
+          [
+            `${hits.length} memories (id [type] title · files · age · ~tokens in full):`,
+            ...hits.map((o) => indexLine(o, now)),
+          ].join('\n'),
+        );
+      },
+    ),
+  );
+
+  server.registerTool(
+    'timeline',
+    {
+      title: 'Memory timeline',
+      description:
+        'What happened in this project around a memory (by id) or a date: the memories just before and after, as a compact index.',
+      inputSchema: {
+        id: ID.optional().describe('Centre on this memory.'),
+        date: z
+          .string()
+          .optional()
+          .describe('Or centre on this date/time (ISO 8601, e.g. 2026-11-20 or 2026-11-20T14:00).'),
+        before: z.number().int().min(0).max(30).optional().describe('How many earlier memories (default 5).'),
+        after: z.number().int().min(0).max(30).optional().describe('How many later memories (default 5).'),
+      },
+    },
+    guarded(
+      ({ id, date, before, after }: { id?: string; date?: string; before?: number; after?: number }) => {
+        if (!id && !date)
+          return failure(
+            'give an id or a date',
+            'Pass {"id": "obs_…"} from a search result, or {"date": "2026-11-20"}.',
+          );
+        const now = deps.now();
+        return withStore((store) => {
+          let at: number;
+          if (id) {
+            const o = store.observations.get(id);
+            if (!o) return failure(`no memory with id ${id}`, 'Use an id from a search result.');
+            at = o.createdAt;
+          } else {
+            at = Date.parse(date as string);
+            if (!Number.isFinite(at))
+              return failure(
+                `cannot read the date "${date}"`,
+                'Use ISO 8601, e.g. 2026-11-20 or 2026-11-20T14:00.',
+              );
+          }
+          const list = store.observations.around(project().id, at, before ?? 5, after ?? 5);
+          if (list.length === 0) return ok('No memories in this project around that point.');
+          return ok(
+            [
+              `Around ${new Date(at).toISOString()}:`,
+              ...list.map((o) => `${o.id === id ? '→' : '-'}${indexLine(o, now).slice(1)}`),
+            ].join('\n'),
+          );
+        });
+      },
+    ),
+  );
+
+  server.registerTool(
+    'get_observations',
+    {
+      title: 'Read memories in full',
+      description:
+        'The full text of memories by id (narrative, facts, files), as listed by search or timeline.',
+      inputSchema: { ids: z.array(ID).min(1).max(20).describe('Ids from search or timeline (at most 20).') },
+    },
+    guarded(({ ids }: { ids: string[] }) => {
+      const now = deps.now();
+      const found = withStore((store) => ids.map((id) => ({ id, o: store.observations.get(id) })));
+      const missing = found.filter((f) => !f.o).map((f) => f.id);
+      if (missing.length === ids.length)
+        return failure(`no memory with id ${missing.join(', ')}`, 'Use ids from a search result.');
+      const text = found.filter((f) => f.o).map((f) => details(f.o as Observation, now));
+      if (missing.length > 0) text.push(`(not found: ${missing.join(', ')})`);
+      return ok(text.join('\n\n---\n\n'));
+    }),
+  );
+
+  server.registerTool(
+    'get_session_summaries',
+    {
+      title: 'Session summaries',
+      description:
+        "Summaries of this project's recent sessions (request, what was learned and completed, next steps, files).",
+      inputSchema: {
+        limit: z.number().int().min(1).max(20).optional().describe('How many sessions (default 5).'),
+      },
+    },
+    guarded(({ limit }: { limit?: number }) => {
+      const now = deps.now();
+      const list = withStore((store) => store.summaries.latest(project().id, '', limit ?? 5));
+      if (list.length === 0) return ok('No session summaries for this project yet.');
+      return ok(
+        list
+          .map((s) =>
+            [
+              `Session ${s.sessionId} (${formatAge(now - s.updatedAt)}${s.final ? '' : ', in progress'})`,
+              s.request && `Request: ${s.request}`,
+              s.completed && `Completed: ${s.completed}`,
+              s.learned && `Learned: ${s.learned}`,
+              s.nextSteps && `Next steps: ${s.nextSteps}`,
+              s.filesEdited.length > 0 && `Files edited: ${s.filesEdited.join(', ')}`,
+            ]
+              .filter(Boolean)
+              .join('\n'),
+          )
+          .join('\n\n'),
+      );
+    }),
+  );
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember',
+      description:
+        'Save a memory explicitly (a decision, a fact about the project, a preference) so later sessions know it.',
+      inputSchema: {
+        title: z.string().min(3).max(200).describe('One line that says it.'),
+        narrative: z.string().max(4000).optional().describe('The details and the why.'),
+        type: z.enum(OBSERVATION_TYPES).optional().describe('Default: fact.'),
+        facts: z.array(z.string().max(300)).max(20).optional(),
+        files: z.array(z.string().max(300)).max(30).optional().describe('Files it concerns.'),
+      },
+    },
+    guarded(
+      ({
+        title,
+        narrative,
+        type,
+        facts,
+        files,
+      }: {
+        title: string;
+        narrative?: string;
+        type?: (typeof OBSERVATION_TYPES)[number];
+        facts?: string[];
+        files?: string[];
+      }) => {
+        const p = project();
+        const id = withStore((store) =>
+          store.transaction(() => {
+            store.sessions.touch(p, { id: 'mcp', cwd: deps.cwd, transcriptPath: null }, 'mcp', deps.now());
+            return store.observations.insert({
+              projectId: p.id,
+              sessionId: null,
+              source: 'manual',
+              createdAt: deps.now(),
+              provenance: ['mcp:remember'],
+              draft: {
+                type: type ?? 'fact',
+                title,
+                subtitle: '',
+                narrative: narrative ?? '',
+                facts: facts ?? [],
+                concepts: [],
+                filesRead: [],
+                filesModified: files ?? [],
+              },
+            });
+          }),
+        );
+        return ok(id ? `Remembered as ${id}.` : 'An identical memory already exists; nothing added.');
+      },
+    ),
+  );
+
+  server.registerTool(
+    'invalidate',
+    {
+      title: 'Mark a memory wrong or outdated',
+      description:
+        'Mark a memory as wrong or no longer true, with the reason; it stops being shown or found.',
+      inputSchema: { id: ID, reason: z.string().min(3).max(500).describe('Why it is wrong or outdated.') },
+    },
+    guarded(({ id, reason }: { id: string; reason: string }) => {
+      const done = withStore((store) =>
+        store.transaction(() => store.observations.setStatus(id, 'invalidated', reason, deps.now())),
+      );
+      return done
+        ? ok(`Invalidated ${id}: ${reason}`)
+        : failure(`no memory with id ${id}`, 'Use an id from a search result.');
+    }),
+  );
+
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a memory',
+      description: 'Erase a memory for good (its text is deleted).',
+      inputSchema: { id: ID },
+    },
+    guarded(({ id }: { id: string }) => {
+      const done = withStore((store) => store.transaction(() => store.observations.forget(id, deps.now())));
+      return done
+        ? ok(`Forgot ${id}.`)
+        : failure(`no memory with id ${id} (or it was already forgotten)`, 'Use an id from a search result.');
+    }),
+  );
+
+  return server;
+}

@@ -1,0 +1,122 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
+
+type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+describe('engram mcp over stdio, driven by the SDK client', () => {
+  let sb: Sandbox;
+  let cwd: string;
+  let client: Client;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallResult;
+  const text = (r: CallResult) => r.content.map((c) => c.text).join('\n');
+
+  beforeAll(async () => {
+    sb = createSandbox();
+    cwd = sb.project('mcp-app', 'git@github.com:example/mcp-app.git');
+    const p = payloads('sess-mcp', cwd);
+    for (const c of [
+      p.start(),
+      p.prompt('Fix the flaky retry in the webhook sender'),
+      p.tool(
+        'Edit',
+        {
+          file_path: `${cwd}/src/webhook.ts`,
+          old_string: 'export function send() {\n  post();\n}',
+          new_string: 'export function send() {\n  retry(post);\n}',
+        },
+        {},
+      ),
+      p.stop('The webhook sender now retries with backoff.'),
+      p.end(),
+    ]) {
+      expect(sb.hook(c).status).toBe(0);
+    }
+    expect(sb.engram(['flush']).status).toBe(0);
+    const env = Object.fromEntries(
+      Object.entries(sb.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_BIN, 'mcp'],
+      env,
+      cwd,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'engram-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    sb?.cleanup();
+  });
+
+  it('lists its tools with input schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'forget',
+      'get_observations',
+      'get_session_summaries',
+      'invalidate',
+      'remember',
+      'search',
+      'timeline',
+    ]);
+    const search = tools.find((t) => t.name === 'search');
+    expect(search?.inputSchema.properties).toHaveProperty('query');
+    expect(search?.inputSchema.required).toEqual(['query']);
+  });
+
+  it('searches, reads, browses, remembers, invalidates and forgets', async () => {
+    const found = await call('search', { query: 'webhook retry' });
+    expect(found.isError).toBeFalsy();
+    const id = /obs_[0-9a-z]{20}/.exec(text(found))?.[0] as string;
+    expect(text(found)).toMatch(/\[bugfix\] Fix the flaky retry in the webhook sender · src\/webhook\.ts/);
+
+    const full = await call('get_observations', { ids: [id] });
+    expect(text(full)).toMatch(/src\/webhook\.ts: changed send/);
+    expect(text(full)).toMatch(/retries with backoff/);
+
+    expect(text(await call('timeline', { id }))).toContain(`→ ${id} [bugfix]`);
+    expect(text(await call('get_session_summaries', {}))).toMatch(/Request: Fix the flaky retry/);
+
+    const saved = await call('remember', {
+      title: 'Webhook retries are capped at 5 attempts',
+      type: 'decision',
+      narrative: 'More would overload the partner API.',
+    });
+    const savedId = /obs_[0-9a-z]{20}/.exec(text(saved))?.[0] as string;
+    expect(text(await call('search', { query: 'capped attempts', type: 'decision' }))).toContain(savedId);
+
+    expect(text(await call('invalidate', { id: savedId, reason: 'the cap was raised to 8' }))).toMatch(
+      /Invalidated/,
+    );
+    expect(text(await call('search', { query: 'capped attempts' }))).toMatch(/No memories match/);
+
+    expect(text(await call('forget', { id }))).toMatch(/Forgot/);
+    expect(text(await call('search', { query: 'webhook retry' }))).not.toContain(id);
+  });
+
+  it('answers bad calls with isError results that say how to fix them', async () => {
+    const missing = await call('get_observations', { ids: ['obs_00000000000000000000'] });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/How to fix: Use ids from a search result/);
+    const bad = await call('timeline', {});
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/give an id or a date/);
+    const malformed = await call('get_observations', { ids: ['not-an-id'] });
+    expect(malformed.isError).toBe(true);
+    for (const hostile of [
+      'NEAR(a b)',
+      '"unbalanced',
+      "'; DROP TABLE observations; --",
+      'x'.repeat(1999),
+      '😀 ((( *',
+    ]) {
+      const r = await call('search', { query: hostile });
+      expect(text(r)).not.toMatch(/SqliteError|fts5: syntax/);
+    }
+  });
+});
