@@ -1,0 +1,122 @@
+/**
+ * Secret-ish names and harmless values: when `name = value` holds a secret, and when it obviously does not.
+ */
+
+// ---- names --------------------------------------------------------------------------------------
+
+/** A substring every secret-ish name contains (`key` only after something: `api_key`, not `key`). */
+export const HINT = '(?:pass|pwd|secret|token|[\\w.-]key|auth|cred|cookie|sig)';
+export const HINT_RE = new RegExp(HINT, 'i');
+export const SECRET_PART =
+  /^(?:pwd|passphrase|secrets?|auth|authorization|credentials?|creds|cookie|sig|[a-z]*(?:password|passwd|secret|token|apikey|privatekey|accesskey|secretkey|sessionkey|accountkey))$/;
+export const words = (list: string): ReadonlySet<string> => new Set(list.split(' '));
+/** `<word>_key` is secret-ish for these words (`api_key`, `AccountKey`, `x-api-key`). */
+export const KEY_OWNERS = words(
+  'api access private secret session account signing encryption encrypt master shared client app license auth sas storage consumer subscription deploy admin hmac jwt webhook',
+);
+/** A name ending in one of these describes a secret without being one (`token_count`, `password_reset_url`). */
+export const NOT_SECRET_LAST = words(
+  'count counts length len size url uri urls type types limit limits max min expiry expires expiration expired ttl timeout id ids name names file path paths dir field fields label hint prompt policy endpoint mode enabled required format index version usage budget header headers prefix env var source provider strategy method scheme kind display placeholder description regex pattern rule rules manager service store handler helper fn callback status state error errors message valid visible reset changed at date time created updated location host domain server realm issuer audience region algorithm alg stdin cmd command input key ts tsx js jsx mjs cjs py rb go rs java kt json yaml yml toml md txt sh html css lock log',
+);
+/** Flags that mention a secret without taking one (`--no-auth`, `--with-token`). */
+export const NOT_SECRET_FIRST = words(
+  'no with show print use skip allow enable disable require has is should',
+);
+
+export const nameCache = new Map<string, boolean>();
+
+/** True when an identifier names a secret: `DB_PASSWORD`, `apiKey`, `x-api-key`, `--token`, `AccountKey`. */
+export function isSecretName(name: string): boolean {
+  let known = nameCache.get(name);
+  if (known === undefined) {
+    if (nameCache.size >= 2048) nameCache.clear();
+    known = judgeName(name);
+    nameCache.set(name, known);
+  }
+  return known;
+}
+
+export function judgeName(name: string): boolean {
+  const parts = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p !== '');
+  const last = parts[parts.length - 1];
+  if (last === undefined || NOT_SECRET_FIRST.has(parts[0] ?? '')) return false;
+  if (last === 'key' && parts.length > 1 && KEY_OWNERS.has(parts[parts.length - 2] ?? '')) return true;
+  if (last === 'key' && parts.length > 1 && /^[A-Z0-9_-]+$/.test(name.replace(/^-+/, ''))) return true;
+  if (last === 'signature' && ['access', 'amz', 'shared'].includes(parts[parts.length - 2] ?? ''))
+    return true;
+  if (NOT_SECRET_LAST.has(last)) return false;
+  if (last === 'pass') return true; // `DB_PASS`, not `passContext`
+  return parts.some((p, i) => SECRET_PART.test(p) || (p === 'key' && KEY_OWNERS.has(parts[i - 1] ?? '')));
+}
+
+// ---- values -------------------------------------------------------------------------------------
+
+export const PLACEHOLDER =
+  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|void|redacted|changeme|inherit|include|omit|same-origin|bearer|basic|digest|token|oauth2?|jwt|env|is|are|was|were|be|must|should|cannot|can|does|did|has|have|will|too|please|see|use|the|a|an|to|of|for|and|or|not|in|with|from|here|set|unset|missing|invalid|incorrect|wrong|expired|empty|hidden|masked|await|new|this|self|function|return|typeof|async|\*+|x{3,}|![\w!]+|\.{3,}|…|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
+export const MEMBER_ROOT =
+  /^(?:process|os|env|config|cfg|settings|this|self|req|request|res|response|ctx|context|options|opts|args|params|props|state|secrets|vars|inputs|data|body|user|session|auth|creds|credentials|window|document|import)$/;
+
+/** Where an unquoted value sits: its separator, whether a space precedes that, and the next character. */
+export interface Unquoted {
+  readonly sep: string;
+  readonly spaced: boolean;
+  readonly next: string;
+  /** `name:value` with no space after the colon (`auth:login`, `session:token`): a scope, not YAML. */
+  readonly tight?: boolean;
+}
+
+/**
+ * True when an assignment's value is obviously not a secret: empty, a placeholder or type, a small
+ * number, a path, a URL without credentials; or, unquoted, a reference in code (`process.env.X`,
+ * `token.value`, `hashedPassword`, `token = comment;`).
+ */
+export function isHarmless(value: string, at?: Unquoted): boolean {
+  const v = value.trim();
+  if (v === '' || PLACEHOLDER.test(v) || /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v)) return true;
+  if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) || /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
+  // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
+  if (/[.?!。？！]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v))) return true;
+  if (at === undefined) return false;
+  if (v.length < 3 || (at.tight && at.sep === ':' && /^[A-Za-z]{1,15}$/.test(v))) return true;
+  if (/^[A-Za-z_$][\w$]*$/.test(v)) {
+    // A bare word: a type (`key: Buffer`, `privateKey: T2;`) or a variable (`token = comment;`).
+    const codeNext = ';,)}'.includes(at.next || '\n');
+    const noDigits = !/\d/.test(v);
+    if (at.sep === ':' && /^[A-Z]/.test(v) && (noDigits || codeNext)) return true;
+    if (noDigits && (at.spaced || (at.sep === ':' && codeNext))) return true;
+    if (/[a-z][A-Z]/.test(v) && isSecretName(v)) return true; // `hashedPassword`
+  }
+  const member = /^([A-Za-z_$][\w$]*)((?:\??\.[A-Za-z_$][\w$]*)+)[!?]?$/.exec(v);
+  if (member === null) return false;
+  return !/\d/.test(v) || MEMBER_ROOT.test(member[1] ?? '') || HINT_RE.test(member[2] ?? '');
+}
+
+export const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+
+/** Shannon entropy, character classes and case mix: random keys, not words, identifiers or prose. */
+export function looksRandom(s: string): boolean {
+  if (s.length < 20) return false;
+  const counts = new Map<string, number>();
+  let lower = 0;
+  let upper = 0;
+  let digit = 0;
+  for (const ch of s) {
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    if (ch >= 'a' && ch <= 'z') lower++;
+    else if (ch >= 'A' && ch <= 'Z') upper++;
+    else if (ch >= '0' && ch <= '9') digit++;
+  }
+  let entropy = 0;
+  for (const n of counts.values()) entropy -= (n / s.length) * Math.log2(n / s.length);
+  // Without digits, demand the frequent case changes of random text (not the few of camelCase words).
+  let changes = 0;
+  for (let i = 1; i < s.length; i++) {
+    if (isUpper(s.charCodeAt(i - 1)) !== isUpper(s.charCodeAt(i))) changes++;
+  }
+  const mixed = digit > 0 ? lower + upper > 0 : s.length >= 30 && changes >= s.length * 0.4;
+  return mixed && entropy >= 3.3;
+}
