@@ -1,4 +1,5 @@
-// npm run bench:ingest [-- <transcripts folder>] — bundles bench/ingest-run.ts with esbuild and runs it.
+// node bench/run.mjs <bench/x-run.ts> [args…] — bundles a TypeScript benchmark with esbuild and runs it
+// (npm run bench:ingest, npm run bench:locomo).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,13 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const [entry, ...rest] = process.argv.slice(2);
+if (!entry) throw new Error('usage: node bench/run.mjs <bench/x-run.ts> [args…]');
 // Built inside the repo so the bundle resolves node_modules like the sources do.
 const out = mkdtempSync(join(root, 'bench', '.build-'));
 try {
   await build({
     absWorkingDir: root,
-    entryPoints: ['bench/ingest-run.ts'],
-    outfile: join(out, 'ingest-run.mjs'),
+    entryPoints: [entry],
+    outfile: join(out, 'bench.mjs'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -25,9 +28,9 @@ try {
   execFileSync(
     process.execPath,
     [
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ingest-prof'] : []),
-      join(out, 'ingest-run.mjs'),
-      ...process.argv.slice(2),
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/bench-prof'] : []),
+      join(out, 'bench.mjs'),
+      ...rest,
     ],
     { stdio: 'inherit', cwd: root },
   );
