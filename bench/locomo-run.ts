@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectIdFromKey } from '../src/core/ids.ts';
-import { buildFtsQuery, contentTerms } from '../src/recall/fts-query.ts';
+import { contentTerms } from '../src/recall/fts-query.ts';
+import { searchMemories } from '../src/recall/search.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
 
@@ -141,9 +142,8 @@ try {
     sample.qa.forEach((qa, qi) => {
       if (qa.category < 1 || qa.category > 4) return;
       const evidence = normaliseEvidence(audit.get(`locomo_${sampleIndex}_qa${qi}`) ?? qa.evidence ?? []);
-      const query = buildFtsQuery(qa.question);
       const t0 = performance.now();
-      const hits = query ? store.observations.search(query, projectId, 10) : [];
+      const hits = searchMemories(store, qa.question, projectId, 10);
       latencies.push(performance.now() - t0);
       const ranked = hits.map((h) => h.observation.provenance[0] ?? '');
       const terms = contentTerms(qa.question);

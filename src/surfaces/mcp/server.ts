@@ -10,6 +10,7 @@ import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
+import { searchMemories } from '../../recall/search.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -105,12 +106,11 @@ export function createMcpServer(deps: McpDeps): McpServer {
         all_projects?: boolean;
         type?: string;
       }) => {
-        const fts = buildFtsQuery(query);
-        if (!fts)
+        if (!buildFtsQuery(query))
           return failure('the query has no searchable words', 'Use content words, e.g. "token refresh bug".');
         const now = deps.now();
         const hits = withStore((store) =>
-          store.observations.search(fts, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)),
+          searchMemories(store, query, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)),
         )
           .map((h) => h.observation)
           .filter((o) => !type || o.type === type)

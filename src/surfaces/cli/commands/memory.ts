@@ -4,7 +4,7 @@
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import type { Observation } from '../../../core/model.ts';
-import { buildFtsQuery } from '../../../recall/fts-query.ts';
+import { searchMemories } from '../../../recall/search.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 
@@ -35,10 +35,9 @@ export function searchCommand(
   flags: { json: boolean; all: boolean; limit: number; cwd: string },
 ): number {
   const project = flags.all ? null : resolveProject(flags.cwd);
-  const fts = buildFtsQuery(query);
-  const hits = fts
-    ? withStore(ctx, (store) => store.observations.search(fts, project?.id ?? null, flags.limit))
-    : [];
+  const hits = withStore(ctx, (store) => searchMemories(store, query, project?.id ?? null, flags.limit)).map(
+    (h) => ({ observation: h.observation, rank: h.bm25 }),
+  );
   if (flags.json) {
     printJson(ctx, {
       query,
