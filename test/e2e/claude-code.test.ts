@@ -12,6 +12,8 @@ import { ensureClaudeCli, findTranscript, runClaude } from './support/claude-cli
 import { startMockAnthropic, type MockAnthropic, type Reply } from './support/mock-anthropic.ts';
 
 const FIRST = 'Create notes.md with a greeting for the release team, then show it';
+/** The greeting request for any team (the MCP test seeds its own project with it). */
+const GREETING = /Create notes\.md with a greeting for the (\w+) team, then show it/;
 const FAILING = 'Check that the migration script runs';
 const CACHE = 'Set up caching for the user lookup';
 const CORRECTION = "No, don't use Redis; use an in-memory LRU map instead.";
@@ -46,13 +48,15 @@ function script({
     ];
     return steps[stepInTurn] ?? { text: 'Done.' };
   }
-  if (prompt.includes(FIRST)) {
+  const greeting = GREETING.exec(prompt);
+  if (greeting) {
+    const team = greeting[1] ?? '';
     const steps: Reply[] = [
       {
         toolUses: [
           {
             name: 'Write',
-            input: { file_path: 'PROJECT/notes.md', content: '# Release notes\n\nHello, release team!\n' },
+            input: { file_path: 'PROJECT/notes.md', content: `# Release notes\n\nHello, ${team} team!\n` },
           },
         ],
       },
@@ -62,14 +66,14 @@ function script({
             name: 'Edit',
             input: {
               file_path: 'PROJECT/notes.md',
-              old_string: 'Hello, release team!',
-              new_string: 'Hello, release team! Ship it on Friday.',
+              old_string: `Hello, ${team} team!`,
+              new_string: `Hello, ${team} team! Ship it on Friday.`,
             },
           },
         ],
       },
       { toolUses: [{ name: 'Bash', input: { command: 'cat notes.md', description: 'Show the notes' } }] },
-      { text: 'Created notes.md with a greeting for the release team and printed it.' },
+      { text: `Created notes.md with a greeting for the ${team} team and printed it.` },
     ];
     return steps[step] ?? { text: 'Done.' };
   }
@@ -91,6 +95,8 @@ describe('engram inside the real Claude Code', () => {
   let sb: Sandbox;
   let projectA: string;
   let projectB: string;
+  /** Where the scripted Write/Edit calls point: the project of the session being run. */
+  let current = '';
 
   beforeAll(async () => {
     claude = await ensureClaudeCli();
@@ -102,7 +108,7 @@ describe('engram inside the real Claude Code', () => {
       if ('toolUses' in reply) {
         for (const t of reply.toolUses) {
           if (typeof t.input['file_path'] === 'string')
-            t.input['file_path'] = t.input['file_path'].replace('PROJECT', projectA);
+            t.input['file_path'] = t.input['file_path'].replace('PROJECT', current || projectA);
         }
       }
       return reply;
@@ -118,8 +124,9 @@ describe('engram inside the real Claude Code', () => {
     sb?.cleanup();
   });
 
-  const run = (prompt: string, cwd: string, sessionId: string) =>
-    runClaude({
+  const run = (prompt: string, cwd: string, sessionId: string) => {
+    current = cwd;
+    return runClaude({
       bin: claude,
       prompt,
       cwd,
@@ -132,6 +139,7 @@ describe('engram inside the real Claude Code', () => {
         ENGRAM_WORKER_IDLE_EXIT_SECONDS: '30',
       },
     });
+  };
 
   it('remembers session 1 in session 2 of the same project, and not in another project', async () => {
     const s1 = randomUUID();
@@ -277,6 +285,8 @@ describe('engram inside the real Claude Code', () => {
     const offered = (requests[0]?.tools ?? []) as { name?: string }[];
     expect(offered.map((t) => t.name)).toContain('mcp__engram__search');
     const results = mock.textOf(requests.at(-1) ?? {});
-    expect(results).toMatch(/obs_[0-9a-z]{20} \[discovery\] Create notes\.md with a greeting for the MCP team/);
+    expect(results).toMatch(
+      /obs_[0-9a-z]{20} \[feature\] Create notes\.md with a greeting for the MCP team/,
+    );
   });
 });
