@@ -285,8 +285,6 @@ describe('engram inside the real Claude Code', () => {
     const offered = (requests[0]?.tools ?? []) as { name?: string }[];
     expect(offered.map((t) => t.name)).toContain('mcp__engram__search');
     const results = mock.textOf(requests.at(-1) ?? {});
-    expect(results).toMatch(
-      /obs_[0-9a-z]{20} \[feature\] Create notes\.md with a greeting for the MCP team/,
-    );
+    expect(results).toMatch(/obs_[0-9a-z]{20} \[feature\] Create notes\.md with a greeting for the MCP team/);
   });
 });
