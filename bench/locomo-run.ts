@@ -107,7 +107,7 @@ try {
   samples.forEach((sample, sampleIndex) => {
     const store = createStore(openDatabase(join(work, `${sample.sample_id}.db`)));
     const projectId = projectIdFromKey(`locomo:${sample.sample_id}`);
-    store.db.exec(`CREATE VIRTUAL TABLE bm25 USING fts5(dia_id UNINDEXED, text)`);
+    store.db.exec(`CREATE VIRTUAL TABLE bm25 USING fts5(dia_id UNINDEXED, text, tokenize = 'porter unicode61')`);
     const bm25Insert = store.db.prepare('INSERT INTO bm25 (dia_id, text) VALUES (?, ?)');
     store.transaction(() => {
       for (const key of Object.keys(sample.conversation).filter((k) => /^session_\d+$/.test(k))) {
@@ -143,7 +143,7 @@ try {
       if (qa.category < 1 || qa.category > 4) return;
       const evidence = normaliseEvidence(audit.get(`locomo_${sampleIndex}_qa${qi}`) ?? qa.evidence ?? []);
       const t0 = performance.now();
-      const hits = searchMemories(store, qa.question, projectId, 10);
+      const hits = searchMemories(store, { query: qa.question, projectId, limit: 10, now: Date.now() });
       latencies.push(performance.now() - t0);
       const ranked = hits.map((h) => h.observation.provenance[0] ?? '');
       const terms = contentTerms(qa.question);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { projectIdFromKey } from '../core/ids.ts';
 import { openDatabase } from '../store/database.ts';
 import { createStore } from '../store/store.ts';
-import { buildFtsQuery, contentTerms } from './fts-query.ts';
+import { identifierParts } from '../core/identifiers.ts';
+import { buildFtsQuery, contentTerms, parseQuery } from './fts-query.ts';
 
 describe('buildFtsQuery', () => {
   it('keeps content words and drops stopwords', () => {
@@ -19,6 +20,22 @@ describe('buildFtsQuery', () => {
       'ts',
     ]);
     expect(buildFtsQuery('the and of')).toBeNull();
+  });
+
+  it('keeps phrases, prefixes, paths and identifiers, and quotes everything', () => {
+    expect(parseQuery('"token cache" refresh').fts).toBe('"token cache" OR "refresh"');
+    expect(parseQuery('valid* src/auth/token.ts').fts).toBe('"valid"* OR "src auth token ts"');
+    expect(parseQuery('parseConfigFile').fts).toBe('"parseconfigfile" OR "parse" OR "config" OR "file"');
+    expect(parseQuery('snake_case_name').fts).toBe('"snake_case_name"');
+    expect(parseQuery('"unbalanced quote').fts).toBe('"unbalanced" OR "quote"');
+    expect(parseQuery('a* OR NOT b').fts).toBeNull();
+    expect(identifierParts('HTTPServer getX iPhone14Pro plain snake_case')).toEqual([
+      'http',
+      'server',
+      'get',
+      'phone14',
+      'pro',
+    ]);
   });
 
   it('never lets hostile input break an FTS5 query', () => {

@@ -1,7 +1,14 @@
 /**
  * User text → a safe FTS5 query. Every term is quoted, so operators, quotes, parentheses and column
  * filters in the input are just words; nothing a user types can break or steer the query.
+ *
+ * What the user may say on purpose: `"a phrase"` (those words in that order) and `prefix*` (any word
+ * that starts so). Code identifiers and paths are kept whole: `src/auth/token.ts` and `parse_config`
+ * become phrases of their parts (the index splits them the same way), and `camelCase` also looks for
+ * its parts (the store indexes identifier parts beside the text; see `identifierParts`).
  */
+
+import { identifierParts } from '../core/identifiers.ts';
 
 const STOPWORDS = new Set(
   `a about above after again all also am an and any are as at be because been before being below between both
@@ -13,31 +20,105 @@ const STOPWORDS = new Set(
   use using used get got go going know like look see try way well also just really`.split(/\s+/),
 );
 
+/** Longest query text read; the rest is ignored (a 10 KB paste is still a valid search). */
+const MAX_QUERY_CHARS = 4000;
+const MAX_WORD_CHARS = 64;
+
 /** Split text into search terms: words, identifiers and paths broken at punctuation; lower-cased. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = match[0];
-    if (word.length > 64) continue;
+    if (word.length > MAX_WORD_CHARS) continue;
     out.push(word);
   }
   return out;
 }
 
+const isContentWord = (word: string) => word.length >= 2 && !STOPWORDS.has(word) && !/^\d{1,2}$/.test(word);
+
 /** Distinct content words of `text`, in order of first appearance, at most `max`. */
 export function contentTerms(text: string, max = 16): string[] {
   const seen = new Set<string>();
   for (const word of tokenize(text)) {
-    if (word.length < 2 || STOPWORDS.has(word) || /^\d{1,2}$/.test(word)) continue;
+    if (!isContentWord(word)) continue;
     seen.add(word);
     if (seen.size >= max) break;
   }
   return [...seen];
 }
 
-/** An FTS5 MATCH expression that ORs the quoted terms; null when there is nothing to search for. */
+/** One unit of a parsed query: a word, a phrase of several words, or a prefix. */
+export interface QueryTerm {
+  /** The words, lower-cased (several for a phrase, a path or a dotted/underscored identifier). */
+  words: string[];
+  prefix: boolean;
+}
+
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  /** Content words of the whole query (for coverage scoring), identifier parts included. */
+  coverageTerms: string[];
+  /** The FTS5 MATCH expression (terms ORed), or null when there is nothing to search for. */
+  fts: string | null;
+}
+
+const quote = (words: string[]) => `"${words.join(' ').replace(/"/g, '""')}"`;
+
+function termExpression(t: QueryTerm): string {
+  return t.prefix ? `${quote(t.words)}*` : quote(t.words);
+}
+
+/** Parse user text into quoted FTS5 terms; hostile input yields plain words or nothing, never an error. */
+export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
+  const input = String(text ?? '').slice(0, MAX_QUERY_CHARS);
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  const coverage = new Set<string>();
+  const add = (t: QueryTerm) => {
+    const key = `${t.words.join(' ')}${t.prefix ? '*' : ''}`;
+    if (t.words.length === 0 || seen.has(key) || terms.length >= maxTerms) return;
+    seen.add(key);
+    terms.push(t);
+  };
+  // Quoted phrases first (an unbalanced quote is just a character).
+  const rest = input.replace(/"([^"]{1,400})"/g, (_, phrase: string) => {
+    const words = tokenize(phrase);
+    if (words.length > 0) add({ words: words.slice(0, 12), prefix: false });
+    for (const w of words) if (isContentWord(w)) coverage.add(w);
+    return ' ';
+  });
+  // Then chunks separated by whitespace: a word, an identifier or path (a phrase of its parts), or `prefix*`.
+  for (const chunk of rest.split(/\s+/)) {
+    if (chunk === '') continue;
+    const prefix = /^[\p{L}\p{N}_][\p{L}\p{N}_./-]*\*$/u.test(chunk);
+    const words = tokenize(chunk);
+    if (words.length === 0) continue;
+    const joined = /[\p{L}\p{N}][./_-][\p{L}\p{N}]/u.test(chunk);
+    if (joined && words.length > 1) {
+      add({ words: words.slice(0, 12), prefix });
+      for (const w of words) if (isContentWord(w)) coverage.add(w);
+    } else {
+      for (const w of words) {
+        if (!prefix && !isContentWord(w)) continue;
+        if (prefix && w.length < 2) continue;
+        add({ words: [w], prefix });
+        coverage.add(w);
+      }
+    }
+    for (const part of identifierParts(chunk)) {
+      if (!isContentWord(part)) continue;
+      add({ words: [part], prefix: false });
+    }
+  }
+  return {
+    terms,
+    coverageTerms: [...coverage].slice(0, maxTerms),
+    fts: terms.length > 0 ? terms.map(termExpression).join(' OR ') : null,
+  };
+}
+
+/** An FTS5 MATCH expression for user text (see `parseQuery`); null when there is nothing to search for. */
 export function buildFtsQuery(text: string, max = 16): string | null {
-  const terms = contentTerms(text.slice(0, 4000), max);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  return parseQuery(text, max).fts;
 }

@@ -52,10 +52,15 @@ function filesOf(o: Observation): string {
   return files.length > 2 ? `${shown} +${files.length - 2}` : shown;
 }
 
-/** One index line: id, type, title, files, age, token cost of the details. */
-export function indexLine(o: Observation, now: number): string {
+/**
+ * One index line: id, type (and status when not active), title, files, age, token cost of the details;
+ * with `project`, the project id too (searches over every project).
+ */
+export function indexLine(o: Observation, now: number, options: { project?: boolean } = {}): string {
   const files = filesOf(o);
-  return `- ${o.id} [${o.type}] ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)} · ~${o.tokens}t`;
+  const status = o.status === 'active' ? '' : ` (${o.status})`;
+  const project = options.project ? ` · ${o.projectId}` : '';
+  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)}${project} · ~${o.tokens}t`;
 }
 
 function summaryBlock(heading: string, s: Summary, now: number): string[] {
@@ -140,8 +145,14 @@ export interface PromptRecallRequest {
   minScore: number;
 }
 
-function stem(word: string): string {
-  return word.replace(/(ing|ed|es|s)$/, '');
+/** A light suffix stripper, so "studies"/"study" and "painted"/"painting"/"paint" compare equal. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  return word
+    .replace(/(?:ies|ied)$/, 'y')
+    .replace(/(?:ing|ed|es|s|ly|er)$/, '')
+    .replace(/([^aeiou])\1$/, '$1')
+    .replace(/e$/, '');
 }
 
 /** Share of the prompt's distinctive terms that appear in the observation (0..1). */

@@ -1,44 +1,213 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { projectIdFromKey } from '../core/ids.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey, type ProjectId } from '../core/ids.ts';
+import type { ObservationDraft } from '../core/model.ts';
 import { openDatabase } from '../store/database.ts';
-import { createStore } from '../store/store.ts';
+import { createStore, type Store } from '../store/store.ts';
 import { searchMemories } from './search.ts';
+import { timeline } from './timeline.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 20);
 
 describe('searchMemories', () => {
-  it('ranks a memory that holds every query word above one that repeats a single word', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engram-search-'));
-    const store = createStore(openDatabase(join(dir, 'db')));
-    const pid = projectIdFromKey('p');
-    const add = (title: string, narrative: string, at: number) =>
-      store.observations.insert({
-        projectId: pid,
-        sessionId: null,
-        source: 'manual',
-        createdAt: at,
-        provenance: [],
-        draft: {
-          type: 'fact',
-          title,
-          subtitle: '',
-          narrative,
-          facts: [],
-          concepts: [],
-          filesRead: [],
-          filesModified: [],
-        },
-      });
-    add('Cache cache cache', 'cache warming, cache eviction, cache keys', 1);
-    const both = add('Cache invalidation on deploy', 'The deploy step clears the cache', 2);
-    add('Deploy pipeline', 'Deploys run on merge', 3);
-    const hits = searchMemories(store, 'cache deploy', pid, 3);
+  let dir: string;
+  let store: Store;
+  const pid = projectIdFromKey('p');
+  const other = projectIdFromKey('other');
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-search-'));
+    store = createStore(openDatabase(join(dir, 'db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const add = (
+    title: string,
+    narrative: string,
+    at: number,
+    extra: Partial<ObservationDraft> & { projectId?: ProjectId; sessionId?: string } = {},
+  ) =>
+    store.observations.insert({
+      projectId: extra.projectId ?? pid,
+      sessionId: extra.sessionId ?? null,
+      source: 'manual',
+      createdAt: at,
+      provenance: [],
+      draft: {
+        type: 'fact',
+        title,
+        subtitle: '',
+        narrative,
+        facts: [],
+        concepts: [],
+        filesRead: [],
+        filesModified: [],
+        ...extra,
+      },
+    }) as string;
+  const search = (query: string, more: Partial<Parameters<typeof searchMemories>[1]> = {}) =>
+    searchMemories(store, { query, projectId: pid, limit: 5, now: NOW, ...more }).map(
+      (h) => h.observation.id as string,
+    );
+
+  it('ranks a memory holding every query word above one that repeats a single word', () => {
+    add('Cache cache cache', 'cache warming, cache eviction, cache keys', NOW - DAY);
+    const both = add('Cache invalidation on deploy', 'The deploy step clears the cache', NOW - DAY);
+    add('Deploy pipeline', 'Deploys run on merge', NOW - DAY);
+    const hits = searchMemories(store, { query: 'cache deploy', projectId: pid, limit: 3, now: NOW });
     expect(hits[0]?.observation.id).toBe(both);
     expect(hits[0]?.coverage).toBe(1);
-    expect(searchMemories(store, 'the of and', pid, 3)).toEqual([]);
-    store.observations.setStatus(both as string, 'invalidated', 'outdated', 4);
-    expect(searchMemories(store, 'cache deploy', pid, 3).map((h) => h.observation.id)).not.toContain(both);
+    expect(search('the of and')).toEqual([]);
+  });
+
+  it('hides superseded and invalidated memories unless asked, and never returns forgotten ones', () => {
+    const live = add('Token refresh uses a mutex', 'one refresh at a time', NOW - DAY);
+    const wrong = add('Token refresh retries forever', 'an old idea', NOW - DAY);
+    const gone = add('Token refresh secret note', 'erase me', NOW - DAY);
+    store.observations.setStatus(wrong, 'invalidated', 'wrong', NOW);
+    store.observations.forget(gone, NOW);
+    expect(search('token refresh')).toEqual([live]);
+    const all = search('token refresh', { includeHidden: true });
+    expect(all).toEqual([live, wrong]);
+    expect(all).not.toContain(gone);
+  });
+
+  it('prefers recent memories and weightier types when relevance is equal', () => {
+    const old = add('Retry policy for uploads', 'three tries', NOW - 200 * DAY);
+    const recent = add('Retry policy for uploads.', 'three tries', NOW - DAY);
+    expect(search('retry policy uploads')[0]).toBe(recent);
+    const decision = add('Retry policy for uploads!', 'three tries', NOW - 200 * DAY, { type: 'decision' });
+    expect(search('retry policy uploads').indexOf(decision)).toBeLessThan(
+      search('retry policy uploads').indexOf(old),
+    );
+  });
+
+  it('keeps to the project unless asked for every project, and filters by type', () => {
+    const here = add('Flaky login test', 'timing', NOW - DAY);
+    const there = add('Flaky login test elsewhere', 'timing', NOW - DAY, { projectId: other });
+    const bug = add('Login test fixed', 'flaky because of timing', NOW - DAY, { type: 'bugfix' });
+    expect(search('flaky login')).not.toContain(there);
+    expect(search('flaky login', { projectId: null })).toEqual(expect.arrayContaining([here, there, bug]));
+    expect(search('flaky login', { types: ['bugfix'] })).toEqual([bug]);
+  });
+
+  it('finds identifiers by their parts, paths as phrases, prefixes and quoted phrases', () => {
+    const ident = add('parseConfigFile rejects empty files', 'throws on an empty input', NOW - DAY);
+    const path = add('Edited src/auth/token.ts', 'renamed a function', NOW - DAY);
+    const phrase = add('Moved the token cache', 'cache of the token moved', NOW - DAY);
+    const other2 = add('Token moved into the cache', 'unrelated order', NOW - DAY);
+    expect(search('config file')).toContain(ident);
+    expect(search('parseConfigFile')[0]).toBe(ident);
+    expect(search('src/auth/token.ts')[0]).toBe(path);
+    expect(search('pars*')).toContain(ident);
+    expect(search('"token cache"')).toContain(phrase);
+    expect(search('"token cache"')).not.toContain(other2);
+  });
+
+  it('lends a strong match\u2019s score to the answer that follows its question in the session', () => {
+    const question = add(
+      'Which port does the dev server use?',
+      'asked about the dev server port',
+      NOW - DAY,
+      {
+        sessionId: 's1',
+      },
+    );
+    const answer = add('It listens on 5173 by default', 'vite default', NOW - DAY + 1000, {
+      sessionId: 's1',
+    });
+    add('Unrelated memory in another session', 'nothing here', NOW - DAY, { sessionId: 's2' });
+    const hits = searchMemories(store, { query: 'dev server port', projectId: pid, limit: 5, now: NOW });
+    expect(hits.map((h) => h.observation.id).sort()).toEqual([question, answer].sort());
+    expect(hits.find((h) => h.observation.id === answer)?.via).toBe('context');
+    const plain = searchMemories(store, {
+      query: 'dev server port',
+      projectId: pid,
+      limit: 5,
+      now: NOW,
+      context: false,
+    });
+    expect(plain.map((h) => h.observation.id)).toEqual([question]);
+  });
+
+  it('fuses vector neighbours with the lexical ranking', () => {
+    const lexical = add('Database migrations run at start', 'migrator', NOW - DAY);
+    const semantic = add('Schema upgrades happen on boot', 'same idea, other words', NOW - DAY);
+    const hits = searchMemories(store, {
+      query: 'database migrations',
+      projectId: pid,
+      limit: 5,
+      now: NOW,
+      vectorIds: [semantic, lexical],
+    });
+    expect(hits.map((h) => h.observation.id).sort()).toEqual([lexical, semantic].sort());
+    expect(hits.find((h) => h.observation.id === lexical)?.via).toBe('both');
+    expect(hits.find((h) => h.observation.id === semantic)?.via).toBe('vector');
+  });
+
+  it('answers hostile queries with results or nothing, never an error', () => {
+    add('NEAR the parser', 'quotes " and ( parens', NOW - DAY);
+    const hostile = [
+      'NEAR(a b)',
+      '"unbalanced',
+      '((( parser',
+      'title:parser',
+      "'; DROP TABLE observations; --",
+      'a* OR NOT b AND -c ^d',
+      '😀 emoji 🚀 parser',
+      'x'.repeat(10_000),
+      'parser '.repeat(2_000),
+      '"" \\ ` {} [] * : ^ - ** "*" NEAR/3',
+      '\u0000\u0001 parser \uFFFF',
+    ];
+    for (const q of hostile) expect(() => search(q, { includeHidden: true })).not.toThrow();
+    expect(search('((( parser')).toHaveLength(1);
+    expect(search('😀 emoji 🚀 parser')).toHaveLength(1);
+  });
+});
+
+describe('timeline', () => {
+  it('lists the memories around an id or a date, oldest first, and says how to fix a bad anchor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-timeline-'));
+    const store = createStore(openDatabase(join(dir, 'db')));
+    const pid = projectIdFromKey('t');
+    const ids = [1, 2, 3, 4, 5].map(
+      (d) =>
+        store.observations.insert({
+          projectId: pid,
+          sessionId: 's',
+          source: 'manual',
+          createdAt: Date.UTC(2026, 10, d),
+          provenance: [],
+          draft: {
+            type: 'change',
+            title: `Day ${d}`,
+            subtitle: '',
+            narrative: '',
+            facts: [],
+            concepts: [],
+            filesRead: [],
+            filesModified: [],
+          },
+        }) as string,
+    );
+    const t = timeline(store, { id: ids[2], projectId: pid, before: 1, after: 1 });
+    expect(t.items.map((o) => o.title)).toEqual(['Day 2', 'Day 3', 'Day 4']);
+    expect(t.anchorId).toBe(ids[2]);
+    const byDate = timeline(store, { date: '2026-11-03T12:00', projectId: pid, before: 2, after: 1 });
+    expect(byDate.items.map((o) => o.title)).toEqual(['Day 2', 'Day 3', 'Day 4']);
+    expect(() => timeline(store, { date: 'next tuesday', projectId: pid, before: 1, after: 1 })).toThrow(
+      /cannot read the date/,
+    );
+    expect(() => timeline(store, { id: 'obs_missing', projectId: pid, before: 1, after: 1 })).toThrow(
+      /no memory/,
+    );
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });

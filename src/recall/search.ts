@@ -1,34 +1,115 @@
 /**
- * Lexical search: FTS5 BM25 candidates, re-ranked by the share of the query's distinct terms each
- * memory contains (a memory that answers every word beats one that repeats a single word), then by
- * BM25. Hidden statuses (superseded, invalidated, forgotten) are never returned.
+ * Search over memories: FTS5 BM25 candidates (field-weighted, identifier-aware, sanitised query),
+ * optionally fused with vector neighbours, then ranked (see rank.ts): relevance × recency × type ×
+ * status, context from session neighbours, a little spread over sessions. Project-scoped unless asked
+ * for every project; superseded and invalidated memories only when asked for; forgotten ones never.
  */
 import type { ProjectId } from '../core/ids.ts';
-import type { Observation } from '../core/model.ts';
+import type { Observation, ObservationType } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
-import { buildFtsQuery, contentTerms } from './fts-query.ts';
+import { parseQuery } from './fts-query.ts';
+import {
+  fuseRankings,
+  lexicalRelevance,
+  pickDiverse,
+  priorFactor,
+  propagateContext,
+  type RankingOptions,
+} from './rank.ts';
 import { termCoverage } from './render-context.ts';
+
+export interface SearchOptions {
+  query: string;
+  /** null = every project. */
+  projectId: ProjectId | null;
+  limit: number;
+  now: number;
+  /** Only memories of these types. */
+  types?: readonly ObservationType[];
+  /** Superseded and invalidated memories too (ranked lower). */
+  includeHidden?: boolean;
+  /** Vector neighbours of the query, best first (from an embedder; see hybrid search). */
+  vectorIds?: readonly string[];
+  /** Lend score to session neighbours of strong matches (default true). */
+  context?: boolean;
+  ranking?: Omit<RankingOptions, 'now'>;
+}
 
 export interface RankedHit {
   observation: Observation;
-  /** Share of the query's terms the memory contains (0..1). */
+  /** Final score (higher is better; comparable within one search only). */
+  score: number;
+  /** Share of the query's words the memory contains (0..1). */
   coverage: number;
-  /** BM25 from FTS5 (lower is better). */
+  /** BM25 from FTS5 (lower is better); 0 when the memory did not match lexically. */
   bm25: number;
+  /** How the memory was found. */
+  via: 'lexical' | 'vector' | 'both' | 'context';
 }
 
-export function searchMemories(
-  store: Store,
-  query: string,
-  projectId: ProjectId | null,
-  limit: number,
-): RankedHit[] {
-  const fts = buildFtsQuery(query);
-  if (!fts) return [];
-  const terms = contentTerms(query);
-  return store.observations
-    .search(fts, projectId, Math.max(50, limit * 5))
-    .map((h) => ({ observation: h.observation, bm25: h.rank, coverage: termCoverage(terms, h.observation) }))
-    .sort((a, b) => b.coverage - a.coverage || a.bm25 - b.bm25)
-    .slice(0, limit);
+const CANDIDATES = 100;
+
+export function searchMemories(store: Store, options: SearchOptions): RankedHit[] {
+  const limit = Math.max(1, Math.min(200, Math.floor(options.limit)));
+  const parsed = parseQuery(options.query);
+  const wanted = (o: Observation) =>
+    (!options.types || options.types.length === 0 || options.types.includes(o.type)) &&
+    (options.includeHidden ? o.status !== 'forgotten' : o.status === 'active') &&
+    (options.projectId === null || o.projectId === options.projectId);
+  const pool = Math.max(CANDIDATES, limit * 5) * (options.types && options.types.length > 0 ? 4 : 1);
+  const hits = parsed.fts
+    ? store.observations.search(parsed.fts, options.projectId, pool, {
+        includeHidden: options.includeHidden ?? false,
+      })
+    : [];
+  const byId = new Map<string, Observation>();
+  const lexical = new Map<string, { bm25: number; coverage: number }>();
+  for (const h of hits) {
+    byId.set(h.observation.id, h.observation);
+    lexical.set(h.observation.id, {
+      bm25: h.rank,
+      coverage: termCoverage(parsed.coverageTerms, h.observation),
+    });
+  }
+  const best = hits[0]?.rank ?? 0;
+  let base = new Map<string, number>();
+  for (const [id, l] of lexical) base.set(id, lexicalRelevance(l.coverage, l.bm25, best));
+
+  const vectorIds = (options.vectorIds ?? []).filter((id) => {
+    const o = byId.get(id) ?? store.observations.get(id);
+    if (!o || !wanted(o)) return false;
+    byId.set(id, o);
+    return true;
+  });
+  if (vectorIds.length > 0) {
+    const lexicalOrder = [...base].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+    const fused = fuseRankings([lexicalOrder, vectorIds]);
+    const top = Math.max(...fused.values());
+    base = new Map([...fused].map(([id, s]) => [id, (2 * s) / top]));
+  }
+  if (base.size === 0) return [];
+
+  const scored =
+    options.context === false
+      ? base
+      : propagateContext(base, byId, (id) => store.observations.neighbours(id));
+  const ranking = { ...options.ranking, now: options.now };
+  const final = new Map<string, number>();
+  for (const [id, s] of scored) {
+    const o = byId.get(id);
+    if (!o || !wanted(o)) continue;
+    final.set(id, s * priorFactor(o, ranking));
+  }
+  const vectorSet = new Set(vectorIds);
+  return pickDiverse(final, (id) => byId.get(id)?.sessionId ?? null, limit).map(({ id, score }) => {
+    const o = byId.get(id) as Observation;
+    const l = lexical.get(id);
+    return {
+      observation: o,
+      score,
+      coverage: l?.coverage ?? termCoverage(parsed.coverageTerms, o),
+      bm25: l?.bm25 ?? 0,
+      via: l && vectorSet.has(id) ? 'both' : l ? 'lexical' : vectorSet.has(id) ? 'vector' : 'context',
+    };
+  });
 }

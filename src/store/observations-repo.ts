@@ -1,6 +1,7 @@
 /**
  * Observations: insert with content-hash dedup, read by id, list recent, full-text search, status changes.
  */
+import { searchTermsOf } from '../core/identifiers.ts';
 import { contentHash, newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
 import type {
   Observation,
@@ -90,8 +91,8 @@ export function createObservationsRepo(db: Db) {
   const insert = lazyStatement(
     db,
     `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
-       files_read, files_modified, source, created_at, updated_at, content_hash, tokens, provenance)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       files_read, files_modified, source, created_at, updated_at, content_hash, tokens, provenance, search_terms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (project_id, content_hash) DO NOTHING`,
   );
   const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM observations WHERE id = ?`);
@@ -122,19 +123,35 @@ export function createObservationsRepo(db: Db) {
     db,
     `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten by request', title = '[forgotten]',
        subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
-       tokens = 0, updated_at = ? WHERE id = ? AND status <> 'forgotten'`,
+       search_terms = '', tokens = 0, updated_at = ? WHERE id = ? AND status <> 'forgotten'`,
   );
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
-  // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified
-  const searchSql = (scoped: boolean) =>
+  // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
+  const searchSql = (scoped: boolean, hidden: boolean) =>
     `SELECT ${COLUMNS.split(',')
       .map((c) => `o.${c.trim()}`)
-      .join(', ')}, bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0) AS rank
+      .join(', ')}, bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0) AS rank
      FROM observations_fts JOIN observations o ON o.rowid = observations_fts.rowid
-     WHERE observations_fts MATCH ? AND o.status = 'active' ${scoped ? 'AND o.project_id = ?' : ''}
+     WHERE observations_fts MATCH ? AND ${hidden ? "o.status <> 'forgotten'" : "o.status = 'active'"}
+       ${scoped ? 'AND o.project_id = ?' : ''}
      ORDER BY rank LIMIT ?`;
-  const searchScoped = lazyStatement(db, searchSql(true));
-  const searchAll = lazyStatement(db, searchSql(false));
+  const searches = {
+    all: lazyStatement(db, searchSql(false, false)),
+    scoped: lazyStatement(db, searchSql(true, false)),
+    allHidden: lazyStatement(db, searchSql(false, true)),
+    scopedHidden: lazyStatement(db, searchSql(true, true)),
+  };
+  const neighbourSql = (direction: 'before' | 'after') =>
+    `SELECT ${COLUMNS.split(',')
+      .map((c) => `o.${c.trim()}`)
+      .join(', ')}
+     FROM observations o, (SELECT session_id, created_at, rowid AS r FROM observations WHERE id = ?) AS me
+     WHERE o.session_id = me.session_id AND o.status = 'active'
+       AND (o.created_at, o.rowid) ${direction === 'before' ? '<' : '>'} (me.created_at, me.r)
+     ORDER BY o.created_at ${direction === 'before' ? 'DESC' : 'ASC'}, o.rowid ${direction === 'before' ? 'DESC' : 'ASC'}
+     LIMIT 1`;
+  const previousInSession = lazyStatement(db, neighbourSql('before'));
+  const nextInSession = lazyStatement(db, neighbourSql('after'));
 
   return {
     /** Insert unless an identical observation (same content hash) exists in the project; returns the new id or null. */
@@ -159,6 +176,7 @@ export function createObservationsRepo(db: Db) {
         observationHash(d),
         observationDetailTokens(d),
         JSON.stringify(o.provenance),
+        searchTermsOf([d.title, d.subtitle, d.narrative, ...d.facts, ...d.concepts]),
       );
       return info.changes === 1 ? id : null;
     },
@@ -172,12 +190,30 @@ export function createObservationsRepo(db: Db) {
     ofSession(sessionId: string): Observation[] {
       return (bySession().all(sessionId) as ObservationRow[]).map(toObservation);
     },
-    /** Full-text search with an already-safe FTS5 query (see recall/fts-query). */
-    search(ftsQuery: string, projectId: ProjectId | null, limit: number): SearchHit[] {
+    /**
+     * Full-text search with an already-safe FTS5 query (see recall/fts-query), best first. Active
+     * memories only, unless `includeHidden` (then superseded and invalidated too; forgotten never).
+     */
+    search(
+      ftsQuery: string,
+      projectId: ProjectId | null,
+      limit: number,
+      options: { includeHidden?: boolean } = {},
+    ): SearchHit[] {
+      const statement =
+        searches[
+          `${projectId ? 'scoped' : 'all'}${options.includeHidden ? 'Hidden' : ''}` as keyof typeof searches
+        ]();
       const rows = (
-        projectId ? searchScoped().all(ftsQuery, projectId, limit) : searchAll().all(ftsQuery, limit)
+        projectId ? statement.all(ftsQuery, projectId, limit) : statement.all(ftsQuery, limit)
       ) as (ObservationRow & { rank: number })[];
       return rows.map((row) => ({ observation: toObservation(row), rank: row.rank }));
+    },
+    /** The active memories just before and after one in its session (null at either end). */
+    neighbours(id: string): { previous: Observation | null; next: Observation | null } {
+      const previous = previousInSession().get(id) as ObservationRow | undefined;
+      const next = nextInSession().get(id) as ObservationRow | undefined;
+      return { previous: previous ? toObservation(previous) : null, next: next ? toObservation(next) : null };
     },
     setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
       return setStatus().run(status, reason, at, id).changes === 1;

@@ -105,7 +105,7 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     expect(text(missing)).toMatch(/How to fix: Use ids from a search result/);
     const bad = await call('timeline', {});
     expect(bad.isError).toBe(true);
-    expect(text(bad)).toMatch(/give an id or a date/);
+    expect(text(bad)).toMatch(/give a memory id or a date/);
     const malformed = await call('get_observations', { ids: ['not-an-id'] });
     expect(malformed.isError).toBe(true);
     for (const hostile of [

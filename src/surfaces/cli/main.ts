@@ -6,12 +6,19 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeError, EngramError, type ErrorCode } from '../../core/errors.ts';
+import { OBSERVATION_TYPES, type ObservationType } from '../../core/model.ts';
 import { loadRuntime } from '../runtime.ts';
 import { backfillCommand } from './commands/backfill.ts';
 import { configCommand } from './commands/config.ts';
 import { demoCommand } from './commands/demo.ts';
 import { installCommand, uninstallCommand } from './commands/install.ts';
-import { contextCommand, forgetCommand, searchCommand, showCommand } from './commands/memory.ts';
+import {
+  contextCommand,
+  forgetCommand,
+  searchCommand,
+  showCommand,
+  timelineCommand,
+} from './commands/memory.ts';
 import { metricsCommand } from './commands/metrics.ts';
 import { statusCommand } from './commands/status.ts';
 import { flushCommand, workerCommand } from './commands/worker.ts';
@@ -36,8 +43,11 @@ Memory
                                   print exactly what a new session in DIR would be told
   backfill [--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]
                                   read existing Claude Code transcripts (~/.claude/projects) into memory
-  search <words…> [--all] [--limit N]
-                                  find memories (this project; --all for every project)
+  search <words…> [--all] [--limit N] [--type T] [--hidden]
+                                  find memories (this project; --all for every project; "a phrase", prefix*;
+                                  --type decision,bugfix…; --hidden adds superseded/invalidated ones)
+  timeline <id|date> [--before N] [--after N]
+                                  what happened around a memory or a date (2026-11-20, 2026-11-20T14:00)
   show <id…>                      a memory in full
   forget <id…>                    erase a memory's content for good
 
@@ -52,6 +62,30 @@ Health and plumbing
 
 Most commands take --json for stable machine-readable output. Data lives in $ENGRAM_HOME (default ~/.engram).
 `;
+
+/** "--type decision,bugfix" → the types, each checked. */
+function parseTypes(text: string | undefined): ObservationType[] {
+  if (text === undefined) return [];
+  const types = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const t of types) {
+    if (!(OBSERVATION_TYPES as readonly string[]).includes(t))
+      throw new EngramError('INPUT_INVALID', `unknown memory type "${t}"`, {
+        hint: `Use one of: ${OBSERVATION_TYPES.join(', ')}.`,
+      });
+  }
+  return types as ObservationType[];
+}
+
+function count(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const n = Number.parseInt(text, 10);
+  if (!Number.isInteger(n) || n < 0 || n > 50 || String(n) !== text.trim())
+    throw new EngramError('INPUT_INVALID', `${flag} takes a whole number from 0 to 50`);
+  return n;
+}
 
 const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   INPUT_INVALID: 2,
@@ -84,6 +118,10 @@ export async function runCli(
         all: { type: 'boolean', default: false },
         keep: { type: 'boolean', default: false },
         limit: { type: 'string' },
+        type: { type: 'string' },
+        hidden: { type: 'boolean', default: false },
+        before: { type: 'string' },
+        after: { type: 'string' },
         cwd: { type: 'string' },
         source: { type: 'string' },
         session: { type: 'string' },
@@ -119,7 +157,22 @@ export async function runCli(
         return statusCommand(ctx, { json });
       case 'search':
         needArgs('<words…>');
-        return searchCommand(ctx, positionals.join(' '), { json, all: values.all === true, limit, cwd: dir });
+        return searchCommand(ctx, positionals.join(' '), {
+          json,
+          all: values.all === true,
+          limit,
+          cwd: dir,
+          types: parseTypes(values.type),
+          hidden: values.hidden === true,
+        });
+      case 'timeline':
+        needArgs('<id|date>');
+        return timelineCommand(ctx, positionals[0] as string, {
+          json,
+          cwd: dir,
+          before: count(values.before, 5, '--before'),
+          after: count(values.after, 5, '--after'),
+        });
       case 'show':
         needArgs('<id…>');
         return showCommand(ctx, positionals, { json });

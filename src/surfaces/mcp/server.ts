@@ -11,6 +11,7 @@ import { describeError, EngramError } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import { searchMemories } from '../../recall/search.ts';
+import { timeline } from '../../recall/timeline.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -92,6 +93,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
         limit: z.number().int().min(1).max(50).optional().describe('How many results (default 10).'),
         all_projects: z.boolean().optional().describe('Search every project, not only this one.'),
         type: z.enum(OBSERVATION_TYPES).optional().describe('Only memories of this type.'),
+        include_hidden: z
+          .boolean()
+          .optional()
+          .describe('Also superseded and invalidated memories (marked as such), e.g. to see what changed.'),
       },
     },
     guarded(
@@ -100,29 +105,35 @@ export function createMcpServer(deps: McpDeps): McpServer {
         limit,
         all_projects,
         type,
+        include_hidden,
       }: {
         query: string;
         limit?: number;
         all_projects?: boolean;
-        type?: string;
+        type?: (typeof OBSERVATION_TYPES)[number];
+        include_hidden?: boolean;
       }) => {
         if (!buildFtsQuery(query))
           return failure('the query has no searchable words', 'Use content words, e.g. "token refresh bug".');
         const now = deps.now();
         const hits = withStore((store) =>
-          searchMemories(store, query, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)),
-        )
-          .map((h) => h.observation)
-          .filter((o) => !type || o.type === type)
-          .slice(0, limit ?? 10);
+          searchMemories(store, {
+            query,
+            projectId: all_projects ? null : project().id,
+            limit: limit ?? 10,
+            now,
+            ...(type ? { types: [type] } : {}),
+            includeHidden: include_hidden === true,
+          }),
+        ).map((h) => h.observation);
         if (hits.length === 0)
           return ok(
             `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,
           );
         return ok(
           [
-            `${hits.length} memories (id [type] title · files · age · ~tokens in full):`,
-            ...hits.map((o) => indexLine(o, now)),
+            `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
+            ...hits.map((o) => indexLine(o, now, { project: all_projects === true })),
           ].join('\n'),
         );
       },
@@ -139,6 +150,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
         id: ID.optional().describe('Centre on this memory.'),
         date: z
           .string()
+          .max(40)
           .optional()
           .describe('Or centre on this date/time (ISO 8601, e.g. 2026-11-20 or 2026-11-20T14:00).'),
         before: z.number().int().min(0).max(30).optional().describe('How many earlier memories (default 5).'),
@@ -147,35 +159,23 @@ export function createMcpServer(deps: McpDeps): McpServer {
     },
     guarded(
       ({ id, date, before, after }: { id?: string; date?: string; before?: number; after?: number }) => {
-        if (!id && !date)
-          return failure(
-            'give an id or a date',
-            'Pass {"id": "obs_…"} from a search result, or {"date": "2026-11-20"}.',
-          );
         const now = deps.now();
-        return withStore((store) => {
-          let at: number;
-          if (id) {
-            const o = store.observations.get(id);
-            if (!o) return failure(`no memory with id ${id}`, 'Use an id from a search result.');
-            at = o.createdAt;
-          } else {
-            at = Date.parse(date as string);
-            if (!Number.isFinite(at))
-              return failure(
-                `cannot read the date "${date}"`,
-                'Use ISO 8601, e.g. 2026-11-20 or 2026-11-20T14:00.',
-              );
-          }
-          const list = store.observations.around(project().id, at, before ?? 5, after ?? 5);
-          if (list.length === 0) return ok('No memories in this project around that point.');
-          return ok(
-            [
-              `Around ${new Date(at).toISOString()}:`,
-              ...list.map((o) => `${o.id === id ? '→' : '-'}${indexLine(o, now).slice(1)}`),
-            ].join('\n'),
-          );
-        });
+        const t = withStore((store) =>
+          timeline(store, {
+            ...(id ? { id } : {}),
+            ...(date ? { date } : {}),
+            projectId: project().id,
+            before: before ?? 5,
+            after: after ?? 5,
+          }),
+        );
+        if (t.items.length === 0) return ok('No memories in this project around that point.');
+        return ok(
+          [
+            `Around ${new Date(t.at).toISOString()}:`,
+            ...t.items.map((o) => `${o.id === t.anchorId ? '→' : '-'}${indexLine(o, now).slice(1)}`),
+          ].join('\n'),
+        );
       },
     ),
   );

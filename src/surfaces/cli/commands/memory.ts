@@ -3,8 +3,9 @@
  */
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
-import type { Observation } from '../../../core/model.ts';
+import type { Observation, ObservationType } from '../../../core/model.ts';
 import { searchMemories } from '../../../recall/search.ts';
+import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 
@@ -32,26 +33,43 @@ function observationJson(o: Observation) {
 export function searchCommand(
   ctx: CliContext,
   query: string,
-  flags: { json: boolean; all: boolean; limit: number; cwd: string },
+  flags: {
+    json: boolean;
+    all: boolean;
+    limit: number;
+    cwd: string;
+    types: ObservationType[];
+    hidden: boolean;
+  },
 ): number {
   const project = flags.all ? null : resolveProject(flags.cwd);
-  const hits = withStore(ctx, (store) => searchMemories(store, query, project?.id ?? null, flags.limit)).map(
-    (h) => ({ observation: h.observation, rank: h.bm25 }),
+  const now = ctx.now();
+  const hits = withStore(ctx, (store) =>
+    searchMemories(store, {
+      query,
+      projectId: project?.id ?? null,
+      limit: flags.limit,
+      now,
+      types: flags.types,
+      includeHidden: flags.hidden,
+    }),
   );
   if (flags.json) {
     printJson(ctx, {
       query,
       project: project ? { id: project.id, name: project.name } : null,
-      results: hits.map(({ observation: o, rank }) => ({
+      results: hits.map(({ observation: o, score, via }) => ({
         id: o.id,
         type: o.type,
+        status: o.status,
         title: o.title,
         projectId: o.projectId,
         sessionId: o.sessionId,
         createdAt: o.createdAt,
         files: [...new Set([...o.filesModified, ...o.filesRead])],
         tokens: o.tokens,
-        score: -rank,
+        score,
+        via,
       })),
     });
     return 0;
@@ -60,8 +78,49 @@ export function searchCommand(
     ctx.io.out(`no memories match "${query}"${project ? ` in project ${project.name} (try --all)` : ''}\n`);
     return 0;
   }
+  ctx.io.out(`${hits.map((h) => indexLine(h.observation, now, { project: flags.all })).join('\n')}\n`);
+  return 0;
+}
+
+export function timelineCommand(
+  ctx: CliContext,
+  anchor: string,
+  flags: { json: boolean; cwd: string; before: number; after: number },
+): number {
+  const isId = /^obs_/.test(anchor);
+  const t = withStore(ctx, (store) =>
+    timeline(store, {
+      ...(isId ? { id: anchor } : { date: anchor }),
+      projectId: resolveProject(flags.cwd).id,
+      before: flags.before,
+      after: flags.after,
+    }),
+  );
+  if (flags.json) {
+    printJson(ctx, {
+      at: t.at,
+      anchorId: t.anchorId,
+      projectId: t.projectId,
+      items: t.items.map((o) => ({
+        id: o.id,
+        type: o.type,
+        status: o.status,
+        title: o.title,
+        sessionId: o.sessionId,
+        createdAt: o.createdAt,
+        files: [...new Set([...o.filesModified, ...o.filesRead])],
+        tokens: o.tokens,
+      })),
+    });
+    return 0;
+  }
   const now = ctx.now();
-  ctx.io.out(`${hits.map((h) => indexLine(h.observation, now)).join('\n')}\n`);
+  if (t.items.length === 0) {
+    ctx.io.out(`no memories around ${new Date(t.at).toISOString()} in this project\n`);
+    return 0;
+  }
+  const lines = t.items.map((o) => `${o.id === t.anchorId ? '→' : '-'}${indexLine(o, now).slice(1)}`);
+  ctx.io.out(`around ${new Date(t.at).toISOString()}:\n${lines.join('\n')}\n`);
   return 0;
 }
 

@@ -1,0 +1,153 @@
+/**
+ * Ranking: pure functions from candidate memories to an ordered list.
+ *
+ * score = relevance × recency × type weight × status weight, where relevance is the share of the
+ * query's words a memory holds plus its BM25 (normalised to the best candidate), or, in a hybrid
+ * search, the reciprocal-rank fusion of the lexical and vector rankings. A strong match then lends part
+ * of its score to its neighbours in the same session (the answer to a question usually sits right after
+ * it, the fix right after the error), and results are spread over sessions a little so one long session
+ * cannot fill the whole list.
+ */
+import type { Observation, ObservationStatus, ObservationType } from '../core/model.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface RankingOptions {
+  now: number;
+  /** Days for the recency factor to lose half of its range (default 30). */
+  halfLifeDays?: number;
+  /** The recency factor never goes below this (default 0.75): old but relevant memories still rank. */
+  recencyFloor?: number;
+}
+
+/** How much a memory's type matters when two are equally relevant. */
+export const TYPE_WEIGHT: Readonly<Record<ObservationType, number>> = {
+  correction: 1.15,
+  decision: 1.15,
+  preference: 1.1,
+  bugfix: 1.05,
+  failed_attempt: 1.05,
+  feature: 1,
+  refactor: 1,
+  change: 1,
+  discovery: 1,
+  fact: 1,
+  error: 0.95,
+  task: 0.9,
+};
+
+/** Hidden memories (shown only when asked for) rank below live ones. */
+export const STATUS_WEIGHT: Readonly<Record<ObservationStatus, number>> = {
+  active: 1,
+  superseded: 0.5,
+  invalidated: 0.4,
+  forgotten: 0,
+};
+
+/** 1 for a memory made now, falling towards `floor` with age. */
+export function recencyFactor(createdAt: number, options: RankingOptions): number {
+  const floor = options.recencyFloor ?? 0.75;
+  const halfLife = (options.halfLifeDays ?? 30) * DAY_MS;
+  const age = Math.max(0, options.now - createdAt);
+  return floor + (1 - floor) * 2 ** (-age / halfLife);
+}
+
+export function priorFactor(o: Observation, options: RankingOptions): number {
+  return recencyFactor(o.createdAt, options) * (TYPE_WEIGHT[o.type] ?? 1) * (STATUS_WEIGHT[o.status] ?? 0);
+}
+
+/** Lexical relevance: coverage (0..1) plus BM25 relative to the best candidate (0..1). */
+export function lexicalRelevance(coverage: number, bm25: number, bestBm25: number): number {
+  const strength = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
+  return coverage + strength;
+}
+
+/** Reciprocal rank fusion of several rankings (ids best first): Σ 1 / (k + rank). */
+export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const list of lists) {
+    list.forEach((id, i) => out.set(id, (out.get(id) ?? 0) + 1 / (k + i + 1)));
+  }
+  return out;
+}
+
+export interface Neighbours {
+  previous: Observation | null;
+  next: Observation | null;
+}
+
+export interface ContextOptions {
+  /** How many of the best matches lend score to their neighbours (default 20). */
+  sources?: number;
+  /** Share a memory gets from the one before it when that one asks a question (default 1). */
+  afterQuestion?: number;
+  /** Share a memory gets from the one after it (default 0.3). */
+  fromNext?: number;
+}
+
+const asksQuestion = (o: Observation) => o.title.includes('?') || o.narrative.includes('?');
+
+/**
+ * Lend part of the best matches' scores to their session neighbours: the memory after a matching
+ * question, and the memory before a match. Neighbours that did not match become candidates.
+ */
+export function propagateContext(
+  scores: Map<string, number>,
+  byId: Map<string, Observation>,
+  neighboursOf: (id: string) => Neighbours,
+  options: ContextOptions = {},
+): Map<string, number> {
+  const sources = [...scores].sort((a, b) => b[1] - a[1]).slice(0, options.sources ?? 20);
+  const lent = new Map<string, number>();
+  const afterQuestion = options.afterQuestion ?? 1;
+  const fromNext = options.fromNext ?? 0.3;
+  for (const [id, score] of sources) {
+    const source = byId.get(id);
+    if (!source || score <= 0) continue;
+    const { previous, next } = neighboursOf(id);
+    if (next && asksQuestion(source)) {
+      byId.set(next.id, byId.get(next.id) ?? next);
+      lent.set(next.id, (lent.get(next.id) ?? 0) + afterQuestion * score);
+    }
+    if (previous) {
+      byId.set(previous.id, byId.get(previous.id) ?? previous);
+      lent.set(previous.id, (lent.get(previous.id) ?? 0) + fromNext * score);
+    }
+  }
+  const out = new Map(scores);
+  for (const [id, extra] of lent) out.set(id, (out.get(id) ?? 0) + extra);
+  return out;
+}
+
+/**
+ * The best `limit` ids, each further pick from a session already picked multiplied by `spread` per
+ * earlier pick (1 = plain order).
+ */
+export function pickDiverse(
+  scores: Map<string, number>,
+  sessionOf: (id: string) => string | null,
+  limit: number,
+  spread = 0.95,
+): { id: string; score: number }[] {
+  const rest = [...scores].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 8, 50));
+  const picked: { id: string; score: number }[] = [];
+  const perSession = new Map<string, number>();
+  while (picked.length < limit && rest.length > 0) {
+    let best = 0;
+    let bestScore = -Infinity;
+    for (let i = 0; i < rest.length; i++) {
+      const [id, score] = rest[i] as [string, number];
+      const session = sessionOf(id);
+      const adjusted = session === null ? score : score * spread ** (perSession.get(session) ?? 0);
+      if (adjusted > bestScore) {
+        bestScore = adjusted;
+        best = i;
+      }
+    }
+    const [id, score] = rest.splice(best, 1)[0] as [string, number];
+    const session = sessionOf(id);
+    if (session !== null) perSession.set(session, (perSession.get(session) ?? 0) + 1);
+    picked.push({ id, score });
+  }
+  return picked;
+}
