@@ -155,19 +155,47 @@ export function stem(word: string): string {
     .replace(/e$/, '');
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A pattern for the words whose `stem` equals the term's: the root, perhaps its last consonant doubled
+ * or an "e", then one of the suffixes `stem` strips ("paint" finds painted, painting, paints).
+ */
+function termPattern(term: string): RegExp {
+  const root = stem(term);
+  const last = root.at(-1) ?? '';
+  const body =
+    root.endsWith('y') && root.length > 3 ? `${escapeRegExp(root.slice(0, -1))}(?:y|i)` : escapeRegExp(root);
+  const double = /[a-z]/.test(last) && !/[aeiou]/.test(last) ? `${last}?` : '';
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${body}${double}e?(?:ies|ied|ing|ed|es|s|ly|er|e|y)?(?![\\p{L}\\p{N}])`,
+    'iu',
+  );
+}
+
+/** Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. */
+export function coverageMatcher(terms: readonly string[]): (o: Observation) => number {
+  const patterns = terms.map(termPattern);
+  return (o) => {
+    if (patterns.length === 0) return 0;
+    const text = [
+      o.title,
+      o.subtitle,
+      o.narrative,
+      ...o.facts,
+      ...o.concepts,
+      ...o.filesModified,
+      ...o.filesRead,
+    ].join('\n');
+    let hit = 0;
+    for (const p of patterns) if (p.test(text)) hit++;
+    return hit / patterns.length;
+  };
+}
+
 /** Share of the prompt's distinctive terms that appear in the observation (0..1). */
 export function termCoverage(terms: readonly string[], o: Observation): number {
-  if (terms.length === 0) return 0;
-  const words = new Set(
-    tokenize(
-      [o.title, o.subtitle, o.narrative, ...o.facts, ...o.concepts, ...o.filesModified, ...o.filesRead].join(
-        ' ',
-      ),
-    ).map(stem),
-  );
-  let hit = 0;
-  for (const term of terms) if (words.has(stem(term))) hit++;
-  return hit / terms.length;
+  return coverageMatcher(terms)(o);
 }
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
@@ -176,13 +204,13 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const query = buildFtsQuery(req.prompt);
   if (!query) return empty;
-  const terms = contentTerms(req.prompt);
+  const coverage = coverageMatcher(contentTerms(req.prompt));
   const hits = store.observations.search(query, req.projectId, 20);
   const chosen: Observation[] = [];
   for (const { observation } of hits) {
     if (observation.sessionId === req.sessionId) continue;
     if (store.injections.has(req.sessionId, observation.id)) continue;
-    if (termCoverage(terms, observation) < req.minScore) continue;
+    if (coverage(observation) < req.minScore) continue;
     chosen.push(observation);
     if (chosen.length >= req.maxItems) break;
   }

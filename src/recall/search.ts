@@ -16,7 +16,7 @@ import {
   propagateContext,
   type RankingOptions,
 } from './rank.ts';
-import { termCoverage } from './render-context.ts';
+import { coverageMatcher } from './render-context.ts';
 
 export interface SearchOptions {
   query: string;
@@ -62,13 +62,14 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
         includeHidden: options.includeHidden ?? false,
       })
     : [];
+  const coverage = coverageMatcher(parsed.coverageTerms);
   const byId = new Map<string, Observation>();
   const lexical = new Map<string, { bm25: number; coverage: number }>();
   for (const h of hits) {
     byId.set(h.observation.id, h.observation);
     lexical.set(h.observation.id, {
       bm25: h.rank,
-      coverage: termCoverage(parsed.coverageTerms, h.observation),
+      coverage: coverage(h.observation),
     });
   }
   const best = hits[0]?.rank ?? 0;
@@ -107,7 +108,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
     return {
       observation: o,
       score,
-      coverage: l?.coverage ?? termCoverage(parsed.coverageTerms, o),
+      coverage: l?.coverage ?? coverage(o),
       bm25: l?.bm25 ?? 0,
       via: l && vectorSet.has(id) ? 'both' : l ? 'lexical' : vectorSet.has(id) ? 'vector' : 'context',
     };
