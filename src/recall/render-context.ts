@@ -6,7 +6,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Observation, Project, Summary } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
 import type { Store } from '../store/store.ts';
-import { buildFtsQuery, contentTerms, tokenize } from './fts-query.ts';
+import { buildFtsQuery, contentTerms } from './fts-query.ts';
 
 /** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
 export const HOST_CONTEXT_CHAR_CAP = 9_500;
