@@ -14,6 +14,11 @@ export interface OpenOptions {
   /** Path of better-sqlite3's native addon (lets a bundled hook skip the addon search). */
   nativeBinding?: string;
   readonly?: boolean;
+  /**
+   * When an existing database needs migrations, refuse (STORE_BUSY) instead of running them: the hooks
+   * pass this so an upgrade that rebuilds an index never stalls the agent; the worker migrates.
+   */
+  deferUpgrade?: boolean;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
@@ -32,9 +37,24 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     // transaction across a process crash (the WAL is synced at checkpoints).
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    if (options.deferUpgrade) refuseUpgrade(db);
     migrate(db);
   }
   return db;
+}
+
+function refuseUpgrade(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > 0 && current < SCHEMA_VERSION) {
+    db.close();
+    throw new EngramError(
+      'STORE_FAILED',
+      `the database needs an upgrade (schema ${current} → ${SCHEMA_VERSION})`,
+      {
+        hint: 'The worker upgrades it; run "engram worker start" or any engram command.',
+      },
+    );
+  }
 }
 
 /** Bring the schema up to date. Each migration runs in its own transaction with its version bump. */

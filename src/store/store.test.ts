@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectIdFromKey } from '../core/ids.ts';
 import type { ObservationDraft, Project } from '../core/model.ts';
@@ -44,6 +45,43 @@ describe('store', () => {
     const again = openDatabase(join(dir, 'engram.db'));
     expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     again.close();
+  });
+
+  it('upgrades an older database in place, keeping memories searchable; hooks leave the upgrade to the worker', () => {
+    const path = join(dir, 'old.db');
+    const old = new Database(path);
+    for (const m of MIGRATIONS.slice(0, 2)) {
+      old.exec(m.sql);
+      old.pragma(`user_version = ${m.version}`);
+    }
+    old
+      .prepare(
+        `INSERT INTO observations (id, project_id, type, title, source, created_at, updated_at, content_hash, tokens)
+         VALUES ('obs_old', ?, 'change', 'Renamed parseConfigFile', 'hook', 1, 1, 'h', 3)`,
+      )
+      .run(project.id);
+    old.close();
+    expect(() => openDatabase(path, { deferUpgrade: true })).toThrow(/needs an upgrade/);
+    const upgraded = createStore(openDatabase(path));
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(
+      upgraded.observations.search('"parseconfigfile"', project.id, 5).map((h) => h.observation.id),
+    ).toEqual(['obs_old']);
+    const id = upgraded.observations.insert({
+      projectId: project.id,
+      sessionId: null,
+      source: 'manual',
+      createdAt: 2,
+      provenance: [],
+      draft: draft('Moved loadUserSettings'),
+    });
+    expect(upgraded.observations.search('"settings"', project.id, 5).map((h) => h.observation.id)).toEqual([
+      id,
+    ]);
+    upgraded.close();
+    const hook = openDatabase(path, { deferUpgrade: true });
+    expect(hook.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    hook.close();
   });
 
   it('queues events in order per session and tracks their state', () => {

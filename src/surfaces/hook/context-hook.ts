@@ -83,7 +83,11 @@ export function handleContextEvent(
     ensureHome(runtime.paths);
     const binding = nativeBindingPath();
     const store = createStore(
-      openDatabase(runtime.paths.db, { busyTimeoutMs: 3000, ...(binding ? { nativeBinding: binding } : {}) }),
+      openDatabase(runtime.paths.db, {
+        busyTimeoutMs: 3000,
+        deferUpgrade: true,
+        ...(binding ? { nativeBinding: binding } : {}),
+      }),
     );
     store.transaction(() => {
       store.sessions.touch(
