@@ -59,6 +59,8 @@ export interface ParsedQuery {
   terms: QueryTerm[];
   /** Content words of the whole query (for coverage scoring), identifier parts included. */
   coverageTerms: string[];
+  /** One FTS5 expression per term. */
+  expressions: string[];
   /** The FTS5 MATCH expression (terms ORed), or null when there is nothing to search for. */
   fts: string | null;
 }
@@ -111,10 +113,12 @@ export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
       add({ words: [part], prefix: false });
     }
   }
+  const expressions = terms.map(termExpression);
   return {
     terms,
     coverageTerms: [...coverage].slice(0, maxTerms),
-    fts: terms.length > 0 ? terms.map(termExpression).join(' OR ') : null,
+    expressions,
+    fts: expressions.length > 0 ? expressions.join(' OR ') : null,
   };
 }
 

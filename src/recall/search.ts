@@ -16,7 +16,8 @@ import {
   propagateContext,
   type RankingOptions,
 } from './rank.ts';
-import { coverageMatcher } from './render-context.ts';
+import { candidates } from './candidates.ts';
+import { coverageMatcher } from './coverage.ts';
 
 export interface SearchOptions {
   query: string;
@@ -48,7 +49,6 @@ export interface RankedHit {
 }
 
 const CANDIDATES = 100;
-
 export function searchMemories(store: Store, options: SearchOptions): RankedHit[] {
   const limit = Math.max(1, Math.min(200, Math.floor(options.limit)));
   const parsed = parseQuery(options.query);
@@ -57,11 +57,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
     (options.includeHidden ? o.status !== 'forgotten' : o.status === 'active') &&
     (options.projectId === null || o.projectId === options.projectId);
   const pool = Math.max(CANDIDATES, limit * 5) * (options.types && options.types.length > 0 ? 4 : 1);
-  const hits = parsed.fts
-    ? store.observations.search(parsed.fts, options.projectId, pool, {
-        includeHidden: options.includeHidden ?? false,
-      })
-    : [];
+  const hits = candidates(store, parsed.expressions, options, pool);
   const coverage = coverageMatcher(parsed.coverageTerms);
   const byId = new Map<string, Observation>();
   const lexical = new Map<string, { bm25: number; coverage: number }>();

@@ -127,20 +127,30 @@ export function createObservationsRepo(db: Db) {
   );
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
   // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
-  const searchSql = (scoped: boolean, hidden: boolean) =>
+  const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0)';
+  const searchSql = (scoped: boolean, hidden: boolean, order: 'rank' | 'newest') =>
     `SELECT ${COLUMNS.split(',')
       .map((c) => `o.${c.trim()}`)
-      .join(', ')}, bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0) AS rank
+      .join(', ')}, ${order === 'rank' ? BM25 : '0'} AS rank
      FROM observations_fts JOIN observations o ON o.rowid = observations_fts.rowid
      WHERE observations_fts MATCH ? AND ${hidden ? "o.status <> 'forgotten'" : "o.status = 'active'"}
        ${scoped ? 'AND o.project_id = ?' : ''}
-     ORDER BY rank LIMIT ?`;
-  const searches = {
-    all: lazyStatement(db, searchSql(false, false)),
-    scoped: lazyStatement(db, searchSql(true, false)),
-    allHidden: lazyStatement(db, searchSql(false, true)),
-    scopedHidden: lazyStatement(db, searchSql(true, true)),
+     ORDER BY ${order === 'rank' ? 'rank' : 'observations_fts.rowid DESC'} LIMIT ?`;
+  const searches = new Map<string, ReturnType<typeof lazyStatement>>();
+  const searchStatement = (scoped: boolean, hidden: boolean, order: 'rank' | 'newest') => {
+    const key = `${scoped}/${hidden}/${order}`;
+    let statement = searches.get(key);
+    if (!statement) {
+      statement = lazyStatement(db, searchSql(scoped, hidden, order));
+      searches.set(key, statement);
+    }
+    return statement();
   };
+  // How many memories hold a term, counted only up to a cap (reads at most `cap` postings).
+  const postings = lazyStatement(
+    db,
+    `SELECT COUNT(*) AS n FROM (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? LIMIT ?)`,
+  );
   const neighbourSql = (direction: 'before' | 'after') =>
     `SELECT ${COLUMNS.split(',')
       .map((c) => `o.${c.trim()}`)
@@ -191,23 +201,33 @@ export function createObservationsRepo(db: Db) {
       return (bySession().all(sessionId) as ObservationRow[]).map(toObservation);
     },
     /**
-     * Full-text search with an already-safe FTS5 query (see recall/fts-query), best first. Active
-     * memories only, unless `includeHidden` (then superseded and invalidated too; forgotten never).
+     * Full-text search with an already-safe FTS5 query (see recall/fts-query): best BM25 first, or with
+     * `order: 'newest'` the newest matches without scoring (BM25 reads every posting of every term, too
+     * slow for words found in most memories). Active memories only, unless `includeHidden` (then
+     * superseded and invalidated too; forgotten never).
      */
     search(
       ftsQuery: string,
       projectId: ProjectId | null,
       limit: number,
-      options: { includeHidden?: boolean } = {},
+      options: { includeHidden?: boolean; order?: 'rank' | 'newest' } = {},
     ): SearchHit[] {
-      const statement =
-        searches[
-          `${projectId ? 'scoped' : 'all'}${options.includeHidden ? 'Hidden' : ''}` as keyof typeof searches
-        ]();
+      const statement = searchStatement(
+        projectId !== null,
+        options.includeHidden ?? false,
+        options.order ?? 'rank',
+      );
       const rows = (
         projectId ? statement.all(ftsQuery, projectId, limit) : statement.all(ftsQuery, limit)
       ) as (ObservationRow & { rank: number })[];
       return rows.map((row) => ({ observation: toObservation(row), rank: row.rank }));
+    },
+    /**
+     * How many memories (any project, any status) match an FTS5 expression, counted up to `cap`: cheap
+     * even for a word in every memory, since it stops reading after `cap` postings.
+     */
+    matchCount(ftsQuery: string, cap: number): number {
+      return (postings().get(ftsQuery, cap) as { n: number }).n;
     },
     /** The active memories just before and after one in its session (null at either end). */
     neighbours(id: string): { previous: Observation | null; next: Observation | null } {

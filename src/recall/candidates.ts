@@ -1,0 +1,40 @@
+/**
+ * Search candidates at a bounded cost, whatever the size of the store.
+ */
+import type { ProjectId } from '../core/ids.ts';
+import type { SearchHit } from '../store/observations-repo.ts';
+import type { Store } from '../store/store.ts';
+
+/** A term found in more memories than this is "common": BM25 over it would read all its postings. */
+const COMMON_AT = 1000;
+/** How many of the newest matches stand in for BM25 when the distinctive terms find too little. */
+const NEWEST = 300;
+
+/**
+ * Candidates at a bounded cost whatever the store's size: BM25 over the query's distinctive terms
+ * (each found in at most COMMON_AT memories, counted by a capped probe), and, when those find too
+ * little, the newest memories matching any term (unscored: their coverage ranks them). A small store
+ * has no common terms, so this is plain BM25 over every term there.
+ */
+export function candidates(
+  store: Store,
+  expressions: readonly string[],
+  options: { projectId: ProjectId | null; limit: number; includeHidden?: boolean },
+  pool: number,
+): SearchHit[] {
+  if (expressions.length === 0) return [];
+  const includeHidden = options.includeHidden ?? false;
+  const counts = expressions.map((e) => store.observations.matchCount(e, COMMON_AT + 1));
+  const distinctive = expressions.filter((_, i) => (counts[i] ?? 0) > 0 && (counts[i] ?? 0) <= COMMON_AT);
+  const common = expressions.filter((_, i) => (counts[i] ?? 0) > COMMON_AT);
+  const hits =
+    distinctive.length > 0
+      ? store.observations.search(distinctive.join(' OR '), options.projectId, pool, { includeHidden })
+      : [];
+  if (common.length === 0 || hits.length >= Math.min(pool, 2 * options.limit)) return hits;
+  const seen = new Set(hits.map((h) => h.observation.id));
+  const newest = store.observations
+    .search(common.join(' OR '), options.projectId, NEWEST, { includeHidden, order: 'newest' })
+    .filter((h) => !seen.has(h.observation.id));
+  return [...hits, ...newest];
+}

@@ -1,0 +1,58 @@
+/**
+ * Coverage: the share of a query's words a memory holds, word families included ("painted" counts for
+ * "painting"). Compiled once per query, applied to many memories.
+ */
+import type { Observation } from '../core/model.ts';
+
+/** A light suffix stripper, so "studies"/"study" and "painted"/"painting"/"paint" compare equal. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  return word
+    .replace(/(?:ies|ied)$/, 'y')
+    .replace(/(?:ing|ed|es|s|ly|er)$/, '')
+    .replace(/([^aeiou])\1$/, '$1')
+    .replace(/e$/, '');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A pattern for the words whose `stem` equals the term's: the root, perhaps its last consonant doubled
+ * or an "e", then one of the suffixes `stem` strips ("paint" finds painted, painting, paints).
+ */
+function termPattern(term: string): RegExp {
+  const root = stem(term);
+  const last = root.at(-1) ?? '';
+  const body =
+    root.endsWith('y') && root.length > 3 ? `${escapeRegExp(root.slice(0, -1))}(?:y|i)` : escapeRegExp(root);
+  const double = /[a-z]/.test(last) && !/[aeiou]/.test(last) ? `${last}?` : '';
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${body}${double}e?(?:ies|ied|ing|ed|es|s|ly|er|e|y)?(?![\\p{L}\\p{N}])`,
+    'iu',
+  );
+}
+
+/** Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. */
+export function coverageMatcher(terms: readonly string[]): (o: Observation) => number {
+  const patterns = terms.map(termPattern);
+  return (o) => {
+    if (patterns.length === 0) return 0;
+    const text = [
+      o.title,
+      o.subtitle,
+      o.narrative,
+      ...o.facts,
+      ...o.concepts,
+      ...o.filesModified,
+      ...o.filesRead,
+    ].join('\n');
+    let hit = 0;
+    for (const p of patterns) if (p.test(text)) hit++;
+    return hit / patterns.length;
+  };
+}
+
+/** Share of the prompt's distinctive terms that appear in the observation (0..1). */
+export function termCoverage(terms: readonly string[], o: Observation): number {
+  return coverageMatcher(terms)(o);
+}
