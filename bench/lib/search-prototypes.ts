@@ -1,0 +1,144 @@
+// bench:search --prototypes: where project-scoped search spends its time (FTS match and BM25 over every
+// matching row, the JOIN, row decoding, the coverage re-rank) and the effect of candidate fixes, measured
+// on the same queries. Prototypes only: src/recall/search.ts and the observations repo are unchanged.
+// Each variant's "top10" is the share of the real search's top 10 it also returns (1 = same results).
+import type { ProjectId } from '../../src/core/ids.ts';
+import type { Observation } from '../../src/core/model.ts';
+import { buildFtsQuery, contentTerms } from '../../src/recall/fts-query.ts';
+import { termCoverage } from '../../src/recall/render-context.ts';
+import { searchMemories } from '../../src/recall/search.ts';
+import type { Store } from '../../src/store/store.ts';
+
+const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0)';
+const CANDIDATES = 50;
+
+interface Row {
+  rowid: number;
+  id: string;
+  title: string;
+  subtitle: string;
+  narrative: string;
+  facts: string;
+  concepts: string;
+  files_read: string;
+  files_modified: string;
+  rank: number;
+}
+
+/** The same coverage re-rank as src/recall/search.ts, over candidate rows. */
+function rerank(rows: Row[], terms: string[]): string[] {
+  return rows
+    .map((r) => {
+      const o = {
+        title: r.title,
+        subtitle: r.subtitle,
+        narrative: r.narrative,
+        facts: JSON.parse(r.facts) as string[],
+        concepts: JSON.parse(r.concepts) as string[],
+        filesRead: JSON.parse(r.files_read) as string[],
+        filesModified: JSON.parse(r.files_modified) as string[],
+      } as Observation;
+      return { id: r.id, rank: r.rank, coverage: termCoverage(terms, o) };
+    })
+    .sort((a, b) => b.coverage - a.coverage || a.rank - b.rank)
+    .slice(0, 10)
+    .map((r) => r.id);
+}
+
+export function prototypes<S>(
+  store: Store,
+  projectId: ProjectId,
+  qs: { text: string }[],
+  stats: (xs: number[]) => S,
+): Record<string, S & { top10?: number }> {
+  const db = store.db;
+  const cols =
+    'o.rowid, o.id, o.title, o.subtitle, o.narrative, o.facts, o.concepts, o.files_read, o.files_modified';
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.bench_vocab USING fts5vocab(main, observations_fts, 'row')`,
+  );
+  const st = {
+    count: db.prepare('SELECT COUNT(*) AS n FROM observations_fts WHERE observations_fts MATCH ?'),
+    ftsOnly: db.prepare(
+      `SELECT rowid, ${BM25} AS rank FROM observations_fts WHERE observations_fts MATCH ? ORDER BY rank LIMIT ${CANDIDATES}`,
+    ),
+    real: db.prepare(
+      `SELECT ${cols}, ${BM25} AS rank FROM observations_fts JOIN observations o ON o.rowid = observations_fts.rowid
+       WHERE observations_fts MATCH ? AND o.status = 'active' AND o.project_id = ? ORDER BY rank LIMIT ${CANDIDATES}`,
+    ),
+    // FTS ranks first; only the best few hundred rows are joined and filtered.
+    ftsFirst: db.prepare(
+      `SELECT ${cols}, f.rank FROM (SELECT rowid, ${BM25} AS rank FROM observations_fts WHERE observations_fts MATCH ?
+         ORDER BY rank LIMIT ?) f JOIN observations o ON o.rowid = f.rowid
+       WHERE o.status = 'active' AND o.project_id = ? ORDER BY f.rank LIMIT ${CANDIDATES}`,
+    ),
+    // BM25 only over the W most recent matches (FTS5 walks rowids newest first and stops).
+    window: db.prepare(
+      `SELECT ${cols}, f.rank FROM (SELECT rowid, ${BM25} AS rank FROM observations_fts WHERE observations_fts MATCH ?
+         ORDER BY rowid DESC LIMIT ?) f JOIN observations o ON o.rowid = f.rowid
+       WHERE o.status = 'active' AND o.project_id = ? ORDER BY f.rank LIMIT ${CANDIDATES}`,
+    ),
+    df: db.prepare('SELECT doc FROM temp.bench_vocab WHERE term = ?'),
+  };
+  const run = (name: string, fn: (q: string, fts: string, terms: string[]) => string[] | number) => {
+    const times: number[] = [];
+    let overlap = 0;
+    let compared = 0;
+    for (const q of qs) {
+      const fts = buildFtsQuery(q.text);
+      if (!fts) continue;
+      const terms = contentTerms(q.text);
+      const t = performance.now();
+      const out = fn(q.text, fts, terms);
+      times.push(performance.now() - t);
+      if (Array.isArray(out)) {
+        const ref = searchMemories(store, q.text, projectId, 10).map((h) => h.observation.id as string);
+        if (ref.length > 0) {
+          compared++;
+          overlap += out.filter((id) => ref.includes(id)).length / ref.length;
+        }
+      }
+    }
+    out[name] = { ...stats(times), ...(compared > 0 ? { top10: overlap / compared } : {}) };
+  };
+  const out: Record<string, S & { top10?: number }> = {};
+  const matches: number[] = [];
+  run('diag: real searchMemories', (q) =>
+    searchMemories(store, q, projectId, 10).map((h) => h.observation.id),
+  );
+  run('diag: COUNT of FTS matches', (_q, fts) => {
+    matches.push((st.count.get(fts) as { n: number }).n);
+    return 0;
+  });
+  run('diag: FTS MATCH + BM25 sort, no JOIN', (_q, fts) => st.ftsOnly.all(fts).length);
+  run('diag: real SQL (JOIN, filter), no decode', (_q, fts) => st.real.all(fts, projectId).length);
+  run('diag: real SQL + coverage re-rank', (_q, fts, terms) =>
+    rerank(st.real.all(fts, projectId) as Row[], terms),
+  );
+  for (const k of [500, 2000])
+    run(`fix: FTS-first top ${k}, then JOIN`, (_q, fts, terms) =>
+      rerank(st.ftsFirst.all(fts, k, projectId) as Row[], terms),
+    );
+  for (const w of [2000, 10000])
+    run(`fix: BM25 over newest ${w} matches`, (_q, fts, terms) =>
+      rerank(st.window.all(fts, w, projectId) as Row[], terms),
+    );
+  // Terms in more than 2 % of memories carry little BM25 weight: match on the rarer terms only (the
+  // coverage re-rank still counts every term); all common → match them all (AND).
+  const dfOf = (t: string) => {
+    if (/[^a-z0-9]/.test(t)) return 0; // a phrase (snake_case, path part): rarer than its parts
+    const a = (st.df.get(t) as { doc: number } | undefined)?.doc ?? 0;
+    const b = (st.df.get(t.replace(/(ing|ed|es|s)$/, '')) as { doc: number } | undefined)?.doc ?? 0;
+    return Math.max(a, b);
+  };
+  run('fix: drop terms in > 2 % of memories', (_q, _fts, terms) => {
+    const rare = terms.filter((t) => dfOf(t) <= total * 0.02);
+    const quoted = (ts: string[], op: string) => ts.map((t) => `"${t}"`).join(op);
+    const fts = rare.length > 0 ? quoted(rare, ' OR ') : quoted(terms, ' AND ');
+    return rerank(st.real.all(fts, projectId) as Row[], terms);
+  });
+  const sorted = [...matches].sort((a, b) => a - b);
+  out['info: FTS matches per query (count, not ms)'] = stats(sorted) as S & { top10?: number };
+  return out;
+}
