@@ -36,6 +36,7 @@ const keepDir = args.includes('--keep')
     : join(tmpdir(), 'engram-bench-search')
   : null;
 const withPrototypes = args.includes('--prototypes');
+const warmup = Math.min(30, Math.ceil(queryCount / 5));
 const log = (s: string) => {
   if (!json) console.log(s);
 };
@@ -64,10 +65,10 @@ interface SizeResult {
   generated_ms: number | null;
   db_bytes: number;
   bytes_per_observation: number;
-  search_ms: Record<'project' | 'small_project' | 'all_projects', Stats>;
+  search_ms: Record<'project' | 'project_cpu' | 'small_project' | 'all_projects', Stats>;
   search_by_kind_ms: Record<string, Stats>;
   session_start_ms: { warm: Stats; open_and_render: Stats; chars: number };
-  prototypes?: Record<string, Stats>;
+  prototypes?: Record<string, Stats & { top10?: number }>;
 }
 
 /** An existing cached store, or a new one generated (and renamed into place only once complete). */
@@ -99,8 +100,13 @@ function measureSize(size: number, work: string): SizeResult {
   const observations = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
 
   const measure = (projectId: ProjectId | null, qs: { kind: QueryKind; text: string }[]) => {
-    for (const q of qs.slice(0, Math.min(30, qs.length))) search(store, q.text, projectId); // warm-up
-    return qs.map((q) => ({ kind: q.kind, ms: time(() => search(store, q.text, projectId)) }));
+    for (const q of qs.slice(0, warmup)) search(store, q.text, projectId);
+    return qs.map((q) => {
+      const cpu = process.cpuUsage();
+      const ms = time(() => search(store, q.text, projectId));
+      const used = process.cpuUsage(cpu);
+      return { kind: q.kind, ms, cpuMs: (used.user + used.system) / 1000 };
+    });
   };
   const main = measure(dominant.id, queries(c, 0, queryCount));
   const smallRuns = measure(small.id, queries(c, c.projects.length - 1, queryCount));
@@ -138,6 +144,7 @@ function measureSize(size: number, work: string): SizeResult {
     bytes_per_observation: dbBytes / observations,
     search_ms: {
       project: stats(main.map((m) => m.ms)),
+      project_cpu: stats(main.map((m) => m.cpuMs)),
       small_project: stats(smallRuns.map((m) => m.ms)),
       all_projects: stats(allRuns.map((m) => m.ms)),
     },
@@ -155,9 +162,9 @@ function measureSize(size: number, work: string): SizeResult {
 }
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
-const line = (label: string, s: Stats) =>
+const line = (label: string, s: Stats & { top10?: number }) =>
   log(
-    `  ${label.padEnd(34)} p50 ${f(s.p50).padStart(8)}  p95 ${f(s.p95).padStart(8)}  max ${f(s.max).padStart(8)} ms`,
+    `  ${label.padEnd(34)} p50 ${f(s.p50).padStart(8)}  p95 ${f(s.p95).padStart(8)}  max ${f(s.max).padStart(8)} ms${s.top10 !== undefined ? `  top-10 agreement ${f(s.top10)}` : ''}`,
   );
 function printSize(r: SizeResult) {
   log(
@@ -165,6 +172,7 @@ function printSize(r: SizeResult) {
       `${r.generated_ms !== null ? `, generation ${Math.round(r.observations / (r.generated_ms / 1000))} obs/s` : ''}`,
   );
   line(`search, project "${dominant.name}" (dominant)`, r.search_ms.project);
+  line(`  same, CPU time of the process`, r.search_ms.project_cpu);
   line(`search, project "${small.name}" (small)`, r.search_ms.small_project);
   line('search, all projects', r.search_ms.all_projects);
   for (const [kind, s] of Object.entries(r.search_by_kind_ms)) line(`  by query kind: ${kind}`, s);
@@ -177,7 +185,7 @@ const work = mkdtempSync(join(tmpdir(), 'engram-bench-search-'));
 const results: SizeResult[] = [];
 try {
   log(
-    `bench:search: ${queryCount} queries per scope (after 30 warm-up), ${c.projects.length} projects; stores ${keepDir ? `cached in ${keepDir}` : 'in a temp dir, deleted after'}`,
+    `bench:search: ${queryCount} queries per scope (after ${warmup} warm-up), ${c.projects.length} projects; stores ${keepDir ? `cached in ${keepDir}` : 'in a temp dir, deleted after'}`,
   );
   for (const size of sizes) results.push(measureSize(size, work));
 } finally {

@@ -26,9 +26,20 @@ interface Row {
 }
 
 /** The same coverage re-rank as src/recall/search.ts, over candidate rows. */
-function rerank(rows: Row[], terms: string[]): string[] {
+/** termCoverage's words with a plain ASCII regex (the real one matches \\p{L}\\p{N}, several times slower). */
+function asciiCoverage(terms: string[], r: Row): number {
+  const stem = (w: string) => w.replace(/(ing|ed|es|s)$/, '');
+  const text = [r.title, r.subtitle, r.narrative, r.facts, r.concepts, r.files_read, r.files_modified].join(
+    ' ',
+  );
+  const words = new Set((text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).map(stem));
+  return terms.filter((t) => words.has(stem(t))).length / Math.max(1, terms.length);
+}
+
+function rerank(rows: Row[], terms: string[], ascii = false): string[] {
   return rows
     .map((r) => {
+      if (ascii) return { id: r.id, rank: r.rank, coverage: asciiCoverage(terms, r) };
       const o = {
         title: r.title,
         subtitle: r.subtitle,
@@ -54,7 +65,6 @@ export function prototypes<S>(
   const db = store.db;
   const cols =
     'o.rowid, o.id, o.title, o.subtitle, o.narrative, o.facts, o.concepts, o.files_read, o.files_modified';
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.bench_vocab USING fts5vocab(main, observations_fts, 'row')`,
   );
@@ -79,29 +89,11 @@ export function prototypes<S>(
          ORDER BY rowid DESC LIMIT ?) f JOIN observations o ON o.rowid = f.rowid
        WHERE o.status = 'active' AND o.project_id = ? ORDER BY f.rank LIMIT ${CANDIDATES}`,
     ),
-    df: db.prepare('SELECT doc FROM temp.bench_vocab WHERE term = ?'),
   };
-  const run = (name: string, fn: (q: string, fts: string, terms: string[]) => string[] | number) => {
-    const times: number[] = [];
-    let overlap = 0;
-    let compared = 0;
-    for (const q of qs) {
-      const fts = buildFtsQuery(q.text);
-      if (!fts) continue;
-      const terms = contentTerms(q.text);
-      const t = performance.now();
-      const out = fn(q.text, fts, terms);
-      times.push(performance.now() - t);
-      if (Array.isArray(out)) {
-        const ref = searchMemories(store, q.text, projectId, 10).map((h) => h.observation.id as string);
-        if (ref.length > 0) {
-          compared++;
-          overlap += out.filter((id) => ref.includes(id)).length / ref.length;
-        }
-      }
-    }
-    out[name] = { ...stats(times), ...(compared > 0 ? { top10: overlap / compared } : {}) };
-  };
+  // Variants are registered first, then run query by query in turn, so machine noise hits them alike.
+  type Variant = (q: string, fts: string, terms: string[]) => string[] | number;
+  const variants: [string, Variant][] = [];
+  const run = (name: string, fn: Variant) => variants.push([name, fn]);
   const out: Record<string, S & { top10?: number }> = {};
   const matches: number[] = [];
   run('diag: real searchMemories', (q) =>
@@ -124,19 +116,52 @@ export function prototypes<S>(
     run(`fix: BM25 over newest ${w} matches`, (_q, fts, terms) =>
       rerank(st.window.all(fts, w, projectId) as Row[], terms),
     );
-  // Terms in more than 2 % of memories carry little BM25 weight: match on the rarer terms only (the
-  // coverage re-rank still counts every term); all common → match them all (AND).
-  const dfOf = (t: string) => {
-    if (/[^a-z0-9]/.test(t)) return 0; // a phrase (snake_case, path part): rarer than its parts
-    const a = (st.df.get(t) as { doc: number } | undefined)?.doc ?? 0;
-    const b = (st.df.get(t.replace(/(ing|ed|es|s)$/, '')) as { doc: number } | undefined)?.doc ?? 0;
-    return Math.max(a, b);
-  };
-  run('fix: drop terms in > 2 % of memories', (_q, _fts, terms) => {
-    const rare = terms.filter((t) => dfOf(t) <= total * 0.02);
-    const quoted = (ts: string[], op: string) => ts.map((t) => `"${t}"`).join(op);
-    const fts = rare.length > 0 ? quoted(rare, ' OR ') : quoted(terms, ' AND ');
-    return rerank(st.real.all(fts, projectId) as Row[], terms);
+  // Document frequency of every query term, computed once outside the timings: it stands for a small
+  // table of common terms the worker would keep (fts5vocab counts by walking the doclist: too slow per query).
+  const df = new Map<string, number>();
+  for (const q of qs)
+    for (const t of contentTerms(q.text))
+      if (!df.has(t)) df.set(t, (st.count.get(`"${t.replace(/"/g, '""')}"`) as { n: number }).n);
+  const quoted = (ts: string[], op: string) => ts.map((t) => `"${t.replace(/"/g, '""')}"`).join(op);
+  // Terms in more than K memories carry little BM25 weight: match on the rarer terms only (the coverage
+  // re-rank still counts every term); all common → match them all (AND).
+  for (const k of [1000, 5000])
+    run(`fix: match only terms in <= ${k} memories`, (_q, _fts, terms) => {
+      const rare = terms.filter((t) => (df.get(t) ?? 0) <= k);
+      const fts = rare.length > 0 ? quoted(rare, ' OR ') : quoted(terms, ' AND ');
+      return rerank(st.real.all(fts, projectId) as Row[], terms);
+    });
+  // Combined: the rare terms (<= 1000 memories) ranked in full when the query has any; otherwise (only
+  // common words) BM25 over the newest 2000 matches. Both are bounded whatever the store's size.
+  run('fix: rare terms, else newest 2000', (_q, fts, terms) => {
+    const rare = terms.filter((t) => (df.get(t) ?? 0) <= 1000);
+    const rows =
+      rare.length > 0 ? st.real.all(quoted(rare, ' OR '), projectId) : st.window.all(fts, 2000, projectId);
+    return rerank(rows as Row[], terms);
+  });
+  run('fix: real SQL + ASCII-fast coverage re-rank', (_q, fts, terms) =>
+    rerank(st.real.all(fts, projectId) as Row[], terms, true),
+  );
+  const times = variants.map(() => [] as number[]);
+  const agree = variants.map(() => ({ overlap: 0, compared: 0 }));
+  for (const q of qs) {
+    const fts = buildFtsQuery(q.text);
+    if (!fts) continue;
+    const terms = contentTerms(q.text);
+    const ref = searchMemories(store, q.text, projectId, 10).map((h) => h.observation.id as string);
+    variants.forEach(([, fn], i) => {
+      const t = performance.now();
+      const ids = fn(q.text, fts, terms);
+      times[i]!.push(performance.now() - t);
+      if (Array.isArray(ids) && ref.length > 0) {
+        agree[i]!.compared++;
+        agree[i]!.overlap += ids.filter((id) => ref.includes(id)).length / ref.length;
+      }
+    });
+  }
+  variants.forEach(([name], i) => {
+    const a = agree[i]!;
+    out[name] = { ...stats(times[i]!), ...(a.compared > 0 ? { top10: a.overlap / a.compared } : {}) };
   });
   const sorted = [...matches].sort((a, b) => a - b);
   out['info: FTS matches per query (count, not ms)'] = stats(sorted) as S & { top10?: number };
