@@ -139,6 +139,17 @@ export function prototypes<S>(
       rare.length > 0 ? st.real.all(quoted(rare, ' OR '), projectId) : st.window.all(fts, 2000, projectId);
     return rerank(rows as Row[], terms);
   });
+  // The same, stateless: each term is classed by a bounded probe (at most 1001 doclist entries read)
+  // instead of a table of document frequencies; the probes are inside the timing.
+  const probe = db.prepare(
+    'SELECT COUNT(*) AS n FROM (SELECT 1 FROM observations_fts WHERE observations_fts MATCH ? LIMIT 1001)',
+  );
+  run('fix: same, terms classed by LIMIT probe', (_q, fts, terms) => {
+    const rare = terms.filter((t) => (probe.get(quoted([t], '')) as { n: number }).n <= 1000);
+    const rows =
+      rare.length > 0 ? st.real.all(quoted(rare, ' OR '), projectId) : st.window.all(fts, 2000, projectId);
+    return rerank(rows as Row[], terms);
+  });
   run('fix: real SQL + ASCII-fast coverage re-rank', (_q, fts, terms) =>
     rerank(st.real.all(fts, projectId) as Row[], terms, true),
   );
