@@ -68,7 +68,7 @@ interface SizeResult {
   search_ms: Record<'project' | 'project_cpu' | 'small_project' | 'all_projects', Stats>;
   search_by_kind_ms: Record<string, Stats>;
   session_start_ms: { warm: Stats; open_and_render: Stats; chars: number };
-  prototypes?: Record<string, Stats & { top10?: number }>;
+  prototypes?: Record<string, Stats & { top10?: number; cpu_p95?: number }>;
 }
 
 /** An existing cached store, or a new one generated (and renamed into place only once complete). */
@@ -162,9 +162,9 @@ function measureSize(size: number, work: string): SizeResult {
 }
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
-const line = (label: string, s: Stats & { top10?: number }) =>
+const line = (label: string, s: Stats & { top10?: number; cpu_p95?: number }) =>
   log(
-    `  ${label.padEnd(34)} p50 ${f(s.p50).padStart(8)}  p95 ${f(s.p95).padStart(8)}  max ${f(s.max).padStart(8)} ms${s.top10 !== undefined ? `  top-10 agreement ${f(s.top10)}` : ''}`,
+    `  ${label.padEnd(34)} p50 ${f(s.p50).padStart(8)}  p95 ${f(s.p95).padStart(8)}  max ${f(s.max).padStart(8)} ms${s.cpu_p95 !== undefined ? `  (CPU p95 ${f(s.cpu_p95)})` : ''}${s.top10 !== undefined ? `  top-10 agreement ${f(s.top10)}` : ''}`,
   );
 function printSize(r: SizeResult) {
   log(

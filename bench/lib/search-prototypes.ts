@@ -61,7 +61,7 @@ export function prototypes<S>(
   projectId: ProjectId,
   qs: { text: string }[],
   stats: (xs: number[]) => S,
-): Record<string, S & { top10?: number }> {
+): Record<string, S & { top10?: number; cpu_p50?: number; cpu_p95?: number }> {
   const db = store.db;
   const cols =
     'o.rowid, o.id, o.title, o.subtitle, o.narrative, o.facts, o.concepts, o.files_read, o.files_modified';
@@ -94,7 +94,7 @@ export function prototypes<S>(
   type Variant = (q: string, fts: string, terms: string[]) => string[] | number;
   const variants: [string, Variant][] = [];
   const run = (name: string, fn: Variant) => variants.push([name, fn]);
-  const out: Record<string, S & { top10?: number }> = {};
+  const out: Record<string, S & { top10?: number; cpu_p50?: number; cpu_p95?: number }> = {};
   const matches: number[] = [];
   run('diag: real searchMemories', (q) =>
     searchMemories(store, q, projectId, 10).map((h) => h.observation.id),
@@ -150,10 +150,27 @@ export function prototypes<S>(
       rare.length > 0 ? st.real.all(quoted(rare, ' OR '), projectId) : st.window.all(fts, 2000, projectId);
     return rerank(rows as Row[], terms);
   });
+  // The same, but common-only queries are ranked among the matches in the newest 5000 memories: a rowid
+  // range FTS5 seeks to (ORDER BY rowid DESC makes FTS5 reverse every whole doclist first).
+  const maxRowid = (db.prepare('SELECT MAX(rowid) AS m FROM observations').get() as { m: number }).m;
+  const recentRange = db.prepare(
+    `SELECT ${cols}, f.rank FROM (SELECT rowid, ${BM25} AS rank FROM observations_fts WHERE observations_fts MATCH ?
+       AND rowid > ?) f JOIN observations o ON o.rowid = f.rowid
+     WHERE o.status = 'active' AND o.project_id = ? ORDER BY f.rank LIMIT ${CANDIDATES}`,
+  );
+  run('fix: probe; rare terms, else newest 5000 rows', (_q, fts, terms) => {
+    const rare = terms.filter((t) => (probe.get(quoted([t], '')) as { n: number }).n <= 1000);
+    const rows =
+      rare.length > 0
+        ? st.real.all(quoted(rare, ' OR '), projectId)
+        : recentRange.all(fts, maxRowid - 5000, projectId);
+    return rerank(rows as Row[], terms);
+  });
   run('fix: real SQL + ASCII-fast coverage re-rank', (_q, fts, terms) =>
     rerank(st.real.all(fts, projectId) as Row[], terms, true),
   );
   const times = variants.map(() => [] as number[]);
+  const cpu = variants.map(() => [] as number[]);
   const agree = variants.map(() => ({ overlap: 0, compared: 0 }));
   for (const q of qs) {
     const fts = buildFtsQuery(q.text);
@@ -161,9 +178,12 @@ export function prototypes<S>(
     const terms = contentTerms(q.text);
     const ref = searchMemories(store, q.text, projectId, 10).map((h) => h.observation.id as string);
     variants.forEach(([, fn], i) => {
+      const c0 = process.cpuUsage();
       const t = performance.now();
       const ids = fn(q.text, fts, terms);
       times[i]!.push(performance.now() - t);
+      const c = process.cpuUsage(c0);
+      cpu[i]!.push((c.user + c.system) / 1000);
       if (Array.isArray(ids) && ref.length > 0) {
         agree[i]!.compared++;
         agree[i]!.overlap += ids.filter((id) => ref.includes(id)).length / ref.length;
@@ -172,7 +192,13 @@ export function prototypes<S>(
   }
   variants.forEach(([name], i) => {
     const a = agree[i]!;
-    out[name] = { ...stats(times[i]!), ...(a.compared > 0 ? { top10: a.overlap / a.compared } : {}) };
+    const c = stats(cpu[i]!) as { p50: number; p95: number };
+    out[name] = {
+      ...stats(times[i]!),
+      cpu_p50: c.p50,
+      cpu_p95: c.p95,
+      ...(a.compared > 0 ? { top10: a.overlap / a.compared } : {}),
+    };
   });
   const sorted = [...matches].sort((a, b) => a - b);
   out['info: FTS matches per query (count, not ms)'] = stats(sorted) as S & { top10?: number };
