@@ -37,7 +37,7 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.build-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,227 @@
+// npm run bench:search [-- --sizes 10000,100000,1000000] [--queries N] [--keep [DIR]] [--json]
+// Scale benchmark: synthetic stores of realistic coding-agent memories (bench/lib/synthetic-memories.ts),
+// then search latency p50/p95/max (project-scoped and all projects), SessionStart index build time, DB
+// size and bytes per observation per size, growth ratios between sizes, and the DESIGN.md §4 budgets.
+// --keep caches the generated stores (default dir: $TMPDIR/engram-bench-search) keyed by size, generator
+// version and schema version, so later runs skip generation; without it they are deleted at the end.
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProjectId } from '../src/core/ids.ts';
+import { renderSessionContext } from '../src/recall/render-context.ts';
+import { searchMemories } from '../src/recall/search.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { SCHEMA_VERSION } from '../src/store/migrations/index.ts';
+import { createStore, type Store } from '../src/store/store.ts';
+import { corpus, generate, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
+
+/** The one call into search: what `engram search` and the MCP tool run (lexical, limit 10). */
+function search(store: Store, query: string, projectId: ProjectId | null): number {
+  return searchMemories(store, { query, projectId, limit: 10, now: Date.now() }).length;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : (args[i + 1] ?? '');
+};
+const json = args.includes('--json');
+const sizes = (flag('--sizes') ?? '10000,100000,1000000').split(',').map(Number);
+const queryCount = Number(flag('--queries') ?? 200);
+const keepArg = flag('--keep');
+const keepDir = args.includes('--keep')
+  ? keepArg && !keepArg.startsWith('--')
+    ? keepArg
+    : join(tmpdir(), 'engram-bench-search')
+  : null;
+const warmup = Math.min(30, Math.ceil(queryCount / 5));
+const log = (s: string) => {
+  if (!json) console.log(s);
+};
+
+const pct = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+const stats = (xs: number[]) => ({ p50: pct(xs, 0.5), p95: pct(xs, 0.95), max: Math.max(...xs) });
+type Stats = ReturnType<typeof stats>;
+function time(fn: () => unknown): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+const fileSize = (p: string) => (existsSync(p) ? statSync(p).size : 0);
+
+const c = corpus();
+const dominant = c.projects[0]!.project;
+const small = c.projects[c.projects.length - 1]!.project;
+
+interface SizeResult {
+  size: number;
+  observations: number;
+  sessions: number | null;
+  generated_ms: number | null;
+  db_bytes: number;
+  bytes_per_observation: number;
+  search_ms: Record<'project' | 'project_cpu' | 'small_project' | 'all_projects', Stats>;
+  search_by_kind_ms: Record<string, Stats>;
+  session_start_ms: { warm: Stats; open_and_render: Stats; chars: number };
+}
+
+/** An existing cached store, or a new one generated (and renamed into place only once complete). */
+function storeFor(
+  size: number,
+  work: string,
+): { path: string; gen: { ms: number; sessions: number } | null } {
+  const dir = keepDir ?? work;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `engram-search-g${GENERATOR_VERSION}-s${SCHEMA_VERSION}-${size}.db`);
+  if (keepDir && existsSync(path)) return { path, gen: null };
+  const partial = `${path}.partial`;
+  for (const p of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(p, { force: true });
+  const store = createStore(openDatabase(partial));
+  const g = generate(store, c, size);
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  store.close();
+  renameSync(partial, path);
+  return { path, gen: { ms: g.ms, sessions: g.sessions } };
+}
+
+function measureSize(size: number, work: string): SizeResult {
+  log(`\n${size.toLocaleString('en')} observations:`);
+  const { path, gen } = storeFor(size, work);
+  log(gen ? `  generated in ${(gen.ms / 1000).toFixed(1)} s (${path})` : `  reusing cached ${path}`);
+  const store = createStore(openDatabase(path));
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  const dbBytes = fileSize(path) + fileSize(`${path}-wal`);
+  const observations = (store.db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+
+  const measure = (projectId: ProjectId | null, qs: { kind: QueryKind; text: string }[]) => {
+    for (const q of qs.slice(0, warmup)) search(store, q.text, projectId);
+    return qs.map((q) => {
+      const cpu = process.cpuUsage();
+      const ms = time(() => search(store, q.text, projectId));
+      const used = process.cpuUsage(cpu);
+      return { kind: q.kind, ms, cpuMs: (used.user + used.system) / 1000 };
+    });
+  };
+  const main = measure(dominant.id, queries(c, 0, queryCount));
+  const smallRuns = measure(small.id, queries(c, c.projects.length - 1, queryCount));
+  const allRuns = measure(null, queries(c, 0, queryCount, 99));
+  const byKind: Record<string, Stats> = {};
+  for (const kind of new Set(main.map((m) => m.kind)))
+    byKind[kind] = stats(main.filter((m) => m.kind === kind).map((m) => m.ms));
+
+  const req = {
+    project: dominant,
+    sessionId: 'bench-new-session',
+    source: 'startup',
+    now: Date.UTC(2026, 0, 1),
+    budgetTokens: 1000,
+    recentCount: 40,
+  };
+  let chars = 0;
+  for (let i = 0; i < 5; i++) chars = renderSessionContext(store, req).text.length;
+  const warm = Array.from({ length: 50 }, () => time(() => renderSessionContext(store, req)));
+  store.close();
+  // What a SessionStart hook pays in the store: open (schema check), render, close.
+  const cold = Array.from({ length: 15 }, () =>
+    time(() => {
+      const s = createStore(openDatabase(path, { busyTimeoutMs: 3000 }));
+      renderSessionContext(s, req);
+      s.close();
+    }),
+  );
+  const result: SizeResult = {
+    size,
+    observations,
+    sessions: gen?.sessions ?? null,
+    generated_ms: gen?.ms ?? null,
+    db_bytes: dbBytes,
+    bytes_per_observation: dbBytes / observations,
+    search_ms: {
+      project: stats(main.map((m) => m.ms)),
+      project_cpu: stats(main.map((m) => m.cpuMs)),
+      small_project: stats(smallRuns.map((m) => m.ms)),
+      all_projects: stats(allRuns.map((m) => m.ms)),
+    },
+    search_by_kind_ms: byKind,
+    session_start_ms: { warm: stats(warm), open_and_render: stats(cold), chars },
+  };
+  if (!keepDir) for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
+  printSize(result);
+  return result;
+}
+
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const line = (label: string, s: Stats & { top10?: number; cpu_p95?: number }) =>
+  log(
+    `  ${label.padEnd(34)} p50 ${f(s.p50).padStart(8)}  p95 ${f(s.p95).padStart(8)}  max ${f(s.max).padStart(8)} ms${s.cpu_p95 !== undefined ? `  (CPU p95 ${f(s.cpu_p95)})` : ''}${s.top10 !== undefined ? `  top-10 agreement ${f(s.top10)}` : ''}`,
+  );
+function printSize(r: SizeResult) {
+  log(
+    `  DB ${(r.db_bytes / 1e6).toFixed(1)} MB (${Math.round(r.bytes_per_observation)} B/observation, WAL checkpointed)` +
+      `${r.generated_ms !== null ? `, generation ${Math.round(r.observations / (r.generated_ms / 1000))} obs/s` : ''}`,
+  );
+  line(`search, project "${dominant.name}" (dominant)`, r.search_ms.project);
+  line(`  same, CPU time of the process`, r.search_ms.project_cpu);
+  line(`search, project "${small.name}" (small)`, r.search_ms.small_project);
+  line('search, all projects', r.search_ms.all_projects);
+  for (const [kind, s] of Object.entries(r.search_by_kind_ms)) line(`  by query kind: ${kind}`, s);
+  line(`SessionStart index (${r.session_start_ms.chars} chars)`, r.session_start_ms.warm);
+  line('SessionStart open + index + close', r.session_start_ms.open_and_render);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'engram-bench-search-'));
+const results: SizeResult[] = [];
+try {
+  log(
+    `bench:search: ${queryCount} queries per scope (after ${warmup} warm-up), ${c.projects.length} projects; stores ${keepDir ? `cached in ${keepDir}` : 'in a temp dir, deleted after'}`,
+  );
+  for (const size of sizes) results.push(measureSize(size, work));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const growth = results.slice(1).map((r, i) => {
+  const prev = results[i]!;
+  const ratio = (a: number, b: number) => a / b;
+  return {
+    from: prev.size,
+    to: r.size,
+    size_ratio: r.size / prev.size,
+    search_p95: ratio(r.search_ms.project.p95, prev.search_ms.project.p95),
+    search_all_p95: ratio(r.search_ms.all_projects.p95, prev.search_ms.all_projects.p95),
+    session_start_p95: ratio(r.session_start_ms.warm.p95, prev.session_start_ms.warm.p95),
+    db_bytes: ratio(r.db_bytes, prev.db_bytes),
+  };
+});
+const budgets = results
+  .filter((r) => r.size === 100_000 || r.size === 1_000_000)
+  .flatMap((r) => {
+    const limit = r.size === 100_000 ? 10 : 50;
+    return (['project', 'small_project', 'all_projects'] as const).map((scope) => ({
+      size: r.size,
+      scope,
+      p95_ms: r.search_ms[scope].p95,
+      budget_ms: limit,
+      verdict: r.search_ms[scope].p95 <= limit ? 'PASS' : 'OVER',
+    }));
+  });
+
+if (json) {
+  console.log(
+    JSON.stringify({ queries: queryCount, generator: GENERATOR_VERSION, results, growth, budgets }, null, 2),
+  );
+} else {
+  log('\nGrowth (larger / smaller):');
+  for (const g of growth)
+    log(
+      `  ${g.from} → ${g.to} (×${g.size_ratio}): search p95 ×${f(g.search_p95)} (all projects ×${f(g.search_all_p95)}), SessionStart p95 ×${f(g.session_start_p95)}, DB ×${f(g.db_bytes)}`,
+    );
+  log('\nBudgets (DESIGN.md §4, search p95):');
+  for (const b of budgets)
+    log(
+      `  ${b.size} observations, ${b.scope.padEnd(13)} ${f(b.p95_ms).padStart(8)} ms ≤ ${b.budget_ms} ms: ${b.verdict}`,
+    );
+}
