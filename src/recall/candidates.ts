@@ -6,15 +6,16 @@ import type { SearchHit } from '../store/observations-repo.ts';
 import type { Store } from '../store/store.ts';
 
 /** A term found in more memories than this is "common": BM25 over it would read all its postings. */
-const COMMON_AT = 1000;
-/** How many of the newest matches stand in for BM25 when the distinctive terms find too little. */
-const NEWEST = 300;
+const COMMON_AT = 500;
+/** How many of the newest memories stand in for BM25 when the distinctive terms find too little. */
+const NEWEST = 100;
 
 /**
  * Candidates at a bounded cost whatever the store's size: BM25 over the query's distinctive terms
  * (each found in at most COMMON_AT memories, counted by a capped probe), and, when those find too
- * little, the newest memories matching any term (unscored: their coverage ranks them). A small store
- * has no common terms, so this is plain BM25 over every term there.
+ * little, the newest memories (of the project, through its recency index; or, over every project, the
+ * newest matching any term), unscored: their coverage ranks them, and those with none are dropped by
+ * the caller. A small store has no common terms, so this is plain BM25 over every term there.
  */
 export function candidates(
   store: Store,
@@ -33,8 +34,12 @@ export function candidates(
       : [];
   if (common.length === 0 || hits.length >= Math.min(pool, 2 * options.limit)) return hits;
   const seen = new Set(hits.map((h) => h.observation.id));
-  const newest = store.observations
-    .search(common.join(' OR '), options.projectId, NEWEST, { includeHidden, order: 'newest' })
-    .filter((h) => !seen.has(h.observation.id));
-  return [...hits, ...newest];
+  const newest =
+    options.projectId !== null && !includeHidden
+      ? store.observations.recent(options.projectId, NEWEST).map((observation) => ({ observation, rank: 0 }))
+      : store.observations.search(common.join(' OR '), options.projectId, NEWEST, {
+          includeHidden,
+          order: 'newest',
+        });
+  return [...hits, ...newest.filter((h) => !seen.has(h.observation.id))];
 }

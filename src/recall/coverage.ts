@@ -34,9 +34,17 @@ function termPattern(term: string): RegExp {
 
 /** Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. */
 export function coverageMatcher(terms: readonly string[]): (o: Observation) => number {
-  const patterns = terms.map(termPattern);
+  // Each term's root as plain text first: a cheap substring test rules most memories out before any
+  // regular expression runs.
+  const checks = terms.map((t) => {
+    const root = stem(t.toLowerCase());
+    return {
+      probe: root.endsWith('y') && root.length > 3 ? root.slice(0, -1) : root,
+      pattern: termPattern(t),
+    };
+  });
   return (o) => {
-    if (patterns.length === 0) return 0;
+    if (checks.length === 0) return 0;
     const text = [
       o.title,
       o.subtitle,
@@ -45,10 +53,12 @@ export function coverageMatcher(terms: readonly string[]): (o: Observation) => n
       ...o.concepts,
       ...o.filesModified,
       ...o.filesRead,
-    ].join('\n');
+    ]
+      .join('\n')
+      .toLowerCase();
     let hit = 0;
-    for (const p of patterns) if (p.test(text)) hit++;
-    return hit / patterns.length;
+    for (const c of checks) if (text.includes(c.probe) && c.pattern.test(text)) hit++;
+    return hit / checks.length;
   };
 }
 

@@ -24,7 +24,8 @@ describe('buildFtsQuery', () => {
 
   it('keeps phrases, prefixes, paths and identifiers, and quotes everything', () => {
     expect(parseQuery('"token cache" refresh').fts).toBe('"token cache" OR "refresh"');
-    expect(parseQuery('valid* src/auth/token.ts').fts).toBe('"valid"* OR "src auth token ts"');
+    expect(parseQuery('valid* src/auth/token.ts').fts).toBe('"valid"* OR "src" OR "auth" OR "token" OR "ts"');
+    expect(parseQuery('src/auth/tok*').fts).toBe('"src auth tok"*');
     expect(parseQuery('parseConfigFile').fts).toBe('"parseconfigfile" OR "parse" OR "config" OR "file"');
     expect(parseQuery('snake_case_name').fts).toBe('"snake_case_name"');
     expect(parseQuery('"unbalanced quote').fts).toBe('"unbalanced" OR "quote"');

@@ -3,9 +3,9 @@
  * filters in the input are just words; nothing a user types can break or steer the query.
  *
  * What the user may say on purpose: `"a phrase"` (those words in that order) and `prefix*` (any word
- * that starts so). Code identifiers and paths are kept whole: `src/auth/token.ts` and `parse_config`
- * become phrases of their parts (the index splits them the same way), and `camelCase` also looks for
- * its parts (the store indexes identifier parts beside the text; see `identifierParts`).
+ * that starts so). A path such as `src/auth/token.ts` is searched by its words (the index splits it
+ * the same way; coverage rewards holding them all), `parse_config` stays one word, and `camelCase` also
+ * looks for its parts (the store indexes identifier parts beside the text; see `identifierParts`).
  */
 
 import { identifierParts } from '../core/identifiers.ts';
@@ -97,9 +97,17 @@ export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
     const words = tokenize(chunk);
     if (words.length === 0) continue;
     const joined = /[\p{L}\p{N}][./_-][\p{L}\p{N}]/u.test(chunk);
-    if (joined && words.length > 1) {
+    if (joined && words.length > 1 && prefix) {
       add({ words: words.slice(0, 12), prefix });
       for (const w of words) if (isContentWord(w)) coverage.add(w);
+    } else if (joined && words.length > 1) {
+      // A path or dotted name: its words, each on its own (a phrase of common words such as
+      // "src … ts" costs a walk over every memory holding them all); coverage ranks the whole.
+      for (const w of words.slice(0, 12)) {
+        if (!isContentWord(w)) continue;
+        add({ words: [w], prefix: false });
+        coverage.add(w);
+      }
     } else {
       for (const w of words) {
         if (!prefix && !isContentWord(w)) continue;

@@ -71,14 +71,16 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map
   return out;
 }
 
-export interface Neighbours {
-  previous: Observation | null;
-  next: Observation | null;
+export interface NeighbourLookup {
+  previous(id: string): Observation | null;
+  next(id: string): Observation | null;
 }
 
 export interface ContextOptions {
   /** How many of the best matches lend score to their neighbours (default 20). */
   sources?: number;
+  /** Matches scoring under this share of the best lend nothing (default 0.25). */
+  minShare?: number;
   /** Share a memory gets from the one before it when that one asks a question (default 1). */
   afterQuestion?: number;
   /** Share a memory gets from the one after it (default 0.3). */
@@ -94,25 +96,25 @@ const asksQuestion = (o: Observation) => o.title.includes('?') || o.narrative.in
 export function propagateContext(
   scores: Map<string, number>,
   byId: Map<string, Observation>,
-  neighboursOf: (id: string) => Neighbours,
+  neighbours: NeighbourLookup,
   options: ContextOptions = {},
 ): Map<string, number> {
-  const sources = [...scores].sort((a, b) => b[1] - a[1]).slice(0, options.sources ?? 20);
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  const floor = (ranked[0]?.[1] ?? 0) * (options.minShare ?? 0.25);
+  const sources = ranked.slice(0, options.sources ?? 20).filter(([, score]) => score > 0 && score >= floor);
   const lent = new Map<string, number>();
+  const lend = (to: Observation | null, amount: number) => {
+    if (!to) return;
+    byId.set(to.id, byId.get(to.id) ?? to);
+    lent.set(to.id, (lent.get(to.id) ?? 0) + amount);
+  };
   const afterQuestion = options.afterQuestion ?? 1;
   const fromNext = options.fromNext ?? 0.3;
   for (const [id, score] of sources) {
     const source = byId.get(id);
-    if (!source || score <= 0) continue;
-    const { previous, next } = neighboursOf(id);
-    if (next && asksQuestion(source)) {
-      byId.set(next.id, byId.get(next.id) ?? next);
-      lent.set(next.id, (lent.get(next.id) ?? 0) + afterQuestion * score);
-    }
-    if (previous) {
-      byId.set(previous.id, byId.get(previous.id) ?? previous);
-      lent.set(previous.id, (lent.get(previous.id) ?? 0) + fromNext * score);
-    }
+    if (!source || source.sessionId === null) continue;
+    if (afterQuestion > 0 && asksQuestion(source)) lend(neighbours.next(id), afterQuestion * score);
+    if (fromNext > 0) lend(neighbours.previous(id), fromNext * score);
   }
   const out = new Map(scores);
   for (const [id, extra] of lent) out.set(id, (out.get(id) ?? 0) + extra);

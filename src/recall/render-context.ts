@@ -159,7 +159,8 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   for (const { observation } of hits) {
     if (observation.sessionId === req.sessionId) continue;
     if (store.injections.has(req.sessionId, observation.id)) continue;
-    if (coverage(observation) < req.minScore) continue;
+    const share = coverage(observation);
+    if (share === 0 || share < req.minScore) continue;
     chosen.push(observation);
     if (chosen.length >= req.maxItems) break;
   }

@@ -62,11 +62,11 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   const byId = new Map<string, Observation>();
   const lexical = new Map<string, { bm25: number; coverage: number }>();
   for (const h of hits) {
+    const share = coverage(h.observation);
+    // A newest-memories candidate (no BM25) that holds none of the words is no match.
+    if (h.rank === 0 && share === 0) continue;
     byId.set(h.observation.id, h.observation);
-    lexical.set(h.observation.id, {
-      bm25: h.rank,
-      coverage: coverage(h.observation),
-    });
+    lexical.set(h.observation.id, { bm25: h.rank, coverage: share });
   }
   const best = hits[0]?.rank ?? 0;
   let base = new Map<string, number>();
@@ -89,7 +89,10 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   const scored =
     options.context === false
       ? base
-      : propagateContext(base, byId, (id) => store.observations.neighbours(id));
+      : propagateContext(base, byId, {
+          previous: (id) => store.observations.previousInSession(id),
+          next: (id) => store.observations.nextInSession(id),
+        });
   const ranking = { ...options.ranking, now: options.now };
   const final = new Map<string, number>();
   for (const [id, s] of scored) {

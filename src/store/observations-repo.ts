@@ -229,11 +229,15 @@ export function createObservationsRepo(db: Db) {
     matchCount(ftsQuery: string, cap: number): number {
       return (postings().get(ftsQuery, cap) as { n: number }).n;
     },
-    /** The active memories just before and after one in its session (null at either end). */
-    neighbours(id: string): { previous: Observation | null; next: Observation | null } {
-      const previous = previousInSession().get(id) as ObservationRow | undefined;
-      const next = nextInSession().get(id) as ObservationRow | undefined;
-      return { previous: previous ? toObservation(previous) : null, next: next ? toObservation(next) : null };
+    /** The active memory just before one in its session, if any. */
+    previousInSession(id: string): Observation | null {
+      const row = previousInSession().get(id) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
+    },
+    /** The active memory just after one in its session, if any. */
+    nextInSession(id: string): Observation | null {
+      const row = nextInSession().get(id) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
     },
     setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
       return setStatus().run(status, reason, at, id).changes === 1;
