@@ -135,6 +135,90 @@ export const CONFIG_SCHEMA = {
     max: 3650,
     description: 'Distilled raw events are deleted after this many days (0 deletes them at once).',
   },
+  'distill.provider': {
+    type: 'enum',
+    default: 'none',
+    values: ['none', 'agent-sdk', 'anthropic', 'openai'],
+    description:
+      'LLM distillation (opt-in): none (heuristic only, free), agent-sdk (your Claude Code login), anthropic (Messages API), openai (any OpenAI-compatible /v1/chat/completions).',
+  },
+  'distill.model': {
+    type: 'string',
+    default: '',
+    description:
+      'Model name for the LLM distiller (empty: claude-haiku-4-5 for agent-sdk and anthropic; required for openai).',
+  },
+  'distill.url': {
+    type: 'string',
+    default: '',
+    description:
+      'Base URL of the API (empty: https://api.anthropic.com for anthropic, http://127.0.0.1:11434 for openai).',
+  },
+  'distill.apiKeyEnv': {
+    type: 'string',
+    default: '',
+    description:
+      'Name of the environment variable holding the API key (empty: ANTHROPIC_API_KEY for anthropic, none for openai).',
+  },
+  'distill.maxInputChars': {
+    type: 'int',
+    default: 12_000,
+    min: 2000,
+    max: 400_000,
+    description: 'Hard cap on the characters sent in one LLM call (the turn is trimmed to fit).',
+  },
+  'distill.maxOutputTokens': {
+    type: 'int',
+    default: 1200,
+    min: 100,
+    max: 16_000,
+    description: 'Most tokens one LLM call may answer with.',
+  },
+  'distill.sessionTokenCap': {
+    type: 'int',
+    default: 60_000,
+    min: 0,
+    max: 100_000_000,
+    description:
+      'Hard cap on LLM tokens (in + out) spent on one session; then the heuristic distiller takes over.',
+  },
+  'distill.dailyTokenCap': {
+    type: 'int',
+    default: 300_000,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'Hard cap on LLM tokens (in + out) per UTC day; then the heuristic distiller takes over.',
+  },
+  'distill.dailyUsdCap': {
+    type: 'number',
+    default: 0.5,
+    min: 0,
+    max: 10_000,
+    description:
+      'Hard cap on LLM spend per UTC day in US dollars (priced with the table of engram metrics); then heuristic.',
+  },
+  'distill.timeoutMs': {
+    type: 'int',
+    default: 60_000,
+    min: 100,
+    max: 600_000,
+    description: 'One LLM call is abandoned after this long.',
+  },
+  'distill.maxFailures': {
+    type: 'int',
+    default: 2,
+    min: 1,
+    max: 10,
+    description:
+      'Failed LLM calls (timeout, HTTP error, malformed reply) for one turn before it is distilled heuristically.',
+  },
+  'distill.concurrency': {
+    type: 'int',
+    default: 1,
+    min: 1,
+    max: 8,
+    description: 'LLM calls in flight at once per provider.',
+  },
   'log.level': {
     type: 'enum',
     default: 'info',

@@ -4,6 +4,7 @@
  */
 import m0001 from './0001_init.sql';
 import m0002 from './0002_transcripts.sql';
+import m0005 from './0005_llm_ledger.sql';
 
 export interface Migration {
   version: number;
@@ -14,6 +15,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: '0001_init', sql: m0001 },
   { version: 2, name: '0002_transcripts', sql: m0002 },
+  { version: 3, name: '0005_llm_ledger', sql: m0005 }, // renumbered to 5 at merge
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
