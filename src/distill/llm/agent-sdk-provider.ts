@@ -103,9 +103,14 @@ export function createAgentSdkProvider(options: AgentSdkProviderOptions): LlmPro
       } catch (error) {
         if (request.signal.aborted)
           throw new EngramError('LLM_TIMEOUT', 'the Agent SDK did not answer in time', { cause: error });
-        throw new EngramError('LLM_NETWORK', `the Agent SDK failed: ${(error as Error).message}`, {
-          cause: error,
-        });
+        const message = error instanceof Error ? error.message : String(error);
+        // The SDK reports an API failure as "… API Error: 503 …": keep the status so 5xx/429 are retried.
+        const status = /API Error: (\d{3})/.exec(message)?.[1];
+        throw new EngramError(
+          status ? 'LLM_HTTP' : 'LLM_NETWORK',
+          `${status ? `HTTP ${status} ` : ''}the Agent SDK failed: ${message.slice(0, 300)}`,
+          { cause: error },
+        );
       } finally {
         request.signal.removeEventListener('abort', onAbort);
       }
