@@ -27,6 +27,7 @@ import { createLlmDistillerFromConfig } from './llm-wiring.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 const NOW = Date.UTC(2026, 10, 23, 12);
+const GOOD_REPLY = JSON.stringify({ observations: [{ type: 'feature', title: 'Third feature is in' }] });
 
 describe('LLM distillation in the drain', () => {
   let dir: string;
@@ -137,6 +138,44 @@ describe('LLM distillation in the drain', () => {
       ['hook', 'Add a health endpoint'],
     ]);
     expect(store.llmLedger.latest(10).map((l) => l.outcome)).toEqual(['http_error', 'http_error']);
+  });
+
+  it('after an outage, leaves the provider alone for a cool-down instead of slowing every turn', async () => {
+    let now = NOW;
+    server = await startFakeLlmServer(() => (now < NOW + 400_000 ? { status: 503 } : { text: GOOD_REPLY }));
+    const config = resolveConfig({
+      env: { ENGRAM_DISTILL_PROVIDER: 'openai', ENGRAM_DISTILL_URL: server.url, ENGRAM_DISTILL_MODEL: 'm' },
+    });
+    const clock = { now: () => now };
+    const llm = createLlmDistillerFromConfig({
+      config,
+      env: {},
+      home: dir,
+      clock,
+      sleep: async () => undefined,
+    });
+    if (!llm) throw new Error('no LLM distiller');
+    const prepare = createLlmTurnPreparer({
+      store,
+      heuristic: createHeuristicDistiller(),
+      llm,
+      logger,
+      clock,
+      config,
+      prices: DEFAULT_PRICES,
+    });
+    addTurn('s', 'First');
+    await drainOnceAsync(deps(), options, prepare);
+    expect(server.exchanges).toHaveLength(2);
+    now += 60_000;
+    addTurn('s', 'Second');
+    await drainOnceAsync(deps(), options, prepare);
+    expect(server.exchanges).toHaveLength(2); // cooling down: heuristic, no call
+    now += 360_000;
+    addTurn('s', 'Third');
+    await drainOnceAsync(deps(), options, prepare);
+    expect(server.exchanges).toHaveLength(3);
+    expect(store.observations.recent(project.id, 10).map((o) => o.source)).toEqual(['llm', 'hook', 'hook']);
   });
 
   it('stays exactly-once when another drainer finishes the turn while the LLM call is in flight', async () => {

@@ -25,7 +25,11 @@ export interface LlmTurnDeps {
   config: Config;
   prices: Prices;
   signal?: AbortSignal;
+  /** After a turn's calls all failed, no call for this long (an outage must not slow every turn). */
+  cooldownMs?: number;
 }
+
+const OUTAGE_COOLDOWN_MS = 5 * 60_000;
 
 /** `YYYY-MM-DD` in UTC: the day the daily caps count against. */
 export function utcDay(at: number): string {
@@ -92,9 +96,11 @@ export function budgetRefusal(
 
 export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
   const { store, logger, clock, config, prices } = deps;
+  let downUntil = 0;
   return async (events) => {
     const first = events[0];
     if (!first) return null;
+    if (clock.now() < downUntil) return null;
     const sessionId = first.sessionId;
     const projectId = first.projectId as ProjectId;
     try {
@@ -137,6 +143,7 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
         },
       );
       if (!outcome.ok) {
+        if (!outcome.budget) downUntil = clock.now() + (deps.cooldownMs ?? OUTAGE_COOLDOWN_MS);
         logger[outcome.budget ? 'info' : 'warn'](
           'LLM distillation skipped; the turn is distilled heuristically',
           {
