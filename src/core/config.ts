@@ -139,63 +139,57 @@ export const CONFIG_SCHEMA = {
     type: 'enum',
     default: 'none',
     values: ['none', 'agent-sdk', 'anthropic', 'openai'],
-    description:
-      'LLM distillation (opt-in): none (heuristic only, free), agent-sdk (your Claude Code login), anthropic (Messages API), openai (any OpenAI-compatible /v1/chat/completions).',
+    description: 'LLM distillation (opt-in): none, agent-sdk, anthropic or openai (compatible).',
   },
   'distill.model': {
     type: 'string',
     default: '',
-    description:
-      'Model name for the LLM distiller (empty: claude-haiku-4-5 for agent-sdk and anthropic; required for openai).',
+    description: 'LLM model (empty: claude-haiku-4-5; required for openai).',
   },
   'distill.url': {
     type: 'string',
     default: '',
-    description:
-      'Base URL of the API (empty: https://api.anthropic.com for anthropic, http://127.0.0.1:11434 for openai).',
+    description: 'LLM API base URL (empty: the provider default).',
   },
   'distill.apiKeyEnv': {
     type: 'string',
     default: '',
-    description:
-      'Name of the environment variable holding the API key (empty: ANTHROPIC_API_KEY for anthropic, none for openai).',
+    description: 'Variable holding the API key (empty: ANTHROPIC_API_KEY for anthropic).',
   },
   'distill.maxInputChars': {
     type: 'int',
     default: 12_000,
     min: 2000,
     max: 400_000,
-    description: 'Hard cap on the characters sent in one LLM call (the turn is trimmed to fit).',
+    description: 'Most characters sent in one LLM call.',
   },
   'distill.maxOutputTokens': {
     type: 'int',
     default: 1200,
     min: 100,
     max: 16_000,
-    description: 'Most tokens one LLM call may answer with.',
+    description: 'Most tokens one LLM answer may have.',
   },
   'distill.sessionTokenCap': {
     type: 'int',
     default: 60_000,
     min: 0,
     max: 100_000_000,
-    description:
-      'Hard cap on LLM tokens (in + out) spent on one session; then the heuristic distiller takes over.',
+    description: 'LLM tokens per session, then heuristic.',
   },
   'distill.dailyTokenCap': {
     type: 'int',
     default: 300_000,
     min: 0,
     max: 1_000_000_000,
-    description: 'Hard cap on LLM tokens (in + out) per UTC day; then the heuristic distiller takes over.',
+    description: 'LLM tokens per UTC day, then heuristic.',
   },
   'distill.dailyUsdCap': {
     type: 'number',
     default: 0.5,
     min: 0,
     max: 10_000,
-    description:
-      'Hard cap on LLM spend per UTC day in US dollars (priced with the table of engram metrics); then heuristic.',
+    description: 'LLM dollars per UTC day (metrics price table), then heuristic.',
   },
   'distill.timeoutMs': {
     type: 'int',
@@ -209,8 +203,7 @@ export const CONFIG_SCHEMA = {
     default: 2,
     min: 1,
     max: 10,
-    description:
-      'Failed LLM calls (timeout, HTTP error, malformed reply) for one turn before it is distilled heuristically.',
+    description: 'Failed LLM calls for a turn before it is distilled heuristically.',
   },
   'distill.concurrency': {
     type: 'int',
