@@ -129,6 +129,35 @@ describe('LLM distillation in the drain', () => {
     expect(ledger[0]?.costUsd).toBeGreaterThan(0);
   });
 
+  it('shows the model the memories relevant to the prompt, not only the most recent', async () => {
+    const insert = (title: string, createdAt: number) =>
+      store.observations.insert({
+        projectId: project.id,
+        sessionId: 'old',
+        source: 'hook',
+        createdAt,
+        provenance: [],
+        draft: {
+          type: 'decision',
+          title,
+          subtitle: '',
+          narrative: '',
+          facts: [],
+          concepts: [],
+          filesRead: [],
+          filesModified: [],
+        },
+      });
+    const relevant = insert('Invoices are rounded half-even in the billing service', 1);
+    for (let i = 0; i < 20; i++) insert(`Unrelated change number ${i} to the docs`, 100 + i);
+    addTurn('s', 'Make the billing service round invoices up');
+    await drainOnceAsync(deps(), options, await preparer((p) => ({ text: plausibleReply(p) })));
+    const sent = server.exchanges[0]?.text ?? '';
+    expect(sent).toContain(`${relevant} · decision · Invoices are rounded half-even`);
+    expect(sent).toContain('Unrelated change number 19');
+    expect(sent).not.toContain('Unrelated change number 2 to');
+  });
+
   it('falls back to the heuristic result for a turn after maxFailures, without blocking the queue', async () => {
     addTurn('s', 'Add a health endpoint');
     const report = await drainOnceAsync(deps(), options, await preparer(() => ({ status: 500 })));

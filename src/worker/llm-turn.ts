@@ -13,6 +13,7 @@ import { costOf, type Prices } from '../core/prices.ts';
 import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
 import type { LlmCall, LlmDistiller } from '../distill/llm/llm-distiller.ts';
 import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
+import { searchMemories } from '../recall/search.ts';
 import type { Store } from '../store/store.ts';
 import type { PreparedTurn, TurnPreparer } from './drain.ts';
 
@@ -67,6 +68,24 @@ function mergeSummary(h: SummaryDraft | null, l: LlmDistillation['summary']): Su
   };
 }
 
+/**
+ * What the model should know exists, so it updates or supersedes instead of repeating: the memories
+ * that match the turn's prompts best, then the most recent ones (ids, types and titles only).
+ */
+function memoriesFor(store: Store, projectId: ProjectId, events: readonly QueuedEvent[]) {
+  const asked = events
+    .map((e) => (e.event.kind === 'prompt' ? e.event.prompt : ''))
+    .join(' ')
+    .slice(0, 500);
+  const relevant =
+    asked.trim() === '' ? [] : searchMemories(store, asked, projectId, 6).map((h) => h.observation);
+  const seen = new Set<string>();
+  return [...relevant, ...store.observations.recent(projectId, 8)]
+    .filter((o) => !seen.has(o.id) && seen.add(o.id))
+    .slice(0, 12)
+    .map((o) => ({ id: o.id as string, type: o.type, title: o.title }));
+}
+
 /** The reason a call of `estimate` tokens would break a cap, or null. */
 export function budgetRefusal(
   store: Store,
@@ -109,9 +128,7 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
       const previousSummary = store.summaries.get(sessionId);
       const heuristic = deps.heuristic.distilTurn({ projectRoot, events, previousSummary });
       if (!worthAsking(events, heuristic)) return null;
-      const memories = store.observations
-        .recent(projectId, 12)
-        .map((o) => ({ id: o.id as string, type: o.type, title: o.title }));
+      const memories = memoriesFor(store, projectId, events);
       const day = utcDay(clock.now());
       const model = deps.llm.provider.model;
       const outcome = await deps.llm.distilTurn(
