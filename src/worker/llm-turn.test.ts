@@ -158,6 +158,24 @@ describe('LLM distillation in the drain', () => {
     expect(sent).not.toContain('Unrelated change number 2 to');
   });
 
+  it('scrubs what the model writes before it is stored', async () => {
+    addTurn('s', 'Configure the deploy token');
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    await drainOnceAsync(
+      deps(),
+      options,
+      await preparer(() => ({
+        text: JSON.stringify({
+          observations: [{ type: 'change', title: 'Deploy token set', facts: [`token is ${token}`] }],
+        }),
+      })),
+    );
+    const [stored] = store.observations.recent(project.id, 1);
+    expect(stored?.source).toBe('llm');
+    expect(stored?.facts.join(' ')).toMatch(/^token is \S+/);
+    expect(stored?.facts.join(' ')).not.toContain(token);
+  });
+
   it('falls back to the heuristic result for a turn after maxFailures, without blocking the queue', async () => {
     addTurn('s', 'Add a health endpoint');
     const report = await drainOnceAsync(deps(), options, await preparer(() => ({ status: 500 })));

@@ -10,6 +10,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import { costOf, type Prices } from '../core/prices.ts';
+import { scrubValue } from '../core/scrub.ts';
 import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
 import type { LlmCall, LlmDistiller } from '../distill/llm/llm-distiller.ts';
 import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
@@ -171,8 +172,9 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
         return null;
       }
       const prepared: PreparedTurn = {
-        observations: outcome.distillation.observations,
-        summary: mergeSummary(heuristic.summary, outcome.distillation.summary),
+        // The model only saw scrubbed text, but what it writes is scrubbed again before it is stored.
+        observations: scrubValue(outcome.distillation.observations),
+        summary: scrubValue(mergeSummary(heuristic.summary, outcome.distillation.summary)),
         ledgerId: outcome.ledgerId,
       };
       return prepared;
