@@ -108,6 +108,27 @@ describe('LLM distillation through the CLI', () => {
     expect(sb.engram(['metrics']).stdout).toMatch(/tokens per stored observation/);
   });
 
+  it('a provider that cannot run (no API key) leaves the heuristic distiller in charge, and status says why', () => {
+    mkdirSync(sb.engramHome, { recursive: true });
+    writeFileSync(join(sb.engramHome, 'config.json'), JSON.stringify({ distill: { provider: 'anthropic' } }));
+    const dir = sb.project('shop');
+    const p = payloads('sess-nokey', dir);
+    for (const payload of [
+      p.prompt('Add a health endpoint'),
+      p.tool('Write', { file_path: join(dir, 'src/health.ts'), content: 'export const ok = 1;\n' }, {}),
+      p.stop('Added src/health.ts.'),
+    ])
+      expect(sb.hook(payload).status).toBe(0);
+    const flush = sb.engram(['flush', '--json'], { cwd: dir });
+    expect(flush.status, flush.stderr).toBe(0);
+    expect(JSON.parse(flush.stdout)).toMatchObject({ turns: 1, observations: 1 });
+    const status = sb.engram(['status']).stdout;
+    expect(status).toMatch(
+      /last call: unavailable \(CONFIG_INVALID: distill.provider is anthropic but no API key is set\)/,
+    );
+    expect(server.exchanges).toHaveLength(0);
+  });
+
   it('the capture hook ignores a session started by engram\u2019s distiller (ENGRAM_DISTILLER=1)', () => {
     const dir = sb.project('shop');
     const p = payloads('distiller-session', dir);

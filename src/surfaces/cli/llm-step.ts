@@ -42,10 +42,33 @@ export async function createLlmStep(
       signal,
     });
   } catch (error) {
+    // dist/llm.mjs has its own copy of EngramError: read its code by shape, not by class.
+    const code = (error as { code?: unknown } | null)?.code;
+    const detail =
+      typeof code === 'string' && error instanceof Error ? `${code}: ${error.message}` : describeError(error);
     logger.error('LLM distillation is configured but unavailable; distilling heuristically', {
       provider: config['distill.provider'],
-      error: describeError(error),
+      error: detail,
     });
+    // In the ledger too, so `engram status` says why the heuristic distiller is in charge.
+    const now = ctx.now();
+    store.transaction(() =>
+      store.llmLedger.add({
+        at: now,
+        day: new Date(now).toISOString().slice(0, 10),
+        sessionId: null,
+        projectId: null,
+        provider: config['distill.provider'],
+        model: config['distill.model'],
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+        latencyMs: 0,
+        outcome: 'unavailable',
+        detail: detail.slice(0, 300),
+        inputChars: 0,
+      }),
+    );
     return undefined;
   }
 }
