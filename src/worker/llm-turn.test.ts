@@ -3,7 +3,7 @@
  * llm-sourced memories, supersedes, exactly-once when another drainer wins the race, the hard caps with
  * heuristic fallback, and a ledger that adds up to what the server reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -156,6 +156,64 @@ describe('LLM distillation in the drain', () => {
     expect(sent).toContain(`${relevant} · decision · Invoices are rounded half-even`);
     expect(sent).toContain('Unrelated change number 19');
     expect(sent).not.toContain('Unrelated change number 2 to');
+  });
+
+  it('adds what the transcript says (the assistant\u2019s reasons, extracted decisions) to the prompt', async () => {
+    const transcript = join(dir, 'session.jsonl');
+    const base = { sessionId: 's', cwd: '/p', timestamp: '2026-11-23T11:00:00Z' };
+    const records = [
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u1',
+        message: { role: 'user', content: 'Set up caching for the user lookup' },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          id: 'msg_1',
+          model: 'claude-x',
+          content: [
+            {
+              type: 'text',
+              text: "Since Redis is not installed here, I'll use an in-memory LRU map instead.",
+            },
+          ],
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+      },
+    ];
+    writeFileSync(transcript, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const event = (e: CapturedEvent) =>
+      store.transaction(() => {
+        store.sessions.touch(project, { id: 's', cwd: '/p', transcriptPath: transcript }, 'x', ++at);
+        store.events.append({
+          sessionId: 's',
+          projectId: project.id,
+          hook: 'x',
+          cwd: '/p',
+          transcriptPath: transcript,
+          at,
+          event: e,
+        });
+      });
+    event({ kind: 'prompt', prompt: 'Set up caching for the user lookup' });
+    event({
+      kind: 'tool',
+      tool: 'Bash',
+      input: { command: 'redis-cli ping' },
+      response: { stdout: '', stderr: 'not found' },
+    });
+    event({ kind: 'stop', lastMessage: 'Added an LRU cache.' });
+    await drainOnceAsync(deps(), options, await preparer((p) => ({ text: plausibleReply(p) })));
+    const sent = server.exchanges[0]?.text ?? '';
+    expect(sent).toContain('From the session transcript:');
+    expect(sent).toContain(
+      "assistant: Since Redis is not installed here, I'll use an in-memory LRU map instead.",
+    );
+    expect(sent).toMatch(/- decision: .*LRU map/);
   });
 
   it('scrubs what the model writes before it is stored', async () => {

@@ -17,6 +17,7 @@ import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
 import { searchMemories } from '../recall/search.ts';
 import type { Store } from '../store/store.ts';
 import type { PreparedTurn, TurnPreparer } from './drain.ts';
+import { transcriptExtracts } from './transcript-extracts.ts';
 
 export interface LlmTurnDeps {
   store: Store;
@@ -87,6 +88,16 @@ function memoriesFor(store: Store, projectId: ProjectId, events: readonly Queued
     .map((o) => ({ id: o.id as string, type: o.type, title: o.title }));
 }
 
+/** Transcript extracts are a bonus: an unreadable transcript leaves them out. */
+function readExtracts(store: Store, events: readonly QueuedEvent[], logger: Logger): string[] {
+  try {
+    return transcriptExtracts(store, events);
+  } catch (error) {
+    logger.warn('could not read the transcript for the LLM prompt', { error: describeError(error) });
+    return [];
+  }
+}
+
 /** The reason a call of `estimate` tokens would break a cap, or null. */
 export function budgetRefusal(
   store: Store,
@@ -130,6 +141,7 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
       const heuristic = deps.heuristic.distilTurn({ projectRoot, events, previousSummary });
       if (!worthAsking(events, heuristic)) return null;
       const memories = memoriesFor(store, projectId, events);
+      const extracts = readExtracts(store, events, logger);
       const day = utcDay(clock.now());
       const model = deps.llm.provider.model;
       const outcome = await deps.llm.distilTurn(
@@ -140,6 +152,7 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
           previousSummary,
           heuristic,
           memories,
+          extracts,
         },
         {
           signal: deps.signal,

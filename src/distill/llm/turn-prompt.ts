@@ -21,6 +21,8 @@ export interface TurnPromptInput {
   previousSummary: SummaryDraft | null;
   heuristic: TurnResult;
   memories: readonly MemoryRef[];
+  /** One-line findings from the session transcript (decisions, corrections, the assistant's words). */
+  extracts?: readonly string[];
   maxInputChars: number;
 }
 
@@ -144,6 +146,9 @@ export function buildTurnPrompt(input: TurnPromptInput): { system: string; promp
     `Existing memories of this project (id · type · title):\n${memories}`,
     `Session summary so far:\n${summaryText(input.previousSummary)}`,
     `Heuristic draft of this turn (improve on it):\n${heuristicText(input.heuristic)}`,
+    ...(input.extracts && input.extracts.length > 0
+      ? [`From the session transcript:\n${input.extracts.map((l) => clip(`- ${l}`, 320)).join('\n')}`]
+      : []),
   ].join('\n\n');
   const budget = input.maxInputChars - SYSTEM_PROMPT.length - fixed.length - 40;
   const lines = input.events.map((e) => renderEvent(e, input.projectRoot));
