@@ -52,13 +52,13 @@ try {
         turns++;
         for (const e of evs) {
           events++;
-          store.sessions.touch(project, { id: sessionId, cwd, transcriptPath: null }, 'bench', e.at);
+          store.sessions.touch(project, { id: sessionId, cwd, transcriptPath: f.path }, 'bench', e.at);
           store.events.append({
             sessionId,
             projectId: project.id,
             hook: 'bench',
             cwd,
-            transcriptPath: null,
+            transcriptPath: f.path,
             at: e.at,
             event: e.event,
           });
@@ -93,7 +93,9 @@ try {
     config,
     prices: DEFAULT_PRICES,
   });
-  const deps = { store, distiller: createHeuristicDistiller(), logger };
+  // As the worker does: after each turn the transcript is ingested (its offset stored), so the next
+  // turn's prompt gets only the transcript extracts that are new.
+  const deps = { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true };
   const options = { force: true, now: Date.now(), staleTurnMs: 0, maxAttempts: 3 };
   let drained = 0;
   for (let round = 0; round < 100; round++) {
