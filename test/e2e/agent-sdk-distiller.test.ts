@@ -103,6 +103,7 @@ describe('the Agent SDK provider', () => {
     expect(sent.length).toBeGreaterThanOrEqual(1);
     for (const r of sent) {
       expect(r.tools ?? []).toEqual([]);
+      expect((r['thinking'] as { type?: string } | undefined)?.type ?? 'disabled').toBe('disabled');
       expect(mock.textOf(r)).toContain('durable project memory');
     }
     // Nothing reached engram: no inbox file, no database, no session transcript anywhere under HOME.

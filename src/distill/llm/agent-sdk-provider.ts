@@ -92,6 +92,8 @@ export function createAgentSdkProvider(options: AgentSdkProviderOptions): LlmPro
             settingSources: [],
             persistSession: false,
             maxTurns: 1,
+            // Extended thinking would spend output tokens on a plain extraction task.
+            thinking: { type: 'disabled' },
             cwd: options.cwd,
             env: agentSdkEnv(options.env, request.maxTokens),
             abortController,
