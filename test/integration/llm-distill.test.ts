@@ -127,6 +127,12 @@ describe('LLM distillation through the CLI', () => {
       /last call: unavailable \(CONFIG_INVALID: distill.provider is anthropic but no API key is set\)/,
     );
     expect(server.exchanges).toHaveLength(0);
+    const json = JSON.parse(sb.engram(['status', '--json']).stdout) as { distill: Record<string, unknown> };
+    expect(json.distill).toMatchObject({
+      provider: 'anthropic',
+      active: false,
+      lastCall: { outcome: 'unavailable' },
+    });
   });
 
   it('the capture hook ignores a session started by engram\u2019s distiller (ENGRAM_DISTILLER=1)', () => {

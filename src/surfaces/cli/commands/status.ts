@@ -18,7 +18,8 @@ function distillStatus(store: Store, config: Config, now: number) {
   return {
     provider,
     model: config['distill.model'] || null,
-    active: provider !== 'none' && !capped,
+    // Off, stopped by a cap, or configured but unable to run (no key, SDK missing): heuristic in charge.
+    active: provider !== 'none' && !capped && last?.outcome !== 'unavailable',
     today: {
       day,
       calls: spent.calls,
