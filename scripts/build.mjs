@@ -3,6 +3,7 @@
 //  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
+//  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,13 @@ await Promise.all([
     ...common,
     entryPoints: ['src/worker/backfill-thread.ts'],
     outfile: 'dist/backfill-thread.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/worker/llm-entry.ts'],
+    outfile: 'dist/llm.mjs',
     format: 'esm',
     packages: 'external',
   }),

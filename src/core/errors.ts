@@ -11,6 +11,11 @@ export type ErrorCode =
   | 'STORE_BUSY'
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
+  | 'LLM_TIMEOUT'
+  | 'LLM_HTTP'
+  | 'LLM_NETWORK'
+  | 'LLM_MALFORMED'
+  | 'LLM_UNAVAILABLE'
   | 'INTERNAL';
 
 export class EngramError extends Error {

@@ -125,7 +125,14 @@ export function createObservationsRepo(db: Db) {
        subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
        search_terms = '', tokens = 0, updated_at = ? WHERE id = ? AND status <> 'forgotten'`,
   );
+  const supersede = lazyStatement(
+    db,
+    `UPDATE observations SET status = 'superseded', status_reason = ?, updated_at = ?
+     WHERE id = ? AND project_id = ? AND status = 'active'`,
+  );
+  const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
+  const countSource = lazyStatement(db, `SELECT COUNT(*) AS n FROM observations WHERE source = ?`);
   // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
   const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0)';
   const searchSql = (scoped: boolean, hidden: boolean, order: 'rank' | 'newest') =>
@@ -248,9 +255,22 @@ export function createObservationsRepo(db: Db) {
       const newer = (after().all(projectId, at, nAfter) as ObservationRow[]).map(toObservation);
       return [...older, ...newer];
     },
+    /**
+     * `newId` replaces `oldId` (same project, still active): the old one becomes superseded and the new
+     * one records what it supersedes. False when there was nothing to supersede.
+     */
+    supersede(oldId: string, newId: string, projectId: ProjectId, at: number): boolean {
+      if (oldId === newId) return false;
+      if (supersede().run(`superseded by ${newId}`, at, oldId, projectId).changes !== 1) return false;
+      setSupersedes().run(oldId, newId);
+      return true;
+    },
     /** Erase a memory's content (a tombstone keeps its id, so it is never re-created or re-synced). */
     forget(id: string, at: number): boolean {
       return forget().run(at, id).changes === 1;
+    },
+    countBySource(source: ObservationSource): number {
+      return (countSource().get(source) as { n: number }).n;
     },
     countByStatus(): Record<ObservationStatus, number> {
       const out: Record<ObservationStatus, number> = {

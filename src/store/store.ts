@@ -5,6 +5,7 @@ import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
 import { createEventsRepo } from './events-repo.ts';
 import { createInjectionsRepo } from './injections-repo.ts';
+import { createLlmLedgerRepo } from './llm-ledger-repo.ts';
 import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
@@ -21,6 +22,7 @@ export function createStore(db: Db) {
     summaries: createSummariesRepo(db),
     injections: createInjectionsRepo(db),
     transcripts: createTranscriptsRepo(db),
+    llmLedger: createLlmLedgerRepo(db),
     workerLock: createWorkerLockRepo(db, isPidAlive),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { describeError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
-import type { QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
@@ -35,6 +35,20 @@ export interface DrainDeps {
   /** Read the session's transcript after a turn ends (live use); off in tests of the queue alone. */
   readTranscripts?: boolean;
 }
+
+/**
+ * A turn distilled ahead of its write transaction (the LLM distiller is async; better-sqlite3
+ * transactions are synchronous). The transaction still re-checks that the events are pending.
+ */
+export interface PreparedTurn {
+  observations: (ObservationDraft & { supersedes: string | null })[];
+  summary: SummaryDraft | null;
+  /** The ledger row of the call that produced it (gets the count of stored observations). */
+  ledgerId: number;
+}
+
+/** Prepares a turn outside any transaction; null means "distil it heuristically". Never throws. */
+export type TurnPreparer = (events: QueuedEvent[], now: number) => Promise<PreparedTurn | null>;
 
 const TRANSCRIPT_MOMENTS = new Set(['stop', 'subagent_stop', 'pre_compact', 'session_end']);
 
@@ -65,34 +79,40 @@ function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], no
   }
 }
 
-function distilTurn(deps: DrainDeps, events: QueuedEvent[], now: number): number {
+function distilTurn(
+  deps: DrainDeps,
+  events: QueuedEvent[],
+  now: number,
+  prepared: PreparedTurn | null = null,
+): number {
   const { store, distiller } = deps;
   const first = events[0];
   if (!first) return 0;
   const sessionId = first.sessionId;
   const projectId = first.projectId as ProjectId;
   const project = store.sessions.project(projectId);
-  const previous = store.summaries.get(sessionId);
-  const previousSummary: SummaryDraft | null = previous;
-  const result = distiller.distilTurn({
-    projectRoot: project?.root ?? first.cwd,
-    events,
-    previousSummary,
-  });
+  const previousSummary: SummaryDraft | null = store.summaries.get(sessionId);
+  const result = prepared
+    ? { observations: prepared.observations, summary: prepared.summary }
+    : distiller.distilTurn({ projectRoot: project?.root ?? first.cwd, events, previousSummary });
   let created = 0;
   const provenance = events.map((e) => `event:${e.seq}`);
   const at = events[events.length - 1]?.at ?? now;
   for (const draft of result.observations) {
+    const { supersedes, ...plain } = { supersedes: null, ...draft };
     const id = store.observations.insert({
       projectId,
       sessionId,
-      source: 'hook',
+      source: prepared ? 'llm' : 'hook',
       createdAt: at,
       provenance,
-      draft,
+      draft: plain,
     });
-    if (id) created++;
+    if (!id) continue;
+    created++;
+    if (supersedes) store.observations.supersede(supersedes, id, projectId, now);
   }
+  if (prepared) store.llmLedger.setObservations(prepared.ledgerId, created);
   for (const e of events) {
     if (e.event.kind === 'prompt' && e.event.prompt.trim() !== '') {
       store.summaries.addPrompt(sessionId, projectId, e.seq, e.event.prompt, e.at);
@@ -111,9 +131,43 @@ function distilTurn(deps: DrainDeps, events: QueuedEvent[], now: number): number
   return created;
 }
 
-/** One pass over every session with pending events. */
-export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
-  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+type TurnStep = 'done' | 'stop';
+
+function commitTurn(
+  deps: DrainDeps,
+  events: QueuedEvent[],
+  options: DrainOptions,
+  report: DrainReport,
+  prepared: PreparedTurn | null,
+): TurnStep {
+  const seqs = events.map((e) => e.seq);
+  try {
+    const created = deps.store.transaction(() => {
+      // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
+      if (!deps.store.events.allPending(seqs)) return -1;
+      return distilTurn(deps, events, options.now, prepared);
+    });
+    if (created < 0) return 'stop';
+    if (deps.readTranscripts) readTranscriptAfter(deps, events, options.now);
+    report.turns++;
+    report.events += seqs.length;
+    report.observations += created;
+    return 'done';
+  } catch (error) {
+    report.failures++;
+    const message = describeError(error);
+    deps.logger.error('distillation failed', {
+      sessionId: events[0]?.sessionId,
+      seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`,
+      error: message,
+    });
+    deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
+    return 'stop'; // keep the session's order: later turns wait for this one
+  }
+}
+
+/** The turns of each session with pending events that are ready to distil, in order. */
+function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport) {
   for (const { sessionId } of deps.store.events.pendingSessions()) {
     const pending = deps.store.events.pendingOf(sessionId);
     if (pending.unreadable.length > 0) {
@@ -121,35 +175,41 @@ export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
       deps.store.transaction(() => deps.store.events.park(pending.unreadable, 'unreadable event payload'));
       report.failures += pending.unreadable.length;
     }
-    const turns = splitTurns(pending.events);
-    for (const turn of turns) {
+    for (const turn of splitTurns(pending.events)) {
       const last = turn.events[turn.events.length - 1];
       const stale = last !== undefined && options.now - last.at >= options.staleTurnMs;
       if (!turn.closed && !options.force && !stale) break;
-      const seqs = turn.events.map((e) => e.seq);
-      try {
-        const created = deps.store.transaction(() => {
-          // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
-          if (!deps.store.events.allPending(seqs)) return -1;
-          return distilTurn(deps, turn.events, options.now);
-        });
-        if (created < 0) break;
-        if (deps.readTranscripts) readTranscriptAfter(deps, turn.events, options.now);
-        report.turns++;
-        report.events += seqs.length;
-        report.observations += created;
-      } catch (error) {
-        report.failures++;
-        const message = describeError(error);
-        deps.logger.error('distillation failed', {
-          sessionId,
-          seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`,
-          error: message,
-        });
-        deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
-        break; // keep the session's order: later turns wait for this one
-      }
+      // The consumer answers 'stop' to end this session's pass (order is kept).
+      const step: TurnStep | undefined = yield turn.events;
+      if (step === 'stop') break;
     }
+  }
+}
+
+/** One pass over every session with pending events (heuristic distiller only). */
+export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
+  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const turns = readyTurns(deps, options, report);
+  let next = turns.next();
+  while (!next.done) next = turns.next(commitTurn(deps, next.value, options, report, null));
+  return report;
+}
+
+/**
+ * One pass, with each turn first offered to `prepare` (the LLM distiller) outside any transaction;
+ * a turn it declines (null: no provider, budget reached, failures) is distilled heuristically.
+ */
+export async function drainOnceAsync(
+  deps: DrainDeps,
+  options: DrainOptions,
+  prepare: TurnPreparer,
+): Promise<DrainReport> {
+  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const turns = readyTurns(deps, options, report);
+  let next = turns.next();
+  while (!next.done) {
+    const prepared = await prepare(next.value, options.now);
+    next = turns.next(commitTurn(deps, next.value, options, report, prepared));
   }
   return report;
 }

@@ -8,7 +8,7 @@ import { describeError } from '../core/errors.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
-import { drainOnce } from './drain.ts';
+import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { importInboxInto } from './import-inbox.ts';
 
 export interface WorkerDeps {
@@ -21,6 +21,8 @@ export interface WorkerDeps {
   signal: AbortSignal;
   /** The inbox directory capture hooks write to. */
   inboxDir: string;
+  /** The LLM step (opt-in `distill.provider`); absent: heuristic only. */
+  prepare?: TurnPreparer;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
@@ -45,15 +47,16 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         if (imported.imported > 0) lastWork = now;
         if (imported.rejected > 0)
           logger.warn('unreadable inbox files moved to inbox/rejected', { count: imported.rejected });
-        const report = drainOnce(
-          { store, distiller: deps.distiller, logger, readTranscripts: true },
-          {
-            force: false,
-            now,
-            staleTurnMs: config['worker.staleTurnSeconds'] * 1000,
-            maxAttempts: config['worker.maxAttempts'],
-          },
-        );
+        const drainDeps = { store, distiller: deps.distiller, logger, readTranscripts: true };
+        const drainOptions = {
+          force: false,
+          now,
+          staleTurnMs: config['worker.staleTurnSeconds'] * 1000,
+          maxAttempts: config['worker.maxAttempts'],
+        };
+        const report = deps.prepare
+          ? await drainOnceAsync(drainDeps, drainOptions, deps.prepare)
+          : drainOnce(drainDeps, drainOptions);
         if (report.events > 0) {
           lastWork = now;
           logger.info('distilled', {

@@ -187,7 +187,7 @@ export async function runCli(
           session: values.session ?? 'cli',
         });
       case 'flush':
-        return flushCommand(ctx, { json });
+        return await flushCommand(ctx, { json });
       case 'worker':
         return await workerCommand(ctx, positionals[0] ?? 'status', { json });
       case 'config':

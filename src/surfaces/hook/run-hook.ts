@@ -10,6 +10,7 @@ import { normaliseClaudePayload } from '../../capture/claude-code-payload.ts';
 import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
 import type { Runtime } from '../runtime.ts';
 import { describeError } from '../../core/errors.ts';
+import { DISTILLER_ENV_MARKER } from '../../core/llm.ts';
 import type { Logger } from '../../core/ports.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 
@@ -58,6 +59,11 @@ function toInbox(deps: HookDeps, record: InboxRecord): HookOutcome['status'] {
 
 export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
   const { runtime, logger } = deps;
+  if (runtime.env[DISTILLER_ENV_MARKER] === '1') {
+    // A session engram itself started (the LLM distiller): never a memory.
+    logger.debug('hook inside engram\u2019s own distiller session; ignored');
+    return { stdout: '', status: 'skipped' };
+  }
   if (input.length === 0) {
     logger.warn('empty hook payload; nothing captured');
     return { stdout: '', status: 'rejected' };

@@ -41,7 +41,13 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
     const home = join(root, 'engram-home');
     const project = join(root, 'acme-api');
     mkdirSync(join(project, 'src', 'auth'), { recursive: true });
-    const env = { ...ctx.runtime.env, ENGRAM_HOME: home, ENGRAM_WORKER_AUTOSTART: 'false' };
+    // The demo is free: the heuristic distiller, whatever distill.provider the user chose.
+    const env = {
+      ...ctx.runtime.env,
+      ENGRAM_HOME: home,
+      ENGRAM_WORKER_AUTOSTART: 'false',
+      ENGRAM_DISTILL_PROVIDER: 'none',
+    };
     let hooks = 0;
     for (const session of demo.sessions) {
       const vars = { cwd: project, session: randomUUID() };
@@ -64,7 +70,7 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
       }
     }
     const demoCtx = createCliContext(loadRuntime(env), { ...ctx.io, out: () => undefined }, project);
-    flushCommand(demoCtx, { json: false });
+    await flushCommand(demoCtx, { json: false });
     if (flags.json) {
       const out: string[] = [];
       contextCommand(createCliContext(demoCtx.runtime, { ...ctx.io, out: (t) => out.push(t) }, project), {

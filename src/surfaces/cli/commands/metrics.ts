@@ -5,38 +5,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
+import { costOf, DEFAULT_PRICES, type Prices } from '../../../core/prices.ts';
 import type { UsageTotals } from '../../../store/transcripts-repo.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 
-/** US dollars per million tokens; edit `$ENGRAM_HOME/prices.json` (same shape) to change them. */
-export const DEFAULT_PRICES: Record<
-  string,
-  { input: number; output: number; cacheRead: number; cacheWrite: number }
-> = {
-  opus: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  sonnet: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  haiku: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
-};
-
-type Prices = typeof DEFAULT_PRICES;
-
-function loadPrices(path: string): Prices {
+/** Prices from `$ENGRAM_HOME/prices.json` over the defaults (the LLM distiller's budgets use them too). */
+export function loadPrices(path: string): Prices {
   if (!existsSync(path)) return DEFAULT_PRICES;
   try {
     return { ...DEFAULT_PRICES, ...(JSON.parse(readFileSync(path, 'utf8')) as Prices) };
   } catch (error) {
     throw new EngramError('CONFIG_INVALID', `${path} is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-/** Cost of usage rows: the price entry whose name the model id contains (else no price). */
-export function costOf(u: UsageTotals, prices: Prices): number | null {
-  const entry = Object.entries(prices).find(([name]) => u.model.toLowerCase().includes(name.toLowerCase()));
-  if (!entry) return null;
-  const p = entry[1];
-  return (
-    (u.input * p.input + u.output * p.output + u.cacheRead * p.cacheRead + u.cacheWrite * p.cacheWrite) / 1e6
-  );
 }
 
 export function metricsCommand(ctx: CliContext, flags: { json: boolean }): number {
@@ -75,6 +55,12 @@ export function metricsCommand(ctx: CliContext, flags: { json: boolean }): numbe
           }, {}),
         ),
       },
+      llm: {
+        total: store.llmLedger.totals('all')[0] ?? null,
+        byModel: store.llmLedger.totals('model'),
+        byDay: store.llmLedger.totals('day'),
+        llmObservations: store.observations.countBySource('llm'),
+      },
       capture: {
         hooks: store.sessions.hookStats(),
         transcripts: store.transcripts.totals(),
@@ -107,6 +93,27 @@ export function metricsCommand(ctx: CliContext, flags: { json: boolean }): numbe
     lines.push(
       `  ${d.key} ${d.model}: ${fmt(d.input + d.output + d.cacheRead + d.cacheWrite)} tokens · ${money(d.costUsd)}`,
     );
+  const llm = data.llm;
+  if (llm.total) {
+    const t = llm.total;
+    const perObs =
+      t.observations > 0 ? fmt(Math.round((t.inputTokens + t.outputTokens) / t.observations)) : 'n/a';
+    lines.push(
+      'LLM distillation (ledger):',
+      `  ${fmt(t.calls)} calls, in ${fmt(t.inputTokens)}, out ${fmt(t.outputTokens)} tokens · $${t.costUsd.toFixed(4)} · ${fmt(t.observations)} observations stored · ${perObs} tokens per stored observation`,
+      `  outcomes: ${Object.entries(t.outcomes)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
+    for (const m of llm.byModel)
+      lines.push(
+        `  ${m.key}: ${fmt(m.calls)} calls, ${fmt(m.inputTokens + m.outputTokens)} tokens · $${m.costUsd.toFixed(4)}`,
+      );
+    for (const d of llm.byDay.slice(-14))
+      lines.push(
+        `  ${d.key}: ${fmt(d.calls)} calls, ${fmt(d.inputTokens + d.outputTokens)} tokens · $${d.costUsd.toFixed(4)}`,
+      );
+  } else lines.push('LLM distillation (ledger): no calls');
   lines.push(`Prices: ${data.prices.file}${existsSync(data.prices.file) ? '' : ' (not present: defaults)'}`);
   const t = data.capture.transcripts;
   lines.push(

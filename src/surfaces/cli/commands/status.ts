@@ -5,6 +5,33 @@ import { listInbox } from '../../../store/inbox.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { formatAge } from '../../../recall/render-context.ts';
+import type { Config } from '../../../core/config.ts';
+import type { Store } from '../../../store/store.ts';
+
+/** The LLM distiller's state: provider, today's spend against the caps, and whether a cap stopped it. */
+function distillStatus(store: Store, config: Config, now: number) {
+  const provider = config['distill.provider'];
+  const day = new Date(now).toISOString().slice(0, 10);
+  const spent = store.llmLedger.spentOnDay(day);
+  const last = store.llmLedger.latest(1)[0];
+  const capped = last !== undefined && last.outcome === 'budget_skip' && last.day === day;
+  return {
+    provider,
+    model: config['distill.model'] || null,
+    // Off, stopped by a cap, or configured but unable to run (no key, SDK missing): heuristic in charge.
+    active: provider !== 'none' && !capped && last?.outcome !== 'unavailable',
+    today: {
+      day,
+      calls: spent.calls,
+      tokens: spent.tokens,
+      costUsd: spent.costUsd,
+      tokenCap: config['distill.dailyTokenCap'],
+      usdCap: config['distill.dailyUsdCap'],
+    },
+    budgetReached: capped ? { reason: last.detail ?? 'budget cap reached', at: last.at } : null,
+    lastCall: last ? { outcome: last.outcome, at: last.at, detail: last.detail } : null,
+  };
+}
 
 export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
   const report = withStore(ctx, (store) => {
@@ -33,6 +60,7 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       },
       projects: store.sessions.projectStats(),
       hooks: store.sessions.hookStats(),
+      distill: distillStatus(store, ctx.runtime.config, ctx.now()),
     };
   });
   if (flags.json) {
@@ -57,6 +85,18 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     lines.push(
       `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
     );
+  }
+  const d = report.distill;
+  if (d.provider === 'none')
+    lines.push('distiller: heuristic (LLM distillation off: distill.provider = none)');
+  else {
+    lines.push(
+      `distiller: LLM ${d.provider}${d.model ? ` (${d.model})` : ''} · today ${d.today.calls} calls, ${d.today.tokens}/${d.today.tokenCap} tokens, $${d.today.costUsd.toFixed(4)}/$${d.today.usdCap}`,
+    );
+    if (d.budgetReached)
+      lines.push(`  budget reached: ${d.budgetReached.reason}; falling back to the heuristic distiller`);
+    else if (d.lastCall && d.lastCall.outcome !== 'ok')
+      lines.push(`  last call: ${d.lastCall.outcome}${d.lastCall.detail ? ` (${d.lastCall.detail})` : ''}`);
   }
   if (report.hooks.length > 0) {
     lines.push(`hooks seen: ${report.hooks.map((h) => `${h.hook} ${h.count}`).join(', ')}`);

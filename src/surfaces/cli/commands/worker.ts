@@ -7,12 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { drainOnce, type DrainReport } from '../../../worker/drain.ts';
+import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/drain.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { runningWorkerPid, spawnWorker } from '../../worker-launcher.ts';
-import { printJson, withStore, type CliContext } from '../context.ts';
+import { printJson, type CliContext } from '../context.ts';
+import { createLlmStep } from '../llm-step.ts';
 
 function cliEntry(ctx: CliContext): string {
   const path = join(ctx.distDir, 'cli.mjs');
@@ -105,6 +106,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       pid,
       signal: controller.signal,
       inboxDir: paths.inboxDir,
+      prepare: await createLlmStep(ctx, store, logger, controller.signal),
     });
     return 0;
   } finally {
@@ -117,25 +119,34 @@ async function runForeground(ctx: CliContext): Promise<number> {
   }
 }
 
-export function flushCommand(ctx: CliContext, flags: { json: boolean }): number {
+export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {
   const { config } = ctx.runtime;
   const logger = createFileLogger(ctx.runtime.paths.workerLog, config['log.level'], 'flush');
   const total: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
-  const result = withStore(ctx, (store) => {
+  const store = ctx.openStore();
+  let result;
+  try {
+    const prepare = await createLlmStep(ctx, store, logger);
     const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir);
     for (let round = 0; round < 1000; round++) {
-      const report = drainOnce(
-        { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true },
-        { force: true, now: ctx.now(), staleTurnMs: 0, maxAttempts: config['worker.maxAttempts'] },
-      );
+      const deps = { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true };
+      const options = {
+        force: true,
+        now: ctx.now(),
+        staleTurnMs: 0,
+        maxAttempts: config['worker.maxAttempts'],
+      };
+      const report = prepare ? await drainOnceAsync(deps, options, prepare) : drainOnce(deps, options);
       total.turns += report.turns;
       total.events += report.events;
       total.observations += report.observations;
       total.failures += report.failures;
       if (report.events === 0 && report.failures === 0) break;
     }
-    return { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
-  });
+    result = { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
+  } finally {
+    store.close();
+  }
   if (flags.json) printJson(ctx, result);
   else {
     ctx.io.out(
