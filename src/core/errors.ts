@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'STORE_BUSY'
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
+  | 'EMBED_FAILED'
   | 'INTERNAL';
 
 export class EngramError extends Error {
