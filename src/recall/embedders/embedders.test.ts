@@ -81,7 +81,7 @@ describe.each(providers)('%s embedder against a loopback server', (name, make, p
     const controller = new AbortController();
     const pending = make().embed(['a'], 'query', controller.signal);
     controller.abort();
-    await expect(pending).rejects.toThrow(/request failed/);
+    await expect(pending).rejects.toThrow(/request aborted/);
     const closed =
       name === 'ollama'
         ? createOllamaEmbedder({ model: 'm', url: 'http://127.0.0.1:9', timeoutMs: 500 })

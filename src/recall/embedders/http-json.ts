@@ -29,7 +29,14 @@ export async function postJson(o: PostJsonOptions): Promise<unknown> {
       signal,
     });
   } catch (error) {
-    const why = timeout.aborted ? `no answer within ${o.timeoutMs} ms` : 'request failed';
+    const reason: unknown = signal.reason;
+    const why = timeout.aborted
+      ? `no answer within ${o.timeoutMs} ms`
+      : reason instanceof Error && reason.name === 'TimeoutError'
+        ? 'no answer in time'
+        : signal.aborted
+          ? 'request aborted'
+          : 'request failed';
     throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: ${why}`, {
       cause: error,
       hint: 'Check that the embedding server is running and embed.url points at it.',

@@ -3,6 +3,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { openDatabase } from '../../store/database.ts';
+import { loadSqliteVec } from '../../store/sqlite-vec-loader.ts';
 import { createStore } from '../../store/store.ts';
 import { ensureHome, type Runtime } from '../runtime.ts';
 import { createMcpServer } from './server.ts';
@@ -13,7 +14,7 @@ export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void>
     now: Date.now,
     openStore: () => {
       ensureHome(runtime.paths);
-      return createStore(openDatabase(runtime.paths.db));
+      return createStore(openDatabase(runtime.paths.db), { loadVectorExtension: loadSqliteVec });
     },
   });
   const transport = new StdioServerTransport();

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
+import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { drainOnce, type DrainReport } from '../../../worker/drain.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
@@ -105,6 +106,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       pid,
       signal: controller.signal,
       inboxDir: paths.inboxDir,
+      embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
     });
     return 0;
   } finally {
