@@ -119,7 +119,12 @@ export async function runCli(
         return statusCommand(ctx, { json });
       case 'search':
         needArgs('<words…>');
-        return searchCommand(ctx, positionals.join(' '), { json, all: values.all === true, limit, cwd: dir });
+        return await searchCommand(ctx, positionals.join(' '), {
+          json,
+          all: values.all === true,
+          limit,
+          cwd: dir,
+        });
       case 'show':
         needArgs('<id…>');
         return showCommand(ctx, positionals, { json });

@@ -10,6 +10,8 @@ import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
+import type { Embedder } from '../../core/ports.ts';
+import { hybridSearch } from '../../recall/hybrid.ts';
 import { searchMemories } from '../../recall/search.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
@@ -21,6 +23,10 @@ export interface McpDeps {
   openStore: () => Store;
   cwd: string;
   now: () => number;
+  /** The configured embedder (embed.provider): search is hybrid with one, lexical without. */
+  embedder?: Embedder | null;
+  /** Longest wait for a query's embedding before searching lexically only. */
+  queryTimeoutMs?: number;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -65,17 +71,51 @@ export function createMcpServer(deps: McpDeps): McpServer {
       store.close();
     }
   };
+  const toFailure = (error: unknown): ToolResult => {
+    const hint =
+      error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
+    return failure(describeError(error), hint);
+  };
   const guarded =
     <A>(fn: (args: A) => ToolResult) =>
     (args: A): ToolResult => {
       try {
         return fn(args);
       } catch (error) {
-        const hint =
-          error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
-        return failure(describeError(error), hint);
+        return toFailure(error);
       }
     };
+  const guardedAsync =
+    <A>(fn: (args: A) => Promise<ToolResult>) =>
+    async (args: A): Promise<ToolResult> => {
+      try {
+        return await fn(args);
+      } catch (error) {
+        return toFailure(error);
+      }
+    };
+  const embedder = deps.embedder ?? null;
+  /** Lexical search, or hybrid when an embedder is configured (it falls back to lexical by itself). */
+  const search = async (
+    query: string,
+    projectId: Project['id'] | null,
+    limit: number,
+  ): Promise<Observation[]> => {
+    if (!embedder)
+      return withStore((store) => searchMemories(store, query, projectId, limit)).map((h) => h.observation);
+    const store = deps.openStore();
+    try {
+      const result = await hybridSearch(store, embedder, {
+        query,
+        projectId,
+        limit,
+        ...(deps.queryTimeoutMs ? { queryTimeoutMs: deps.queryTimeoutMs } : {}),
+      });
+      return result.hits.map((h) => h.observation);
+    } finally {
+      store.close();
+    }
+  };
 
   server.registerTool(
     'search',
@@ -94,8 +134,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
         type: z.enum(OBSERVATION_TYPES).optional().describe('Only memories of this type.'),
       },
     },
-    guarded(
-      ({
+    guardedAsync(
+      async ({
         query,
         limit,
         all_projects,
@@ -106,13 +146,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
         all_projects?: boolean;
         type?: string;
       }) => {
-        if (!buildFtsQuery(query))
+        if (!embedder && !buildFtsQuery(query))
           return failure('the query has no searchable words', 'Use content words, e.g. "token refresh bug".');
         const now = deps.now();
-        const hits = withStore((store) =>
-          searchMemories(store, query, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)),
-        )
-          .map((h) => h.observation)
+        const hits = (await search(query, all_projects ? null : project().id, (limit ?? 10) * (type ? 4 : 1)))
           .filter((o) => !type || o.type === type)
           .slice(0, limit ?? 10);
         if (hits.length === 0)

@@ -4,6 +4,8 @@
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import type { Observation } from '../../../core/model.ts';
+import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
+import { hybridSearch } from '../../../recall/hybrid.ts';
 import { searchMemories } from '../../../recall/search.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -29,20 +31,47 @@ function observationJson(o: Observation) {
   };
 }
 
-export function searchCommand(
+export async function searchCommand(
   ctx: CliContext,
   query: string,
   flags: { json: boolean; all: boolean; limit: number; cwd: string },
-): number {
+): Promise<number> {
   const project = flags.all ? null : resolveProject(flags.cwd);
-  const hits = withStore(ctx, (store) => searchMemories(store, query, project?.id ?? null, flags.limit)).map(
-    (h) => ({ observation: h.observation, rank: h.bm25 }),
-  );
+  const { config, env, home } = ctx.runtime;
+  // The embedder (embed.provider) is created only here, on demand: plain lexical search loads nothing more.
+  const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
+  let mode: 'lexical' | 'hybrid' = 'lexical';
+  let vectorError: string | null = null;
+  let hits: { observation: Observation; score: number }[];
+  if (embedder) {
+    const store = ctx.openStore();
+    try {
+      const result = await hybridSearch(store, embedder, {
+        query,
+        projectId: project?.id ?? null,
+        limit: flags.limit,
+        queryTimeoutMs: config['embed.queryTimeoutMs'],
+      });
+      ({ mode, vectorError } = result);
+      hits = result.hits.map((h) => ({ observation: h.observation, score: h.score }));
+    } finally {
+      store.close();
+    }
+  } else {
+    hits = withStore(ctx, (store) => searchMemories(store, query, project?.id ?? null, flags.limit)).map(
+      (h) => ({
+        observation: h.observation,
+        score: -h.bm25,
+      }),
+    );
+  }
   if (flags.json) {
     printJson(ctx, {
       query,
       project: project ? { id: project.id, name: project.name } : null,
-      results: hits.map(({ observation: o, rank }) => ({
+      mode,
+      ...(embedder ? { embedder: embedder.id, vectorError } : {}),
+      results: hits.map(({ observation: o, score }) => ({
         id: o.id,
         type: o.type,
         title: o.title,
@@ -51,11 +80,12 @@ export function searchCommand(
         createdAt: o.createdAt,
         files: [...new Set([...o.filesModified, ...o.filesRead])],
         tokens: o.tokens,
-        score: -rank,
+        score,
       })),
     });
     return 0;
   }
+  if (embedder && vectorError) ctx.io.err(`(lexical results only: ${vectorError})\n`);
   if (hits.length === 0) {
     ctx.io.out(`no memories match "${query}"${project ? ` in project ${project.name} (try --all)` : ''}\n`);
     return 0;
