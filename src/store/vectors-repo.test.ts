@@ -147,6 +147,52 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     expect(repo.prune()).toBe(1);
   });
 
+  it('a connection without the extension (the hooks) keeps working once a vec0 index exists', () => {
+    const repo = createVectorsRepo(store.db, { loadExtension: loadSqliteVec, exactLimit: 1 });
+    const a = add('indexed a');
+    const b = add('indexed b');
+    repo.upsert(
+      EMB,
+      [
+        { observationId: a, projectId: P1, vector: unit([1, 0, 0, 0, 0, 0, 0, 1]) },
+        { observationId: b, projectId: P1, vector: unit([0, 1, 0, 0, 0, 0, 0, 1]) },
+      ],
+      1,
+    );
+    expect(repo.knn(EMB, unit([1, 0, 0, 0, 0, 0, 0, 0]), P1, 1)[0]?.observationId).toBe(a);
+    expect(store.db.prepare('SELECT table_name FROM vector_indexes').all()).toHaveLength(1);
+    const plain = createStore(openDatabase(join(dir, 'engram.db')));
+    try {
+      const c = plain.transaction(() => {
+        plain.observations.forget(a, 2);
+        return plain.observations.insert({
+          projectId: P1,
+          sessionId: 's',
+          source: 'manual',
+          createdAt: 3,
+          provenance: [],
+          draft: {
+            type: 'fact',
+            title: 'from a hook',
+            subtitle: '',
+            narrative: '',
+            facts: [],
+            concepts: [],
+            filesRead: [],
+            filesModified: [],
+          },
+        });
+      });
+      expect(c).not.toBeNull();
+      expect(plain.observations.recent(P1, 10).map((o) => o.title)).toContain('from a hook');
+      expect(plain.vectors.count(EMB)).toBe(1);
+      expect(plain.vectors.pending(EMB)).toBe(1);
+    } finally {
+      plain.close();
+    }
+    expect(repo.knn(EMB, unit([1, 0, 0, 0, 0, 0, 0, 0]), P1, 5).map((n) => n.observationId)).toEqual([b]);
+  });
+
   it('without the extension, counting works and searching explains what is missing', () => {
     const plain = createVectorsRepo(store.db);
     const a = add('a');

@@ -25,20 +25,20 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-const providers: [string, () => Embedder, string][] = [
+const providers: [string, (timeoutMs?: number) => Embedder, string][] = [
   [
     'ollama',
-    () => createOllamaEmbedder({ model: 'nomic-embed-text', url: server.url, timeoutMs: 300 }),
+    (timeoutMs = 5000) => createOllamaEmbedder({ model: 'nomic-embed-text', url: server.url, timeoutMs }),
     '/api/embed',
   ],
   [
     'openai',
-    () =>
+    (timeoutMs = 5000) =>
       createOpenAiEmbedder({
         model: 'text-embedding-3-small',
         url: `${server.url}/v1/`,
         apiKey: 'sk-test',
-        timeoutMs: 300,
+        timeoutMs,
       }),
     '/v1/embeddings',
   ],
@@ -61,7 +61,7 @@ describe.each(providers)('%s embedder against a loopback server', (name, make, p
   });
 
   it('reports 5xx, timeouts, malformed and short replies as EMBED_FAILED', async () => {
-    const e = make();
+    const e = make(300);
     for (const [mode, pattern] of [
       ['error500', /HTTP 500/],
       ['hang', /no answer within 300 ms/],

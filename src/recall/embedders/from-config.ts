@@ -44,6 +44,7 @@ export function createEmbedderFromConfig(config: Config, deps: EmbedderEnv): Emb
             model,
             modelPath: config['embed.modelPath'] || `${deps.engramHome}/models`,
             allowDownload: config['embed.allowDownload'],
+            installPrefixes: [`${deps.engramHome}/lib`],
           });
   return withPrefixes(base, config['embed.queryPrefix'], config['embed.documentPrefix']);
 }

@@ -5,7 +5,10 @@
  * provider is configured, and never on the hook path. Models are read from `modelPath/<model>/`;
  * they are downloaded there only when `allowDownload` is true.
  */
-import { EngramError } from '../../core/errors.ts';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeError, EngramError } from '../../core/errors.ts';
 import type { EmbedPurpose, Embedder } from '../../core/ports.ts';
 
 export interface LocalEmbedderOptions {
@@ -14,6 +17,8 @@ export interface LocalEmbedderOptions {
   allowDownload: boolean;
   /** The transformers.js package to load (default @huggingface/transformers). */
   moduleName?: string;
+  /** Install prefixes looked in when engram's own resolution fails (e.g. `~/.engram/lib`). */
+  installPrefixes?: readonly string[];
 }
 
 interface FeatureTensor {
@@ -33,23 +38,37 @@ interface TransformersModule {
   pipeline(task: 'feature-extraction', model: string): Promise<Extractor>;
 }
 
+/** `import()` the library from engram's own node_modules, else from one of the install prefixes. */
+async function importTransformers(
+  moduleName: string,
+  prefixes: readonly string[],
+): Promise<TransformersModule> {
+  const tried: string[] = [];
+  try {
+    return (await import(moduleName)) as TransformersModule;
+  } catch (error) {
+    tried.push(`engram's node_modules (${describeError(error).split('\n')[0]})`);
+  }
+  for (const prefix of prefixes) {
+    let entry: string;
+    try {
+      entry = createRequire(join(prefix, 'node_modules', 'noop.js')).resolve(moduleName);
+    } catch (error) {
+      tried.push(`${prefix} (${describeError(error).split('\n')[0]})`);
+      continue;
+    }
+    return (await import(pathToFileURL(entry).href)) as TransformersModule;
+  }
+  throw new EngramError('EMBED_FAILED', `the local embedder needs ${moduleName}, which is not installed`, {
+    hint: `Run "npm install --prefix ${prefixes[0] ?? '<dir>'} ${moduleName}", or choose another embed.provider. Looked in: ${tried.join('; ')}`,
+  });
+}
+
 export function createLocalEmbedder(o: LocalEmbedderOptions): Embedder {
   const moduleName = o.moduleName ?? '@huggingface/transformers';
   let extractor: Promise<Extractor> | null = null;
   const load = async (): Promise<Extractor> => {
-    let t: TransformersModule;
-    try {
-      t = (await import(moduleName)) as TransformersModule;
-    } catch (error) {
-      throw new EngramError(
-        'EMBED_FAILED',
-        `the local embedder needs ${moduleName}, which is not installed`,
-        {
-          cause: error,
-          hint: `Run "npm install -g ${moduleName}" beside engram, or choose another embed.provider.`,
-        },
-      );
-    }
+    const t = await importTransformers(moduleName, o.installPrefixes ?? []);
     t.env.allowLocalModels = true;
     t.env.allowRemoteModels = o.allowDownload;
     t.env.localModelPath = o.modelPath;

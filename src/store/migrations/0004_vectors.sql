@@ -15,6 +15,8 @@ CREATE TABLE embeddings (
   UNIQUE (embedder_id, observation_id)
 );
 CREATE INDEX embeddings_by_observation ON embeddings (observation_id);
+-- Counting a scope (which decides exact scan or index) without reading the vectors.
+CREATE INDEX embeddings_scope ON embeddings (embedder_id, dims, project_id);
 
 -- The vec0 index tables made so far: one per (embedder, dimension).
 CREATE TABLE vector_indexes (
