@@ -2,6 +2,8 @@
 // distils it and embeds the memory through a loopback Ollama-protocol server, `engram status` shows
 // the vectors and `engram search` finds the memory by meaning; the hook bundles carry no sqlite-vec.
 import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -49,6 +51,7 @@ describe('hybrid search with a configured embedder', () => {
       ENGRAM_EMBED_MODEL: 'fake-embed',
       ENGRAM_EMBED_URL: server.url,
       ENGRAM_WORKER_POLL_MS: '20',
+      ENGRAM_EMBED_QUERY_TIMEOUT_MS: '500',
     });
     const cwd = sb.project('billing', 'git@github.com:example/billing.git');
     const p = payloads('sess-vec', cwd);
@@ -103,6 +106,37 @@ describe('hybrid search with a configured embedder', () => {
     expect(lexical.stderr).toMatch(/lexical results only: .*HTTP 500/);
     server.mode = 'ok';
     expect(sb.engram(['worker', 'stop']).status).toBe(0);
+  });
+
+  it('the MCP search tool is hybrid too (same sandbox, vectors already embedded)', async () => {
+    const cwd = join(sb.root, 'projects', 'billing');
+    const env = Object.fromEntries(
+      Object.entries(sb.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+    const client = new Client({ name: 'engram-vectors-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_BIN, 'mcp'],
+        env,
+        cwd,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const text = async (query: string) => {
+        const r = (await client.callTool({ name: 'search', arguments: { query } })) as {
+          content: { text: string }[];
+        };
+        return r.content.map((c) => c.text).join('\n');
+      };
+      expect(await text('invoices emailed')).toMatch(/Send the monthly billing mail to each customer/);
+      server.mode = 'hang'; // past embed.queryTimeoutMs the tool answers lexically
+      expect(await text('monthly billing')).toMatch(/Send the monthly billing mail/);
+      server.mode = 'ok';
+    } finally {
+      await client.close();
+    }
   });
 
   it('the hook bundles neither include nor load sqlite-vec', () => {
