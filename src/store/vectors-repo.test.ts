@@ -87,6 +87,27 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     expect(raw.get(a, b)).toEqual({ n: 0 });
   });
 
+  it('builds the index ahead of time only past the exact limit', () => {
+    const repo = createVectorsRepo(store.db, { loadExtension: loadSqliteVec, exactLimit: 2 });
+    const ids = ['x', 'y', 'z'].map((t) => add(t));
+    repo.upsert(
+      EMB,
+      ids
+        .slice(0, 2)
+        .map((id) => ({ observationId: id, projectId: P1, vector: unit([1, 2, 3, 4, 5, 6, 7, 8]) })),
+      1,
+    );
+    expect(repo.prepareIndex(EMB)).toBe(false);
+    repo.upsert(
+      EMB,
+      [{ observationId: ids[2] as string, projectId: P1, vector: unit([8, 7, 6, 5, 4, 3, 2, 1]) }],
+      2,
+    );
+    expect(repo.prepareIndex(EMB)).toBe(true);
+    expect(repo.prepareIndex(EMB)).toBe(false);
+    expect(repo.knn(EMB, unit([8, 7, 6, 5, 4, 3, 2, 1]), P1, 1)[0]?.observationId).toBe(ids[2]);
+  });
+
   it('lists active memories without a vector (newest first), counts pending, skips inactive on upsert', () => {
     const a = add('a');
     const b = add('b');
@@ -137,6 +158,7 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     const distances = hits.map((h) => h.distance);
     expect([...distances].sort((x, y) => x - y)).toEqual(distances);
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM vector_indexes').get()).toEqual({ n: 1 });
+    expect(repo.prepareIndex(EMB)).toBe(false); // already built by the search
     // Later upserts go into the index too; a memory forgotten afterwards is never returned, and prune
     // drops its index row.
     const late = add('late', P1, 999);

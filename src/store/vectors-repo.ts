@@ -110,6 +110,10 @@ export function createVectorsRepo(db: Db, options: VectorsRepoOptions = {}) {
     `SELECT table_name FROM vector_indexes WHERE embedder_id = ? AND dims = ?`,
   );
   const indexes = lazyStatement(db, `SELECT table_name FROM vector_indexes`);
+  const dimsOf = lazyStatement(
+    db,
+    `SELECT DISTINCT dims FROM (SELECT dims FROM embeddings WHERE embedder_id = ? LIMIT ?)`,
+  );
   // No join with observations: a memory that stops being active loses its vectors at once (trigger in
   // migration 0004) and upsert skips inactive ones, so every row here belongs to an active memory.
   const exactSql = (scoped: boolean) =>
@@ -202,6 +206,20 @@ export function createVectorsRepo(db: Db, options: VectorsRepoOptions = {}) {
         )
         .all(blob, candidates, ...(projectId ? [projectId] : [])) as { rowid: number }[];
       return rerank().all(blob, JSON.stringify(rows.map((r) => r.rowid)), k) as VectorNeighbour[];
+    },
+    /**
+     * Build the quantised index of an embedder once it holds more than the exact limit, so that the
+     * first search past it does not pay for the build (the worker calls this after embedding).
+     */
+    prepareIndex(embedderId: string): boolean {
+      const dims = (dimsOf().all(embedderId, exactLimit + 1) as { dims: number }[]).map((r) => r.dims);
+      let built = false;
+      for (const d of new Set(dims)) {
+        if (indexTable(embedderId, d, false)) continue;
+        const { n } = countScope().get(embedderId, d, null, null, exactLimit + 1) as { n: number };
+        if (n > exactLimit) built = indexTable(embedderId, d, true) !== null || built;
+      }
+      return built;
     },
     /** Active memories without a vector for this embedder, newest first. */
     missing(embedderId: string, limit: number): EmbeddingSource[] {

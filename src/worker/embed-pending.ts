@@ -82,7 +82,17 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
       });
       backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
     } finally {
-      if (total > 0) deps.logger.info('embedded memories', { embedder: deps.embedder.id, count: total });
+      if (total > 0) {
+        deps.logger.info('embedded memories', { embedder: deps.embedder.id, count: total });
+        try {
+          const id = deps.embedder.id;
+          if (deps.store.transaction(() => deps.store.vectors.prepareIndex(id)))
+            deps.logger.info('built the vector index', { embedder: id });
+        } catch (error) {
+          // Search builds the index itself when it needs it; this is only done ahead of time.
+          deps.logger.warn('could not build the vector index', { error: describeError(error) });
+        }
+      }
     }
   };
   return {
