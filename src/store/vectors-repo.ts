@@ -2,14 +2,14 @@
  * Embeddings: one float32 vector per (observation, embedder) in a plain table, and nearest-neighbour
  * search through sqlite-vec.
  *
- * KNN strategy, chosen by measurement (`npm run bench:vectors`, 384 dimensions, on 2 cores shared with
- * other work): an exact `vec_distance_cosine` scan costs ~2–8 ms per 1k vectors, so a scope of up to
+ * KNN strategy, chosen by measurement (`npm run bench:vectors`, 384 dimensions, 2 cores): an exact
+ * `vec_distance_cosine` scan costs ~4–6 ms per 1k vectors (363 ms at 100k), so a scope of up to
  * `exactLimit` vectors (default 4000) is searched exactly. Past that, a vec0 index of binary-quantised
  * vectors (one per embedder and dimension, created lazily and filled from the plain table) yields
  * oversampled candidates (16 per result asked, at least 100) that are re-ranked by exact cosine
- * distance. At 100k vectors: ~11–15 ms on an idle machine and 30–80 ms under a load of 7 on 2 cores,
- * recall@10 0.90–1.0 against the exact answer; the exact scan takes 200–1200 ms and a float vec0
- * index ~60–80 ms (idle).
+ * distance: at 100k vectors p50 24 ms / p95 33 ms over all projects and 17 ms in a 50k project, with
+ * recall@10 0.90–0.94 against the exact answer (1.0 in small projects); about 2–3× slower while the
+ * machine is loaded by other work. A float vec0 index took 60–80 ms at 100k.
  *
  * The sqlite-vec extension is injected (`loadExtension`) and loaded on first use only, so the hook
  * bundles, which build the same store, never load it.
