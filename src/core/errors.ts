@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
   | 'EMBED_FAILED'
+  | 'EMBED_REJECTED'
   | 'INTERNAL';
 
 export class EngramError extends Error {

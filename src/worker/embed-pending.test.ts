@@ -112,6 +112,37 @@ describe('background embedding in the worker', () => {
     expect(w.logger.lines.some((l) => l.includes('embedded memories'))).toBe(true);
   });
 
+  it('a memory the embedder refuses is skipped; the others in its batch still get vectors', async () => {
+    for (const [i, what] of [
+      'Tune the search index',
+      'Fix the poison pill parser',
+      'Add a login form',
+      'Rename the cart module',
+    ].entries())
+      turn(`p${i}`, what);
+    server.rejectWord = 'poison';
+    const w = start({ now: () => Date.now() });
+    await until(() => store.events.counts().done === 12, 'distillation');
+    const poisoned = store.observations.recent(project.id, 50).filter((o) => /poison/i.test(o.title));
+    expect(poisoned.length).toBeGreaterThan(0);
+    const active = store.observations.countByStatus().active;
+    await until(
+      () => store.vectors.count(w.embedder.id) === active - poisoned.length,
+      'the others to be embedded',
+    );
+    expect(
+      store.vectors
+        .missing(w.embedder.id, 50)
+        .map((m) => m.observationId)
+        .sort(),
+    ).toEqual(poisoned.map((o) => o.id).sort());
+    expect(
+      w.logger.lines.some((l) => l.includes('the embedder refuses this memory') && l.includes('HTTP 400')),
+    ).toBe(true);
+    expect(w.logger.lines.some((l) => l.includes('embedding failed'))).toBe(false);
+    server.rejectWord = null;
+  });
+
   it('an embedder that fails or hangs blocks nothing; memories get their vectors once it is back', async () => {
     let now = 1_800_000_000_000;
     const clock = { now: () => now };

@@ -3,11 +3,15 @@
  * small batches, after distillation and never in its way. The task runs beside the worker loop (it is
  * never awaited by a round); a failed or timed-out batch is logged and retried after a growing pause
  * (5 s doubling to 5 min). Nothing is lost on failure: "missing" is read from the store each time.
+ * A batch the embedder refuses (EMBED_REJECTED: a text it will never take) is retried one memory at a
+ * time, and a memory refused on its own is skipped for the life of the worker, so one bad text never
+ * holds the others back.
  */
-import { describeError } from '../core/errors.ts';
+import { describeError, EngramError } from '../core/errors.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import { embeddingText } from '../recall/embedding-text.ts';
 import type { Store } from '../store/store.ts';
+import type { EmbeddingSource } from '../store/vectors-repo.ts';
 
 export interface EmbedPendingDeps {
   store: Store;
@@ -19,11 +23,21 @@ export interface EmbedPendingDeps {
   signal: AbortSignal;
 }
 
-/** Embed one batch of missing memories; returns how many got a vector (0: nothing was missing). */
-export async function embedOneBatch(deps: EmbedPendingDeps): Promise<number> {
+/** The next memories to embed: missing ones, newest first, leaving out `skip`. */
+export function pickBatch(
+  deps: EmbedPendingDeps,
+  size: number,
+  skip: ReadonlySet<string>,
+): EmbeddingSource[] {
+  return deps.store.vectors
+    .missing(deps.embedder.id, size + skip.size)
+    .filter((m) => !skip.has(m.observationId))
+    .slice(0, size);
+}
+
+/** Embed a batch and store its vectors in one transaction; returns how many were stored. */
+export async function embedBatch(deps: EmbedPendingDeps, batch: readonly EmbeddingSource[]): Promise<number> {
   const { store, embedder } = deps;
-  const batch = store.vectors.missing(embedder.id, deps.batchSize);
-  if (batch.length === 0) return 0;
   const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]);
   const vectors = await embedder.embed(batch.map(embeddingText), 'document', signal);
   const at = deps.clock.now();
@@ -58,12 +72,35 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
   let backoff = FIRST_BACKOFF_MS;
   let progressAt = 0;
   let failures = 0;
+  /** Memories the embedder refused on their own: never sent again by this worker. */
+  const refused = new Set<string>();
+  /** After a refused batch, memories go one by one until the refused one is found. */
+  let oneByOne = 0;
   const pass = async (): Promise<void> => {
     let total = 0;
     try {
       while (!deps.signal.aborted) {
-        const n = await embedOneBatch(deps);
-        if (n === 0) break;
+        const batch = pickBatch(deps, oneByOne > 0 ? 1 : deps.batchSize, refused);
+        if (batch.length === 0) break;
+        let n: number;
+        try {
+          n = await embedBatch(deps, batch);
+        } catch (error) {
+          if (!(error instanceof EngramError && error.code === 'EMBED_REJECTED')) throw error;
+          if (batch.length > 1) {
+            oneByOne = batch.length;
+            continue;
+          }
+          const bad = (batch[0] as EmbeddingSource).observationId;
+          refused.add(bad);
+          deps.logger.warn('the embedder refuses this memory; skipped', {
+            embedder: deps.embedder.id,
+            observation: bad,
+            error: describeError(error),
+          });
+          continue;
+        }
+        if (oneByOne > 0) oneByOne--;
         total += n;
         progressAt = deps.clock.now();
       }

@@ -60,18 +60,21 @@ describe.each(providers)('%s embedder against a loopback server', (name, make, p
     expect(server.requests).toHaveLength(1);
   });
 
-  it('reports 5xx, timeouts, malformed and short replies as EMBED_FAILED', async () => {
+  it('reports 5xx, timeouts, malformed and short replies as EMBED_FAILED, a refused input as EMBED_REJECTED', async () => {
     const e = make(300);
     for (const [mode, pattern] of [
       ['error500', /HTTP 500/],
+      ['reject', /HTTP 400/],
       ['hang', /no answer within 300 ms/],
       ['malformed', /not JSON|malformed/],
       ['wrong-count', /1 embeddings for 2 texts/],
     ] as const) {
-      server.mode = mode;
+      server.mode = mode === 'reject' ? 'ok' : mode;
+      server.rejectWord = mode === 'reject' ? 'b' : null;
       const error = await e.embed(['a', 'b'], 'document').catch((err: unknown) => err);
+      server.rejectWord = null;
       expect(error).toBeInstanceOf(EngramError);
-      expect((error as EngramError).code).toBe('EMBED_FAILED');
+      expect((error as EngramError).code).toBe(mode === 'reject' ? 'EMBED_REJECTED' : 'EMBED_FAILED');
       expect((error as Error).message).toMatch(pattern);
     }
   });

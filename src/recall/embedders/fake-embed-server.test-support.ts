@@ -12,6 +12,8 @@ export type FakeMode = 'ok' | 'error500' | 'hang' | 'malformed' | 'wrong-count';
 export interface FakeEmbedServer {
   url: string;
   mode: FakeMode;
+  /** Texts containing this word are refused with HTTP 400 (as a model refuses an input it cannot take). */
+  rejectWord: string | null;
   requests: { path: string; body: { model?: string; input?: string[] }; auth: string | undefined }[];
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function startFakeEmbedServer(synonyms: Record<string, string> = {}
   const state: FakeEmbedServer = {
     url: '',
     mode: 'ok',
+    rejectWord: null,
     requests: [],
     close: () =>
       new Promise<void>((resolve) => {
@@ -53,6 +56,11 @@ export async function startFakeEmbedServer(synonyms: Record<string, string> = {}
     }
     if (state.mode === 'error500') {
       res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
+      return;
+    }
+    const rejectWord = state.rejectWord;
+    if (rejectWord && (body.input ?? []).some((t) => t.toLowerCase().includes(rejectWord))) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"input too long"}');
       return;
     }
     if (state.mode === 'malformed') {

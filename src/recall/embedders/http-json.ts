@@ -1,6 +1,8 @@
 /**
  * One JSON POST for the remote embedders: a timeout joined with the caller's signal, and every failure
- * (network, timeout, HTTP status, unreadable body) as an EMBED_FAILED error that names the endpoint.
+ * (network, timeout, HTTP status, unreadable body) as an EMBED_FAILED error that names the endpoint,
+ * except a refusal of the input itself (HTTP 400, 413, 422): EMBED_REJECTED, so that callers can tell a
+ * text the model will never take from an outage.
  */
 import { EngramError } from '../../core/errors.ts';
 
@@ -52,7 +54,7 @@ export async function postJson(o: PostJsonOptions): Promise<unknown> {
   }
   if (!response.ok) {
     throw new EngramError(
-      'EMBED_FAILED',
+      [400, 413, 422].includes(response.status) ? 'EMBED_REJECTED' : 'EMBED_FAILED',
       `${o.provider} embedder at ${o.url}: HTTP ${response.status} ${text.slice(0, 200)}`,
       { hint: response.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.' },
     );
