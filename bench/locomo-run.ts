@@ -2,14 +2,25 @@
 // dataset generated), every question of categories 1-4 goes through engram's search, and evidence
 // recall@5/@10 (turn and session level), MRR and latency are reported beside a plain SQLite FTS5 BM25
 // baseline over the raw turns. Evidence corrected by the public audit is used where it applies.
+// With embedders (`--embedder ollama:MODEL@URL`, `--embedder openai:MODEL@URL` (key from
+// OPENAI_API_KEY), `--embedder local:MODEL[@MODEL_DIR]`, repeatable, or the same specs comma-separated
+// in ENGRAM_BENCH_EMBEDDERS), every memory is embedded and two more rows are reported per embedder:
+// `vector` (nearest vectors alone) and `hybrid` (engram's hybridSearch: lexical + vectors by RRF).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectIdFromKey } from '../src/core/ids.ts';
 import { contentTerms } from '../src/recall/fts-query.ts';
+import type { Embedder } from '../src/core/ports.ts';
+import { embeddingText } from '../src/recall/embedding-text.ts';
+import { createLocalEmbedder } from '../src/recall/embedders/local-embedder.ts';
+import { createOllamaEmbedder } from '../src/recall/embedders/ollama-embedder.ts';
+import { createOpenAiEmbedder } from '../src/recall/embedders/openai-embedder.ts';
+import { hybridSearch } from '../src/recall/hybrid.ts';
 import { searchMemories } from '../src/recall/search.ts';
 import { openDatabase } from '../src/store/database.ts';
-import { createStore } from '../src/store/store.ts';
+import { loadSqliteVec } from '../src/store/sqlite-vec-loader.ts';
+import { createStore, type Store } from '../src/store/store.ts';
 
 interface Turn {
   speaker: string;
@@ -29,9 +40,37 @@ interface Sample {
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
+const embedderSpecs = [
+  ...args.flatMap((a, i) => (a === '--embedder' && args[i + 1] ? [args[i + 1] as string] : [])),
+  ...(process.env['ENGRAM_BENCH_EMBEDDERS'] ?? '').split(',').filter((x) => x.trim() !== ''),
+];
+/** "ollama:nomic-embed-text@http://127.0.0.1:11434" → an embedder (the part after @ is optional). */
+function embedderFrom(spec: string): Embedder {
+  const m = /^(ollama|openai|local):([^@]+)(?:@(.+))?$/.exec(spec.trim());
+  if (!m)
+    throw new Error(
+      `--embedder ${spec}: expected ollama:MODEL[@URL], openai:MODEL[@URL] or local:MODEL[@DIR]`,
+    );
+  const [, kind, model = '', where] = m;
+  if (kind === 'ollama')
+    return createOllamaEmbedder({ model, ...(where ? { url: where } : {}), timeoutMs: 120_000 });
+  if (kind === 'openai')
+    return createOpenAiEmbedder({
+      model,
+      ...(where ? { url: where } : {}),
+      apiKey: process.env['OPENAI_API_KEY'],
+      timeoutMs: 120_000,
+    });
+  return createLocalEmbedder({
+    model,
+    modelPath: where ?? join(tmpdir(), 'engram-models'),
+    allowDownload: false,
+  });
+}
+const embedders = embedderSpecs.map(embedderFrom);
+const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--embedder');
 const file =
-  args.find((a) => !a.startsWith('--')) ??
-  join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'locomo', 'locomo-dev.json');
+  positional[0] ?? join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'locomo', 'locomo-dev.json');
 const auditFile = join(file, '..', 'locomo-dev-audit-errors.json');
 const samples = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
 let audit = new Map<string, string[]>();
@@ -97,15 +136,57 @@ function score(ranked: string[], evidence: string[]): Score {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'engram-locomo-'));
+type Agg = Map<number, ReturnType<typeof empty>>;
 const results = {
-  lexical: new Map<number, ReturnType<typeof empty>>(),
-  bm25: new Map<number, ReturnType<typeof empty>>(),
+  lexical: new Map() as Agg,
+  bm25: new Map() as Agg,
 };
+const perEmbedder = new Map(
+  embedders.map((e) => [
+    e.id,
+    {
+      vector: new Map() as Agg,
+      hybrid: new Map() as Agg,
+      vectorMs: [] as number[],
+      hybridMs: [] as number[],
+      embedMs: 0,
+    },
+  ]),
+);
 const latencies: number[] = [];
 let turns = 0;
+function add(map: Agg, category: number, s: Score): void {
+  const agg = map.get(category) ?? empty();
+  agg.n++;
+  for (const k of Object.keys(s) as (keyof Score)[]) agg.sum[k] += s[k];
+  map.set(category, agg);
+}
+/** Embed every memory of the store (what the worker does in the background), timed. */
+async function embedAll(store: Store, embedder: Embedder): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const batch = store.vectors.missing(embedder.id, 32);
+    if (batch.length === 0) break;
+    const vectors = await embedder.embed(batch.map(embeddingText), 'document');
+    store.transaction(() =>
+      store.vectors.upsert(
+        embedder.id,
+        batch.map((b, i) => ({
+          observationId: b.observationId,
+          projectId: b.projectId,
+          vector: vectors[i] as Float32Array,
+        })),
+        0,
+      ),
+    );
+  }
+  return performance.now() - t0;
+}
 try {
-  samples.forEach((sample, sampleIndex) => {
-    const store = createStore(openDatabase(join(work, `${sample.sample_id}.db`)));
+  for (const [sampleIndex, sample] of samples.entries()) {
+    const store = createStore(openDatabase(join(work, `${sample.sample_id}.db`)), {
+      loadVectorExtension: loadSqliteVec,
+    });
     const projectId = projectIdFromKey(`locomo:${sample.sample_id}`);
     store.db.exec(`CREATE VIRTUAL TABLE bm25 USING fts5(dia_id UNINDEXED, text, tokenize = 'porter unicode61')`);
     const bm25Insert = store.db.prepare('INSERT INTO bm25 (dia_id, text) VALUES (?, ?)');
@@ -139,8 +220,10 @@ try {
       }
     });
     const bm25Search = store.db.prepare('SELECT dia_id FROM bm25 WHERE bm25 MATCH ? ORDER BY rank LIMIT 10');
-    sample.qa.forEach((qa, qi) => {
-      if (qa.category < 1 || qa.category > 4) return;
+    for (const e of embedders)
+      (perEmbedder.get(e.id) as { embedMs: number }).embedMs += await embedAll(store, e);
+    for (const [qi, qa] of sample.qa.entries()) {
+      if (qa.category < 1 || qa.category > 4) continue;
       const evidence = normaliseEvidence(audit.get(`locomo_${sampleIndex}_qa${qi}`) ?? qa.evidence ?? []);
       const t0 = performance.now();
       const hits = searchMemories(store, { query: qa.question, projectId, limit: 10, now: Date.now() });
@@ -153,19 +236,45 @@ try {
               (r) => r.dia_id,
             )
           : [];
-      for (const [map, r] of [
-        [results.lexical, ranked],
-        [results.bm25, baseline],
-      ] as const) {
-        const s = score(r, evidence);
-        const agg = map.get(qa.category) ?? empty();
-        agg.n++;
-        for (const k of Object.keys(s) as (keyof Score)[]) agg.sum[k] += s[k];
-        map.set(qa.category, agg);
+      add(results.lexical, qa.category, score(ranked, evidence));
+      add(results.bm25, qa.category, score(baseline, evidence));
+      const diaOf = (id: string) => store.observations.get(id)?.provenance[0] ?? '';
+      for (const e of embedders) {
+        const r = perEmbedder.get(e.id) as NonNullable<ReturnType<typeof perEmbedder.get>>;
+        const t1 = performance.now();
+        const [q] = await e.embed([qa.question], 'query');
+        const near = store.vectors.knn(e.id, q as Float32Array, projectId, 10);
+        r.vectorMs.push(performance.now() - t1);
+        add(
+          r.vector,
+          qa.category,
+          score(
+            near.map((n) => diaOf(n.observationId)),
+            evidence,
+          ),
+        );
+        const t2 = performance.now();
+        const fused = await hybridSearch(store, e, {
+          query: qa.question,
+          projectId,
+          limit: 10,
+          now: Date.now(),
+          queryTimeoutMs: 120_000,
+        });
+        r.hybridMs.push(performance.now() - t2);
+        if (fused.vectorError) throw new Error(`${e.id}: ${fused.vectorError}`);
+        add(
+          r.hybrid,
+          qa.category,
+          score(
+            fused.hits.map((h) => h.observation.provenance[0] ?? ''),
+            evidence,
+          ),
+        );
       }
-    });
+    }
     store.close();
-  });
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -192,14 +301,27 @@ function summarise(map: Map<number, ReturnType<typeof empty>>) {
     per_category: perCategory,
   };
 }
-const sorted = [...latencies].sort((a, b) => a - b);
-const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+function percentiles(list: number[]) {
+  const sorted = [...list].sort((a, b) => a - b);
+  const pct = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { p50: pct(0.5), p95: pct(0.95) };
+}
 const report = {
   file,
   samples: samples.length,
   turns,
-  lexical: { ...summarise(results.lexical), latency_ms: { p50: pct(0.5), p95: pct(0.95) } },
+  lexical: { ...summarise(results.lexical), latency_ms: percentiles(latencies) },
   bm25_baseline: summarise(results.bm25),
+  embedders: Object.fromEntries(
+    [...perEmbedder].map(([id, r]) => [
+      id,
+      {
+        embed_all_ms: r.embedMs,
+        vector: { ...summarise(r.vector), latency_ms: percentiles(r.vectorMs) },
+        hybrid: { ...summarise(r.hybrid), latency_ms: percentiles(r.hybridMs) },
+      },
+    ]),
+  ),
 };
 if (json) {
   console.log(JSON.stringify(report, null, 2));
@@ -208,12 +330,16 @@ if (json) {
   console.log(
     `LoCoMo retrieval on ${file}: ${report.samples} samples, ${turns} turns, ${report.lexical.questions} questions (categories 1-4)`,
   );
-  for (const [name, s] of [
+  const rows: [string, ReturnType<typeof summarise>][] = [
     ['engram lexical', report.lexical],
     ['BM25 baseline', report.bm25_baseline],
-  ] as const) {
+  ];
+  for (const [id, r] of Object.entries(report.embedders))
+    rows.push([`${id} vector`, r.vector], [`${id} hybrid`, r.hybrid]);
+  const width = Math.max(15, ...rows.map(([name]) => name.length));
+  for (const [name, s] of rows) {
     console.log(
-      `  ${name.padEnd(15)} turn R@5 ${f(s.turn.recall_at_5)}  R@10 ${f(s.turn.recall_at_10)} · session R@5 ${f(s.session.recall_at_5)}  R@10 ${f(s.session.recall_at_10)} · MRR ${f(s.mrr)}`,
+      `  ${name.padEnd(width)} turn R@5 ${f(s.turn.recall_at_5)}  R@10 ${f(s.turn.recall_at_10)} · session R@5 ${f(s.session.recall_at_5)}  R@10 ${f(s.session.recall_at_10)} · MRR ${f(s.mrr)}`,
     );
     for (const [cat, c] of Object.entries(s.per_category)) {
       console.log(
@@ -224,5 +350,13 @@ if (json) {
   console.log(
     `  search latency p50 ${report.lexical.latency_ms.p50.toFixed(2)} ms, p95 ${report.lexical.latency_ms.p95.toFixed(2)} ms`,
   );
-  console.log('  (no embedder configured: vector and hybrid rows are not reported)');
+  for (const [id, r] of Object.entries(report.embedders)) {
+    console.log(
+      `  ${id}: embedding all ${turns} memories took ${(r.embed_all_ms / 1000).toFixed(1)} s; query latency (embedding included) vector p50 ${r.vector.latency_ms.p50.toFixed(1)} ms p95 ${r.vector.latency_ms.p95.toFixed(1)} ms, hybrid p50 ${r.hybrid.latency_ms.p50.toFixed(1)} ms p95 ${r.hybrid.latency_ms.p95.toFixed(1)} ms`,
+    );
+  }
+  if (embedders.length === 0)
+    console.log(
+      '  (no embedder given: --embedder ollama:MODEL@URL | openai:MODEL@URL | local:MODEL@DIR adds vector and hybrid rows)',
+    );
 }

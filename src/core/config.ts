@@ -212,6 +212,72 @@ export const CONFIG_SCHEMA = {
     max: 8,
     description: 'LLM calls in flight at once per provider.',
   },
+  'embed.provider': {
+    type: 'enum',
+    default: 'none',
+    values: ['none', 'local', 'ollama', 'openai'],
+    description:
+      'Embedder for the vector half of hybrid search: none (lexical only), local (transformers.js, optional install), ollama, or openai (any OpenAI-compatible /v1/embeddings endpoint).',
+  },
+  'embed.model': {
+    type: 'string',
+    default: '',
+    description:
+      'Embedding model (empty: nomic-embed-text for ollama, text-embedding-3-small for openai, Xenova/all-MiniLM-L6-v2 for local).',
+  },
+  'embed.url': {
+    type: 'string',
+    default: '',
+    description:
+      'Base URL of the embedding server (empty: http://127.0.0.1:11434 for ollama, https://api.openai.com for openai).',
+  },
+  'embed.apiKeyEnv': {
+    type: 'string',
+    default: 'OPENAI_API_KEY',
+    description:
+      'Name of the environment variable holding the API key sent to an openai endpoint (the key itself never goes in the config).',
+  },
+  'embed.modelPath': {
+    type: 'string',
+    default: '',
+    description: 'Directory of local models (empty: <ENGRAM_HOME>/models); a model lives in <dir>/<model>/.',
+  },
+  'embed.allowDownload': {
+    type: 'bool',
+    default: false,
+    description: 'Let the local embedder download its model into embed.modelPath on first use.',
+  },
+  'embed.batchSize': {
+    type: 'int',
+    default: 16,
+    min: 1,
+    max: 256,
+    description: 'Memories embedded per request by the background worker.',
+  },
+  'embed.timeoutMs': {
+    type: 'int',
+    default: 30_000,
+    min: 100,
+    max: 600_000,
+    description: 'Longest wait for one background embedding request; a failed batch is retried later.',
+  },
+  'embed.queryTimeoutMs': {
+    type: 'int',
+    default: 3000,
+    min: 50,
+    max: 60_000,
+    description: 'Longest wait for embedding a search query; past it, search is lexical only.',
+  },
+  'embed.queryPrefix': {
+    type: 'string',
+    default: '',
+    description: 'Text put before each query before embedding (e.g. "search_query: " for nomic-embed-text).',
+  },
+  'embed.documentPrefix': {
+    type: 'string',
+    default: '',
+    description: 'Text put before each memory before embedding (e.g. "search_document: ").',
+  },
   'log.level': {
     type: 'enum',
     default: 'info',

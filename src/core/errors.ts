@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'LLM_NETWORK'
   | 'LLM_MALFORMED'
   | 'LLM_UNAVAILABLE'
+  | 'EMBED_FAILED'
+  | 'EMBED_REJECTED'
   | 'INTERNAL';
 
 export class EngramError extends Error {

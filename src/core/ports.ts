@@ -24,3 +24,16 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
   };
   return { lines, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
+
+/** What a text is embedded for: some models embed queries and documents differently. */
+export type EmbedPurpose = 'document' | 'query';
+
+/**
+ * Turns texts into vectors (optional: engram works fully without one). The dimension is whatever the
+ * first result has; vectors of different embedders are never compared.
+ */
+export interface Embedder {
+  /** Stable name of the model behind it, e.g. "ollama:nomic-embed-text": vectors are stored under it. */
+  readonly id: string;
+  embed(texts: string[], purpose: EmbedPurpose, signal?: AbortSignal): Promise<Float32Array[]>;
+}

@@ -11,9 +11,15 @@ import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
 import { createTranscriptsRepo } from './transcripts-repo.ts';
 import { isPidAlive } from './process-alive.ts';
+import { createVectorsRepo, type VectorExtensionLoader } from './vectors-repo.ts';
 import { createWorkerLockRepo } from './worker-lock-repo.ts';
 
-export function createStore(db: Db) {
+export interface StoreOptions {
+  /** Loads sqlite-vec for vector search (CLI, MCP, worker); the hooks never pass it. */
+  loadVectorExtension?: VectorExtensionLoader | undefined;
+}
+
+export function createStore(db: Db, options: StoreOptions = {}) {
   return {
     db,
     events: createEventsRepo(db),
@@ -24,6 +30,7 @@ export function createStore(db: Db) {
     transcripts: createTranscriptsRepo(db),
     llmLedger: createLlmLedgerRepo(db),
     workerLock: createWorkerLockRepo(db, isPidAlive),
+    vectors: createVectorsRepo(db, { loadExtension: options.loadVectorExtension }),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {
       return writeTransaction(db, fn);

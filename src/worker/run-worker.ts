@@ -5,10 +5,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
-import type { Clock, Logger } from '../core/ports.ts';
+import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
+import { createEmbedScheduler } from './embed-pending.ts';
 import { importInboxInto } from './import-inbox.ts';
 
 export interface WorkerDeps {
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   inboxDir: string;
   /** The LLM step (opt-in `distill.provider`); absent: heuristic only. */
   prepare?: TurnPreparer;
+  /** Embeds memories in the background when configured (embed.provider); null: lexical only. */
+  embedder?: Embedder | null;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
@@ -39,6 +42,21 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
   logger.info('worker started', { pid });
   let lastWork = clock.now();
   let lastPrune = 0;
+  // Background embedding runs beside the loop with its own abort, so an idle exit stops it too.
+  const embedAbort = new AbortController();
+  const stopEmbedding = () => embedAbort.abort();
+  signal.addEventListener('abort', stopEmbedding);
+  const embeds = deps.embedder
+    ? createEmbedScheduler({
+        store,
+        embedder: deps.embedder,
+        logger,
+        clock,
+        batchSize: config['embed.batchSize'],
+        timeoutMs: config['embed.timeoutMs'],
+        signal: embedAbort.signal,
+      })
+    : null;
   try {
     while (!signal.aborted) {
       const now = clock.now();
@@ -72,7 +90,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
             store.events.pruneDone(now - config['retention.eventDays'] * DAY_MS),
           );
           if (pruned > 0) logger.info('pruned distilled raw events', { pruned });
+          if (embeds) store.transaction(() => store.vectors.prune());
         }
+        // After distillation, never before it: embedding only ever uses the time the queue leaves.
+        embeds?.tick(clock.now());
         store.workerLock.heartbeat(pid, now);
       } catch (error) {
         // A busy or failing database must not kill the worker; it tries again next round.
@@ -80,6 +101,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
       }
       // Open turns still waiting for their Stop keep the worker alive until they are distilled.
       if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
+      if (embeds) lastWork = Math.max(lastWork, embeds.lastProgressAt());
       if (clock.now() - lastWork >= config['worker.idleExitSeconds'] * 1000) {
         logger.info('worker idle; exiting', { pid });
         return 'idle';
@@ -93,6 +115,9 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     logger.info('worker stopped', { pid });
     return 'stopped';
   } finally {
+    stopEmbedding();
+    signal.removeEventListener('abort', stopEmbedding);
+    await embeds?.settled();
     store.workerLock.release(pid);
   }
 }

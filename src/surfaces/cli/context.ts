@@ -4,6 +4,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../store/database.ts';
+import { loadSqliteVec } from '../../store/sqlite-vec-loader.ts';
 import { createStore, type Store } from '../../store/store.ts';
 import { ensureHome, type Runtime } from '../runtime.ts';
 
@@ -38,7 +39,7 @@ export function createCliContext(runtime: Runtime, io: CliIo, cwd: string): CliC
     now: Date.now,
     openStore: () => {
       ensureHome(runtime.paths);
-      return createStore(openDatabase(runtime.paths.db));
+      return createStore(openDatabase(runtime.paths.db), { loadVectorExtension: loadSqliteVec });
     },
     distDir: defaultDistDir(),
   };

@@ -157,7 +157,7 @@ export async function runCli(
         return statusCommand(ctx, { json });
       case 'search':
         needArgs('<words…>');
-        return searchCommand(ctx, positionals.join(' '), {
+        return await searchCommand(ctx, positionals.join(' '), {
           json,
           all: values.all === true,
           limit,

@@ -3,6 +3,8 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { openDatabase } from '../../store/database.ts';
+import { loadSqliteVec } from '../../store/sqlite-vec-loader.ts';
+import { createEmbedderFromConfig } from '../../recall/embedders/from-config.ts';
 import { createStore } from '../../store/store.ts';
 import { ensureHome, type Runtime } from '../runtime.ts';
 import { createMcpServer } from './server.ts';
@@ -11,9 +13,11 @@ export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void>
   const server = createMcpServer({
     cwd,
     now: Date.now,
+    embedder: createEmbedderFromConfig(runtime.config, { env: runtime.env, engramHome: runtime.home }),
+    queryTimeoutMs: runtime.config['embed.queryTimeoutMs'],
     openStore: () => {
       ensureHome(runtime.paths);
-      return createStore(openDatabase(runtime.paths.db));
+      return createStore(openDatabase(runtime.paths.db), { loadVectorExtension: loadSqliteVec });
     },
   });
   const transport = new StdioServerTransport();

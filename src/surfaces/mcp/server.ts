@@ -10,7 +10,9 @@ import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
-import { searchMemories } from '../../recall/search.ts';
+import type { Embedder } from '../../core/ports.ts';
+import { hybridSearch } from '../../recall/hybrid.ts';
+import { searchMemories, type SearchOptions } from '../../recall/search.ts';
 import { timeline } from '../../recall/timeline.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
@@ -22,6 +24,10 @@ export interface McpDeps {
   openStore: () => Store;
   cwd: string;
   now: () => number;
+  /** The configured embedder (embed.provider): search is hybrid with one, lexical without. */
+  embedder?: Embedder | null;
+  /** Longest wait for a query's embedding before searching lexically only. */
+  queryTimeoutMs?: number;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -66,17 +72,44 @@ export function createMcpServer(deps: McpDeps): McpServer {
       store.close();
     }
   };
+  const toFailure = (error: unknown): ToolResult => {
+    const hint =
+      error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
+    return failure(describeError(error), hint);
+  };
   const guarded =
     <A>(fn: (args: A) => ToolResult) =>
     (args: A): ToolResult => {
       try {
         return fn(args);
       } catch (error) {
-        const hint =
-          error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
-        return failure(describeError(error), hint);
+        return toFailure(error);
       }
     };
+  const guardedAsync =
+    <A>(fn: (args: A) => Promise<ToolResult>) =>
+    async (args: A): Promise<ToolResult> => {
+      try {
+        return await fn(args);
+      } catch (error) {
+        return toFailure(error);
+      }
+    };
+  const embedder = deps.embedder ?? null;
+  /** Lexical search, or hybrid when an embedder is configured (it falls back to lexical by itself). */
+  const search = async (options: SearchOptions): Promise<Observation[]> => {
+    if (!embedder) return withStore((store) => searchMemories(store, options)).map((h) => h.observation);
+    const store = deps.openStore();
+    try {
+      const result = await hybridSearch(store, embedder, {
+        ...options,
+        ...(deps.queryTimeoutMs ? { queryTimeoutMs: deps.queryTimeoutMs } : {}),
+      });
+      return result.hits.map((h) => h.observation);
+    } finally {
+      store.close();
+    }
+  };
 
   server.registerTool(
     'search',
@@ -99,8 +132,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
           .describe('Also superseded and invalidated memories (marked as such), e.g. to see what changed.'),
       },
     },
-    guarded(
-      ({
+    guardedAsync(
+      async ({
         query,
         limit,
         all_projects,
@@ -113,19 +146,17 @@ export function createMcpServer(deps: McpDeps): McpServer {
         type?: (typeof OBSERVATION_TYPES)[number];
         include_hidden?: boolean;
       }) => {
-        if (!buildFtsQuery(query))
+        if (!embedder && !buildFtsQuery(query))
           return failure('the query has no searchable words', 'Use content words, e.g. "token refresh bug".');
         const now = deps.now();
-        const hits = withStore((store) =>
-          searchMemories(store, {
-            query,
-            projectId: all_projects ? null : project().id,
-            limit: limit ?? 10,
-            now,
-            ...(type ? { types: [type] } : {}),
-            includeHidden: include_hidden === true,
-          }),
-        ).map((h) => h.observation);
+        const hits = await search({
+          query,
+          projectId: all_projects ? null : project().id,
+          limit: limit ?? 10,
+          now,
+          ...(type ? { types: [type] } : {}),
+          includeHidden: include_hidden === true,
+        });
         if (hits.length === 0)
           return ok(
             `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,

@@ -4,7 +4,9 @@
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import type { Observation, ObservationType } from '../../../core/model.ts';
-import { searchMemories } from '../../../recall/search.ts';
+import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
+import { hybridSearch } from '../../../recall/hybrid.ts';
+import { searchMemories, type RankedHit } from '../../../recall/search.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -30,7 +32,7 @@ function observationJson(o: Observation) {
   };
 }
 
-export function searchCommand(
+export async function searchCommand(
   ctx: CliContext,
   query: string,
   flags: {
@@ -41,23 +43,44 @@ export function searchCommand(
     types: ObservationType[];
     hidden: boolean;
   },
-): number {
+): Promise<number> {
   const project = flags.all ? null : resolveProject(flags.cwd);
   const now = ctx.now();
-  const hits = withStore(ctx, (store) =>
-    searchMemories(store, {
-      query,
-      projectId: project?.id ?? null,
-      limit: flags.limit,
-      now,
-      types: flags.types,
-      includeHidden: flags.hidden,
-    }),
-  );
+  const { config, env, home } = ctx.runtime;
+  const options = {
+    query,
+    projectId: project?.id ?? null,
+    limit: flags.limit,
+    now,
+    types: flags.types,
+    includeHidden: flags.hidden,
+  };
+  // The embedder (embed.provider) is created only here, on demand: plain lexical search loads nothing more.
+  const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
+  let mode: 'lexical' | 'hybrid' = 'lexical';
+  let vectorError: string | null = null;
+  let hits: RankedHit[];
+  if (embedder) {
+    const store = ctx.openStore();
+    try {
+      const result = await hybridSearch(store, embedder, {
+        ...options,
+        queryTimeoutMs: config['embed.queryTimeoutMs'],
+      });
+      ({ mode, vectorError } = result);
+      hits = result.hits;
+    } finally {
+      store.close();
+    }
+  } else {
+    hits = withStore(ctx, (store) => searchMemories(store, options));
+  }
   if (flags.json) {
     printJson(ctx, {
       query,
       project: project ? { id: project.id, name: project.name } : null,
+      mode,
+      ...(embedder ? { embedder: embedder.id, vectorError } : {}),
       results: hits.map(({ observation: o, score, via }) => ({
         id: o.id,
         type: o.type,
@@ -74,6 +97,7 @@ export function searchCommand(
     });
     return 0;
   }
+  if (embedder && vectorError) ctx.io.err(`(lexical results only: ${vectorError})\n`);
   if (hits.length === 0) {
     ctx.io.out(`no memories match "${query}"${project ? ` in project ${project.name} (try --all)` : ''}\n`);
     return 0;

@@ -5,6 +5,7 @@ import { listInbox } from '../../../store/inbox.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { formatAge } from '../../../recall/render-context.ts';
+import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import type { Config } from '../../../core/config.ts';
 import type { Store } from '../../../store/store.ts';
 
@@ -34,6 +35,8 @@ function distillStatus(store: Store, config: Config, now: number) {
 }
 
 export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
+  const { config, env, home } = ctx.runtime;
+  const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
   const report = withStore(ctx, (store) => {
     // Events still in the inbox (written by capture hooks, not yet imported by the worker) are pending too.
     const queue = { inbox: listInbox(ctx.runtime.paths.inboxDir).length, ...store.events.counts() };
@@ -58,6 +61,13 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
         summaries: store.summaries.count(),
         prompts: store.summaries.promptCount(),
       },
+      vectors: embedder
+        ? {
+            embedder: embedder.id,
+            embedded: store.vectors.count(embedder.id),
+            pending: store.vectors.pending(embedder.id),
+          }
+        : null,
       projects: store.sessions.projectStats(),
       hooks: store.sessions.hookStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
@@ -78,6 +88,11 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
   const o = report.counts.observations;
   lines.push(
     `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,
+  );
+  lines.push(
+    report.vectors
+      ? `vectors: ${report.vectors.embedder} · ${report.vectors.embedded} memories embedded, ${report.vectors.pending} pending (the worker embeds them in the background)`
+      : 'vectors: off (embed.provider is none: search is lexical only)',
   );
   if (report.projects.length === 0) lines.push('projects: none captured yet');
   for (const p of report.projects) {

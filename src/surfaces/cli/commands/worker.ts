@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
+import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/drain.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
@@ -107,6 +108,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       signal: controller.signal,
       inboxDir: paths.inboxDir,
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
+      embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
     });
     return 0;
   } finally {

@@ -1,0 +1,95 @@
+/**
+ * One JSON POST for the remote embedders: a timeout joined with the caller's signal, and every failure
+ * (network, timeout, HTTP status, unreadable body) as an EMBED_FAILED error that names the endpoint,
+ * except a refusal of the input itself (HTTP 400, 413, 422): EMBED_REJECTED, so that callers can tell a
+ * text the model will never take from an outage.
+ */
+import { EngramError } from '../../core/errors.ts';
+
+export type FetchFn = typeof fetch;
+
+export interface PostJsonOptions {
+  fetch: FetchFn;
+  url: string;
+  body: unknown;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Provider name for messages, e.g. "ollama". */
+  provider: string;
+}
+
+export async function postJson(o: PostJsonOptions): Promise<unknown> {
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await o.fetch(o.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...o.headers },
+      body: JSON.stringify(o.body),
+      signal,
+    });
+  } catch (error) {
+    const reason: unknown = signal.reason;
+    const why = timeout.aborted
+      ? `no answer within ${o.timeoutMs} ms`
+      : reason instanceof Error && reason.name === 'TimeoutError'
+        ? 'no answer in time'
+        : signal.aborted
+          ? 'request aborted'
+          : 'request failed';
+    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: ${why}`, {
+      cause: error,
+      hint: 'Check that the embedding server is running and embed.url points at it.',
+    });
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: reply cut off`, {
+      cause: error,
+    });
+  }
+  if (!response.ok) {
+    throw new EngramError(
+      [400, 413, 422].includes(response.status) ? 'EMBED_REJECTED' : 'EMBED_FAILED',
+      `${o.provider} embedder at ${o.url}: HTTP ${response.status} ${text.slice(0, 200)}`,
+      { hint: response.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.' },
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: reply is not JSON`, {
+      cause: error,
+    });
+  }
+}
+
+/** Check a list of vectors from a reply: one per text, finite numbers, all of one non-zero length. */
+export function toVectors(raw: unknown, expected: number, where: string): Float32Array[] {
+  const bad = (why: string): never => {
+    throw new EngramError('EMBED_FAILED', `${where}: malformed reply (${why})`);
+  };
+  if (!Array.isArray(raw)) return bad('no list of embeddings');
+  if (raw.length !== expected) return bad(`${raw.length} embeddings for ${expected} texts`);
+  let dims = -1;
+  return raw.map((item) => {
+    if (!Array.isArray(item) || item.length === 0) return bad('an embedding is not a list of numbers');
+    if (dims === -1) dims = item.length;
+    if (item.length !== dims) return bad('embeddings of different lengths');
+    const v = new Float32Array(item.length);
+    for (let i = 0; i < item.length; i++) {
+      const x: unknown = item[i];
+      if (typeof x !== 'number' || !Number.isFinite(x)) return bad('an embedding holds a non-number');
+      v[i] = x;
+    }
+    return v;
+  });
+}
+
+export function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,154 @@
+// The vector half end to end: the real hook captures a turn, the real worker (a detached process)
+// distils it and embeds the memory through a loopback Ollama-protocol server, `engram status` shows
+// the vectors and `engram search` finds the memory by meaning; the hook bundles carry no sqlite-vec.
+import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startFakeEmbedServer,
+  type FakeEmbedServer,
+} from '../../src/recall/embedders/fake-embed-server.test-support.ts';
+import {
+  CLI_BIN,
+  createSandbox,
+  payloads,
+  REPO_ROOT,
+  type RunResult,
+  type Sandbox,
+} from '../support/sandbox.ts';
+
+describe('hybrid search with a configured embedder', () => {
+  let sb: Sandbox;
+  let server: FakeEmbedServer;
+  beforeAll(async () => {
+    server = await startFakeEmbedServer({ invoices: 'billing', invoice: 'billing', emailed: 'mail' });
+  });
+  afterAll(async () => {
+    sb?.engram(['worker', 'stop']);
+    sb?.cleanup();
+    await server.close();
+  });
+
+  // Asynchronous, so the loopback server in this process can answer while the CLI runs.
+  const engram = (args: string[]): Promise<RunResult> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: sb.root, env: sb.env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+
+  it('embeds in the background worker and finds a memory that shares no word with the query', async () => {
+    sb = createSandbox({
+      ENGRAM_EMBED_PROVIDER: 'ollama',
+      ENGRAM_EMBED_MODEL: 'fake-embed',
+      ENGRAM_EMBED_URL: server.url,
+      ENGRAM_WORKER_POLL_MS: '20',
+      ENGRAM_EMBED_QUERY_TIMEOUT_MS: '500',
+    });
+    const cwd = sb.project('billing', 'git@github.com:example/billing.git');
+    const p = payloads('sess-vec', cwd);
+    for (const call of [
+      p.start(),
+      p.prompt('Send the monthly billing mail to each customer'),
+      p.tool('Write', { file_path: `${cwd}/src/monthly.ts`, content: 'export const monthly = 1;\n' }, {}),
+      p.stop('The monthly billing mail goes out on the first day of each month.'),
+      p.end(),
+    ]) {
+      expect(sb.hook(call).status).toBe(0);
+    }
+    const before = JSON.parse((await engram(['status', '--json'])).stdout) as { vectors: unknown };
+    expect(before.vectors).toMatchObject({ embedder: 'ollama:fake-embed', embedded: 0 });
+
+    expect((await engram(['worker', 'start'])).status).toBe(0);
+    interface Status {
+      vectors: { embedded: number; pending: number };
+    }
+    let status: Status | undefined;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const current = JSON.parse((await engram(['status', '--json'])).stdout) as Status;
+      status = current;
+      if (current.vectors.embedded > 0 && current.vectors.pending === 0) break;
+      await sleep(50);
+    }
+    expect(status?.vectors.embedded).toBeGreaterThan(0);
+    expect(status?.vectors.pending).toBe(0);
+    expect(server.requests.some((r) => r.path === '/api/embed' && r.body.model === 'fake-embed')).toBe(true);
+    expect((await engram(['status'])).stdout).toMatch(
+      /vectors: ollama:fake-embed · \d+ memories embedded, 0 pending/,
+    );
+
+    // "invoices emailed" shares no word (nor stem) with the memory; the fake model maps them close.
+    const found = JSON.parse(
+      (await engram(['search', 'invoices emailed', '--json', '--cwd', cwd])).stdout,
+    ) as {
+      mode: string;
+      vectorError: string | null;
+      results: { title: string }[];
+    };
+    expect(found.mode).toBe('hybrid');
+    expect(found.vectorError).toBeNull();
+    expect(found.results[0]?.title).toBe('Send the monthly billing mail to each customer');
+
+    // Embedder down: search still answers, lexically, and says why on stderr.
+    server.mode = 'error500';
+    const lexical = await engram(['search', 'monthly billing', '--cwd', cwd]);
+    expect(lexical.status).toBe(0);
+    expect(lexical.stdout).toMatch(/monthly billing mail/);
+    expect(lexical.stderr).toMatch(/lexical results only: .*HTTP 500/);
+    server.mode = 'ok';
+    expect(sb.engram(['worker', 'stop']).status).toBe(0);
+  });
+
+  it('the MCP search tool is hybrid too (same sandbox, vectors already embedded)', async () => {
+    const cwd = join(sb.root, 'projects', 'billing');
+    const env = Object.fromEntries(
+      Object.entries(sb.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+    const client = new Client({ name: 'engram-vectors-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_BIN, 'mcp'],
+        env,
+        cwd,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const text = async (query: string) => {
+        const r = (await client.callTool({ name: 'search', arguments: { query } })) as {
+          content: { text: string }[];
+        };
+        return r.content.map((c) => c.text).join('\n');
+      };
+      expect(await text('invoices emailed')).toMatch(/Send the monthly billing mail to each customer/);
+      server.mode = 'hang'; // past embed.queryTimeoutMs the tool answers lexically
+      expect(await text('monthly billing')).toMatch(/Send the monthly billing mail/);
+      server.mode = 'ok';
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the hook bundles neither include nor load sqlite-vec', () => {
+    for (const bundle of ['hook.cjs', 'hook-context.cjs']) {
+      const text = readFileSync(join(REPO_ROOT, 'dist', bundle), 'utf8');
+      expect(text).not.toMatch(/getLoadablePath|sqlite-vec-linux|vec0\.so/);
+      expect(text).not.toMatch(/require\("sqlite-vec"\)|from "sqlite-vec"/);
+    }
+    // The capture hook bundle stays small: it holds no store at all.
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(40_000);
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs'), 'utf8')).not.toMatch(
+      /vec_distance_cosine|vector_indexes/,
+    );
+  });
+});
