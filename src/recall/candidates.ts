@@ -6,9 +6,11 @@ import type { SearchHit } from '../store/observations-repo.ts';
 import type { Store } from '../store/store.ts';
 
 /** A term found in more memories than this is "common": BM25 over it would read all its postings. */
-const COMMON_AT = 500;
+const COMMON_AT = 300;
+/** At most this many distinctive terms go into the BM25 query (the rarest ones). */
+const MAX_SCORED_TERMS = 6;
 /** How many of the newest memories stand in for BM25 when the distinctive terms find too little. */
-const NEWEST = 100;
+const NEWEST = 50;
 
 /**
  * Candidates at a bounded cost whatever the store's size: BM25 over the query's distinctive terms
@@ -26,7 +28,13 @@ export function candidates(
   if (expressions.length === 0) return [];
   const includeHidden = options.includeHidden ?? false;
   const counts = expressions.map((e) => store.observations.matchCount(e, COMMON_AT + 1));
-  const distinctive = expressions.filter((_, i) => (counts[i] ?? 0) > 0 && (counts[i] ?? 0) <= COMMON_AT);
+  // The rarest few distinctive terms bound BM25's work; coverage still counts every term.
+  const distinctive = expressions
+    .map((e, i) => ({ e, n: counts[i] ?? 0 }))
+    .filter(({ n }) => n > 0 && n <= COMMON_AT)
+    .sort((a, b) => a.n - b.n)
+    .slice(0, MAX_SCORED_TERMS)
+    .map(({ e }) => e);
   const common = expressions.filter((_, i) => (counts[i] ?? 0) > COMMON_AT);
   const hits =
     distinctive.length > 0

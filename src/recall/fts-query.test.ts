@@ -27,7 +27,8 @@ describe('buildFtsQuery', () => {
     expect(parseQuery('valid* src/auth/token.ts').fts).toBe('"valid"* OR "src" OR "auth" OR "token" OR "ts"');
     expect(parseQuery('src/auth/tok*').fts).toBe('"src auth tok"*');
     expect(parseQuery('parseConfigFile').fts).toBe('"parseconfigfile" OR "parse" OR "config" OR "file"');
-    expect(parseQuery('snake_case_name').fts).toBe('"snake_case_name"');
+    expect(parseQuery('snake_case_name').fts).toBe('"snake" OR "case" OR "name"');
+    expect(parseQuery('snake_case_name').coverageTerms).toEqual(['snake_case_name']);
     expect(parseQuery('"unbalanced quote').fts).toBe('"unbalanced" OR "quote"');
     expect(parseQuery('a* OR NOT b').fts).toBeNull();
     expect(identifierParts('HTTPServer getX iPhone14Pro plain snake_case')).toEqual([

@@ -3,8 +3,8 @@
  * filters in the input are just words; nothing a user types can break or steer the query.
  *
  * What the user may say on purpose: `"a phrase"` (those words in that order) and `prefix*` (any word
- * that starts so). A path such as `src/auth/token.ts` is searched by its words (the index splits it
- * the same way; coverage rewards holding them all), `parse_config` stays one word, and `camelCase` also
+ * that starts so). A path such as `src/auth/token.ts` or a name such as `parse_config` is searched by
+ * its words (the index splits them the same way; coverage asks for the whole), and `camelCase` also
  * looks for its parts (the store indexes identifier parts beside the text; see `identifierParts`).
  */
 
@@ -112,8 +112,12 @@ export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
       for (const w of words) {
         if (!prefix && !isContentWord(w)) continue;
         if (prefix && w.length < 2) continue;
-        add({ words: [w], prefix });
         coverage.add(w);
+        const parts = w.split('_').filter(isContentWord);
+        // snake_case: the index holds its parts as words; matching each (not the phrase of them all)
+        // keeps the cost bounded, and coverage still asks for the whole identifier.
+        if (!prefix && parts.length > 1) for (const part of parts) add({ words: [part], prefix: false });
+        else add({ words: [w], prefix });
       }
     }
     for (const part of identifierParts(chunk)) {

@@ -85,17 +85,32 @@ describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
   });
 
   it('fuses both lists: a memory found by both halves ranks first, and forgotten memories never come back', async () => {
-    const result = await hybridSearch(store, embedder(), { query: 'cache deploy', projectId: pid, limit: 3, now: 2 });
+    const result = await hybridSearch(store, embedder(), {
+      query: 'cache deploy',
+      projectId: pid,
+      limit: 3,
+      now: 2,
+    });
     expect(result.hits[0]?.via).toBe('both');
     expect(result.hits[0]?.observation.id).toBe(ids['cache']);
     store.observations.forget(ids['cache'] as string, 3);
-    const after = await hybridSearch(store, embedder(), { query: 'cache deploy', projectId: pid, limit: 3, now: 2 });
+    const after = await hybridSearch(store, embedder(), {
+      query: 'cache deploy',
+      projectId: pid,
+      limit: 3,
+      now: 2,
+    });
     expect(after.hits.map((h) => h.observation.id)).not.toContain(ids['cache']);
   });
 
   it('falls back to lexical results when the embedder fails or is too slow', async () => {
     server.mode = 'error500';
-    const failed = await hybridSearch(store, embedder(), { query: 'sales tax', projectId: pid, limit: 3, now: 2 });
+    const failed = await hybridSearch(store, embedder(), {
+      query: 'sales tax',
+      projectId: pid,
+      limit: 3,
+      now: 2,
+    });
     expect(failed.mode).toBe('lexical');
     expect(failed.vectorError).toMatch(/HTTP 500/);
     expect(failed.hits.map((h) => h.observation.id)).toEqual([ids['tax']]);
@@ -113,7 +128,8 @@ describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
     expect(slow.hits.map((h) => h.observation.id)).toEqual([ids['tax']]);
     const other = createOllamaEmbedder({ model: 'never-used', url: server.url });
     expect(
-      (await hybridSearch(store, other, { query: 'sales tax', projectId: pid, limit: 3, now: 2 })).vectorError,
+      (await hybridSearch(store, other, { query: 'sales tax', projectId: pid, limit: 3, now: 2 }))
+        .vectorError,
     ).toMatch(/no memories embedded yet/);
   });
 });

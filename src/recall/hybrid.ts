@@ -42,7 +42,8 @@ export async function hybridSearch(
     vectorError: why,
   });
   if (!embedder) return lexicalOnly('no embedder configured');
-  if (store.vectors.count(embedder.id) === 0) return lexicalOnly(`no memories embedded yet by ${embedder.id}`);
+  if (store.vectors.count(embedder.id) === 0)
+    return lexicalOnly(`no memories embedded yet by ${embedder.id}`);
   let neighbours: { observationId: string; distance: number }[];
   try {
     const timeout = AbortSignal.timeout(queryTimeoutMs ?? 3000);
