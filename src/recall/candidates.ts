@@ -14,10 +14,11 @@ const NEWEST = 50;
 
 /**
  * Candidates at a bounded cost whatever the store's size: BM25 over the query's distinctive terms
- * (each found in at most COMMON_AT memories, counted by a capped probe), and, when those find too
+ * (each found in at most COMMON_AT memories, counted by a capped probe; the rarest MAX_SCORED_TERMS of
+ * them), and, when those find too
  * little, the newest memories (of the project, through its recency index; or, over every project, the
  * newest matching any term), unscored: their coverage ranks them, and those with none are dropped by
- * the caller. A small store has no common terms, so this is plain BM25 over every term there.
+ * the caller. In a store of a few hundred memories few terms are common, so this is plain BM25 there.
  */
 export function candidates(
   store: Store,

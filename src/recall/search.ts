@@ -48,7 +48,9 @@ export interface RankedHit {
   via: 'lexical' | 'vector' | 'both' | 'context';
 }
 
+/** BM25 candidates read per search (more when many results or a type filter are asked for). */
 const CANDIDATES = 100;
+
 export function searchMemories(store: Store, options: SearchOptions): RankedHit[] {
   const limit = Math.max(1, Math.min(200, Math.floor(options.limit)));
   const parsed = parseQuery(options.query);
