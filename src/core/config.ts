@@ -244,8 +244,8 @@ export const CONFIG_SCHEMA = {
   },
   'embed.allowDownload': {
     type: 'bool',
-    default: false,
-    description: 'Let the local embedder download its model into embed.modelPath on first use.',
+    default: true,
+    description: 'The local embedder downloads its model into embed.modelPath on first use (false: offline).',
   },
   'embed.batchSize': {
     type: 'int',
