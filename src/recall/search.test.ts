@@ -151,6 +151,22 @@ describe('searchMemories', () => {
     expect(hits.find((h) => h.observation.id === semantic)?.via).toBe('vector');
   });
 
+  it('stays bounded on common words: distinctive words are scored, the newest memories stand in for the rest', () => {
+    const rare = add('Kubernetes deploy rollback', 'rolled back with kubectl', NOW - 300 * DAY);
+    store.transaction(() => {
+      for (let i = 0; i < 400; i++)
+        add(`Deploy number ${i}`, `deploy step ${i} finished`, NOW - (400 - i) * 60_000);
+    });
+    const newest = add('Deploy of the hotfix', 'deploy finished late', NOW - 1000);
+    add('Unrelated newest memory', 'nothing about the topic', NOW);
+    expect(store.observations.matchCount('"deploy"', 1000)).toBeGreaterThan(300);
+    expect(search('kubernetes deploy')[0]).toBe(rare);
+    const common = search('deploy');
+    expect(common[0]).toBe(newest);
+    expect(common).toHaveLength(5);
+    expect(search('deploy rollback')[0]).toBe(rare);
+  });
+
   it('answers hostile queries with results or nothing, never an error', () => {
     add('NEAR the parser', 'quotes " and ( parens', NOW - DAY);
     const hostile = [
