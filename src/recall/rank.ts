@@ -5,8 +5,8 @@
  * query's words a memory holds plus its BM25 (normalised to the best candidate), or, in a hybrid
  * search, the reciprocal-rank fusion of the lexical and vector rankings. A strong match then lends part
  * of its score to its neighbours in the same session (the answer to a question usually sits right after
- * it, the fix right after the error), and results are spread over sessions a little so one long session
- * cannot fill the whole list.
+ * it, or after the follow-up question it raised; the fix right after the error), and results are spread
+ * over sessions a little so one long session cannot fill the whole list.
  */
 import type { Observation, ObservationStatus, ObservationType } from '../core/model.ts';
 
@@ -85,13 +85,16 @@ export interface ContextOptions {
   afterQuestion?: number;
   /** Share a memory gets from the one after it (default 0.3). */
   fromNext?: number;
+  /** Share the answer to a follow-up question gets: match → question → answer (default 0.5). */
+  followUp?: number;
 }
 
 const asksQuestion = (o: Observation) => o.title.includes('?') || o.narrative.includes('?');
 
 /**
  * Lend part of the best matches' scores to their session neighbours: the memory after a matching
- * question, and the memory before a match. Neighbours that did not match become candidates.
+ * question, the answer to a question asked right after a match, and the memory before a match.
+ * Neighbours that did not match become candidates.
  */
 export function propagateContext(
   scores: Map<string, number>,
@@ -110,10 +113,16 @@ export function propagateContext(
   };
   const afterQuestion = options.afterQuestion ?? 1;
   const fromNext = options.fromNext ?? 0.3;
+  const followUp = options.followUp ?? 0.5;
   for (const [id, score] of sources) {
     const source = byId.get(id);
     if (!source || source.sessionId === null) continue;
-    if (afterQuestion > 0 && asksQuestion(source)) lend(neighbours.next(id), afterQuestion * score);
+    if (afterQuestion > 0) {
+      const next = neighbours.next(id);
+      if (next && asksQuestion(source)) lend(next, afterQuestion * score);
+      // A question right after the match asks about it: its answer, one further on, gets a share too.
+      else if (next && followUp > 0 && asksQuestion(next)) lend(neighbours.next(next.id), followUp * score);
+    }
     if (fromNext > 0) lend(neighbours.previous(id), fromNext * score);
   }
   const out = new Map(scores);

@@ -136,6 +136,25 @@ describe('searchMemories', () => {
     expect(plain.map((h) => h.observation.id)).toEqual([question]);
   });
 
+  it('lends to the answer of a follow-up question asked right after a match', () => {
+    const match = add('Switched the queue to Redis streams', 'for the retry worker', NOW - DAY, {
+      sessionId: 's3',
+    });
+    const followUp = add('Why not keep the old list?', 'asked back', NOW - DAY + 1000, { sessionId: 's3' });
+    const answer = add('Lists lose jobs on crash', 'consumer groups acknowledge', NOW - DAY + 2000, {
+      sessionId: 's3',
+    });
+    const ids = searchMemories(store, {
+      query: 'queue redis streams',
+      projectId: pid,
+      limit: 5,
+      now: NOW,
+    }).map((h) => h.observation.id as string);
+    // The answer comes along; the follow-up question itself holds nothing and is left out.
+    expect(ids).toEqual([match, answer]);
+    expect(ids).not.toContain(followUp);
+  });
+
   it('fuses vector neighbours with the lexical ranking', () => {
     const lexical = add('Database migrations run at start', 'migrator', NOW - DAY);
     const semantic = add('Schema upgrades happen on boot', 'same idea, other words', NOW - DAY);
