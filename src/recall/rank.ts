@@ -10,6 +10,27 @@
  */
 import type { Observation, ObservationStatus, ObservationType } from '../core/model.ts';
 
+/** What ranking needs of a memory (a full observation, or a brief one from the store). */
+export type RankItem = Pick<
+  Observation,
+  'id' | 'projectId' | 'sessionId' | 'type' | 'status' | 'createdAt'
+> & {
+  asksQuestion: boolean;
+};
+
+/** A full observation as a rank item. */
+export function rankItem(o: Observation): RankItem {
+  return {
+    id: o.id,
+    projectId: o.projectId,
+    sessionId: o.sessionId,
+    type: o.type,
+    status: o.status,
+    createdAt: o.createdAt,
+    asksQuestion: o.title.includes('?') || o.narrative.includes('?'),
+  };
+}
+
 const DAY_MS = 86_400_000;
 
 export interface RankingOptions {
@@ -52,7 +73,7 @@ export function recencyFactor(createdAt: number, options: RankingOptions): numbe
   return floor + (1 - floor) * 2 ** (-age / halfLife);
 }
 
-export function priorFactor(o: Observation, options: RankingOptions): number {
+export function priorFactor(o: RankItem, options: RankingOptions): number {
   return recencyFactor(o.createdAt, options) * (TYPE_WEIGHT[o.type] ?? 1) * (STATUS_WEIGHT[o.status] ?? 0);
 }
 
@@ -71,10 +92,8 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map
   return out;
 }
 
-export interface NeighbourLookup {
-  previous(id: string): Observation | null;
-  next(id: string): Observation | null;
-}
+/** A memory's neighbours in its session: the one before, and the (up to) two after, oldest first. */
+export type NeighbourLookup = (id: string) => { previous: RankItem | null; next: readonly RankItem[] };
 
 export interface ContextOptions {
   /** How many of the best matches lend score to their neighbours (default 20). */
@@ -89,8 +108,6 @@ export interface ContextOptions {
   followUp?: number;
 }
 
-const asksQuestion = (o: Observation) => o.title.includes('?') || o.narrative.includes('?');
-
 /**
  * Lend part of the best matches' scores to their session neighbours: the memory after a matching
  * question, the answer to a question asked right after a match, and the memory before a match.
@@ -98,32 +115,30 @@ const asksQuestion = (o: Observation) => o.title.includes('?') || o.narrative.in
  */
 export function propagateContext(
   scores: Map<string, number>,
-  byId: Map<string, Observation>,
-  neighbours: NeighbourLookup,
+  items: Map<string, RankItem>,
+  neighboursOf: NeighbourLookup,
   options: ContextOptions = {},
 ): Map<string, number> {
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
   const floor = (ranked[0]?.[1] ?? 0) * (options.minShare ?? 0.25);
   const sources = ranked.slice(0, options.sources ?? 20).filter(([, score]) => score > 0 && score >= floor);
   const lent = new Map<string, number>();
-  const lend = (to: Observation | null, amount: number) => {
-    if (!to) return;
-    byId.set(to.id, byId.get(to.id) ?? to);
+  const lend = (to: RankItem | null | undefined, amount: number) => {
+    if (!to || amount <= 0) return;
+    if (!items.has(to.id)) items.set(to.id, to);
     lent.set(to.id, (lent.get(to.id) ?? 0) + amount);
   };
   const afterQuestion = options.afterQuestion ?? 1;
   const fromNext = options.fromNext ?? 0.3;
   const followUp = options.followUp ?? 0.5;
   for (const [id, score] of sources) {
-    const source = byId.get(id);
+    const source = items.get(id);
     if (!source || source.sessionId === null) continue;
-    if (afterQuestion > 0) {
-      const next = neighbours.next(id);
-      if (next && asksQuestion(source)) lend(next, afterQuestion * score);
-      // A question right after the match asks about it: its answer, one further on, gets a share too.
-      else if (next && followUp > 0 && asksQuestion(next)) lend(neighbours.next(next.id), followUp * score);
-    }
-    if (fromNext > 0) lend(neighbours.previous(id), fromNext * score);
+    const { previous, next } = neighboursOf(id);
+    if (source.asksQuestion) lend(next[0], afterQuestion * score);
+    // A question right after the match asks about it: its answer, one further on, gets a share too.
+    else if (next[0]?.asksQuestion) lend(next[1], followUp * score);
+    lend(previous, fromNext * score);
   }
   const out = new Map(scores);
   for (const [id, extra] of lent) out.set(id, (out.get(id) ?? 0) + extra);

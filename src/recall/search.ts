@@ -14,7 +14,9 @@ import {
   pickDiverse,
   priorFactor,
   propagateContext,
+  rankItem,
   type RankingOptions,
+  type RankItem,
 } from './rank.ts';
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
@@ -54,7 +56,7 @@ const CANDIDATES = 100;
 export function searchMemories(store: Store, options: SearchOptions): RankedHit[] {
   const limit = Math.max(1, Math.min(200, Math.floor(options.limit)));
   const parsed = parseQuery(options.query);
-  const wanted = (o: Observation) =>
+  const wanted = (o: Pick<RankItem, 'type' | 'status' | 'projectId'>) =>
     (!options.types || options.types.length === 0 || options.types.includes(o.type)) &&
     (options.includeHidden ? o.status !== 'forgotten' : o.status === 'active') &&
     (options.projectId === null || o.projectId === options.projectId);
@@ -88,30 +90,33 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   }
   if (base.size === 0) return [];
 
+  const items = new Map<string, RankItem>([...byId].map(([id, o]) => [id, rankItem(o)]));
   const scored =
     options.context === false
       ? base
-      : propagateContext(base, byId, {
-          previous: (id) => store.observations.previousInSession(id),
-          next: (id) => store.observations.nextInSession(id),
-        });
+      : propagateContext(base, items, (id) => store.observations.sessionNeighbours(id));
   const ranking = { ...options.ranking, now: options.now };
   const final = new Map<string, number>();
   for (const [id, s] of scored) {
-    const o = byId.get(id);
+    const o = items.get(id);
     if (!o || !wanted(o)) continue;
     final.set(id, s * priorFactor(o, ranking));
   }
   const vectorSet = new Set(vectorIds);
-  return pickDiverse(final, (id) => byId.get(id)?.sessionId ?? null, limit).map(({ id, score }) => {
-    const o = byId.get(id) as Observation;
+  const picked = pickDiverse(final, (id) => items.get(id)?.sessionId ?? null, limit);
+  const out: RankedHit[] = [];
+  for (const { id, score } of picked) {
+    // Neighbours brought in by context were read briefly: read them whole now, only the few shown.
+    const o = byId.get(id) ?? store.observations.get(id);
+    if (!o) continue;
     const l = lexical.get(id);
-    return {
+    out.push({
       observation: o,
       score,
       coverage: l?.coverage ?? coverage(o),
       bm25: l?.bm25 ?? 0,
       via: l && vectorSet.has(id) ? 'both' : l ? 'lexical' : vectorSet.has(id) ? 'vector' : 'context',
-    };
-  });
+    });
+  }
+  return out;
 }

@@ -59,6 +59,40 @@ function toObservation(row: ObservationRow): Observation {
   };
 }
 
+/** What ranking needs of a memory, without its text. */
+export interface ObservationBrief {
+  id: ObservationId;
+  projectId: ProjectId;
+  sessionId: string | null;
+  type: ObservationType;
+  status: ObservationStatus;
+  createdAt: number;
+  /** Its title or narrative holds a question mark. */
+  asksQuestion: boolean;
+}
+
+interface BriefRow {
+  id: string;
+  project_id: string;
+  session_id: string | null;
+  type: string;
+  status: string;
+  created_at: number;
+  asks: number;
+}
+
+function toBrief(row: BriefRow): ObservationBrief {
+  return {
+    id: row.id as ObservationId,
+    projectId: row.project_id as ProjectId,
+    sessionId: row.session_id,
+    type: row.type as ObservationType,
+    status: row.status as ObservationStatus,
+    createdAt: row.created_at,
+    asksQuestion: row.asks === 1,
+  };
+}
+
 /** The hash that makes two observations "the same": type, title and facts, normalised. */
 export function observationHash(draft: ObservationDraft): string {
   const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -158,17 +192,20 @@ export function createObservationsRepo(db: Db) {
     db,
     `SELECT COUNT(*) AS n FROM (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? LIMIT ?)`,
   );
-  const neighbourSql = (direction: 'before' | 'after') =>
-    `SELECT ${COLUMNS.split(',')
-      .map((c) => `o.${c.trim()}`)
-      .join(', ')}
-     FROM observations o, (SELECT session_id, created_at, rowid AS r FROM observations WHERE id = ?) AS me
-     WHERE o.session_id = me.session_id AND o.status = 'active'
-       AND (o.created_at, o.rowid) ${direction === 'before' ? '<' : '>'} (me.created_at, me.r)
-     ORDER BY o.created_at ${direction === 'before' ? 'DESC' : 'ASC'}, o.rowid ${direction === 'before' ? 'DESC' : 'ASC'}
-     LIMIT 1`;
-  const previousInSession = lazyStatement(db, neighbourSql('before'));
-  const nextInSession = lazyStatement(db, neighbourSql('after'));
+  // The memory before one in its session and the two after it, briefly (no text): one statement.
+  const BRIEF = `o.id, o.project_id, o.session_id, o.type, o.status, o.created_at,
+    (instr(o.title, '?') > 0 OR instr(o.narrative, '?') > 0) AS asks`;
+  const neighbours = lazyStatement(
+    db,
+    `WITH me AS (SELECT session_id, created_at, rowid AS r FROM observations WHERE id = ?)
+     SELECT 'previous' AS side, * FROM (SELECT ${BRIEF} FROM observations o, me
+       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) < (me.created_at, me.r)
+       ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1)
+     UNION ALL
+     SELECT 'next' AS side, * FROM (SELECT ${BRIEF} FROM observations o, me
+       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) > (me.created_at, me.r)
+       ORDER BY o.created_at ASC, o.rowid ASC LIMIT 2)`,
+  );
 
   return {
     /** Insert unless an identical observation (same content hash) exists in the project; returns the new id or null. */
@@ -236,15 +273,19 @@ export function createObservationsRepo(db: Db) {
     matchCount(ftsQuery: string, cap: number): number {
       return (postings().get(ftsQuery, cap) as { n: number }).n;
     },
-    /** The active memory just before one in its session, if any. */
-    previousInSession(id: string): Observation | null {
-      const row = previousInSession().get(id) as ObservationRow | undefined;
-      return row ? toObservation(row) : null;
-    },
-    /** The active memory just after one in its session, if any. */
-    nextInSession(id: string): Observation | null {
-      const row = nextInSession().get(id) as ObservationRow | undefined;
-      return row ? toObservation(row) : null;
+    /**
+     * The active memories around one in its session, briefly (no text): the one just before, and the
+     * two just after, oldest first.
+     */
+    sessionNeighbours(id: string): { previous: ObservationBrief | null; next: ObservationBrief[] } {
+      let previous: ObservationBrief | null = null;
+      const next: ObservationBrief[] = [];
+      for (const row of neighbours().all(id) as (BriefRow & { side: string })[]) {
+        const brief = toBrief(row);
+        if (row.side === 'previous') previous = brief;
+        else next.push(brief);
+      }
+      return { previous, next };
     },
     setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
       return setStatus().run(status, reason, at, id).changes === 1;
