@@ -35,7 +35,7 @@ export interface LlmProvider {
 }
 
 /** The slice of `fetch` providers use (injected: tests and benchmarks pass their own). */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike } from './http-json.ts';
 
 /** Waits `ms` (injected so tests of backoff do not wait). */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -1,12 +1,13 @@
 /**
- * One JSON POST for the remote embedders: a timeout joined with the caller's signal, and every failure
+ * The remote embedders' JSON POST (core/http-json): a timeout joined with the caller's signal, and every failure
  * (network, timeout, HTTP status, unreadable body) as an EMBED_FAILED error that names the endpoint,
  * except a refusal of the input itself (HTTP 400, 413, 422): EMBED_REJECTED, so that callers can tell a
  * text the model will never take from an outage.
  */
 import { EngramError } from '../../core/errors.ts';
+import { postJson as post, type FetchLike } from '../../core/http-json.ts';
 
-export type FetchFn = typeof fetch;
+export type FetchFn = FetchLike;
 
 export interface PostJsonOptions {
   fetch: FetchFn;
@@ -22,49 +23,38 @@ export interface PostJsonOptions {
 export async function postJson(o: PostJsonOptions): Promise<unknown> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
-  let response: Response;
-  try {
-    response = await o.fetch(o.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...o.headers },
-      body: JSON.stringify(o.body),
-      signal,
-    });
-  } catch (error) {
-    const reason: unknown = signal.reason;
-    const why = timeout.aborted
-      ? `no answer within ${o.timeoutMs} ms`
-      : reason instanceof Error && reason.name === 'TimeoutError'
-        ? 'no answer in time'
-        : signal.aborted
-          ? 'request aborted'
-          : 'request failed';
-    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: ${why}`, {
-      cause: error,
-      hint: 'Check that the embedding server is running and embed.url points at it.',
-    });
-  }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: reply cut off`, {
-      cause: error,
-    });
-  }
-  if (!response.ok) {
-    throw new EngramError(
-      [400, 413, 422].includes(response.status) ? 'EMBED_REJECTED' : 'EMBED_FAILED',
-      `${o.provider} embedder at ${o.url}: HTTP ${response.status} ${text.slice(0, 200)}`,
-      { hint: response.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.' },
-    );
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new EngramError('EMBED_FAILED', `${o.provider} embedder at ${o.url}: reply is not JSON`, {
-      cause: error,
-    });
+  const r = await post(o.fetch, o.url, {
+    ...(o.headers ? { headers: o.headers } : {}),
+    body: o.body,
+    signal,
+  });
+  if (r.ok) return r.json;
+  const where = `${o.provider} embedder at ${o.url}`;
+  switch (r.kind) {
+    case 'unreachable': {
+      const reason: unknown = signal.reason;
+      const why = timeout.aborted
+        ? `no answer within ${o.timeoutMs} ms`
+        : reason instanceof Error && reason.name === 'TimeoutError'
+          ? 'no answer in time'
+          : signal.aborted
+            ? 'request aborted'
+            : 'request failed';
+      throw new EngramError('EMBED_FAILED', `${where}: ${why}`, {
+        cause: r.cause,
+        hint: 'Check that the embedding server is running and embed.url points at it.',
+      });
+    }
+    case 'cut_off':
+      throw new EngramError('EMBED_FAILED', `${where}: reply cut off`, { cause: r.cause });
+    case 'status':
+      throw new EngramError(
+        [400, 413, 422].includes(r.status) ? 'EMBED_REJECTED' : 'EMBED_FAILED',
+        `${where}: HTTP ${r.status} ${r.text}`,
+        { hint: r.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.' },
+      );
+    case 'not_json':
+      throw new EngramError('EMBED_FAILED', `${where}: reply is not JSON`, { cause: r.cause });
   }
 }
 
@@ -88,8 +78,4 @@ export function toVectors(raw: unknown, expected: number, where: string): Float3
     }
     return v;
   });
-}
-
-export function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

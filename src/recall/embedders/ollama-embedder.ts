@@ -2,7 +2,8 @@
  * Ollama embeddings: `POST <url>/api/embed {model, input: [...]}` → `{embeddings: number[][]}`.
  */
 import type { EmbedPurpose, Embedder } from '../../core/ports.ts';
-import { postJson, toVectors, trimSlash, type FetchFn } from './http-json.ts';
+import { joinUrl } from '../../core/http-json.ts';
+import { postJson, toVectors, type FetchFn } from './http-json.ts';
 
 export interface OllamaEmbedderOptions {
   model: string;
@@ -13,7 +14,7 @@ export interface OllamaEmbedderOptions {
 }
 
 export function createOllamaEmbedder(o: OllamaEmbedderOptions): Embedder {
-  const url = `${trimSlash(o.url || 'http://127.0.0.1:11434')}/api/embed`;
+  const url = `${joinUrl(o.url || 'http://127.0.0.1:11434')}/api/embed`;
   const fetchFn = o.fetch ?? fetch;
   return {
     id: `ollama:${o.model}`,

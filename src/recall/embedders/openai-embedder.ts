@@ -3,7 +3,8 @@
  * `POST <url>/v1/embeddings {model, input: [...]}` → `{data: [{index, embedding}]}`.
  */
 import type { EmbedPurpose, Embedder } from '../../core/ports.ts';
-import { postJson, toVectors, trimSlash, type FetchFn } from './http-json.ts';
+import { joinUrl } from '../../core/http-json.ts';
+import { postJson, toVectors, type FetchFn } from './http-json.ts';
 
 export interface OpenAiEmbedderOptions {
   model: string;
@@ -16,7 +17,7 @@ export interface OpenAiEmbedderOptions {
 }
 
 export function createOpenAiEmbedder(o: OpenAiEmbedderOptions): Embedder {
-  const base = trimSlash(o.url || 'https://api.openai.com');
+  const base = joinUrl(o.url || 'https://api.openai.com');
   const url = `${base.endsWith('/v1') ? base : `${base}/v1`}/embeddings`;
   const fetchFn = o.fetch ?? fetch;
   return {
