@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { projectIdFromKey } from '../src/core/ids.ts';
 import { contentTerms } from '../src/recall/fts-query.ts';
 import type { Embedder } from '../src/core/ports.ts';
-import { embeddingText } from '../src/recall/embedding-text.ts';
+import { embedMemories } from '../src/recall/embed-memories.ts';
 import { createLocalEmbedder } from '../src/recall/embedders/local-embedder.ts';
 import { createOllamaEmbedder } from '../src/recall/embedders/ollama-embedder.ts';
 import { createOpenAiEmbedder } from '../src/recall/embedders/openai-embedder.ts';
@@ -167,18 +167,7 @@ async function embedAll(store: Store, embedder: Embedder): Promise<number> {
   for (;;) {
     const batch = store.vectors.missing(embedder.id, 32);
     if (batch.length === 0) break;
-    const vectors = await embedder.embed(batch.map(embeddingText), 'document');
-    store.transaction(() =>
-      store.vectors.upsert(
-        embedder.id,
-        batch.map((b, i) => ({
-          observationId: b.observationId,
-          projectId: b.projectId,
-          vector: vectors[i] as Float32Array,
-        })),
-        0,
-      ),
-    );
+    await embedMemories(store, embedder, batch, { at: 0 });
   }
   return performance.now() - t0;
 }
@@ -188,7 +177,9 @@ try {
       loadVectorExtension: loadSqliteVec,
     });
     const projectId = projectIdFromKey(`locomo:${sample.sample_id}`);
-    store.db.exec(`CREATE VIRTUAL TABLE bm25 USING fts5(dia_id UNINDEXED, text, tokenize = 'porter unicode61')`);
+    store.db.exec(
+      `CREATE VIRTUAL TABLE bm25 USING fts5(dia_id UNINDEXED, text, tokenize = 'porter unicode61')`,
+    );
     const bm25Insert = store.db.prepare('INSERT INTO bm25 (dia_id, text) VALUES (?, ?)');
     store.transaction(() => {
       for (const key of Object.keys(sample.conversation).filter((k) => /^session_\d+$/.test(k))) {

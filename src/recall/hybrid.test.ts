@@ -6,7 +6,7 @@ import { projectIdFromKey } from '../core/ids.ts';
 import { openDatabase } from '../store/database.ts';
 import { loadSqliteVec } from '../store/sqlite-vec-loader.ts';
 import { createStore, type Store } from '../store/store.ts';
-import { embeddingText } from './embedding-text.ts';
+import { embedMemories } from './embed-memories.ts';
 import { startFakeEmbedServer, type FakeEmbedServer } from './embedders/fake-embed-server.test-support.ts';
 import { createOllamaEmbedder } from './embedders/ollama-embedder.ts';
 import { hybridSearch } from './hybrid.ts';
@@ -54,17 +54,7 @@ describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
       }) as string;
     }
     const embedder = createOllamaEmbedder({ model: 'fake', url: server.url });
-    const missing = store.vectors.missing(embedder.id, 10);
-    const vectors = await embedder.embed(missing.map(embeddingText), 'document');
-    store.vectors.upsert(
-      embedder.id,
-      missing.map((m, i) => ({
-        observationId: m.observationId,
-        projectId: m.projectId,
-        vector: vectors[i] as Float32Array,
-      })),
-      2,
-    );
+    await embedMemories(store, embedder, store.vectors.missing(embedder.id, 10), { at: 2 });
   });
   afterEach(() => {
     store.close();

@@ -9,7 +9,7 @@
  */
 import { describeError, EngramError } from '../core/errors.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
-import { embeddingText } from '../recall/embedding-text.ts';
+import { embedMemories } from '../recall/embed-memories.ts';
 import type { Store } from '../store/store.ts';
 import type { EmbeddingSource } from '../store/vectors-repo.ts';
 
@@ -37,21 +37,8 @@ export function pickBatch(
 
 /** Embed a batch and store its vectors in one transaction; returns how many were stored. */
 export async function embedBatch(deps: EmbedPendingDeps, batch: readonly EmbeddingSource[]): Promise<number> {
-  const { store, embedder } = deps;
   const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]);
-  const vectors = await embedder.embed(batch.map(embeddingText), 'document', signal);
-  const at = deps.clock.now();
-  return store.transaction(() =>
-    store.vectors.upsert(
-      embedder.id,
-      batch.map((b, i) => ({
-        observationId: b.observationId,
-        projectId: b.projectId,
-        vector: vectors[i] as Float32Array,
-      })),
-      at,
-    ),
-  );
+  return embedMemories(deps.store, deps.embedder, batch, { at: deps.clock.now(), signal });
 }
 
 const FIRST_BACKOFF_MS = 5000;
