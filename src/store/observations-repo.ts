@@ -166,6 +166,7 @@ export function createObservationsRepo(db: Db) {
   );
   const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
+  const maxRowid = lazyStatement(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM observations`);
   const countSource = lazyStatement(db, `SELECT COUNT(*) AS n FROM observations WHERE source = ?`);
   // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
   const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0)';
@@ -312,6 +313,10 @@ export function createObservationsRepo(db: Db) {
     },
     countBySource(source: ObservationSource): number {
       return (countSource().get(source) as { n: number }).n;
+    },
+    /** The newest row's rowid (0 when empty): a cheap "has anything been added since" check. */
+    lastRowid(): number {
+      return (maxRowid().get() as { n: number }).n;
     },
     countByStatus(): Record<ObservationStatus, number> {
       const out: Record<ObservationStatus, number> = {

@@ -63,12 +63,21 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
   const refused = new Set<string>();
   /** After a refused batch, memories go one by one until the refused one is found. */
   let oneByOne = 0;
+  /**
+   * The newest memory row when a pass last found nothing left to embed: until a memory is added, the
+   * search for missing vectors (a walk over every memory once all are embedded) is not run again.
+   */
+  let doneUpTo = -1;
   const pass = async (): Promise<void> => {
     let total = 0;
+    const newest = deps.store.observations.lastRowid();
     try {
       while (!deps.signal.aborted) {
         const batch = pickBatch(deps, oneByOne > 0 ? 1 : deps.batchSize, refused);
-        if (batch.length === 0) break;
+        if (batch.length === 0) {
+          doneUpTo = newest;
+          break;
+        }
         let n: number;
         try {
           n = await embedBatch(deps, batch);
@@ -122,6 +131,7 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
   return {
     tick(now: number): void {
       if (running || now < retryAt || deps.signal.aborted) return;
+      if (doneUpTo >= 0 && deps.store.observations.lastRowid() === doneUpTo) return;
       running = pass().finally(() => {
         running = null;
       });
