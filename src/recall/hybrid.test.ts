@@ -10,6 +10,7 @@ import { embedMemories } from './embed-memories.ts';
 import { startFakeEmbedServer, type FakeEmbedServer } from './embedders/fake-embed-server.test-support.ts';
 import { createOllamaEmbedder } from './embedders/ollama-embedder.ts';
 import { hybridSearch } from './hybrid.ts';
+import { insertMemory } from '../store/store.test-support.ts';
 
 describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
   const pid = projectIdFromKey('path:/shop');
@@ -35,23 +36,7 @@ describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
       tax: 'Sales tax is rounded per line',
     };
     for (const [key, title] of Object.entries(memories)) {
-      ids[key] = store.observations.insert({
-        projectId: pid,
-        sessionId: null,
-        source: 'manual',
-        createdAt: 1,
-        provenance: [],
-        draft: {
-          type: 'fact',
-          title,
-          subtitle: '',
-          narrative: '',
-          facts: [],
-          concepts: [],
-          filesRead: [],
-          filesModified: [],
-        },
-      }) as string;
+      ids[key] = insertMemory(store, { projectId: pid, title });
     }
     const embedder = createOllamaEmbedder({ model: 'fake', url: server.url });
     await embedMemories(store, embedder, store.vectors.missing(embedder.id, 10), { at: 2 });

@@ -8,6 +8,7 @@ import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { searchMemories } from './search.ts';
 import { timeline } from './timeline.ts';
+import { insertMemory } from '../store/store.test-support.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 20);
@@ -32,25 +33,16 @@ describe('searchMemories', () => {
     narrative: string,
     at: number,
     extra: Partial<ObservationDraft> & { projectId?: ProjectId; sessionId?: string } = {},
-  ) =>
-    store.observations.insert({
-      projectId: extra.projectId ?? pid,
-      sessionId: extra.sessionId ?? null,
-      source: 'manual',
+  ) => {
+    const { projectId, sessionId, ...draft } = extra;
+    return insertMemory(store, {
+      projectId: projectId ?? pid,
+      sessionId: sessionId ?? null,
       createdAt: at,
-      provenance: [],
-      draft: {
-        type: 'fact',
-        title,
-        subtitle: '',
-        narrative,
-        facts: [],
-        concepts: [],
-        filesRead: [],
-        filesModified: [],
-        ...extra,
-      },
-    }) as string;
+      title,
+      draft: { narrative, ...draft },
+    });
+  };
   const search = (query: string, more: Partial<Parameters<typeof searchMemories>[1]> = {}) =>
     searchMemories(store, { query, projectId: pid, limit: 5, now: NOW, ...more }).map(
       (h) => h.observation.id as string,

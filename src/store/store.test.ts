@@ -8,21 +8,12 @@ import type { ObservationDraft, Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { createStore, type Store } from './store.ts';
+import { draftOf } from './store.test-support.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 
 function draft(title: string, extra: Partial<ObservationDraft> = {}): ObservationDraft {
-  return {
-    type: 'change',
-    title,
-    subtitle: '',
-    narrative: `narrative of ${title}`,
-    facts: [],
-    concepts: [],
-    filesRead: [],
-    filesModified: [],
-    ...extra,
-  };
+  return draftOf(title, { type: 'change', narrative: `narrative of ${title}`, ...extra });
 }
 
 describe('store', () => {

@@ -7,6 +7,7 @@ import { openDatabase } from './database.ts';
 import { loadSqliteVec } from './sqlite-vec-loader.ts';
 import { createStore, type Store } from './store.ts';
 import { createVectorsRepo } from './vectors-repo.ts';
+import { insertMemory } from './store.test-support.ts';
 
 const P1 = projectIdFromKey('path:/one');
 const P2 = projectIdFromKey('path:/two');
@@ -21,27 +22,14 @@ function unit(values: number[]): Float32Array {
 describe('vectors repo (real SQLite + sqlite-vec)', () => {
   let dir: string;
   let store: Store;
-  const add = (title: string, projectId: ProjectId = P1, at = 1): string => {
-    const id = store.observations.insert({
+  const add = (title: string, projectId: ProjectId = P1, at = 1): string =>
+    insertMemory(store, {
       projectId,
       sessionId: 's',
-      source: 'manual',
       createdAt: at,
-      provenance: [],
-      draft: {
-        type: 'fact',
-        title,
-        subtitle: '',
-        narrative: `about ${title}`,
-        facts: ['f1'],
-        concepts: ['c1'],
-        filesRead: [],
-        filesModified: [],
-      },
+      title,
+      draft: { narrative: `about ${title}`, facts: ['f1'], concepts: ['c1'] },
     });
-    if (!id) throw new Error('duplicate');
-    return id;
-  };
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'engram-vectors-'));
     store = createStore(openDatabase(join(dir, 'engram.db')), { loadVectorExtension: loadSqliteVec });
@@ -187,23 +175,7 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     try {
       const c = plain.transaction(() => {
         plain.observations.forget(a, 2);
-        return plain.observations.insert({
-          projectId: P1,
-          sessionId: 's',
-          source: 'manual',
-          createdAt: 3,
-          provenance: [],
-          draft: {
-            type: 'fact',
-            title: 'from a hook',
-            subtitle: '',
-            narrative: '',
-            facts: [],
-            concepts: [],
-            filesRead: [],
-            filesModified: [],
-          },
-        });
+        return insertMemory(plain, { projectId: P1, sessionId: 's', createdAt: 3, title: 'from a hook' });
       });
       expect(c).not.toBeNull();
       expect(plain.observations.recent(P1, 10).map((o) => o.title)).toContain('from a hook');

@@ -9,6 +9,7 @@ import { createHeuristicDistiller, type Distiller } from '../distill/heuristic-d
 import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { drainOnce } from './drain.ts';
+import { appendEvent } from '../store/store.test-support.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 
@@ -26,18 +27,7 @@ describe('drainOnce', () => {
 
   let at = 0;
   const add = (sessionId: string, event: CapturedEvent) =>
-    store.transaction(() => {
-      store.sessions.touch(project, { id: sessionId, cwd: '/p', transcriptPath: null }, 'x', ++at);
-      return store.events.append({
-        sessionId,
-        projectId: project.id,
-        hook: 'x',
-        cwd: '/p',
-        transcriptPath: null,
-        at,
-        event,
-      });
-    });
+    appendEvent(store, project, sessionId, event, ++at);
   const options = (force = false) => ({ force, now: 1_000_000, staleTurnMs: 10_000_000, maxAttempts: 2 });
 
   it('distils closed turns, leaves an open turn for later unless forced, and ends sessions', () => {

@@ -17,6 +17,7 @@ import { openDatabase } from '../store/database.ts';
 import { loadSqliteVec } from '../store/sqlite-vec-loader.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { runWorker, type WorkerExit } from './run-worker.ts';
+import { appendEvent } from '../store/store.test-support.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 
@@ -60,20 +61,7 @@ describe('background embedding in the worker', () => {
       },
       { kind: 'stop', lastMessage: `Done: ${request}` },
     ];
-    store.transaction(() => {
-      for (const event of events) {
-        store.sessions.touch(project, { id: sessionId, cwd: '/p', transcriptPath: null }, 'x', ++at);
-        store.events.append({
-          sessionId,
-          projectId: project.id,
-          hook: 'x',
-          cwd: '/p',
-          transcriptPath: null,
-          at,
-          event,
-        });
-      }
-    });
+    for (const event of events) appendEvent(store, project, sessionId, event, ++at);
   };
 
   const start = (clock: { now: () => number }) => {

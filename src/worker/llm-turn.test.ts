@@ -24,6 +24,7 @@ import {
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { createLlmTurnPreparer, utcDay } from './llm-turn.ts';
 import { createLlmDistillerFromConfig } from './llm-wiring.ts';
+import { appendEvent, insertMemory } from '../store/store.test-support.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 const NOW = Date.UTC(2026, 10, 23, 12);
@@ -45,18 +46,7 @@ describe('LLM distillation in the drain', () => {
   });
 
   const add = (sessionId: string, event: CapturedEvent) =>
-    store.transaction(() => {
-      store.sessions.touch(project, { id: sessionId, cwd: '/p', transcriptPath: null }, 'x', ++at);
-      return store.events.append({
-        sessionId,
-        projectId: project.id,
-        hook: 'x',
-        cwd: '/p',
-        transcriptPath: null,
-        at,
-        event,
-      });
-    });
+    appendEvent(store, project, sessionId, event, ++at);
   const addTurn = (sessionId: string, request: string) => {
     add(sessionId, { kind: 'prompt', prompt: request });
     add(sessionId, {
@@ -131,22 +121,13 @@ describe('LLM distillation in the drain', () => {
 
   it('shows the model the memories relevant to the prompt, not only the most recent', async () => {
     const insert = (title: string, createdAt: number) =>
-      store.observations.insert({
+      insertMemory(store, {
         projectId: project.id,
         sessionId: 'old',
         source: 'hook',
         createdAt,
-        provenance: [],
-        draft: {
-          type: 'decision',
-          title,
-          subtitle: '',
-          narrative: '',
-          facts: [],
-          concepts: [],
-          filesRead: [],
-          filesModified: [],
-        },
+        title,
+        draft: { type: 'decision' },
       });
     const relevant = insert('Invoices are rounded half-even in the billing service', 1);
     for (let i = 0; i < 20; i++) insert(`Unrelated change number ${i} to the docs`, 100 + i);
