@@ -3,32 +3,12 @@
  * an OpenAI-compatible loopback server until a tiny daily cap stops it, `engram status` says so and
  * `engram metrics` shows the ledger. And the capture hook ignores engram's own distiller sessions.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CLI_BIN,
-  createSandbox,
-  HOOK_BUNDLE,
-  payloads,
-  type RunResult,
-  type Sandbox,
-} from '../support/sandbox.ts';
+import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/sandbox.ts';
 import { plausibleReply, startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.ts';
-
-/** The CLI as a child process without blocking this process (the fake server must keep answering). */
-function engramAsync(sb: Sandbox, args: string[], cwd: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: sb.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe('LLM distillation through the CLI', () => {
   let sb: Sandbox;
@@ -72,7 +52,7 @@ describe('LLM distillation through the CLI', () => {
       ])
         expect(sb.hook(payload).status).toBe(0);
     }
-    const flush = await engramAsync(sb, ['flush', '--json'], dir);
+    const flush = await sb.engramAsync(['flush', '--json'], { cwd: dir });
     expect(flush.status, flush.stderr).toBe(0);
     expect(JSON.parse(flush.stdout)).toMatchObject({ turns: 5, failures: 0, queue: { pending: 0 } });
 

@@ -1,7 +1,6 @@
 // The vector half end to end: the real hook captures a turn, the real worker (a detached process)
 // distils it and embeds the memory through a loopback Ollama-protocol server, `engram status` shows
 // the vectors and `engram search` finds the memory by meaning; the hook bundles carry no sqlite-vec.
-import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readFileSync } from 'node:fs';
@@ -34,16 +33,7 @@ describe('hybrid search with a configured embedder', () => {
   });
 
   // Asynchronous, so the loopback server in this process can answer while the CLI runs.
-  const engram = (args: string[]): Promise<RunResult> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: sb.root, env: sb.env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const engram = (args: string[]): Promise<RunResult> => sb.engramAsync(args);
 
   it('embeds in the background worker and finds a memory that shares no word with the query', async () => {
     sb = createSandbox({

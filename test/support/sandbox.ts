@@ -28,6 +28,8 @@ export interface Sandbox {
   hook(payload: unknown, opts?: { raw?: Buffer | string; cwd?: string }): RunResult;
   hookAsync(payload: unknown): Promise<RunResult>;
   engram(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): RunResult;
+  /** The CLI without blocking this process (a loopback server in the test must keep answering). */
+  engramAsync(args: string[], opts?: { cwd?: string }): Promise<RunResult>;
   cleanup(): void;
 }
 
@@ -49,6 +51,17 @@ export function createSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
     const r = spawnSync(process.execPath, args, { input, cwd, env: e, maxBuffer: 256 * 1024 * 1024 });
     return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
   };
+  const runAsync = (args: string[], cwd: string, input?: string): Promise<RunResult> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(input);
+    });
   return {
     root,
     home,
@@ -68,23 +81,13 @@ export function createSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
       return run([HOOK_BUNDLE], input, opts.cwd ?? root);
     },
     hookAsync(payload) {
-      return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [HOOK_BUNDLE], {
-          cwd: root,
-          env,
-          stdio: ['pipe', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('error', reject);
-        child.on('close', (status) => resolve({ status, stdout, stderr }));
-        child.stdin.end(JSON.stringify(payload));
-      });
+      return runAsync([HOOK_BUNDLE], root, JSON.stringify(payload));
     },
     engram(args, opts = {}) {
       return run([CLI_BIN, ...args], undefined, opts.cwd ?? root, { ...env, ...opts.env });
+    },
+    engramAsync(args, opts = {}) {
+      return runAsync([CLI_BIN, ...args], opts.cwd ?? root);
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
