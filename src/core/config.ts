@@ -12,7 +12,6 @@ type KeyType = 'int' | 'number' | 'bool' | 'string' | 'list' | 'enum';
 interface KeySpec {
   type: KeyType;
   default: unknown;
-  description: string;
   min?: number;
   max?: number;
   values?: readonly string[];
@@ -24,37 +23,30 @@ export const CONFIG_SCHEMA = {
     default: 1000,
     min: 100,
     max: 2400,
-    description: 'Token budget of the SessionStart index (the host caps hook output at 10,000 characters).',
   },
   'context.recentCount': {
     type: 'int',
     default: 40,
     min: 0,
     max: 500,
-    description:
-      'How many recent observations the SessionStart index may list (the token budget still applies).',
   },
   'context.promptTokens': {
     type: 'int',
     default: 300,
     min: 0,
     max: 2000,
-    description: 'Token budget of the memories added to each prompt (0 turns prompt-time recall off).',
   },
   'context.promptMaxItems': {
     type: 'int',
     default: 3,
     min: 0,
     max: 20,
-    description: 'At most this many memories are added to one prompt.',
   },
   'context.promptMinScore': {
     type: 'number',
     default: 0.35,
     min: 0,
     max: 1,
-    description:
-      'Relevance threshold for prompt-time recall: the share of the prompt\u2019s distinctive words a memory must match.',
   },
   'capture.skipTools': {
     type: 'list',
@@ -67,222 +59,181 @@ export const CONFIG_SCHEMA = {
       'AskUserQuestion',
       'mcp__engram__*',
     ],
-    description: 'Tool names never captured (a trailing * matches a prefix).',
   },
   'capture.maxFieldChars': {
     type: 'int',
     default: 8000,
     min: 256,
     max: 1_000_000,
-    description:
-      'Longest string kept from one field of a hook payload; longer text is cut (after scrubbing).',
   },
   'capture.maxEventBytes': {
     type: 'int',
     default: 262_144,
     min: 4096,
     max: 16_777_216,
-    description: 'Largest stored event; larger payloads keep their small fields and lose their big ones.',
   },
   'projects.include': {
     type: 'list',
     default: [],
-    description:
-      'If not empty, only projects matching one entry are captured (a project id, a name, or a path prefix).',
   },
   'projects.exclude': {
     type: 'list',
     default: [],
-    description: 'Projects never captured or injected (a project id, a name, or a path prefix).',
   },
   'worker.idleExitSeconds': {
     type: 'int',
     default: 600,
     min: 1,
     max: 86_400,
-    description: 'The background worker exits after this long with nothing to do; the next hook restarts it.',
   },
   'worker.pollMs': {
     type: 'int',
     default: 250,
     min: 10,
     max: 10_000,
-    description: 'How often the worker looks for new events.',
   },
   'worker.maxAttempts': {
     type: 'int',
     default: 3,
     min: 1,
     max: 20,
-    description: 'Failed distillations are retried this many times, then parked with their error.',
   },
   'worker.staleTurnSeconds': {
     type: 'int',
     default: 900,
     min: 1,
     max: 604_800,
-    description: 'A turn with no Stop event is distilled anyway after this long without new events.',
   },
   'worker.autostart': {
     type: 'bool',
     default: true,
-    description: 'Hooks start the background worker when it is not running.',
   },
   'retention.eventDays': {
     type: 'int',
     default: 7,
     min: 0,
     max: 3650,
-    description: 'Distilled raw events are deleted after this many days (0 deletes them at once).',
   },
   'distill.provider': {
     type: 'enum',
     default: 'none',
     values: ['none', 'agent-sdk', 'anthropic', 'openai'],
-    description: 'LLM distillation (opt-in): none, agent-sdk, anthropic or openai (compatible).',
   },
   'distill.model': {
     type: 'string',
     default: '',
-    description: 'LLM model (empty: claude-haiku-4-5; required for openai).',
   },
   'distill.url': {
     type: 'string',
     default: '',
-    description: 'LLM API base URL (empty: the provider default).',
   },
   'distill.apiKeyEnv': {
     type: 'string',
     default: '',
-    description: 'Variable holding the API key (empty: ANTHROPIC_API_KEY for anthropic).',
   },
   'distill.maxInputChars': {
     type: 'int',
     default: 12_000,
     min: 2000,
     max: 400_000,
-    description: 'Most characters sent in one LLM call.',
   },
   'distill.maxOutputTokens': {
     type: 'int',
     default: 1200,
     min: 100,
     max: 16_000,
-    description: 'Most tokens one LLM answer may have.',
   },
   'distill.sessionTokenCap': {
     type: 'int',
     default: 60_000,
     min: 0,
     max: 100_000_000,
-    description: 'LLM tokens per session, then heuristic.',
   },
   'distill.dailyTokenCap': {
     type: 'int',
     default: 300_000,
     min: 0,
     max: 1_000_000_000,
-    description: 'LLM tokens per UTC day, then heuristic.',
   },
   'distill.dailyUsdCap': {
     type: 'number',
     default: 0.5,
     min: 0,
     max: 10_000,
-    description: 'LLM dollars per UTC day (metrics price table), then heuristic.',
   },
   'distill.timeoutMs': {
     type: 'int',
     default: 60_000,
     min: 100,
     max: 600_000,
-    description: 'One LLM call is abandoned after this long.',
   },
   'distill.maxFailures': {
     type: 'int',
     default: 2,
     min: 1,
     max: 10,
-    description: 'Failed LLM calls for a turn before it is distilled heuristically.',
   },
   'distill.concurrency': {
     type: 'int',
     default: 1,
     min: 1,
     max: 8,
-    description: 'LLM calls in flight at once per provider.',
   },
   'embed.provider': {
     type: 'enum',
     default: 'none',
     values: ['none', 'local', 'ollama', 'openai'],
-    description:
-      'Embedder for the vector half of hybrid search: none (lexical only), local (transformers.js, optional install), ollama, or openai (any OpenAI-compatible /v1/embeddings endpoint).',
   },
   'embed.model': {
     type: 'string',
     default: '',
-    description:
-      'Embedding model (empty: nomic-embed-text for ollama, text-embedding-3-small for openai, Xenova/all-MiniLM-L6-v2 for local).',
   },
   'embed.url': {
     type: 'string',
     default: '',
-    description:
-      'Base URL of the embedding server (empty: http://127.0.0.1:11434 for ollama, https://api.openai.com for openai).',
   },
   'embed.apiKeyEnv': {
     type: 'string',
     default: 'OPENAI_API_KEY',
-    description:
-      'Name of the environment variable holding the API key sent to an openai endpoint (the key itself never goes in the config).',
   },
   'embed.modelPath': {
     type: 'string',
     default: '',
-    description: 'Directory of local models (empty: <ENGRAM_HOME>/models); a model lives in <dir>/<model>/.',
   },
   'embed.allowDownload': {
     type: 'bool',
     default: true,
-    description: 'The local embedder downloads its model into embed.modelPath on first use (false: offline).',
   },
   'embed.batchSize': {
     type: 'int',
     default: 16,
     min: 1,
     max: 256,
-    description: 'Memories embedded per request by the background worker.',
   },
   'embed.timeoutMs': {
     type: 'int',
     default: 30_000,
     min: 100,
     max: 600_000,
-    description: 'Longest wait for one background embedding request; a failed batch is retried later.',
   },
   'embed.queryTimeoutMs': {
     type: 'int',
     default: 3000,
     min: 50,
     max: 60_000,
-    description: 'Longest wait for embedding a search query; past it, search is lexical only.',
   },
   'embed.queryPrefix': {
     type: 'string',
     default: '',
-    description: 'Text put before each query before embedding (e.g. "search_query: " for nomic-embed-text).',
   },
   'embed.documentPrefix': {
     type: 'string',
     default: '',
-    description: 'Text put before each memory before embedding (e.g. "search_document: ").',
   },
   'log.level': {
     type: 'enum',
     default: 'info',
     values: ['debug', 'info', 'warn', 'error'],
-    description: 'Least severe level written to the log files.',
   },
 } as const satisfies Record<string, KeySpec>;
 
@@ -431,16 +382,4 @@ export function resolveConfig(sources: ConfigSources): Config {
     if (raw !== undefined && raw !== '') values[key] = coerceConfigValue(key, raw, `environment ${envName}`);
   }
   return Object.freeze(values) as Config;
-}
-
-export function describeConfigKey(key: ConfigKey): {
-  key: ConfigKey;
-  type: string;
-  default: unknown;
-  env: string;
-  description: string;
-} {
-  const spec = specOf(key);
-  const type = spec.type === 'enum' ? `one of ${spec.values?.join('|')}` : spec.type;
-  return { key, type, default: spec.default, env: envNameOf(key), description: spec.description };
 }

@@ -6,13 +6,13 @@ import { dirname } from 'node:path';
 import {
   CONFIG_KEYS,
   coerceConfigValue,
-  describeConfigKey,
   envNameOf,
   flattenConfigFile,
   isConfigKey,
   resolveConfig,
   type ConfigKey,
 } from '../../../core/config.ts';
+import { describeConfigKey } from '../../../core/config-descriptions.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { readConfigFile } from '../../runtime.ts';
 import { printJson, type CliContext } from '../context.ts';
