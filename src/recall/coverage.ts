@@ -61,8 +61,3 @@ export function coverageMatcher(terms: readonly string[]): (o: Observation) => n
     return hit / checks.length;
   };
 }
-
-/** Share of the prompt's distinctive terms that appear in the observation (0..1). */
-export function termCoverage(terms: readonly string[], o: Observation): number {
-  return coverageMatcher(terms)(o);
-}

@@ -8,7 +8,7 @@ import { estimateTokens } from '../core/tokens.ts';
 import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
-import { contentTerms, parseQuery } from './fts-query.ts';
+import { parseQuery } from './fts-query.ts';
 
 /** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
 export const HOST_CONTEXT_CHAR_CAP = 9_500;
@@ -153,7 +153,7 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const parsed = parseQuery(req.prompt);
   if (!parsed.fts) return empty;
-  const coverage = coverageMatcher(contentTerms(req.prompt));
+  const coverage = coverageMatcher(parsed.coverageTerms);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20);
   const chosen: Observation[] = [];
   for (const { observation } of hits) {

@@ -15,7 +15,6 @@ import {
   priorFactor,
   propagateContext,
   rankItem,
-  type RankingOptions,
   type RankItem,
 } from './rank.ts';
 import { candidates } from './candidates.ts';
@@ -35,7 +34,6 @@ export interface SearchOptions {
   vectorIds?: readonly string[];
   /** Lend score to session neighbours of strong matches (default true). */
   context?: boolean;
-  ranking?: Omit<RankingOptions, 'now'>;
 }
 
 export interface RankedHit {
@@ -95,7 +93,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
     options.context === false
       ? base
       : propagateContext(base, items, (id) => store.observations.sessionNeighbours(id));
-  const ranking = { ...options.ranking, now: options.now };
+  const ranking = { now: options.now };
   const final = new Map<string, number>();
   for (const [id, s] of scored) {
     const o = items.get(id);
