@@ -12,7 +12,7 @@ import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/mo
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
 import { hybridSearch } from '../../recall/hybrid.ts';
-import { searchMemories, type SearchOptions } from '../../recall/search.ts';
+import type { SearchOptions } from '../../recall/search.ts';
 import { timeline } from '../../recall/timeline.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
@@ -96,9 +96,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
       }
     };
   const embedder = deps.embedder ?? null;
-  /** Lexical search, or hybrid when an embedder is configured (it falls back to lexical by itself). */
+  /** Hybrid when an embedder is configured; hybridSearch answers lexically by itself without one. */
   const search = async (options: SearchOptions): Promise<Observation[]> => {
-    if (!embedder) return withStore((store) => searchMemories(store, options)).map((h) => h.observation);
     const store = deps.openStore();
     try {
       const result = await hybridSearch(store, embedder, {

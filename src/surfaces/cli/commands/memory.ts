@@ -5,8 +5,7 @@ import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import type { Observation, ObservationType } from '../../../core/model.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
-import { hybridSearch } from '../../../recall/hybrid.ts';
-import { searchMemories, type RankedHit } from '../../../recall/search.ts';
+import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -57,24 +56,18 @@ export async function searchCommand(
   };
   // The embedder (embed.provider) is created only here, on demand: plain lexical search loads nothing more.
   const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
-  let mode: 'lexical' | 'hybrid' = 'lexical';
-  let vectorError: string | null = null;
-  let hits: RankedHit[];
-  if (embedder) {
-    const store = ctx.openStore();
-    try {
-      const result = await hybridSearch(store, embedder, {
-        ...options,
-        queryTimeoutMs: config['embed.queryTimeoutMs'],
-      });
-      ({ mode, vectorError } = result);
-      hits = result.hits;
-    } finally {
-      store.close();
-    }
-  } else {
-    hits = withStore(ctx, (store) => searchMemories(store, options));
+  const store = ctx.openStore();
+  let result: HybridResult;
+  try {
+    // Without an embedder, hybridSearch is the lexical search.
+    result = await hybridSearch(store, embedder, {
+      ...options,
+      queryTimeoutMs: config['embed.queryTimeoutMs'],
+    });
+  } finally {
+    store.close();
   }
+  const { mode, vectorError, hits } = result;
   if (flags.json) {
     printJson(ctx, {
       query,
