@@ -9,7 +9,7 @@ import { createStore } from '../../src/store/store.ts';
 import { backfill, backfillParallel } from '../../src/worker/backfill.ts';
 import { CLI_BIN, createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
-const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'transcripts');
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
 
 interface Report {
   files: number;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTranscriptParser } from './transcript-entries.ts';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'transcripts');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'transcripts');
 const parseFile = (name: string) => {
   const parser = createTranscriptParser();
   for (const line of readFileSync(join(FIXTURES, name), 'utf8').split('\n')) {
