@@ -190,23 +190,26 @@ try {
         (list as Turn[]).forEach((t, i) => {
           turns++;
           bm25Insert.run(t.dia_id, t.text);
-          store.observations.insert({
-            projectId,
-            sessionId: `${sample.sample_id}-${key}`,
-            source: 'import',
-            createdAt: date + i * 1000,
-            provenance: [t.dia_id],
-            draft: {
-              type: 'fact',
-              title: `${t.speaker}: ${t.text}`.slice(0, 300),
-              subtitle: dateText,
-              narrative: t.text,
-              facts: [`said by ${t.speaker} on ${dateText} (${t.dia_id})`],
-              concepts: [t.speaker.toLowerCase()],
-              filesRead: [],
-              filesModified: [],
+          store.memory.create(
+            {
+              projectId,
+              sessionId: `${sample.sample_id}-${key}`,
+              source: 'import',
+              createdAt: date + i * 1000,
+              provenance: [t.dia_id],
+              draft: {
+                type: 'fact',
+                title: `${t.speaker}: ${t.text}`.slice(0, 300),
+                subtitle: dateText,
+                narrative: t.text,
+                facts: [`said by ${t.speaker} on ${dateText} (${t.dia_id})`],
+                concepts: [t.speaker.toLowerCase()],
+                filesRead: [],
+                filesModified: [],
+              },
             },
-          });
+            { origin: 'hook', at: date + i * 1000 },
+          );
         });
       }
     });

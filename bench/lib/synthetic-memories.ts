@@ -292,17 +292,20 @@ export function generate(store: Store, c: Corpus, count: number, seed = 11): Gen
           first ||= draft.title;
           for (const f of draft.filesModified) edited.add(f);
           // A rare duplicate hash is skipped by the store (like a real re-distillation); count what exists.
-          const id = store.observations.insert({
-            projectId: m.project.id,
-            sessionId: sid,
-            source: 'hook',
-            createdAt: Math.floor(at + i * step),
-            provenance: [String(made)],
-            draft,
-          });
-          if (id) made++;
+          const { outcome } = store.memory.create(
+            {
+              projectId: m.project.id,
+              sessionId: sid,
+              source: 'hook',
+              createdAt: Math.floor(at + i * step),
+              provenance: [`session:${sid}`],
+              draft,
+            },
+            { origin: 'hook', at: Math.floor(at + i * step) },
+          );
+          if (outcome === 'created') made++;
         }
-        store.summaries.save(
+        store.memory.saveSummary(
           sid,
           m.project.id,
           {
@@ -316,7 +319,7 @@ export function generate(store: Store, c: Corpus, count: number, seed = 11): Gen
             notes: '',
           },
           true,
-          Math.floor(at + n * step),
+          { origin: 'hook', at: Math.floor(at + n * step) },
         );
       }
     });

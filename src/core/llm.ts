@@ -2,7 +2,7 @@
  * The LLM port: one async call, whatever the provider (Claude Agent SDK, Anthropic Messages API, an
  * OpenAI-compatible endpoint). Providers throw `EngramError` with an `LLM_*` code on failure.
  */
-import { EngramError, type ErrorCode } from './errors.ts';
+import { isEngramError, type ErrorCode } from './errors.ts';
 
 /**
  * Set in the environment of every LLM process engram starts (the Agent SDK's CLI): engram's capture
@@ -46,7 +46,7 @@ export type LlmOutcome =
 
 /** The ledger outcome of a provider error. */
 export function outcomeOfError(error: unknown): LlmOutcome {
-  const code: ErrorCode | undefined = error instanceof EngramError ? error.code : undefined;
+  const code: ErrorCode | undefined = isEngramError(error) ? error.code : undefined;
   switch (code) {
     case 'LLM_TIMEOUT':
       return 'timeout';
@@ -63,10 +63,10 @@ export function outcomeOfError(error: unknown): LlmOutcome {
 
 /** Is the failure worth another try (timeouts, 5xx, 429, network), or final (4xx, missing SDK)? */
 export function isRetryable(error: unknown): boolean {
-  if (!(error instanceof EngramError)) return true;
+  if (!isEngramError(error)) return true;
   if (error.code === 'LLM_UNAVAILABLE') return false;
   if (error.code === 'LLM_HTTP') {
-    const status = Number(/HTTP (\d{3})/.exec(error.message)?.[1] ?? 0);
+    const status = error.status ?? 0;
     return status === 429 || status >= 500;
   }
   return true;

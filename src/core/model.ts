@@ -78,8 +78,13 @@ export const OBSERVATION_TYPES = [
 ] as const;
 export type ObservationType = (typeof OBSERVATION_TYPES)[number];
 
-export type ObservationSource = 'hook' | 'transcript' | 'llm' | 'manual' | 'import';
-export type ObservationStatus = 'active' | 'superseded' | 'invalidated' | 'forgotten';
+export type ObservationSource = 'hook' | 'transcript' | 'llm' | 'manual' | 'import' | 'team';
+export const OBSERVATION_STATUSES = ['active', 'superseded', 'invalidated', 'archived', 'forgotten'] as const;
+export type ObservationStatus = (typeof OBSERVATION_STATUSES)[number];
+
+/** Where a change to memory came from: recorded with every mutation in the change log. */
+export const CHANGE_ORIGINS = ['hook', 'transcript', 'llm', 'mcp', 'cli', 'viewer', 'vault', 'team'] as const;
+export type ChangeOrigin = (typeof CHANGE_ORIGINS)[number];
 
 /** What a distiller produces; the store adds identity, provenance and bookkeeping. */
 export interface ObservationDraft {
@@ -99,11 +104,60 @@ export interface Observation extends ObservationDraft {
   sessionId: string | null;
   source: ObservationSource;
   status: ObservationStatus;
+  /** When what it records happened. */
   createdAt: number;
+  /** When the memory last changed. */
+  modifiedAt: number;
   contentHash: string;
   tokens: number;
-  /** Queue sequence numbers (or transcript record ids) this observation came from. */
+  /**
+   * What it came from, by durable names: `session:<id>`, `turn:<first>-<last>` (capture times within
+   * the session), `tool:<tool call id>`, `transcript:<record uuid>`, `mcp:remember`, `vault:<path>`.
+   */
   provenance: string[];
+  /** Why it is not active (superseded by …, the reason given to invalidate or archive). */
+  statusReason: string | null;
+  /** The memory this one replaced. */
+  supersedes: string | null;
+  /** 1 at creation; each mutation of its content, status or pin adds one (earlier versions are kept). */
+  version: number;
+  /** Standing knowledge: always in the SessionStart index until superseded or invalidated. */
+  pinned: boolean;
+  /** How many times the same memory was distilled again (merged into this one), and the last time. */
+  seenCount: number;
+  lastSeenAt: number;
+}
+
+/** What a memory was at one version: enough to show it and to restore it. */
+export interface MemorySnapshot extends ObservationDraft {
+  status: ObservationStatus;
+  statusReason: string | null;
+  supersedes: string | null;
+  pinned: boolean;
+}
+
+/** An earlier version of a memory and the mutation that replaced it. */
+export interface MemoryVersion {
+  version: number;
+  snapshot: MemorySnapshot;
+  replacedByOp: string;
+  origin: ChangeOrigin;
+  replacedAt: number;
+}
+
+/** One row of the change log. */
+export interface Change {
+  seq: number;
+  entity: 'memory' | 'summary' | 'link';
+  /** A memory id, a session id (summaries), or "<from> <kind> <to>" (links). */
+  entityId: string;
+  projectId: string | null;
+  op: string;
+  origin: ChangeOrigin;
+  actor: string | null;
+  at: number;
+  /** The memory's version after the change (memories only). */
+  version: number | null;
 }
 
 /** A session's rolling summary, checkpointed at each Stop and finalised at SessionEnd. */

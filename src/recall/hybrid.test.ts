@@ -68,7 +68,7 @@ describe('hybridSearch (real store, sqlite-vec, loopback embedder)', () => {
     });
     expect(result.hits[0]?.via).toBe('both');
     expect(result.hits[0]?.observation.id).toBe(ids['cache']);
-    store.observations.forget(ids['cache'] as string, 3);
+    store.memory.forget(ids['cache'] as string, { origin: 'cli', at: 3 });
     const after = await hybridSearch(store, embedder(), {
       query: 'cache deploy',
       projectId: pid,

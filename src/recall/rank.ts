@@ -62,6 +62,7 @@ export const STATUS_WEIGHT: Readonly<Record<ObservationStatus, number>> = {
   active: 1,
   superseded: 0.5,
   invalidated: 0.4,
+  archived: 0.3,
   forgotten: 0,
 };
 

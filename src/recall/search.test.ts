@@ -62,8 +62,8 @@ describe('searchMemories', () => {
     const live = add('Token refresh uses a mutex', 'one refresh at a time', NOW - DAY);
     const wrong = add('Token refresh retries forever', 'an old idea', NOW - DAY);
     const gone = add('Token refresh secret note', 'erase me', NOW - DAY);
-    store.observations.setStatus(wrong, 'invalidated', 'wrong', NOW);
-    store.observations.forget(gone, NOW);
+    store.memory.invalidate(wrong, 'wrong', { origin: 'cli', at: NOW });
+    store.memory.forget(gone, { origin: 'cli', at: NOW });
     expect(search('token refresh')).toEqual([live]);
     const all = search('token refresh', { includeHidden: true });
     expect(all).toEqual([live, wrong]);
@@ -204,25 +204,14 @@ describe('timeline', () => {
     const dir = mkdtempSync(join(tmpdir(), 'engram-timeline-'));
     const store = createStore(openDatabase(join(dir, 'db')));
     const pid = projectIdFromKey('t');
-    const ids = [1, 2, 3, 4, 5].map(
-      (d) =>
-        store.observations.insert({
-          projectId: pid,
-          sessionId: 's',
-          source: 'manual',
-          createdAt: Date.UTC(2026, 10, d),
-          provenance: [],
-          draft: {
-            type: 'change',
-            title: `Day ${d}`,
-            subtitle: '',
-            narrative: '',
-            facts: [],
-            concepts: [],
-            filesRead: [],
-            filesModified: [],
-          },
-        }) as string,
+    const ids = [1, 2, 3, 4, 5].map((d) =>
+      insertMemory(store, {
+        projectId: pid,
+        sessionId: 's',
+        createdAt: Date.UTC(2026, 10, d),
+        title: `Day ${d}`,
+        draft: { type: 'change' },
+      }),
     );
     const t = timeline(store, { id: ids[2], projectId: pid, before: 1, after: 1 });
     expect(t.items.map((o) => o.title)).toEqual(['Day 2', 'Day 3', 'Day 4']);

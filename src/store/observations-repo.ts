@@ -1,9 +1,12 @@
 /**
- * Observations: insert with content-hash dedup, read by id, list recent, full-text search, status changes.
+ * Observations, read side: by id, recent, full-text search, neighbours, history, counts. Every write
+ * goes through the mutation path (memory-writer.ts), never through here.
  */
-import { searchTermsOf } from '../core/identifiers.ts';
-import { contentHash, newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
+import { contentHash, type ObservationId, type ProjectId } from '../core/ids.ts';
 import type {
+  ChangeOrigin,
+  MemorySnapshot,
+  MemoryVersion,
   Observation,
   ObservationDraft,
   ObservationSource,
@@ -14,7 +17,7 @@ import { estimateTokens } from '../core/tokens.ts';
 import type { Db } from './database.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
-interface ObservationRow {
+export interface ObservationRow {
   id: string;
   project_id: string;
   session_id: string | null;
@@ -29,15 +32,24 @@ interface ObservationRow {
   source: string;
   status: string;
   created_at: number;
+  modified_at: number;
   content_hash: string;
   tokens: number;
   provenance: string;
+  status_reason: string | null;
+  supersedes: string | null;
+  version: number;
+  pinned: number;
+  seen_count: number;
+  last_seen_at: number;
 }
 
-const COLUMNS = `id, project_id, session_id, type, title, subtitle, narrative, facts, concepts, files_read,
-  files_modified, source, status, created_at, content_hash, tokens, provenance`;
+export const OBSERVATION_COLUMNS = `id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
+  files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
+  status_reason, supersedes, version, pinned, seen_count, last_seen_at`;
+const COLUMNS = OBSERVATION_COLUMNS;
 
-function toObservation(row: ObservationRow): Observation {
+export function toObservation(row: ObservationRow): Observation {
   return {
     id: row.id as ObservationId,
     projectId: row.project_id as ProjectId,
@@ -53,9 +65,16 @@ function toObservation(row: ObservationRow): Observation {
     source: row.source as ObservationSource,
     status: row.status as ObservationStatus,
     createdAt: row.created_at,
+    modifiedAt: row.modified_at,
     contentHash: row.content_hash,
     tokens: row.tokens,
     provenance: parseJsonList(row.provenance),
+    statusReason: row.status_reason,
+    supersedes: row.supersedes,
+    version: row.version,
+    pinned: row.pinned === 1,
+    seenCount: row.seen_count,
+    lastSeenAt: row.last_seen_at,
   };
 }
 
@@ -106,15 +125,6 @@ export function observationDetailTokens(d: ObservationDraft): number {
   );
 }
 
-export interface InsertObservation {
-  projectId: ProjectId;
-  sessionId: string | null;
-  source: ObservationSource;
-  createdAt: number;
-  provenance: string[];
-  draft: ObservationDraft;
-}
-
 export interface SearchHit {
   observation: Observation;
   /** bm25 rank from FTS5: lower is better. */
@@ -122,13 +132,6 @@ export interface SearchHit {
 }
 
 export function createObservationsRepo(db: Db) {
-  const insert = lazyStatement(
-    db,
-    `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
-       files_read, files_modified, source, created_at, updated_at, content_hash, tokens, provenance, search_terms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, content_hash) DO NOTHING`,
-  );
   const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM observations WHERE id = ?`);
   const recent = lazyStatement(
     db,
@@ -138,10 +141,6 @@ export function createObservationsRepo(db: Db) {
   const bySession = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM observations WHERE session_id = ? AND status = 'active' ORDER BY created_at, rowid`,
-  );
-  const setStatus = lazyStatement(
-    db,
-    `UPDATE observations SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?`,
   );
   const before = lazyStatement(
     db,
@@ -153,20 +152,17 @@ export function createObservationsRepo(db: Db) {
     `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at > ?
      ORDER BY created_at ASC, rowid ASC LIMIT ?`,
   );
-  const forget = lazyStatement(
-    db,
-    `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten by request', title = '[forgotten]',
-       subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
-       search_terms = '', tokens = 0, updated_at = ? WHERE id = ? AND status <> 'forgotten'`,
-  );
-  const supersede = lazyStatement(
-    db,
-    `UPDATE observations SET status = 'superseded', status_reason = ?, updated_at = ?
-     WHERE id = ? AND project_id = ? AND status = 'active'`,
-  );
-  const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
-  const maxRowid = lazyStatement(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM observations`);
+  const versions = lazyStatement(
+    db,
+    `SELECT version, snapshot, replaced_by_op, origin, replaced_at FROM observation_versions
+     WHERE observation_id = ? ORDER BY version DESC`,
+  );
+  const pinned = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations INDEXED BY observations_pinned
+     WHERE project_id = ? AND pinned = 1 AND status = 'active' ORDER BY created_at DESC LIMIT ?`,
+  );
   const countSource = lazyStatement(db, `SELECT COUNT(*) AS n FROM observations WHERE source = ?`);
   // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
   const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0)';
@@ -209,35 +205,31 @@ export function createObservationsRepo(db: Db) {
   );
 
   return {
-    /** Insert unless an identical observation (same content hash) exists in the project; returns the new id or null. */
-    insert(o: InsertObservation): ObservationId | null {
-      const id = newObservationId(o.createdAt);
-      const d = o.draft;
-      const info = insert().run(
-        id,
-        o.projectId,
-        o.sessionId,
-        d.type,
-        d.title,
-        d.subtitle,
-        d.narrative,
-        JSON.stringify(d.facts),
-        JSON.stringify(d.concepts),
-        JSON.stringify(d.filesRead),
-        JSON.stringify(d.filesModified),
-        o.source,
-        o.createdAt,
-        o.createdAt,
-        observationHash(d),
-        observationDetailTokens(d),
-        JSON.stringify(o.provenance),
-        searchTermsOf([d.title, d.subtitle, d.narrative, ...d.facts, ...d.concepts]),
-      );
-      return info.changes === 1 ? id : null;
-    },
     get(id: string): Observation | null {
       const row = byId().get(id) as ObservationRow | undefined;
       return row ? toObservation(row) : null;
+    },
+    /** Earlier versions of a memory, newest first (the current one is `get`). */
+    history(id: string): MemoryVersion[] {
+      return (
+        versions().all(id) as {
+          version: number;
+          snapshot: string;
+          replaced_by_op: string;
+          origin: string;
+          replaced_at: number;
+        }[]
+      ).map((r) => ({
+        version: r.version,
+        snapshot: JSON.parse(r.snapshot) as MemorySnapshot,
+        replacedByOp: r.replaced_by_op,
+        origin: r.origin as ChangeOrigin,
+        replacedAt: r.replaced_at,
+      }));
+    },
+    /** A project's active pinned (standing) memories, newest first. */
+    pinned(projectId: ProjectId, limit: number): Observation[] {
+      return (pinned().all(projectId, limit) as ObservationRow[]).map(toObservation);
     },
     recent(projectId: ProjectId, limit: number): Observation[] {
       return (recent().all(projectId, limit) as ObservationRow[]).map(toObservation);
@@ -288,41 +280,21 @@ export function createObservationsRepo(db: Db) {
       }
       return { previous, next };
     },
-    setStatus(id: string, status: ObservationStatus, reason: string | null, at: number): boolean {
-      return setStatus().run(status, reason, at, id).changes === 1;
-    },
     /** Active memories of a project around a time: up to `nBefore` at or before it, `nAfter` after, oldest first. */
     around(projectId: ProjectId, at: number, nBefore: number, nAfter: number): Observation[] {
       const older = (before().all(projectId, at, nBefore) as ObservationRow[]).map(toObservation).reverse();
       const newer = (after().all(projectId, at, nAfter) as ObservationRow[]).map(toObservation);
       return [...older, ...newer];
     },
-    /**
-     * `newId` replaces `oldId` (same project, still active): the old one becomes superseded and the new
-     * one records what it supersedes. False when there was nothing to supersede.
-     */
-    supersede(oldId: string, newId: string, projectId: ProjectId, at: number): boolean {
-      if (oldId === newId) return false;
-      if (supersede().run(`superseded by ${newId}`, at, oldId, projectId).changes !== 1) return false;
-      setSupersedes().run(oldId, newId);
-      return true;
-    },
-    /** Erase a memory's content (a tombstone keeps its id, so it is never re-created or re-synced). */
-    forget(id: string, at: number): boolean {
-      return forget().run(at, id).changes === 1;
-    },
     countBySource(source: ObservationSource): number {
       return (countSource().get(source) as { n: number }).n;
-    },
-    /** The newest row's rowid (0 when empty): a cheap "has anything been added since" check. */
-    lastRowid(): number {
-      return (maxRowid().get() as { n: number }).n;
     },
     countByStatus(): Record<ObservationStatus, number> {
       const out: Record<ObservationStatus, number> = {
         active: 0,
         superseded: 0,
         invalidated: 0,
+        archived: 0,
         forgotten: 0,
       };
       for (const row of count().all() as { status: ObservationStatus; n: number }[]) out[row.status] = row.n;

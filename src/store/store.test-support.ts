@@ -6,6 +6,9 @@ import type { ProjectId } from '../core/ids.ts';
 import type { CapturedEvent, ObservationDraft, ObservationSource, Project } from '../core/model.ts';
 import type { Store } from './store.ts';
 
+/** The origin tests give their own changes to memory. */
+export const TEST_CHANGE = { origin: 'cli', at: 1 } as const;
+
 /** A draft with empty defaults: only what a test cares about is given. */
 export function draftOf(title: string, extra: Partial<ObservationDraft> = {}): ObservationDraft {
   return {
@@ -33,15 +36,18 @@ export function insertMemory(
     draft?: Partial<ObservationDraft>;
   },
 ): string {
-  const id = store.observations.insert({
-    projectId: o.projectId,
-    sessionId: o.sessionId ?? null,
-    source: o.source ?? 'manual',
-    createdAt: o.createdAt ?? 1,
-    provenance: [],
-    draft: draftOf(o.title, o.draft),
-  });
-  if (!id) throw new Error(`duplicate memory in a test: ${o.title}`);
+  const { id, outcome } = store.memory.create(
+    {
+      projectId: o.projectId,
+      sessionId: o.sessionId ?? null,
+      source: o.source ?? 'manual',
+      createdAt: o.createdAt ?? 1,
+      provenance: [],
+      draft: draftOf(o.title, o.draft),
+    },
+    TEST_CHANGE,
+  );
+  if (outcome !== 'created') throw new Error(`duplicate memory in a test: ${o.title}`);
   return id;
 }
 

@@ -8,7 +8,7 @@ import type { ObservationDraft, Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { createStore, type Store } from './store.ts';
-import { draftOf } from './store.test-support.ts';
+import { draftOf, insertMemory, TEST_CHANGE } from './store.test-support.ts';
 
 const project: Project = { id: projectIdFromKey('path:/p'), name: 'p', key: 'path:/p', root: '/p' };
 
@@ -58,14 +58,17 @@ describe('store', () => {
     expect(
       upgraded.observations.search('"parseconfigfile"', project.id, 5).map((h) => h.observation.id),
     ).toEqual(['obs_old']);
-    const id = upgraded.observations.insert({
-      projectId: project.id,
-      sessionId: null,
-      source: 'manual',
-      createdAt: 2,
-      provenance: [],
-      draft: draft('Moved loadUserSettings'),
-    });
+    const { id } = upgraded.memory.create(
+      {
+        projectId: project.id,
+        sessionId: null,
+        source: 'manual',
+        createdAt: 2,
+        provenance: [],
+        draft: draft('Moved loadUserSettings'),
+      },
+      TEST_CHANGE,
+    );
     expect(upgraded.observations.search('"settings"', project.id, 5).map((h) => h.observation.id)).toEqual([
       id,
     ]);
@@ -107,26 +110,35 @@ describe('store', () => {
   });
 
   it('deduplicates observations by content and finds them with full-text search', () => {
-    const first = store.observations.insert({
-      projectId: project.id,
-      sessionId: 's1',
-      source: 'hook',
-      createdAt: 10,
-      provenance: ['event:1'],
-      draft: draft('Fixed token refresh in validateToken', { facts: ['src/auth.ts: changed validateToken'] }),
-    });
-    const dup = store.observations.insert({
-      projectId: project.id,
-      sessionId: 's2',
-      source: 'hook',
-      createdAt: 11,
-      provenance: ['event:9'],
-      draft: draft('  fixed TOKEN refresh in validateToken ', {
-        facts: ['src/auth.ts: changed validateToken'],
-      }),
-    });
+    const { id: first } = store.memory.create(
+      {
+        projectId: project.id,
+        sessionId: 's1',
+        source: 'hook',
+        createdAt: 10,
+        provenance: ['session:s1'],
+        draft: draft('Fixed token refresh in validateToken', {
+          facts: ['src/auth.ts: changed validateToken'],
+        }),
+      },
+      TEST_CHANGE,
+    );
+    const dup = store.memory.create(
+      {
+        projectId: project.id,
+        sessionId: 's2',
+        source: 'hook',
+        createdAt: 11,
+        provenance: ['session:s2'],
+        draft: draft('  fixed TOKEN refresh in validateToken ', {
+          facts: ['src/auth.ts: changed validateToken'],
+        }),
+      },
+      TEST_CHANGE,
+    );
     expect(first).toMatch(/^obs_/);
-    expect(dup).toBeNull();
+    expect(dup).toEqual({ id: first, outcome: 'merged' });
+    expect(store.observations.get(first)).toMatchObject({ seenCount: 2, lastSeenAt: 11, version: 1 });
     const hits = store.observations.search('"refresh"', project.id, 5);
     expect(hits.map((h) => h.observation.id)).toEqual([first]);
     expect(store.observations.search('"refresh"', projectIdFromKey('other'), 5)).toEqual([]);
@@ -134,15 +146,13 @@ describe('store', () => {
   });
 
   it('forgetting erases the content everywhere, including the search index', () => {
-    const id = store.observations.insert({
+    const id = insertMemory(store, {
       projectId: project.id,
       sessionId: 's1',
-      source: 'hook',
       createdAt: 10,
-      provenance: [],
-      draft: draft('Uses the zebra-stripe algorithm'),
-    }) as string;
-    expect(store.observations.forget(id, 20)).toBe(true);
+      title: 'Uses the zebra-stripe algorithm',
+    });
+    expect(store.memory.forget(id, { origin: 'cli', at: 20 })).toBe(true);
     expect(store.observations.get(id)).toMatchObject({
       status: 'forgotten',
       title: '[forgotten]',
@@ -150,7 +160,7 @@ describe('store', () => {
     });
     expect(store.observations.search('"zebra"', null, 5)).toEqual([]);
     expect(store.observations.recent(project.id, 10)).toEqual([]);
-    expect(store.observations.forget(id, 21)).toBe(false);
+    expect(store.memory.forget(id, { origin: 'cli', at: 21 })).toBe(false);
   });
 
   it('keeps one summary per session and returns the latest of other sessions', () => {
@@ -164,9 +174,9 @@ describe('store', () => {
       filesEdited: ['a.ts'],
       notes: '',
     };
-    store.summaries.save('s1', project.id, s, false, 1);
-    store.summaries.save('s1', project.id, { ...s, completed: 'c2' }, false, 2);
-    store.summaries.save('s2', project.id, s, true, 3);
+    store.memory.saveSummary('s1', project.id, s, false, { ...TEST_CHANGE, at: 1 });
+    store.memory.saveSummary('s1', project.id, { ...s, completed: 'c2' }, false, { ...TEST_CHANGE, at: 2 });
+    store.memory.saveSummary('s2', project.id, s, true, { ...TEST_CHANGE, at: 3 });
     expect(store.summaries.count()).toBe(2);
     expect(store.summaries.get('s1')?.completed).toBe('c2');
     expect(store.summaries.latest(project.id, 's2', 5).map((x) => x.sessionId)).toEqual(['s1']);

@@ -3,9 +3,11 @@
  */
 import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
+import { createChangesRepo } from './changes-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
 import { createInjectionsRepo } from './injections-repo.ts';
 import { createLlmLedgerRepo } from './llm-ledger-repo.ts';
+import { createMemoryWriter } from './memory-writer.ts';
 import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
@@ -20,8 +22,13 @@ export interface StoreOptions {
 }
 
 export function createStore(db: Db, options: StoreOptions = {}) {
+  const changes = createChangesRepo(db);
   return {
     db,
+    /** The one way to change memories, summaries and links (scrubbed, versioned, logged). */
+    memory: createMemoryWriter(db, changes),
+    /** The change log every mutation appends to. */
+    changes,
     events: createEventsRepo(db),
     sessions: createSessionsRepo(db),
     observations: createObservationsRepo(db),

@@ -1,8 +1,10 @@
 /**
- * Session summaries (one row per session, checkpointed at each Stop) and recorded user prompts.
+ * Session summaries (read side: they are written through the mutation path, memory-writer.ts) and
+ * recorded user prompts (scrubbed again here: every text engram stores passes the scrubber).
  */
 import type { ProjectId } from '../core/ids.ts';
-import type { Summary, SummaryDraft } from '../core/model.ts';
+import type { Summary } from '../core/model.ts';
+import { scrubText } from '../core/scrub.ts';
 import type { Db } from './database.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
@@ -42,17 +44,6 @@ function toSummary(row: SummaryRow): Summary {
 }
 
 export function createSummariesRepo(db: Db) {
-  const upsert = lazyStatement(
-    db,
-    `INSERT INTO summaries (session_id, project_id, request, investigated, learned, completed, next_steps,
-       files_read, files_edited, notes, final, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, investigated = excluded.investigated,
-       learned = excluded.learned, completed = excluded.completed, next_steps = excluded.next_steps,
-       files_read = excluded.files_read, files_edited = excluded.files_edited, notes = excluded.notes,
-       final = MAX(summaries.final, excluded.final), updated_at = excluded.updated_at`,
-  );
-  const markFinal = lazyStatement(db, `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ?`);
   const bySession = lazyStatement(db, `SELECT ${COLUMNS} FROM summaries WHERE session_id = ?`);
   const latest = lazyStatement(
     db,
@@ -67,25 +58,6 @@ export function createSummariesRepo(db: Db) {
   const promptCount = lazyStatement(db, `SELECT COUNT(*) AS n FROM prompts`);
 
   return {
-    save(sessionId: string, projectId: ProjectId, s: SummaryDraft, final: boolean, at: number): void {
-      upsert().run(
-        sessionId,
-        projectId,
-        s.request,
-        s.investigated,
-        s.learned,
-        s.completed,
-        s.nextSteps,
-        JSON.stringify(s.filesRead),
-        JSON.stringify(s.filesEdited),
-        s.notes,
-        final ? 1 : 0,
-        at,
-      );
-    },
-    markFinal(sessionId: string, at: number): void {
-      markFinal().run(at, sessionId);
-    },
     get(sessionId: string): Summary | null {
       const row = bySession().get(sessionId) as SummaryRow | undefined;
       return row ? toSummary(row) : null;
@@ -98,7 +70,7 @@ export function createSummariesRepo(db: Db) {
       return (count().get() as { n: number }).n;
     },
     addPrompt(sessionId: string, projectId: ProjectId, eventSeq: number, prompt: string, at: number): void {
-      insertPrompt().run(sessionId, projectId, eventSeq, prompt, at);
+      insertPrompt().run(sessionId, projectId, eventSeq, scrubText(prompt), at);
     },
     promptCount(): number {
       return (promptCount().get() as { n: number }).n;

@@ -67,8 +67,8 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     ).toEqual([a, other].sort());
     expect(store.vectors.knn('another:embedder', q, P1, 10)).toEqual([]);
 
-    store.observations.setStatus(a, 'invalidated', 'wrong', 20);
-    store.observations.forget(b, 21);
+    store.memory.invalidate(a, 'wrong', { origin: 'cli', at: 20 });
+    store.memory.forget(b, { origin: 'cli', at: 21 });
     expect(store.vectors.knn(EMB, q, P1, 10).map((n) => n.observationId)).toEqual([c]);
     expect(store.vectors.count(EMB)).toBe(2); // the forgotten and invalidated memories lost their vectors
     const raw = store.db.prepare('SELECT COUNT(*) AS n FROM embeddings WHERE observation_id IN (?, ?)');
@@ -100,7 +100,7 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     const a = add('a');
     const b = add('b');
     const gone = add('gone');
-    store.observations.forget(gone, 5);
+    store.memory.forget(gone, { origin: 'cli', at: 5 });
     expect(store.vectors.missing(EMB, 10).map((m) => m.observationId)).toEqual([b, a]);
     const first = store.vectors.missing(EMB, 1)[0];
     expect(first).toMatchObject({
@@ -152,7 +152,7 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     const late = add('late', P1, 999);
     repo.upsert(EMB, [{ observationId: late, projectId: P1, vector: query }], 999);
     expect(repo.knn(EMB, query, P1, 1)[0]?.observationId).toBe(late);
-    store.observations.forget(late, 1000);
+    store.memory.forget(late, { origin: 'cli', at: 1000 });
     expect(repo.knn(EMB, query, P1, 1)[0]?.observationId).toBe(targetId);
     expect(repo.prune()).toBe(1);
   });
@@ -174,7 +174,7 @@ describe('vectors repo (real SQLite + sqlite-vec)', () => {
     const plain = createStore(openDatabase(join(dir, 'engram.db')));
     try {
       const c = plain.transaction(() => {
-        plain.observations.forget(a, 2);
+        plain.memory.forget(a, { origin: 'cli', at: 2 });
         return insertMemory(plain, { projectId: P1, sessionId: 's', createdAt: 3, title: 'from a hook' });
       });
       expect(c).not.toBeNull();

@@ -4,11 +4,12 @@
  * loses nothing and duplicates nothing: the transaction either happened or it did not.
  */
 import { existsSync } from 'node:fs';
-import { describeError } from '../core/errors.ts';
+import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
+import type { CreateOutcome, MutationContext, NewMemory } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 import { splitTurns } from './split-turns.ts';
@@ -79,6 +80,17 @@ function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], no
   }
 }
 
+/** Store one distilled memory; a draft that cannot be a memory (no title, no type) is skipped, logged. */
+function createOrSkip(deps: DrainDeps, memory: NewMemory, ctx: MutationContext): CreateOutcome | 'skipped' {
+  try {
+    return deps.store.memory.create(memory, ctx).outcome;
+  } catch (error) {
+    if (!isEngramError(error, 'INPUT_INVALID')) throw error;
+    deps.logger.warn('a distilled memory was not stored', { error: describeError(error) });
+    return 'skipped';
+  }
+}
+
 function distilTurn(
   deps: DrainDeps,
   events: QueuedEvent[],
@@ -96,21 +108,26 @@ function distilTurn(
     ? { observations: prepared.observations, summary: prepared.summary }
     : distiller.distilTurn({ projectRoot: project?.root ?? first.cwd, events, previousSummary });
   let created = 0;
-  const provenance = events.map((e) => `event:${e.seq}`);
+  const provenance = turnProvenance(events);
   const at = events[events.length - 1]?.at ?? now;
+  const ctx = { origin: prepared ? ('llm' as const) : ('hook' as const), at: now };
   for (const draft of result.observations) {
     const { supersedes, ...plain } = { supersedes: null, ...draft };
-    const id = store.observations.insert({
-      projectId,
-      sessionId,
-      source: prepared ? 'llm' : 'hook',
-      createdAt: at,
-      provenance,
-      draft: plain,
-    });
-    if (!id) continue;
-    created++;
-    if (supersedes) store.observations.supersede(supersedes, id, projectId, now);
+    const written = createOrSkip(
+      deps,
+      {
+        projectId,
+        sessionId,
+        source: prepared ? 'llm' : 'hook',
+        createdAt: at,
+        provenance,
+        draft: plain,
+        // The LLM may only replace what it was shown (checked when it is prepared).
+        supersedes,
+      },
+      ctx,
+    );
+    if (written === 'created') created++;
   }
   if (prepared) store.llmLedger.setObservations(prepared.ledgerId, created);
   for (const e of events) {
@@ -119,16 +136,33 @@ function distilTurn(
     }
   }
   const ended = events.find((e) => e.event.kind === 'session_end');
-  if (result.summary) store.summaries.save(sessionId, projectId, result.summary, ended !== undefined, at);
+  if (result.summary)
+    store.memory.saveSummary(sessionId, projectId, result.summary, ended !== undefined, ctx);
   if (ended && ended.event.kind === 'session_end') {
     store.sessions.end(sessionId, ended.event.reason, ended.at);
-    store.summaries.markFinal(sessionId, ended.at);
+    store.memory.finishSummary(sessionId, ctx);
   }
   store.events.markDone(
     events.map((e) => e.seq),
     now,
   );
   return created;
+}
+
+/**
+ * Durable names for what a turn's memories came from: the session, the turn's time span in it (what
+ * `forget` erases raw events and prompts by), and the tool calls.
+ */
+export function turnProvenance(events: readonly QueuedEvent[]): string[] {
+  const first = events[0];
+  const last = events[events.length - 1];
+  if (!first || !last) return [];
+  const tools = events.flatMap((e) =>
+    (e.event.kind === 'tool' || e.event.kind === 'tool_failure') && e.event.toolUseId
+      ? [`tool:${e.event.toolUseId}`]
+      : [],
+  );
+  return [`session:${first.sessionId}`, `turn:${first.at}-${last.at}`, ...tools.slice(0, 40)];
 }
 
 type TurnStep = 'done' | 'stop';

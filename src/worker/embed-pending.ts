@@ -7,7 +7,7 @@
  * time, and a memory refused on its own is skipped for the life of the worker, so one bad text never
  * holds the others back.
  */
-import { describeError, EngramError } from '../core/errors.ts';
+import { describeError, isEngramError } from '../core/errors.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import { embedMemories } from '../recall/embed-memories.ts';
 import type { Store } from '../store/store.ts';
@@ -64,13 +64,14 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
   /** After a refused batch, memories go one by one until the refused one is found. */
   let oneByOne = 0;
   /**
-   * The newest memory row when a pass last found nothing left to embed: until a memory is added, the
-   * search for missing vectors (a walk over every memory once all are embedded) is not run again.
+   * The change log's newest entry when a pass last found nothing left to embed: until memory changes
+   * (a memory added, edited or restored), the search for missing vectors (a walk over every memory once
+   * all are embedded) is not run again.
    */
   let doneUpTo = -1;
   const pass = async (): Promise<void> => {
     let total = 0;
-    const newest = deps.store.observations.lastRowid();
+    const newest = deps.store.changes.lastSeq();
     try {
       while (!deps.signal.aborted) {
         const batch = pickBatch(deps, oneByOne > 0 ? 1 : deps.batchSize, refused);
@@ -82,7 +83,7 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
         try {
           n = await embedBatch(deps, batch);
         } catch (error) {
-          if (!(error instanceof EngramError && error.code === 'EMBED_REJECTED')) throw error;
+          if (!isEngramError(error, 'EMBED_REJECTED')) throw error;
           if (batch.length > 1) {
             oneByOne = batch.length;
             continue;
@@ -131,7 +132,7 @@ export function createEmbedScheduler(deps: EmbedPendingDeps): EmbedScheduler {
   return {
     tick(now: number): void {
       if (running || now < retryAt || deps.signal.aborted) return;
-      if (doneUpTo >= 0 && deps.store.observations.lastRowid() === doneUpTo) return;
+      if (doneUpTo >= 0 && deps.store.changes.lastSeq() === doneUpTo) return;
       running = pass().finally(() => {
         running = null;
       });

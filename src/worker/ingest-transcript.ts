@@ -187,18 +187,22 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
         'transcript',
         p.firstAt,
       );
+      const ctx = { origin: 'transcript' as const, at: now };
       for (const m of p.memories) {
-        const id = store.observations.insert({
-          projectId: p.project.id,
-          sessionId: p.sessionId,
-          source: 'transcript',
-          createdAt: m.at || p.lastAt,
-          provenance: m.provenance.map((uuid) => `transcript:${uuid}`),
-          draft: m.draft,
-        });
-        if (id) report.created++;
+        const { outcome } = store.memory.create(
+          {
+            projectId: p.project.id,
+            sessionId: p.sessionId,
+            source: 'transcript',
+            createdAt: m.at || p.lastAt,
+            provenance: [`session:${p.sessionId}`, ...m.provenance.map((uuid) => `transcript:${uuid}`)],
+            draft: m.draft,
+          },
+          ctx,
+        );
+        if (outcome === 'created') report.created++;
       }
-      if (p.summary) store.summaries.save(p.sessionId, p.project.id, p.summary, !p.live, p.lastAt);
+      if (p.summary) store.memory.saveSummary(p.sessionId, p.project.id, p.summary, !p.live, ctx);
     }
     report.usageMessages = store.transcripts.addUsage(p.sessionId, p.project.id, p.usage);
     store.transcripts.countTypes(new Map(p.types));

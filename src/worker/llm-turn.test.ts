@@ -119,6 +119,29 @@ describe('LLM distillation in the drain', () => {
     expect(ledger[0]?.costUsd).toBeGreaterThan(0);
   });
 
+  it('lets the model supersede only a memory it was shown in that call', async () => {
+    const hidden = insertMemory(store, {
+      projectId: project.id,
+      sessionId: 'old',
+      createdAt: 1,
+      title: 'Queue retries use exponential backoff',
+    });
+    // Newer memories push the hidden one out of what the model is shown (12 at most).
+    for (let i = 0; i < 14; i++)
+      insertMemory(store, { projectId: project.id, sessionId: 'old', createdAt: 10 + i, title: `Note ${i}` });
+    addTurn('s', 'Add a health endpoint');
+    const prepare = await preparer(() => ({
+      text: JSON.stringify({
+        observations: [{ type: 'change', title: 'Health endpoint added', supersedes: hidden }],
+      }),
+    }));
+    await drainOnceAsync(deps(), options, prepare);
+    expect(server.exchanges[0]?.text).not.toContain(hidden);
+    expect(store.observations.get(hidden)?.status).toBe('active');
+    const added = store.observations.recent(project.id, 50).find((o) => o.source === 'llm');
+    expect(added).toMatchObject({ title: 'Health endpoint added', supersedes: null });
+  });
+
   it('shows the model the memories relevant to the prompt, not only the most recent', async () => {
     const insert = (title: string, createdAt: number) =>
       insertMemory(store, {

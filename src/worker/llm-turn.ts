@@ -188,9 +188,14 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
         );
         return null;
       }
+      // The model may only replace a memory it was shown in this call: any other id is dropped.
+      const shown = new Set(memories.map((m) => m.id));
+      const observations = outcome.distillation.observations.map((o) =>
+        o.supersedes && !shown.has(o.supersedes) ? { ...o, supersedes: null } : o,
+      );
       const prepared: PreparedTurn = {
-        // The model only saw scrubbed text, but what it writes is scrubbed again before it is stored.
-        observations: scrubValue(outcome.distillation.observations),
+        // The model only saw scrubbed text; the mutation path scrubs what it writes again.
+        observations: scrubValue(observations),
         summary: scrubValue(mergeSummary(heuristic.summary, outcome.distillation.summary)),
         ledgerId: outcome.ledgerId,
       };

@@ -111,7 +111,7 @@ export function createAgentSdkProvider(options: AgentSdkProviderOptions): LlmPro
         throw new EngramError(
           status ? 'LLM_HTTP' : 'LLM_NETWORK',
           `${status ? `HTTP ${status} ` : ''}the Agent SDK failed: ${message.slice(0, 300)}`,
-          { cause: error },
+          { cause: error, ...(status ? { status: Number(status) } : {}) },
         );
       } finally {
         request.signal.removeEventListener('abort', onAbort);
@@ -125,6 +125,7 @@ export function createAgentSdkProvider(options: AgentSdkProviderOptions): LlmPro
         throw new EngramError(
           status > 0 ? 'LLM_HTTP' : 'LLM_NETWORK',
           `${status > 0 ? `HTTP ${status} ` : ''}the Agent SDK call failed (${result.subtype}): ${detail.slice(0, 200)}`,
+          status > 0 ? { status } : undefined,
         );
       }
       let inputTokens = 0;

@@ -29,7 +29,7 @@ export async function postJson(
         throw new EngramError('LLM_TIMEOUT', `the answer from ${url} was cut off`, { cause: r.cause });
       throw new EngramError('LLM_NETWORK', `reading the answer from ${url} failed`, { cause: r.cause });
     case 'status':
-      throw new EngramError('LLM_HTTP', `HTTP ${r.status} from ${url}: ${r.text}`);
+      throw new EngramError('LLM_HTTP', `HTTP ${r.status} from ${url}: ${r.text}`, { status: r.status });
     case 'not_json':
       throw new EngramError('LLM_MALFORMED', `the answer from ${url} is not JSON: ${r.text}`, {
         cause: r.cause,

@@ -51,7 +51,10 @@ export async function postJson(o: PostJsonOptions): Promise<unknown> {
       throw new EngramError(
         [400, 413, 422].includes(r.status) ? 'EMBED_REJECTED' : 'EMBED_FAILED',
         `${where}: HTTP ${r.status} ${r.text}`,
-        { hint: r.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.' },
+        {
+          hint: r.status === 401 ? 'Check the API key (embed.apiKeyEnv).' : 'Check embed.model.',
+          status: r.status,
+        },
       );
     case 'not_json':
       throw new EngramError('EMBED_FAILED', `${where}: reply is not JSON`, { cause: r.cause });

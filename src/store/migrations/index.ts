@@ -7,6 +7,7 @@ import m0002 from './0002_transcripts.sql';
 import m0003 from './0003_search_terms.sql';
 import m0004 from './0004_llm_ledger.sql';
 import m0005 from './0005_vectors.sql';
+import m0006 from './0006_mutations.sql';
 
 export interface Migration {
   version: number;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: '0003_search_terms', sql: m0003 },
   { version: 4, name: '0004_llm_ledger', sql: m0004 },
   { version: 5, name: '0005_vectors', sql: m0005 },
+  { version: 6, name: '0006_mutations', sql: m0006 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

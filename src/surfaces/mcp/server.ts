@@ -292,29 +292,36 @@ export function createMcpServer(deps: McpDeps): McpServer {
         files?: string[];
       }) => {
         const p = project();
-        const id = withStore((store) =>
+        const now = deps.now();
+        const written = withStore((store) =>
           store.transaction(() => {
-            store.sessions.touch(p, { id: 'mcp', cwd: deps.cwd, transcriptPath: null }, 'mcp', deps.now());
-            return store.observations.insert({
-              projectId: p.id,
-              sessionId: null,
-              source: 'manual',
-              createdAt: deps.now(),
-              provenance: ['mcp:remember'],
-              draft: {
-                type: type ?? 'fact',
-                title,
-                subtitle: '',
-                narrative: narrative ?? '',
-                facts: facts ?? [],
-                concepts: [],
-                filesRead: [],
-                filesModified: files ?? [],
+            store.sessions.touch(p, { id: 'mcp', cwd: deps.cwd, transcriptPath: null }, 'mcp', now);
+            return store.memory.create(
+              {
+                projectId: p.id,
+                sessionId: null,
+                source: 'manual',
+                createdAt: now,
+                provenance: ['mcp:remember'],
+                draft: {
+                  type: type ?? 'fact',
+                  title,
+                  subtitle: '',
+                  narrative: narrative ?? '',
+                  facts: facts ?? [],
+                  concepts: [],
+                  filesRead: [],
+                  filesModified: files ?? [],
+                },
               },
-            });
+              { origin: 'mcp', at: now },
+            );
           }),
         );
-        return ok(id ? `Remembered as ${id}.` : 'An identical memory already exists; nothing added.');
+        if (written.outcome === 'created') return ok(`Remembered as ${written.id}.`);
+        if (written.outcome === 'merged')
+          return ok(`The same memory already exists as ${written.id}; it was marked as seen again.`);
+        return ok(`That memory was forgotten on purpose (${written.id}); it is not stored again.`);
       },
     ),
   );
@@ -328,12 +335,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { id: ID, reason: z.string().min(3).max(500).describe('Why it is wrong or outdated.') },
     },
     guarded(({ id, reason }: { id: string; reason: string }) => {
-      const done = withStore((store) =>
-        store.transaction(() => store.observations.setStatus(id, 'invalidated', reason, deps.now())),
+      const changed = withStore((store) =>
+        store.memory.invalidate(id, reason, { origin: 'mcp', at: deps.now() }),
       );
-      return done
-        ? ok(`Invalidated ${id}: ${reason}`)
-        : failure(`no memory with id ${id}`, 'Use an id from a search result.');
+      return ok(changed ? `Invalidated ${id}: ${reason}` : `${id} was already invalidated.`);
     }),
   );
 
@@ -345,7 +350,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { id: ID },
     },
     guarded(({ id }: { id: string }) => {
-      const done = withStore((store) => store.transaction(() => store.observations.forget(id, deps.now())));
+      const done = withStore((store) => store.memory.forget(id, { origin: 'mcp', at: deps.now() }));
       return done
         ? ok(`Forgot ${id}.`)
         : failure(`no memory with id ${id} (or it was already forgotten)`, 'Use an id from a search result.');

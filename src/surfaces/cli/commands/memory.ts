@@ -174,7 +174,9 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
 
 export function forgetCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
   const results = withStore(ctx, (store) =>
-    store.transaction(() => ids.map((id) => ({ id, forgotten: store.observations.forget(id, ctx.now()) }))),
+    store.transaction(() =>
+      ids.map((id) => ({ id, forgotten: store.memory.forget(id, { origin: 'cli', at: ctx.now() }) })),
+    ),
   );
   const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
   if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });

@@ -1,0 +1,511 @@
+/**
+ * The one way to change memory. Every write of a memory, a session summary or a link goes through
+ * here: each text is scrubbed, the row written, the memory's previous version kept, and one row
+ * appended to the change log, all in one transaction (the caller's, when it has one open). No surface
+ * writes these tables any other way, so none can store unscrubbed text or skip the log.
+ */
+import { EngramError } from '../core/errors.ts';
+import { searchTermsOf } from '../core/identifiers.ts';
+import { newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
+import type {
+  ChangeOrigin,
+  MemorySnapshot,
+  Observation,
+  ObservationDraft,
+  ObservationSource,
+  ObservationStatus,
+  SummaryDraft,
+} from '../core/model.ts';
+import { scrubText } from '../core/scrub.ts';
+import type { ChangesRepo } from './changes-repo.ts';
+import { writeTransaction, type Db } from './database.ts';
+import { eraseTurnOf } from './erase-turn.ts';
+import {
+  OBSERVATION_COLUMNS,
+  observationDetailTokens,
+  observationHash,
+  toObservation,
+  type ObservationRow,
+} from './observations-repo.ts';
+import { lazyStatement } from './statements.ts';
+
+/** Who makes a change, from where, and when (the clock, not the time of what it records). */
+export interface MutationContext {
+  origin: ChangeOrigin;
+  actor?: string | null;
+  at: number;
+}
+
+export interface NewMemory {
+  projectId: ProjectId;
+  sessionId: string | null;
+  source: ObservationSource;
+  /** When what it records happened. */
+  createdAt: number;
+  provenance: string[];
+  draft: ObservationDraft;
+  pinned?: boolean;
+  /** An earlier memory this one replaces (same project, still active). */
+  supersedes?: string | null;
+  /** Keep this id (a memory that already has one elsewhere, e.g. from the team); else a new one. */
+  id?: ObservationId;
+}
+
+/** `merged`: the same memory existed (seen again); `tombstoned`: it was forgotten and stays so. */
+export type CreateOutcome = 'created' | 'merged' | 'tombstoned';
+
+export interface MergeAddition {
+  facts?: string[];
+  concepts?: string[];
+  filesRead?: string[];
+  filesModified?: string[];
+  provenance?: string[];
+  /** When it was seen again (default: the mutation time). */
+  seenAt?: number;
+}
+
+const MAX_LIST = 40;
+const MAX_PROVENANCE = 60;
+const TYPE_RE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+const unique = (items: readonly string[]) => [...new Set(items)];
+const cleanList = (items: readonly string[] | undefined, max = MAX_LIST) =>
+  unique(
+    (items ?? [])
+      .filter((s): s is string => typeof s === 'string')
+      .map((s) => scrubText(s).trim())
+      .filter((s) => s !== ''),
+  ).slice(0, max);
+
+/** A draft as it may be stored: scrubbed, trimmed, lists deduplicated; refuses what cannot be a memory. */
+export function cleanDraft(d: ObservationDraft): ObservationDraft {
+  const type = typeof d.type === 'string' ? d.type.trim() : '';
+  if (!TYPE_RE.test(type))
+    throw new EngramError('INPUT_INVALID', `"${String(d.type)}" is not a memory type`, {
+      hint: 'Types are lower-case words such as decision, bugfix, fact.',
+    });
+  const title = scrubText(String(d.title ?? ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (title === '')
+    throw new EngramError('INPUT_INVALID', 'a memory needs a title', { hint: 'Give it one line.' });
+  return {
+    type: type as ObservationDraft['type'],
+    title,
+    subtitle: scrubText(String(d.subtitle ?? '')).trim(),
+    narrative: scrubText(String(d.narrative ?? '')).trim(),
+    facts: cleanList(d.facts),
+    concepts: cleanList(d.concepts),
+    filesRead: cleanList(d.filesRead),
+    filesModified: cleanList(d.filesModified),
+  };
+}
+
+function snapshotOf(o: Observation): MemorySnapshot {
+  return {
+    type: o.type,
+    title: o.title,
+    subtitle: o.subtitle,
+    narrative: o.narrative,
+    facts: o.facts,
+    concepts: o.concepts,
+    filesRead: o.filesRead,
+    filesModified: o.filesModified,
+    status: o.status,
+    statusReason: o.statusReason,
+    supersedes: o.supersedes,
+    pinned: o.pinned,
+  };
+}
+
+const sameDraft = (a: ObservationDraft, b: ObservationDraft) =>
+  observationHash(a) === observationHash(b) &&
+  a.subtitle === b.subtitle &&
+  a.narrative === b.narrative &&
+  JSON.stringify([a.concepts, a.filesRead, a.filesModified]) ===
+    JSON.stringify([b.concepts, b.filesRead, b.filesModified]);
+
+export function createMemoryWriter(db: Db, changes: ChangesRepo) {
+  const byId = lazyStatement(db, `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE id = ?`);
+  const byHash = lazyStatement(
+    db,
+    `SELECT observation_id FROM memory_hashes WHERE project_id = ? AND content_hash = ?`,
+  );
+  const addHash = lazyStatement(
+    db,
+    `INSERT INTO memory_hashes (project_id, content_hash, observation_id) VALUES (?, ?, ?)
+     ON CONFLICT (project_id, content_hash) DO NOTHING`,
+  );
+  const insert = lazyStatement(
+    db,
+    `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
+       files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
+       search_terms, version, pinned, seen_count, last_seen_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?)`,
+  );
+  const writeContent = lazyStatement(
+    db,
+    `UPDATE observations SET type = ?, title = ?, subtitle = ?, narrative = ?, facts = ?, concepts = ?,
+       files_read = ?, files_modified = ?, content_hash = ?, tokens = ?, search_terms = ?, status = ?,
+       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?
+     WHERE id = ?`,
+  );
+  const writeSeen = lazyStatement(
+    db,
+    `UPDATE observations SET seen_count = seen_count + 1, last_seen_at = MAX(last_seen_at, ?), provenance = ?,
+       modified_at = ? WHERE id = ?`,
+  );
+  const keepVersion = lazyStatement(
+    db,
+    `INSERT OR REPLACE INTO observation_versions (observation_id, version, snapshot, replaced_by_op, origin, replaced_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const latestVersion = lazyStatement(
+    db,
+    `SELECT snapshot FROM observation_versions WHERE observation_id = ? ORDER BY version DESC LIMIT 1`,
+  );
+  const trimVersions = lazyStatement(
+    db,
+    `DELETE FROM observation_versions WHERE observation_id = ? AND version <= ?`,
+  );
+  const erase = lazyStatement(
+    db,
+    `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten', title = '[forgotten]',
+       subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
+       search_terms = '', tokens = 0, provenance = '[]', supersedes = NULL, pinned = 0,
+       version = version + 1, modified_at = ?
+     WHERE id = ? AND status <> 'forgotten'`,
+  );
+  const dropVersions = lazyStatement(db, `DELETE FROM observation_versions WHERE observation_id = ?`);
+  const dropLinksOf = lazyStatement(db, `DELETE FROM links WHERE from_id = ? OR to_id = ?`);
+  const dropInjections = lazyStatement(db, `DELETE FROM injections WHERE observation_id = ?`);
+  const addLink = lazyStatement(
+    db,
+    `INSERT INTO links (from_id, kind, to_id, project_id, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const removeLink = lazyStatement(db, `DELETE FROM links WHERE from_id = ? AND kind = ? AND to_id = ?`);
+  const upsertSummary = lazyStatement(
+    db,
+    `INSERT INTO summaries (session_id, project_id, request, investigated, learned, completed, next_steps,
+       files_read, files_edited, notes, final, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, investigated = excluded.investigated,
+       learned = excluded.learned, completed = excluded.completed, next_steps = excluded.next_steps,
+       files_read = excluded.files_read, files_edited = excluded.files_edited, notes = excluded.notes,
+       final = MAX(summaries.final, excluded.final), updated_at = excluded.updated_at`,
+  );
+  const markFinal = lazyStatement(
+    db,
+    `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ? AND final = 0`,
+  );
+  const summaryProject = lazyStatement(db, `SELECT project_id FROM summaries WHERE session_id = ?`);
+  const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
+
+  /** Run in the caller's transaction, or in a write transaction of its own. */
+  const tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : writeTransaction(db, fn));
+
+  const load = (id: string): Observation | null => {
+    const row = byId().get(id) as ObservationRow | undefined;
+    return row ? toObservation(row) : null;
+  };
+  const mustLoadAny = (id: string): Observation => load(id) as Observation;
+  const mustLoad = (id: string): Observation => {
+    const o = load(id);
+    if (!o || o.status === 'forgotten')
+      throw new EngramError('NOT_FOUND', `no memory with id ${id}`, {
+        hint: 'Ids look like obs_…; "engram search <words>" lists them.',
+      });
+    return o;
+  };
+  const log = (
+    entity: 'memory' | 'summary' | 'link',
+    entityId: string,
+    projectId: string | null,
+    op: string,
+    ctx: MutationContext,
+    version: number | null,
+  ) =>
+    changes.append({
+      entity,
+      entityId,
+      projectId,
+      op,
+      origin: ctx.origin,
+      actor: ctx.actor ?? null,
+      at: ctx.at,
+      version,
+    });
+
+  /**
+   * Write a new state of a memory: its previous state is kept as a version, the version goes up and
+   * the change is logged. `next` is already clean.
+   */
+  const rewrite = (cur: Observation, next: MemorySnapshot, op: string, ctx: MutationContext): Observation => {
+    const version = cur.version + 1;
+    keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
+    trimVersions().run(cur.id, cur.version - 50);
+    const hash = observationHash(next);
+    writeContent().run(
+      next.type,
+      next.title,
+      next.subtitle,
+      next.narrative,
+      JSON.stringify(next.facts),
+      JSON.stringify(next.concepts),
+      JSON.stringify(next.filesRead),
+      JSON.stringify(next.filesModified),
+      hash,
+      observationDetailTokens(next),
+      searchTermsOf([next.title, next.subtitle, next.narrative, ...next.facts, ...next.concepts]),
+      next.status,
+      next.statusReason,
+      next.supersedes,
+      next.pinned ? 1 : 0,
+      version,
+      ctx.at,
+      cur.id,
+    );
+    addHash().run(cur.projectId, hash, cur.id);
+    log('memory', cur.id, cur.projectId, op, ctx, version);
+    return mustLoadAny(cur.id);
+  };
+
+  const setStatus = (
+    id: string,
+    status: Exclude<ObservationStatus, 'forgotten'>,
+    reason: string | null,
+    op: string,
+    ctx: MutationContext,
+    extra: Partial<MemorySnapshot> = {},
+  ): boolean =>
+    tx(() => {
+      const cur = mustLoad(id);
+      if (cur.status === status) return false;
+      const cleanReason = reason === null ? null : scrubText(reason).trim().slice(0, 500);
+      rewrite(cur, { ...snapshotOf(cur), status, statusReason: cleanReason, ...extra }, op, ctx);
+      return true;
+    });
+
+  const writer = {
+    /**
+     * Store a new memory. The same memory (same content hash in the project, now or at any earlier
+     * version) is merged instead (seen again); a forgotten one is never brought back.
+     */
+    create(m: NewMemory, ctx: MutationContext): { id: ObservationId; outcome: CreateOutcome } {
+      const draft = cleanDraft(m.draft);
+      const provenance = cleanList(m.provenance, MAX_PROVENANCE);
+      const hash = observationHash(draft);
+      return tx(() => {
+        const known = byHash().get(m.projectId, hash) as { observation_id: string } | undefined;
+        const existing = known ? load(known.observation_id) : null;
+        if (existing) {
+          if (existing.status === 'forgotten') return { id: existing.id, outcome: 'tombstoned' as const };
+          writer.merge(
+            existing.id,
+            {
+              filesRead: draft.filesRead,
+              filesModified: draft.filesModified,
+              provenance,
+              seenAt: m.createdAt,
+            },
+            ctx,
+          );
+          return { id: existing.id, outcome: 'merged' as const };
+        }
+        const id = m.id ?? newObservationId(m.createdAt);
+        insert().run(
+          id,
+          m.projectId,
+          m.sessionId,
+          draft.type,
+          draft.title,
+          draft.subtitle,
+          draft.narrative,
+          JSON.stringify(draft.facts),
+          JSON.stringify(draft.concepts),
+          JSON.stringify(draft.filesRead),
+          JSON.stringify(draft.filesModified),
+          m.source,
+          m.createdAt,
+          ctx.at,
+          hash,
+          observationDetailTokens(draft),
+          JSON.stringify(provenance),
+          searchTermsOf([draft.title, draft.subtitle, draft.narrative, ...draft.facts, ...draft.concepts]),
+          m.pinned ? 1 : 0,
+          m.createdAt,
+        );
+        addHash().run(m.projectId, hash, id);
+        log('memory', id, m.projectId, 'create', ctx, 1);
+        if (m.supersedes) writer.supersede(m.supersedes, id, ctx);
+        return { id, outcome: 'created' as const };
+      });
+    },
+
+    /** Change a memory's text, type, facts or files; its id stays, its old text is kept as a version. */
+    edit(id: string, patch: Partial<ObservationDraft>, ctx: MutationContext): Observation {
+      return tx(() => {
+        const cur = mustLoad(id);
+        const next = cleanDraft({ ...cur, ...patch });
+        if (sameDraft(cur, next)) return cur;
+        return rewrite(cur, { ...snapshotOf(cur), ...next }, 'edit', ctx);
+      });
+    },
+
+    /**
+     * The same (or nearly the same) memory was seen again: count it, and add what is new (facts,
+     * concepts, files, provenance). A new version only when its content grew.
+     */
+    merge(id: string, add: MergeAddition, ctx: MutationContext): Observation {
+      return tx(() => {
+        const cur = mustLoad(id);
+        const provenance = unique([...cur.provenance, ...cleanList(add.provenance, MAX_PROVENANCE)]).slice(
+          -MAX_PROVENANCE,
+        );
+        writeSeen().run(add.seenAt ?? ctx.at, JSON.stringify(provenance), ctx.at, id);
+        const next: MemorySnapshot = {
+          ...snapshotOf(cur),
+          facts: unique([...cur.facts, ...cleanList(add.facts)]).slice(0, MAX_LIST),
+          concepts: unique([...cur.concepts, ...cleanList(add.concepts)]).slice(0, MAX_LIST),
+          filesRead: unique([...cur.filesRead, ...cleanList(add.filesRead)]).slice(0, MAX_LIST),
+          filesModified: unique([...cur.filesModified, ...cleanList(add.filesModified)]).slice(0, MAX_LIST),
+        };
+        if (sameDraft(cur, next)) {
+          log('memory', id, cur.projectId, 'merge', ctx, cur.version);
+          return mustLoadAny(id);
+        }
+        return rewrite(mustLoadAny(id), next, 'merge', ctx);
+      });
+    },
+
+    /** `newId` replaces `oldId` (same project; the old one must be active). False when nothing changed. */
+    supersede(oldId: string, newId: string, ctx: MutationContext): boolean {
+      if (oldId === newId) return false;
+      return tx(() => {
+        const old = load(oldId);
+        const replacement = mustLoad(newId);
+        if (!old || old.status !== 'active' || old.projectId !== replacement.projectId) return false;
+        setStatus(oldId, 'superseded', `superseded by ${newId}`, 'supersede', ctx);
+        if (replacement.supersedes !== oldId) setSupersedes().run(oldId, newId);
+        writer.link(newId, 'supersedes', oldId, replacement.projectId, ctx);
+        return true;
+      });
+    },
+
+    /** Mark a memory wrong or outdated (hidden from recall; restorable). */
+    invalidate(id: string, reason: string, ctx: MutationContext): boolean {
+      return setStatus(id, 'invalidated', reason, 'invalidate', ctx);
+    },
+
+    /** Put a memory away (hidden from recall; restorable). */
+    archive(id: string, reason: string, ctx: MutationContext): boolean {
+      return setStatus(id, 'archived', reason, 'archive', ctx);
+    },
+
+    /**
+     * Undo the last change to a memory (an edit, invalidate, archive, supersede, pin, merge): it goes
+     * back to its previous version, as a new version, so a restore can itself be undone.
+     */
+    restore(id: string, ctx: MutationContext): Observation {
+      return tx(() => {
+        const cur = mustLoad(id);
+        const row = latestVersion().get(id) as { snapshot: string } | undefined;
+        if (!row)
+          throw new EngramError('NOT_FOUND', `${id} has no earlier version to restore`, {
+            hint: '"engram history <id>" lists a memory\u2019s versions.',
+          });
+        const previous = JSON.parse(row.snapshot) as MemorySnapshot;
+        return rewrite(cur, previous, 'restore', ctx);
+      });
+    },
+
+    /** Pin (standing knowledge, always in the SessionStart index) or unpin. False when unchanged. */
+    pin(id: string, pinned: boolean, ctx: MutationContext): boolean {
+      return tx(() => {
+        const cur = mustLoad(id);
+        if (cur.pinned === pinned) return false;
+        rewrite(cur, { ...snapshotOf(cur), pinned }, pinned ? 'pin' : 'unpin', ctx);
+        return true;
+      });
+    },
+
+    /**
+     * Erase a memory's text everywhere engram keeps it: the row (and so its full-text and vector
+     * entries), its earlier versions, its links, and the raw events and prompt of the turn it came
+     * from. A tombstone stays (id, project, time, source) so it never comes back nor re-syncs.
+     */
+    forget(id: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        const cur = load(id);
+        if (!cur || cur.status === 'forgotten') return false;
+        eraseTurnOf(db, cur);
+        erase().run(ctx.at, id);
+        dropVersions().run(id);
+        dropLinksOf().run(id, id);
+        dropInjections().run(id);
+        log('memory', id, cur.projectId, 'forget', ctx, cur.version + 1);
+        return true;
+      });
+    },
+
+    /** Save (create or replace) a session's rolling summary; `final` once the session ended. */
+    saveSummary(
+      sessionId: string,
+      projectId: ProjectId,
+      s: SummaryDraft,
+      final: boolean,
+      ctx: MutationContext,
+    ): void {
+      const text = (v: string) => scrubText(String(v ?? '')).trim();
+      tx(() => {
+        upsertSummary().run(
+          sessionId,
+          projectId,
+          text(s.request),
+          text(s.investigated),
+          text(s.learned),
+          text(s.completed),
+          text(s.nextSteps),
+          JSON.stringify(cleanList(s.filesRead)),
+          JSON.stringify(cleanList(s.filesEdited)),
+          text(s.notes),
+          final ? 1 : 0,
+          ctx.at,
+        );
+        log('summary', sessionId, projectId, final ? 'final' : 'save', ctx, null);
+      });
+    },
+
+    /** Mark a session's summary final (its session ended). False when there is none or it already was. */
+    finishSummary(sessionId: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        if (markFinal().run(ctx.at, sessionId).changes !== 1) return false;
+        const row = summaryProject().get(sessionId) as { project_id: string } | undefined;
+        log('summary', sessionId, row?.project_id ?? null, 'final', ctx, null);
+        return true;
+      });
+    },
+
+    /** Add a typed edge; false when it existed. */
+    link(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        if (addLink().run(fromId, kind, toId, projectId, ctx.at, ctx.origin).changes !== 1) return false;
+        log('link', `${fromId} ${kind} ${toId}`, projectId, 'add', ctx, null);
+        return true;
+      });
+    },
+
+    /** Remove a typed edge; false when there was none. */
+    unlink(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        if (removeLink().run(fromId, kind, toId).changes !== 1) return false;
+        log('link', `${fromId} ${kind} ${toId}`, projectId, 'remove', ctx, null);
+        return true;
+      });
+    },
+  };
+  return writer;
+}
+
+export type MemoryWriter = ReturnType<typeof createMemoryWriter>;
