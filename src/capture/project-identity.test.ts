@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,14 +84,27 @@ describe('resolveProject', () => {
     expect(resolveProject(x).key).toBe(`path:${x}`);
   });
 
-  it('honours a per-repository override (.engram.json beats git config engram.project)', () => {
+  it('honours the user’s git config engram.project, and a repository’s .engram.json only once confirmed', () => {
     const root = repo('o', 'git@github.com:acme/widget.git');
+    writeFileSync(join(root, '.engram.json'), JSON.stringify({ project: 'payments-secrets' }));
+    // A cloned repository cannot join another project's memory on its own say-so.
+    const untrusted = resolveProject(root);
+    expect(untrusted).toMatchObject({ key: 'git:github.com/acme/widget', pendingLink: 'payments-secrets' });
+    const links = () => ({ 'git:github.com/acme/widget': 'payments-secrets' });
+    expect(resolveProject(root, links)).toMatchObject({
+      name: 'payments-secrets',
+      key: 'name:payments-secrets',
+    });
+    expect(resolveProject(root, () => ({ 'git:github.com/other/repo': 'payments-secrets' })).key).toBe(
+      'git:github.com/acme/widget',
+    );
+    // The user's own git config is trusted (never committed with the repository).
     writeFileSync(join(root, '.git', 'config'), '[engram]\n\tproject = shared-name\n');
-    expect(resolveProject(root).name).toBe('shared-name');
-    writeFileSync(join(root, '.engram.json'), JSON.stringify({ project: 'file-name' }));
-    const p = resolveProject(root);
-    expect(p.name).toBe('file-name');
-    expect(p.key).toBe('name:file-name');
+    expect(resolveProject(root)).toMatchObject({ name: 'shared-name', key: 'name:shared-name' });
+    expect(
+      resolveProject(root, () => ({ [`gitdir:${realpathSync(join(root, '.git'))}`]: 'payments-secrets' }))
+        .name,
+    ).toBe('payments-secrets');
   });
 
   it('never throws on a broken .git file', () => {

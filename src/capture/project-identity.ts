@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { projectIdFromKey } from '../core/ids.ts';
-import type { Project, ProjectIdentity } from '../core/model.ts';
+import type { Project, ProjectIdentity, ProjectLinks } from '../core/model.ts';
 
 /** `git@github.com:Owner/Repo.git`, `https://user@github.com/owner/repo/` → `github.com/owner/repo`. */
 export function normaliseRemoteUrl(url: string): string {
@@ -26,7 +26,7 @@ export function normaliseRemoteUrl(url: string): string {
   return u.toLowerCase();
 }
 
-interface GitConfig {
+export interface GitConfig {
   remotes: Map<string, string>;
   engramProject: string | null;
 }
@@ -56,7 +56,7 @@ export function parseGitConfig(text: string): GitConfig {
   return { remotes, engramProject };
 }
 
-interface GitLocation {
+export interface GitLocation {
   worktreeRoot: string;
   commonDir: string;
 }
@@ -108,8 +108,15 @@ function readOverrideFile(root: string): string | null {
   }
 }
 
-/** Work out which project `cwd` belongs to, without hashing the id (the capture hook's cheap path). Never throws. */
-export function resolveProjectIdentity(cwd: string): ProjectIdentity {
+/**
+ * Work out which project `cwd` belongs to, without hashing the id (the capture hook's cheap path).
+ * `git config engram.project` (the user's own, never committed) renames a repository's project. A
+ * `.engram.json` is written by whoever wrote the repository, so it may only join another project once
+ * the user confirmed it (`engram project link`, kept in `links`, read only when such a file exists);
+ * until then the repository keeps its own identity and the request is reported as `pendingLink`.
+ * Never throws.
+ */
+export function resolveProjectIdentity(cwd: string, links?: () => ProjectLinks): ProjectIdentity {
   const dir = safeRealpath(isAbsolute(cwd) ? cwd : resolve(cwd));
   const git = findGit(dir);
   const root = git ? git.worktreeRoot : dir;
@@ -121,10 +128,29 @@ export function resolveProjectIdentity(cwd: string): ProjectIdentity {
       // No readable config: the repository is identified by its common dir.
     }
   }
-  const override = readOverrideFile(root) ?? config.engramProject;
-  if (override) {
-    return { name: override, key: `name:${override}`, root };
+  const own = ownIdentity(dir, root, git, config);
+  const requested = readOverrideFile(root);
+  if (requested) {
+    let confirmed: string | undefined;
+    try {
+      confirmed = links?.()[own.key];
+    } catch {
+      confirmed = undefined; // unreadable confirmations: nothing is confirmed
+    }
+    if (confirmed === requested) return { name: requested, key: `name:${requested}`, root };
+    if (!config.engramProject) return { ...own, pendingLink: requested };
   }
+  if (config.engramProject) return { name: config.engramProject, key: `name:${config.engramProject}`, root };
+  return own;
+}
+
+/** A repository's (or directory's) own identity: its remote, else its common git dir, else the path. */
+export function ownIdentity(
+  dir: string,
+  root: string,
+  git: GitLocation | null,
+  config: GitConfig,
+): ProjectIdentity {
   const remote = config.remotes.get('origin') ?? [...config.remotes.values()][0];
   if (remote) {
     const normalised = normaliseRemoteUrl(remote);
@@ -143,8 +169,8 @@ export function withProjectId(identity: ProjectIdentity): Project {
 }
 
 /** Work out which project `cwd` belongs to, with its stable id. Never throws. */
-export function resolveProject(cwd: string): Project {
-  return withProjectId(resolveProjectIdentity(cwd));
+export function resolveProject(cwd: string, links?: () => ProjectLinks): Project {
+  return withProjectId(resolveProjectIdentity(cwd, links));
 }
 
 /** Include/exclude rules: entries match a project id, its name, or a path prefix of its root. */

@@ -358,28 +358,92 @@ export interface ConfigSources {
   /** Parsed config file content (already JSON-parsed), or undefined when there is no file. */
   file?: unknown;
   fileName?: string;
+  /** The config file exists but could not be read or parsed: why. */
+  fileError?: string;
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** defaults ← file ← env, validated; unknown file keys are an error (typos must not pass silently). */
-export function resolveConfig(sources: ConfigSources): Config {
+/** A problem found while resolving the configuration: the value was ignored. */
+export interface ConfigIssue {
+  /** The key concerned, or null for the file as a whole. */
+  key: string | null;
+  /** Where the value came from: the file's path or `environment NAME`. */
+  source: string;
+  message: string;
+  /** `warning`: an unknown key (perhaps from a newer engram); `error`: a value that was ignored. */
+  severity: 'warning' | 'error';
+}
+
+export interface ResolvedConfig {
+  config: Config;
+  issues: ConfigIssue[];
+}
+
+/**
+ * defaults ← file ← env, degrading instead of failing: an invalid value keeps the value below it (the
+ * default, or the file's for the environment), an unknown key is ignored, an unreadable file means the
+ * defaults; every such problem is returned as an issue naming its key, for `status` and `doctor`.
+ */
+export function resolveConfigReport(sources: ConfigSources): ResolvedConfig {
   const values: Record<string, unknown> = {};
+  const issues: ConfigIssue[] = [];
   for (const key of CONFIG_KEYS) values[key] = specOf(key).default;
+  const name = sources.fileName ?? 'config file';
+  const take = (key: ConfigKey, raw: unknown, source: string) => {
+    try {
+      values[key] = coerceConfigValue(key, raw, source);
+    } catch (error) {
+      issues.push({ key, source, message: (error as Error).message, severity: 'error' });
+    }
+  };
+  if (sources.fileError !== undefined)
+    issues.push({
+      key: null,
+      source: name,
+      message: `${sources.fileError}; using the defaults`,
+      severity: 'error',
+    });
   if (sources.file !== undefined) {
-    const name = sources.fileName ?? 'config file';
-    for (const [key, raw] of Object.entries(flattenConfigFile(sources.file, name))) {
-      if (!isConfigKey(key)) {
-        throw new EngramError('CONFIG_UNKNOWN_KEY', `${name}: unknown key "${key}"`, {
-          hint: 'Run "engram config list" to see the valid keys.',
+    let flat: Record<string, unknown> = {};
+    try {
+      flat = flattenConfigFile(sources.file, name);
+    } catch (error) {
+      issues.push({ key: null, source: name, message: (error as Error).message, severity: 'error' });
+    }
+    for (const [key, raw] of Object.entries(flat)) {
+      if (isConfigKey(key)) take(key, raw, name);
+      else
+        issues.push({
+          key,
+          source: name,
+          message: `${name}: unknown key "${key}" (ignored)`,
+          severity: 'warning',
         });
-      }
-      values[key] = coerceConfigValue(key, raw, name);
     }
   }
   for (const key of CONFIG_KEYS) {
     const envName = envNameOf(key);
     const raw = sources.env[envName];
-    if (raw !== undefined && raw !== '') values[key] = coerceConfigValue(key, raw, `environment ${envName}`);
+    if (raw !== undefined && raw !== '') take(key, raw, `environment ${envName}`);
   }
-  return Object.freeze(values) as Config;
+  return { config: Object.freeze(values) as Config, issues };
+}
+
+/** defaults ← file ← env, strictly: the first problem is an error (validating a file before saving it). */
+export function resolveConfig(sources: ConfigSources): Config {
+  const { config, issues } = resolveConfigReport(sources);
+  const first = issues[0];
+  if (first) {
+    throw new EngramError(
+      first.severity === 'warning' ? 'CONFIG_UNKNOWN_KEY' : 'CONFIG_INVALID',
+      first.message,
+      {
+        hint:
+          first.severity === 'warning'
+            ? 'Run "engram config list" to see the valid keys.'
+            : 'See "engram config list" for every key, its type and its default.',
+      },
+    );
+  }
+  return config;
 }

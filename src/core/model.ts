@@ -196,7 +196,15 @@ export interface ProjectIdentity {
   /** The identity key the id is derived from (normalised remote URL, git common dir or cwd). */
   key: string;
   root: string;
+  /**
+   * The repository's `.engram.json` asks to share memory with this project name, but the user has not
+   * confirmed it (`engram project link`): the project keeps its own identity meanwhile.
+   */
+  pendingLink?: string;
 }
+
+/** Confirmed `.engram.json` overrides: a repository's own identity key → the project name it joins. */
+export type ProjectLinks = Readonly<Record<string, string>>;
 
 export interface Project extends ProjectIdentity {
   id: ProjectId;

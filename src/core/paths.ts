@@ -12,6 +12,7 @@ export interface EngramPaths {
   workerLog: string;
   workerPid: string;
   inboxDir: string;
+  projectLinks: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -25,5 +26,6 @@ export function pathsFor(home: string): EngramPaths {
     workerLog: join(logDir, 'worker.log'),
     workerPid: join(home, 'worker.pid'),
     inboxDir: join(home, 'inbox'),
+    projectLinks: join(home, 'project-links.json'),
   };
 }

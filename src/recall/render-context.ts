@@ -56,12 +56,19 @@ function filesOf(o: Observation): string {
 
 /**
  * One index line: id, type (and status when not active), title, files, age, token cost of the details;
- * with `project`, the project id too (searches over every project).
+ * with `projectName`, the project's name too (searches over every project; its id when unnamed).
  */
-export function indexLine(o: Observation, now: number, options: { project?: boolean } = {}): string {
+export function indexLine(
+  o: Observation,
+  now: number,
+  options: { projectName?: string | undefined; showProject?: boolean } = {},
+): string {
   const files = filesOf(o);
   const status = o.status === 'active' ? '' : ` (${o.status})`;
-  const project = options.project ? ` · ${o.projectId}` : '';
+  const project =
+    options.showProject || options.projectName !== undefined
+      ? ` · ${options.projectName ?? o.projectId}`
+      : '';
   return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)}${project} · ~${o.tokens}t`;
 }
 

@@ -101,6 +101,11 @@ export function createEventsRepo(db: Db) {
     db,
     `UPDATE events SET status = 'pending', attempts = 0 WHERE status = 'parked'`,
   );
+  const retrySessionsOf = lazyStatement(
+    db,
+    `UPDATE events SET status = 'pending', attempts = 0 WHERE status = 'parked' AND session_id IN
+       (SELECT session_id FROM events WHERE status = 'parked' AND seq IN (SELECT value FROM json_each(?)))`,
+  );
   const prune = lazyStatement(db, `DELETE FROM events WHERE status = 'done' AND done_at < ?`);
 
   return {
@@ -186,9 +191,9 @@ export function createEventsRepo(db: Db) {
         at: r.at,
       }));
     },
-    /** Put parked events back in the queue; returns how many. */
-    retryParked(): number {
-      return retryParked().run().changes;
+    /** Put parked events back in the queue (all, or those of the sessions of `seqs`); returns how many. */
+    retryParked(seqs?: readonly number[]): number {
+      return seqs ? retrySessionsOf().run(JSON.stringify(seqs)).changes : retryParked().run().changes;
     },
     /** Delete distilled raw events older than `before`; returns how many. */
     pruneDone(before: number): number {

@@ -5,15 +5,20 @@
 import type * as OsModule from 'node:os';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { resolveConfig, type Config } from '../core/config.ts';
-import { EngramError } from '../core/errors.ts';
+import { resolveConfigReport, type Config, type ConfigIssue } from '../core/config.ts';
+import type { ProjectLinks } from '../core/model.ts';
 import { pathsFor, type EngramPaths } from '../core/paths.ts';
+import { readProjectLinks } from '../store/project-links.ts';
 
 export interface Runtime {
   home: string;
   paths: EngramPaths;
   config: Config;
+  /** What was wrong with the configuration (each invalid value fell back): shown by status and doctor. */
+  configIssues: readonly ConfigIssue[];
   env: Readonly<Record<string, string | undefined>>;
+  /** Confirmed `.engram.json` project links, read on first use (only when a repository has one). */
+  projectLinks: () => ProjectLinks;
 }
 
 export function engramHomeFrom(env: Readonly<Record<string, string | undefined>>): string {
@@ -22,24 +27,36 @@ export function engramHomeFrom(env: Readonly<Record<string, string | undefined>>
   return join(env['HOME'] || (process.getBuiltinModule('node:os') as typeof OsModule).homedir(), '.engram');
 }
 
-export function readConfigFile(path: string): unknown {
-  if (!existsSync(path)) return undefined;
-  const text = readFileSync(path, 'utf8');
-  if (text.trim() === '') return undefined;
+/** The config file's JSON (undefined when there is none), or why it cannot be read. */
+export function readConfigFile(path: string): { value: unknown } | { error: string } {
+  if (!existsSync(path)) return { value: undefined };
+  let text: string;
   try {
-    return JSON.parse(text);
+    text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new EngramError('CONFIG_INVALID', `${path} is not valid JSON: ${(error as Error).message}`, {
-      hint: 'Fix the file, or move it away to use the defaults.',
-    });
+    return { error: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  if (text.trim() === '') return { value: undefined };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: `${path} is not valid JSON (${(error as Error).message})` };
   }
 }
 
+/** Never fails on configuration: every invalid value falls back and is listed in `configIssues`. */
 export function loadRuntime(env: Readonly<Record<string, string | undefined>> = process.env): Runtime {
   const home = engramHomeFrom(env);
   const paths = pathsFor(home);
-  const config = resolveConfig({ file: readConfigFile(paths.config), fileName: paths.config, env });
-  return { home, paths, config, env };
+  const file = readConfigFile(paths.config);
+  const { config, issues } = resolveConfigReport({
+    ...('error' in file ? { fileError: file.error } : { file: file.value }),
+    fileName: paths.config,
+    env,
+  });
+  let links: ProjectLinks | undefined;
+  const projectLinks = () => (links ??= readProjectLinks(paths.projectLinks));
+  return { home, paths, config, configIssues: issues, env, projectLinks };
 }
 
 export function ensureHome(paths: EngramPaths): void {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { ProjectLinks } from '../core/model.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { Worker } from 'node:worker_threads';
@@ -69,6 +70,8 @@ export interface BackfillOptions {
   onProgress?: (done: number, total: number, bytesDone: number, bytesTotal: number) => void;
   /** Stop after this many files (tests simulate an interrupted run with it). */
   limitFiles?: number;
+  /** Confirmed `.engram.json` project links. */
+  projectLinks?: ProjectLinks;
 }
 
 export interface BackfillReport {
@@ -120,6 +123,7 @@ function ingestOptions(options: BackfillOptions, file: TranscriptFile) {
     subagent: file.subagent,
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.project ? { projectFilter: options.project } : {}),
+    ...(options.projectLinks ? { projectLinks: options.projectLinks } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
-import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { CreateOutcome, MutationContext, NewMemory } from '../store/memory-writer.ts';
@@ -35,6 +35,8 @@ export interface DrainDeps {
   logger: Logger;
   /** Read the session's transcript after a turn ends (live use); off in tests of the queue alone. */
   readTranscripts?: boolean;
+  /** Confirmed `.engram.json` project links, for the transcripts' projects. */
+  projectLinks?: ProjectLinks;
 }
 
 /**
@@ -64,6 +66,7 @@ function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], no
       now,
       sessionId: last.sessionId,
       cwd: last.cwd,
+      ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),
     });
     if (r.created > 0)
       deps.logger.info('transcript read', {

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import { createTranscriptParser, peekSkippedType } from '../capture/transcript/transcript-entries.ts';
-import type { Project, SummaryDraft } from '../core/model.ts';
+import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
 import type { TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
@@ -30,6 +30,8 @@ export interface IngestOptions {
   sessionId?: string;
   /** The session's working directory when the records do not say (live use). */
   cwd?: string;
+  /** Confirmed `.engram.json` overrides (see capture/project-identity). */
+  projectLinks?: ProjectLinks;
 }
 
 export interface IngestReport {
@@ -43,6 +45,8 @@ export interface IngestReport {
   usageMessages: number;
   restarted: boolean;
   filtered: boolean;
+  /** Another reader (the worker, flush, backfill) stored this range first: nothing was stored. */
+  raced: boolean;
 }
 
 /** Everything a read needs from the store, gathered before the (store-free) preparation. */
@@ -62,6 +66,9 @@ export interface IngestPlan {
   sessionId: string | null;
   cwd: string | null;
   now: number;
+  projectLinks: ProjectLinks;
+  /** The stored progress this read starts from (null: never read): committing claims the range only if it is unchanged. */
+  claim: { offset: number; fingerprint: string } | null;
 }
 
 /** The outcome of reading and distilling one file, ready to commit (plain data: it crosses threads). */
@@ -86,6 +93,7 @@ export interface PreparedIngest {
   };
   firstAt: number;
   lastAt: number;
+  claim: IngestPlan['claim'];
 }
 
 export function planIngest(
@@ -112,6 +120,8 @@ export function planIngest(
     sessionId: options.sessionId ?? null,
     cwd: options.cwd ?? null,
     now: options.now,
+    projectLinks: options.projectLinks ?? {},
+    claim: previous ? { offset: previous.offset, fingerprint: previous.fingerprint } : null,
   };
 }
 
@@ -139,8 +149,10 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     usageMessages: 0,
     restarted: plan.restarted,
     filtered: false,
+    raced: false,
   };
-  const project: Project = resolveProject(cwd);
+  const links = plan.projectLinks;
+  const project: Project = resolveProject(cwd, () => links);
   const entries = plan.subagent ? [] : parsed.entries;
   const base = {
     report,
@@ -150,6 +162,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     live: plan.live,
     usage: parsed.usage,
     types: [...parsed.types],
+    claim: plan.claim,
     firstAt: parsed.entries[0]?.at || parsed.usage[0]?.at || plan.now,
     lastAt: parsed.entries[parsed.entries.length - 1]?.at || parsed.entries[0]?.at || plan.now,
     progress: {
@@ -180,6 +193,20 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
   const { report } = p;
   if (p.nothingToStore) return report;
   store.transaction(() => {
+    // Compare-and-swap on the stored progress: the range is ours only if nobody stored it meanwhile
+    // (the worker, `flush` and `backfill` may read the same transcript at once).
+    const current = store.transcripts.progress(report.path);
+    const unchanged =
+      current === null
+        ? p.claim === null
+        : p.claim !== null &&
+          current.offset === p.claim.offset &&
+          current.fingerprint === p.claim.fingerprint;
+    if (!unchanged) {
+      report.raced = true;
+      report.created = 0;
+      return;
+    }
     if (!subagent) {
       store.sessions.touch(
         p.project,

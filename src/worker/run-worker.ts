@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
+import type { ProjectLinks } from '../core/model.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   prepare?: TurnPreparer;
   /** Embeds memories in the background when configured (embed.provider); null: lexical only. */
   embedder?: Embedder | null;
+  /** Confirmed `.engram.json` project links. */
+  projectLinks?: ProjectLinks;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
@@ -65,7 +68,13 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         if (imported.imported > 0) lastWork = now;
         if (imported.rejected > 0)
           logger.warn('unreadable inbox files moved to inbox/rejected', { count: imported.rejected });
-        const drainDeps = { store, distiller: deps.distiller, logger, readTranscripts: true };
+        const drainDeps = {
+          store,
+          distiller: deps.distiller,
+          logger,
+          readTranscripts: true,
+          ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),
+        };
         const drainOptions = {
           force: false,
           now,

@@ -83,11 +83,15 @@ describe('engram backfill over real Claude Code transcripts', () => {
       ),
     ).toBe(true);
 
-    const ctx = sb.engram(['context', '--cwd', '/home/marco/projects/spotter']).stdout;
+    const ctx = sb.engram(['context', '--project', '/home/marco/projects/spotter']).stdout;
     expect(ctx).toContain('Last session');
     const status = JSON.parse(sb.engram(['status', '--json']).stdout) as { counts: { summaries: number } };
     expect(status.counts.summaries).toBe(4); // one per session, original session ids
-    const gqc = sb.engram(['context', '--cwd', '/home/USER/projects/spotter-worktrees/spotter-gqc']).stdout;
+    const gqc = sb.engram([
+      'context',
+      '--project',
+      '/home/USER/projects/spotter-worktrees/spotter-gqc',
+    ]).stdout;
     expect(gqc).toMatch(/Request: Implement spotter-gqc/);
     expect(gqc).toMatch(/Completed: .*committed "feat: /);
 

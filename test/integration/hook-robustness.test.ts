@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/sandbox.ts';
@@ -65,18 +65,44 @@ describe('the hook never fails the agent', () => {
     expect(dbSize).toBeLessThan(5 * 1024 * 1024);
   });
 
-  it('exits 0 with a clear log line when the config is invalid or the home is unusable', () => {
+  it('keeps capturing with a broken config: each bad value falls back, status names it', () => {
     const p = payloads('sess-cfg', cwd);
     const broken = createSandbox({ ENGRAM_CONTEXT_SESSION_START_TOKENS: 'many' });
     try {
-      const r = broken.hook(p.prompt('hello'));
-      expect(r.status).toBe(0);
-      expect(readFileSync(join(broken.engramHome, 'logs', 'hook.log'), 'utf8')).toMatch(
-        /sessionStartTokens must be a number/,
+      mkdirSync(broken.engramHome, { recursive: true });
+      // A typo'd value and a key from a newer engram: before, every event was lost.
+      writeFileSync(
+        join(broken.engramHome, 'config.json'),
+        JSON.stringify({ 'context.promptTokens': 'lots', 'vault.futureKey': true }),
       );
+      expect(broken.hook(p.prompt('hello')).status).toBe(0);
+      expect(broken.hook(p.stop('done')).status).toBe(0);
+      const status = broken.engram(['status', '--json']);
+      expect(status.status).toBe(0);
+      const report = JSON.parse(status.stdout) as {
+        queue: { inbox: number; pending: number };
+        config: { issues: { key: string; severity: string }[] };
+      };
+      expect(report.queue.pending + report.queue.inbox).toBe(2);
+      expect(report.config.issues.map((i) => [i.key, i.severity]).sort()).toEqual([
+        ['context.promptTokens', 'error'],
+        ['context.sessionStartTokens', 'error'],
+        ['vault.futureKey', 'warning'],
+      ]);
+      // Not even JSON: the defaults, a loud status line, and capture goes on.
+      writeFileSync(join(broken.engramHome, 'config.json'), '{"context": ');
+      expect(broken.hook(p.prompt('again')).status).toBe(0);
+      const text = broken.engram(['status']).stdout;
+      expect(text).toMatch(/config\.json is not valid JSON/);
+      expect(broken.engram(['flush', '--json']).status).toBe(0);
+      expect(JSON.parse(broken.engram(['status', '--json']).stdout).counts.prompts).toBe(2);
     } finally {
       broken.cleanup();
     }
+  });
+
+  it('exits 0 when the home is unusable', () => {
+    const p = payloads('sess-cfg', cwd);
     // ENGRAM_HOME is a regular file: nothing can be written or even logged; the hook still succeeds.
     const blocked = createSandbox();
     try {

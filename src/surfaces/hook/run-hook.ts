@@ -92,7 +92,7 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     return { stdout: '', status: normalised.skip ? 'skipped' : 'rejected' };
   }
   const n = normalised.value;
-  const project = resolveProjectIdentity(n.cwd);
+  const project = resolveProjectIdentity(n.cwd, runtime.projectLinks);
   if (
     !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
   ) {

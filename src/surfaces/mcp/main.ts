@@ -12,6 +12,7 @@ import { createMcpServer } from './server.ts';
 export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void> {
   const server = createMcpServer({
     cwd,
+    projectLinks: runtime.projectLinks,
     now: Date.now,
     embedder: createEmbedderFromConfig(runtime.config, { env: runtime.env, engramHome: runtime.home }),
     queryTimeoutMs: runtime.config['embed.queryTimeoutMs'],

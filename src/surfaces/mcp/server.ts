@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../core/errors.ts';
-import { OBSERVATION_TYPES, type Observation, type Project } from '../../core/model.ts';
+import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
 import { hybridSearch } from '../../recall/hybrid.ts';
@@ -23,6 +23,8 @@ export const MCP_RESULT_CHAR_BUDGET = 16_000;
 export interface McpDeps {
   openStore: () => Store;
   cwd: string;
+  /** Confirmed `.engram.json` project links. */
+  projectLinks?: () => ProjectLinks;
   now: () => number;
   /** The configured embedder (embed.provider): search is hybrid with one, lexical without. */
   embedder?: Embedder | null;
@@ -63,7 +65,7 @@ const ID = z
 
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer({ name: 'engram', version: '0.1.0' });
-  const project = (): Project => resolveProject(deps.cwd);
+  const project = (): Project => resolveProject(deps.cwd, deps.projectLinks);
   const withStore = <T>(fn: (store: Store) => T): T => {
     const store = deps.openStore();
     try {
@@ -163,7 +165,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
         return ok(
           [
             `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
-            ...hits.map((o) => indexLine(o, now, { project: all_projects === true })),
+            ...hits.map((o) => indexLine(o, now, { showProject: all_projects === true })),
           ].join('\n'),
         );
       },

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
 import { printJson, type CliContext } from '../context.ts';
+import { boolFlag, stringFlag, type CommandSpec } from '../registry.ts';
 
 export interface BackfillFlags {
   json: boolean;
@@ -44,6 +45,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     distiller: createHeuristicDistiller(),
     now: ctx.now,
     dryRun: flags.dryRun,
+    projectLinks: ctx.runtime.projectLinks(),
     ...(since !== undefined ? { since } : {}),
     ...(flags.project ? { project: resolve(ctx.cwd, flags.project) } : {}),
     ...(showProgress
@@ -91,3 +93,47 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
   );
   return report.errors.length > 0 ? 1 : 0;
 }
+
+export const backfillSpec: CommandSpec = {
+  name: 'backfill',
+  group: 'Memory',
+  summary: 'read existing Claude Code transcripts into memory (resumable, repeatable)',
+  usage: '[--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]',
+  flags: {
+    from: {
+      type: 'string',
+      value: 'DIR',
+      description: 'where the transcripts are (default ~/.claude/projects)',
+    },
+    since: {
+      type: 'string',
+      value: 'DATE|Nd',
+      description: 'only sessions since a date (2026-01-31) or N days',
+    },
+    project: {
+      type: 'string',
+      value: 'PATH',
+      description: 'only sessions whose working directory is under PATH',
+    },
+    'dry-run': { type: 'boolean', description: 'count what would be read and created; store nothing' },
+  },
+  examples: [
+    'engram backfill',
+    'engram backfill --since 30d --dry-run',
+    'engram backfill --from ./old-transcripts',
+  ],
+  run: (ctx, args) => {
+    const from = stringFlag(args, 'from');
+    if (from !== undefined && !existsSync(resolve(ctx.cwd, from)))
+      throw new EngramError('INPUT_INVALID', `--from: no such directory: ${resolve(ctx.cwd, from)}`);
+    const since = stringFlag(args, 'since');
+    const project = stringFlag(args, 'project');
+    return backfillCommand(ctx, {
+      json: args.json,
+      dryRun: boolFlag(args, 'dry-run'),
+      ...(from ? { from } : {}),
+      ...(since ? { since } : {}),
+      ...(project ? { project } : {}),
+    });
+  },
+};

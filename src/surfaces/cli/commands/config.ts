@@ -9,13 +9,13 @@ import {
   envNameOf,
   flattenConfigFile,
   isConfigKey,
-  resolveConfig,
   type ConfigKey,
 } from '../../../core/config.ts';
 import { describeConfigKey } from '../../../core/config-descriptions.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { readConfigFile } from '../../runtime.ts';
 import { printJson, type CliContext } from '../context.ts';
+import type { CommandSpec } from '../registry.ts';
 
 function requireKey(key: string | undefined): ConfigKey {
   if (key === undefined || !isConfigKey(key)) {
@@ -56,8 +56,17 @@ export function configCommand(
   flags: { json: boolean },
 ): number {
   const path = ctx.runtime.paths.config;
-  const fileValue = readConfigFile(path);
-  const file = fileValue === undefined ? {} : flattenConfigFile(fileValue, path);
+  const read = readConfigFile(path);
+  if ('error' in read && (action === 'set' || action === 'unset'))
+    throw new EngramError('CONFIG_INVALID', `${read.error}: not changing it`, {
+      hint: 'Fix the file by hand or move it away (the defaults apply meanwhile).',
+    });
+  let file: Record<string, unknown> = {};
+  try {
+    file = 'value' in read && read.value !== undefined ? flattenConfigFile(read.value, path) : {};
+  } catch (error) {
+    if (action === 'set' || action === 'unset') throw error;
+  }
   const config = ctx.runtime.config;
   switch (action) {
     case 'list': {
@@ -90,7 +99,6 @@ export function configCommand(
       if (args.length < 2) throw new EngramError('INPUT_INVALID', 'usage: engram config set <key> <value>');
       const value = coerceConfigValue(key, args.slice(1).join(' '), 'engram config set');
       const next = { ...file, [key]: value };
-      resolveConfig({ file: next, fileName: path, env: {} }); // the whole file must stay valid
       writeConfigFile(path, next);
       const shadowed = sourceOf(ctx, key, next) === 'env';
       ctx.io.out(
@@ -112,3 +120,19 @@ export function configCommand(
       });
   }
 }
+
+export const configSpec: CommandSpec = {
+  name: 'config',
+  group: 'Health and plumbing',
+  summary: 'settings: list | get <key> | set <key> <value> | unset <key>',
+  usage: '[list|get|set|unset] [key] [value]',
+  details: 'Values come from defaults ← $ENGRAM_HOME/config.json ← ENGRAM_* environment variables.',
+  flags: {},
+  examples: [
+    'engram config list',
+    'engram config set context.sessionStartTokens 1500',
+    'engram config unset log.level',
+  ],
+  run: (ctx, args) =>
+    configCommand(ctx, args.positionals[0] ?? 'list', args.positionals.slice(1), { json: args.json }),
+};

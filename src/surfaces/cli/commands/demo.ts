@@ -8,11 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { loadRuntime } from '../../runtime.ts';
 import { createCliContext, printJson, type CliContext } from '../context.ts';
 import { contextCommand } from './memory.ts';
 import { flushCommand } from './worker.ts';
+import { boolFlag, type CommandSpec } from '../registry.ts';
 
 interface DemoFile {
   sessions: Record<string, unknown>[][];
@@ -75,7 +77,7 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
       const out: string[] = [];
       contextCommand(createCliContext(demoCtx.runtime, { ...ctx.io, out: (t) => out.push(t) }, project), {
         json: true,
-        cwd: project,
+        project: resolveProject(project),
         source: 'startup',
         session: randomUUID(),
       });
@@ -90,7 +92,7 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
     );
     contextCommand(createCliContext(demoCtx.runtime, ctx.io, project), {
       json: false,
-      cwd: project,
+      project: resolveProject(project),
       source: 'startup',
       session: randomUUID(),
     });
@@ -100,3 +102,13 @@ export async function demoCommand(ctx: CliContext, flags: { json: boolean; keep:
     if (!flags.keep) rmSync(root, { recursive: true, force: true });
   }
 }
+
+export const demoSpec: CommandSpec = {
+  name: 'demo',
+  group: 'Set-up',
+  summary: 'replay a sample session in a throw-away home and show what engram remembers',
+  usage: '[--keep]',
+  flags: { keep: { type: 'boolean', description: 'keep the throw-away home (its path is printed)' } },
+  examples: ['engram demo'],
+  run: (ctx, args) => demoCommand(ctx, { json: args.json, keep: boolFlag(args, 'keep') }),
+};

@@ -4,13 +4,14 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
 import { registerMcpServer, unregisterMcpServer } from '../claude-mcp.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { findTranscripts } from '../../../worker/backfill.ts';
 import { printJson, type CliContext } from '../context.ts';
+import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../registry.ts';
 import { backfillCommand } from './backfill.ts';
 
 export function defaultSettingsPath(ctx: CliContext): string {
@@ -72,9 +73,10 @@ export async function installCommand(
     events: HOOK_EVENTS,
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
   });
-  const mcp = registerMcp(ctx);
+  // An explicit settings file is all that is touched: the global MCP registration stays as it is.
+  const mcp = flags.settings ? null : registerMcp(ctx);
   if (flags.json) {
-    printJson(ctx, { ...report, mcp: { path: mcp.path, changed: mcp.changed } });
+    printJson(ctx, { ...report, mcp: mcp ? { path: mcp.path, changed: mcp.changed } : null });
     if (flags.backfill) await offerBackfill(ctx, { json: true, backfill: true });
     return 0;
   }
@@ -85,7 +87,9 @@ export async function installCommand(
   if (report.backupPath) lines.push(`  backup of your previous settings: ${report.backupPath}`);
   lines.push(
     `  memory lives in ${ctx.runtime.home}; check capture with "engram status"`,
-    `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.path} (tools: search, timeline, get_observations, get_session_summaries, remember, invalidate, forget)`,
+    mcp
+      ? `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.path} (tools: search, timeline, get_observations, get_session_summaries, remember, invalidate, forget)`
+      : '  MCP server not registered (--settings names the only file engram changes; run "engram install" without it for the MCP server)',
     '  undo with "engram uninstall"',
   );
   ctx.io.out(`${lines.join('\n')}\n`);
@@ -96,7 +100,7 @@ export async function installCommand(
 export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
   const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
   const report = uninstallHooks(settingsPath);
-  const mcpRemoved = unregisterMcpServer(claudeJsonPath(ctx));
+  const mcpRemoved = flags.settings ? false : unregisterMcpServer(claudeJsonPath(ctx));
   if (flags.json) {
     printJson(ctx, { ...report, mcpRemoved });
     return 0;
@@ -112,3 +116,61 @@ export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settin
   if (mcpRemoved) ctx.io.out(`removed the engram MCP server from ${claudeJsonPath(ctx)}\n`);
   return 0;
 }
+
+const SETTINGS_FLAG = {
+  type: 'string' as const,
+  value: 'FILE',
+  description:
+    'a Claude Code settings file to change instead of ~/.claude/settings.json (then only that file is touched: no MCP registration)',
+};
+
+/** `--settings FILE`: resolved; its directory must exist (a typo must not create a stray settings file). */
+function settingsFlag(ctx: CliContext, args: ParsedArgs): string | undefined {
+  const given = stringFlag(args, 'settings');
+  if (given === undefined) return undefined;
+  const path = resolve(ctx.cwd, given);
+  if (!existsSync(dirname(path)))
+    throw new EngramError('INPUT_INVALID', `--settings: the directory ${dirname(path)} does not exist`, {
+      hint: 'Give the path of a settings file in an existing directory, e.g. .claude/settings.local.json.',
+    });
+  return path;
+}
+
+export const installSpec: CommandSpec = {
+  name: 'install',
+  group: 'Set-up',
+  summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
+  usage: '[--settings FILE] [--backfill]',
+  details:
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. Idempotent; undo with "engram uninstall".',
+  flags: {
+    settings: SETTINGS_FLAG,
+    backfill: { type: 'boolean', description: 'also read your earlier sessions’ transcripts now' },
+  },
+  examples: [
+    'engram install',
+    'engram install --backfill',
+    'engram install --settings .claude/settings.local.json',
+  ],
+  run: (ctx, args) => {
+    const settings = settingsFlag(ctx, args);
+    return installCommand(ctx, {
+      json: args.json,
+      backfill: boolFlag(args, 'backfill'),
+      ...(settings ? { settings } : {}),
+    });
+  },
+};
+
+export const uninstallSpec: CommandSpec = {
+  name: 'uninstall',
+  group: 'Set-up',
+  summary: "take engram's hooks and MCP server out again (memories stay)",
+  usage: '[--settings FILE]',
+  flags: { settings: SETTINGS_FLAG },
+  examples: ['engram uninstall'],
+  run: (ctx, args) => {
+    const settings = settingsFlag(ctx, args);
+    return uninstallCommand(ctx, { json: args.json, ...(settings ? { settings } : {}) });
+  },
+};

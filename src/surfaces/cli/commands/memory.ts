@@ -1,14 +1,30 @@
 /**
  * Reading and correcting memories: `engram search`, `engram show`, `engram forget`, `engram context`.
  */
-import { resolveProject } from '../../../capture/project-identity.ts';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isProjectCaptured, resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
-import type { Observation, ObservationType } from '../../../core/model.ts';
+import {
+  OBSERVATION_TYPES,
+  type Observation,
+  type ObservationType,
+  type Project,
+} from '../../../core/model.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import {
+  boolFlag,
+  intFlag,
+  needPositionals,
+  stringFlag,
+  type CommandSpec,
+  type FlagSpec,
+  type ParsedArgs,
+} from '../registry.ts';
 
 function observationJson(o: Observation) {
   return {
@@ -36,14 +52,14 @@ export async function searchCommand(
   query: string,
   flags: {
     json: boolean;
-    all: boolean;
+    /** null: every project. */
+    project: Project | null;
     limit: number;
-    cwd: string;
     types: ObservationType[];
     hidden: boolean;
   },
 ): Promise<number> {
-  const project = flags.all ? null : resolveProject(flags.cwd);
+  const project = flags.project;
   const now = ctx.now();
   const { config, env, home } = ctx.runtime;
   const options = {
@@ -58,12 +74,14 @@ export async function searchCommand(
   const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
   const store = ctx.openStore();
   let result: HybridResult;
+  let names: Map<string, string>;
   try {
     // Without an embedder, hybridSearch is the lexical search.
     result = await hybridSearch(store, embedder, {
       ...options,
       queryTimeoutMs: config['embed.queryTimeoutMs'],
     });
+    names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
   } finally {
     store.close();
   }
@@ -80,6 +98,7 @@ export async function searchCommand(
         status: o.status,
         title: o.title,
         projectId: o.projectId,
+        project: names.get(o.projectId) ?? null,
         sessionId: o.sessionId,
         createdAt: o.createdAt,
         files: [...new Set([...o.filesModified, ...o.filesRead])],
@@ -95,20 +114,29 @@ export async function searchCommand(
     ctx.io.out(`no memories match "${query}"${project ? ` in project ${project.name} (try --all)` : ''}\n`);
     return 0;
   }
-  ctx.io.out(`${hits.map((h) => indexLine(h.observation, now, { project: flags.all })).join('\n')}\n`);
+  // In score order; a memory lent its place by a neighbouring match is context, not a match.
+  const lines = hits.map((h) => {
+    const line = indexLine(
+      h.observation,
+      now,
+      project ? {} : { showProject: true, projectName: names.get(h.observation.projectId) },
+    );
+    return h.via === 'context' ? `${line} (context)` : line;
+  });
+  ctx.io.out(`${lines.join('\n')}\n`);
   return 0;
 }
 
 export function timelineCommand(
   ctx: CliContext,
   anchor: string,
-  flags: { json: boolean; cwd: string; before: number; after: number },
+  flags: { json: boolean; project: Project; before: number; after: number },
 ): number {
   const isId = /^obs_/.test(anchor);
   const t = withStore(ctx, (store) =>
     timeline(store, {
       ...(isId ? { id: anchor } : { date: anchor }),
-      projectId: resolveProject(flags.cwd).id,
+      projectId: flags.project.id,
       before: flags.before,
       after: flags.after,
     }),
@@ -172,23 +200,30 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
   return 0;
 }
 
-export function forgetCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
-  const results = withStore(ctx, (store) =>
-    store.transaction(() =>
-      ids.map((id) => ({ id, forgotten: store.memory.forget(id, { origin: 'cli', at: ctx.now() }) })),
-    ),
-  );
-  const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
-  if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });
-  else for (const r of results) ctx.io.out(r.forgotten ? `forgot ${r.id}\n` : `no memory with id ${r.id}\n`);
-  return missing.length > 0 ? 1 : 0;
-}
-
 export function contextCommand(
   ctx: CliContext,
-  flags: { json: boolean; cwd: string; source: string; session: string },
+  flags: { json: boolean; project: Project; source: string; session: string },
 ): number {
-  const project = resolveProject(flags.cwd);
+  const { project } = flags;
+  const { config } = ctx.runtime;
+  // Exactly as the hook: an excluded project is told nothing.
+  if (
+    !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
+  ) {
+    if (flags.json)
+      printJson(ctx, {
+        project: { id: project.id, name: project.name, root: project.root },
+        excluded: true,
+        text: '',
+        tokens: 0,
+        observationIds: [],
+      });
+    else
+      ctx.io.out(
+        `(project ${project.name} is not captured (projects.include / projects.exclude): nothing is injected)\n`,
+      );
+    return 0;
+  }
   const rendered = withStore(ctx, (store) =>
     renderSessionContext(store, {
       project,
@@ -200,7 +235,11 @@ export function contextCommand(
     }),
   );
   if (flags.json) {
-    printJson(ctx, { project: { id: project.id, name: project.name, root: project.root }, ...rendered });
+    printJson(ctx, {
+      project: { id: project.id, name: project.name, root: project.root },
+      excluded: false,
+      ...rendered,
+    });
   } else if (rendered.text === '') {
     ctx.io.out(`(nothing remembered yet for project ${project.name})\n`);
   } else {
@@ -208,3 +247,157 @@ export function contextCommand(
   }
   return 0;
 }
+
+// ---- command specs -------------------------------------------------------------------------------
+
+const CWD_FLAG: FlagSpec = {
+  type: 'string',
+  value: 'DIR',
+  description: 'the project directory (default: here)',
+};
+
+/** "--type decision,bugfix" → the types, each checked. */
+function parseTypes(text: string | undefined): ObservationType[] {
+  if (text === undefined) return [];
+  const types = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const t of types) {
+    if (!(OBSERVATION_TYPES as readonly string[]).includes(t))
+      throw new EngramError('INPUT_INVALID', `unknown memory type "${t}"`, {
+        hint: `Use one of: ${OBSERVATION_TYPES.join(', ')}.`,
+      });
+  }
+  return types as ObservationType[];
+}
+
+const PROJECT_FLAG: FlagSpec = {
+  type: 'string',
+  value: 'NAME|ID|PATH',
+  description: 'a project engram knows, by name, prj_ id or root path (instead of --cwd)',
+};
+
+/**
+ * The project a command is about: `--project` names one engram knows (by name, id or root, even if
+ * its directory is not on this machine); otherwise the one `--cwd` (default: here) belongs to.
+ */
+export function projectOf(ctx: CliContext, args: ParsedArgs): Project {
+  const wanted = stringFlag(args, 'project');
+  if (wanted === undefined) return resolveProject(dirFlag(ctx, args), ctx.runtime.projectLinks);
+  const known = withStore(ctx, (store) => store.sessions.projectStats());
+  const found = known.filter(
+    (p) => p.id === wanted || p.name === wanted || p.root === resolve(ctx.cwd, wanted),
+  );
+  if (found.length === 1) {
+    const p = found[0] as (typeof found)[number];
+    return (
+      withStore(ctx, (store) => store.sessions.project(p.id)) ??
+      resolveProject(p.root, ctx.runtime.projectLinks)
+    );
+  }
+  throw new EngramError(
+    found.length === 0 ? 'NOT_FOUND' : 'INPUT_INVALID',
+    found.length === 0
+      ? `no project "${wanted}" in memory`
+      : `"${wanted}" names ${found.length} projects: ${found.map((p) => `${p.name} (${p.id})`).join(', ')}`,
+    { hint: '"engram status" lists the projects engram knows; use a prj_ id to be exact.' },
+  );
+}
+
+/** A directory flag that must exist. */
+export function dirFlag(ctx: CliContext, args: ParsedArgs, name = 'cwd'): string {
+  const dir = resolve(ctx.cwd, stringFlag(args, name) ?? ctx.cwd);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new EngramError('INPUT_INVALID', `--${name}: no such directory: ${dir}`);
+  return dir;
+}
+
+export const searchSpec: CommandSpec = {
+  name: 'search',
+  group: 'Memory',
+  summary: 'find memories (this project; --all for every project)',
+  usage: '<words…> [--all] [--limit N] [--type T,…] [--hidden] [--cwd DIR]',
+  details:
+    'Words are matched as words ("a phrase" and prefix* work; code identifiers and paths are split). Results come in score order; a result lent by a neighbouring match is marked "(context)".',
+  flags: {
+    all: { type: 'boolean', description: 'search every project' },
+    limit: { type: 'string', value: 'N', description: 'how many results (1–1000, default 10)' },
+    type: { type: 'string', value: 'T,…', description: `only these types (${OBSERVATION_TYPES.join(', ')})` },
+    hidden: { type: 'boolean', description: 'include superseded, invalidated and archived memories' },
+    cwd: CWD_FLAG,
+    project: PROJECT_FLAG,
+  },
+  examples: [
+    'engram search token refresh',
+    'engram search "rate limit" --type decision,bugfix',
+    'engram search parseConfig --all --json',
+  ],
+  run: (ctx, args) =>
+    searchCommand(ctx, needPositionals(args, searchSpec).join(' '), {
+      json: args.json,
+      project: boolFlag(args, 'all') ? null : projectOf(ctx, args),
+      limit: intFlag(args, 'limit', 10, { min: 1, max: 1000 }),
+      types: parseTypes(stringFlag(args, 'type')),
+      hidden: boolFlag(args, 'hidden'),
+    }),
+};
+
+export const timelineSpec: CommandSpec = {
+  name: 'timeline',
+  group: 'Memory',
+  summary: 'what happened around a memory or a date',
+  usage: '<id|date> [--before N] [--after N] [--cwd DIR]',
+  flags: {
+    before: { type: 'string', value: 'N', description: 'how many earlier memories (0–50, default 5)' },
+    after: { type: 'string', value: 'N', description: 'how many later memories (0–50, default 5)' },
+    cwd: CWD_FLAG,
+    project: PROJECT_FLAG,
+  },
+  examples: ['engram timeline obs_01jf3k2m9x0000000000', 'engram timeline 2026-11-20T14:00 --before 10'],
+  run: (ctx, args) =>
+    timelineCommand(ctx, needPositionals(args, timelineSpec)[0] as string, {
+      json: args.json,
+      project: projectOf(ctx, args),
+      before: intFlag(args, 'before', 5, { min: 0, max: 50 }),
+      after: intFlag(args, 'after', 5, { min: 0, max: 50 }),
+    }),
+};
+
+export const showSpec: CommandSpec = {
+  name: 'show',
+  group: 'Memory',
+  summary: 'memories in full (text, facts, files, provenance)',
+  usage: '<id…>',
+  flags: {},
+  examples: ['engram show obs_01jf3k2m9x0000000000', 'engram show obs_a obs_b --json'],
+  run: (ctx, args) => showCommand(ctx, needPositionals(args, showSpec), { json: args.json }),
+};
+
+export const contextSpec: CommandSpec = {
+  name: 'context',
+  group: 'Memory',
+  summary: 'print exactly what a new session in a project would be told',
+  usage: '[--cwd DIR | --project P] [--source startup|resume|clear|compact] [--session ID]',
+  flags: {
+    cwd: CWD_FLAG,
+    project: PROJECT_FLAG,
+    source: { type: 'string', value: 'S', description: 'how the session starts (default startup)' },
+    session: { type: 'string', value: 'ID', description: 'the session asking (resume/compact)' },
+  },
+  examples: ['engram context', 'engram context --cwd ~/code/shop --source resume'],
+  run: (ctx, args) => {
+    const source = stringFlag(args, 'source') ?? 'startup';
+    if (!['startup', 'resume', 'clear', 'compact'].includes(source))
+      throw new EngramError(
+        'INPUT_INVALID',
+        `--source takes startup, resume, clear or compact, not "${source}"`,
+      );
+    return contextCommand(ctx, {
+      json: args.json,
+      project: projectOf(ctx, args),
+      source,
+      session: stringFlag(args, 'session') ?? 'cli',
+    });
+  },
+};

@@ -8,6 +8,7 @@ import { EngramError } from '../../../core/errors.ts';
 import { costOf, DEFAULT_PRICES, type Prices } from '../../../core/prices.ts';
 import type { UsageTotals } from '../../../store/transcripts-repo.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import type { CommandSpec } from '../registry.ts';
 
 /** Prices from `$ENGRAM_HOME/prices.json` over the defaults (the LLM distiller's budgets use them too). */
 export function loadPrices(path: string): Prices {
@@ -129,3 +130,13 @@ export function metricsCommand(ctx: CliContext, flags: { json: boolean }): numbe
   ctx.io.out(`${lines.join('\n')}\n`);
   return 0;
 }
+
+export const metricsSpec: CommandSpec = {
+  name: 'metrics',
+  group: 'Health and plumbing',
+  summary: 'token usage and cost (per session, project, model, day), capture health, the LLM ledger',
+  usage: '',
+  flags: {},
+  examples: ['engram metrics', 'engram metrics --json'],
+  run: (ctx, args) => metricsCommand(ctx, { json: args.json }),
+};

@@ -1,9 +1,14 @@
 /**
  * `engram status [--json]`: is capture healthy? Worker, queue, parked failures, counts, last capture.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { listInbox } from '../../../store/inbox.ts';
+import { findTranscripts } from '../../../worker/backfill.ts';
+import { problemsSince } from '../log-errors.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import type { CommandSpec } from '../registry.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import type { Config } from '../../../core/config.ts';
@@ -34,12 +39,26 @@ function distillStatus(store: Store, config: Config, now: number) {
   };
 }
 
+/** Sessions Claude Code kept transcripts of that engram has never read (the hooks may have missed them). */
+function unreadTranscripts(ctx: CliContext, store: Store): { root: string; sessions: number } {
+  const root = join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
+  const sessions = findTranscripts(root).filter(
+    (f) => !f.subagent && store.transcripts.progress(f.path) === null,
+  ).length;
+  return { root, sessions };
+}
+
 export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
-  const { config, env, home } = ctx.runtime;
+  const { config, env, home, paths } = ctx.runtime;
   const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
+  const hookProblems = problemsSince(paths.hookLog, join(paths.logDir, '.hook-log-seen'));
   const report = withStore(ctx, (store) => {
     // Events still in the inbox (written by capture hooks, not yet imported by the worker) are pending too.
-    const queue = { inbox: listInbox(ctx.runtime.paths.inboxDir).length, ...store.events.counts() };
+    const queue = {
+      inbox: listInbox(paths.inboxDir).length,
+      rejected: listInbox(join(paths.inboxDir, 'rejected')).length,
+      ...store.events.counts(),
+    };
     return {
       home: ctx.runtime.home,
       worker: {
@@ -71,6 +90,9 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       projects: store.sessions.projectStats(),
       hooks: store.sessions.hookStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
+      config: { file: paths.config, issues: ctx.runtime.configIssues },
+      hookProblems,
+      missed: unreadTranscripts(ctx, store),
     };
   });
   if (flags.json) {
@@ -78,13 +100,33 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     return 0;
   }
   const now = ctx.now();
-  const lines = [
+  const lines: string[] = [];
+  for (const issue of report.config.issues)
+    lines.push(
+      `${issue.severity === 'error' ? 'CONFIG PROBLEM' : 'config warning'}: ${issue.message}${issue.severity === 'error' ? ' — using the default instead' : ''}`,
+    );
+  lines.push(
     `engram home: ${report.home}`,
     `worker: ${report.worker.running ? `running (pid ${report.worker.pid})` : 'not running (the next hook starts it)'}`,
     `queue: ${report.queue.inbox + report.queue.pending} pending (${report.queue.inbox} not yet imported), ${report.queue.parked} parked, ${report.queue.done} distilled`,
-  ];
+  );
   for (const p of report.parked)
     lines.push(`  parked #${p.seq} ${p.hook} after ${p.attempts} attempts: ${p.error}`);
+  if (report.parked.length > 0)
+    lines.push('  retry them with "engram retry --all" (or "engram retry <seq>")');
+  if (report.queue.rejected > 0)
+    lines.push(
+      `  ${report.queue.rejected} unreadable captured events set aside in ${join(paths.inboxDir, 'rejected')} (see the worker log for why)`,
+    );
+  const hp = report.hookProblems;
+  if (hp.errors > 0) {
+    lines.push(`hook errors since the last status: ${hp.errors} (see ${paths.hookLog})`);
+    for (const l of hp.last) lines.push(`  ${l}`);
+  }
+  if (report.missed.sessions > 0)
+    lines.push(
+      `${report.missed.sessions} Claude Code sessions in ${report.missed.root} are not in memory yet: read them with "engram backfill"`,
+    );
   const o = report.counts.observations;
   lines.push(
     `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,
@@ -119,3 +161,13 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
   ctx.io.out(`${lines.join('\n')}\n`);
   return 0;
 }
+
+export const statusSpec: CommandSpec = {
+  name: 'status',
+  group: 'Health and plumbing',
+  summary: 'is capture healthy? worker, queue, parked turns, config problems, counts, last capture',
+  usage: '',
+  flags: {},
+  examples: ['engram status', 'engram status --json'],
+  run: (ctx, args) => statusCommand(ctx, { json: args.json }),
+};

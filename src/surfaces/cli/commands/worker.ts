@@ -13,8 +13,9 @@ import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { runningWorkerPid, spawnWorker } from '../../worker-launcher.ts';
-import { printJson, type CliContext } from '../context.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
+import type { CommandSpec } from '../registry.ts';
 
 function cliEntry(ctx: CliContext): string {
   const path = join(ctx.distDir, 'cli.mjs');
@@ -107,6 +108,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       pid,
       signal: controller.signal,
       inboxDir: paths.inboxDir,
+      projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
     });
@@ -131,7 +133,13 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
     const prepare = await createLlmStep(ctx, store, logger);
     const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir);
     for (let round = 0; round < 1000; round++) {
-      const deps = { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true };
+      const deps = {
+        store,
+        distiller: createHeuristicDistiller(),
+        logger,
+        readTranscripts: true,
+        projectLinks: ctx.runtime.projectLinks(),
+      };
       const options = {
         force: true,
         now: ctx.now(),
@@ -158,3 +166,58 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
   }
   return result.failures > 0 ? 1 : 0;
 }
+
+export const workerSpec: CommandSpec = {
+  name: 'worker',
+  group: 'Health and plumbing',
+  summary: 'the background worker: start | stop | status | run (hooks start it on their own)',
+  usage: '[start|stop|status|run]',
+  details:
+    '"run" keeps it in the foreground. "stop" signals only engram\u2019s own worker (checked by its identity).',
+  flags: {},
+  examples: ['engram worker status', 'engram worker stop'],
+  run: (ctx, args) => workerCommand(ctx, args.positionals[0] ?? 'status', { json: args.json }),
+};
+
+export const flushSpec: CommandSpec = {
+  name: 'flush',
+  group: 'Health and plumbing',
+  summary: 'distil everything pending now, in the foreground',
+  usage: '',
+  flags: {},
+  examples: ['engram flush'],
+  run: (ctx, args) => flushCommand(ctx, { json: args.json }),
+};
+
+export const retrySpec: CommandSpec = {
+  name: 'retry',
+  group: 'Health and plumbing',
+  summary: 'put parked turns back in the queue (after fixing what failed them)',
+  usage: '[SEQ…] [--all]',
+  details:
+    '"engram status" lists parked events with their sequence numbers; a turn is retried with the rest of its session\u2019s parked events, in order.',
+  flags: { all: { type: 'boolean', description: 'retry every parked event' } },
+  examples: ['engram retry --all', 'engram retry 1234'],
+  run: (ctx, args) => {
+    const all = args.values['all'] === true;
+    const seqs = args.positionals.map((p) => {
+      if (!/^\d+$/.test(p)) throw new EngramError('INPUT_INVALID', `"${p}" is not a sequence number`);
+      return Number(p);
+    });
+    if (!all && seqs.length === 0)
+      throw new EngramError('INPUT_INVALID', 'name the parked events to retry, or use --all', {
+        hint: '"engram status" lists parked events with their numbers.',
+      });
+    const retried = withStore(ctx, (store) =>
+      store.transaction(() => store.events.retryParked(all ? undefined : seqs)),
+    );
+    if (args.json) printJson(ctx, { retried });
+    else
+      ctx.io.out(
+        retried > 0
+          ? `${retried} events back in the queue; the worker distils them next\n`
+          : 'nothing parked to retry\n',
+      );
+    return 0;
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Every CLI command, in the order the overall usage lists them within their group. Add a command by
+ * writing its spec next to its handler and listing it here.
+ */
+import type { CommandSpec } from '../registry.ts';
+import { backfillSpec } from './backfill.ts';
+import { changesSpec, historySpec, restoreSpec } from './changes.ts';
+import { configSpec } from './config.ts';
+import { demoSpec } from './demo.ts';
+import { forgetSpec } from './forget.ts';
+import { installSpec, uninstallSpec } from './install.ts';
+import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
+import { metricsSpec } from './metrics.ts';
+import { projectSpec } from './project.ts';
+import { hookSpec, mcpSpec } from './plumbing.ts';
+import { statusSpec } from './status.ts';
+import { flushSpec, retrySpec, workerSpec } from './worker.ts';
+
+export const COMMANDS: readonly CommandSpec[] = [
+  installSpec,
+  uninstallSpec,
+  demoSpec,
+  projectSpec,
+  contextSpec,
+  searchSpec,
+  timelineSpec,
+  showSpec,
+  historySpec,
+  restoreSpec,
+  forgetSpec,
+  changesSpec,
+  backfillSpec,
+  statusSpec,
+  metricsSpec,
+  flushSpec,
+  retrySpec,
+  workerSpec,
+  configSpec,
+  hookSpec,
+  mcpSpec,
+];
