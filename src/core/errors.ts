@@ -101,7 +101,9 @@ export function isEngramError(error: unknown, ...codes: ErrorCode[]): error is E
 
 /** The table's row for an error: anything that is not an EngramError is an internal fault. */
 export function mappingOf(error: unknown): ErrorMapping & { code: ErrorCode } {
-  const code = isEngramError(error) ? error.code : 'INTERNAL';
+  const sqlite = (error as { code?: unknown } | null)?.code;
+  const busy = typeof sqlite === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(sqlite);
+  const code = isEngramError(error) ? error.code : busy ? 'STORE_BUSY' : 'INTERNAL';
   return { code, ...ERROR_TABLE[code] };
 }
 

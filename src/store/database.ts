@@ -2,8 +2,9 @@
  * Opening the SQLite database: WAL, a busy timeout, foreign-key-free simple schema, migrations.
  * Constructors do no I/O; `openDatabase` is the one place a connection is made.
  */
+import { chmodSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { EngramError } from '../core/errors.ts';
+import { EngramError, isEngramError } from '../core/errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 
 export type Db = Database.Database;
@@ -34,6 +35,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     throw new EngramError('STORE_FAILED', `cannot open the database at ${path}`, { cause: error });
   }
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  // Deleted content is overwritten, not left in free pages: forgetting must not leave the text behind.
+  db.pragma('secure_delete = ON');
   // Reads through a memory map: a page SQLite's own cache does not hold costs a memory access, not a
   // read() call (search touches scattered index and row pages). Only address space; nothing is copied.
   db.pragma(`mmap_size = ${MMAP_BYTES}`);
@@ -44,8 +47,21 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = NORMAL');
     if (options.deferUpgrade) refuseUpgrade(db);
     migrate(db);
+    keepPrivate(path);
   }
   return db;
+}
+
+/** The database and its WAL are the user's alone (0600), whatever the umask they were made under. */
+function keepPrivate(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // A missing -wal/-shm is normal; a file we may not chmod is left as it is (doctor reports it).
+      continue;
+    }
+  }
 }
 
 function refuseUpgrade(db: Db): void {
@@ -84,6 +100,13 @@ export function migrate(db: Db): number {
   });
   run.immediate();
   return SCHEMA_VERSION;
+}
+
+/** Whether an error means "another connection holds the database" (retry later, not a failure). */
+export function isStoreBusy(error: unknown): boolean {
+  if (isEngramError(error, 'STORE_BUSY')) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 /** Run `fn` in a write transaction taken at once (BEGIN IMMEDIATE), so readers never upgrade locks. */

@@ -1,6 +1,7 @@
 /**
  * The durable event queue: hooks append, the worker drains per session in order.
  */
+import { capturedEventProblem } from '../core/event-shape.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { CapturedEvent, QueuedEvent } from '../core/model.ts';
 import type { Db } from './database.ts';
@@ -45,7 +46,7 @@ function toQueued(row: EventRow): QueuedEvent | null {
   } catch {
     return null; // a damaged row: the caller parks it
   }
-  if (event === null || typeof event !== 'object' || typeof event.kind !== 'string') return null;
+  if (capturedEventProblem(event) !== null) return null;
   return {
     seq: row.seq,
     sessionId: row.session_id,

@@ -3,10 +3,17 @@
  * name and renamed into place (atomic: a reader sees a whole event or none). Writing a file costs far
  * less than opening SQLite, which keeps a capture hook near the cost of starting Node; the worker
  * imports the files into the events table, idempotently (the file name is the event's source key).
+ *
+ * Each record carries a format version and is checked on its own when imported: one that cannot be
+ * read or has the wrong shape is set aside in `rejected/` with its reason, and the others go on.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { capturedEventProblem } from '../core/event-shape.ts';
 import type { CapturedEvent, ProjectIdentity } from '../core/model.ts';
+
+/** The inbox record format this engram writes and reads. */
+export const INBOX_FORMAT = 1;
 
 export interface InboxRecord {
   sessionId: string;
@@ -28,7 +35,7 @@ let counter = 0;
 export function writeInbox(dir: string, record: InboxRecord): string {
   const name = `${String(record.at).padStart(15, '0')}-${process.pid}-${counter++}-${Math.random().toString(36).slice(2, 8)}.json`;
   const tmp = join(dir, `.${name}.tmp`);
-  const text = JSON.stringify(record);
+  const text = JSON.stringify({ v: INBOX_FORMAT, ...record });
   try {
     writeFileSync(tmp, text, { mode: 0o600 });
   } catch (error) {
@@ -51,42 +58,104 @@ export function listInbox(dir: string): string[] {
   }
 }
 
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * Check one record read back from a file: the record, or why it cannot be imported. `newer`: written
+ * by a newer engram (left in place for it, never rejected).
+ */
+export function checkInboxRecord(
+  value: unknown,
+): { ok: true; record: InboxRecord } | { ok: false; newer: boolean; reason: string } {
+  const bad = (reason: string) => ({ ok: false as const, newer: false, reason });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return bad('not a JSON object');
+  const r = value as Record<string, unknown>;
+  const v = r['v'] ?? 1; // records from before the format was versioned are format 1
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+    return bad(`bad format version ${JSON.stringify(v)}`);
+  if (v > INBOX_FORMAT)
+    return { ok: false, newer: true, reason: `format ${v} is newer than this engram (${INBOX_FORMAT})` };
+  if (!isStr(r['sessionId']) || r['sessionId'] === '') return bad('sessionId is missing');
+  if (!isStr(r['hook'])) return bad('hook is missing');
+  if (!isStr(r['cwd'])) return bad('cwd is missing');
+  if (r['transcriptPath'] !== null && !isStr(r['transcriptPath']))
+    return bad('transcriptPath must be a string or null');
+  if (typeof r['at'] !== 'number' || !Number.isFinite(r['at'])) return bad('at must be a time');
+  const p = r['project'] as Record<string, unknown> | null | undefined;
+  if (p === null || typeof p !== 'object' || !isStr(p['name']) || !isStr(p['key']) || !isStr(p['root']))
+    return bad('project must have a name, key and root');
+  const problem = capturedEventProblem(r['event']);
+  if (problem) return bad(problem);
+  return {
+    ok: true,
+    record: {
+      sessionId: r['sessionId'],
+      hook: r['hook'],
+      cwd: r['cwd'],
+      transcriptPath: r['transcriptPath'] as string | null,
+      at: r['at'],
+      event: r['event'] as CapturedEvent,
+      project: { name: p['name'], key: p['key'], root: p['root'] },
+    },
+  };
+}
+
 export interface ImportReport {
   imported: number;
   rejected: number;
+  /** Why each rejected file was set aside, by file name. */
+  reasons: { file: string; reason: string }[];
+  /** Files written by a newer engram, left in place. */
+  newer: number;
+}
+
+function reject(dir: string, name: string, reason: string, report: ImportReport): void {
+  mkdirSync(join(dir, 'rejected'), { recursive: true, mode: 0o700 });
+  try {
+    renameSync(join(dir, name), join(dir, 'rejected', name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // another importer took it
+    throw error;
+  }
+  report.rejected++;
+  report.reasons.push({ file: name, reason });
 }
 
 /**
  * Hand inbox events to `accept` in batches (oldest first); files are deleted only after `accept`
  * returned, so a crash in between leaves them to be imported again (and ignored as already imported).
- * Unreadable files are moved to `rejected/` rather than lost.
+ * A file that cannot be read or has the wrong shape is moved to `rejected/` rather than lost.
  */
 export function importInbox(
   dir: string,
   accept: (entries: InboxEntry[]) => void,
   batchSize = 500,
 ): ImportReport {
-  const report: ImportReport = { imported: 0, rejected: 0 };
+  const report: ImportReport = { imported: 0, rejected: 0, reasons: [], newer: 0 };
   const names = listInbox(dir);
   for (let i = 0; i < names.length; i += batchSize) {
     const batch: InboxEntry[] = [];
     const done: string[] = [];
     for (const name of names.slice(i, i + batchSize)) {
       const path = join(dir, name);
-      let record: InboxRecord;
+      let value: unknown;
       try {
-        record = JSON.parse(readFileSync(path, 'utf8')) as InboxRecord;
+        value = JSON.parse(readFileSync(path, 'utf8'));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // another importer took it
-        mkdirSync(join(dir, 'rejected'), { recursive: true, mode: 0o700 });
-        renameSync(path, join(dir, 'rejected', name));
-        report.rejected++;
+        reject(dir, name, `not readable JSON (${(error as Error).message.slice(0, 120)})`, report);
         continue;
       }
-      batch.push({ ...record, key: name });
+      const checked = checkInboxRecord(value);
+      if (!checked.ok) {
+        if (checked.newer) report.newer++;
+        else reject(dir, name, checked.reason, report);
+        continue;
+      }
+      batch.push({ ...checked.record, key: name });
       done.push(path);
     }
-    accept(batch);
+    if (batch.length > 0) accept(batch);
     for (const path of done) {
       try {
         unlinkSync(path);

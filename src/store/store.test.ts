@@ -7,6 +7,7 @@ import { projectIdFromKey } from '../core/ids.ts';
 import type { ObservationDraft, Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+import { processStart } from './process-identity.ts';
 import { createStore, type Store } from './store.ts';
 import { draftOf, insertMemory, TEST_CHANGE } from './store.test-support.ts';
 
@@ -182,14 +183,26 @@ describe('store', () => {
     expect(store.summaries.latest(project.id, 's2', 5).map((x) => x.sessionId)).toEqual(['s1']);
   });
 
-  it('lets only one live worker hold the lock', () => {
-    expect(store.workerLock.acquire(process.pid, 1)).toEqual({ ok: true });
-    const dead = 2 ** 22 + 12345; // above the default pid_max: never a live process
+  it('lets only one live worker hold the lock, and takes over from a dead or silent one', () => {
+    const me = { pid: process.pid, start: processStart(process.pid) };
+    expect(store.workerLock.acquire(me, 1)).toEqual({ ok: true });
+    const dead = { pid: 2 ** 22 + 12345, start: null }; // above the default pid_max: never a live process
     const other = createStore(openDatabase(join(dir, 'engram.db')));
     expect(other.workerLock.acquire(dead, 2)).toEqual({ ok: false, holder: process.pid });
     store.workerLock.release(process.pid);
     expect(other.workerLock.acquire(dead, 3)).toEqual({ ok: true });
-    expect(store.workerLock.acquire(process.pid, 4)).toEqual({ ok: true }); // the dead holder is replaced
+    expect(store.workerLock.acquire(me, 4)).toEqual({ ok: true }); // the dead holder is replaced
+    expect(store.workerLock.heartbeat(process.pid, 5)).toBe(true);
+    // The same pid with another start time is another process (a reused pid): taken over.
+    const reused = createStore(openDatabase(join(dir, 'engram.db')));
+    store.db.prepare(`UPDATE worker_lock SET proc_start = 'not-this-one'`).run();
+    expect(reused.workerLock.acquire(dead, 6)).toEqual({ ok: true });
+    expect(store.workerLock.heartbeat(process.pid, 7)).toBe(false); // the old holder learns it lost it
+    // A live holder that stopped beating for a minute is presumed stuck: taken over too.
+    expect(store.workerLock.acquire(me, 8)).toEqual({ ok: true });
+    expect(other.workerLock.acquire(dead, 8 + 59_000)).toEqual({ ok: false, holder: process.pid });
+    expect(other.workerLock.acquire(dead, 8 + 61_000)).toEqual({ ok: true });
     other.close();
+    reused.close();
   });
 });

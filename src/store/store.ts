@@ -12,7 +12,7 @@ import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
 import { createTranscriptsRepo } from './transcripts-repo.ts';
-import { isPidAlive } from './process-alive.ts';
+import { isSameProcess } from './process-identity.ts';
 import { createVectorsRepo, type VectorExtensionLoader } from './vectors-repo.ts';
 import { createWorkerLockRepo } from './worker-lock-repo.ts';
 
@@ -36,7 +36,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     injections: createInjectionsRepo(db),
     transcripts: createTranscriptsRepo(db),
     llmLedger: createLlmLedgerRepo(db),
-    workerLock: createWorkerLockRepo(db, isPidAlive),
+    workerLock: createWorkerLockRepo(db, isSameProcess),
     vectors: createVectorsRepo(db, { loadExtension: options.loadVectorExtension }),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {

@@ -3,7 +3,7 @@
  * Entry points call `loadRuntime` once and pass the frozen result down.
  */
 import type * as OsModule from 'node:os';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { resolveConfigReport, type Config, type ConfigIssue } from '../core/config.ts';
 import type { ProjectLinks } from '../core/model.ts';
@@ -61,4 +61,12 @@ export function loadRuntime(env: Readonly<Record<string, string | undefined>> = 
 
 export function ensureHome(paths: EngramPaths): void {
   mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
+  // A home made by an older engram (or by hand) under a loose umask is closed to others.
+  for (const dir of [paths.home, paths.logDir]) {
+    try {
+      if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    } catch {
+      continue; // not ours to change: doctor reports it
+    }
+  }
 }

@@ -1,25 +1,83 @@
 /**
- * Starting the background worker cheaply: a pid-file check, then a detached spawn that is never waited on.
+ * Starting the background worker cheaply, and knowing whether it runs: a pid file holding the worker's
+ * pid and start time, whose modification time is the worker's heartbeat. A pid file whose process is
+ * gone, is another program under a reused pid, or has not beaten for a minute is stale: the next hook
+ * starts a new worker, and `engram worker stop` never signals what is not engram's worker.
  */
 import type * as ChildProcessModule from 'node:child_process';
-import { openSync, readFileSync, closeSync, mkdirSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import type { EngramPaths } from '../core/paths.ts';
-import { isPidAlive } from '../store/process-alive.ts';
+import { isSameProcess, WORKER_STALE_MS, type ProcessStamp } from '../store/process-identity.ts';
 
-export function readWorkerPid(paths: EngramPaths): number | null {
+export interface WorkerPidFile {
+  stamp: ProcessStamp;
+  /** The last heartbeat (the file's modification time). */
+  beatAt: number;
+}
+
+/** The pid file's content, or null when there is none or it cannot be read. */
+export function readWorkerPidFile(paths: EngramPaths): WorkerPidFile | null {
   try {
-    const pid = Number.parseInt(readFileSync(paths.workerPid, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    const text = readFileSync(paths.workerPid, 'utf8').trim();
+    const beatAt = statSync(paths.workerPid).mtimeMs;
+    if (/^\d+$/.test(text)) return { stamp: { pid: Number(text), start: null }, beatAt }; // older format
+    const value = JSON.parse(text) as { pid?: unknown; start?: unknown };
+    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return null;
+    return { stamp: { pid: value.pid, start: typeof value.start === 'string' ? value.start : null }, beatAt };
   } catch {
-    // No pid file: no worker has run, or it exited cleanly.
-    return null;
+    return null; // no pid file (no worker ran, or it exited cleanly), or a damaged one
   }
 }
 
-/** The pid of a running worker according to its pid file, or null. */
-export function runningWorkerPid(paths: EngramPaths): number | null {
-  const pid = readWorkerPid(paths);
-  return pid !== null && isPidAlive(pid) ? pid : null;
+/** Whether `pid` runs engram's worker, when the system can tell (Linux: its command line). */
+function commandLineIsWorker(pid: number): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('worker') && args.some((a) => /cli\.(mjs|ts)$/.test(a));
+  } catch {
+    return true; // no /proc: the start time and the heartbeat decide
+  }
+}
+
+/** The pid of engram's running worker according to its pid file, or null (none, or a stale file). */
+export function runningWorkerPid(paths: EngramPaths, now = Date.now()): number | null {
+  const file = readWorkerPidFile(paths);
+  if (!file || now - file.beatAt > WORKER_STALE_MS) return null;
+  return isSameProcess(file.stamp) && commandLineIsWorker(file.stamp.pid) ? file.stamp.pid : null;
+}
+
+/** Record this process as the worker (atomically; 0600). */
+export function writeWorkerPidFile(paths: EngramPaths, stamp: ProcessStamp): void {
+  const tmp = `${paths.workerPid}.${stamp.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ pid: stamp.pid, start: stamp.start })}\n`, { mode: 0o600 });
+  renameSync(tmp, paths.workerPid);
+}
+
+/** The worker's heartbeat: its pid file's modification time moves on. */
+export function touchWorkerPidFile(paths: EngramPaths, now = Date.now()): void {
+  const at = new Date(now);
+  utimesSync(paths.workerPid, at, at);
+}
+
+/** Remove the pid file if it still names `pid` (a newer worker's file is left alone). */
+export function removeWorkerPidFile(paths: EngramPaths, pid: number | null): void {
+  const file = readWorkerPidFile(paths);
+  if (file && pid !== null && file.stamp.pid !== pid) return;
+  try {
+    unlinkSync(paths.workerPid);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**

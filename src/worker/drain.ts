@@ -10,7 +10,9 @@ import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '
 import type { Logger } from '../core/ports.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { CreateOutcome, MutationContext, NewMemory } from '../store/memory-writer.ts';
+import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
+import { importInboxInto } from './import-inbox.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 import { splitTurns } from './split-turns.ts';
 
@@ -27,6 +29,8 @@ export interface DrainReport {
   events: number;
   observations: number;
   failures: number;
+  /** Turns left for later because the database was busy (not failures: nothing is counted against them). */
+  busy: number;
 }
 
 export interface DrainDeps {
@@ -37,6 +41,11 @@ export interface DrainDeps {
   readTranscripts?: boolean;
   /** Confirmed `.engram.json` project links, for the transcripts' projects. */
   projectLinks?: ProjectLinks;
+  /**
+   * The inbox, imported right before each session's turns are split: a turn whose Stop is still a
+   * file there is never distilled as if it had none.
+   */
+  inboxDir?: string;
 }
 
 /**
@@ -191,6 +200,14 @@ function commitTurn(
     report.observations += created;
     return 'done';
   } catch (error) {
+    if (isStoreBusy(error)) {
+      // Another writer holds the database: the turn stays pending, untouched, for the next round.
+      report.busy++;
+      deps.logger.warn('the database is busy; the turn waits for the next round', {
+        sessionId: events[0]?.sessionId,
+      });
+      return 'stop';
+    }
     report.failures++;
     const message = describeError(error);
     deps.logger.error('distillation failed', {
@@ -198,7 +215,12 @@ function commitTurn(
       seqs: `${seqs[0]}..${seqs[seqs.length - 1]}`,
       error: message,
     });
-    deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
+    try {
+      deps.store.transaction(() => deps.store.events.markFailed(seqs, message, options.maxAttempts));
+    } catch (markError) {
+      // Could not even count the attempt (the database went busy): the turn is simply tried again.
+      deps.logger.warn('could not record the failed attempt', { error: describeError(markError) });
+    }
     return 'stop'; // keep the session's order: later turns wait for this one
   }
 }
@@ -206,6 +228,7 @@ function commitTurn(
 /** The turns of each session with pending events that are ready to distil, in order. */
 function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport) {
   for (const { sessionId } of deps.store.events.pendingSessions()) {
+    if (deps.inboxDir) importInboxInto(deps.store, deps.inboxDir, deps.logger);
     const pending = deps.store.events.pendingOf(sessionId);
     if (pending.unreadable.length > 0) {
       deps.logger.error('parking unreadable events', { sessionId, count: pending.unreadable.length });
@@ -225,7 +248,7 @@ function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport
 
 /** One pass over every session with pending events (heuristic distiller only). */
 export function drainOnce(deps: DrainDeps, options: DrainOptions): DrainReport {
-  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0, busy: 0 };
   const turns = readyTurns(deps, options, report);
   let next = turns.next();
   while (!next.done) next = turns.next(commitTurn(deps, next.value, options, report, null));
@@ -241,7 +264,7 @@ export async function drainOnceAsync(
   options: DrainOptions,
   prepare: TurnPreparer,
 ): Promise<DrainReport> {
-  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const report: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0, busy: 0 };
   const turns = readyTurns(deps, options, report);
   let next = turns.next();
   while (!next.done) {

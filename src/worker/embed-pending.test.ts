@@ -1,3 +1,4 @@
+import { ownStamp } from '../store/process-identity.ts';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,7 @@ describe('background embedding in the worker', () => {
       logger,
       clock,
       config,
-      pid: process.pid,
+      stamp: ownStamp(),
       signal: controller.signal,
       inboxDir: join(dir, 'inbox'),
       embedder,

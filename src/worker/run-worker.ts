@@ -7,6 +7,8 @@ import type { Config } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
 import type { ProjectLinks } from '../core/model.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
+import { isStoreBusy } from '../store/database.ts';
+import { WORKER_HEARTBEAT_MS, type ProcessStamp } from '../store/process-identity.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
@@ -19,8 +21,11 @@ export interface WorkerDeps {
   logger: Logger;
   clock: Clock;
   config: Config;
-  pid: number;
+  /** This process (pid and start time): the worker lock names its holder by both. */
+  stamp: ProcessStamp;
   signal: AbortSignal;
+  /** Called with each heartbeat (every few seconds): the surface moves its pid file's time on. */
+  onHeartbeat?: () => void;
   /** The inbox directory capture hooks write to. */
   inboxDir: string;
   /** The LLM step (opt-in `distill.provider`); absent: heuristic only. */
@@ -31,24 +36,48 @@ export interface WorkerDeps {
   projectLinks?: ProjectLinks;
 }
 
-export type WorkerExit = 'idle' | 'stopped' | 'lock-held';
+export type WorkerExit = 'idle' | 'stopped' | 'lock-held' | 'lock-lost';
+
+/** The longest pause after the database was busy (the pause doubles from worker.pollMs). */
+const MAX_BUSY_BACKOFF_MS = 5_000;
 
 const DAY_MS = 86_400_000;
 
 export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
-  const { store, logger, clock, config, pid, signal } = deps;
-  const lock = store.workerLock.acquire(pid, clock.now());
+  const { store, logger, clock, config, signal } = deps;
+  const pid = deps.stamp.pid;
+  const lock = store.workerLock.acquire(deps.stamp, clock.now());
   if (!lock.ok) {
     logger.info('another worker is running; exiting', { holder: lock.holder });
     return 'lock-held';
   }
   logger.info('worker started', { pid });
+  // The heartbeat runs on a timer, so a long LLM call or embedding never makes the worker look dead.
+  let lockLost = false;
+  const stopped = new AbortController();
+  const beat = () => {
+    try {
+      if (!store.workerLock.heartbeat(pid, clock.now())) {
+        lockLost = true;
+        stopped.abort();
+        return;
+      }
+      deps.onHeartbeat?.();
+    } catch (error) {
+      logger.warn('heartbeat failed', { error: describeError(error) });
+    }
+  };
+  const heartbeat = setInterval(beat, WORKER_HEARTBEAT_MS);
+  heartbeat.unref();
+  let busyBackoff = 0;
   let lastWork = clock.now();
   let lastPrune = 0;
   // Background embedding runs beside the loop with its own abort, so an idle exit stops it too.
   const embedAbort = new AbortController();
   const stopEmbedding = () => embedAbort.abort();
   signal.addEventListener('abort', stopEmbedding);
+  stopped.signal.addEventListener('abort', stopEmbedding);
+  const stopRequested = () => signal.aborted || stopped.signal.aborted;
   const embeds = deps.embedder
     ? createEmbedScheduler({
         store,
@@ -61,18 +90,18 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
       })
     : null;
   try {
-    while (!signal.aborted) {
+    while (!stopRequested()) {
       const now = clock.now();
+      let busy = false;
       try {
-        const imported = importInboxInto(store, deps.inboxDir);
+        const imported = importInboxInto(store, deps.inboxDir, logger);
         if (imported.imported > 0) lastWork = now;
-        if (imported.rejected > 0)
-          logger.warn('unreadable inbox files moved to inbox/rejected', { count: imported.rejected });
         const drainDeps = {
           store,
           distiller: deps.distiller,
           logger,
           readTranscripts: true,
+          inboxDir: deps.inboxDir,
           ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),
         };
         const drainOptions = {
@@ -93,6 +122,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           });
         }
         if (report.failures > 0) lastWork = now;
+        busy = report.busy > 0;
         if (now - lastPrune > 3_600_000) {
           lastPrune = now;
           const pruned = store.transaction(() =>
@@ -103,28 +133,42 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         }
         // After distillation, never before it: embedding only ever uses the time the queue leaves.
         embeds?.tick(clock.now());
-        store.workerLock.heartbeat(pid, now);
+        // Open turns still waiting for their Stop keep the worker alive until they are distilled.
+        if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
       } catch (error) {
         // A busy or failing database must not kill the worker; it tries again next round.
-        logger.error('worker round failed', { error: describeError(error) });
+        busy = isStoreBusy(error);
+        if (busy) logger.warn('the database is busy; trying again shortly', { error: describeError(error) });
+        else logger.error('worker round failed', { error: describeError(error) });
+        lastWork = Math.max(lastWork, now - 1);
       }
-      // Open turns still waiting for their Stop keep the worker alive until they are distilled.
-      if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
       if (embeds) lastWork = Math.max(lastWork, embeds.lastProgressAt());
       if (clock.now() - lastWork >= config['worker.idleExitSeconds'] * 1000) {
         logger.info('worker idle; exiting', { pid });
         return 'idle';
       }
+      // Busy: back off (doubling, capped) so other writers get through; never counted as a failure.
+      busyBackoff = busy
+        ? Math.min(MAX_BUSY_BACKOFF_MS, Math.max(config['worker.pollMs'], busyBackoff * 2))
+        : 0;
       try {
-        await sleep(config['worker.pollMs'], undefined, { signal });
+        await sleep(busy ? busyBackoff : config['worker.pollMs'], undefined, {
+          signal: AbortSignal.any([signal, stopped.signal]),
+        });
       } catch {
         // Aborted while sleeping: the loop condition ends the run.
       }
     }
+    if (lockLost) {
+      logger.warn('another worker took the lock over; exiting', { pid });
+      return 'lock-lost';
+    }
     logger.info('worker stopped', { pid });
     return 'stopped';
   } finally {
+    clearInterval(heartbeat);
     stopEmbedding();
+    stopped.signal.removeEventListener('abort', stopEmbedding);
     signal.removeEventListener('abort', stopEmbedding);
     await embeds?.settled();
     store.workerLock.release(pid);

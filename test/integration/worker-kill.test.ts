@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, copyFileSync, mkdirSync } from 'node:fs';
+import { cpSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,19 @@ function outcome(dbPath: string): Outcome {
   return result;
 }
 
+/** Until the worker's pid file names `pid` (it took the lock), or it exited. */
+async function waitForWorker(pidFile: string, pid: number, exited: () => boolean): Promise<void> {
+  for (;;) {
+    if (exited()) return;
+    try {
+      if ((JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid === pid) return;
+    } catch {
+      // not written yet (or being replaced): look again
+    }
+    await sleep(5);
+  }
+}
+
 describe('a worker killed with SIGKILL over and over', () => {
   let sb: Sandbox;
   beforeAll(() => {
@@ -132,6 +145,7 @@ describe('a worker killed with SIGKILL over and over', () => {
 
   it('loses no event and duplicates nothing while draining thousands of events', async () => {
     const projectRoot = sb.project('load');
+    const pidFile = join(sb.engramHome, 'worker.pid');
     mkdirSync(sb.engramHome, { recursive: true });
     const db = join(sb.engramHome, 'engram.db');
     const inbox = join(sb.engramHome, 'inbox');
@@ -156,7 +170,10 @@ describe('a worker killed with SIGKILL over and over', () => {
         env: sb.env,
         stdio: 'ignore',
       });
-      await sleep(40 + ((round * 37) % 150));
+      // Ready first (its pid file names it: it holds the lock and is draining), then killed a little later,
+      // so a slow machine slows the test down instead of killing every worker before it starts.
+      await waitForWorker(pidFile, child.pid as number, () => child.exitCode !== null);
+      await sleep(20 + ((round * 37) % 150));
       const killed = child.exitCode === null && child.kill('SIGKILL');
       await new Promise((resolve) =>
         child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),

@@ -140,6 +140,9 @@ CREATE TABLE links (
 ) WITHOUT ROWID;
 CREATE INDEX links_to ON links (to_id, kind);
 
+-- The worker lock names its holder by pid AND start time: a reused pid is not mistaken for it.
+ALTER TABLE worker_lock ADD COLUMN proc_start TEXT;
+
 -- Supersessions recorded so far become links.
 INSERT OR IGNORE INTO links (from_id, kind, to_id, project_id, created_at, origin)
 SELECT id, 'supersedes', supersedes, project_id, modified_at, 'hook' FROM observations

@@ -25,6 +25,8 @@ function readStdin(): Buffer {
 }
 
 function main(): void {
+  // engram's files are private whatever the umask: 0600 files, 0700 directories.
+  process.umask(0o077);
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
   let logger: Logger | null = null;
   try {

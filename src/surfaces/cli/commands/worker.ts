@@ -1,7 +1,7 @@
 /**
  * `engram worker start|stop|status|run` and `engram flush`.
  */
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
@@ -12,7 +12,15 @@ import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/dra
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
-import { runningWorkerPid, spawnWorker } from '../../worker-launcher.ts';
+import {
+  readWorkerPidFile,
+  removeWorkerPidFile,
+  runningWorkerPid,
+  spawnWorker,
+  touchWorkerPidFile,
+  writeWorkerPidFile,
+} from '../../worker-launcher.ts';
+import { ownStamp } from '../../../store/process-identity.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
 import type { CommandSpec } from '../registry.ts';
@@ -63,9 +71,16 @@ export async function workerCommand(
       return 0;
     }
     case 'stop': {
+      // Only a process proven to be engram's worker (pid, start time, command line, heartbeat) is signalled.
       const pid = runningWorkerPid(paths);
       if (!pid) {
-        ctx.io.out('worker not running\n');
+        const stale = readWorkerPidFile(paths);
+        if (stale) removeWorkerPidFile(paths, stale.stamp.pid);
+        ctx.io.out(
+          stale
+            ? `worker not running (removed a stale pid file naming pid ${stale.stamp.pid}, which is not engram's worker; it was not signalled)\n`
+            : 'worker not running\n',
+        );
         return 0;
       }
       process.kill(pid, 'SIGTERM');
@@ -91,22 +106,23 @@ async function runForeground(ctx: CliContext): Promise<number> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   const store = ctx.openStore();
-  const pid = process.pid;
+  const stamp = ownStamp();
   try {
-    const lock = store.workerLock.acquire(pid, ctx.now());
+    const lock = store.workerLock.acquire(stamp, ctx.now());
     if (!lock.ok) {
       ctx.io.err(`another worker is running (pid ${lock.holder})\n`);
       return 0;
     }
-    writeFileSync(paths.workerPid, `${pid}\n`, { mode: 0o600 });
+    writeWorkerPidFile(paths, stamp);
     await runWorker({
       store,
       distiller: createHeuristicDistiller(),
       logger,
       clock: systemClock,
       config,
-      pid,
+      stamp,
       signal: controller.signal,
+      onHeartbeat: () => touchWorkerPidFile(paths),
       inboxDir: paths.inboxDir,
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
@@ -114,11 +130,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     });
     return 0;
   } finally {
-    try {
-      if (readFileSync(paths.workerPid, 'utf8').trim() === String(pid)) unlinkSync(paths.workerPid);
-    } catch {
-      // The pid file is already gone; nothing to clean up.
-    }
+    removeWorkerPidFile(paths, stamp.pid);
     store.close();
   }
 }
@@ -126,18 +138,19 @@ async function runForeground(ctx: CliContext): Promise<number> {
 export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {
   const { config } = ctx.runtime;
   const logger = createFileLogger(ctx.runtime.paths.workerLog, config['log.level'], 'flush');
-  const total: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0 };
+  const total: DrainReport = { turns: 0, events: 0, observations: 0, failures: 0, busy: 0 };
   const store = ctx.openStore();
   let result;
   try {
     const prepare = await createLlmStep(ctx, store, logger);
-    const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir);
+    const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir, logger);
     for (let round = 0; round < 1000; round++) {
       const deps = {
         store,
         distiller: createHeuristicDistiller(),
         logger,
         readTranscripts: true,
+        inboxDir: ctx.runtime.paths.inboxDir,
         projectLinks: ctx.runtime.projectLinks(),
       };
       const options = {
@@ -151,6 +164,7 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
       total.events += report.events;
       total.observations += report.observations;
       total.failures += report.failures;
+      total.busy += report.busy;
       if (report.events === 0 && report.failures === 0) break;
     }
     result = { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
