@@ -16,6 +16,7 @@ import type {
   ObservationStatus,
   SummaryDraft,
 } from '../core/model.ts';
+import { erasePhrase } from '../core/phrase.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import { writeTransaction, type Db } from './database.ts';
@@ -200,6 +201,24 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
     `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ? AND final = 0`,
   );
   const summaryProject = lazyStatement(db, `SELECT project_id FROM summaries WHERE session_id = ?`);
+  const versionsOf = lazyStatement(
+    db,
+    `SELECT version, snapshot FROM observation_versions WHERE observation_id = ?`,
+  );
+  const setSnapshot = lazyStatement(
+    db,
+    `UPDATE observation_versions SET snapshot = ? WHERE observation_id = ? AND version = ?`,
+  );
+  const summaryRow = lazyStatement(
+    db,
+    `SELECT request, investigated, learned, completed, next_steps, notes, files_read, files_edited
+     FROM summaries WHERE session_id = ?`,
+  );
+  const writeSummaryText = lazyStatement(
+    db,
+    `UPDATE summaries SET request = ?, investigated = ?, learned = ?, completed = ?, next_steps = ?, notes = ?,
+       files_read = ?, files_edited = ? WHERE session_id = ?`,
+  );
   const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
 
   /** Run in the caller's transaction, or in a write transaction of its own. */
@@ -445,6 +464,89 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
         dropLinksOf().run(id, id);
         dropInjections().run(id);
         log('memory', id, cur.projectId, 'forget', ctx, cur.version + 1);
+        return true;
+      });
+    },
+
+    /**
+     * Erase a phrase (a leaked secret, a name) from a memory: every text field and every earlier
+     * version, in place — no version keeps the old text. False when the memory did not hold it.
+     */
+    redact(id: string, pattern: RegExp, ctx: MutationContext, words: RegExp | null = null): boolean {
+      return tx(() => {
+        const cur = load(id);
+        if (!cur || cur.status === 'forgotten') return false;
+        let touched = false;
+        for (const v of versionsOf().all(id) as { version: number; snapshot: string }[]) {
+          const erased = erasePhrase(v.snapshot, pattern);
+          if (erased !== v.snapshot) {
+            setSnapshot().run(erased, id, v.version);
+            touched = true;
+          }
+        }
+        const text = (t: string) => erasePhrase(t, pattern);
+        const list = (l: string[]) => l.map(text);
+        const next: MemorySnapshot = {
+          ...snapshotOf(cur),
+          title: text(cur.title),
+          subtitle: text(cur.subtitle),
+          narrative: text(cur.narrative),
+          facts: list(cur.facts),
+          // Keywords derived from the text lose every one that holds a word of the phrase.
+          concepts: list(cur.concepts).filter((c) => words === null || !words.test(c)),
+          filesRead: list(cur.filesRead),
+          filesModified: list(cur.filesModified),
+          statusReason: cur.statusReason === null ? null : text(cur.statusReason),
+        };
+        const changed = JSON.stringify(next) !== JSON.stringify(snapshotOf(cur));
+        if (!changed && !touched) return false;
+        const hash = observationHash(next);
+        writeContent().run(
+          next.type,
+          next.title,
+          next.subtitle,
+          next.narrative,
+          JSON.stringify(next.facts),
+          JSON.stringify(next.concepts),
+          JSON.stringify(next.filesRead),
+          JSON.stringify(next.filesModified),
+          hash,
+          observationDetailTokens(next),
+          searchTermsOf([next.title, next.subtitle, next.narrative, ...next.facts, ...next.concepts]),
+          next.status,
+          next.statusReason,
+          next.supersedes,
+          next.pinned ? 1 : 0,
+          cur.version + 1,
+          ctx.at,
+          id,
+        );
+        addHash().run(cur.projectId, hash, id);
+        log('memory', id, cur.projectId, 'redact', ctx, cur.version + 1);
+        return true;
+      });
+    },
+
+    /** Erase a phrase from a session's summary, in place. False when the summary did not hold it. */
+    redactSummary(sessionId: string, pattern: RegExp, ctx: MutationContext): boolean {
+      return tx(() => {
+        const row = summaryRow().get(sessionId) as Record<string, string> | undefined;
+        if (!row) return false;
+        const fields = [
+          'request',
+          'investigated',
+          'learned',
+          'completed',
+          'next_steps',
+          'notes',
+          'files_read',
+          'files_edited',
+        ];
+        const next = fields.map((f) => erasePhrase(row[f] ?? '', pattern));
+        if (next.every((v, i) => v === row[fields[i] as string])) return false;
+        writeSummaryText().run(...next, sessionId);
+        const project = summaryProject().get(sessionId) as { project_id: string } | undefined;
+        log('summary', sessionId, project?.project_id ?? null, 'redact', ctx, null);
         return true;
       });
     },

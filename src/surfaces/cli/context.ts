@@ -12,6 +12,8 @@ export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
   isTTY: boolean;
+  /** Ask the user yes or no (only when a person is at a terminal; absent otherwise). */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export interface CliContext {

@@ -55,6 +55,17 @@ export async function runCli(
   }
 }
 
+/** Ask on the terminal; yes only for an answer starting with y. */
+async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
 /** Run the CLI with this process's arguments, streams and environment. */
 export async function main(): Promise<void> {
   // engram's files are private whatever the umask: 0600 files, 0700 directories.
@@ -68,6 +79,7 @@ export async function main(): Promise<void> {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     isTTY: process.stdout.isTTY === true,
+    ...(process.stdin.isTTY ? { confirm } : {}),
   };
   process.exitCode = await runCli(process.argv.slice(2), io, process.env, process.cwd());
 }
