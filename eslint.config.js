@@ -1,6 +1,9 @@
-// Lint: typescript-eslint recommended and the layer rules of ARCHITECTURE.md (import cycles are
-// checked by scripts/check-cycles.mjs, also part of `npm run lint`).
+// Lint: typescript-eslint recommended and the rules ARCHITECTURE.md claims: layer imports, no import
+// cycles (import-x/no-cycle; scripts/check-cycles.mjs, also in `npm run lint`, adds type-only cycles),
+// no console, process.exit only in surfaces/, process.env only in surfaces/runtime.ts.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Each layer may import only from the layers listed (and itself). */
@@ -16,6 +19,13 @@ const LAYERS = {
   team: ['core'],
 };
 const ALL = Object.keys(LAYERS);
+
+const EXIT_RULE = { object: 'process', property: 'exit', message: 'Only surfaces/ may exit the process.' };
+const ENV_RULE = {
+  object: 'process',
+  property: 'env',
+  message: 'Only surfaces/runtime.ts reads process.env; take the environment as an argument.',
+};
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
   const forbidden = ALL.filter((l) => l !== layer && !allowed.includes(l));
@@ -52,19 +62,30 @@ export default tseslint.config(
   },
   ...layerRules,
   {
-    // Output and process control belong to the edges.
+    // No import cycles among our modules (type-only imports included: they still tie modules together).
     files: ['src/**/*.ts'],
-    ignores: ['src/surfaces/**', '**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }],
+    },
+  },
+  {
+    // Output and process control belong to the edges; configuration is resolved once, so only the
+    // runtime reads the environment (everything else is handed what it needs).
+    files: ['src/**/*.ts'],
+    ignores: ['src/surfaces/**', '**/*.test.ts', '**/*.test-support.ts'],
     rules: {
       'no-console': 'error',
-      'no-restricted-properties': [
-        'error',
-        { object: 'process', property: 'exit', message: 'Only surfaces/ may exit the process.' },
-      ],
+      'no-restricted-properties': ['error', EXIT_RULE, ENV_RULE],
     },
   },
   {
     files: ['src/surfaces/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    ignores: ['src/surfaces/runtime.ts', '**/*.test.ts', '**/*.test-support.ts'],
+    rules: { 'no-console': 'error', 'no-restricted-properties': ['error', ENV_RULE] },
   },
 );

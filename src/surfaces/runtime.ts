@@ -44,8 +44,13 @@ export function readConfigFile(path: string): { value: unknown } | { error: stri
   }
 }
 
+/** This process's environment: the one place engram reads it (entry points pass it on). */
+export function processEnv(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}
+
 /** Never fails on configuration: every invalid value falls back and is listed in `configIssues`. */
-export function loadRuntime(env: Readonly<Record<string, string | undefined>> = process.env): Runtime {
+export function loadRuntime(env: Readonly<Record<string, string | undefined>> = processEnv()): Runtime {
   const home = engramHomeFrom(env);
   const paths = pathsFor(home);
   const file = readConfigFile(paths.config);

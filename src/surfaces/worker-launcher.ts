@@ -84,7 +84,11 @@ export function removeWorkerPidFile(paths: EngramPaths, pid: number | null): voi
  * Spawn `node <cliPath> worker run` detached, output to the worker log. Returns the child's pid.
  * The worker itself takes the single-worker lock, so a race between two launchers is harmless.
  */
-export function spawnWorker(paths: EngramPaths, cliPath: string, env: NodeJS.ProcessEnv): number | undefined {
+export function spawnWorker(
+  paths: EngramPaths,
+  cliPath: string,
+  env: Readonly<Record<string, string | undefined>>,
+): number | undefined {
   mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
   const out = openSync(paths.workerLog, 'a', 0o600);
   try {

@@ -99,6 +99,47 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     expect(text(await call('search', { query: 'webhook retry' }))).not.toContain(id);
   });
 
+  it('tells the model when to search, marks read-only and destructive tools, and scrubs what it is told to remember', async () => {
+    expect(client.getInstructions()).toMatch(/Before changing something, search for earlier decisions/);
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ['search', 'timeline', 'get_observations', 'get_session_summaries'])
+      expect(hints[name], name).toMatchObject({ readOnlyHint: true });
+    expect(hints['forget']).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(hints['invalidate']).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(hints['remember']).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    const fake = ['ghp', 'FAKEfakeFAKEfakeFAKEfakeFAKEfake1234'].join('_');
+    const saved = await call('remember', {
+      title: `Deploy token for CI is ${fake}`,
+      narrative: `export GITHUB_TOKEN=${fake}`,
+      facts: [`token ${fake}`],
+    });
+    const savedId = /obs_[0-9a-z]{20}/.exec(text(saved))?.[0] as string;
+    const full = text(await call('get_observations', { ids: [savedId] }));
+    expect(full).not.toContain(fake);
+    expect(full).toMatch(/\[REDACTED/);
+  });
+
+  it('cuts a result that would be too long at whole items and names the ids it left out', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await call('remember', {
+        title: `Long note number ${i} about the billing reconciliation`,
+        narrative: `${'The reconciliation job compares ledger rows with bank statements. '.repeat(40)}(${i})`,
+      });
+      ids.push(/obs_[0-9a-z]{20}/.exec(text(r))?.[0] as string);
+    }
+    const r = text(await call('get_observations', { ids }));
+    expect(r.length).toBeLessThan(16_500);
+    const shown = ids.filter((id) => r.includes(`${id} [`));
+    const left = ids.filter((id) => !shown.includes(id));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(left.length).toBeGreaterThan(0);
+    expect(r).toMatch(
+      new RegExp(`${left.length} more not shown \\(over the output budget\\): ${left.join(', ')}`),
+    );
+  });
+
   it('answers bad calls with isError results that say how to fix them', async () => {
     const missing = await call('get_observations', { ids: ['obs_00000000000000000000'] });
     expect(missing.isError).toBe(true);

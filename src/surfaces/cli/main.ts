@@ -4,7 +4,7 @@
  * 2 bad usage or configuration, 75 busy — try again).
  */
 import { describeError, hintOf, isEngramError, mappingOf } from '../../core/errors.ts';
-import { loadRuntime } from '../runtime.ts';
+import { loadRuntime, processEnv } from '../runtime.ts';
 import { COMMANDS } from './commands/index.ts';
 import { createCliContext, type CliIo } from './context.ts';
 import { commandHelp, didYouMean, overallUsage, parseCommandArgs } from './registry.ts';
@@ -14,7 +14,7 @@ export const USAGE = overallUsage(COMMANDS);
 export async function runCli(
   argv: string[],
   io: CliIo,
-  env: NodeJS.ProcessEnv,
+  env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): Promise<number> {
   const name = argv[0];
@@ -81,7 +81,7 @@ export async function main(): Promise<void> {
     isTTY: process.stdout.isTTY === true,
     ...(process.stdin.isTTY ? { confirm } : {}),
   };
-  process.exitCode = await runCli(process.argv.slice(2), io, process.env, process.cwd());
+  process.exitCode = await runCli(process.argv.slice(2), io, processEnv(), process.cwd());
 }
 
 if (process.argv[1] && /cli\.(mjs|ts)$/.test(process.argv[1])) void main();

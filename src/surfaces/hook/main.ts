@@ -9,7 +9,7 @@ import { describeError } from '../../core/errors.ts';
 import { pathsFor } from '../../core/paths.ts';
 import type { Logger } from '../../core/ports.ts';
 import { createFileLogger } from '../file-logger.ts';
-import { engramHomeFrom, loadRuntime } from '../runtime.ts';
+import { engramHomeFrom, loadRuntime, processEnv } from '../runtime.ts';
 import { runningWorkerPid, spawnWorker } from '../worker-launcher.ts';
 import type { handleContextEvent } from './context-hook.ts';
 import { runHook } from './run-hook.ts';
@@ -30,7 +30,7 @@ function main(): void {
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
   let logger: Logger | null = null;
   try {
-    const runtime = loadRuntime(process.env);
+    const runtime = loadRuntime();
     logger = createFileLogger(runtime.paths.hookLog, runtime.config['log.level'], 'hook');
     const outcome = runHook(readStdin(), {
       runtime,
@@ -45,13 +45,13 @@ function main(): void {
         ).handleContextEvent,
       ensureWorker: () => {
         if (runningWorkerPid(runtime.paths) === null)
-          spawnWorker(runtime.paths, join(here, 'cli.mjs'), process.env);
+          spawnWorker(runtime.paths, join(here, 'cli.mjs'), runtime.env);
       },
     });
     if (outcome.stdout !== '') process.stdout.write(outcome.stdout);
   } catch (error) {
     // Even a broken config or an unreadable stdin must not fail the agent's turn.
-    (logger ?? createFileLogger(pathsFor(engramHomeFrom(process.env)).hookLog, 'info', 'hook')).error(
+    (logger ?? createFileLogger(pathsFor(engramHomeFrom(processEnv())).hookLog, 'info', 'hook')).error(
       'hook failed',
       {
         error: describeError(error),

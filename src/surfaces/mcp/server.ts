@@ -42,6 +42,39 @@ function ok(text: string): ToolResult {
   return { content: [{ type: 'text', text: cut }] };
 }
 
+/**
+ * A list of items within the output budget: whole items only, and when some do not fit, the ids of
+ * those left out, so the model can ask for them.
+ */
+function okList(header: string, items: { id: string; text: string }[], separator = '\n'): ToolResult {
+  const parts: string[] = [header];
+  let size = header.length;
+  const left: string[] = [];
+  for (const item of items) {
+    if (left.length === 0 && size + separator.length + item.text.length <= MCP_RESULT_CHAR_BUDGET - 400) {
+      parts.push(item.text);
+      size += separator.length + item.text.length;
+    } else left.push(item.id);
+  }
+  const text = parts.join(separator);
+  if (left.length === 0) return { content: [{ type: 'text', text }] };
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `${text}\n… ${left.length} more not shown (over the output budget): ${left.slice(0, 40).join(', ')}${left.length > 40 ? ', …' : ''}`,
+      },
+    ],
+  };
+}
+
+/** What the model is told about engram when it connects: when to use which tool. */
+export const MCP_INSTRUCTIONS = [
+  'engram is the memory of earlier sessions in this project: decisions and their reasons, fixes and the errors they fixed, gotchas, conventions, how to build and test, what was left to do.',
+  'Before changing something, search for earlier decisions about it (search). When a command or test fails, search the error message: the fix may be known. Results are a compact index; read the few that matter in full with get_observations.',
+  'When the user states a preference or a convention, or you make a decision worth keeping, save it with remember (with the reason). If a memory is wrong or outdated, invalidate it with the reason; forget erases one for good.',
+].join('\n');
+
 function failure(message: string, hint: string): ToolResult {
   return { content: [{ type: 'text', text: `Error: ${message}\nHow to fix: ${hint}` }], isError: true };
 }
@@ -64,7 +97,7 @@ const ID = z
   .regex(/^obs_[0-9a-z]{20}$/, 'an observation id looks like obs_ followed by 20 characters');
 
 export function createMcpServer(deps: McpDeps): McpServer {
-  const server = new McpServer({ name: 'engram', version: '0.1.0' });
+  const server = new McpServer({ name: 'engram', version: '0.1.0' }, { instructions: MCP_INSTRUCTIONS });
   const project = (): Project => resolveProject(deps.cwd, deps.projectLinks);
   const withStore = <T>(fn: (store: Store) => T): T => {
     const store = deps.openStore();
@@ -99,14 +132,17 @@ export function createMcpServer(deps: McpDeps): McpServer {
     };
   const embedder = deps.embedder ?? null;
   /** Hybrid when an embedder is configured; hybridSearch answers lexically by itself without one. */
-  const search = async (options: SearchOptions): Promise<Observation[]> => {
+  const search = async (
+    options: SearchOptions,
+  ): Promise<{ observation: Observation; context: boolean; names: Map<string, string> }[]> => {
     const store = deps.openStore();
     try {
       const result = await hybridSearch(store, embedder, {
         ...options,
         ...(deps.queryTimeoutMs ? { queryTimeoutMs: deps.queryTimeoutMs } : {}),
       });
-      return result.hits.map((h) => h.observation);
+      const names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
+      return result.hits.map((h) => ({ observation: h.observation, context: h.via === 'context', names }));
     } finally {
       store.close();
     }
@@ -116,6 +152,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'search',
     {
       title: 'Search memory',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         'Full-text search over what earlier sessions learned in this project (decisions, fixes, errors, files, commands). Returns a compact index: id, type, title, files, age and the token cost of reading each in full with get_observations.',
       inputSchema: {
@@ -162,11 +199,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
           return ok(
             `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,
           );
-        return ok(
-          [
-            `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
-            ...hits.map((o) => indexLine(o, now, { showProject: all_projects === true })),
-          ].join('\n'),
+        // In score order; a memory lent its place by a neighbouring match is marked as context.
+        return okList(
+          `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
+          hits.map(({ observation: o, context, names }) => ({
+            id: o.id,
+            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId) } : {})}${context ? ' (context: near a match)' : ''}`,
+          })),
         );
       },
     ),
@@ -176,6 +215,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'timeline',
     {
       title: 'Memory timeline',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         'What happened in this project around a memory (by id) or a date: the memories just before and after, as a compact index.',
       inputSchema: {
@@ -202,11 +242,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
           }),
         );
         if (t.items.length === 0) return ok('No memories in this project around that point.');
-        return ok(
-          [
-            `Around ${new Date(t.at).toISOString()}:`,
-            ...t.items.map((o) => `${o.id === t.anchorId ? '→' : '-'}${indexLine(o, now).slice(1)}`),
-          ].join('\n'),
+        return okList(
+          `Around ${new Date(t.at).toISOString()}:`,
+          t.items.map((o) => ({
+            id: o.id,
+            text: `${o.id === t.anchorId ? '→' : '-'}${indexLine(o, now).slice(1)}`,
+          })),
         );
       },
     ),
@@ -216,6 +257,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'get_observations',
     {
       title: 'Read memories in full',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         'The full text of memories by id (narrative, facts, files), as listed by search or timeline.',
       inputSchema: { ids: z.array(ID).min(1).max(20).describe('Ids from search or timeline (at most 20).') },
@@ -226,9 +268,11 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const missing = found.filter((f) => !f.o).map((f) => f.id);
       if (missing.length === ids.length)
         return failure(`no memory with id ${missing.join(', ')}`, 'Use ids from a search result.');
-      const text = found.filter((f) => f.o).map((f) => details(f.o as Observation, now));
-      if (missing.length > 0) text.push(`(not found: ${missing.join(', ')})`);
-      return ok(text.join('\n\n---\n\n'));
+      return okList(
+        missing.length > 0 ? `(not found: ${missing.join(', ')})` : `${found.length} memories:`,
+        found.filter((f) => f.o).map((f) => ({ id: f.id, text: details(f.o as Observation, now) })),
+        '\n\n---\n\n',
+      );
     }),
   );
 
@@ -236,6 +280,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'get_session_summaries',
     {
       title: 'Session summaries',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         "Summaries of this project's recent sessions (request, what was learned and completed, next steps, files).",
       inputSchema: {
@@ -246,21 +291,22 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const now = deps.now();
       const list = withStore((store) => store.summaries.latest(project().id, '', limit ?? 5));
       if (list.length === 0) return ok('No session summaries for this project yet.');
-      return ok(
-        list
-          .map((s) =>
-            [
-              `Session ${s.sessionId} (${formatAge(now - s.updatedAt)}${s.final ? '' : ', in progress'})`,
-              s.request && `Request: ${s.request}`,
-              s.completed && `Completed: ${s.completed}`,
-              s.learned && `Learned: ${s.learned}`,
-              s.nextSteps && `Next steps: ${s.nextSteps}`,
-              s.filesEdited.length > 0 && `Files edited: ${s.filesEdited.join(', ')}`,
-            ]
-              .filter(Boolean)
-              .join('\n'),
-          )
-          .join('\n\n'),
+      return okList(
+        `${list.length} recent sessions:`,
+        list.map((s) => ({
+          id: s.sessionId,
+          text: [
+            `Session ${s.sessionId} (${formatAge(now - s.updatedAt)}${s.final ? '' : ', in progress'})`,
+            s.request && `Request: ${s.request}`,
+            s.completed && `Completed: ${s.completed}`,
+            s.learned && `Learned: ${s.learned}`,
+            s.nextSteps && `Next steps: ${s.nextSteps}`,
+            s.filesEdited.length > 0 && `Files edited: ${s.filesEdited.join(', ')}`,
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        })),
+        '\n\n',
       );
     }),
   );
@@ -269,6 +315,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'remember',
     {
       title: 'Remember',
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       description:
         'Save a memory explicitly (a decision, a fact about the project, a preference) so later sessions know it.',
       inputSchema: {
@@ -332,6 +384,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'invalidate',
     {
       title: 'Mark a memory wrong or outdated',
+      // Reversible (engram restore), so not destructive.
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       description:
         'Mark a memory as wrong or no longer true, with the reason; it stops being shown or found.',
       inputSchema: { id: ID, reason: z.string().min(3).max(500).describe('Why it is wrong or outdated.') },
@@ -348,7 +407,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
     'forget',
     {
       title: 'Forget a memory',
-      description: 'Erase a memory for good (its text is deleted).',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      description:
+        'Erase a memory for good: its text is deleted everywhere engram keeps it and cannot be restored. To mark a memory wrong but keep it, use invalidate.',
       inputSchema: { id: ID },
     },
     guarded(({ id }: { id: string }) => {
