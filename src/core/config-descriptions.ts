@@ -38,7 +38,8 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
   'distill.maxOutputTokens': 'Most tokens one LLM answer may have.',
   'distill.sessionTokenCap': 'LLM tokens per session, then heuristic.',
   'distill.dailyTokenCap': 'LLM tokens per UTC day, then heuristic.',
-  'distill.dailyUsdCap': 'LLM dollars per UTC day (metrics price table), then heuristic.',
+  'distill.dailyUsdCap':
+    'LLM dollars per UTC day (metrics price table), then heuristic; 0 = no dollar cap (token caps only). With a cap, a model missing from the price table does not run.',
   'distill.timeoutMs': 'One LLM call is abandoned after this long.',
   'distill.maxFailures': 'Failed LLM calls for a turn before it is distilled heuristically.',
   'distill.concurrency': 'LLM calls in flight at once per provider.',

@@ -253,7 +253,11 @@ describe('LLM distillation in the drain', () => {
     let now = NOW;
     server = await startFakeLlmServer(() => (now < NOW + 400_000 ? { status: 503 } : { text: GOOD_REPLY }));
     const config = resolveConfig({
-      env: { ENGRAM_DISTILL_PROVIDER: 'openai', ENGRAM_DISTILL_URL: server.url, ENGRAM_DISTILL_MODEL: 'm' },
+      env: {
+        ENGRAM_DISTILL_PROVIDER: 'openai',
+        ENGRAM_DISTILL_URL: server.url,
+        ENGRAM_DISTILL_MODEL: 'claude-haiku-4-5',
+      },
     });
     const clock = { now: () => now };
     const llm = createLlmDistillerFromConfig({
@@ -347,5 +351,18 @@ describe('LLM distillation in the drain', () => {
     });
     await drainOnceAsync(deps(), options, poor);
     expect(store.llmLedger.latest(1)[0]?.detail).toMatch(/daily spend cap/);
+  });
+
+  it('never runs a model the price table does not know while a dollar cap is set: it says why', async () => {
+    addTurn('u', 'Add the export button');
+    const unpriced = await preparer((p) => ({ text: plausibleReply(p) }), {
+      ENGRAM_DISTILL_MODEL: 'mystery-model-7b',
+    });
+    await drainOnceAsync(deps(), options, unpriced);
+    expect(server.exchanges).toHaveLength(0); // not a single call
+    const last = store.llmLedger.latest(1)[0];
+    expect(last?.outcome).toBe('budget_skip');
+    expect(last?.detail).toMatch(/no price for model "mystery-model-7b"/);
+    expect(store.observations.recent(project.id, 5).map((o) => o.source)).toEqual(['hook']); // heuristic
   });
 });

@@ -124,7 +124,10 @@ export function budgetRefusal(
     prices,
   );
   const usdCap = config['distill.dailyUsdCap'];
-  if (cost !== null && day.costUsd + cost > usdCap)
+  // An unpriced model cannot be held to a dollar cap: rather than spend blind, it does not run.
+  if (cost === null && usdCap > 0)
+    return `no price for model "${at.model}" in the price table, so the daily dollar cap cannot be kept: add it to $ENGRAM_HOME/prices.json`;
+  if (cost !== null && usdCap > 0 && day.costUsd + cost > usdCap)
     return `daily spend cap reached ($${day.costUsd.toFixed(4)} spent + up to $${cost.toFixed(4)} > $${usdCap})`;
   return null;
 }

@@ -64,6 +64,30 @@ describe('the CLI a user meets', () => {
     expect(r.stderr.toString()).not.toMatch(/EPIPE|Error/);
   });
 
+  it('doctor names each problem with its fix, and fails only on real problems', () => {
+    const clean = JSON.parse(sb.engram(['doctor', '--json']).stdout) as {
+      ok: boolean;
+      checks: { name: string; status: string }[];
+    };
+    expect(clean.checks.find((c) => c.name === 'database')?.status).toBe('ok');
+    expect(clean.checks.find((c) => c.name === 'hooks')?.status).toBe('warn'); // not installed yet
+    const broken = createSandbox({ ENGRAM_WORKER_POLL_MS: 'often' });
+    try {
+      mkdirSync(broken.engramHome, { recursive: true });
+      writeFileSync(join(broken.engramHome, 'prices.json'), JSON.stringify({ mystery: { input: 'free' } }));
+      const r = broken.engram(['doctor']);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(
+        /✗ config worker\.pollMs: .*must be a number.*\n {4}fix: engram config set worker\.pollMs/,
+      );
+      expect(r.stdout).toMatch(/✗ prices: prices\.json: "mystery" needs non-negative numbers/);
+      expect(broken.engram(['install']).status).toBe(0);
+      expect(broken.engram(['doctor']).stdout).toMatch(/✓ hooks: engram hooks installed/);
+    } finally {
+      broken.cleanup();
+    }
+  });
+
   it('install --settings FILE changes only that file, never the global MCP registration', () => {
     const dir = join(sb.root, 'repo', '.claude');
     mkdirSync(dir, { recursive: true });

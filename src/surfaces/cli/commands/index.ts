@@ -7,6 +7,7 @@ import { backfillSpec } from './backfill.ts';
 import { changesSpec, historySpec, restoreSpec } from './changes.ts';
 import { configSpec } from './config.ts';
 import { demoSpec } from './demo.ts';
+import { doctorSpec } from './doctor.ts';
 import { forgetSpec } from './forget.ts';
 import { installSpec, uninstallSpec } from './install.ts';
 import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   changesSpec,
   backfillSpec,
   statusSpec,
+  doctorSpec,
   metricsSpec,
   flushSpec,
   retrySpec,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { listInbox } from '../../../store/inbox.ts';
 import { findTranscripts } from '../../../worker/backfill.ts';
 import { problemsSince } from '../log-errors.ts';
+import { loadPricesChecked } from './metrics.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';
@@ -90,7 +91,18 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       projects: store.sessions.projectStats(),
       hooks: store.sessions.hookStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
-      config: { file: paths.config, issues: ctx.runtime.configIssues },
+      config: {
+        file: paths.config,
+        issues: [
+          ...ctx.runtime.configIssues,
+          ...loadPricesChecked(join(home, 'prices.json')).problems.map((message) => ({
+            key: 'prices.json',
+            source: join(home, 'prices.json'),
+            message,
+            severity: 'error' as const,
+          })),
+        ],
+      },
       hookProblems,
       missed: unreadTranscripts(ctx, store),
     };
