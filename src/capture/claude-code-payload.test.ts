@@ -180,4 +180,13 @@ describe('isSkippedTool', () => {
     expect(isSkippedTool('mcp__other__get', options.skipTools)).toBe(false);
     expect(isSkippedTool('TodoWrite', options.skipTools)).toBe(false);
   });
+
+  it('never captures engram’s own MCP tools, whatever the user’s list says', () => {
+    for (const userList of [[], ['Glob'], ['mcp__other__*']]) {
+      expect(isSkippedTool('mcp__engram__search', userList)).toBe(true);
+      expect(isSkippedTool('mcp__plugin_engram_engram__search', userList)).toBe(true);
+      expect(isSkippedTool('Bash', userList)).toBe(false);
+    }
+    expect(isSkippedTool('Glob', ['Glob'])).toBe(true); // the user's list adds to engram's own
+  });
 });

@@ -36,9 +36,18 @@ function optNum(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** `mcp__engram__*` matches by prefix; anything else must match exactly. */
+/**
+ * Tools engram never captures whatever `capture.skipTools` says: its own MCP tools (registered by
+ * `engram install`, or through the Claude Code plugin), so reading memory never becomes a memory.
+ */
+export const MUST_SKIP_TOOLS: readonly string[] = ['mcp__engram__*', 'mcp__plugin_engram_*'];
+
+const matches = (tool: string, rule: string) =>
+  rule.endsWith('*') ? tool.startsWith(rule.slice(0, -1)) : rule === tool;
+
+/** `mcp__engram__*` matches by prefix; anything else must match exactly. The user's list adds to MUST_SKIP_TOOLS. */
 export function isSkippedTool(tool: string, skipTools: readonly string[]): boolean {
-  return skipTools.some((rule) => (rule.endsWith('*') ? tool.startsWith(rule.slice(0, -1)) : rule === tool));
+  return MUST_SKIP_TOOLS.some((rule) => matches(tool, rule)) || skipTools.some((rule) => matches(tool, rule));
 }
 
 function toolFields(p: Record<string, unknown>, limits: SizeLimits) {

@@ -14,7 +14,8 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
   'context.promptMaxItems': 'At most this many memories are added to one prompt.',
   'context.promptMinScore':
     'Relevance threshold for prompt-time recall: the share of the prompt\u2019s distinctive words a memory must match.',
-  'capture.skipTools': 'Tool names never captured (a trailing * matches a prefix).',
+  'capture.skipTools':
+    'Tool names never captured (a trailing * matches a prefix), in addition to engram\u2019s own MCP tools, which are never captured.',
   'capture.maxFieldChars':
     'Longest string kept from one field of a hook payload; longer text is cut (after scrubbing).',
   'capture.maxEventBytes':

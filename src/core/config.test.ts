@@ -6,7 +6,7 @@ describe('resolveConfig', () => {
   it('gives every key its default with no file and no environment', () => {
     const config = resolveConfig({ env: {} });
     expect(config['context.sessionStartTokens']).toBe(1000);
-    expect(config['capture.skipTools']).toContain('mcp__engram__*');
+    expect(config['capture.skipTools']).toContain('ToolSearch');
     expect(Object.keys(config).sort()).toEqual([...CONFIG_KEYS].sort());
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -57,7 +57,6 @@ export const CONFIG_SCHEMA = {
       'ReadMcpResourceTool',
       'ExitPlanMode',
       'AskUserQuestion',
-      'mcp__engram__*',
     ],
   },
   'capture.maxFieldChars': {

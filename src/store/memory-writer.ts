@@ -8,19 +8,28 @@ import { EngramError } from '../core/errors.ts';
 import { searchTermsOf } from '../core/identifiers.ts';
 import { newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
 import type {
-  ChangeOrigin,
   MemorySnapshot,
   Observation,
   ObservationDraft,
   ObservationSource,
   ObservationStatus,
-  SummaryDraft,
 } from '../core/model.ts';
 import { erasePhrase } from '../core/phrase.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { ChangesRepo } from './changes-repo.ts';
-import { writeTransaction, type Db } from './database.ts';
+import type { Db } from './database.ts';
 import { eraseTurnOf } from './erase-turn.ts';
+import { createLinkWriter } from './link-writer.ts';
+import {
+  cleanDraft,
+  cleanList,
+  MAX_LIST,
+  MAX_PROVENANCE,
+  sameDraft,
+  snapshotOf,
+  unique,
+} from './memory-draft.ts';
+import { createMutationKit, type MutationContext, type MutationKit } from './mutation-kit.ts';
 import {
   OBSERVATION_COLUMNS,
   observationDetailTokens,
@@ -29,13 +38,11 @@ import {
   type ObservationRow,
 } from './observations-repo.ts';
 import { lazyStatement } from './statements.ts';
+import { createSummaryWriter } from './summary-writer.ts';
 
-/** Who makes a change, from where, and when (the clock, not the time of what it records). */
-export interface MutationContext {
-  origin: ChangeOrigin;
-  actor?: string | null;
-  at: number;
-}
+export type { MutationContext } from './mutation-kit.ts';
+export { cleanDraft } from './memory-draft.ts';
+type LinkWriter = ReturnType<typeof createLinkWriter>;
 
 export interface NewMemory {
   projectId: ProjectId;
@@ -65,68 +72,9 @@ export interface MergeAddition {
   seenAt?: number;
 }
 
-const MAX_LIST = 40;
-const MAX_PROVENANCE = 60;
-const TYPE_RE = /^[a-z][a-z0-9_-]{0,39}$/;
-
-const unique = (items: readonly string[]) => [...new Set(items)];
-const cleanList = (items: readonly string[] | undefined, max = MAX_LIST) =>
-  unique(
-    (items ?? [])
-      .filter((s): s is string => typeof s === 'string')
-      .map((s) => scrubText(s).trim())
-      .filter((s) => s !== ''),
-  ).slice(0, max);
-
-/** A draft as it may be stored: scrubbed, trimmed, lists deduplicated; refuses what cannot be a memory. */
-export function cleanDraft(d: ObservationDraft): ObservationDraft {
-  const type = typeof d.type === 'string' ? d.type.trim() : '';
-  if (!TYPE_RE.test(type))
-    throw new EngramError('INPUT_INVALID', `"${String(d.type)}" is not a memory type`, {
-      hint: 'Types are lower-case words such as decision, bugfix, fact.',
-    });
-  const title = scrubText(String(d.title ?? ''))
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (title === '')
-    throw new EngramError('INPUT_INVALID', 'a memory needs a title', { hint: 'Give it one line.' });
-  return {
-    type: type as ObservationDraft['type'],
-    title,
-    subtitle: scrubText(String(d.subtitle ?? '')).trim(),
-    narrative: scrubText(String(d.narrative ?? '')).trim(),
-    facts: cleanList(d.facts),
-    concepts: cleanList(d.concepts),
-    filesRead: cleanList(d.filesRead),
-    filesModified: cleanList(d.filesModified),
-  };
-}
-
-function snapshotOf(o: Observation): MemorySnapshot {
-  return {
-    type: o.type,
-    title: o.title,
-    subtitle: o.subtitle,
-    narrative: o.narrative,
-    facts: o.facts,
-    concepts: o.concepts,
-    filesRead: o.filesRead,
-    filesModified: o.filesModified,
-    status: o.status,
-    statusReason: o.statusReason,
-    supersedes: o.supersedes,
-    pinned: o.pinned,
-  };
-}
-
-const sameDraft = (a: ObservationDraft, b: ObservationDraft) =>
-  observationHash(a) === observationHash(b) &&
-  a.subtitle === b.subtitle &&
-  a.narrative === b.narrative &&
-  JSON.stringify([a.concepts, a.filesRead, a.filesModified]) ===
-    JSON.stringify([b.concepts, b.filesRead, b.filesModified]);
-
-export function createMemoryWriter(db: Db, changes: ChangesRepo) {
+/** Memories through the mutation path (created, edited, merged, superseded, …, forgotten, redacted). */
+function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter) {
+  const { tx, log } = kit;
   const byId = lazyStatement(db, `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE id = ?`);
   const byHash = lazyStatement(
     db,
@@ -180,27 +128,6 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
   const dropVersions = lazyStatement(db, `DELETE FROM observation_versions WHERE observation_id = ?`);
   const dropLinksOf = lazyStatement(db, `DELETE FROM links WHERE from_id = ? OR to_id = ?`);
   const dropInjections = lazyStatement(db, `DELETE FROM injections WHERE observation_id = ?`);
-  const addLink = lazyStatement(
-    db,
-    `INSERT INTO links (from_id, kind, to_id, project_id, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  );
-  const removeLink = lazyStatement(db, `DELETE FROM links WHERE from_id = ? AND kind = ? AND to_id = ?`);
-  const upsertSummary = lazyStatement(
-    db,
-    `INSERT INTO summaries (session_id, project_id, request, investigated, learned, completed, next_steps,
-       files_read, files_edited, notes, final, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, investigated = excluded.investigated,
-       learned = excluded.learned, completed = excluded.completed, next_steps = excluded.next_steps,
-       files_read = excluded.files_read, files_edited = excluded.files_edited, notes = excluded.notes,
-       final = MAX(summaries.final, excluded.final), updated_at = excluded.updated_at`,
-  );
-  const markFinal = lazyStatement(
-    db,
-    `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ? AND final = 0`,
-  );
-  const summaryProject = lazyStatement(db, `SELECT project_id FROM summaries WHERE session_id = ?`);
   const versionsOf = lazyStatement(
     db,
     `SELECT version, snapshot FROM observation_versions WHERE observation_id = ?`,
@@ -209,20 +136,7 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
     db,
     `UPDATE observation_versions SET snapshot = ? WHERE observation_id = ? AND version = ?`,
   );
-  const summaryRow = lazyStatement(
-    db,
-    `SELECT request, investigated, learned, completed, next_steps, notes, files_read, files_edited
-     FROM summaries WHERE session_id = ?`,
-  );
-  const writeSummaryText = lazyStatement(
-    db,
-    `UPDATE summaries SET request = ?, investigated = ?, learned = ?, completed = ?, next_steps = ?, notes = ?,
-       files_read = ?, files_edited = ? WHERE session_id = ?`,
-  );
   const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
-
-  /** Run in the caller's transaction, or in a write transaction of its own. */
-  const tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : writeTransaction(db, fn));
 
   const load = (id: string): Observation | null => {
     const row = byId().get(id) as ObservationRow | undefined;
@@ -237,33 +151,23 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
       });
     return o;
   };
-  const log = (
-    entity: 'memory' | 'summary' | 'link',
-    entityId: string,
-    projectId: string | null,
-    op: string,
-    ctx: MutationContext,
-    version: number | null,
-  ) =>
-    changes.append({
-      entity,
-      entityId,
-      projectId,
-      op,
-      origin: ctx.origin,
-      actor: ctx.actor ?? null,
-      at: ctx.at,
-      version,
-    });
 
   /**
-   * Write a new state of a memory: its previous state is kept as a version, the version goes up and
-   * the change is logged. `next` is already clean.
+   * Write a new state of a memory: its previous state is kept as a version (unless `keep` is false),
+   * the version goes up and the change is logged. `next` is already clean.
    */
-  const rewrite = (cur: Observation, next: MemorySnapshot, op: string, ctx: MutationContext): Observation => {
+  const rewrite = (
+    cur: Observation,
+    next: MemorySnapshot,
+    op: string,
+    ctx: MutationContext,
+    keep = true,
+  ): Observation => {
     const version = cur.version + 1;
-    keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
-    trimVersions().run(cur.id, cur.version - 50);
+    if (keep) {
+      keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
+      trimVersions().run(cur.id, cur.version - 50);
+    }
     const hash = observationHash(next);
     writeContent().run(
       next.type,
@@ -407,7 +311,7 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
         if (!old || old.status !== 'active' || old.projectId !== replacement.projectId) return false;
         setStatus(oldId, 'superseded', `superseded by ${newId}`, 'supersede', ctx);
         if (replacement.supersedes !== oldId) setSupersedes().run(oldId, newId);
-        writer.link(newId, 'supersedes', oldId, replacement.projectId, ctx);
+        links.link(newId, 'supersedes', oldId, replacement.projectId, ctx);
         return true;
       });
     },
@@ -500,114 +404,22 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
         };
         const changed = JSON.stringify(next) !== JSON.stringify(snapshotOf(cur));
         if (!changed && !touched) return false;
-        const hash = observationHash(next);
-        writeContent().run(
-          next.type,
-          next.title,
-          next.subtitle,
-          next.narrative,
-          JSON.stringify(next.facts),
-          JSON.stringify(next.concepts),
-          JSON.stringify(next.filesRead),
-          JSON.stringify(next.filesModified),
-          hash,
-          observationDetailTokens(next),
-          searchTermsOf([next.title, next.subtitle, next.narrative, ...next.facts, ...next.concepts]),
-          next.status,
-          next.statusReason,
-          next.supersedes,
-          next.pinned ? 1 : 0,
-          cur.version + 1,
-          ctx.at,
-          id,
-        );
-        addHash().run(cur.projectId, hash, id);
-        log('memory', id, cur.projectId, 'redact', ctx, cur.version + 1);
-        return true;
-      });
-    },
-
-    /** Erase a phrase from a session's summary, in place. False when the summary did not hold it. */
-    redactSummary(sessionId: string, pattern: RegExp, ctx: MutationContext): boolean {
-      return tx(() => {
-        const row = summaryRow().get(sessionId) as Record<string, string> | undefined;
-        if (!row) return false;
-        const fields = [
-          'request',
-          'investigated',
-          'learned',
-          'completed',
-          'next_steps',
-          'notes',
-          'files_read',
-          'files_edited',
-        ];
-        const next = fields.map((f) => erasePhrase(row[f] ?? '', pattern));
-        if (next.every((v, i) => v === row[fields[i] as string])) return false;
-        writeSummaryText().run(...next, sessionId);
-        const project = summaryProject().get(sessionId) as { project_id: string } | undefined;
-        log('summary', sessionId, project?.project_id ?? null, 'redact', ctx, null);
-        return true;
-      });
-    },
-
-    /** Save (create or replace) a session's rolling summary; `final` once the session ended. */
-    saveSummary(
-      sessionId: string,
-      projectId: ProjectId,
-      s: SummaryDraft,
-      final: boolean,
-      ctx: MutationContext,
-    ): void {
-      const text = (v: string) => scrubText(String(v ?? '')).trim();
-      tx(() => {
-        upsertSummary().run(
-          sessionId,
-          projectId,
-          text(s.request),
-          text(s.investigated),
-          text(s.learned),
-          text(s.completed),
-          text(s.nextSteps),
-          JSON.stringify(cleanList(s.filesRead)),
-          JSON.stringify(cleanList(s.filesEdited)),
-          text(s.notes),
-          final ? 1 : 0,
-          ctx.at,
-        );
-        log('summary', sessionId, projectId, final ? 'final' : 'save', ctx, null);
-      });
-    },
-
-    /** Mark a session's summary final (its session ended). False when there is none or it already was. */
-    finishSummary(sessionId: string, ctx: MutationContext): boolean {
-      return tx(() => {
-        if (markFinal().run(ctx.at, sessionId).changes !== 1) return false;
-        const row = summaryProject().get(sessionId) as { project_id: string } | undefined;
-        log('summary', sessionId, row?.project_id ?? null, 'final', ctx, null);
-        return true;
-      });
-    },
-
-    /** Add a typed edge; false when it existed. */
-    link(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
-      return tx(() => {
-        if (addLink().run(fromId, kind, toId, projectId, ctx.at, ctx.origin).changes !== 1) return false;
-        log('link', `${fromId} ${kind} ${toId}`, projectId, 'add', ctx, null);
-        return true;
-      });
-    },
-
-    /** Remove a typed edge; false when there was none. */
-    unlink(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
-      return tx(() => {
-        if (removeLink().run(fromId, kind, toId).changes !== 1) return false;
-        log('link', `${fromId} ${kind} ${toId}`, projectId, 'remove', ctx, null);
+        // No version is kept: it would keep the phrase.
+        rewrite(cur, next, 'redact', ctx, false);
         return true;
       });
     },
   };
   return writer;
+}
+
+/**
+ * The mutation path: every write of a memory, a session summary or a link (`store.memory.*`).
+ */
+export function createMemoryWriter(db: Db, changes: ChangesRepo) {
+  const kit = createMutationKit(db, changes);
+  const links = createLinkWriter(db, kit);
+  return { ...createMemoryOps(db, kit, links), ...createSummaryWriter(db, kit), ...links };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

@@ -1,0 +1,35 @@
+/**
+ * Typed edges between memories (and from memories to files and sessions) through the mutation path:
+ * each edge added or removed is one row in the change log.
+ */
+import type { Db } from './database.ts';
+import type { MutationContext, MutationKit } from './mutation-kit.ts';
+import { lazyStatement } from './statements.ts';
+
+export function createLinkWriter(db: Db, { tx, log }: MutationKit) {
+  const add = lazyStatement(
+    db,
+    `INSERT INTO links (from_id, kind, to_id, project_id, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const remove = lazyStatement(db, `DELETE FROM links WHERE from_id = ? AND kind = ? AND to_id = ?`);
+  return {
+    /** Add a typed edge; false when it existed. */
+    link(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        if (add().run(fromId, kind, toId, projectId, ctx.at, ctx.origin).changes !== 1) return false;
+        log('link', `${fromId} ${kind} ${toId}`, projectId, 'add', ctx, null);
+        return true;
+      });
+    },
+
+    /** Remove a typed edge; false when there was none. */
+    unlink(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        if (remove().run(fromId, kind, toId).changes !== 1) return false;
+        log('link', `${fromId} ${kind} ${toId}`, projectId, 'remove', ctx, null);
+        return true;
+      });
+    },
+  };
+}

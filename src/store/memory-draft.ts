@@ -1,0 +1,69 @@
+/**
+ * A memory's text as it may be stored: scrubbed, trimmed, lists deduplicated and capped; and the
+ * snapshot of a memory kept as one of its versions.
+ */
+import { EngramError } from '../core/errors.ts';
+import type { MemorySnapshot, Observation, ObservationDraft } from '../core/model.ts';
+import { scrubText } from '../core/scrub.ts';
+import { observationHash } from './observations-repo.ts';
+
+export const MAX_LIST = 40;
+export const MAX_PROVENANCE = 60;
+const TYPE_RE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+export const unique = (items: readonly string[]) => [...new Set(items)];
+export const cleanList = (items: readonly string[] | undefined, max = MAX_LIST) =>
+  unique(
+    (items ?? [])
+      .filter((s): s is string => typeof s === 'string')
+      .map((s) => scrubText(s).trim())
+      .filter((s) => s !== ''),
+  ).slice(0, max);
+
+/** A draft as it may be stored: scrubbed, trimmed, lists deduplicated; refuses what cannot be a memory. */
+export function cleanDraft(d: ObservationDraft): ObservationDraft {
+  const type = typeof d.type === 'string' ? d.type.trim() : '';
+  if (!TYPE_RE.test(type))
+    throw new EngramError('INPUT_INVALID', `"${String(d.type)}" is not a memory type`, {
+      hint: 'Types are lower-case words such as decision, bugfix, fact.',
+    });
+  const title = scrubText(String(d.title ?? ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (title === '')
+    throw new EngramError('INPUT_INVALID', 'a memory needs a title', { hint: 'Give it one line.' });
+  return {
+    type: type as ObservationDraft['type'],
+    title,
+    subtitle: scrubText(String(d.subtitle ?? '')).trim(),
+    narrative: scrubText(String(d.narrative ?? '')).trim(),
+    facts: cleanList(d.facts),
+    concepts: cleanList(d.concepts),
+    filesRead: cleanList(d.filesRead),
+    filesModified: cleanList(d.filesModified),
+  };
+}
+
+export function snapshotOf(o: Observation): MemorySnapshot {
+  return {
+    type: o.type,
+    title: o.title,
+    subtitle: o.subtitle,
+    narrative: o.narrative,
+    facts: o.facts,
+    concepts: o.concepts,
+    filesRead: o.filesRead,
+    filesModified: o.filesModified,
+    status: o.status,
+    statusReason: o.statusReason,
+    supersedes: o.supersedes,
+    pinned: o.pinned,
+  };
+}
+
+export const sameDraft = (a: ObservationDraft, b: ObservationDraft) =>
+  observationHash(a) === observationHash(b) &&
+  a.subtitle === b.subtitle &&
+  a.narrative === b.narrative &&
+  JSON.stringify([a.concepts, a.filesRead, a.filesModified]) ===
+    JSON.stringify([b.concepts, b.filesRead, b.filesModified]);
