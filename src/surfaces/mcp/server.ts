@@ -7,7 +7,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
-import { describeError, EngramError } from '../../core/errors.ts';
+import { describeError, hintOf } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
@@ -107,11 +107,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
       store.close();
     }
   };
-  const toFailure = (error: unknown): ToolResult => {
-    const hint =
-      error instanceof EngramError && error.hint ? error.hint : 'Check the arguments and try again.';
-    return failure(describeError(error), hint);
-  };
+  // The hint comes from the error, else from the one error table: a fault on engram's side never
+  // tells the model to check its arguments.
+  const toFailure = (error: unknown): ToolResult => failure(describeError(error), hintOf(error));
   const guarded =
     <A>(fn: (args: A) => ToolResult) =>
     (args: A): ToolResult => {
