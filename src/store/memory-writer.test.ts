@@ -201,6 +201,22 @@ describe('the mutation path', () => {
     );
     const other = insertMemory(store, { projectId: project.id, title: 'Other memory' });
     store.memory.link(id, 'related', other, project.id, cli(152));
+    store.memory.saveSummary(
+      's',
+      project.id,
+      {
+        request: 'the zebra plan',
+        investigated: '',
+        learned: '',
+        completed: 'Zebra stripes; an unrelated later turn',
+        nextSteps: '',
+        filesRead: [],
+        filesEdited: [],
+        notes: '',
+      },
+      false,
+      cli(152),
+    );
     store.memory.edit(id, { narrative: 'the zebra plan worked twice' }, cli(153));
 
     expect(store.memory.forget(id, { origin: 'viewer', at: 160 })).toBe(true);
@@ -210,12 +226,17 @@ describe('the mutation path', () => {
       store.db.prepare('SELECT * FROM events').all(),
       store.db.prepare('SELECT * FROM prompts').all(),
       store.db.prepare('SELECT * FROM links').all(),
+      store.db.prepare('SELECT * FROM summaries').all(),
     ]);
     expect(dump).not.toMatch(/zebra/i);
     expect(dump).toContain('an unrelated later turn'); // other turns are untouched
     expect(store.observations.get(id)).toMatchObject({ status: 'forgotten', title: '[forgotten]' });
     expect(store.observations.search('"zebra"', null, 5)).toEqual([]);
-    expect(ops().slice(-1)).toEqual(['memory:forget:viewer']);
+    expect(ops().slice(-3)).toEqual([
+      'summary:redact:viewer',
+      'summary:redact:viewer',
+      'memory:forget:viewer',
+    ]);
   });
 
   it('joins the caller’s transaction: a failure rolls the change log back with the row', () => {

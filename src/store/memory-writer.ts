@@ -14,7 +14,7 @@ import type {
   ObservationSource,
   ObservationStatus,
 } from '../core/model.ts';
-import { erasePhrase } from '../core/phrase.ts';
+import { erasePhrase, phrasePattern } from '../core/phrase.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import type { Db } from './database.ts';
@@ -43,6 +43,7 @@ import { createSummaryWriter } from './summary-writer.ts';
 export type { MutationContext } from './mutation-kit.ts';
 export { cleanDraft } from './memory-draft.ts';
 type LinkWriter = ReturnType<typeof createLinkWriter>;
+type SummaryWriter = ReturnType<typeof createSummaryWriter>;
 
 export interface NewMemory {
   projectId: ProjectId;
@@ -73,7 +74,7 @@ export interface MergeAddition {
 }
 
 /** Memories through the mutation path (created, edited, merged, superseded, …, forgotten, redacted). */
-function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter) {
+function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries: SummaryWriter) {
   const { tx, log } = kit;
   const byId = lazyStatement(db, `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE id = ?`);
   const byHash = lazyStatement(
@@ -362,7 +363,13 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter) {
       return tx(() => {
         const cur = load(id);
         if (!cur || cur.status === 'forgotten') return false;
-        eraseTurnOf(db, cur);
+        const prompts = eraseTurnOf(db, cur);
+        // The session summary retells the turn: its title and prompts are taken out of it too.
+        if (cur.sessionId)
+          for (const text of [cur.title, ...prompts]) {
+            const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+            if (start.length >= 8) summaries.redactSummary(cur.sessionId, phrasePattern(start), ctx);
+          }
         erase().run(ctx.at, id);
         dropVersions().run(id);
         dropLinksOf().run(id, id);
@@ -419,7 +426,8 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter) {
 export function createMemoryWriter(db: Db, changes: ChangesRepo) {
   const kit = createMutationKit(db, changes);
   const links = createLinkWriter(db, kit);
-  return { ...createMemoryOps(db, kit, links), ...createSummaryWriter(db, kit), ...links };
+  const summaries = createSummaryWriter(db, kit);
+  return { ...createMemoryOps(db, kit, links, summaries), ...summaries, ...links };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

@@ -161,8 +161,12 @@ describe('the foundation', () => {
     const after = JSON.parse(sb.engram(['changes', '--since', String(before.next), '--json']).stdout) as {
       changes: { seq: number; entity: string; entityId: string; op: string; origin: string }[];
     };
-    expect(after.changes.map((c) => [c.entity, c.entityId, c.op, c.origin])).toEqual([
-      ['memory', id, 'forget', 'cli'],
+    // The forget, after taking the memory out of its session's summary.
+    expect(
+      after.changes.map((c) => [c.entity, c.entityId === id ? 'id' : 'session', c.op, c.origin]),
+    ).toEqual([
+      ['summary', 'session', 'redact', 'cli'],
+      ['memory', 'id', 'forget', 'cli'],
     ]);
     const all = JSON.parse(sb.engram(['changes', '--json', '--limit', '1000']).stdout) as {
       changes: { seq: number; entity: string; op: string; origin: string }[];
