@@ -4,16 +4,16 @@
 // size and bytes per observation per size, growth ratios between sizes, and the DESIGN.md §4 budgets.
 // --keep caches the generated stores (default dir: $TMPDIR/engram-bench-search) keyed by size, generator
 // version and schema version, so later runs skip generation; without it they are deleted at the end.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectId } from '../src/core/ids.ts';
 import { renderSessionContext } from '../src/recall/render-context.ts';
 import { searchMemories } from '../src/recall/search.ts';
 import { openDatabase } from '../src/store/database.ts';
-import { SCHEMA_VERSION } from '../src/store/migrations/index.ts';
 import { createStore, type Store } from '../src/store/store.ts';
-import { corpus, generate, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
+import { corpus, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
+import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
 
 /** The one call into search: what `engram search` and the MCP tool run (lexical, limit 10). */
 function search(store: Store, query: string, projectId: ProjectId | null): number {
@@ -28,12 +28,7 @@ const flag = (name: string) => {
 const json = args.includes('--json');
 const sizes = (flag('--sizes') ?? '10000,100000,1000000').split(',').map(Number);
 const queryCount = Number(flag('--queries') ?? 200);
-const keepArg = flag('--keep');
-const keepDir = args.includes('--keep')
-  ? keepArg && !keepArg.startsWith('--')
-    ? keepArg
-    : join(tmpdir(), 'engram-bench-search')
-  : null;
+const keepDir = keepDirFrom(args, tmpdir());
 const warmup = Math.min(30, Math.ceil(queryCount / 5));
 const log = (s: string) => {
   if (!json) console.log(s);
@@ -68,28 +63,9 @@ interface SizeResult {
   session_start_ms: { warm: Stats; open_and_render: Stats; chars: number };
 }
 
-/** An existing cached store, or a new one generated (and renamed into place only once complete). */
-function storeFor(
-  size: number,
-  work: string,
-): { path: string; gen: { ms: number; sessions: number } | null } {
-  const dir = keepDir ?? work;
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `engram-search-g${GENERATOR_VERSION}-s${SCHEMA_VERSION}-${size}.db`);
-  if (keepDir && existsSync(path)) return { path, gen: null };
-  const partial = `${path}.partial`;
-  for (const p of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(p, { force: true });
-  const store = createStore(openDatabase(partial));
-  const g = generate(store, c, size);
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
-  renameSync(partial, path);
-  return { path, gen: { ms: g.ms, sessions: g.sessions } };
-}
-
 function measureSize(size: number, work: string): SizeResult {
   log(`\n${size.toLocaleString('en')} observations:`);
-  const { path, gen } = storeFor(size, work);
+  const { path, generated: gen } = syntheticStore(c, size, { cacheDir: keepDir, workDir: work });
   log(gen ? `  generated in ${(gen.ms / 1000).toFixed(1)} s (${path})` : `  reusing cached ${path}`);
   const store = createStore(openDatabase(path));
   store.db.pragma('wal_checkpoint(TRUNCATE)');
