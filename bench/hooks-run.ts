@@ -200,11 +200,13 @@ function workerStatus(env: Record<string, string>): { running: boolean; pid: num
 
 /** Start `engram worker run` and wait until it holds the worker lock (its pid is the running one). */
 async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(node, [cli, 'worker', 'run'], { env, stdio: 'ignore' });
+  const child = spawn(node, [cli, 'worker', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 30_000;
   while (workerStatus(env).pid !== child.pid) {
     if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the worker (pid ${child.pid}) did not start`);
+      throw new Error(`the worker (pid ${child.pid}) did not start: ${stderr.trim()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return child;
