@@ -1,10 +1,12 @@
 // A synthetic store of `size` memories written through the real store (bench/lib/synthetic-memories.ts),
 // generated once into a file; with a cache directory it is kept there, keyed by size, generator version
-// and schema version, so later runs (bench:search, bench:hooks) skip generation.
+// and the schema (a hash of the migrations' SQL, so a migration edited during development is a new
+// key too), so later runs (bench:search, bench:hooks) skip generation.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/database.ts';
-import { SCHEMA_VERSION } from '../../src/store/migrations/index.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index.ts';
 import { createStore } from '../../src/store/store.ts';
 import { generate, GENERATOR_VERSION, type Corpus } from './synthetic-memories.ts';
 
@@ -22,7 +24,11 @@ export function syntheticStore(
 ): SyntheticStore {
   const dir = dirs.cacheDir ?? dirs.workDir;
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `engram-search-g${GENERATOR_VERSION}-s${SCHEMA_VERSION}-${size}.db`);
+  const schema = createHash('sha256')
+    .update(MIGRATIONS.map((m) => m.sql).join('\0'))
+    .digest('hex')
+    .slice(0, 8);
+  const path = join(dir, `engram-search-g${GENERATOR_VERSION}-s${SCHEMA_VERSION}-${schema}-${size}.db`);
   if (dirs.cacheDir && existsSync(path)) return { path, generated: null };
   const partial = `${path}.partial`;
   for (const p of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(p, { force: true });
