@@ -88,4 +88,10 @@ export default tseslint.config(
     ignores: ['src/surfaces/runtime.ts', '**/*.test.ts', '**/*.test-support.ts'],
     rules: { 'no-console': 'error', 'no-restricted-properties': ['error', ENV_RULE] },
   },
+  {
+    // Plain CommonJS scripts shipped as they are (the Claude Code plugin's hook launcher).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -10,24 +10,25 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, findTranscripts } from '../src/worker/backfill.ts';
 
-const fixtures =
-  process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'transcripts');
+// Default: the real (MIT) transcripts the tests use, in the repository.
+const fixtures = process.argv[2] ?? join(import.meta.dirname, '..', 'test', 'fixtures', 'transcripts');
 const copies = Number(process.env['BENCH_COPIES'] ?? 12);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
 
 const work = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
 try {
-  // A projects folder with `copies` projects, each a copy of the fixtures under fresh session ids.
+  // A projects folder with `copies` projects, each a copy of the fixtures under its own session ids and
+  // its own project directory (the records' cwd), so every copy's memories are new: memories are
+  // deduplicated per project, and a copy in the same project would be a no-op.
   const projects = join(work, 'projects');
   for (let c = 0; c < copies; c++) {
     const dir = join(projects, `-home-user-project-${c}`);
     mkdirSync(dir, { recursive: true });
     cpSync(fixtures, dir, { recursive: true });
     for (const f of findTranscripts(dir)) {
-      const text = readFileSync(f.path, 'utf8').replace(
-        /"sessionId":"([0-9a-f-]+)"/g,
-        (_m, id: string) => `"sessionId":"${id}-c${c}"`,
-      );
+      const text = readFileSync(f.path, 'utf8')
+        .replace(/"sessionId":"([0-9a-f-]+)"/g, (_m, id: string) => `"sessionId":"${id}-c${c}"`)
+        .replace(/"cwd":"([^"]+)"/g, (_m, cwd: string) => `"cwd":"${cwd}-copy-${c}"`);
       writeFileSync(f.path, text);
     }
   }
@@ -52,15 +53,17 @@ try {
     records = n;
     return performance.now() - t;
   };
-  const engram = (i: number): { ms: number; created: number } => {
+  const engram = (i: number): { ms: number; created: number; sessions: number; projects: number } => {
     const home = join(work, `home-${i}`);
     mkdirSync(home);
     const store = createStore(openDatabase(join(home, 'engram.db')));
     const t = performance.now();
     const report = backfill(store, { root: projects, distiller: createHeuristicDistiller(), now: Date.now });
     const ms = performance.now() - t;
+    const projectCount = (store.db.prepare('SELECT COUNT(*) AS n FROM projects').get() as { n: number }).n;
     store.close();
-    return { ms, created: report.created };
+    rmSync(home, { recursive: true, force: true });
+    return { ms, created: report.created, sessions: report.sessions, projects: projectCount };
   };
 
   const threadScript = join(import.meta.dirname, '..', 'dist', 'backfill-thread.mjs');
@@ -79,6 +82,7 @@ try {
     });
     const ms = performance.now() - t;
     store.close();
+    rmSync(home, { recursive: true, force: true });
     return ms;
   };
   const canThread = existsSync(threadScript) && process.env['BENCH_THREADS'] !== '0';
@@ -86,7 +90,7 @@ try {
   const base: number[] = [];
   const ours: number[] = [];
   const threaded: number[] = [];
-  let created = 0;
+  let written = { created: 0, sessions: 0, projects: 0 };
   baseline();
   engram(-1); // warm-up
   if (canThread) await parallel(-1);
@@ -94,7 +98,7 @@ try {
     base.push(baseline());
     const r = engram(i);
     ours.push(r.ms);
-    created = r.created;
+    written = r;
     if (canThread) threaded.push(await parallel(i));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -109,7 +113,7 @@ try {
     `  bare line-split + JSON.parse : ${b.toFixed(0)} ms  ${(mb / (b / 1000)).toFixed(1)} MB/s  ${Math.round(records / (b / 1000))} records/s`,
   );
   console.log(
-    `  engram backfill (full)       : ${o.toFixed(0)} ms  ${(mb / (o / 1000)).toFixed(1)} MB/s  ${Math.round(records / (o / 1000))} records/s  (${created} memories)`,
+    `  engram backfill (full)       : ${o.toFixed(0)} ms  ${(mb / (o / 1000)).toFixed(1)} MB/s  ${Math.round(records / (o / 1000))} records/s  (${written.created} memories written, ${written.sessions} sessions, ${written.projects} projects)`,
   );
   console.log(
     `  engram throughput / baseline : ${(b / o).toFixed(3)} (median of round ratios ${median(ratios).toFixed(3)}); target >= 0.5 ${median(ratios) >= 0.5 ? 'OK' : 'UNDER'}`,

@@ -1,7 +1,8 @@
 // LoCoMo retrieval benchmark: each dialog turn becomes one memory (text, speaker, date; nothing the
 // dataset generated), every question of categories 1-4 goes through engram's search, and evidence
 // recall@5/@10 (turn and session level), MRR and latency are reported beside a plain SQLite FTS5 BM25
-// baseline over the raw turns. Evidence corrected by the public audit is used where it applies.
+// baseline (porter) over the same text engram indexes for each turn (speaker, text, date, turn id).
+// Evidence corrected by the public audit is used where it applies.
 // With embedders (`--embedder ollama:MODEL@URL`, `--embedder openai:MODEL@URL` (key from
 // OPENAI_API_KEY), `--embedder local:MODEL[@MODEL_DIR]`, repeatable, or the same specs comma-separated
 // in ENGRAM_BENCH_EMBEDDERS), every memory is embedded and two more rows are reported per embedder:
@@ -189,7 +190,21 @@ try {
         const dateText = String(sample.conversation[`${key}_date_time`] ?? '');
         (list as Turn[]).forEach((t, i) => {
           turns++;
-          bm25Insert.run(t.dia_id, t.text);
+          const draft = {
+            type: 'fact' as const,
+            title: `${t.speaker}: ${t.text}`.slice(0, 300),
+            subtitle: dateText,
+            narrative: t.text,
+            facts: [`said by ${t.speaker} on ${dateText} (${t.dia_id})`],
+            concepts: [t.speaker.toLowerCase()],
+            filesRead: [],
+            filesModified: [],
+          };
+          // The baseline indexes the same text engram does (speaker, date, turn id, …), in one column.
+          bm25Insert.run(
+            t.dia_id,
+            [draft.title, draft.subtitle, draft.narrative, ...draft.facts, ...draft.concepts].join('\n'),
+          );
           store.memory.create(
             {
               projectId,
@@ -197,16 +212,7 @@ try {
               source: 'import',
               createdAt: date + i * 1000,
               provenance: [t.dia_id],
-              draft: {
-                type: 'fact',
-                title: `${t.speaker}: ${t.text}`.slice(0, 300),
-                subtitle: dateText,
-                narrative: t.text,
-                facts: [`said by ${t.speaker} on ${dateText} (${t.dia_id})`],
-                concepts: [t.speaker.toLowerCase()],
-                filesRead: [],
-                filesModified: [],
-              },
+              draft,
             },
             { origin: 'hook', at: date + i * 1000 },
           );

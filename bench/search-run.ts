@@ -1,19 +1,23 @@
-// npm run bench:search [-- --sizes 10000,100000,1000000] [--queries N] [--keep [DIR]] [--json]
+// npm run bench:search [-- --sizes 10000,100000,1000000] [--queries N] [--surface-calls N] [--keep [DIR]] [--json]
 // Scale benchmark: synthetic stores of realistic coding-agent memories (bench/lib/synthetic-memories.ts),
 // then search latency p50/p95/max (project-scoped and all projects), SessionStart index build time, DB
 // size and bytes per observation per size, growth ratios between sizes, and the DESIGN.md §4 budgets.
+// Beside the in-process figures, what a call pays at the surfaces (bench/lib/surface-latency.ts): a whole
+// `engram search` process (Node start and store open included) next to `node -e 0`, and MCP `search`
+// calls on one kept `engram mcp` connection (its start-up apart).
 // --keep caches the generated stores (default dir: $TMPDIR/engram-bench-search) keyed by size, generator
 // version and schema version, so later runs skip generation; without it they are deleted at the end.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectId } from '../src/core/ids.ts';
 import { renderSessionContext } from '../src/recall/render-context.ts';
 import { searchMemories } from '../src/recall/search.ts';
 import { openDatabase } from '../src/store/database.ts';
-import { SCHEMA_VERSION } from '../src/store/migrations/index.ts';
 import { createStore, type Store } from '../src/store/store.ts';
-import { corpus, generate, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
+import { corpus, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
+import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
+import { cliSearchMs, mcpSearchMs } from './lib/surface-latency.ts';
 
 /** The one call into search: what `engram search` and the MCP tool run (lexical, limit 10). */
 function search(store: Store, query: string, projectId: ProjectId | null): number {
@@ -28,12 +32,9 @@ const flag = (name: string) => {
 const json = args.includes('--json');
 const sizes = (flag('--sizes') ?? '10000,100000,1000000').split(',').map(Number);
 const queryCount = Number(flag('--queries') ?? 200);
-const keepArg = flag('--keep');
-const keepDir = args.includes('--keep')
-  ? keepArg && !keepArg.startsWith('--')
-    ? keepArg
-    : join(tmpdir(), 'engram-bench-search')
-  : null;
+/** Whole `engram search` processes per size (each costs a Node start). */
+const surfaceCalls = Number(flag('--surface-calls') ?? 20);
+const keepDir = keepDirFrom(args, tmpdir());
 const warmup = Math.min(30, Math.ceil(queryCount / 5));
 const log = (s: string) => {
   if (!json) console.log(s);
@@ -66,30 +67,63 @@ interface SizeResult {
   search_ms: Record<'project' | 'project_cpu' | 'small_project' | 'all_projects', Stats>;
   search_by_kind_ms: Record<string, Stats>;
   session_start_ms: { warm: Stats; open_and_render: Stats; chars: number };
+  /** What a call pays at the surfaces: a whole `engram search` process, and an MCP call on a kept connection. */
+  surface_ms: SurfaceResult;
 }
 
-/** An existing cached store, or a new one generated (and renamed into place only once complete). */
-function storeFor(
-  size: number,
-  work: string,
-): { path: string; gen: { ms: number; sessions: number } | null } {
-  const dir = keepDir ?? work;
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `engram-search-g${GENERATOR_VERSION}-s${SCHEMA_VERSION}-${size}.db`);
-  if (keepDir && existsSync(path)) return { path, gen: null };
-  const partial = `${path}.partial`;
-  for (const p of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(p, { force: true });
-  const store = createStore(openDatabase(partial));
-  const g = generate(store, c, size);
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
-  renameSync(partial, path);
-  return { path, gen: { ms: g.ms, sessions: g.sessions } };
+interface SurfaceResult {
+  cli_search: Stats;
+  /** `node -e 0`, alternating with the CLI calls: the part of a CLI call that is starting Node. */
+  node_e0: Stats;
+  /** Median over pairs of CLI call / `node -e 0`. */
+  cli_ratio: number;
+  mcp_connect: number;
+  mcp_search: Stats;
 }
 
-function measureSize(size: number, work: string): SizeResult {
+/**
+ * The store moved into an ENGRAM_HOME (and back after), and searched from a clone of the dominant
+ * project through `engram search` processes and one kept `engram mcp` connection.
+ */
+async function measureSurfaces(path: string, work: string, texts: string[]): Promise<SurfaceResult> {
+  const home = join(work, 'surface-home');
+  const cwd = join(work, dominant.name);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(join(cwd, '.git'), { recursive: true });
+  writeFileSync(
+    join(cwd, '.git', 'config'),
+    `[remote "origin"]\n\turl = https://${dominant.key.slice('git:'.length)}.git\n`,
+  );
+  const inHome = join(home, 'engram.db');
+  renameSync(path, inHome);
+  try {
+    const target = { home, cwd, repoRoot: join(import.meta.dirname, '..') };
+    const cli = cliSearchMs(target, texts.slice(0, surfaceCalls));
+    const mcp = await mcpSearchMs(
+      target,
+      texts.slice(0, Math.max(surfaceCalls, Math.min(texts.length, 100))),
+    );
+    const ratios = cli.cli.map((ms, i) => ms / (cli.node[i] as number));
+    return {
+      cli_search: stats(cli.cli),
+      node_e0: stats(cli.node),
+      cli_ratio: pct(ratios, 0.5),
+      mcp_connect: mcp.connectMs,
+      mcp_search: stats(mcp.calls),
+    };
+  } finally {
+    // Fold in any WAL the surfaces left, then put the (cached) store back.
+    const s = createStore(openDatabase(inHome));
+    s.db.pragma('wal_checkpoint(TRUNCATE)');
+    s.close();
+    renameSync(inHome, path);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function measureSize(size: number, work: string): Promise<SizeResult> {
   log(`\n${size.toLocaleString('en')} observations:`);
-  const { path, gen } = storeFor(size, work);
+  const { path, generated: gen } = syntheticStore(c, size, { cacheDir: keepDir, workDir: work });
   log(gen ? `  generated in ${(gen.ms / 1000).toFixed(1)} s (${path})` : `  reusing cached ${path}`);
   const store = createStore(openDatabase(path));
   store.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -102,7 +136,7 @@ function measureSize(size: number, work: string): SizeResult {
       const cpu = process.cpuUsage();
       const ms = time(() => search(store, q.text, projectId));
       const used = process.cpuUsage(cpu);
-      return { kind: q.kind, ms, cpuMs: (used.user + used.system) / 1000 };
+      return { kind: q.kind, text: q.text, ms, cpuMs: (used.user + used.system) / 1000 };
     });
   };
   const main = measure(dominant.id, queries(c, 0, queryCount));
@@ -132,6 +166,11 @@ function measureSize(size: number, work: string): SizeResult {
       s.close();
     }),
   );
+  const surfaces = await measureSurfaces(
+    path,
+    work,
+    main.map((m) => m.text),
+  );
   const result: SizeResult = {
     size,
     observations,
@@ -147,6 +186,7 @@ function measureSize(size: number, work: string): SizeResult {
     },
     search_by_kind_ms: byKind,
     session_start_ms: { warm: stats(warm), open_and_render: stats(cold), chars },
+    surface_ms: surfaces,
   };
   if (!keepDir) for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
   printSize(result);
@@ -170,6 +210,14 @@ function printSize(r: SizeResult) {
   for (const [kind, s] of Object.entries(r.search_by_kind_ms)) line(`  by query kind: ${kind}`, s);
   line(`SessionStart index (${r.session_start_ms.chars} chars)`, r.session_start_ms.warm);
   line('SessionStart open + index + close', r.session_start_ms.open_and_render);
+  const sf = r.surface_ms;
+  line('`engram search` process (CLI)', sf.cli_search);
+  line('  node -e 0, alternating with it', sf.node_e0);
+  log(`  ${'  CLI call / node -e 0 (median of pairs)'.padEnd(34)} ${f(sf.cli_ratio)}x`);
+  log(
+    `  ${'MCP server start + initialize'.padEnd(34)} ${f(sf.mcp_connect).padStart(8)} ms (once per session)`,
+  );
+  line('MCP search call, kept connection', sf.mcp_search);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'engram-bench-search-'));
@@ -178,7 +226,7 @@ try {
   log(
     `bench:search: ${queryCount} queries per scope (after ${warmup} warm-up), ${c.projects.length} projects; stores ${keepDir ? `cached in ${keepDir}` : 'in a temp dir, deleted after'}`,
   );
-  for (const size of sizes) results.push(measureSize(size, work));
+  for (const size of sizes) results.push(await measureSize(size, work));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@ import {
 import type { Store } from '../../src/store/store.ts';
 
 /** Bump when the generated text changes: cached stores are keyed by it. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 interface ProjectModel {
   project: Project;
@@ -51,7 +51,9 @@ export function corpus(seed = 7, projectCount = 20): Corpus {
   chat-backend`.split(/\s+/);
   const projects = Array.from({ length: projectCount }, (_, p): ProjectModel => {
     const name = names[p % names.length] as string;
-    const key = `github.com/acme/${name}${p >= names.length ? `-${p}` : ''}`;
+    // The key a clone of git@github.com:acme/<name>.git resolves to, so a hook run in such a clone
+    // (bench:hooks) meets these memories as its own project's.
+    const key = `git:github.com/acme/${name}${p >= names.length ? `-${p}` : ''}`;
     const lang = LANGS[p % LANGS.length] as (typeof LANGS)[number];
     // Each project favours its own slice of the shared identifiers (overlapping ones stay common).
     const shift = Math.floor(r() * idents.length);

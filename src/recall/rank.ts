@@ -4,19 +4,13 @@
  * score = relevance × recency × type weight × status weight, where relevance is the share of the
  * query's words a memory holds plus its BM25 (normalised to the best candidate), or, in a hybrid
  * search, the reciprocal-rank fusion of the lexical and vector rankings. A strong match then lends part
- * of its score to its neighbours in the same session (the answer to a question usually sits right after
- * it, or after the follow-up question it raised; the fix right after the error), and results are spread
- * over sessions a little so one long session cannot fill the whole list.
+ * of its score to the memory before it in the same session (the step that led to it), and results are
+ * spread over sessions a little so one long session cannot fill the whole list.
  */
 import type { Observation, ObservationStatus, ObservationType } from '../core/model.ts';
 
 /** What ranking needs of a memory (a full observation, or a brief one from the store). */
-export type RankItem = Pick<
-  Observation,
-  'id' | 'projectId' | 'sessionId' | 'type' | 'status' | 'createdAt'
-> & {
-  asksQuestion: boolean;
-};
+export type RankItem = Pick<Observation, 'id' | 'projectId' | 'sessionId' | 'type' | 'status' | 'createdAt'>;
 
 /** A full observation as a rank item. */
 export function rankItem(o: Observation): RankItem {
@@ -27,7 +21,6 @@ export function rankItem(o: Observation): RankItem {
     type: o.type,
     status: o.status,
     createdAt: o.createdAt,
-    asksQuestion: o.title.includes('?') || o.narrative.includes('?'),
   };
 }
 
@@ -93,56 +86,44 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map
   return out;
 }
 
-/** A memory's neighbours in its session: the one before, and the (up to) two after, oldest first. */
-export type NeighbourLookup = (id: string) => { previous: RankItem | null; next: readonly RankItem[] };
+/** The active memory just before one in its session, or null. */
+export type PreviousLookup = (id: string) => RankItem | null;
 
 export interface ContextOptions {
-  /** How many of the best matches lend score to their neighbours (default 20). */
+  /** How many of the best matches lend score to the memory before them (default 20). */
   sources?: number;
   /** Matches scoring under this share of the best lend nothing (default 0.25). */
   minShare?: number;
-  /** Share a memory gets from the one before it when that one asks a question (default 1). */
-  afterQuestion?: number;
-  /** Share a memory gets from the one after it (default 0.3). */
-  fromNext?: number;
-  /** Share the answer to a follow-up question gets: match → question → answer (default 0.5). */
-  followUp?: number;
+  /** Share of a match's score the memory before it gets (default 0.3). */
+  share?: number;
 }
 
 /**
- * Lend part of the best matches' scores to their session neighbours: the memory after a matching
- * question, the answer to a question asked right after a match, and the memory before a match.
- * Neighbours that did not match become candidates.
+ * Lend part of the best matches' scores to the memory before each in its session: the step that led to
+ * it (the failure a fix answers, the request a change carries out). A memory before a match that did not
+ * match itself becomes a candidate. Only the previous memory: a distilled coding memory holds its
+ * request and its outcome together, so nothing says the memory after a match (a question's answer in a
+ * dialogue) belongs to it.
  */
 export function propagateContext(
   scores: Map<string, number>,
   items: Map<string, RankItem>,
-  neighboursOf: NeighbourLookup,
+  previousOf: PreviousLookup,
   options: ContextOptions = {},
 ): Map<string, number> {
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
   const floor = (ranked[0]?.[1] ?? 0) * (options.minShare ?? 0.25);
   const sources = ranked.slice(0, options.sources ?? 20).filter(([, score]) => score > 0 && score >= floor);
-  const lent = new Map<string, number>();
-  const lend = (to: RankItem | null | undefined, amount: number) => {
-    if (!to || amount <= 0) return;
-    if (!items.has(to.id)) items.set(to.id, to);
-    lent.set(to.id, (lent.get(to.id) ?? 0) + amount);
-  };
-  const afterQuestion = options.afterQuestion ?? 1;
-  const fromNext = options.fromNext ?? 0.3;
-  const followUp = options.followUp ?? 0.5;
+  const share = options.share ?? 0.3;
+  const out = new Map(scores);
   for (const [id, score] of sources) {
     const source = items.get(id);
     if (!source || source.sessionId === null) continue;
-    const { previous, next } = neighboursOf(id);
-    if (source.asksQuestion) lend(next[0], afterQuestion * score);
-    // A question right after the match asks about it: its answer, one further on, gets a share too.
-    else if (next[0]?.asksQuestion) lend(next[1], followUp * score);
-    lend(previous, fromNext * score);
+    const previous = previousOf(id);
+    if (!previous) continue;
+    if (!items.has(previous.id)) items.set(previous.id, previous);
+    out.set(previous.id, (out.get(previous.id) ?? 0) + share * score);
   }
-  const out = new Map(scores);
-  for (const [id, extra] of lent) out.set(id, (out.get(id) ?? 0) + extra);
   return out;
 }
 

@@ -105,7 +105,9 @@ function createBudget(budgetTokens: number) {
 }
 
 const FOOTER =
-  'Details: MCP tools mcp__engram__get_observations (ids), mcp__engram__search (words), mcp__engram__timeline; or `engram show <id>` / `engram search <words>` in a shell.';
+  // Tool names are given bare: the server is `mcp__engram__*` after `engram install` and
+  // `mcp__plugin_engram_engram__*` when the Claude Code plugin registers it.
+  'Details: engram MCP tools get_observations (ids), search (words), timeline; or `engram show <id>` / `engram search <words>` in a shell.';
 
 /** The SessionStart index for a project, adapted to how the session started. */
 export function renderSessionContext(store: Store, req: ContextRequest): RenderedContext {

@@ -102,49 +102,40 @@ describe('searchMemories', () => {
     expect(search('"token cache"')).not.toContain(other2);
   });
 
-  it('lends a strong match\u2019s score to the answer that follows its question in the session', () => {
-    const question = add(
-      'Which port does the dev server use?',
-      'asked about the dev server port',
-      NOW - DAY,
-      {
-        sessionId: 's1',
-      },
-    );
-    const answer = add('It listens on 5173 by default', 'vite default', NOW - DAY + 1000, {
+  it('lends part of a strong match\u2019s score to the memory before it in its session', () => {
+    const failure = add('npm test fails in the billing suite', 'TypeError: cannot read amount', NOW - DAY, {
       sessionId: 's1',
+      type: 'error',
+    });
+    const fix = add('Rounded invoice totals to cents', 'fixed the rounding of totals', NOW - DAY + 1000, {
+      sessionId: 's1',
+      type: 'bugfix',
     });
     add('Unrelated memory in another session', 'nothing here', NOW - DAY, { sessionId: 's2' });
-    const hits = searchMemories(store, { query: 'dev server port', projectId: pid, limit: 5, now: NOW });
-    expect(hits.map((h) => h.observation.id).sort()).toEqual([question, answer].sort());
-    expect(hits.find((h) => h.observation.id === answer)?.via).toBe('context');
+    const hits = searchMemories(store, { query: 'rounding totals', projectId: pid, limit: 5, now: NOW });
+    expect(hits.map((h) => h.observation.id)).toEqual([fix, failure]);
+    expect(hits.map((h) => h.via)).toEqual(['lexical', 'context']);
     const plain = searchMemories(store, {
-      query: 'dev server port',
+      query: 'rounding totals',
       projectId: pid,
       limit: 5,
       now: NOW,
       context: false,
     });
-    expect(plain.map((h) => h.observation.id)).toEqual([question]);
+    expect(plain.map((h) => h.observation.id)).toEqual([fix]);
   });
 
-  it('lends to the answer of a follow-up question asked right after a match', () => {
-    const match = add('Switched the queue to Redis streams', 'for the retry worker', NOW - DAY, {
+  it('lends nothing to the memory after a match, even when the match asks a question', () => {
+    // A dialogue's answer follows its question; a coding memory holds its request and outcome together.
+    const question = add('Which port does the dev server use?', 'it listens on 5173', NOW - DAY, {
       sessionId: 's3',
     });
-    const followUp = add('Why not keep the old list?', 'asked back', NOW - DAY + 1000, { sessionId: 's3' });
-    const answer = add('Lists lose jobs on crash', 'consumer groups acknowledge', NOW - DAY + 2000, {
-      sessionId: 's3',
-    });
-    const ids = searchMemories(store, {
-      query: 'queue redis streams',
-      projectId: pid,
-      limit: 5,
-      now: NOW,
-    }).map((h) => h.observation.id as string);
-    // The answer comes along; the follow-up question itself holds nothing and is left out.
-    expect(ids).toEqual([match, answer]);
-    expect(ids).not.toContain(followUp);
+    const next = add('Moved the proxy config', 'unrelated next turn', NOW - DAY + 1000, { sessionId: 's3' });
+    const ids = searchMemories(store, { query: 'dev server port', projectId: pid, limit: 5, now: NOW }).map(
+      (h) => h.observation.id as string,
+    );
+    expect(ids).toEqual([question]);
+    expect(ids).not.toContain(next);
   });
 
   it('fuses vector neighbours with the lexical ranking', () => {

@@ -92,7 +92,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   const scored =
     options.context === false
       ? base
-      : propagateContext(base, items, (id) => store.observations.sessionNeighbours(id));
+      : propagateContext(base, items, (id) => store.observations.previousInSession(id));
   const ranking = { now: options.now };
   const final = new Map<string, number>();
   for (const [id, s] of scored) {

@@ -86,8 +86,6 @@ export interface ObservationBrief {
   type: ObservationType;
   status: ObservationStatus;
   createdAt: number;
-  /** Its title or narrative holds a question mark. */
-  asksQuestion: boolean;
 }
 
 interface BriefRow {
@@ -97,7 +95,6 @@ interface BriefRow {
   type: string;
   status: string;
   created_at: number;
-  asks: number;
 }
 
 function toBrief(row: BriefRow): ObservationBrief {
@@ -108,7 +105,6 @@ function toBrief(row: BriefRow): ObservationBrief {
     type: row.type as ObservationType,
     status: row.status as ObservationStatus,
     createdAt: row.created_at,
-    asksQuestion: row.asks === 1,
   };
 }
 
@@ -189,19 +185,13 @@ export function createObservationsRepo(db: Db) {
     db,
     `SELECT COUNT(*) AS n FROM (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? LIMIT ?)`,
   );
-  // The memory before one in its session and the two after it, briefly (no text): one statement.
-  const BRIEF = `o.id, o.project_id, o.session_id, o.type, o.status, o.created_at,
-    (instr(o.title, '?') > 0 OR instr(o.narrative, '?') > 0) AS asks`;
-  const neighbours = lazyStatement(
+  // The memory before one in its session, briefly (no text).
+  const previous = lazyStatement(
     db,
     `WITH me AS (SELECT session_id, created_at, rowid AS r FROM observations WHERE id = ?)
-     SELECT 'previous' AS side, * FROM (SELECT ${BRIEF} FROM observations o, me
-       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) < (me.created_at, me.r)
-       ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1)
-     UNION ALL
-     SELECT 'next' AS side, * FROM (SELECT ${BRIEF} FROM observations o, me
-       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) > (me.created_at, me.r)
-       ORDER BY o.created_at ASC, o.rowid ASC LIMIT 2)`,
+     SELECT o.id, o.project_id, o.session_id, o.type, o.status, o.created_at FROM observations o, me
+     WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) < (me.created_at, me.r)
+     ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1`,
   );
 
   return {
@@ -266,19 +256,10 @@ export function createObservationsRepo(db: Db) {
     matchCount(ftsQuery: string, cap: number): number {
       return (postings().get(ftsQuery, cap) as { n: number }).n;
     },
-    /**
-     * The active memories around one in its session, briefly (no text): the one just before, and the
-     * two just after, oldest first.
-     */
-    sessionNeighbours(id: string): { previous: ObservationBrief | null; next: ObservationBrief[] } {
-      let previous: ObservationBrief | null = null;
-      const next: ObservationBrief[] = [];
-      for (const row of neighbours().all(id) as (BriefRow & { side: string })[]) {
-        const brief = toBrief(row);
-        if (row.side === 'previous') previous = brief;
-        else next.push(brief);
-      }
-      return { previous, next };
+    /** The active memory just before one in its session, briefly (no text), or null. */
+    previousInSession(id: string): ObservationBrief | null {
+      const row = previous().get(id) as BriefRow | undefined;
+      return row ? toBrief(row) : null;
     },
     /** Active memories of a project around a time: up to `nBefore` at or before it, `nAfter` after, oldest first. */
     around(projectId: ProjectId, at: number, nBefore: number, nAfter: number): Observation[] {

@@ -414,6 +414,21 @@ export async function runClaude(opts: RunClaudeOptions): Promise<ClaudeRun> {
   });
 }
 
+/**
+ * A `claude` subcommand that needs no model (`plugin marketplace add …`, `plugin install …`), from the same
+ * clean environment as a run; resolves with its output, rejects on failure or after the timeout.
+ */
+export async function claudeCommand(
+  args: string[],
+  opts: { bin: string; home: string; cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<{ stdout: string; stderr: string }> {
+  const tmp = join(opts.home, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  // No model is asked: an unroutable base URL makes sure nothing could be.
+  const env = claudeEnv({ home: opts.home, tmpdir: tmp, apiUrl: 'http://127.0.0.1:9', env: opts.env });
+  return exec(opts.bin, args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 60_000 });
+}
+
 /** `~/.claude/projects/<slug>/<session>.jsonl` of a run (searched: the slug rules vary by version). */
 export function findTranscript(home: string, sessionId: string): string | null {
   const projects = join(home, '.claude', 'projects');

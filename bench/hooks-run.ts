@@ -1,0 +1,432 @@
+// npm run bench:hooks [-- --json] [--runs N] [--memories N] [--keep [DIR]]
+// What a hook costs, as Claude Code pays it: whole `node dist/hook.cjs` processes with a payload on
+// stdin, measured against `node -e 0` in the same run, alternating (python3 reads each child's wall time
+// and peak RSS). Each round is `node -e 0` and then one short session as Claude Code sends it:
+// SessionStart, UserPromptSubmit, three PostToolUse payloads (test output; code full of secret-ish names;
+// a MultiEdit just under capture.maxEventBytes) and Stop. A hook's ratio is the median over rounds of its
+// wall time / that round's `node -e 0`; capture's is its worst payload's.
+// Conditions as in real use: worker autostart on and a worker running (this bench starts it and stops
+// it by its pid at the end, and any other one a hook started), so every hook's own check for a running
+// worker is measured while the worker imports and distils the turns; the context hooks read a store of
+// 100k memories written through the real store (bench/lib/synthetic-memories.ts; the hooks run in a
+// clone of its project "atlas"). --keep [DIR] caches that store, shared with bench:search.
+// --json prints one JSON object: {capture, sessionStart, userPromptSubmit: {ratio, p95, peakRss, …}, …};
+// progress goes to stderr (`npm run -s` keeps npm's own banner off stdout).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fmt, median, quantile } from './lib/stats.ts';
+import { corpus, queries } from './lib/synthetic-memories.ts';
+import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
+import { CONFIG_SCHEMA } from '../src/core/config.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const json = args.includes('--json');
+const runs = flag('--runs', 40);
+const memories = flag('--memories', 100_000);
+const keepDir = keepDirFrom(args, tmpdir());
+/** Progress goes to stderr, so that with --json stdout holds the one JSON object. */
+const progress = (s: string) => process.stderr.write(`${s}\n`);
+const out = (s: string) => {
+  if (!json) console.log(s);
+};
+
+const BUDGETS = { capture: 1.3, sessionStart: 1.5, userPromptSubmit: 1.5 } as const;
+const MAX_EVENT_BYTES = CONFIG_SCHEMA['capture.maxEventBytes'].default;
+const root = join(import.meta.dirname, '..');
+const hook = join(root, 'dist', 'hook.cjs');
+const cli = join(root, 'dist', 'cli.mjs');
+const node = process.execPath;
+
+const COMMANDS = {
+  baseline: 'node -e 0',
+  sessionStart: `SessionStart, ${memories} memories`,
+  userPromptSubmit: `UserPromptSubmit, ${memories} memories`,
+  bash: 'capture: PostToolUse Bash, test output',
+  edit: 'capture: PostToolUse Edit, secret-ish code',
+  atCap: 'capture: PostToolUse MultiEdit at the size cap',
+  stop: 'capture: Stop',
+} as const;
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMsOf(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null; // no /proc here, or the process is gone
+  }
+}
+
+interface Run {
+  wall_ms: number;
+  rss_mb: number;
+  status: number;
+  stdout_bytes: number;
+}
+interface Command {
+  argv: string[];
+  stdin?: string;
+  stdins?: string[];
+}
+
+function measure(commands: Record<string, Command>, env: Record<string, string>): Record<string, Run[]> {
+  const result = execFileSync('python3', [join(root, 'bench', 'lib', 'measure.py')], {
+    input: JSON.stringify({ runs, warmup: 3, commands, env }),
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(result.toString()) as Record<string, Run[]>;
+}
+
+// ---- payloads ------------------------------------------------------------------------------------
+
+/**
+ * Round i is one short session `bench-<i>`, as Claude Code would send it: SessionStart, a prompt, three
+ * tool calls (test output; code full of secret-ish names; a MultiEdit just under the size cap) and Stop,
+ * so the worker meets whole turns to import and distil, as in real use.
+ */
+function payloads(project: string, transcript: string) {
+  const rounds = runs + 3;
+  const session = (i: number) => `bench-${String(i).padStart(5, '0')}`;
+  const base = (i: number, event: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      session_id: session(i),
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: event,
+      ...extra,
+    });
+  const tool = (i: number, name: string, input: unknown, response: unknown) =>
+    base(i, 'PostToolUse', {
+      tool_name: name,
+      tool_input: input,
+      tool_response: response,
+      tool_use_id: `toolu_bench_${name}_${i}`,
+      duration_ms: 1200,
+    });
+  const perRound = (make: (i: number) => string) => Array.from({ length: rounds }, (_, i) => make(i));
+  const bash = perRound((i) =>
+    tool(
+      i,
+      'Bash',
+      { command: 'npm test', description: 'Run the tests' },
+      {
+        stdout: 'PASS src/a.test.ts\n'.repeat(40) + 'Tests: 40 passed, 40 total\n',
+        stderr: '',
+        interrupted: false,
+      },
+    ),
+  );
+  // Code full of secret-ish names: wakes every scrubber rule.
+  const secretish = (i: number) =>
+    `export function readToken${i}(key: string, password?: string) {\n  const auth = \`Bearer \${cache.get(key)}\`;\n  return { auth, secret: process.env.SECRET_${i} };\n}\n`;
+  const edit = perRound((i) =>
+    tool(
+      i,
+      'Edit',
+      {
+        file_path: join(project, 'src/auth/token-store.ts'),
+        old_string: 'export function readToken(key: string) {\n  return cache.get(key);\n}\n'.repeat(20),
+        new_string: Array.from({ length: 20 }, (_, k) => secretish(k)).join(''),
+      },
+      { filePath: join(project, 'src/auth/token-store.ts'), structuredPatch: [] },
+    ),
+  );
+  // As large as a payload gets whole: many fields, each under capture.maxFieldChars, all kept and scrubbed.
+  const edits: { old_string: string; new_string: string }[] = [];
+  const multiEdit = (i: number) =>
+    tool(
+      i,
+      'MultiEdit',
+      { file_path: join(project, 'src/auth/tokens.ts'), edits },
+      { filePath: 'src/auth/tokens.ts' },
+    );
+  for (let k = 0; ; k++) {
+    edits.push({
+      old_string: secretish(k).repeat(12).slice(0, 3800),
+      new_string: secretish(k + 1)
+        .repeat(12)
+        .slice(0, 3800),
+    });
+    if (Buffer.byteLength(multiEdit(rounds)) > MAX_EVENT_BYTES - 2048) {
+      edits.pop();
+      break;
+    }
+  }
+  const atCap = perRound(multiEdit);
+  const stop = perRound((i) =>
+    base(i, 'Stop', {
+      stop_hook_active: false,
+      last_assistant_message:
+        'Ran the tests (40 passed) and moved the token helpers into src/auth/tokens.ts.',
+    }),
+  );
+  const sessionStart = perRound((i) => base(i, 'SessionStart', { source: 'startup' }));
+  const prompts = queries(corpus(), 0, 4 * rounds)
+    .filter((q) => q.kind === 'question' || q.kind === 'identifier' || q.kind === 'path')
+    .map((q) => q.text);
+  const userPromptSubmit = perRound((i) =>
+    base(i, 'UserPromptSubmit', { permission_mode: 'default', prompt: prompts[i % prompts.length] }),
+  );
+  // One more session, before the measured ones: what SessionStart injects.
+  const preview = base(rounds, 'SessionStart', { source: 'startup' });
+  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview };
+}
+
+// ---- the worker ------------------------------------------------------------------------------------
+
+function workerStatus(env: Record<string, string>): { running: boolean; pid: number | null } {
+  return JSON.parse(execFileSync(node, [cli, 'worker', 'status', '--json'], { env }).toString()) as {
+    running: boolean;
+    pid: number | null;
+  };
+}
+
+/** Start `engram worker run` and wait until it holds the worker lock (its pid is the running one). */
+async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(node, [cli, 'worker', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const deadline = Date.now() + 30_000;
+  while (workerStatus(env).pid !== child.pid) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the worker (pid ${child.pid}) did not start: ${stderr.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return child;
+}
+
+/** Stop the worker this bench started (by its pid), and any one a hook started meanwhile. */
+async function stopWorkers(child: ChildProcess, env: Record<string, string>): Promise<number[]> {
+  const stopped: number[] = [];
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    if (child.pid !== undefined) stopped.push(child.pid);
+  }
+  const other = workerStatus(env);
+  if (other.running && other.pid !== null) {
+    execFileSync(node, [cli, 'worker', 'stop'], { env });
+    stopped.push(other.pid);
+  }
+  return stopped;
+}
+
+// ---- report ------------------------------------------------------------------------------------------
+
+interface Figures {
+  /** Median over the paired runs of (hook wall time / node -e 0 wall time of the same round). */
+  ratio: number;
+  /** Wall time, ms. */
+  p50: number;
+  p95: number;
+  /** Peak resident set size of the hook process, MB (max over runs). */
+  peakRss: number;
+  budget: number;
+  verdict: 'PASS' | 'OVER';
+  failed: number;
+}
+
+function figures(runsOf: Run[], baseline: Run[], budget: number): Figures {
+  const wall = runsOf.map((r) => r.wall_ms);
+  const ratio = median(wall.map((w, i) => w / (baseline[i] as Run).wall_ms));
+  return {
+    ratio,
+    p50: median(wall),
+    p95: quantile(wall, 0.95),
+    peakRss: Math.max(...runsOf.map((r) => r.rss_mb)),
+    budget,
+    verdict: ratio <= budget ? 'PASS' : 'OVER',
+    failed: runsOf.filter((r) => r.status !== 0).length,
+  };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const rounded = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' ? round3(v) : v])) as T;
+
+// ---- main ------------------------------------------------------------------------------------------
+
+const work = mkdtempSync(join(tmpdir(), 'engram-bench-hooks-'));
+const engramHome = join(work, 'engram-home');
+const env: Record<string, string> = {
+  PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+  HOME: join(work, 'home'),
+  ENGRAM_HOME: engramHome,
+  ENGRAM_WORKER_AUTOSTART: 'true',
+};
+let worker: ChildProcess | null = null;
+try {
+  const project = join(work, 'atlas');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(
+    join(project, '.git', 'config'),
+    '[remote "origin"]\n\turl = git@github.com:acme/atlas.git\n',
+  );
+  mkdirSync(engramHome, { recursive: true, mode: 0o700 });
+
+  progress(`bench:hooks: a store of ${memories.toLocaleString('en')} memories…`);
+  const synthetic = syntheticStore(corpus(), memories, { cacheDir: keepDir, workDir: work });
+  const db = join(engramHome, 'engram.db');
+  if (keepDir) copyFileSync(synthetic.path, db);
+  else renameSync(synthetic.path, db);
+  progress(
+    synthetic.generated
+      ? `  generated through the store in ${(synthetic.generated.ms / 1000).toFixed(1)} s`
+      : `  copied from the cache ${synthetic.path}`,
+  );
+
+  worker = await startWorker(env);
+  const p = payloads(project, join(work, 'transcript.jsonl'));
+  const startOut = execFileSync(node, [hook], { input: p.preview, env }).toString();
+  const contextChars =
+    startOut === '' ? 0 : String(JSON.parse(startOut).hookSpecificOutput.additionalContext).length;
+
+  const load = loadavg()[0] as number;
+  const workerCpu = cpuMsOf(worker.pid);
+  progress(`  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length} processes, alternating…`);
+  const hookRun = (stdins: string[]): Command => ({ argv: [node, hook], stdins });
+  const results = measure(
+    {
+      [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
+      [COMMANDS.sessionStart]: hookRun(p.sessionStart),
+      [COMMANDS.userPromptSubmit]: hookRun(p.userPromptSubmit),
+      [COMMANDS.bash]: hookRun(p.bash),
+      [COMMANDS.edit]: hookRun(p.edit),
+      [COMMANDS.atCap]: hookRun(p.atCap),
+      [COMMANDS.stop]: hookRun(p.stop),
+    },
+    env,
+  );
+  const workerCpuMs = workerCpu === null ? null : (cpuMsOf(worker.pid) ?? workerCpu) - workerCpu;
+  const loadAfter = loadavg()[0] as number;
+  const stopped = await stopWorkers(worker, env);
+  worker = null;
+
+  const baseline = results[COMMANDS.baseline] as Run[];
+  const captureKinds = ['bash', 'edit', 'atCap', 'stop'] as const;
+  const byPayload = Object.fromEntries(
+    captureKinds.map((k) => [
+      k,
+      {
+        bytes: Math.max(...p[k].map((x) => Buffer.byteLength(x))),
+        ...figures(results[COMMANDS[k]] as Run[], baseline, BUDGETS.capture),
+      },
+    ]),
+  ) as Record<(typeof captureKinds)[number], Figures & { bytes: number }>;
+  // The capture figure is the worst payload's (the budget holds for every size up to the cap); its
+  // p95 and peak RSS are over every capture run.
+  const worst = Object.values(byPayload).reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const allCapture = captureKinds.flatMap((k) => results[COMMANDS[k]] as Run[]);
+  const captureWall = allCapture.map((r) => r.wall_ms);
+  const capture = {
+    ratio: worst.ratio,
+    p50: median(captureWall),
+    p95: quantile(captureWall, 0.95),
+    peakRss: Math.max(...allCapture.map((r) => r.rss_mb)),
+    budget: BUDGETS.capture,
+    verdict: worst.verdict,
+    failed: allCapture.filter((r) => r.status !== 0).length,
+  };
+  const promptRuns = results[COMMANDS.userPromptSubmit] as Run[];
+  const sessionStart = {
+    ...figures(results[COMMANDS.sessionStart] as Run[], baseline, BUDGETS.sessionStart),
+    memories,
+    contextChars,
+  };
+  const userPromptSubmit = {
+    ...figures(promptRuns, baseline, BUDGETS.userPromptSubmit),
+    memories,
+    injectedRuns: promptRuns.filter((r) => r.stdout_bytes > 0).length,
+  };
+  const baseWall = baseline.map((r) => r.wall_ms);
+  const base = {
+    p50: median(baseWall),
+    p95: quantile(baseWall, 0.95),
+    peakRss: Math.max(...baseline.map((r) => r.rss_mb)),
+  };
+  const conditions = {
+    runs,
+    workerAutostart: true,
+    /** CPU the running worker used while the hooks ran (importing and distilling their turns). */
+    workerCpuMs,
+    workersStopped: stopped.length,
+    loadAverage: { before: round3(load), after: round3(loadAfter) },
+    cores: availableParallelism(),
+  };
+
+  if (json) {
+    console.log(
+      JSON.stringify({
+        capture: {
+          ...rounded(capture),
+          payloads: Object.fromEntries(Object.entries(byPayload).map(([k, v]) => [k, rounded(v)])),
+        },
+        sessionStart: rounded(sessionStart),
+        userPromptSubmit: rounded(userPromptSubmit),
+        baseline: { command: 'node -e 0', ...rounded(base) },
+        ...conditions,
+      }),
+    );
+  } else {
+    const row = (label: string, f: { p50: number; p95: number; peakRss: number }, ratio?: number) =>
+      out(
+        `  ${label.padEnd(48)} ${ratio === undefined ? '      ' : `${fmt(ratio, 3)}x`}  p50 ${fmt(f.p50).padStart(6)} ms  p95 ${fmt(f.p95).padStart(6)} ms  peak RSS ${fmt(f.peakRss).padStart(6)} MB`,
+      );
+    out(
+      `\nHook processes vs node -e 0: ${runs} rounds, alternating; worker autostart on, a worker running` +
+        ` (it used ${workerCpuMs === null ? 'n/a' : `${Math.round(workerCpuMs)} ms`} CPU meanwhile); load average ${fmt(load, 2)} → ${fmt(loadAfter, 2)} on ${conditions.cores} cores`,
+    );
+    row(COMMANDS.baseline, base);
+    row(`${COMMANDS.sessionStart} (${contextChars} chars)`, sessionStart, sessionStart.ratio);
+    row(
+      `${COMMANDS.userPromptSubmit} (${userPromptSubmit.injectedRuns}/${runs} injected)`,
+      userPromptSubmit,
+      userPromptSubmit.ratio,
+    );
+    for (const k of captureKinds)
+      row(`${COMMANDS[k]} (${(byPayload[k].bytes / 1024).toFixed(1)} KB)`, byPayload[k], byPayload[k].ratio);
+    const failed = capture.failed + sessionStart.failed + userPromptSubmit.failed;
+    if (failed > 0) out(`  WARNING: ${failed} hook runs exited non-zero`);
+    out('\nBudgets (DESIGN.md §4; ratio = median over rounds of hook / node -e 0 of the same round):');
+    const verdict = (label: string, value: string, ok: string) =>
+      out(`  ${label.padEnd(40)} ${value.padStart(9)}  ${ok}`);
+    verdict(`capture ≤ ${BUDGETS.capture}x (worst payload)`, `${fmt(capture.ratio, 3)}x`, capture.verdict);
+    verdict(
+      'capture peak RSS ≤ 60 MB',
+      `${fmt(capture.peakRss)} MB`,
+      capture.peakRss <= 60 ? 'PASS' : 'OVER',
+    );
+    verdict(
+      `SessionStart ≤ ${BUDGETS.sessionStart}x`,
+      `${fmt(sessionStart.ratio, 3)}x`,
+      sessionStart.verdict,
+    );
+    verdict(
+      `UserPromptSubmit ≤ ${BUDGETS.userPromptSubmit}x`,
+      `${fmt(userPromptSubmit.ratio, 3)}x`,
+      userPromptSubmit.verdict,
+    );
+    out(`  (workers stopped at the end, by pid: ${stopped.join(', ') || 'none'})`);
+  }
+} finally {
+  if (worker) await stopWorkers(worker, env); // after a failure: still only what this bench started
+  rmSync(work, { recursive: true, force: true });
+}
