@@ -89,6 +89,12 @@ export function createEventsRepo(db: Db) {
      WHERE status = 'pending' AND seq IN (SELECT value FROM json_each(?))`,
   );
   const counts = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM events GROUP BY status`);
+  const stamp = lazyStatement(
+    db,
+    `SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS last_seq, COALESCE(MAX(at), 0) AS last_at,
+       COALESCE(SUM(attempts), 0) AS attempts
+     FROM events WHERE status = 'pending' AND session_id = ?`,
+  );
   const anyPending = lazyStatement(db, `SELECT 1 FROM events WHERE status = 'pending' LIMIT 1`);
   const anyFor = lazyStatement(
     db,
@@ -144,6 +150,11 @@ export function createEventsRepo(db: Db) {
         else unreadable.push(row.seq);
       }
       return { events, unreadable };
+    },
+    /** What a session's pending events are, in brief: how many, the newest, their attempts. */
+    pendingStamp(sessionId: string): { count: number; lastSeq: number; lastAt: number; attempts: number } {
+      const r = stamp().get(sessionId) as { n: number; last_seq: number; last_at: number; attempts: number };
+      return { count: r.n, lastSeq: r.last_seq, lastAt: r.last_at, attempts: r.attempts };
     },
     /** True when every one of `seqs` is still pending (nobody else distilled them meanwhile). */
     allPending(seqs: readonly number[]): boolean {

@@ -43,7 +43,8 @@ export function readWorkerPidFile(paths: EngramPaths): WorkerPidFile | null {
 function commandLineIsWorker(pid: number): boolean {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return args.includes('worker') && args.some((a) => /cli\.(mjs|ts)$/.test(a));
+    // `node dist/cli.mjs worker run` (spawned by a hook) or `engram worker run` (bin/engram, by hand).
+    return args.includes('worker') && args.some((a) => /(cli\.(mjs|ts)|[/\\]engram)$/.test(a));
   } catch {
     return true; // no /proc: the start time and the heartbeat decide
   }

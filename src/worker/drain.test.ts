@@ -51,6 +51,32 @@ describe('drainOnce', () => {
     expect(drainOnce(deps, options(true))).toMatchObject({ turns: 0, events: 0 });
   });
 
+  it('does not read a session again while it only waits for its open turn, and goes on once it changes or goes stale', () => {
+    add('w', { kind: 'prompt', prompt: 'Refactor the billing module' });
+    add('w', { kind: 'tool', tool: 'Read', input: { file_path: '/p/src/billing.ts' }, response: {} });
+    let reads = 0;
+    const counting: Distiller = createHeuristicDistiller();
+    const waiting = new Map<string, string>();
+    const watched = {
+      ...store,
+      events: { ...store.events, pendingOf: (id: string) => (reads++, store.events.pendingOf(id)) },
+    };
+    const deps = { store: watched as Store, distiller: counting, logger: createMemoryLogger(), waiting };
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 0 });
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 0 });
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 0 });
+    expect(reads).toBe(1); // read once, then skipped: nothing new
+    add('w', {
+      kind: 'stop',
+      lastMessage: 'Billing now computes totals in one place, covered by its tests.',
+    });
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 3 });
+    add('w', { kind: 'prompt', prompt: 'Now the invoices' });
+    expect(drainOnce(deps, options())).toMatchObject({ turns: 0 });
+    // Past the stale time the open turn is distilled without its Stop, although nothing changed.
+    expect(drainOnce(deps, { ...options(), now: at + 10_000_000 })).toMatchObject({ turns: 1, events: 1 });
+  });
+
   it('retries a failing turn, then parks it with its error, keeping later sessions moving', () => {
     let calls = 0;
     const flaky: Distiller = {

@@ -42,6 +42,11 @@ export interface DrainDeps {
   /** Confirmed `.engram.json` project links, for the transcripts' projects. */
   projectLinks?: ProjectLinks;
   /**
+   * Sessions whose pass ended at an open turn, with a stamp of their pending events (kept across the
+   * worker's rounds): unchanged and not yet stale, they are skipped.
+   */
+  waiting?: Map<string, string>;
+  /**
    * The inbox, imported right before each session's turns are split: a turn whose Stop is still a
    * file there is never distilled as if it had none.
    */
@@ -229,6 +234,13 @@ function commitTurn(
 function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport) {
   for (const { sessionId } of deps.store.events.pendingSessions()) {
     if (deps.inboxDir) importInboxInto(deps.store, deps.inboxDir, deps.logger);
+    // A session that only waits for its open turn's Stop, with nothing new since the last pass and
+    // not stale yet, is not read again (its events could be many and large).
+    const stamp = deps.store.events.pendingStamp(sessionId);
+    const key = `${stamp.count}:${stamp.lastSeq}:${stamp.attempts}`;
+    const fresh = options.now - stamp.lastAt < options.staleTurnMs;
+    if (!options.force && fresh && deps.waiting?.get(sessionId) === key) continue;
+    deps.waiting?.delete(sessionId);
     const pending = deps.store.events.pendingOf(sessionId);
     if (pending.unreadable.length > 0) {
       deps.logger.error('parking unreadable events', { sessionId, count: pending.unreadable.length });
@@ -238,7 +250,10 @@ function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport
     for (const turn of splitTurns(pending.events)) {
       const last = turn.events[turn.events.length - 1];
       const stale = last !== undefined && options.now - last.at >= options.staleTurnMs;
-      if (!turn.closed && !options.force && !stale) break;
+      if (!turn.closed && !options.force && !stale) {
+        deps.waiting?.set(sessionId, key);
+        break;
+      }
       // The consumer answers 'stop' to end this session's pass (order is kept).
       const step: TurnStep | undefined = yield turn.events;
       if (step === 'stop') break;

@@ -70,6 +70,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
   const heartbeat = setInterval(beat, WORKER_HEARTBEAT_MS);
   heartbeat.unref();
   let busyBackoff = 0;
+  const waiting = new Map<string, string>();
   let lastWork = clock.now();
   let lastPrune = 0;
   // Background embedding runs beside the loop with its own abort, so an idle exit stops it too.
@@ -102,6 +103,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           logger,
           readTranscripts: true,
           inboxDir: deps.inboxDir,
+          waiting,
           ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),
         };
         const drainOptions = {

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
+import { CLI_BIN, createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
 
 const statusOf = (sb: Sandbox) =>
   JSON.parse(sb.engram(['status', '--json']).stdout) as {
@@ -110,6 +110,16 @@ describe('the foundation', () => {
     expect(bystander.exitCode).toBeNull();
     expect(bystander.signalCode).toBeNull();
     process.kill(bystander.pid as number, 0); // still there
+  }, 60_000);
+
+  it('knows a worker started by hand (engram worker run) and stops it', async () => {
+    sb = createSandbox();
+    const worker = spawn(process.execPath, [CLI_BIN, 'worker', 'run'], { env: sb.env, stdio: 'ignore' });
+    started.push(worker.pid as number);
+    await until(() => statusOf(sb).worker.pid === worker.pid, 15_000, 'the worker to be seen');
+    expect(sb.engram(['worker', 'stop']).stdout).toMatch(`worker stopped (pid ${worker.pid})`);
+    await until(() => worker.exitCode !== null, 15_000, 'the worker to exit');
+    expect(worker.exitCode).toBe(0);
   }, 60_000);
 
   it('keeps its files private whatever the umask, and forget leaves no trace of the memory’s turn', () => {

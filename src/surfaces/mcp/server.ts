@@ -139,7 +139,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
         ...options,
         ...(deps.queryTimeoutMs ? { queryTimeoutMs: deps.queryTimeoutMs } : {}),
       });
-      const names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
+      // Project names only for a search over every project (listing them costs a scan).
+      const names = new Map(
+        options.projectId === null ? store.sessions.projectStats().map((p) => [p.id as string, p.name]) : [],
+      );
       return result.hits.map((h) => ({ observation: h.observation, context: h.via === 'context', names }));
     } finally {
       store.close();
