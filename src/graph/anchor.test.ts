@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyAnchor, createAnchor, type AnchorState, type FileNow } from './anchor.ts';
+import type { AnchorState } from '../core/graph.ts';
+import { classifyAnchor, createAnchor, type FileNow } from './anchor.ts';
 import { gitBlobHash } from './blob-hash.ts';
 import { findSymbolBlock } from './code-region.ts';
 import { createMoveFinder } from './find-moved.ts';

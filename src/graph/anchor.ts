@@ -3,23 +3,9 @@
  * part concerned when known (a named definition or a run of lines), with a whitespace-blind hash of
  * that part. Classifying a later state of the file says whether the memory still describes it.
  */
+import type { AnchorScope, AnchorState } from '../core/graph.ts';
 import { gitBlobHash, whitespaceBlindHash } from './blob-hash.ts';
 import { findRegionByHash, findSymbolBlock, regionHash, splitLines, type LineRange } from './code-region.ts';
-
-export type AnchorScope =
-  | { kind: 'file' }
-  | { kind: 'lines'; start: number; end: number }
-  | { kind: 'symbol'; name: string; start: number; end: number };
-
-/** An anchor's content: enough to recognise the file and the anchored part again. */
-export interface AnchorState {
-  path: string;
-  blobHash: string;
-  size: number;
-  scope: AnchorScope;
-  /** Whitespace-blind hash of the anchored part (the whole file for `file` scope). */
-  partHash: string;
-}
 
 /**
  * Why an anchor followed the file: only whitespace changed (file scope); the file changed elsewhere
@@ -57,7 +43,12 @@ export function createAnchor(
         partHash: regionHash(lines, block),
       };
   }
-  if (hint.lines && hint.lines.start >= 1 && hint.lines.end <= lines.length && hint.lines.start <= hint.lines.end)
+  if (
+    hint.lines &&
+    hint.lines.start >= 1 &&
+    hint.lines.end <= lines.length &&
+    hint.lines.start <= hint.lines.end
+  )
     return { ...base, scope: { kind: 'lines', ...hint.lines }, partHash: regionHash(lines, hint.lines) };
   return { ...base, scope: { kind: 'file' }, partHash: whitespaceBlindHash(text) };
 }

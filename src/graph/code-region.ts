@@ -25,9 +25,12 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Lines that define `name`, in the usual forms of the common languages. */
 function definitionPatterns(name: string): RegExp[] {
   const n = escape(name);
-  const mods = '(?:(?:export|default|declare|public|private|protected|internal|static|async|override|abstract|readonly|final|pub(?:\\([^)]*\\))?|unsafe|const|def|func|fn|get|set)\\s+)*';
+  const mods =
+    '(?:(?:export|default|declare|public|private|protected|internal|static|async|override|abstract|readonly|final|pub(?:\\([^)]*\\))?|unsafe|const|def|func|fn|get|set)\\s+)*';
   return [
-    new RegExp(`^\\s*${mods}(?:function\\*?|class|interface|type|enum|struct|trait|union|module|namespace|object|record)\\s+${n}\\b`),
+    new RegExp(
+      `^\\s*${mods}(?:function\\*?|class|interface|type|enum|struct|trait|union|module|namespace|object|record)\\s+${n}\\b`,
+    ),
     new RegExp(`^\\s*${mods}(?:const|let|var|val)\\s+${n}\\s*(?::[^=]+)?=`),
     new RegExp(`^\\s*(?:async\\s+)?def\\s+${n}\\b`),
     new RegExp(`^\\s*def\\s+(?:self\\.)?${n}\\b`),
@@ -47,9 +50,7 @@ function braceBlockEnd(lines: readonly string[], from: number): number | null {
   let opened = false;
   for (let i = from; i < lines.length; i++) {
     // Strings and comments are stripped roughly: enough to keep braces in them from counting.
-    const code = (lines[i] as string)
-      .replace(/\/\/.*$/, '')
-      .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
+    const code = (lines[i] as string).replace(/\/\/.*$/, '').replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
     for (const ch of code) {
       if (ch === '{') {
         depth++;
@@ -99,11 +100,7 @@ export function findSymbolBlock(text: string, name: string): LineRange | null {
  * Find a run of lines whose whitespace-blind hash is `hash`: first at `near`, then the closest place
  * with the same number of lines, then runs a few lines shorter or longer (blank lines added or removed).
  */
-export function findRegionByHash(
-  lines: readonly string[],
-  hash: string,
-  near: LineRange,
-): LineRange | null {
+export function findRegionByHash(lines: readonly string[], hash: string, near: LineRange): LineRange | null {
   const length = near.end - near.start + 1;
   if (near.end <= lines.length && regionHash(lines, near) === hash) return near;
   for (const delta of [0, -1, 1, -2, 2, -3, 3]) {

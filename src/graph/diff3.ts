@@ -83,10 +83,7 @@ export function merge3(
   while (o < base.length) {
     // The next base line both sides kept, at or after where each side stands.
     let stable = o;
-    while (
-      stable < base.length &&
-      !((mOurs[stable] as number) >= a && (mTheirs[stable] as number) >= b)
-    )
+    while (stable < base.length && !((mOurs[stable] as number) >= a && (mTheirs[stable] as number) >= b))
       stable++;
     if (stable === base.length) break;
     const aAt = mOurs[stable] as number;

@@ -5,7 +5,8 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import type { AnchorState, FileNow } from './anchor.ts';
+import type { AnchorState } from '../core/graph.ts';
+import type { FileNow } from './anchor.ts';
 import { gitBlobHash } from './blob-hash.ts';
 import { readIfPresent } from './read-if-present.ts';
 

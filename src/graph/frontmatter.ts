@@ -27,8 +27,7 @@ export function splitNote(text: string): NoteParts {
 }
 
 export type ParsedFrontmatter =
-  | { ok: true; doc: Document; data: Record<string, unknown> }
-  | { ok: false; error: string };
+  { ok: true; doc: Document; data: Record<string, unknown> } | { ok: false; error: string };
 
 /** Parse frontmatter YAML; anything but a mapping (or nothing) is malformed for a note. */
 export function parseFrontmatter(yaml: string | null): ParsedFrontmatter {

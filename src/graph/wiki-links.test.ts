@@ -71,7 +71,9 @@ describe("resolving links by Obsidian's rules", () => {
 
 describe('parsing links', () => {
   it('reads target, heading, display text and embeds, skipping code', () => {
-    const links = parseWikiLinks('a ![[img.png]] b [[Note#^block|see]] `[[no]]`\n```js\n[[nope]]\n```\n[[yes]]');
+    const links = parseWikiLinks(
+      'a ![[img.png]] b [[Note#^block|see]] `[[no]]`\n```js\n[[nope]]\n```\n[[yes]]',
+    );
     expect(links.map((l) => [l.target, l.subpath, l.display, l.embed])).toEqual([
       ['img.png', '', null, true],
       ['Note', '#^block', 'see', false],

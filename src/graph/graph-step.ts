@@ -1,0 +1,271 @@
+/**
+ * The graph step: after the worker distils (or a backfill, or any surface, changes memory), it tails
+ * the change log from its own cursor and grows the graph — file nodes (with summaries for large
+ * files), `touches` edges, `part_of` edges to the session (and the task in progress), `links_to` edges
+ * for wiki-links written in a memory's text, anchors for memories about files, a session's edited files
+ * when it ends — then re-checks the anchors of the files that changed and ranks the key files. Every
+ * edge goes through the mutation path with the origin of the change that caused it.
+ */
+import { statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { ProjectId } from '../core/ids.ts';
+import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
+import { createAnchor } from './anchor.ts';
+import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
+import { summariseFile } from './file-summary.ts';
+import { rankFiles } from './key-files.ts';
+import { fileNodeId, sessionNodeId } from './node-ids.ts';
+import { loadProjectGraph } from './project-graph.ts';
+import { readIfPresent } from './read-if-present.ts';
+import { refreshAnchors, type StalenessReport } from './staleness.ts';
+import { hasTaskInProgress } from './task-status.ts';
+import { parseWikiLinks } from './wiki-links.ts';
+
+export const GRAPH_CURSOR = 'graph_cursor';
+
+export interface GraphStepOptions {
+  now: number;
+  /** Files with at least this many lines get a summary (purpose, symbols). */
+  fileSummaryMinLines: number;
+  /**
+   * Anchor only memories made this recently: an older one (a backfill) describes the code as it was
+   * then, which the file on disk no longer tells.
+   */
+  anchorMaxAgeMs: number;
+  /** Most changes read in one step. */
+  batch?: number;
+}
+
+export interface GraphStepReport {
+  changes: number;
+  edges: number;
+  files: number;
+  anchors: number;
+  stale: StalenessReport['becameStale'];
+  projects: number;
+}
+
+const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
+
+/** A memory's file path relative to the project root (with /), or null when it lies outside. */
+function projectPath(root: string, file: string): string | null {
+  const rel = isAbsolute(file) ? relative(root, file) : file;
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/').replace(/^\.\//, '');
+}
+
+function turnSpan(o: Observation): { from: number; to: number } | null {
+  for (const p of o.provenance) {
+    const m = /^turn:(\d+)-(\d+)$/.exec(p);
+    if (m) return { from: Number(m[1]), to: Number(m[2]) };
+  }
+  return null;
+}
+
+interface Context {
+  store: Store;
+  options: GraphStepOptions;
+  report: GraphStepReport;
+  /** Anchors made in this step (not re-checked at once). */
+  fresh: Set<number>;
+  /** Paths per project whose anchors to re-check. */
+  touchedPaths: Map<string, Set<string>>;
+  ranksDue: Set<string>;
+}
+
+function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
+  if (c.store.memory.link(from, kind, to, projectId, { origin, at: c.options.now })) c.report.edges++;
+}
+
+/** A file node for a project path: read and summarised now (outside any transaction). */
+function fileFacts(project: Project, path: string, minLines: number) {
+  const content = readIfPresent(join(project.root, path));
+  const id = fileNodeId(project.id, path);
+  if (!content) return { id, path, content: null, facts: null };
+  const s = summariseFile(path, content);
+  const summarized = s.lines >= minLines;
+  return {
+    id,
+    path,
+    content,
+    facts: {
+      id,
+      projectId: project.id,
+      path,
+      language: s.language,
+      lines: s.lines,
+      size: s.size,
+      blobHash: createAnchor({ path, content }).blobHash,
+      summarized,
+      purpose: summarized ? s.purpose : '',
+      symbols: summarized ? s.symbols : [],
+    },
+  };
+}
+
+/** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
+function wikiTargets(store: Store, o: Observation): string[] {
+  const text = [o.title, o.subtitle, o.narrative, ...o.facts].join('\n');
+  const links = parseWikiLinks(text);
+  if (links.length === 0) return [];
+  const byTitle = new Map<string, string>();
+  const ambiguous = new Set<string>();
+  for (const m of store.graph.memoriesOf(o.projectId)) {
+    const key = m.title.toLowerCase();
+    if (byTitle.has(key)) ambiguous.add(key);
+    byTitle.set(key, m.id);
+  }
+  const out = new Set<string>();
+  for (const l of links) {
+    const target = l.target.trim();
+    if (/^obs_[0-9a-z]{20}$/.test(target) && store.observations.get(target)) out.add(target);
+    else {
+      const key = target.toLowerCase();
+      const id = byTitle.get(key);
+      if (id && !ambiguous.has(key)) out.add(id);
+    }
+  }
+  out.delete(o.id);
+  return [...out];
+}
+
+/** Grow the graph around one memory that was made, merged or edited. */
+function memoryChanged(c: Context, change: Change): void {
+  const { store, options } = c;
+  const o = store.observations.get(change.entityId);
+  if (!o) return;
+  if (o.status === 'forgotten') {
+    store.transaction(() => store.anchors.dropMemory(o.id));
+    return;
+  }
+  const project = store.sessions.project(o.projectId);
+  if (!project) return;
+  const files = [...new Set([...o.filesModified, ...o.filesRead])]
+    .map((f) => projectPath(project.root, f))
+    .filter((f): f is string => f !== null);
+  const read = files.map((path) => fileFacts(project, path, options.fileSummaryMinLines));
+  const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
+  const anchorable = change.op === 'create' || reanchor;
+  const young = options.now - o.createdAt <= options.anchorMaxAgeMs;
+  const span = turnSpan(o);
+  const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
+  const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
+  const targets = wikiTargets(store, o);
+  const task =
+    o.sessionId && o.type !== 'task'
+      ? store.observations
+          .ofSession(o.sessionId)
+          .filter((m) => m.type === 'task' && m.createdAt <= o.createdAt && m.id !== o.id)
+          .pop()
+      : undefined;
+  const origin = change.origin;
+  store.transaction(() => {
+    // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
+    const wasStale = reanchor && store.anchors.isStale(o.id);
+    if (reanchor) store.anchors.dropMemory(o.id);
+    for (const f of read) {
+      if (f.facts) {
+        if (store.graphFiles.save(f.facts, options.now)) c.report.files++;
+      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now);
+      link(c, o.id, 'touches', f.id, project.id, origin);
+      c.ranksDue.add(project.id);
+      if (!f.content || !anchorable || !(young || reanchor)) continue;
+      const text = f.content.toString('utf8');
+      const edits =
+        o.filesModified.includes(f.path) ||
+        o.filesModified.some((m) => projectPath(project.root, m) === f.path)
+          ? editTextsFor(calls, (file) => projectPath(project.root, file) === f.path)
+          : [];
+      const anchor = createAnchor(
+        { path: f.path, content: f.content },
+        { symbol: symbolHint(text, identifiers), lines: editedLines(text, edits) },
+      );
+      const mtime = statSync(join(project.root, f.path), { throwIfNoEntry: false })?.mtimeMs ?? null;
+      if (store.anchors.add(o.id, project.id, anchor, mtime, options.now)) {
+        c.report.anchors++;
+        const added = store.anchors.ofMemory(o.id).find((a) => a.firstPath === f.path);
+        if (added) c.fresh.add(added.rowid);
+      }
+    }
+    if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
+    if (o.sessionId) link(c, o.id, 'part_of', sessionNodeId(o.sessionId), project.id, origin);
+    if (task && hasTaskInProgress(task)) link(c, o.id, 'part_of', task.id, project.id, origin);
+    for (const t of targets) link(c, o.id, 'links_to', t, project.id, origin);
+  });
+  if (o.filesModified.length > 0) {
+    const paths = c.touchedPaths.get(project.id) ?? new Set<string>();
+    for (const f of read) paths.add(f.path);
+    c.touchedPaths.set(project.id, paths);
+  }
+}
+
+/** A session ended: its node touches the files it edited. */
+function sessionEnded(c: Context, change: Change): void {
+  const { store, options } = c;
+  const summary = store.summaries.get(change.entityId);
+  if (!summary) return;
+  const project = store.sessions.project(summary.projectId);
+  if (!project) return;
+  const node = sessionNodeId(summary.sessionId);
+  const files = summary.filesEdited
+    .map((f) => projectPath(project.root, f))
+    .filter((f): f is string => f !== null)
+    .map((path) => fileFacts(project, path, options.fileSummaryMinLines));
+  store.transaction(() => {
+    for (const f of files) {
+      if (f.facts) store.graphFiles.save(f.facts, options.now);
+      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now);
+      link(c, node, 'touches', f.id, project.id, change.origin);
+    }
+  });
+  c.ranksDue.add(project.id);
+}
+
+/** Recompute a project's key files (personalised PageRank over touch edges). */
+export function rankProjectFiles(store: Store, project: Project, now: number): void {
+  const ranks = rankFiles(loadProjectGraph(store, project), now);
+  store.transaction(() => store.graphFiles.setRanks(project.id, ranks));
+}
+
+/** One step: read the change log from the graph's cursor and grow the graph. */
+export function runGraphStep(store: Store, options: GraphStepOptions): GraphStepReport {
+  const report: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
+  const cursor = store.graph.state(GRAPH_CURSOR);
+  const changes = store.changes.since(cursor, options.batch ?? 500);
+  if (changes.length === 0) return report;
+  const c: Context = {
+    store,
+    options,
+    report,
+    fresh: new Set(),
+    touchedPaths: new Map(),
+    ranksDue: new Set(),
+  };
+  for (const change of changes) {
+    report.changes++;
+    if (change.entity === 'memory' && ['create', 'merge', 'edit', 'forget', 'restore'].includes(change.op))
+      memoryChanged(c, change);
+    else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
+  }
+  for (const [projectId, paths] of c.touchedPaths) {
+    const project = store.sessions.project(projectId as ProjectId);
+    if (!project) continue;
+    const r = refreshAnchors(store, project, {
+      now: options.now,
+      origin: 'hook',
+      full: true,
+      paths,
+      skipRowids: c.fresh,
+    });
+    report.stale.push(...r.becameStale);
+  }
+  for (const projectId of c.ranksDue) {
+    const project = store.sessions.project(projectId as ProjectId);
+    if (project) rankProjectFiles(store, project, options.now);
+  }
+  report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
+  const last = changes[changes.length - 1];
+  if (last) store.transaction(() => store.graph.setState(GRAPH_CURSOR, last.seq));
+  return report;
+}

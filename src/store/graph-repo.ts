@@ -1,0 +1,111 @@
+/**
+ * Reading the graph: a project's memories (every status the vault and queries show), its edges, its
+ * sessions, edges around one node; and the graph step's cursor on the change log. Edges are written
+ * only through the mutation path (`store.memory.link` / `unlink`).
+ */
+import type { Edge, EdgeKind } from '../core/graph.ts';
+import type { ProjectId } from '../core/ids.ts';
+import type { Observation, Session, SessionStatus } from '../core/model.ts';
+import type { Db } from './database.ts';
+import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
+import { lazyStatement } from './statements.ts';
+
+interface LinkRow {
+  from_id: string;
+  kind: string;
+  to_id: string;
+}
+
+const toEdge = (r: LinkRow): Edge => ({ from: r.from_id, kind: r.kind as EdgeKind, to: r.to_id });
+
+export function createGraphRepo(db: Db) {
+  const memories = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations
+     WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
+     ORDER BY created_at, rowid`,
+  );
+  const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
+  const outOf = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE from_id = ?`);
+  const into = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE to_id = ?`);
+  const sessions = lazyStatement(
+    db,
+    `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ?
+     ORDER BY started_at`,
+  );
+  const turnTools = lazyStatement(
+    db,
+    `SELECT payload FROM events WHERE session_id = ? AND at BETWEEN ? AND ? AND kind = 'tool' ORDER BY at, seq`,
+  );
+  const projects = lazyStatement(db, `SELECT DISTINCT project_id FROM observations`);
+  const getState = lazyStatement(db, `SELECT value FROM graph_state WHERE key = ?`);
+  const setState = lazyStatement(
+    db,
+    `INSERT INTO graph_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+
+  return {
+    /** A project's memories that are not forgotten (archived ones too), oldest first. */
+    memoriesOf(projectId: ProjectId): Observation[] {
+      return (memories().all(projectId) as ObservationRow[]).map(toObservation);
+    },
+    edgesOf(projectId: ProjectId): Edge[] {
+      return (edges().all(projectId) as LinkRow[]).map(toEdge);
+    },
+    /** Edges from a node, and edges into it (backlinks). */
+    around(id: string): { out: Edge[]; in: Edge[] } {
+      return {
+        out: (outOf().all(id) as LinkRow[]).map(toEdge),
+        in: (into().all(id) as LinkRow[]).map(toEdge),
+      };
+    },
+    sessionsOf(projectId: ProjectId): Session[] {
+      return (
+        sessions().all(projectId) as {
+          id: string;
+          project_id: string;
+          host: string;
+          started_at: number;
+          ended_at: number | null;
+          status: SessionStatus;
+        }[]
+      ).map((r) => ({
+        id: r.id,
+        projectId: r.project_id as ProjectId,
+        host: r.host,
+        startedAt: r.started_at,
+        endedAt: r.ended_at,
+        status: r.status,
+      }));
+    },
+    /**
+     * The tool calls captured in a turn (a session's events between two capture times), as stored
+     * (raw events are pruned after retention.eventDays: an empty list then).
+     */
+    turnToolCalls(sessionId: string, from: number, to: number): { tool: string; input: unknown }[] {
+      const out: { tool: string; input: unknown }[] = [];
+      for (const row of turnTools().all(sessionId, from, to) as { payload: string }[]) {
+        try {
+          const e = JSON.parse(row.payload) as { tool?: unknown; input?: unknown };
+          if (typeof e.tool === 'string') out.push({ tool: e.tool, input: e.input });
+        } catch {
+          // An unreadable payload was parked by the worker already; it tells nothing here.
+        }
+      }
+      return out;
+    },
+    /** Every project that has memories. */
+    projectIds(): ProjectId[] {
+      return (projects().all() as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** A named counter of the graph (the graph step's change-log cursor). */
+    state(key: string): number {
+      return (getState().get(key) as { value: number } | undefined)?.value ?? 0;
+    },
+    setState(key: string, value: number): void {
+      setState().run(key, value);
+    },
+  };
+}
+
+export type GraphRepo = ReturnType<typeof createGraphRepo>;
