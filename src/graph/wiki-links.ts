@@ -36,7 +36,7 @@ function withoutCode(text: string): string {
 export function parseWikiLinks(text: string): WikiLink[] {
   const scan = withoutCode(text);
   const out: WikiLink[] = [];
-  const re = /(!?)\[\[([^\[\]\n]+?)\]\]/g;
+  const re = /(!?)\[\[([^[\]\n]+?)\]\]/g;
   for (let m = re.exec(scan); m; m = re.exec(scan)) {
     const inner = text.slice(m.index + (m[1] ?? '').length + 2, m.index + m[0].length - 2);
     const bar = inner.indexOf('|');

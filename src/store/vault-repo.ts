@@ -117,6 +117,10 @@ export function createVaultRepo(db: Db) {
   );
   const dropRevisionsOf = lazyStatement(db, `DELETE FROM vault_revisions WHERE node_id = ?`);
   const dropNotesOf = lazyStatement(db, `DELETE FROM vault_notes WHERE node_id = ?`);
+  const dropHolding = lazyStatement(
+    db,
+    `DELETE FROM vault_revisions WHERE dir = ? AND (instr(store_text, ?) > 0 OR instr(vault_text, ?) > 0)`,
+  );
   const notesOf = lazyStatement(db, `SELECT dir, path FROM vault_notes WHERE node_id = ?`);
 
   const toVault = (r: {
@@ -214,6 +218,10 @@ export function createVaultRepo(db: Db) {
     /** Where a node has notes, in every vault. */
     whereIs(nodeId: string): { dir: string; path: string }[] {
       return notesOf().all(nodeId) as { dir: string; path: string }[];
+    },
+    /** Drop the revisions of a vault that hold a phrase (an erased secret). */
+    dropRevisionsHolding(dir: string, phrase: string): number {
+      return dropHolding().run(dir, phrase, phrase).changes;
     },
     /** Forget everything about a node's notes (an erased memory). */
     dropNode(nodeId: string): void {
