@@ -20,7 +20,8 @@ export interface BackfillFlags {
   dryRun: boolean;
 }
 
-function parseSince(text: string): number {
+/** `--since`: a date (2026-01-31) or a number of days back (30d). */
+export function parseSince(text: string): number {
   const days = /^(\d+)d$/.exec(text);
   if (days?.[1]) return Date.now() - Number(days[1]) * 86_400_000;
   const t = Date.parse(text);

@@ -250,7 +250,7 @@ export function contextCommand(
 
 // ---- command specs -------------------------------------------------------------------------------
 
-const CWD_FLAG: FlagSpec = {
+export const CWD_FLAG: FlagSpec = {
   type: 'string',
   value: 'DIR',
   description: 'the project directory (default: here)',
@@ -272,7 +272,7 @@ function parseTypes(text: string | undefined): ObservationType[] {
   return types as ObservationType[];
 }
 
-const PROJECT_FLAG: FlagSpec = {
+export const PROJECT_FLAG: FlagSpec = {
   type: 'string',
   value: 'NAME|ID|PATH',
   description: 'a project engram knows, by name, prj_ id or root path (instead of --cwd)',
