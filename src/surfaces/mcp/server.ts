@@ -8,6 +8,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, hintOf } from '../../core/errors.ts';
+import { eraseFromVault } from '../../graph/vault-erase.ts';
+import { registerGraphTools } from './graph-tools.ts';
 import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
@@ -411,12 +413,17 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { id: ID },
     },
     guarded(({ id }: { id: string }) => {
-      const done = withStore((store) => store.memory.forget(id, { origin: 'mcp', at: deps.now() }));
+      const done = withStore((store) => {
+        const forgotten = store.memory.forget(id, { origin: 'mcp', at: deps.now() });
+        if (forgotten) eraseFromVault(store, null, { id });
+        return forgotten;
+      });
       return done
         ? ok(`Forgot ${id}.`)
         : failure(`no memory with id ${id} (or it was already forgotten)`, 'Use an id from a search result.');
     }),
   );
 
+  registerGraphTools(server, { withStore, project, guarded, ok });
   return server;
 }
