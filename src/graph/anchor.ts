@@ -73,7 +73,7 @@ function locate(anchor: AnchorState, text: string): { scope: AnchorScope; partHa
 function describe(scope: AnchorScope): string {
   if (scope.kind === 'symbol') return `${scope.name} (lines ${scope.start}-${scope.end})`;
   if (scope.kind === 'lines') return `lines ${scope.start}-${scope.end}`;
-  return 'the file';
+  return '';
 }
 
 /**
@@ -110,7 +110,10 @@ export function classifyAnchor(
     return {
       outcome: 'stale',
       reason: 'changed',
-      detail: `${describe(anchor.scope)} of ${anchor.path} changed`,
+      detail:
+        anchor.scope.kind === 'file'
+          ? `${anchor.path} changed`
+          : `${describe(anchor.scope)} of ${anchor.path} changed`,
     };
   const reason: AnchorUpdate =
     found.scope.kind === 'file' || anchor.scope.kind === 'file'

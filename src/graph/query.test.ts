@@ -94,7 +94,7 @@ describe('engram query', () => {
     expect(hits.map((h) => h.node.id).sort()).toEqual([ids['authBug'], ids['db']].sort());
     expect(queryHitJson(hits[0] as never)).toMatchObject({
       stale: true,
-      stale_reason: 'the file of src/db.ts changed',
+      stale_reason: 'src/db.ts changed',
     });
   });
 

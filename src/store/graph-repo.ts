@@ -38,6 +38,7 @@ export function createGraphRepo(db: Db) {
     `SELECT payload FROM events WHERE session_id = ? AND at BETWEEN ? AND ? AND kind = 'tool' ORDER BY at, seq`,
   );
   const projects = lazyStatement(db, `SELECT DISTINCT project_id FROM observations`);
+  const active = lazyStatement(db, `SELECT DISTINCT project_id FROM sessions WHERE last_event_at > ?`);
   const getState = lazyStatement(db, `SELECT value FROM graph_state WHERE key = ?`);
   const setState = lazyStatement(
     db,
@@ -93,6 +94,10 @@ export function createGraphRepo(db: Db) {
         }
       }
       return out;
+    },
+    /** Projects with a session that saw an event after `at`. */
+    projectsActiveSince(at: number): ProjectId[] {
+      return (active().all(at) as { project_id: string }[]).map((r) => r.project_id as ProjectId);
     },
     /** Every project that has memories. */
     projectIds(): ProjectId[] {

@@ -9,11 +9,14 @@ import { describeError } from '../core/errors.ts';
 import type { Logger } from '../core/ports.ts';
 import { runGraphStep, type GraphStepReport } from '../graph/graph-step.ts';
 import { pruneProject } from '../graph/prune.ts';
+import { refreshAnchors } from '../graph/staleness.ts';
 import { projectsOfScope } from '../graph/vault-scope.ts';
 import { syncVault } from '../graph/vault-sync.ts';
 import type { Store } from '../store/store.ts';
 
 const HOUR_MS = 3_600_000;
+/** How often projects in use have their anchored files looked at. */
+const STALE_SWEEP_MS = 10_000;
 
 /** Run the graph step until it has read the whole change log (at most `maxBatches` batches). */
 export function catchUpGraph(store: Store, config: Config, now: number, maxBatches = 200): GraphStepReport {
@@ -46,6 +49,7 @@ export function createGraphPass(deps: GraphPassDeps) {
   const { store, config, logger } = deps;
   let lastVault = 0;
   let lastPrune = 0;
+  let lastSweep = 0;
   const vaultDir = config['vault.dir'] === '' ? null : resolve(config['vault.dir']);
   return {
     /** Returns whether it did anything (the worker's idle clock counts it as work). */
@@ -59,6 +63,30 @@ export function createGraphPass(deps: GraphPassDeps) {
         }
       } catch (error) {
         logger.error('graph step failed', { error: describeError(error) });
+      }
+      // Files change between sessions too (a pull, an editor): projects in use get their anchors'
+      // files looked at (a stat each; only changed ones are read and classified).
+      if (now - lastSweep >= STALE_SWEEP_MS) {
+        const since = lastSweep === 0 ? now - STALE_SWEEP_MS : lastSweep;
+        lastSweep = now;
+        try {
+          for (const id of store.graph.projectsActiveSince(since)) {
+            const project = store.sessions.project(id);
+            if (!project) continue;
+            const r = refreshAnchors(store, project, { now, origin: 'hook', full: false });
+            if (r.becameStale.length + r.becameFresh.length + r.followed.length > 0) {
+              worked = true;
+              logger.info('anchors re-checked', {
+                project: project.name,
+                stale: r.becameStale.length,
+                fresh: r.becameFresh.length,
+                followed: r.followed.length,
+              });
+            }
+          }
+        } catch (error) {
+          logger.error('anchor check failed', { error: describeError(error) });
+        }
       }
       if (vaultDir && now - lastVault >= config['vault.syncSeconds'] * 1000) {
         lastVault = now;

@@ -10,6 +10,7 @@ import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, hintOf } from '../../core/errors.ts';
 import { eraseFromVault } from '../../graph/vault-erase.ts';
 import { registerGraphTools } from './graph-tools.ts';
+import type { StaleMark } from '../../core/graph.ts';
 import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
@@ -134,7 +135,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
   /** Hybrid when an embedder is configured; hybridSearch answers lexically by itself without one. */
   const search = async (
     options: SearchOptions,
-  ): Promise<{ observation: Observation; context: boolean; names: Map<string, string> }[]> => {
+  ): Promise<
+    { observation: Observation; context: boolean; stale: StaleMark | null; names: Map<string, string> }[]
+  > => {
     const store = deps.openStore();
     try {
       const result = await hybridSearch(store, embedder, {
@@ -142,7 +145,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
         ...(deps.queryTimeoutMs ? { queryTimeoutMs: deps.queryTimeoutMs } : {}),
       });
       const names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
-      return result.hits.map((h) => ({ observation: h.observation, context: h.via === 'context', names }));
+      return result.hits.map((h) => ({
+        observation: h.observation,
+        context: h.via === 'context',
+        stale: h.stale,
+        names,
+      }));
     } finally {
       store.close();
     }
@@ -202,9 +210,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
         // In score order; a memory lent its place by a neighbouring match is marked as context.
         return okList(
           `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
-          hits.map(({ observation: o, context, names }) => ({
+          hits.map(({ observation: o, context, stale, names }) => ({
             id: o.id,
-            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId) } : {})}${context ? ' (context: near a match)' : ''}`,
+            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId), stale: stale ?? undefined } : { stale: stale ?? undefined })}${context ? ' (context: near a match)' : ''}`,
           })),
         );
       },

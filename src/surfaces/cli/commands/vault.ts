@@ -41,11 +41,7 @@ function summary(r: VaultSyncReport, verb: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function run(
-  ctx: CliContext,
-  flags: VaultFlags,
-  scopeOf: (known: VaultScope | null) => VaultScope,
-) {
+function run(ctx: CliContext, flags: VaultFlags, scopeOf: (known: VaultScope | null) => VaultScope) {
   const dir = vaultDir(ctx, flags);
   return withStore(ctx, (store) => {
     catchUpGraph(store, ctx.runtime.config, ctx.now());
