@@ -2,7 +2,7 @@
 // side in one run (alternating), printed as ratios; then SessionStart context build time with 100k
 // observations in the store, also against `node -e 0`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,8 +119,13 @@ try {
   const db = new Database(join(home, 'engram.db'));
   const projectId = db.prepare('SELECT id FROM projects LIMIT 1').get().id;
   const insert =
-    db.prepare(`INSERT INTO observations (id, project_id, session_id, type, title, narrative, facts, files_modified, source, created_at, updated_at, content_hash, tokens)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'hook', ?, ?, ?, ?)`);
+    db.prepare(`INSERT INTO observations (id, project_id, session_id, type, title, narrative, facts, files_modified, source, created_at, modified_at, content_hash, tokens, last_seen_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'hook', ?, ?, ?, ?, ?)`);
+  // The newest memories are anchored to real files (the SessionStart hook stats them).
+  const anchor =
+    db.prepare(`INSERT INTO anchors (memory_id, project_id, first_path, path, blob_hash, size, scope, part_hash,
+    file_mtime_ms, created_at, checked_at) VALUES (?, ?, ?, ?, 'b', 1, '{"kind":"file"}', 'p', ?, ?, ?)`);
+  mkdirSync(join(project, 'src'), { recursive: true });
   const types = ['bugfix', 'feature', 'change', 'discovery', 'refactor', 'decision'];
   const words =
     'token session parser cache worker queue schema router migration index search render config build test deploy'.split(
@@ -143,7 +148,21 @@ try {
         t0,
         `hash${i}`,
         80,
+        t0,
       );
+      if (i >= observationCount - 200) {
+        const file = `src/file${i % 50}.ts`;
+        writeFileSync(join(project, file), `export const v${i} = ${i};\n`);
+        anchor.run(
+          `obs_${String(i).padStart(20, '0')}`,
+          projectId,
+          file,
+          file,
+          statSync(join(project, file)).mtimeMs,
+          t0,
+          t0,
+        );
+      }
     }
   })();
   db.close();

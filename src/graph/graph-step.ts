@@ -6,7 +6,7 @@
  * when it ends — then re-checks the anchors of the files that changed and ranks the key files. Every
  * edge goes through the mutation path with the origin of the change that caused it.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
@@ -82,13 +82,15 @@ function link(c: Context, from: string, kind: string, to: string, projectId: str
 function fileFacts(project: Project, path: string, minLines: number) {
   const content = readIfPresent(join(project.root, path));
   const id = fileNodeId(project.id, path);
-  if (!content) return { id, path, content: null, facts: null };
+  // A project not on this machine (a backfill of another's transcripts) says nothing of its files.
+  if (!content) return { id, path, content: null, facts: null, gone: existsSync(project.root) };
   const s = summariseFile(path, content);
   const summarized = s.lines >= minLines;
   return {
     id,
     path,
     content,
+    gone: false,
     facts: {
       id,
       projectId: project.id,
@@ -167,7 +169,7 @@ function memoryChanged(c: Context, change: Change): void {
     for (const f of read) {
       if (f.facts) {
         if (store.graphFiles.save(f.facts, options.now)) c.report.files++;
-      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now);
+      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
       link(c, o.id, 'touches', f.id, project.id, origin);
       c.ranksDue.add(project.id);
       if (!f.content || !anchorable || !(young || reanchor)) continue;
@@ -215,7 +217,7 @@ function sessionEnded(c: Context, change: Change): void {
   store.transaction(() => {
     for (const f of files) {
       if (f.facts) store.graphFiles.save(f.facts, options.now);
-      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now);
+      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
       link(c, node, 'touches', f.id, project.id, change.origin);
     }
   });

@@ -47,8 +47,9 @@ export function safeName(text: string, max = 80): string {
 
 /** The name a node's note would like: its title (a file node's file name, a session's day and request). */
 export function preferredName(kind: 'memory' | 'file' | 'session', title: string, id: string): string {
-  const base = kind === 'file' ? posix.basename(title) : title;
-  return safeName(base) || id;
+  const base = safeName(kind === 'file' ? posix.basename(title) : title) || id;
+  // `[[plan.md]]` means the note plan.md, not plan.md.md: a name ending in .md gets a word after it.
+  return /\.md$/i.test(base) ? `${base} (${kind === 'file' ? 'file' : 'note'})` : base;
 }
 
 /**

@@ -67,23 +67,27 @@ export function parseMemoryNote(text: string): ParsedNote {
     if (bullet) facts.push((bullet[1] ?? '').trim());
     else if (!(inFacts && line.trim() === '')) narrative.push(line);
   }
-  const narrativeText = narrative
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  const textLinks = parseWikiLinks([narrativeText, ...facts].join('\n')).map((l) => l.target);
+  // Links engram escaped because they resolved to no note are read back as written.
+  const unescape = (t: string) => t.replace(/\\\[\\\[([^[\]\n]+?)\\\]\\\]/g, '[[$1]]');
+  const narrativeText = unescape(
+    narrative
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  );
+  const textLinks = parseWikiLinks([narrative.join('\n'), ...facts].join('\n')).map((l) => l.target);
   return {
     ok: true,
     fields: {
       id: asString(d['id']),
       type: asString(d['type']),
-      title: asString(d['title']),
-      subtitle: asString(d['subtitle']) ?? '',
+      title: ((t) => (t === null ? null : unescape(t)))(asString(d['title'])),
+      subtitle: unescape(asString(d['subtitle']) ?? ''),
       status: asString(d['status']),
       tags: asList(d['tags']).map((t) => t.replace(/^#/, '')),
       pinned: d['pinned'] === true,
       narrative: narrativeText,
-      facts: facts.filter((f) => f !== ''),
+      facts: facts.filter((f) => f !== '').map(unescape),
       links,
       textLinks,
       data: d,

@@ -16,6 +16,7 @@ import type {
 } from './project-graph.ts';
 import { nodeCreatedAt, nodeUpdatedAt } from './project-graph.ts';
 import { taskItems } from './task-status.ts';
+import { parseWikiLinks } from './wiki-links.ts';
 import { stringify } from 'yaml';
 
 /** Frontmatter keys a human owns: in a merge the vault's value wins. The rest are engram's. */
@@ -35,6 +36,22 @@ export interface RenderContext {
   projectName: string;
   /** The note name of a node in this vault, or null when it has no note. */
   nameOf(id: string): string | null;
+  /**
+   * Whether a wiki-link written in a memory's text resolves to a note of the vault; one that does not
+   * is escaped (`\[\[…\]\]`, plain text in Obsidian), so every link in the vault resolves. Default: all do.
+   */
+  linkResolves?: (target: string) => boolean;
+}
+
+/** A memory's text with wiki-links that resolve to no note escaped (read back unescaped). */
+export function escapeDanglingLinks(text: string, resolves: (target: string) => boolean): string {
+  const links = parseWikiLinks(text).filter((l) => !resolves(l.target));
+  let out = text;
+  for (const l of [...links].reverse()) {
+    const escaped = l.raw.replace(/\[\[/, '\\[\\[').replace(/\]\]$/, '\\]\\]');
+    out = out.slice(0, l.index) + escaped + out.slice(l.index + l.raw.length);
+  }
+  return out;
 }
 
 /** A UTC time as Obsidian's date-time properties read it. */
@@ -88,11 +105,12 @@ function outOfKind(ctx: RenderContext, id: string, kind: Edge['kind']): string[]
 export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
   const m = n.memory;
   const files = [...new Set([...m.filesModified, ...m.filesRead])];
+  const text = (t: string) => (ctx.linkResolves ? escapeDanglingLinks(t, ctx.linkResolves) : t);
   const yaml = yamlOf({
     id: m.id,
     type: m.type,
-    title: m.title,
-    subtitle: m.subtitle === '' ? undefined : m.subtitle,
+    title: text(m.title),
+    subtitle: m.subtitle === '' ? undefined : text(m.subtitle),
     status: m.status,
     tags: [...new Set(m.concepts.map(tagOf).filter((t) => t !== ''))],
     aliases: [],
@@ -106,8 +124,8 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
     stale_since: n.stale ? noteTime(n.stale.since) : undefined,
   });
   const body: string[] = [];
-  if (m.narrative !== '') body.push(m.narrative, '');
-  if (m.facts.length > 0) body.push('## Facts', '', ...m.facts.map((f) => `- ${oneLine(f)}`), '');
+  if (m.narrative !== '') body.push(text(m.narrative), '');
+  if (m.facts.length > 0) body.push('## Facts', '', ...m.facts.map((f) => `- ${text(oneLine(f))}`), '');
   const typed: string[] = [];
   for (const kind of EDITABLE_EDGE_KINDS) {
     const targets = links(ctx, outOfKind(ctx, m.id, kind));

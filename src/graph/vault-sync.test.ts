@@ -119,6 +119,28 @@ describe('vault export', () => {
   });
 });
 
+describe('vault names and links', () => {
+  it('escapes links in memory text that resolve to no note, reads them back as written; .md names get a word', () => {
+    w.write('docs/plan.md', '# Plan\n');
+    const id = w.remember('Wrote the plan', {
+      narrative: 'See [[plan.md]] and [[Nowhere]].',
+      filesModified: ['docs/plan.md'],
+    });
+    step();
+    sync();
+    expect(listNotes(vault)).toContain('atlas/files/plan.md (file).md');
+    const note = read(id);
+    expect(note).toContain('See \\[\\[plan.md\\]\\] and \\[\\[Nowhere\\]\\].');
+    expect(note).toContain('touches:: [[plan.md (file)]]');
+    edit(id, (t) => t.replace('title: Wrote the plan', 'title: Wrote the plan down'));
+    sync();
+    expect(w.store.observations.get(id)).toMatchObject({
+      title: 'Wrote the plan down',
+      narrative: 'See [[plan.md]] and [[Nowhere]].',
+    });
+  });
+});
+
 describe('vault sync rules', () => {
   it('a vault-only edit is ingested as a human edit (origin vault), scrubbed', () => {
     const { decision } = seed();

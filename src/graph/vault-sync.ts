@@ -201,10 +201,13 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
       return /^obs_[0-9a-z]{20}$/.test(target) ? target : null;
     };
   };
+  // Links written in memories' text that resolve to no note are escaped when rendered.
+  let linkResolver = createLinkResolver(files.map((f) => f.path));
   const renderCtx = (g: ProjectGraph, known: (id: string) => string | null): RenderContext => ({
     graph: g,
     projectName: g.project.name,
     nameOf: known,
+    linkResolves: (target) => linkResolver.resolve(target, '') !== null,
   });
   const currentName = (id: string) => {
     const p = pathOf(id);
@@ -337,6 +340,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     const name = namer.name(preferredName(node.kind, node.title, id), id, hint === '.' ? undefined : hint);
     assigned.set(id, `${folders.get(project.id)}/${typeFolder(node.type)}/${name}.md`);
   }
+  linkResolver = createLinkResolver([...new Set([...files.map((f) => f.path), ...assigned.values()])]);
   const nameOf = (id: string) => {
     const p = assigned.get(id);
     return p === undefined ? null : noteNameOf(p);

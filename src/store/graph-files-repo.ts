@@ -98,9 +98,12 @@ export function createGraphFilesRepo(db: Db) {
         ).changes === 1
       );
     },
-    /** A file that is not (or no longer) on disk: a node all the same, marked deleted. */
-    saveMissing(id: string, projectId: string, path: string, at: number): void {
-      touch().run(id, projectId, path, at, at, at);
+    /**
+     * A file that is not on disk: a node all the same, marked deleted — unless the project itself is
+     * not on this machine (`deleted` false: nothing is known of the file).
+     */
+    saveMissing(id: string, projectId: string, path: string, at: number, deleted = true): void {
+      touch().run(id, projectId, path, at, at, deleted ? at : null);
     },
     get(id: string): FileNode | null {
       const row = byId().get(id) as FileRow | undefined;
