@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
+import { scrubText } from '../core/scrub.ts';
 import type { Store } from '../store/store.ts';
 import { createAnchor } from './anchor.ts';
 import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
@@ -100,8 +101,9 @@ function fileFacts(project: Project, path: string, minLines: number) {
       size: s.size,
       blobHash: createAnchor({ path, content }).blobHash,
       summarized,
-      purpose: summarized ? s.purpose : '',
-      symbols: summarized ? s.symbols : [],
+      // Read off the file itself: scrubbed like everything engram stores.
+      purpose: summarized ? scrubText(s.purpose) : '',
+      symbols: summarized ? s.symbols.map(scrubText) : [],
     },
   };
 }
@@ -155,12 +157,7 @@ function memoryChanged(c: Context, change: Change): void {
   const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
   const targets = wikiTargets(store, o);
   const task =
-    o.sessionId && o.type !== 'task'
-      ? store.observations
-          .ofSession(o.sessionId)
-          .filter((m) => m.type === 'task' && m.createdAt <= o.createdAt && m.id !== o.id)
-          .pop()
-      : undefined;
+    o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
   store.transaction(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).

@@ -187,19 +187,30 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   const skip = new Set<string>();
   const merged = new Map<string, { text: string; s0: string }>();
   const graphs = new Map(options.projects.map((p) => [p.id as string, loadProjectGraph(store, p)]));
+  const ranks = new Map<ProjectGraph, (id: string) => number | null>();
+  const rankOf = (g: ProjectGraph) => {
+    let lookup = ranks.get(g);
+    if (!lookup) ranks.set(g, (lookup = rankLookup(g)));
+    return lookup;
+  };
 
   // Paths now (for names and link resolution): a found file's path, else the stored one.
   const pathOf = (id: string): string | null => fileById.get(id)?.path ?? rows.get(id)?.path ?? null;
+  let resolveTargets: ((target: string, source: string) => string | null) | null = null;
   const resolverFor = (source: string): TargetResolver => {
-    const resolver = createLinkResolver(files.map((f) => f.path));
-    const idByPath = new Map<string, string>();
-    for (const [id, f] of fileById) idByPath.set(f.path, id);
-    for (const r of rows.values()) if (!idByPath.has(r.path)) idByPath.set(r.path, r.nodeId);
-    return (target) => {
-      const path = resolver.resolve(target, source);
-      if (path !== null) return idByPath.get(path) ?? null;
-      return /^obs_[0-9a-z]{20}$/.test(target) ? target : null;
-    };
+    if (resolveTargets === null) {
+      const resolver = createLinkResolver(files.map((f) => f.path));
+      const idByPath = new Map<string, string>();
+      for (const [id, f] of fileById) idByPath.set(f.path, id);
+      for (const r of rows.values()) if (!idByPath.has(r.path)) idByPath.set(r.path, r.nodeId);
+      resolveTargets = (target, from) => {
+        const path = resolver.resolve(target, from);
+        if (path !== null) return idByPath.get(path) ?? null;
+        return /^obs_[0-9a-z]{20}$/.test(target) ? target : null;
+      };
+    }
+    const resolve = resolveTargets;
+    return (target) => resolve(target, source);
   };
   // Links written in memories' text that resolve to no note are escaped when rendered.
   let linkResolver = createLinkResolver(files.map((f) => f.path));
@@ -236,7 +247,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
       store.vaults.flag(dir, row.nodeId, file.path, parsed.error, ctx.at);
       continue;
     }
-    const s0 = renderNode(renderCtx(g, currentName), node, rankLookup(g));
+    const s0 = renderNode(renderCtx(g, currentName), node, rankOf(g));
     const keys = node.kind === 'memory' ? MEMORY_USER_KEYS : DERIVED_NOTE_USER_KEYS;
     const m = mergeNote(row.renderText, file.text, s0, keys);
     if (m.conflicts > 0) {
@@ -308,6 +319,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     const text = insertFrontmatterLine(f.text, 'id', made.id);
     newNotes.set(made.id, { file: f, text });
     fileById.set(made.id, { ...f, id: made.id });
+    resolveTargets = null;
     const empty: NoteFields = {
       ...parsed.fields,
       links: { supersedes: [], related: [], depends_on: [] },
@@ -356,27 +368,36 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     report.written++;
     return true;
   };
+  // The notes' new bases are recorded in batches (one transaction each, not one per note).
+  const records: (() => void)[] = [];
+  const flush = () => {
+    if (records.length > 0) store.transaction(() => records.splice(0).forEach((r) => r()));
+  };
   for (const [id, { node, graph }] of located) {
+    if (records.length >= 500) flush();
     const path = assigned.get(id) as string;
-    const s = renderNode(renderCtx(graph, nameOf), node, rankLookup(graph));
+    const s = renderNode(renderCtx(graph, nameOf), node, rankOf(graph));
     report.notes++;
     report.links += s.match(LINK_RE)?.length ?? 0;
     const row = rows.get(id);
     const file = fileById.get(id);
     if (skip.has(id)) continue;
     const record = (base: string, render: string, at: string) =>
-      store.vaults.putNote(
-        dir,
-        {
-          nodeId: id,
-          projectId: graph.project.id,
-          path: at,
-          baseHash: noteHash(base),
-          baseText: scrubText(base),
-          renderText: render,
-          flag: null,
-        },
-        ctx.at,
+      records.push(() =>
+        store.vaults.putNote(
+          dir,
+          {
+            nodeId: id,
+            projectId: graph.project.id,
+            path: at,
+            baseHash: noteHash(base),
+            // engram's own rendering holds only scrubbed store text; a human's version is scrubbed here.
+            baseText: base === render ? base : scrubText(base),
+            renderText: render,
+            flag: null,
+          },
+          ctx.at,
+        ),
       );
     const fresh = newNotes.get(id);
     if (fresh) {
@@ -421,6 +442,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     if (target === file.text) record(file.text, s, file.path);
     else if (write(file.path, target, file.hash)) record(target, s, file.path);
   }
+  flush();
   // Notes whose node left the vault's scope (archived, forgotten or pruned in engram).
   for (const row of rows.values()) {
     if (!inScope.has(row.projectId) || located.has(row.nodeId)) continue;

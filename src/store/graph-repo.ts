@@ -33,6 +33,12 @@ export function createGraphRepo(db: Db) {
     `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ?
      ORDER BY started_at`,
   );
+  const lastTask = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations INDEXED BY observations_by_session
+     WHERE session_id = ? AND created_at <= ? AND type = 'task' AND status = 'active' AND id <> ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   const turnTools = lazyStatement(
     db,
     `SELECT payload FROM events WHERE session_id = ? AND at BETWEEN ? AND ? AND kind = 'tool' ORDER BY at, seq`,
@@ -98,6 +104,11 @@ export function createGraphRepo(db: Db) {
     /** Projects with a session that saw an event after `at`. */
     projectsActiveSince(at: number): ProjectId[] {
       return (active().all(at) as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** The newest active task memory of a session made at or before `at` (other than `exceptId`). */
+    lastTaskOf(sessionId: string, at: number, exceptId: string): Observation | null {
+      const row = lastTask().get(sessionId, at, exceptId) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
     },
     /** Every project that has memories. */
     projectIds(): ProjectId[] {

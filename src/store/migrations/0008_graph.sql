@@ -85,7 +85,7 @@ CREATE TABLE vault_notes (
   flag            TEXT,
   updated_at      INTEGER NOT NULL,
   PRIMARY KEY (dir, node_id)
-) WITHOUT ROWID;
+);
 CREATE UNIQUE INDEX vault_notes_path ON vault_notes (dir, path COLLATE NOCASE);
 
 -- Conflicts: where a human and engram changed the same lines of a note, the vault's text was kept and
