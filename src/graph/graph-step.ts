@@ -24,6 +24,8 @@ import { hasTaskInProgress } from './task-status.ts';
 import { parseWikiLinks } from './wiki-links.ts';
 
 export const GRAPH_CURSOR = 'graph_cursor';
+/** Memories made before the change log existed are walked once, by rowid, up to this one (-1: done). */
+export const GRAPH_SEED = 'graph_seed_rowid';
 
 export interface GraphStepOptions {
   now: number;
@@ -231,8 +233,32 @@ export function rankProjectFiles(store: Store, project: Project, now: number): v
 export function runGraphStep(store: Store, options: GraphStepOptions): GraphStepReport {
   const report: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
   const cursor = store.graph.state(GRAPH_CURSOR);
-  const changes = store.changes.since(cursor, options.batch ?? 500);
-  if (changes.length === 0) return report;
+  const seeded = store.graph.state(GRAPH_SEED);
+  const batch = options.batch ?? 500;
+  // Memories older than the change log (an upgraded store) get their edges once, in batches; they are
+  // not anchored (the code they describe may have changed since).
+  const older =
+    seeded >= 0
+      ? store.graph.memoryIdsAfter(seeded, batch).map((m): Change & { rowid: number } => ({
+          rowid: m.rowid,
+          seq: 0,
+          entity: 'memory',
+          entityId: m.id,
+          projectId: null,
+          op: 'seed',
+          origin: 'hook',
+          actor: null,
+          at: options.now,
+          version: null,
+        }))
+      : [];
+  const seedDone = seeded >= 0 && older.length < batch;
+  const logged = older.length < batch ? store.changes.since(cursor, batch) : [];
+  const changes = [...older, ...logged];
+  if (changes.length === 0) {
+    if (seedDone) store.transaction(() => store.graph.setState(GRAPH_SEED, -1));
+    return report;
+  }
   const c: Context = {
     store,
     options,
@@ -243,7 +269,10 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   };
   for (const change of changes) {
     report.changes++;
-    if (change.entity === 'memory' && ['create', 'merge', 'edit', 'forget', 'restore'].includes(change.op))
+    if (
+      change.entity === 'memory' &&
+      ['create', 'merge', 'edit', 'forget', 'restore', 'seed'].includes(change.op)
+    )
       memoryChanged(c, change);
     else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
   }
@@ -264,7 +293,12 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     if (project) rankProjectFiles(store, project, options.now);
   }
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
-  const last = changes[changes.length - 1];
-  if (last) store.transaction(() => store.graph.setState(GRAPH_CURSOR, last.seq));
+  const lastSeed = older[older.length - 1];
+  const lastChange = logged[logged.length - 1];
+  store.transaction(() => {
+    if (seedDone) store.graph.setState(GRAPH_SEED, -1);
+    else if (lastSeed) store.graph.setState(GRAPH_SEED, lastSeed.rowid);
+    if (lastChange) store.graph.setState(GRAPH_CURSOR, lastChange.seq);
+  });
   return report;
 }

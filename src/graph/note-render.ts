@@ -150,11 +150,7 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
 }
 
 /** The note of a file node: everything in it is derived (a human's own lines around it are kept). */
-export function renderFileNote(
-  ctx: RenderContext,
-  n: FileGraphNode,
-  rankOf: (id: string) => number | null,
-): string {
+export function renderFileNote(ctx: RenderContext, n: FileGraphNode): string {
   const f = n.file;
   const yaml = yamlOf({
     id: f.id,
@@ -173,8 +169,6 @@ export function renderFileNote(
   const derived: string[] = [`# ${f.path}`, ''];
   if (f.purpose !== '') derived.push(`Purpose: ${oneLine(f.purpose)}`);
   if (f.symbols.length > 0) derived.push(`Defines: ${f.symbols.map((s) => `\`${s}\``).join(', ')}`);
-  const rank = rankOf(f.id);
-  if (rank !== null) derived.push(`Key file: #${rank} in this project`);
   if (f.deletedAt !== null)
     derived.push(`> [!warning] Gone from the project since ${noteTime(f.deletedAt).slice(0, 10)}`);
   const touching = (ctx.graph.in.get(f.id) ?? []).filter((e) => e.kind === 'touches').map((e) => e.from);
@@ -261,8 +255,8 @@ export function renderSessionNote(ctx: RenderContext, n: SessionGraphNode): stri
 }
 
 /** A node's note. */
-export function renderNode(ctx: RenderContext, n: GraphNode, rankOf: (id: string) => number | null): string {
+export function renderNode(ctx: RenderContext, n: GraphNode): string {
   if (n.kind === 'memory') return renderMemoryNote(ctx, n);
-  if (n.kind === 'file') return renderFileNote(ctx, n, rankOf);
+  if (n.kind === 'file') return renderFileNote(ctx, n);
   return renderSessionNote(ctx, n);
 }

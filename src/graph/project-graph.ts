@@ -51,7 +51,7 @@ export interface ProjectGraph {
 export function sessionTitle(session: Session, summary: Summary | null): string {
   const day = new Date(session.startedAt).toISOString().slice(0, 10);
   const request = (summary?.request ?? '').replace(/\s+/g, ' ').trim();
-  return request === '' ? `Session ${day}` : `Session ${day} ${request.slice(0, 60)}`;
+  return request === '' ? `Session ${day}` : `Session ${day} ${request.slice(0, 60).trim()}`;
 }
 
 export function nodeCreatedAt(n: GraphNode): number {

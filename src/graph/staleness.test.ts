@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGraphWorld, type GraphWorld } from './graph.test-support.ts';
-import { runGraphStep } from './graph-step.ts';
+import { GRAPH_CURSOR, GRAPH_SEED, runGraphStep } from './graph-step.ts';
 import { fileNodeId, sessionNodeId } from './node-ids.ts';
 import { refreshAnchors } from './staleness.ts';
 
@@ -97,6 +97,22 @@ describe('staleness anchored in code (a real git repository)', () => {
     w.remember('Raised the limit to twenty', { filesModified: ['src/b.ts'] });
     const r = step();
     expect(r.stale.map((s) => s.memoryId)).toEqual([old]);
+  });
+
+  it('memories older than the change log (an upgraded store) get their edges once, not anchors', () => {
+    const id = w.remember('From before the graph', { filesModified: ['src/a.ts'] });
+    // As if the change log had started after this memory was made.
+    w.store.graph.setState(GRAPH_CURSOR, w.store.changes.lastSeq());
+    const r = step();
+    expect(r.anchors).toBe(0);
+    expect(
+      w.store.graph
+        .around(id)
+        .out.map((e) => e.kind)
+        .sort(),
+    ).toEqual(['part_of', 'touches']);
+    expect(w.store.graph.state(GRAPH_SEED)).toBe(-1);
+    expect(step().changes).toBe(r.edges); // only the step's own link changes are left to read
   });
 
   it('does not anchor old memories (a backfill describes code as it was)', () => {

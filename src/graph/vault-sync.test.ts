@@ -5,6 +5,7 @@ import { isEngramError } from '../core/errors.ts';
 import { parseFrontmatter, splitNote } from './frontmatter.ts';
 import { createGraphWorld, type GraphWorld } from './graph.test-support.ts';
 import { runGraphStep } from './graph-step.ts';
+import { refreshAnchors } from './staleness.ts';
 import { eraseFromVault } from './vault-erase.ts';
 import { listNotes } from './vault-files.ts';
 import { lockVault } from './vault-lock.ts';
@@ -234,6 +235,27 @@ describe('vault sync rules', () => {
     expect(revisions).toHaveLength(1);
     expect(revisions[0]?.storeText).toContain('Store says: readers never block.');
     expect(listNotes(vault).some((p) => p.includes('conflict'))).toBe(false);
+  });
+
+  it('a sync renders again only what changed, and everything it touches', () => {
+    const { decision, discovery } = seed();
+    const lone = w.remember('A lone fact', { type: 'fact' });
+    sync();
+    w.store.memory.link(lone, 'depends_on', decision, w.project.id, cli());
+    expect(sync().written).toBe(3); // both ends of the new link, and index/graph.json
+    expect(read(lone)).toContain('depends_on:: [[Use WAL mode for SQLite]]');
+    expect(read(decision)).toMatch(/backlinks:: .*\[\[A lone fact\]\]/);
+    // A stale transition re-renders the memory with its banner.
+    w.write('lib/store.ts', 'export const other = 2;\n');
+    expect(
+      refreshAnchors(w.store, w.project, { now: Date.now(), origin: 'cli', full: true }).becameStale.map(
+        (x) => x.memoryId,
+      ),
+    ).toEqual([decision]);
+    sync();
+    expect(read(decision)).toContain('> [!warning] Stale since');
+    expect(read(decision)).toMatch(/^stale_since: /m);
+    expect(read(discovery)).not.toContain('Stale since');
   });
 
   it('derived regions are never read back and are rewritten', () => {

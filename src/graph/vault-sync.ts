@@ -38,6 +38,7 @@ import { renderGraphJson, renderIndexNote } from './vault-index.ts';
 import { lockVault } from './vault-lock.ts';
 import { noteHash, readVaultFile, scanVault, type VaultFile } from './vault-scan.ts';
 import { createLinkResolver } from './wiki-links.ts';
+import { sessionNodeId } from './node-ids.ts';
 
 export interface VaultSyncOptions {
   /** The vault's folder (absolute). */
@@ -186,12 +187,15 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   }
   const skip = new Set<string>();
   const merged = new Map<string, { text: string; s0: string }>();
-  const graphs = new Map(options.projects.map((p) => [p.id as string, loadProjectGraph(store, p)]));
-  const ranks = new Map<ProjectGraph, (id: string) => number | null>();
-  const rankOf = (g: ProjectGraph) => {
-    let lookup = ranks.get(g);
-    if (!lookup) ranks.set(g, (lookup = rankLookup(g)));
-    return lookup;
+  // Phase 1 reads a project's graph only when one of its notes changed in the vault.
+  const graphs = new Map<string, ProjectGraph>();
+  const projectById = new Map(options.projects.map((p) => [p.id as string, p]));
+  const graphOf = (projectId: string): ProjectGraph | undefined => {
+    const project = projectById.get(projectId);
+    if (!project) return undefined;
+    let g = graphs.get(projectId);
+    if (!g) graphs.set(projectId, (g = loadProjectGraph(store, project)));
+    return g;
   };
 
   // Paths now (for names and link resolution): a found file's path, else the stored one.
@@ -229,7 +233,8 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   for (const row of rows.values()) {
     if (!inScope.has(row.projectId)) continue;
     const file = fileById.get(row.nodeId);
-    const g = graphs.get(row.projectId);
+    if (file && file.hash === row.baseHash) continue;
+    const g = graphOf(row.projectId);
     const node = g?.nodes.get(row.nodeId);
     if (!file) {
       if (node?.kind === 'memory' && node.memory.status !== 'archived') {
@@ -247,7 +252,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
       store.vaults.flag(dir, row.nodeId, file.path, parsed.error, ctx.at);
       continue;
     }
-    const s0 = renderNode(renderCtx(g, currentName), node, rankOf(g));
+    const s0 = renderNode(renderCtx(g, currentName), node);
     const keys = node.kind === 'memory' ? MEMORY_USER_KEYS : DERIVED_NOTE_USER_KEYS;
     const m = mergeNote(row.renderText, file.text, s0, keys);
     if (m.conflicts > 0) {
@@ -373,14 +378,21 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   const flush = () => {
     if (records.length > 0) store.transaction(() => records.splice(0).forEach((r) => r()));
   };
+  const dirty = dirtyNodes(store, {
+    since: options.full ? null : (vault?.cursor ?? null),
+    rows,
+    files: fileById,
+  });
   for (const [id, { node, graph }] of located) {
     if (records.length >= 500) flush();
-    const path = assigned.get(id) as string;
-    const s = renderNode(renderCtx(graph, nameOf), node, rankOf(graph));
     report.notes++;
-    report.links += s.match(LINK_RE)?.length ?? 0;
     const row = rows.get(id);
     const file = fileById.get(id);
+    // Untouched on both sides since the last sync: its note is as engram last rendered it.
+    if (dirty !== 'all' && row && file && !dirty.has(id)) continue;
+    const path = assigned.get(id) as string;
+    const s = renderNode(renderCtx(graph, nameOf), node);
+    report.links += s.match(LINK_RE)?.length ?? 0;
     if (skip.has(id)) continue;
     const record = (base: string, render: string, at: string) =>
       records.push(() =>
@@ -494,20 +506,52 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   return report;
 }
 
+/** Most changes read to find what to render again; past it, everything is rendered. */
+const DIRTY_SCAN_LIMIT = 20_000;
+
+/**
+ * The nodes whose note may differ from what engram last wrote: every node the change log touched
+ * since the vault's cursor (memories, both ends of links, sessions of summaries) and their neighbours
+ * (whose backlinks, files and session lists name them); every note changed, moved or gone in the vault
+ * and, for a moved one, its neighbours (their links name it). 'all' without a cursor or after many
+ * changes.
+ */
+function dirtyNodes(
+  store: Store,
+  input: {
+    since: number | null;
+    rows: ReadonlyMap<string, { path: string; baseHash: string }>;
+    files: ReadonlyMap<string, VaultFile>;
+  },
+): Set<string> | 'all' {
+  if (input.since === null) return 'all';
+  const changes = store.changes.since(input.since, DIRTY_SCAN_LIMIT + 1);
+  if (changes.length > DIRTY_SCAN_LIMIT) return 'all';
+  const dirty = new Set<string>();
+  const withNeighbours = (id: string) => {
+    dirty.add(id);
+    const around = store.graph.around(id);
+    for (const e of around.out) dirty.add(e.to);
+    for (const e of around.in) dirty.add(e.from);
+  };
+  for (const c of changes) {
+    if (c.entity === 'memory') withNeighbours(c.entityId);
+    else if (c.entity === 'summary') withNeighbours(sessionNodeId(c.entityId));
+    else for (const id of c.entityId.split(' ').filter((_, i) => i !== 1)) withNeighbours(id);
+  }
+  for (const [id, row] of input.rows) {
+    const file = input.files.get(id);
+    if (!file || file.hash !== row.baseHash) dirty.add(id);
+    if (file && file.path !== row.path) withNeighbours(id);
+  }
+  return dirty;
+}
+
 function writeIfChanged(dir: string, path: string, text: string, report: VaultSyncReport): void {
   const now = readVaultFile(dir, path);
   if (now?.text === text) return;
   writeAtomically(join(dir, path), text);
   report.written++;
-}
-
-/** A 1-based rank among the project's key files, for file notes. */
-function rankLookup(g: ProjectGraph): (id: string) => number | null {
-  const ranked = [...g.nodes.values()]
-    .filter((n) => n.kind === 'file' && n.file.rank > 0)
-    .sort((a, b) => (b.kind === 'file' ? b.file.rank : 0) - (a.kind === 'file' ? a.file.rank : 0));
-  const place = new Map(ranked.slice(0, 20).map((n, i) => [n.id, i + 1]));
-  return (id) => place.get(id) ?? null;
 }
 
 /** Each project's folder in the vault: its name, made unique; given once and kept. */

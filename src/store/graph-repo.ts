@@ -33,6 +33,10 @@ export function createGraphRepo(db: Db) {
     `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ?
      ORDER BY started_at`,
   );
+  const afterRowid = lazyStatement(
+    db,
+    `SELECT rowid, id FROM observations WHERE rowid > ? AND status <> 'forgotten' ORDER BY rowid LIMIT ?`,
+  );
   const lastTask = lazyStatement(
     db,
     `SELECT ${OBSERVATION_COLUMNS} FROM observations INDEXED BY observations_by_session
@@ -104,6 +108,10 @@ export function createGraphRepo(db: Db) {
     /** Projects with a session that saw an event after `at`. */
     projectsActiveSince(at: number): ProjectId[] {
       return (active().all(at) as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** Memories (not forgotten) after a rowid, in rowid order: a walk over every memory in batches. */
+    memoryIdsAfter(rowid: number, limit: number): { rowid: number; id: string }[] {
+      return afterRowid().all(rowid, limit) as { rowid: number; id: string }[];
     },
     /** The newest active task memory of a session made at or before `at` (other than `exceptId`). */
     lastTaskOf(sessionId: string, at: number, exceptId: string): Observation | null {
