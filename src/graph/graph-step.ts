@@ -75,6 +75,8 @@ interface Context {
   /** Paths per project whose anchors to re-check. */
   touchedPaths: Map<string, Set<string>>;
   ranksDue: Set<string>;
+  /** Files read in this step (many memories touch the same files). */
+  files: Map<string, ReturnType<typeof fileFacts>>;
 }
 
 function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
@@ -108,6 +110,13 @@ function fileFacts(project: Project, path: string, minLines: number) {
       symbols: summarized ? s.symbols.map(scrubText) : [],
     },
   };
+}
+
+function cachedFacts(c: Context, project: Project, path: string) {
+  const key = `${project.id}\0${path}`;
+  let facts = c.files.get(key);
+  if (!facts) c.files.set(key, (facts = fileFacts(project, path, c.options.fileSummaryMinLines)));
+  return facts;
 }
 
 /** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
@@ -150,7 +159,7 @@ function memoryChanged(c: Context, change: Change): void {
   const files = [...new Set([...o.filesModified, ...o.filesRead])]
     .map((f) => projectPath(project.root, f))
     .filter((f): f is string => f !== null);
-  const read = files.map((path) => fileFacts(project, path, options.fileSummaryMinLines));
+  const read = files.map((path) => cachedFacts(c, project, path));
   const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
   const anchorable = change.op === 'create' || reanchor;
   const young = options.now - o.createdAt <= options.anchorMaxAgeMs;
@@ -212,7 +221,7 @@ function sessionEnded(c: Context, change: Change): void {
   const files = summary.filesEdited
     .map((f) => projectPath(project.root, f))
     .filter((f): f is string => f !== null)
-    .map((path) => fileFacts(project, path, options.fileSummaryMinLines));
+    .map((path) => cachedFacts(c, project, path));
   store.transaction(() => {
     for (const f of files) {
       if (f.facts) store.graphFiles.save(f.facts, options.now);
@@ -266,6 +275,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     fresh: new Set(),
     touchedPaths: new Map(),
     ranksDue: new Set(),
+    files: new Map(),
   };
   for (const change of changes) {
     report.changes++;

@@ -16,8 +16,8 @@ import type {
 } from './project-graph.ts';
 import { nodeCreatedAt, nodeUpdatedAt } from './project-graph.ts';
 import { taskItems } from './task-status.ts';
+import { emitFrontmatter } from './yaml-emit.ts';
 import { parseWikiLinks } from './wiki-links.ts';
-import { stringify } from 'yaml';
 
 /** Frontmatter keys a human owns: in a merge the vault's value wins. The rest are engram's. */
 export const MEMORY_USER_KEYS: ReadonlySet<string> = new Set([
@@ -71,11 +71,6 @@ function links(ctx: RenderContext, ids: readonly string[]): string[] {
   return out;
 }
 
-function yamlOf(values: Record<string, unknown>): string {
-  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-  return stringify(clean, { lineWidth: 0, flowCollectionPadding: false });
-}
-
 /** Obsidian tags: no spaces, no leading digit-only words. */
 export function tagOf(concept: string): string {
   const t = concept
@@ -106,7 +101,7 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
   const m = n.memory;
   const files = [...new Set([...m.filesModified, ...m.filesRead])];
   const text = (t: string) => (ctx.linkResolves ? escapeDanglingLinks(t, ctx.linkResolves) : t);
-  const yaml = yamlOf({
+  const yaml = emitFrontmatter({
     id: m.id,
     type: m.type,
     title: text(m.title),
@@ -152,7 +147,7 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
 /** The note of a file node: everything in it is derived (a human's own lines around it are kept). */
 export function renderFileNote(ctx: RenderContext, n: FileGraphNode): string {
   const f = n.file;
-  const yaml = yamlOf({
+  const yaml = emitFrontmatter({
     id: f.id,
     type: n.type,
     path: f.path,
@@ -190,7 +185,7 @@ export function renderFileNote(ctx: RenderContext, n: FileGraphNode): string {
 /** The note of a session: what it asked, completed, left in progress, decided, found, changed. */
 export function renderSessionNote(ctx: RenderContext, n: SessionGraphNode): string {
   const s = n.summary;
-  const yaml = yamlOf({
+  const yaml = emitFrontmatter({
     id: n.id,
     type: 'session',
     title: n.title,

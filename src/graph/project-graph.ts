@@ -119,7 +119,7 @@ export function loadProjectGraph(store: Store, project: Project, options: LoadOp
       file: f,
     });
   const summaries = new Map(store.summaries.ofProject(projectId).map((s) => [s.sessionId, s]));
-  for (const s of store.graph.sessionsOf(projectId)) {
+  for (const s of store.sessions.ofProject(projectId)) {
     const id = sessionNodeId(s.id);
     const summary = summaries.get(s.id) ?? null;
     nodes.set(id, {

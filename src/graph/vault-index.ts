@@ -15,7 +15,7 @@ import {
   type SessionGraphNode,
 } from './project-graph.ts';
 import { taskItems } from './task-status.ts';
-import { stringify } from 'yaml';
+import { emitFrontmatter } from './yaml-emit.ts';
 
 export function indexNoteId(projectId: string): string {
   return `idx_${projectId.replace(/^prj_/, '')}`;
@@ -44,17 +44,14 @@ export function renderIndexNote(ctx: RenderContext, keyFiles: readonly string[])
   const newest = (list: MemoryNode[]) => [...list].sort((a, b) => b.memory.createdAt - a.memory.createdAt);
   const fresh = (m: MemoryNode) => m.stale === null;
   const updated = nodes.reduce((max, n) => Math.max(max, nodeUpdatedAt(n)), 0);
-  const yaml = stringify(
-    {
-      id: indexNoteId(g.project.id),
-      type: 'index',
-      project: ctx.projectName,
-      updated: noteTime(updated),
-      tags: [],
-      aliases: [],
-    },
-    { lineWidth: 0, flowCollectionPadding: false },
-  );
+  const yaml = emitFrontmatter({
+    id: indexNoteId(g.project.id),
+    type: 'index',
+    project: ctx.projectName,
+    updated: noteTime(updated),
+    tags: [],
+    aliases: [],
+  });
   const out: string[] = [
     `# ${ctx.projectName}`,
     '',

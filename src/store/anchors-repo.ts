@@ -56,6 +56,9 @@ function toAnchor(r: AnchorRow): Anchor {
   };
 }
 
+/** The columns an anchor's state is stored in: path, blob_hash, size, scope, part_hash. */
+const stateColumns = (s: AnchorState) => [s.path, s.blobHash, s.size, JSON.stringify(s.scope), s.partHash];
+
 /** Placeholders for an IN list, in chunks SQLite accepts. */
 function chunks<T>(items: readonly T[], size = 500): T[][] {
   const out: T[][] = [];
@@ -114,33 +117,13 @@ export function createAnchorsRepo(db: Db) {
       at: number,
     ): boolean {
       return (
-        insert().run(
-          memoryId,
-          projectId,
-          state.path,
-          state.path,
-          state.blobHash,
-          state.size,
-          JSON.stringify(state.scope),
-          state.partHash,
-          fileMtimeMs,
-          at,
-          at,
-        ).changes === 1
+        insert().run(memoryId, projectId, state.path, ...stateColumns(state), fileMtimeMs, at, at).changes ===
+        1
       );
     },
     /** The anchor follows the file (whitespace, lines moved, file moved). */
     follow(rowid: number, state: AnchorState, fileMtimeMs: number | null, at: number): void {
-      update().run(
-        state.path,
-        state.blobHash,
-        state.size,
-        JSON.stringify(state.scope),
-        state.partHash,
-        fileMtimeMs,
-        at,
-        rowid,
-      );
+      update().run(...stateColumns(state), fileMtimeMs, at, rowid);
     },
     /** Checked and unchanged: remember the file's stat. */
     checked(rowid: number, fileMtimeMs: number | null, at: number): void {

@@ -1,11 +1,11 @@
 /**
- * Reading the graph: a project's memories (every status the vault and queries show), its edges, its
- * sessions, edges around one node; and the graph step's cursor on the change log. Edges are written
+ * Reading the graph: a project's memories (every status the vault and queries show), its edges, the
+ * edges around one node; and the graph step's cursor on the change log. Edges are written
  * only through the mutation path (`store.memory.link` / `unlink`).
  */
 import type { Edge, EdgeKind } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
-import type { Observation, Session, SessionStatus } from '../core/model.ts';
+import type { Observation } from '../core/model.ts';
 import type { Db } from './database.ts';
 import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
 import { lazyStatement } from './statements.ts';
@@ -28,11 +28,6 @@ export function createGraphRepo(db: Db) {
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
   const outOf = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE from_id = ?`);
   const into = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE to_id = ?`);
-  const sessions = lazyStatement(
-    db,
-    `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ?
-     ORDER BY started_at`,
-  );
   const afterRowid = lazyStatement(
     db,
     `SELECT rowid, id FROM observations WHERE rowid > ? AND status <> 'forgotten' ORDER BY rowid LIMIT ?`,
@@ -69,25 +64,6 @@ export function createGraphRepo(db: Db) {
         out: (outOf().all(id) as LinkRow[]).map(toEdge),
         in: (into().all(id) as LinkRow[]).map(toEdge),
       };
-    },
-    sessionsOf(projectId: ProjectId): Session[] {
-      return (
-        sessions().all(projectId) as {
-          id: string;
-          project_id: string;
-          host: string;
-          started_at: number;
-          ended_at: number | null;
-          status: SessionStatus;
-        }[]
-      ).map((r) => ({
-        id: r.id,
-        projectId: r.project_id as ProjectId,
-        host: r.host,
-        startedAt: r.started_at,
-        endedAt: r.ended_at,
-        status: r.status,
-      }));
     },
     /**
      * The tool calls captured in a turn (a session's events between two capture times), as stored
