@@ -1,16 +1,20 @@
 /**
  * Erasing from vaults what `engram forget` erases from the store: a memory's note (by id) in every
- * vault engram keeps, with its stored base and conflict revisions; or every trace of a phrase — notes
- * of engram's that hold it are deleted (the store renders them again without it), notes people wrote
- * have the phrase cut out (the rest of their text stays), revisions holding it are dropped.
+ * vault engram keeps, with its stored base and conflict revisions; or every trace of a phrase (any
+ * letter case, as `engram forget --match` finds it) — notes of engram's that hold it are deleted (the
+ * next sync renders them again from the erased store; deleted first, so a sync cannot take the phrase
+ * back in as a human edit), notes people wrote have it replaced by "[erased]" (the rest of their text
+ * stays), revisions holding it are dropped.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { countPhrase, erasePhrase, phrasePattern } from '../core/phrase.ts';
 import type { Store } from '../store/store.ts';
 import { writeAtomically } from './vault-files.ts';
 import { scanVault } from './vault-scan.ts';
 
-export type EraseTarget = { id: string } | { phrase: string };
+/** A memory by id, or a phrase (in one project's notes, or everywhere when `projectId` is absent or null). */
+export type EraseTarget = { id: string } | { phrase: string; projectId?: string | null };
 
 export interface EraseReport {
   deleted: string[];
@@ -42,21 +46,27 @@ export function eraseFromVault(store: Store, dir: string | null, target: EraseTa
   }
   const phrase = target.phrase;
   if (phrase.trim() === '') return report;
+  const pattern = phrasePattern(phrase);
+  const only = target.projectId ?? null;
   for (const d of dirs) {
-    const owned = new Map(store.vaults.notes(d).map((n) => [n.path, n.nodeId]));
+    const notes = store.vaults.notes(d);
+    const owned = new Map(notes.map((n) => [n.path, n.nodeId]));
+    const projectOfPath = new Map(notes.map((n) => [n.path, n.projectId]));
+    const folder = only === null ? null : (store.vaults.folders(d).get(only) ?? null);
+    const inScope = (path: string) =>
+      only === null || projectOfPath.get(path) === only || (folder !== null && path.startsWith(`${folder}/`));
     for (const f of scanVault(d)) {
-      if (!f.text.includes(phrase)) continue;
+      if (!inScope(f.path) || countPhrase(f.text, pattern) === 0) continue;
       const nodeId = f.id !== null ? owned.get(f.path) : undefined;
       if (nodeId !== undefined) {
         rmSync(join(d, f.path), { force: true });
         store.transaction(() => store.vaults.dropNote(d, nodeId));
         report.deleted.push(join(d, f.path));
       } else {
-        writeAtomically(join(d, f.path), f.text.split(phrase).join('[forgotten]'));
+        writeAtomically(join(d, f.path), erasePhrase(f.text, pattern));
         report.redacted.push(join(d, f.path));
       }
     }
-    store.transaction(() => store.vaults.dropRevisionsHolding(d, phrase));
   }
   return report;
 }

@@ -408,8 +408,8 @@ describe('vault sync rules', () => {
     expect(existsSync(path)).toBe(false);
     const mine = join(vault, 'atlas', 'Scratch.md');
     writeFileSync(mine, 'the secret word is hunter2 ok\n');
-    const r = eraseFromVault(w.store, null, { phrase: 'hunter2' });
+    const r = eraseFromVault(w.store, null, { phrase: 'HUNTER2' });
     expect(r.redacted).toEqual([mine]);
-    expect(readFileSync(mine, 'utf8')).toBe('the secret word is [forgotten] ok\n');
+    expect(readFileSync(mine, 'utf8')).toBe('the secret word is [erased] ok\n');
   });
 });

@@ -257,7 +257,17 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     const m = mergeNote(row.renderText, file.text, s0, keys);
     if (m.conflicts > 0) {
       report.conflicts += m.conflicts;
-      store.vaults.addRevision(dir, row.nodeId, file.path, ctx.at, s0, scrubText(file.text));
+      store.vaults.addRevision(
+        dir,
+        {
+          nodeId: row.nodeId,
+          projectId: row.projectId,
+          path: file.path,
+          storeText: s0,
+          vaultText: scrubText(file.text),
+        },
+        ctx.at,
+      );
     }
     merged.set(row.nodeId, { text: m.text, s0 });
     if (node.kind !== 'memory') continue;
@@ -447,7 +457,17 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
       const m = mergeNote(row.renderText, file.text, s, keys);
       if (m.conflicts > 0) {
         report.conflicts += m.conflicts;
-        store.vaults.addRevision(dir, id, file.path, ctx.at, s, scrubText(file.text));
+        store.vaults.addRevision(
+          dir,
+          {
+            nodeId: id,
+            projectId: graph.project.id,
+            path: file.path,
+            storeText: s,
+            vaultText: scrubText(file.text),
+          },
+          ctx.at,
+        );
       }
       target = m.text;
     }

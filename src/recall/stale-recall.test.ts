@@ -34,7 +34,12 @@ afterEach(() => w.cleanup());
 describe('stale memories in recall', () => {
   it('search ranks them down and says so', () => {
     const search = () =>
-      searchMemories(w.store, { query: 'webhook retry three', projectId: w.project.id, limit: 5, now: Date.now() });
+      searchMemories(w.store, {
+        query: 'webhook retry three',
+        projectId: w.project.id,
+        limit: 5,
+        now: Date.now(),
+      });
     const hits = search();
     const s = hits.find((h) => h.observation.id === stale);
     expect(s?.stale?.reason).toBe('src/retry.ts changed');

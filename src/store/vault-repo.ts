@@ -104,7 +104,8 @@ export function createVaultRepo(db: Db) {
   const dropNote = lazyStatement(db, `DELETE FROM vault_notes WHERE dir = ? AND node_id = ?`);
   const addRevision = lazyStatement(
     db,
-    `INSERT INTO vault_revisions (dir, node_id, path, at, store_text, vault_text) VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO vault_revisions (dir, node_id, project_id, path, at, store_text, vault_text)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const openRevisions = lazyStatement(
     db,
@@ -117,10 +118,6 @@ export function createVaultRepo(db: Db) {
   );
   const dropRevisionsOf = lazyStatement(db, `DELETE FROM vault_revisions WHERE node_id = ?`);
   const dropNotesOf = lazyStatement(db, `DELETE FROM vault_notes WHERE node_id = ?`);
-  const dropHolding = lazyStatement(
-    db,
-    `DELETE FROM vault_revisions WHERE dir = ? AND (instr(store_text, ?) > 0 OR instr(vault_text, ?) > 0)`,
-  );
   const notesOf = lazyStatement(db, `SELECT dir, path FROM vault_notes WHERE node_id = ?`);
 
   const toVault = (r: {
@@ -181,15 +178,13 @@ export function createVaultRepo(db: Db) {
     dropNote(dir: string, nodeId: string): void {
       dropNote().run(dir, nodeId);
     },
+    /** Keep the store's side of lines both sides changed (the vault's text was kept). */
     addRevision(
       dir: string,
-      nodeId: string,
-      path: string,
+      r: { nodeId: string; projectId: string; path: string; storeText: string; vaultText: string },
       at: number,
-      storeText: string,
-      vaultText: string,
     ): void {
-      addRevision().run(dir, nodeId, path, at, storeText, vaultText);
+      addRevision().run(dir, r.nodeId, r.projectId, r.path, at, r.storeText, r.vaultText);
     },
     openRevisions(dir: string): VaultRevision[] {
       return (
@@ -218,10 +213,6 @@ export function createVaultRepo(db: Db) {
     /** Where a node has notes, in every vault. */
     whereIs(nodeId: string): { dir: string; path: string }[] {
       return notesOf().all(nodeId) as { dir: string; path: string }[];
-    },
-    /** Drop the revisions of a vault that hold a phrase (an erased secret). */
-    dropRevisionsHolding(dir: string, phrase: string): number {
-      return dropHolding().run(dir, phrase, phrase).changes;
     },
     /** Forget everything about a node's notes (an erased memory). */
     dropNode(nodeId: string): void {

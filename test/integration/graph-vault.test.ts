@@ -149,4 +149,31 @@ describe('the memory graph and the vault, through the real CLI', () => {
     expect(related).toContain(id);
     expect(related).toMatch(/links here \(touches\)/);
   });
+
+  it('forget --match erases a phrase from the vault too, and a sync cannot bring it back', () => {
+    const repo = sb.project('vaulted');
+    const p = payloads('sess-vaulted', repo);
+    for (const payload of [
+      p.start(),
+      p.prompt('Remember that the staging password hint is zebra-quartz-kiwi'),
+      p.stop('Noted: the staging password hint is zebra-quartz-kiwi.'),
+    ])
+      expect(sb.hook(payload).status).toBe(0);
+    ok(['flush']);
+    const vault = join(sb.root, 'vault2');
+    ok(['vault', 'export', '--dir', vault], repo);
+    const holding = () =>
+      listNotes(vault).filter((n) => /zebra-quartz-kiwi/i.test(readFileSync(join(vault, n), 'utf8')));
+    expect(holding().length).toBeGreaterThan(0);
+    writeFileSync(join(vault, 'vaulted', 'My own note.md'), 'hint: ZEBRA-QUARTZ-KIWI, keep the rest\n');
+    ok(['forget', '--match', 'zebra-quartz-kiwi', '--all', '--yes'], repo);
+    expect(holding()).toEqual([]);
+    expect(readFileSync(join(vault, 'vaulted', 'My own note.md'), 'utf8')).toBe(
+      'hint: [erased], keep the rest\n',
+    );
+    const synced = JSON.parse(ok(['vault', 'sync', '--dir', vault, '--json'], repo)) as { ingested: number };
+    expect(synced.ingested).toBe(0);
+    expect(holding()).toEqual([]);
+    expect(ok(['search', 'staging password hint'], repo)).not.toMatch(/zebra/i);
+  });
 });

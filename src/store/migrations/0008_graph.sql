@@ -68,7 +68,7 @@ CREATE TABLE vault_folders (
   project_id      TEXT NOT NULL,
   folder          TEXT NOT NULL,
   PRIMARY KEY (dir, project_id)
-) WITHOUT ROWID;
+);
 CREATE UNIQUE INDEX vault_folders_name ON vault_folders (dir, folder COLLATE NOCASE);
 
 -- One row per note: where it is, the base (the note as engram last wrote or accepted it: the hash
@@ -94,6 +94,7 @@ CREATE TABLE vault_revisions (
   id              INTEGER PRIMARY KEY,
   dir             TEXT NOT NULL,
   node_id         TEXT NOT NULL,
+  project_id      TEXT NOT NULL,
   path            TEXT NOT NULL,
   at              INTEGER NOT NULL,
   store_text      TEXT NOT NULL,

@@ -109,6 +109,8 @@ async function forgetMatch(ctx: CliContext, args: ParsedArgs, phrase: string): P
   const stopped = await stopWorker(ctx);
   const at = ctx.now();
   const { erased, compacted } = withStore(ctx, (store) => {
+    // Vaults first: a note still holding the phrase must not come back in as a human edit.
+    eraseFromVault(store, null, { phrase, projectId: scope.projectId });
     const result = erasePhraseInStore(store.db, store.memory, scope, { origin: 'cli', at });
     return { erased: result, compacted: compactStore(store.db) };
   });

@@ -236,7 +236,9 @@ export function pruneCommand(
     if (report.archived.length > 50) ctx.io.out(`  … and ${report.archived.length - 50} more\n`);
   }
   if (!flags.dryRun && reports.some((r) => r.report.archived.length > 0))
-    ctx.io.out('archived memories are hidden from recall, not deleted: "engram restore <id>" brings one back\n');
+    ctx.io.out(
+      'archived memories are hidden from recall, not deleted: "engram restore <id>" brings one back\n',
+    );
   return 0;
 }
 
