@@ -18,6 +18,8 @@ export interface GraphToolDeps {
   project: () => Project;
   guarded: <A>(fn: (args: A) => ToolResult) => (args: A) => ToolResult;
   ok: (text: string) => ToolResult;
+  /** A list within the output budget (whole items; the ids of those left out are named). */
+  okList: (header: string, items: { id: string; text: string }[]) => ToolResult;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -46,6 +48,7 @@ export function registerGraphTools(server: McpServer, deps: GraphToolDeps): void
     'related',
     {
       title: 'Related memories and files',
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         'What is related to a memory or a file in this project: linked memories both ways, memories sharing files or tags, the memories that touch a file and the files touched with it. Scored; each result says why. Stale ones (their code changed since) are marked.',
       inputSchema: {
@@ -58,12 +61,12 @@ export function registerGraphTools(server: McpServer, deps: GraphToolDeps): void
         const { g, id } = graphFor(store, ref, deps.project());
         const hits = relatedNodes(g, id, limit ?? 10);
         if (hits.length === 0) return deps.ok(`Nothing is related to ${ref} yet.`);
-        return deps.ok(
-          [
-            `Related to ${nodeLine(g.nodes.get(id) as GraphNode)}:`,
-            ...hits.map((h) => `- ${nodeLine(h.node)} — ${h.why.join('; ')} (score ${h.score})`),
-            'Read memories in full with get_observations.',
-          ].join('\n'),
+        return deps.okList(
+          `Related to ${nodeLine(g.nodes.get(id) as GraphNode)} (read memories in full with get_observations):`,
+          hits.map((h) => ({
+            id: h.node.id,
+            text: `- ${nodeLine(h.node)} — ${h.why.join('; ')} (score ${h.score})`,
+          })),
         );
       }),
     ),
@@ -73,6 +76,7 @@ export function registerGraphTools(server: McpServer, deps: GraphToolDeps): void
     'neighbourhood',
     {
       title: "A node's neighbourhood in the memory graph",
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         "A memory's, file's or session's links and backlinks (supersedes, related, depends_on, links_to, touches, part_of), one or two steps out.",
       inputSchema: {

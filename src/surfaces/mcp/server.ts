@@ -76,6 +76,7 @@ export const MCP_INSTRUCTIONS = [
   'engram is the memory of earlier sessions in this project: decisions and their reasons, fixes and the errors they fixed, gotchas, conventions, how to build and test, what was left to do.',
   'Before changing something, search for earlier decisions about it (search). When a command or test fails, search the error message: the fix may be known. Results are a compact index; read the few that matter in full with get_observations.',
   'When the user states a preference or a convention, or you make a decision worth keeping, save it with remember (with the reason). If a memory is wrong or outdated, invalidate it with the reason; forget erases one for good.',
+  'Before editing a file, related with its path lists what is known about it (and what is touched with it); neighbourhood walks a memory\u2019s links. A memory marked "stale since" describes code that has changed since: check the code before relying on it.',
 ].join('\n');
 
 function failure(message: string, hint: string): ToolResult {
@@ -432,6 +433,6 @@ export function createMcpServer(deps: McpDeps): McpServer {
     }),
   );
 
-  registerGraphTools(server, { withStore, project, guarded, ok });
+  registerGraphTools(server, { withStore, project, guarded, ok, okList });
   return server;
 }
