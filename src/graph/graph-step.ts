@@ -123,22 +123,14 @@ function cachedFacts(c: Context, project: Project, path: string) {
 function wikiTargets(store: Store, o: Observation): string[] {
   const text = [o.title, o.subtitle, o.narrative, ...o.facts].join('\n');
   const links = parseWikiLinks(text);
-  if (links.length === 0) return [];
-  const byTitle = new Map<string, string>();
-  const ambiguous = new Set<string>();
-  for (const m of store.graph.memoriesOf(o.projectId)) {
-    const key = m.title.toLowerCase();
-    if (byTitle.has(key)) ambiguous.add(key);
-    byTitle.set(key, m.id);
-  }
   const out = new Set<string>();
   for (const l of links) {
     const target = l.target.trim();
-    if (/^obs_[0-9a-z]{20}$/.test(target) && store.observations.get(target)) out.add(target);
-    else {
-      const key = target.toLowerCase();
-      const id = byTitle.get(key);
-      if (id && !ambiguous.has(key)) out.add(id);
+    if (/^obs_[0-9a-z]{20}$/.test(target)) {
+      if (store.observations.get(target)) out.add(target);
+    } else {
+      const id = store.graph.memoryTitled(o.projectId, target);
+      if (id) out.add(id);
     }
   }
   out.delete(o.id);

@@ -88,6 +88,12 @@ describe('vault export', () => {
       for (const link of parseWikiLinks(text))
         expect([path, resolver.resolve(link.target, path)]).not.toContain(null);
     }
+    // The wiki-link in the discovery's text is an edge of its own.
+    expect(w.store.graph.around(discovery).out).toContainEqual({
+      from: discovery,
+      kind: 'links_to',
+      to: decision,
+    });
     const note = read(decision);
     expect(note).toContain('id: ' + decision);
     expect(note).toContain('tags:\n  - sqlite\n  - concurrency');
@@ -314,6 +320,20 @@ describe('vault sync rules', () => {
     expect(w.store.observations.get(decision)?.status).toBe('active');
     expect(notePath(decision)).toBe(to);
     expect(read(discovery)).toContain('related:: [[WAL decision]]');
+  });
+
+  it('a note whose id line was deleted stays the same note; the id comes back', () => {
+    const { decision } = seed();
+    sync();
+    const path = notePath(decision);
+    edit(decision, (t) =>
+      t.replace(`id: ${decision}\n`, '').replace('Second paragraph.', 'Second paragraph, edited.'),
+    );
+    const r = sync();
+    expect(r.archived).toBe(0);
+    expect(r.handWritten).toBe(0);
+    expect(readFileSync(path, 'utf8')).toContain(`id: ${decision}`);
+    expect(w.store.observations.get(decision)?.narrative).toContain('Second paragraph, edited.');
   });
 
   it('a hand-written note with a type becomes a memory; only an id line is added', () => {

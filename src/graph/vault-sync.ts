@@ -152,18 +152,26 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   const folderProject = new Map([...folders].map(([projectId, folder]) => [folder.toLowerCase(), projectId]));
   const projectOfPath = (path: string) => folderProject.get(path.split('/')[0]?.toLowerCase() ?? '') ?? null;
   const inScope = new Set(options.projects.map((p) => p.id as string));
+  // A note whose id line was deleted, still where it was: the same note (the id comes back).
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const idLost = new Map<string, VaultFile>();
+  for (const r of rows.values()) {
+    const f = byPath.get(r.path);
+    if (f && f.id === null && !files.some((other) => other.id === r.nodeId))
+      idLost.set(f.path, { ...f, id: r.nodeId });
+  }
   const handWritten = files.filter(
     (f) =>
       f.id === null &&
+      !idLost.has(f.path) &&
       f.type !== null &&
       f.type !== 'index' &&
       projectOfPath(f.path) !== null &&
       rejected.get(f.path) !== f.hash,
   );
   if (!options.full && vault?.cursor === startSeq && rows.size > 0 && handWritten.length === 0) {
-    const byPath = new Map(files.map((f) => [f.path, f.hash]));
     const same = [...rows.values()].every(
-      (r) => !inScope.has(r.projectId) || byPath.get(r.path) === r.baseHash,
+      (r) => !inScope.has(r.projectId) || byPath.get(r.path)?.hash === r.baseHash,
     );
     if (same) {
       report.quiet = true;
@@ -173,6 +181,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   }
   const ctx: MutationContext = { origin: 'vault', at: options.now() };
   const fileById = new Map<string, VaultFile>();
+  for (const f of idLost.values()) fileById.set(f.id as string, f);
   for (const f of files) {
     if (f.id === null) continue;
     const first = fileById.get(f.id);

@@ -28,6 +28,10 @@ export function createGraphRepo(db: Db) {
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
   const outOf = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE from_id = ?`);
   const into = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE to_id = ?`);
+  const byTitle = lazyStatement(
+    db,
+    `SELECT id FROM observations WHERE project_id = ? AND title = ? COLLATE NOCASE AND status <> 'forgotten' LIMIT 2`,
+  );
   const afterRowid = lazyStatement(
     db,
     `SELECT rowid, id FROM observations WHERE rowid > ? AND status <> 'forgotten' ORDER BY rowid LIMIT ?`,
@@ -84,6 +88,11 @@ export function createGraphRepo(db: Db) {
     /** Projects with a session that saw an event after `at`. */
     projectsActiveSince(at: number): ProjectId[] {
       return (active().all(at) as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** The memory of a project with exactly this title (any letter case); null when none or several. */
+    memoryTitled(projectId: string, title: string): string | null {
+      const rows = byTitle().all(projectId, title) as { id: string }[];
+      return rows.length === 1 ? (rows[0] as { id: string }).id : null;
     },
     /** Memories (not forgotten) after a rowid, in rowid order: a walk over every memory in batches. */
     memoryIdsAfter(rowid: number, limit: number): { rowid: number; id: string }[] {
