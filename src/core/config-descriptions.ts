@@ -31,6 +31,18 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'A turn with no Stop event is distilled anyway after this long without new events.',
   'worker.autostart': 'Hooks start the background worker when it is not running.',
   'retention.eventDays': 'Distilled raw events are deleted after this many days (0 deletes them at once).',
+  'retention.maxNodes':
+    'Most active memories a project keeps: "engram prune" archives the least connected, oldest beyond it (restorable).',
+  'retention.autoPrune': 'The worker prunes every project to retention.maxNodes once an hour.',
+  'graph.fileSummaryMinLines':
+    'Files at least this long get a summary node (purpose from the header comment, exports, size, language).',
+  'graph.anchorMaxAgeHours':
+    'Memories are anchored to the files they are about only when made this recently (a backfill describes older code).',
+  'graph.keyFiles':
+    'Key files (personalised PageRank over touch edges) listed in the SessionStart index (0: none).',
+  'vault.dir':
+    'An Obsidian vault the worker keeps in sync both ways (empty: none; "engram vault export" defaults to <ENGRAM_HOME>/vault).',
+  'vault.syncSeconds': 'How often the worker syncs vault.dir.',
   'distill.provider': 'LLM distillation (opt-in): none, agent-sdk, anthropic or openai (compatible).',
   'distill.model': 'LLM model (empty: claude-haiku-4-5; required for openai).',
   'distill.url': 'LLM API base URL (empty: the provider default).',

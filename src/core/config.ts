@@ -113,6 +113,44 @@ export const CONFIG_SCHEMA = {
     min: 0,
     max: 3650,
   },
+  'retention.maxNodes': {
+    type: 'int',
+    default: 500,
+    min: 10,
+    max: 10_000_000,
+  },
+  'retention.autoPrune': {
+    type: 'bool',
+    default: false,
+  },
+  'graph.fileSummaryMinLines': {
+    type: 'int',
+    default: 100,
+    min: 1,
+    max: 1_000_000,
+  },
+  'graph.anchorMaxAgeHours': {
+    type: 'int',
+    default: 6,
+    min: 0,
+    max: 87_600,
+  },
+  'graph.keyFiles': {
+    type: 'int',
+    default: 5,
+    min: 0,
+    max: 30,
+  },
+  'vault.dir': {
+    type: 'string',
+    default: '',
+  },
+  'vault.syncSeconds': {
+    type: 'int',
+    default: 30,
+    min: 1,
+    max: 86_400,
+  },
   'distill.provider': {
     type: 'enum',
     default: 'none',

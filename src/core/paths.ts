@@ -13,6 +13,8 @@ export interface EngramPaths {
   workerPid: string;
   inboxDir: string;
   projectLinks: string;
+  /** The default Obsidian vault (`engram vault export` without --dir or vault.dir). */
+  vaultDir: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -27,5 +29,6 @@ export function pathsFor(home: string): EngramPaths {
     workerPid: join(home, 'worker.pid'),
     inboxDir: join(home, 'inbox'),
     projectLinks: join(home, 'project-links.json'),
+    vaultDir: join(home, 'vault'),
   };
 }

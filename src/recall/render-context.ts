@@ -2,6 +2,7 @@
  * What a session is told: the SessionStart index (progressive disclosure: a compact list first, details
  * on demand) and the few memories relevant to a prompt. Hard token budgets; never over the host's cap.
  */
+import type { StaleMark } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation, Project, Summary } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
@@ -22,7 +23,17 @@ export interface ContextRequest {
   now: number;
   budgetTokens: number;
   recentCount: number;
+  /** Key files (personalised PageRank over the memory graph) to name; 0 or absent: none. */
+  keyFiles?: number;
+  /**
+   * Which of these memories are stale (the code they describe changed). Default: what the store
+   * recorded; the hook adds a cheap look at the files' modification times.
+   */
+  staleOf?: StaleLookup;
 }
+
+/** Stale memories among some ids: since when, and why. */
+export type StaleLookup = (ids: readonly string[]) => ReadonlyMap<string, StaleMark>;
 
 export interface RenderedContext {
   text: string;
@@ -61,7 +72,7 @@ function filesOf(o: Observation): string {
 export function indexLine(
   o: Observation,
   now: number,
-  options: { projectName?: string | undefined; showProject?: boolean } = {},
+  options: { projectName?: string | undefined; showProject?: boolean; stale?: StaleMark | undefined } = {},
 ): string {
   const files = filesOf(o);
   const status = o.status === 'active' ? '' : ` (${o.status})`;
@@ -69,7 +80,13 @@ export function indexLine(
     options.showProject || options.projectName !== undefined
       ? ` · ${options.projectName ?? o.projectId}`
       : '';
-  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)}${project} · ~${o.tokens}t`;
+  const stale = options.stale ? ` · ${staleNote(options.stale)}` : '';
+  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)}${project}${stale} · ~${o.tokens}t`;
+}
+
+/** "stale since 2026-11-20 (src/a.ts changed)": a stale memory is never shown as current. */
+export function staleNote(mark: StaleMark): string {
+  return `stale since ${new Date(mark.since).toISOString().slice(0, 10)}${mark.reason ? ` (${oneLine(mark.reason, 80)})` : ''}`;
 }
 
 function summaryBlock(heading: string, s: Summary, now: number): string[] {
@@ -130,12 +147,31 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   const recent = store.observations
     .recent(project.id as ProjectId, req.recentCount)
     .filter((o) => req.source !== 'resume' || !store.injections.has(sessionId, o.id));
-  if (recent.length > 0) {
+  const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
+  const stale = recent.length > 0 ? staleOf(recent.map((o) => o.id)) : new Map<string, StaleMark>();
+  const current = recent.filter((o) => !stale.has(o.id));
+  if (current.length > 0) {
     budget.tryAdd('');
     budget.tryAdd('Recent memories (id [type] title · files · age · ~tokens to read in full):');
-    for (const o of recent) {
+    for (const o of current) {
       if (!budget.fits(reserve)) break;
       if (!budget.tryAdd(indexLine(o, now))) break;
+      ids.push(o.id);
+    }
+  }
+  const keyFiles = (req.keyFiles ?? 0) > 0 ? store.graphFiles.keyFiles(project.id, req.keyFiles ?? 0) : [];
+  if (keyFiles.length > 0 && budget.fits(reserve + 200)) {
+    budget.tryAdd('');
+    budget.tryAdd(`Key files: ${keyFiles.map((f) => f.path).join(', ')}`);
+  }
+  // Ranked down and marked: what they say may no longer be true of the code.
+  const outdated = recent.filter((o) => stale.has(o.id));
+  if (outdated.length > 0 && budget.fits(reserve + 200)) {
+    budget.tryAdd('');
+    budget.tryAdd('Stale memories (the code they describe changed since; check before relying on them):');
+    for (const o of outdated) {
+      if (!budget.fits(reserve)) break;
+      if (!budget.tryAdd(indexLine(o, now, { stale: stale.get(o.id) }))) break;
       ids.push(o.id);
     }
   }
@@ -165,7 +201,10 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   const coverage = coverageMatcher(parsed.coverageTerms);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20);
   const chosen: Observation[] = [];
+  // A stale memory is never offered as current truth with a prompt.
+  const stale = store.anchors.staleOf(hits.map((h) => h.observation.id));
   for (const { observation } of hits) {
+    if (stale.has(observation.id)) continue;
     if (observation.sessionId === req.sessionId) continue;
     if (store.injections.has(req.sessionId, observation.id)) continue;
     const share = coverage(observation);

@@ -4,6 +4,7 @@
  * status, context from session neighbours, a little spread over sessions. Project-scoped unless asked
  * for every project; superseded and invalidated memories only when asked for; forgotten ones never.
  */
+import type { StaleMark } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation, ObservationType } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
@@ -46,7 +47,12 @@ export interface RankedHit {
   bm25: number;
   /** How the memory was found. */
   via: 'lexical' | 'vector' | 'both' | 'context';
+  /** The code it describes changed since (ranked down, shown as stale); null when current. */
+  stale: StaleMark | null;
 }
+
+/** How much a stale memory's score keeps (the code it describes changed since). */
+export const STALE_WEIGHT = 0.6;
 
 /** BM25 candidates read per search (more when many results or a type filter are asked for). */
 const CANDIDATES = 100;
@@ -95,10 +101,11 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
       : propagateContext(base, items, (id) => store.observations.previousInSession(id));
   const ranking = { now: options.now };
   const final = new Map<string, number>();
+  const stale = store.anchors.staleOf([...scored.keys()]);
   for (const [id, s] of scored) {
     const o = items.get(id);
     if (!o || !wanted(o)) continue;
-    final.set(id, s * priorFactor(o, ranking));
+    final.set(id, s * priorFactor(o, ranking) * (stale.has(id) ? STALE_WEIGHT : 1));
   }
   const vectorSet = new Set(vectorIds);
   const picked = pickDiverse(final, (id) => items.get(id)?.sessionId ?? null, limit);
@@ -114,6 +121,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
       coverage: l?.coverage ?? coverage(o),
       bm25: l?.bm25 ?? 0,
       via: l && vectorSet.has(id) ? 'both' : l ? 'lexical' : vectorSet.has(id) ? 'vector' : 'context',
+      stale: stale.get(id) ?? null,
     });
   }
   return out;

@@ -46,6 +46,36 @@ export const RAW_PLACES: readonly RawPlace[] = [
     project: 'project_id',
   },
   { name: 'projects', table: 'projects', key: 'id', columns: ['name', 'root', 'key'], project: 'id' },
+  // The memory graph (0008): file nodes, anchors, and what vaults keep of their notes.
+  {
+    name: 'file nodes',
+    table: 'graph_files',
+    key: 'id',
+    columns: ['path', 'purpose', 'symbols'],
+    project: 'project_id',
+  },
+  {
+    name: 'anchors',
+    table: 'anchors',
+    key: 'rowid',
+    columns: ['path', 'first_path', 'scope', 'stale_reason'],
+    project: 'project_id',
+  },
+  {
+    name: 'vault notes',
+    table: 'vault_notes',
+    key: 'rowid',
+    columns: ['path', 'base_text', 'render_text', 'flag'],
+    project: 'project_id',
+  },
+  {
+    name: 'vault conflicts',
+    table: 'vault_revisions',
+    key: 'id',
+    columns: ['path', 'store_text', 'vault_text'],
+    project: 'project_id',
+  },
+  { name: 'vault folders', table: 'vault_folders', key: 'rowid', columns: ['folder'], project: 'project_id' },
 ];
 
 const MEMORY_COLUMNS = [

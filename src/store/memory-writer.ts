@@ -355,6 +355,19 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     },
 
     /**
+     * Record that a memory became stale (the code it describes changed; `stale` true) or fresh again.
+     * Staleness itself lives in its anchors (store.anchors, written in the same transaction); this logs
+     * the transition so every reader of the change log (the vault's banners) sees it.
+     */
+    markStale(id: string, stale: boolean, ctx: MutationContext): void {
+      tx(() => {
+        const cur = load(id);
+        if (!cur || cur.status === 'forgotten') return;
+        log('memory', id, cur.projectId, stale ? 'stale' : 'fresh', ctx, cur.version);
+      });
+    },
+
+    /**
      * Erase a memory's text everywhere engram keeps it: the row (and so its full-text and vector
      * entries), its earlier versions, its links, and the raw events and prompt of the turn it came
      * from. A tombstone stays (id, project, time, source) so it never comes back nor re-syncs.

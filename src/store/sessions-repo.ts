@@ -61,6 +61,10 @@ export function createSessionsRepo(db: Db) {
     db,
     `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE id = ?`,
   );
+  const ofProject = lazyStatement(
+    db,
+    `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ? ORDER BY started_at`,
+  );
   const getProject = lazyStatement(db, `SELECT id, name, key, root FROM projects WHERE id = ?`);
   const projectStats = lazyStatement(
     db,
@@ -92,6 +96,10 @@ export function createSessionsRepo(db: Db) {
     get(sessionId: string): Session | null {
       const row = getSession().get(sessionId) as SessionRow | undefined;
       return row ? toSession(row) : null;
+    },
+    /** A project's sessions, oldest first. */
+    ofProject(projectId: ProjectId): Session[] {
+      return (ofProject().all(projectId) as SessionRow[]).map(toSession);
     },
     project(id: ProjectId): Project | null {
       const row = getProject().get(id) as { id: string; name: string; key: string; root: string } | undefined;

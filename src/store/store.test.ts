@@ -30,13 +30,41 @@ describe('store', () => {
   });
 
   it('migrates a new database to the latest version, in WAL mode, and re-opening is a no-op', () => {
-    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    // Numbers are assigned ahead (several land at once): strictly increasing, each file named by its
+    // number, the schema version the last one's.
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    for (const m of MIGRATIONS) expect(m.name.startsWith(String(m.version).padStart(4, '0'))).toBe(true);
+    expect(SCHEMA_VERSION).toBe(versions[versions.length - 1]);
     expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     const again = openDatabase(join(dir, 'engram.db'));
     expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     again.close();
+  });
+
+  it('0008 adds the graph: file nodes, anchors (one per memory and first path), vaults and their notes', () => {
+    const tables = (
+      store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]
+    ).map((t) => t.name);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'graph_files',
+        'anchors',
+        'graph_state',
+        'vaults',
+        'vault_folders',
+        'vault_notes',
+        'vault_revisions',
+      ]),
+    );
+    const state = { path: 'a.ts', blobHash: 'b', size: 1, scope: { kind: 'file' as const }, partHash: 'p' };
+    expect(store.anchors.add('obs_x', 'prj_x', state, null, 1)).toBe(true);
+    expect(store.anchors.add('obs_x', 'prj_x', { ...state, blobHash: 'c' }, null, 2)).toBe(false);
+    expect(store.anchors.ofMemory('obs_x')).toMatchObject([
+      { path: 'a.ts', firstPath: 'a.ts', blobHash: 'b', staleSince: null },
+    ]);
   });
 
   it('upgrades an older database in place, keeping memories searchable; hooks leave the upgrade to the worker', () => {

@@ -3,8 +3,11 @@
  */
 import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
+import { createAnchorsRepo } from './anchors-repo.ts';
 import { createChangesRepo } from './changes-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
+import { createGraphFilesRepo } from './graph-files-repo.ts';
+import { createGraphRepo } from './graph-repo.ts';
 import { createInjectionsRepo } from './injections-repo.ts';
 import { createLlmLedgerRepo } from './llm-ledger-repo.ts';
 import { createMemoryWriter } from './memory-writer.ts';
@@ -12,6 +15,7 @@ import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
 import { createTranscriptsRepo } from './transcripts-repo.ts';
+import { createVaultRepo } from './vault-repo.ts';
 import { isSameProcess } from './process-identity.ts';
 import { createVectorsRepo, type VectorExtensionLoader } from './vectors-repo.ts';
 import { createWorkerLockRepo } from './worker-lock-repo.ts';
@@ -38,6 +42,12 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     llmLedger: createLlmLedgerRepo(db),
     workerLock: createWorkerLockRepo(db, isSameProcess),
     vectors: createVectorsRepo(db, { loadExtension: options.loadVectorExtension }),
+    /** The memory graph: reads over memories, edges and sessions; file nodes; anchors (staleness). */
+    graph: createGraphRepo(db),
+    graphFiles: createGraphFilesRepo(db),
+    anchors: createAnchorsRepo(db),
+    /** Obsidian vaults kept in step with the store. */
+    vaults: createVaultRepo(db),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {
       return writeTransaction(db, fn);

@@ -49,6 +49,10 @@ export function createSummariesRepo(db: Db) {
     db,
     `SELECT ${COLUMNS} FROM summaries WHERE project_id = ? AND session_id <> ? ORDER BY updated_at DESC LIMIT ?`,
   );
+  const ofProject = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM summaries WHERE project_id = ? ORDER BY updated_at DESC`,
+  );
   const count = lazyStatement(db, `SELECT COUNT(*) AS n FROM summaries`);
   const insertPrompt = lazyStatement(
     db,
@@ -65,6 +69,10 @@ export function createSummariesRepo(db: Db) {
     /** The newest summaries of a project, leaving out one session (the one asking). */
     latest(projectId: ProjectId, exceptSessionId: string, limit: number): Summary[] {
       return (latest().all(projectId, exceptSessionId, limit) as SummaryRow[]).map(toSummary);
+    },
+    /** Every summary of a project, newest first. */
+    ofProject(projectId: ProjectId): Summary[] {
+      return (ofProject().all(projectId) as SummaryRow[]).map(toSummary);
     },
     count(): number {
       return (count().get() as { n: number }).n;

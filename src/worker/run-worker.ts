@@ -13,6 +13,7 @@ import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
+import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
 
 export interface WorkerDeps {
@@ -90,6 +91,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         signal: embedAbort.signal,
       })
     : null;
+  const graph = createGraphPass({ store, config, logger });
   try {
     while (!stopRequested()) {
       const now = clock.now();
@@ -133,6 +135,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           if (pruned > 0) logger.info('pruned distilled raw events', { pruned });
           if (embeds) store.transaction(() => store.vectors.prune());
         }
+        // The graph grows from what was just distilled (edges, anchors, staleness, the vault).
+        if (graph.tick(clock.now())) lastWork = now;
         // After distillation, never before it: embedding only ever uses the time the queue leaves.
         embeds?.tick(clock.now());
         // Open turns still waiting for their Stop keep the worker alive until they are distilled.

@@ -60,6 +60,8 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
       'get_observations',
       'get_session_summaries',
       'invalidate',
+      'neighbourhood',
+      'related',
       'remember',
       'search',
       'timeline',
@@ -67,6 +69,19 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     const search = tools.find((t) => t.name === 'search');
     expect(search?.inputSchema.properties).toHaveProperty('query');
     expect(search?.inputSchema.required).toEqual(['query']);
+  });
+
+  it('walks the memory graph: related (scored, with why) and a neighbourhood', async () => {
+    const id = /obs_[0-9a-z]{20}/.exec(text(await call('search', { query: 'webhook retry' })))?.[0] as string;
+    const related = text(await call('related', { ref: 'src/webhook.ts' }));
+    expect(related).toMatch(/^Related to \[file\] src\/webhook\.ts · fil_/);
+    expect(related).toContain(`${id} — links here (touches)`);
+    const around = text(await call('neighbourhood', { ref: id }));
+    expect(around).toContain('→ touches [file] src/webhook.ts');
+    expect(around).toMatch(/→ part_of \[session\] Session \d{4}-\d\d-\d\d Fix the flaky retry/);
+    const missing = await call('related', { ref: 'no/such/file.ts' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/How to fix: Use a memory id from search/);
   });
 
   it('searches, reads, browses, remembers, invalidates and forgets', async () => {

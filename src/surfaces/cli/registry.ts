@@ -14,6 +14,8 @@ export interface FlagSpec {
   description: string;
   short?: string;
   multiple?: boolean;
+  /** A string flag that may stand alone: then it has this value (`--recent` = `--recent 10`). */
+  optionalValue?: string;
 }
 
 export type CommandGroup = 'Set-up' | 'Memory' | 'Graph' | 'Team' | 'Health and plumbing';
@@ -54,8 +56,20 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
       ...(f.short ? { short: f.short } : {}),
       ...(f.multiple ? { multiple: true } : {}),
     };
+  const optional = new Map(
+    Object.entries(spec.flags).flatMap(([name, f]) =>
+      f.optionalValue === undefined ? [] : [[`--${name}`, f.optionalValue]],
+    ),
+  );
+  const args = argv.flatMap((a, i) => {
+    const fallback = optional.get(a);
+    const next = argv[i + 1];
+    return fallback !== undefined && (next === undefined || next.startsWith('-'))
+      ? [`${a}=${fallback}`]
+      : [a];
+  });
   try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return {
       values: values as ParsedArgs['values'],
       positionals,
@@ -71,7 +85,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
 }
 
 function flagLine(name: string, f: FlagSpec): string {
-  const head = `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}${f.short ? `, -${f.short}` : ''}`;
+  const value =
+    f.type === 'string'
+      ? ` ${f.optionalValue !== undefined ? `[${f.value ?? 'VALUE'}]` : (f.value ?? 'VALUE')}`
+      : '';
+  const head = `--${name}${value}${f.short ? `, -${f.short}` : ''}`;
   return `  ${head.padEnd(28)} ${f.description}`;
 }
 

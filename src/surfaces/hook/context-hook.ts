@@ -8,6 +8,7 @@ import { withProjectId } from '../../capture/project-identity.ts';
 import { describeError } from '../../core/errors.ts';
 import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
+import { createStaleLookup } from '../../graph/anchor-freshness.ts';
 import { renderPromptContext, renderSessionContext } from '../../recall/render-context.ts';
 import { openDatabase } from '../../store/database.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
@@ -44,6 +45,8 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       now: at,
       budgetTokens: config['context.sessionStartTokens'],
       recentCount: config['context.recentCount'],
+      keyFiles: config['graph.keyFiles'],
+      staleOf: createStaleLookup(store, project),
     });
     if (ctx.text === '') return '';
     store.injections.record(sessionId, ctx.observationIds, at);

@@ -8,6 +8,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, hintOf } from '../../core/errors.ts';
+import { eraseFromVault } from '../../graph/vault-erase.ts';
+import { registerGraphTools } from './graph-tools.ts';
+import type { StaleMark } from '../../core/graph.ts';
 import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
@@ -73,6 +76,7 @@ export const MCP_INSTRUCTIONS = [
   'engram is the memory of earlier sessions in this project: decisions and their reasons, fixes and the errors they fixed, gotchas, conventions, how to build and test, what was left to do.',
   'Before changing something, search for earlier decisions about it (search). When a command or test fails, search the error message: the fix may be known. Results are a compact index; read the few that matter in full with get_observations.',
   'When the user states a preference or a convention, or you make a decision worth keeping, save it with remember (with the reason). If a memory is wrong or outdated, invalidate it with the reason; forget erases one for good.',
+  'Before editing a file, related with its path lists what is known about it (and what is touched with it); neighbourhood walks a memory\u2019s links. A memory marked "stale since" describes code that has changed since: check the code before relying on it.',
 ].join('\n');
 
 function failure(message: string, hint: string): ToolResult {
@@ -132,7 +136,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
   /** Hybrid when an embedder is configured; hybridSearch answers lexically by itself without one. */
   const search = async (
     options: SearchOptions,
-  ): Promise<{ observation: Observation; context: boolean; names: Map<string, string> }[]> => {
+  ): Promise<
+    { observation: Observation; context: boolean; stale: StaleMark | null; names: Map<string, string> }[]
+  > => {
     const store = deps.openStore();
     try {
       const result = await hybridSearch(store, embedder, {
@@ -143,7 +149,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const names = new Map(
         options.projectId === null ? store.sessions.projectStats().map((p) => [p.id as string, p.name]) : [],
       );
-      return result.hits.map((h) => ({ observation: h.observation, context: h.via === 'context', names }));
+      return result.hits.map((h) => ({
+        observation: h.observation,
+        context: h.via === 'context',
+        stale: h.stale,
+        names,
+      }));
     } finally {
       store.close();
     }
@@ -203,9 +214,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
         // In score order; a memory lent its place by a neighbouring match is marked as context.
         return okList(
           `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
-          hits.map(({ observation: o, context, names }) => ({
+          hits.map(({ observation: o, context, stale, names }) => ({
             id: o.id,
-            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId) } : {})}${context ? ' (context: near a match)' : ''}`,
+            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId), stale: stale ?? undefined } : { stale: stale ?? undefined })}${context ? ' (context: near a match)' : ''}`,
           })),
         );
       },
@@ -414,12 +425,17 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { id: ID },
     },
     guarded(({ id }: { id: string }) => {
-      const done = withStore((store) => store.memory.forget(id, { origin: 'mcp', at: deps.now() }));
+      const done = withStore((store) => {
+        const forgotten = store.memory.forget(id, { origin: 'mcp', at: deps.now() });
+        if (forgotten) eraseFromVault(store, null, { id });
+        return forgotten;
+      });
       return done
         ? ok(`Forgot ${id}.`)
         : failure(`no memory with id ${id} (or it was already forgotten)`, 'Use an id from a search result.');
     }),
   );
 
+  registerGraphTools(server, { withStore, project, guarded, ok, okList });
   return server;
 }

@@ -9,6 +9,7 @@ import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.t
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
+import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec } from '../registry.ts';
 
@@ -20,7 +21,8 @@ export interface BackfillFlags {
   dryRun: boolean;
 }
 
-function parseSince(text: string): number {
+/** `--since`: a date (2026-01-31) or a number of days back (30d). */
+export function parseSince(text: string): number {
   const days = /^(\d+)d$/.exec(text);
   if (days?.[1]) return Date.now() - Number(days[1]) * 86_400_000;
   const t = Date.parse(text);
@@ -73,6 +75,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
       threads > 1 && existsSync(threadScript)
         ? await backfillParallel(store, { ...options, threadScript, threads })
         : backfill(store, options);
+    if (!flags.dryRun) catchUpGraph(store, ctx.runtime.config, ctx.now());
   } finally {
     store.close();
   }

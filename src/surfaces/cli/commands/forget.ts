@@ -3,6 +3,7 @@
  * stays so they never come back). `engram forget --match TEXT`: erase a phrase (a leaked secret, a
  * name) from everything engram stores, counted first, leaving no byte of it under ENGRAM_HOME.
  */
+import { eraseFromVault } from '../../../graph/vault-erase.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { checkPhrase, phrasePattern, phraseWordsPattern } from '../../../core/phrase.ts';
@@ -20,11 +21,14 @@ import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../regi
 import { projectOf } from './memory.ts';
 
 export function forgetIds(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
-  const results = withStore(ctx, (store) =>
-    store.transaction(() =>
+  const results = withStore(ctx, (store) => {
+    const done = store.transaction(() =>
       ids.map((id) => ({ id, forgotten: store.memory.forget(id, { origin: 'cli', at: ctx.now() }) })),
-    ),
-  );
+    );
+    // Its notes go from every vault engram keeps, at once (not at the next sync).
+    for (const r of done) if (r.forgotten) eraseFromVault(store, null, { id: r.id });
+    return done;
+  });
   const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
   if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });
   else for (const r of results) ctx.io.out(r.forgotten ? `forgot ${r.id}\n` : `no memory with id ${r.id}\n`);
@@ -105,6 +109,8 @@ async function forgetMatch(ctx: CliContext, args: ParsedArgs, phrase: string): P
   const stopped = await stopWorker(ctx);
   const at = ctx.now();
   const { erased, compacted } = withStore(ctx, (store) => {
+    // Vaults first: a note still holding the phrase must not come back in as a human edit.
+    eraseFromVault(store, null, { phrase, projectId: scope.projectId });
     const result = erasePhraseInStore(store.db, store.memory, scope, { origin: 'cli', at });
     return { erased: result, compacted: compactStore(store.db) };
   });

@@ -9,12 +9,14 @@ import { configSpec } from './config.ts';
 import { demoSpec } from './demo.ts';
 import { doctorSpec } from './doctor.ts';
 import { forgetSpec } from './forget.ts';
+import { pruneSpec, querySpec, staleSpec } from './graph.ts';
 import { installSpec, uninstallSpec } from './install.ts';
 import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
 import { metricsSpec } from './metrics.ts';
 import { projectSpec } from './project.ts';
 import { hookSpec, mcpSpec } from './plumbing.ts';
 import { statusSpec } from './status.ts';
+import { vaultSpec } from './vault.ts';
 import { flushSpec, retrySpec, workerSpec } from './worker.ts';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -31,6 +33,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   forgetSpec,
   changesSpec,
   backfillSpec,
+  querySpec,
+  staleSpec,
+  pruneSpec,
+  vaultSpec,
   statusSpec,
   doctorSpec,
   metricsSpec,

@@ -11,6 +11,7 @@ import {
   type ObservationType,
   type Project,
 } from '../../../core/model.ts';
+import { createStaleLookup } from '../../../graph/anchor-freshness.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
 import { timeline } from '../../../recall/timeline.ts';
@@ -92,7 +93,7 @@ export async function searchCommand(
       project: project ? { id: project.id, name: project.name } : null,
       mode,
       ...(embedder ? { embedder: embedder.id, vectorError } : {}),
-      results: hits.map(({ observation: o, score, via }) => ({
+      results: hits.map(({ observation: o, score, via, stale }) => ({
         id: o.id,
         type: o.type,
         status: o.status,
@@ -105,6 +106,7 @@ export async function searchCommand(
         tokens: o.tokens,
         score,
         via,
+        staleSince: stale?.since ?? null,
       })),
     });
     return 0;
@@ -119,7 +121,9 @@ export async function searchCommand(
     const line = indexLine(
       h.observation,
       now,
-      project ? {} : { showProject: true, projectName: names.get(h.observation.projectId) },
+      project
+        ? { stale: h.stale ?? undefined }
+        : { showProject: true, projectName: names.get(h.observation.projectId), stale: h.stale ?? undefined },
     );
     return h.via === 'context' ? `${line} (context)` : line;
   });
@@ -232,6 +236,8 @@ export function contextCommand(
       now: ctx.now(),
       budgetTokens: ctx.runtime.config['context.sessionStartTokens'],
       recentCount: ctx.runtime.config['context.recentCount'],
+      keyFiles: ctx.runtime.config['graph.keyFiles'],
+      staleOf: createStaleLookup(store, project),
     }),
   );
   if (flags.json) {
@@ -250,7 +256,7 @@ export function contextCommand(
 
 // ---- command specs -------------------------------------------------------------------------------
 
-const CWD_FLAG: FlagSpec = {
+export const CWD_FLAG: FlagSpec = {
   type: 'string',
   value: 'DIR',
   description: 'the project directory (default: here)',
@@ -272,7 +278,7 @@ function parseTypes(text: string | undefined): ObservationType[] {
   return types as ObservationType[];
 }
 
-const PROJECT_FLAG: FlagSpec = {
+export const PROJECT_FLAG: FlagSpec = {
   type: 'string',
   value: 'NAME|ID|PATH',
   description: 'a project engram knows, by name, prj_ id or root path (instead of --cwd)',

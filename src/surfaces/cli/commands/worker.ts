@@ -9,6 +9,7 @@ import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/drain.ts';
+import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
@@ -167,6 +168,8 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
       total.busy += report.busy;
       if (report.events === 0 && report.failures === 0) break;
     }
+    // The graph grows from what was distilled (edges, anchors, staleness), as the worker would.
+    catchUpGraph(store, config, ctx.now());
     result = { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
   } finally {
     store.close();

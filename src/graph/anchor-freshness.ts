@@ -1,0 +1,40 @@
+/**
+ * A cheap look at staleness for the SessionStart hook: what the worker recorded, plus, for the
+ * memories about to be shown, whether an anchored file's modification time moved since the worker
+ * last checked it (a `git pull` between sessions). Such a memory is shown as stale at once; the worker
+ * (which the hook starts) classifies the change properly — a whitespace edit or a move clears it.
+ * Only stat calls, no reading or hashing: the hook stays within its time budget.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StaleMark } from '../core/graph.ts';
+import type { Project } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
+
+export function createStaleLookup(
+  store: Store,
+  project: Project,
+): (ids: readonly string[]) => ReadonlyMap<string, StaleMark> {
+  return (ids) => {
+    const out = new Map<string, StaleMark>();
+    const stats = new Map<string, number | null>();
+    for (const a of store.anchors.ofMemories(ids)) {
+      if (a.staleSince !== null) {
+        const known = out.get(a.memoryId);
+        if (!known || known.since > a.staleSince)
+          out.set(a.memoryId, { since: a.staleSince, reason: a.staleReason ?? '' });
+        continue;
+      }
+      if (out.has(a.memoryId) || a.fileMtimeMs === null) continue;
+      if (!stats.has(a.path))
+        stats.set(a.path, statSync(join(project.root, a.path), { throwIfNoEntry: false })?.mtimeMs ?? null);
+      const mtime = stats.get(a.path) ?? null;
+      if (mtime !== a.fileMtimeMs)
+        out.set(a.memoryId, {
+          since: mtime ?? a.checkedAt,
+          reason: `${a.path} ${mtime === null ? 'is gone' : 'changed'} since it was last checked`,
+        });
+    }
+    return out;
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * The graph step: after the worker distils (or a backfill, or any surface, changes memory), it tails
+ * the change log from its own cursor and grows the graph — file nodes (with summaries for large
+ * files), `touches` edges, `part_of` edges to the session (and the task in progress), `links_to` edges
+ * for wiki-links written in a memory's text, anchors for memories about files, a session's edited files
+ * when it ends — then re-checks the anchors of the files that changed and ranks the key files. Every
+ * edge goes through the mutation path with the origin of the change that caused it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { ProjectId } from '../core/ids.ts';
+import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
+import { scrubText } from '../core/scrub.ts';
+import type { Store } from '../store/store.ts';
+import { createAnchor } from './anchor.ts';
+import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
+import { summariseFile } from './file-summary.ts';
+import { rankFiles } from './key-files.ts';
+import { fileNodeId, sessionNodeId } from './node-ids.ts';
+import { loadProjectGraph } from './project-graph.ts';
+import { readIfPresent } from './read-if-present.ts';
+import { refreshAnchors, type StalenessReport } from './staleness.ts';
+import { hasTaskInProgress } from './task-status.ts';
+import { parseWikiLinks } from './wiki-links.ts';
+
+export const GRAPH_CURSOR = 'graph_cursor';
+/** Memories made before the change log existed are walked once, by rowid, up to this one (-1: done). */
+export const GRAPH_SEED = 'graph_seed_rowid';
+
+export interface GraphStepOptions {
+  now: number;
+  /** Files with at least this many lines get a summary (purpose, symbols). */
+  fileSummaryMinLines: number;
+  /**
+   * Anchor only memories made this recently: an older one (a backfill) describes the code as it was
+   * then, which the file on disk no longer tells.
+   */
+  anchorMaxAgeMs: number;
+  /** Most changes read in one step. */
+  batch?: number;
+}
+
+export interface GraphStepReport {
+  changes: number;
+  edges: number;
+  files: number;
+  anchors: number;
+  stale: StalenessReport['becameStale'];
+  projects: number;
+}
+
+const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
+
+/** A memory's file path relative to the project root (with /), or null when it lies outside. */
+function projectPath(root: string, file: string): string | null {
+  const rel = isAbsolute(file) ? relative(root, file) : file;
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/').replace(/^\.\//, '');
+}
+
+function turnSpan(o: Observation): { from: number; to: number } | null {
+  for (const p of o.provenance) {
+    const m = /^turn:(\d+)-(\d+)$/.exec(p);
+    if (m) return { from: Number(m[1]), to: Number(m[2]) };
+  }
+  return null;
+}
+
+interface Context {
+  store: Store;
+  options: GraphStepOptions;
+  report: GraphStepReport;
+  /** Anchors made in this step (not re-checked at once). */
+  fresh: Set<number>;
+  /** Paths per project whose anchors to re-check. */
+  touchedPaths: Map<string, Set<string>>;
+  ranksDue: Set<string>;
+  /** Files read in this step (many memories touch the same files). */
+  files: Map<string, ReturnType<typeof fileFacts>>;
+}
+
+function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
+  if (c.store.memory.link(from, kind, to, projectId, { origin, at: c.options.now })) c.report.edges++;
+}
+
+/** A file node for a project path: read and summarised now (outside any transaction). */
+function fileFacts(project: Project, path: string, minLines: number) {
+  const content = readIfPresent(join(project.root, path));
+  const id = fileNodeId(project.id, path);
+  // A project not on this machine (a backfill of another's transcripts) says nothing of its files.
+  if (!content) return { id, path, content: null, facts: null, gone: existsSync(project.root) };
+  const s = summariseFile(path, content);
+  const summarized = s.lines >= minLines;
+  return {
+    id,
+    path,
+    content,
+    gone: false,
+    facts: {
+      id,
+      projectId: project.id,
+      path,
+      language: s.language,
+      lines: s.lines,
+      size: s.size,
+      blobHash: createAnchor({ path, content }).blobHash,
+      summarized,
+      // Read off the file itself: scrubbed like everything engram stores.
+      purpose: summarized ? scrubText(s.purpose) : '',
+      symbols: summarized ? s.symbols.map(scrubText) : [],
+    },
+  };
+}
+
+function cachedFacts(c: Context, project: Project, path: string) {
+  const key = `${project.id}\0${path}`;
+  let facts = c.files.get(key);
+  if (!facts) c.files.set(key, (facts = fileFacts(project, path, c.options.fileSummaryMinLines)));
+  return facts;
+}
+
+/** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
+function wikiTargets(store: Store, o: Observation): string[] {
+  const text = [o.title, o.subtitle, o.narrative, ...o.facts].join('\n');
+  const links = parseWikiLinks(text);
+  const out = new Set<string>();
+  for (const l of links) {
+    const target = l.target.trim();
+    if (/^obs_[0-9a-z]{20}$/.test(target)) {
+      if (store.observations.get(target)) out.add(target);
+    } else {
+      const id = store.graph.memoryTitled(o.projectId, target);
+      if (id) out.add(id);
+    }
+  }
+  out.delete(o.id);
+  return [...out];
+}
+
+/** Grow the graph around one memory that was made, merged or edited. */
+function memoryChanged(c: Context, change: Change): void {
+  const { store, options } = c;
+  const o = store.observations.get(change.entityId);
+  if (!o) return;
+  if (o.status === 'forgotten') {
+    store.transaction(() => store.anchors.dropMemory(o.id));
+    return;
+  }
+  const project = store.sessions.project(o.projectId);
+  if (!project) return;
+  const files = [...new Set([...o.filesModified, ...o.filesRead])]
+    .map((f) => projectPath(project.root, f))
+    .filter((f): f is string => f !== null);
+  const read = files.map((path) => cachedFacts(c, project, path));
+  const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
+  const anchorable = change.op === 'create' || reanchor;
+  const young = options.now - o.createdAt <= options.anchorMaxAgeMs;
+  const span = turnSpan(o);
+  const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
+  const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
+  const targets = wikiTargets(store, o);
+  const task =
+    o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
+  const origin = change.origin;
+  store.transaction(() => {
+    // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
+    const wasStale = reanchor && store.anchors.isStale(o.id);
+    if (reanchor) store.anchors.dropMemory(o.id);
+    for (const f of read) {
+      if (f.facts) {
+        if (store.graphFiles.save(f.facts, options.now)) c.report.files++;
+      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      link(c, o.id, 'touches', f.id, project.id, origin);
+      c.ranksDue.add(project.id);
+      if (!f.content || !anchorable || !(young || reanchor)) continue;
+      const text = f.content.toString('utf8');
+      const edits =
+        o.filesModified.includes(f.path) ||
+        o.filesModified.some((m) => projectPath(project.root, m) === f.path)
+          ? editTextsFor(calls, (file) => projectPath(project.root, file) === f.path)
+          : [];
+      const anchor = createAnchor(
+        { path: f.path, content: f.content },
+        { symbol: symbolHint(text, identifiers), lines: editedLines(text, edits) },
+      );
+      const mtime = statSync(join(project.root, f.path), { throwIfNoEntry: false })?.mtimeMs ?? null;
+      if (store.anchors.add(o.id, project.id, anchor, mtime, options.now)) {
+        c.report.anchors++;
+        const added = store.anchors.ofMemory(o.id).find((a) => a.firstPath === f.path);
+        if (added) c.fresh.add(added.rowid);
+      }
+    }
+    if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
+    if (o.sessionId) link(c, o.id, 'part_of', sessionNodeId(o.sessionId), project.id, origin);
+    if (task && hasTaskInProgress(task)) link(c, o.id, 'part_of', task.id, project.id, origin);
+    for (const t of targets) link(c, o.id, 'links_to', t, project.id, origin);
+  });
+  if (o.filesModified.length > 0) {
+    const paths = c.touchedPaths.get(project.id) ?? new Set<string>();
+    for (const f of read) paths.add(f.path);
+    c.touchedPaths.set(project.id, paths);
+  }
+}
+
+/** A session ended: its node touches the files it edited. */
+function sessionEnded(c: Context, change: Change): void {
+  const { store, options } = c;
+  const summary = store.summaries.get(change.entityId);
+  if (!summary) return;
+  const project = store.sessions.project(summary.projectId);
+  if (!project) return;
+  const node = sessionNodeId(summary.sessionId);
+  const files = summary.filesEdited
+    .map((f) => projectPath(project.root, f))
+    .filter((f): f is string => f !== null)
+    .map((path) => cachedFacts(c, project, path));
+  store.transaction(() => {
+    for (const f of files) {
+      if (f.facts) store.graphFiles.save(f.facts, options.now);
+      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      link(c, node, 'touches', f.id, project.id, change.origin);
+    }
+  });
+  c.ranksDue.add(project.id);
+}
+
+/** Recompute a project's key files (personalised PageRank over touch edges). */
+export function rankProjectFiles(store: Store, project: Project, now: number): void {
+  const ranks = rankFiles(loadProjectGraph(store, project), now);
+  store.transaction(() => store.graphFiles.setRanks(project.id, ranks));
+}
+
+/** One step: read the change log from the graph's cursor and grow the graph. */
+export function runGraphStep(store: Store, options: GraphStepOptions): GraphStepReport {
+  const report: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
+  const cursor = store.graph.state(GRAPH_CURSOR);
+  const seeded = store.graph.state(GRAPH_SEED);
+  const batch = options.batch ?? 500;
+  // Memories older than the change log (an upgraded store) get their edges once, in batches; they are
+  // not anchored (the code they describe may have changed since).
+  const older =
+    seeded >= 0
+      ? store.graph.memoryIdsAfter(seeded, batch).map((m): Change & { rowid: number } => ({
+          rowid: m.rowid,
+          seq: 0,
+          entity: 'memory',
+          entityId: m.id,
+          projectId: null,
+          op: 'seed',
+          origin: 'hook',
+          actor: null,
+          at: options.now,
+          version: null,
+        }))
+      : [];
+  const seedDone = seeded >= 0 && older.length < batch;
+  const logged = older.length < batch ? store.changes.since(cursor, batch) : [];
+  const changes = [...older, ...logged];
+  if (changes.length === 0) {
+    if (seedDone) store.transaction(() => store.graph.setState(GRAPH_SEED, -1));
+    return report;
+  }
+  const c: Context = {
+    store,
+    options,
+    report,
+    fresh: new Set(),
+    touchedPaths: new Map(),
+    ranksDue: new Set(),
+    files: new Map(),
+  };
+  for (const change of changes) {
+    report.changes++;
+    if (
+      change.entity === 'memory' &&
+      ['create', 'merge', 'edit', 'forget', 'restore', 'seed'].includes(change.op)
+    )
+      memoryChanged(c, change);
+    else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
+  }
+  for (const [projectId, paths] of c.touchedPaths) {
+    const project = store.sessions.project(projectId as ProjectId);
+    if (!project) continue;
+    const r = refreshAnchors(store, project, {
+      now: options.now,
+      origin: 'hook',
+      full: true,
+      paths,
+      skipRowids: c.fresh,
+    });
+    report.stale.push(...r.becameStale);
+  }
+  for (const projectId of c.ranksDue) {
+    const project = store.sessions.project(projectId as ProjectId);
+    if (project) rankProjectFiles(store, project, options.now);
+  }
+  report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
+  const lastSeed = older[older.length - 1];
+  const lastChange = logged[logged.length - 1];
+  store.transaction(() => {
+    if (seedDone) store.graph.setState(GRAPH_SEED, -1);
+    else if (lastSeed) store.graph.setState(GRAPH_SEED, lastSeed.rowid);
+    if (lastChange) store.graph.setState(GRAPH_CURSOR, lastChange.seq);
+  });
+  return report;
+}

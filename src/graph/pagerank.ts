@@ -1,0 +1,70 @@
+/**
+ * Personalised PageRank over an undirected weighted graph: a random walk that follows edges with
+ * probability `damping` and otherwise jumps back to the personalisation nodes (in proportion to their
+ * weight). Dangling mass jumps the same way.
+ */
+
+export interface PageRankOptions {
+  damping?: number;
+  iterations?: number;
+  tolerance?: number;
+}
+
+export function personalisedPageRank(
+  nodes: readonly string[],
+  edges: readonly (readonly [string, string, number])[],
+  personalisation: ReadonlyMap<string, number>,
+  options: PageRankOptions = {},
+): Map<string, number> {
+  const damping = options.damping ?? 0.85;
+  const n = nodes.length;
+  if (n === 0) return new Map();
+  const index = new Map(nodes.map((id, i) => [id, i]));
+  const neighbours: { to: number; w: number }[][] = nodes.map(() => []);
+  const strength = new Float64Array(n);
+  for (const [a, b, w] of edges) {
+    const i = index.get(a);
+    const j = index.get(b);
+    if (i === undefined || j === undefined || i === j || !(w > 0)) continue;
+    neighbours[i]?.push({ to: j, w });
+    neighbours[j]?.push({ to: i, w });
+    strength[i] = (strength[i] as number) + w;
+    strength[j] = (strength[j] as number) + w;
+  }
+  const jump = new Float64Array(n);
+  let total = 0;
+  for (const [id, w] of personalisation) {
+    const i = index.get(id);
+    if (i !== undefined && w > 0) {
+      jump[i] = (jump[i] as number) + w;
+      total += w;
+    }
+  }
+  if (total === 0) jump.fill(1 / n);
+  else for (let i = 0; i < n; i++) jump[i] = (jump[i] as number) / total;
+
+  let rank = Float64Array.from(jump);
+  for (let iter = 0; iter < (options.iterations ?? 100); iter++) {
+    const next = new Float64Array(n);
+    let dangling = 0;
+    for (let i = 0; i < n; i++) {
+      const r = rank[i] as number;
+      const s = strength[i] as number;
+      if (s === 0) {
+        dangling += r;
+        continue;
+      }
+      for (const { to, w } of neighbours[i] as { to: number; w: number }[])
+        next[to] = (next[to] as number) + (damping * r * w) / s;
+    }
+    let delta = 0;
+    for (let i = 0; i < n; i++) {
+      const value = (next[i] as number) + (1 - damping + damping * dangling) * (jump[i] as number);
+      delta += Math.abs(value - (rank[i] as number));
+      next[i] = value;
+    }
+    rank = next;
+    if (delta < (options.tolerance ?? 1e-10)) break;
+  }
+  return new Map(nodes.map((id, i) => [id, rank[i] as number]));
+}

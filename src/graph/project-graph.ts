@@ -1,0 +1,150 @@
+/**
+ * A project's graph read in one go (a few queries): memory nodes (with staleness), file nodes, session
+ * nodes, and the edges between them both ways (backlinks are computed, never stored). Queries, the
+ * vault, PageRank and pruning all work on this snapshot.
+ */
+import type { Edge, FileNode, StaleMark } from '../core/graph.ts';
+import type { ProjectId } from '../core/ids.ts';
+import type { Observation, Project, Session, Summary } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
+import { sessionNodeId, type SessionNodeId } from './node-ids.ts';
+
+export interface MemoryNode {
+  kind: 'memory';
+  id: string;
+  /** The memory's type (decision, discovery, error, task, …). */
+  type: string;
+  title: string;
+  memory: Observation;
+  stale: StaleMark | null;
+}
+
+export interface FileGraphNode {
+  kind: 'file';
+  id: string;
+  /** `file-summary` once the file was summarised, else `file`. */
+  type: 'file' | 'file-summary';
+  title: string;
+  file: FileNode;
+}
+
+export interface SessionGraphNode {
+  kind: 'session';
+  id: SessionNodeId;
+  type: 'session';
+  title: string;
+  session: Session;
+  summary: Summary | null;
+}
+
+export type GraphNode = MemoryNode | FileGraphNode | SessionGraphNode;
+
+export interface ProjectGraph {
+  project: Project;
+  nodes: Map<string, GraphNode>;
+  /** Edges from each node, and into each node (backlinks), between nodes of the snapshot. */
+  out: Map<string, Edge[]>;
+  in: Map<string, Edge[]>;
+}
+
+/** A short one-line title for a session node. */
+export function sessionTitle(session: Session, summary: Summary | null): string {
+  const day = new Date(session.startedAt).toISOString().slice(0, 10);
+  const request = (summary?.request ?? '').replace(/\s+/g, ' ').trim();
+  return request === '' ? `Session ${day}` : `Session ${day} ${request.slice(0, 60).trim()}`;
+}
+
+export function nodeCreatedAt(n: GraphNode): number {
+  if (n.kind === 'memory') return n.memory.createdAt;
+  if (n.kind === 'file') return n.file.createdAt;
+  return n.session.startedAt;
+}
+
+export function nodeUpdatedAt(n: GraphNode): number {
+  if (n.kind === 'memory') return n.memory.modifiedAt;
+  if (n.kind === 'file') return n.file.updatedAt;
+  return Math.max(n.session.startedAt, n.session.endedAt ?? 0, n.summary?.updatedAt ?? 0);
+}
+
+export function nodeTags(n: GraphNode): string[] {
+  return n.kind === 'memory' ? n.memory.concepts : [];
+}
+
+export function nodeStatus(n: GraphNode): string {
+  if (n.kind === 'memory') return n.memory.status;
+  if (n.kind === 'file') return n.file.deletedAt === null ? 'active' : 'deleted';
+  return n.session.status;
+}
+
+/** Files a node is about: a memory's files, a file node's own path, a session's edited files. */
+export function nodeFiles(n: GraphNode): string[] {
+  if (n.kind === 'memory') return [...new Set([...n.memory.filesModified, ...n.memory.filesRead])];
+  if (n.kind === 'file') return [n.file.path];
+  return n.summary?.filesEdited ?? [];
+}
+
+function addEdge(map: Map<string, Edge[]>, key: string, e: Edge): void {
+  const list = map.get(key);
+  if (list) list.push(e);
+  else map.set(key, [e]);
+}
+
+export interface LoadOptions {
+  /** Leave archived memories out (queries of live memory); the vault keeps them out too. */
+  includeArchived?: boolean;
+}
+
+/** Read a project's whole graph. */
+export function loadProjectGraph(store: Store, project: Project, options: LoadOptions = {}): ProjectGraph {
+  const projectId = project.id as ProjectId;
+  const nodes = new Map<string, GraphNode>();
+  const stale = store.anchors.staleInProject(projectId);
+  for (const m of store.graph.memoriesOf(projectId)) {
+    if (m.status === 'archived' && !options.includeArchived) continue;
+    nodes.set(m.id, {
+      kind: 'memory',
+      id: m.id,
+      type: m.type,
+      title: m.title,
+      memory: m,
+      stale: stale.get(m.id) ?? null,
+    });
+  }
+  for (const f of store.graphFiles.ofProject(projectId))
+    nodes.set(f.id, {
+      kind: 'file',
+      id: f.id,
+      type: f.summarized ? 'file-summary' : 'file',
+      title: f.path,
+      file: f,
+    });
+  const summaries = new Map(store.summaries.ofProject(projectId).map((s) => [s.sessionId, s]));
+  for (const s of store.sessions.ofProject(projectId)) {
+    const id = sessionNodeId(s.id);
+    const summary = summaries.get(s.id) ?? null;
+    nodes.set(id, {
+      kind: 'session',
+      id,
+      type: 'session',
+      title: sessionTitle(s, summary),
+      session: s,
+      summary,
+    });
+  }
+  const out = new Map<string, Edge[]>();
+  const into = new Map<string, Edge[]>();
+  for (const e of store.graph.edgesOf(projectId)) {
+    if (!nodes.has(e.from) || !nodes.has(e.to)) continue;
+    addEdge(out, e.from, e);
+    addEdge(into, e.to, e);
+  }
+  // Session nodes with nothing in them are left out (a session that made no memory).
+  for (const [id, n] of nodes)
+    if (n.kind === 'session' && !into.has(id) && !out.has(id) && n.summary === null) nodes.delete(id);
+  return { project, nodes, out, in: into };
+}
+
+/** Edges of a node, both ways. */
+export function edgesAround(g: ProjectGraph, id: string): { out: Edge[]; in: Edge[] } {
+  return { out: g.out.get(id) ?? [], in: g.in.get(id) ?? [] };
+}

@@ -1,0 +1,120 @@
+/**
+ * Reading the graph: a project's memories (every status the vault and queries show), its edges, the
+ * edges around one node; and the graph step's cursor on the change log. Edges are written
+ * only through the mutation path (`store.memory.link` / `unlink`).
+ */
+import type { Edge, EdgeKind } from '../core/graph.ts';
+import type { ProjectId } from '../core/ids.ts';
+import type { Observation } from '../core/model.ts';
+import type { Db } from './database.ts';
+import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
+import { lazyStatement } from './statements.ts';
+
+interface LinkRow {
+  from_id: string;
+  kind: string;
+  to_id: string;
+}
+
+const toEdge = (r: LinkRow): Edge => ({ from: r.from_id, kind: r.kind as EdgeKind, to: r.to_id });
+
+export function createGraphRepo(db: Db) {
+  const memories = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations
+     WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
+     ORDER BY created_at, rowid`,
+  );
+  const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
+  const outOf = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE from_id = ?`);
+  const into = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE to_id = ?`);
+  const byTitle = lazyStatement(
+    db,
+    `SELECT id FROM observations WHERE project_id = ? AND title = ? COLLATE NOCASE AND status <> 'forgotten' LIMIT 2`,
+  );
+  const afterRowid = lazyStatement(
+    db,
+    `SELECT rowid, id FROM observations WHERE rowid > ? AND status <> 'forgotten' ORDER BY rowid LIMIT ?`,
+  );
+  const lastTask = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations INDEXED BY observations_by_session
+     WHERE session_id = ? AND created_at <= ? AND type = 'task' AND status = 'active' AND id <> ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  const turnTools = lazyStatement(
+    db,
+    `SELECT payload FROM events WHERE session_id = ? AND at BETWEEN ? AND ? AND kind = 'tool' ORDER BY at, seq`,
+  );
+  const projects = lazyStatement(db, `SELECT DISTINCT project_id FROM observations`);
+  const active = lazyStatement(db, `SELECT DISTINCT project_id FROM sessions WHERE last_event_at > ?`);
+  const getState = lazyStatement(db, `SELECT value FROM graph_state WHERE key = ?`);
+  const setState = lazyStatement(
+    db,
+    `INSERT INTO graph_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+
+  return {
+    /** A project's memories that are not forgotten (archived ones too), oldest first. */
+    memoriesOf(projectId: ProjectId): Observation[] {
+      return (memories().all(projectId) as ObservationRow[]).map(toObservation);
+    },
+    edgesOf(projectId: ProjectId): Edge[] {
+      return (edges().all(projectId) as LinkRow[]).map(toEdge);
+    },
+    /** Edges from a node, and edges into it (backlinks). */
+    around(id: string): { out: Edge[]; in: Edge[] } {
+      return {
+        out: (outOf().all(id) as LinkRow[]).map(toEdge),
+        in: (into().all(id) as LinkRow[]).map(toEdge),
+      };
+    },
+    /**
+     * The tool calls captured in a turn (a session's events between two capture times), as stored
+     * (raw events are pruned after retention.eventDays: an empty list then).
+     */
+    turnToolCalls(sessionId: string, from: number, to: number): { tool: string; input: unknown }[] {
+      const out: { tool: string; input: unknown }[] = [];
+      for (const row of turnTools().all(sessionId, from, to) as { payload: string }[]) {
+        try {
+          const e = JSON.parse(row.payload) as { tool?: unknown; input?: unknown };
+          if (typeof e.tool === 'string') out.push({ tool: e.tool, input: e.input });
+        } catch {
+          // An unreadable payload was parked by the worker already; it tells nothing here.
+        }
+      }
+      return out;
+    },
+    /** Projects with a session that saw an event after `at`. */
+    projectsActiveSince(at: number): ProjectId[] {
+      return (active().all(at) as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** The memory of a project with exactly this title (any letter case); null when none or several. */
+    memoryTitled(projectId: string, title: string): string | null {
+      const rows = byTitle().all(projectId, title) as { id: string }[];
+      return rows.length === 1 ? (rows[0] as { id: string }).id : null;
+    },
+    /** Memories (not forgotten) after a rowid, in rowid order: a walk over every memory in batches. */
+    memoryIdsAfter(rowid: number, limit: number): { rowid: number; id: string }[] {
+      return afterRowid().all(rowid, limit) as { rowid: number; id: string }[];
+    },
+    /** The newest active task memory of a session made at or before `at` (other than `exceptId`). */
+    lastTaskOf(sessionId: string, at: number, exceptId: string): Observation | null {
+      const row = lastTask().get(sessionId, at, exceptId) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
+    },
+    /** Every project that has memories. */
+    projectIds(): ProjectId[] {
+      return (projects().all() as { project_id: string }[]).map((r) => r.project_id as ProjectId);
+    },
+    /** A named counter of the graph (the graph step's change-log cursor). */
+    state(key: string): number {
+      return (getState().get(key) as { value: number } | undefined)?.value ?? 0;
+    },
+    setState(key: string, value: number): void {
+      setState().run(key, value);
+    },
+  };
+}
+
+export type GraphRepo = ReturnType<typeof createGraphRepo>;

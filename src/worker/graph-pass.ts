@@ -1,0 +1,135 @@
+/**
+ * The graph's part of each worker round: the graph step (edges, file nodes, anchors, staleness, key
+ * files) after distillation; the vault (`vault.dir`) synced both ways every `vault.syncSeconds`; and,
+ * with `retention.autoPrune`, every project pruned to `retention.maxNodes` once an hour.
+ */
+import { resolve } from 'node:path';
+import type { Config } from '../core/config.ts';
+import { describeError } from '../core/errors.ts';
+import type { Logger } from '../core/ports.ts';
+import { runGraphStep, type GraphStepReport } from '../graph/graph-step.ts';
+import { pruneProject } from '../graph/prune.ts';
+import { refreshAnchors } from '../graph/staleness.ts';
+import { projectsOfScope } from '../graph/vault-scope.ts';
+import { syncVault } from '../graph/vault-sync.ts';
+import type { Store } from '../store/store.ts';
+
+const HOUR_MS = 3_600_000;
+/** How often projects in use have their anchored files looked at. */
+const STALE_SWEEP_MS = 10_000;
+
+/** Run the graph step until it has read the whole change log (at most `maxBatches` batches). */
+export function catchUpGraph(store: Store, config: Config, now: number, maxBatches = 200): GraphStepReport {
+  const total: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
+  for (let i = 0; i < maxBatches; i++) {
+    const r = runGraphStep(store, {
+      now,
+      fileSummaryMinLines: config['graph.fileSummaryMinLines'],
+      anchorMaxAgeMs: config['graph.anchorMaxAgeHours'] * HOUR_MS,
+    });
+    total.changes += r.changes;
+    total.edges += r.edges;
+    total.files += r.files;
+    total.anchors += r.anchors;
+    total.stale.push(...r.stale);
+    total.projects += r.projects;
+    if (r.changes === 0) break;
+  }
+  return total;
+}
+
+export interface GraphPassDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+}
+
+/** The graph's work in the worker loop; `tick` never throws (failures are logged and retried). */
+export function createGraphPass(deps: GraphPassDeps) {
+  const { store, config, logger } = deps;
+  let lastVault = 0;
+  let lastPrune = 0;
+  let lastSweep = 0;
+  const vaultDir = config['vault.dir'] === '' ? null : resolve(config['vault.dir']);
+  return {
+    /** Returns whether it did anything (the worker's idle clock counts it as work). */
+    tick(now: number): boolean {
+      let worked = false;
+      try {
+        const r = catchUpGraph(store, config, now, 20);
+        if (r.edges + r.anchors + r.stale.length > 0) {
+          worked = true;
+          logger.info('graph', { edges: r.edges, files: r.files, anchors: r.anchors, stale: r.stale.length });
+        }
+      } catch (error) {
+        logger.error('graph step failed', { error: describeError(error) });
+      }
+      // Files change between sessions too (a pull, an editor): projects in use get their anchors'
+      // files looked at (a stat each; only changed ones are read and classified).
+      if (now - lastSweep >= STALE_SWEEP_MS) {
+        const since = lastSweep === 0 ? now - STALE_SWEEP_MS : lastSweep;
+        lastSweep = now;
+        try {
+          for (const id of store.graph.projectsActiveSince(since)) {
+            const project = store.sessions.project(id);
+            if (!project) continue;
+            const r = refreshAnchors(store, project, { now, origin: 'hook', full: false });
+            if (r.becameStale.length + r.becameFresh.length + r.followed.length > 0) {
+              worked = true;
+              logger.info('anchors re-checked', {
+                project: project.name,
+                stale: r.becameStale.length,
+                fresh: r.becameFresh.length,
+                followed: r.followed.length,
+              });
+            }
+          }
+        } catch (error) {
+          logger.error('anchor check failed', { error: describeError(error) });
+        }
+      }
+      if (vaultDir && now - lastVault >= config['vault.syncSeconds'] * 1000) {
+        lastVault = now;
+        try {
+          const scope = store.vaults.get(vaultDir)?.scope ?? 'all';
+          const r = syncVault(store, {
+            dir: vaultDir,
+            projects: projectsOfScope(store, scope),
+            now: () => Date.now(),
+          });
+          if (!r.quiet && (r.written > 0 || r.ingested > 0 || r.archived > 0 || r.handWritten > 0)) {
+            worked = true;
+            logger.info('vault synced', {
+              dir: vaultDir,
+              written: r.written,
+              ingested: r.ingested,
+              archived: r.archived,
+              conflicts: r.conflicts,
+              flagged: r.flagged.length,
+            });
+          }
+        } catch (error) {
+          logger.warn('vault sync failed', { dir: vaultDir, error: describeError(error) });
+        }
+      }
+      if (config['retention.autoPrune'] && now - lastPrune >= HOUR_MS) {
+        lastPrune = now;
+        try {
+          for (const project of projectsOfScope(store, 'all')) {
+            const r = pruneProject(store, project, {
+              maxNodes: config['retention.maxNodes'],
+              dryRun: false,
+              now,
+              origin: 'hook',
+            });
+            if (r.archived.length > 0)
+              logger.info('pruned', { project: project.name, archived: r.archived.length });
+          }
+        } catch (error) {
+          logger.error('pruning failed', { error: describeError(error) });
+        }
+      }
+      return worked;
+    },
+  };
+}
