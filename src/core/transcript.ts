@@ -5,7 +5,15 @@ import type { Json } from './model.ts';
 
 /** One meaningful item of a transcript, with provenance (the record's uuid) and time. */
 export type TranscriptEntry =
-  | { kind: 'prompt'; uuid: string; at: number; text: string }
+  | {
+      kind: 'prompt';
+      uuid: string;
+      at: number;
+      /** What the user typed; for a slash command or skill, `/name args`. */
+      text: string;
+      /** The slash command or skill it invoked (`/review-pr`), when it was one. */
+      command?: string;
+    }
   | { kind: 'interrupt'; uuid: string; at: number }
   | { kind: 'assistant_text'; uuid: string; at: number; messageId: string; text: string }
   | {
