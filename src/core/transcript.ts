@@ -40,3 +40,21 @@ export interface UsageRecord {
   cacheRead: number;
   cacheWrite: number;
 }
+
+/** One kept transcript record in the `parentUuid` chain (progress records resolved past). */
+export interface ChainLink {
+  uuid: string;
+  parent: string | null;
+  at: number;
+  /** It made an entry (something was said or done in it). */
+  entry: boolean;
+}
+
+/** A rewind: the records of the branch the user went back from, oldest first, and when it started. */
+export interface Rewind {
+  /** The record the new prompt attached to (where the conversation went back to). */
+  from: string;
+  abandoned: string[];
+  since: number;
+  at: number;
+}

@@ -1,10 +1,12 @@
 /**
- * Read one turn's events into the facts the distiller writes about: prompts, files read and changed
- * (with the symbols touched), commands and their outcomes, commits, dependency changes, errors and
- * whether they were fixed, subagent findings, the task list, the compaction summary, and the
- * assistant's final message. Every field of every event is treated as untrusted.
+ * Read one turn's events — with the assistant's words between them, when the transcript gave them —
+ * into the facts the distiller writes about: prompts, files read and changed (with the symbols
+ * touched), commands and their outcomes, commits, dependency changes, errors and what resolved them,
+ * subagent findings, the task list as it changed, tickets created, and the turn cut into tasks (a
+ * commit or a finished todo item ends one). Every field of every event is treated as untrusted.
  */
 import type { QueuedEvent } from '../core/model.ts';
+import { mainPart } from './canonical-command.ts';
 import { patchOldText } from './code-symbols.ts';
 import {
   classifyCommand,
@@ -17,9 +19,10 @@ import {
   testCounts,
   type CommandKind,
 } from './commands.ts';
+import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
-import { cleanCompactSummary } from './compact-summary.ts';
+import { ticketsCreated, type Ticket } from './tickets.ts';
 import {
   asArray,
   asRecord,
@@ -32,23 +35,39 @@ import {
 } from './text.ts';
 import { createTodoList, type TodoItem } from './todo-list.ts';
 
+/** What the assistant said between tool calls (from the transcript), with its time. */
+export interface Narration {
+  at: number;
+  text: string;
+}
+
 export interface CommandRun {
   command: string;
+  /** The normalised command (`npm test` for `npm test -- x.test.ts 2>&1 | tail`). */
+  canonical: string;
   kind: CommandKind;
   ok: boolean;
   /** "12 passed, 1 failed" for tests, else the error headline when it failed. */
   detail: string;
+  /** What it printed (clipped), for ports and hints. */
+  output: string;
   index: number;
+  at: number;
 }
 
 export interface TurnError {
   /** The command, or "Tool path". */
   what: string;
   message: string;
+  /** A command the output suggests (`git push --set-upstream origin x`, `npx playwright install`). */
+  hint: string;
   fixed: boolean;
+  /** Where in the turn it was resolved (the next run of the same command that did not fail so). */
+  fixedAt: number | null;
   /** A tool hiccup (a failed read or search, an edit whose old text was not found), not a real error. */
   minor: boolean;
   index: number;
+  /** `cmd:<canonical>`, `file:<path>` or `tool:<name>`: what must succeed again to resolve it. */
   key: string;
 }
 
@@ -56,6 +75,7 @@ export interface Commit {
   message: string;
   hash: string;
   branch: string;
+  index: number;
 }
 
 export interface SubagentFinding {
@@ -63,6 +83,17 @@ export interface SubagentFinding {
   label: string;
   agentType: string;
   findings: string;
+  index: number;
+}
+
+/** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */
+export interface Segment {
+  start: number;
+  end: number;
+  files: FileChanges;
+  commits: Commit[];
+  /** Todo items finished in it. */
+  completed: string[];
 }
 
 export interface TurnAnalysis {
@@ -77,10 +108,17 @@ export interface TurnAnalysis {
   errors: TurnError[];
   subagents: SubagentFinding[];
   todos: TodoItem[] | null;
+  tickets: Ticket[];
+  narration: (Narration & { index: number })[];
+  /** Successful edits and writes, in order. */
+  edits: { path: string; index: number }[];
+  segments: Segment[];
   compactSummary: string;
   compacted: boolean;
   lastMessage: string;
   plan: string;
+  /** The assistant asked to leave plan mode (its plan was up for approval). */
+  planned: boolean;
   toolCount: number;
   /** Tools other than the everyday ones (MCP tools, skills…), by name. */
   otherTools: string[];
@@ -120,17 +158,48 @@ const EVERYDAY = new Set([
 const REJECTED =
   /doesn't want to proceed|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user/i;
 
-function commandKey(command: string, kind: CommandKind): string {
-  return kind === 'test' || kind === 'build' || kind === 'lint' || kind === 'typecheck'
-    ? `kind:${kind}`
-    : `cmd:${command.trim().replace(/\s+/g, ' ')}`;
+/** A command line the output suggests running (git's "use\n\n    git push --set-upstream …"). */
+function hintOf(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim());
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const inline =
+      /(?:run|use|try|install with|please run)[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
+    if (inline?.[1]) return inline[1].trim();
+    if (/(?:\buse|\brun|following command[^:\n]*|\btry)\s*:?\s*$/i.test(line)) {
+      const next = lines.slice(i + 1, i + 4).find((l) => l !== '');
+      const cmd = next?.replace(/^[║|>$\s]+|[║|\s]+$/g, '') ?? '';
+      if (/^(?:[a-z][\w.-]*)(?:\s+\S+){1,8}$/.test(cmd)) return cmd;
+    }
+  }
+  return '';
 }
 
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);
 }
 
-export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnAnalysis {
+type Item = { event: QueuedEvent } | { narration: Narration };
+
+/** Events and narration in time order (narration before the first event that came after it). */
+function timeline(events: readonly QueuedEvent[], narration: readonly Narration[]): Item[] {
+  const out: Item[] = [];
+  const said = [...narration].sort((a, b) => a.at - b.at);
+  let n = 0;
+  for (const event of events) {
+    const at = typeof asRecord(event)['at'] === 'number' ? event.at : 0;
+    while (n < said.length && (said[n]?.at ?? 0) < at) out.push({ narration: said[n++] as Narration });
+    out.push({ event });
+  }
+  while (n < said.length) out.push({ narration: said[n++] as Narration });
+  return out;
+}
+
+export function analyseTurn(
+  events: readonly QueuedEvent[],
+  root: string,
+  narration: readonly Narration[] = [],
+): TurnAnalysis {
   const files = createFileChanges();
   const todos = createTodoList();
   const a: TurnAnalysis = {
@@ -145,24 +214,33 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
     errors: [],
     subagents: [],
     todos: null,
+    tickets: [],
+    narration: [],
+    edits: [],
+    segments: [],
     compactSummary: '',
     compacted: false,
     lastMessage: '',
     plan: '',
+    planned: false,
     toolCount: 0,
     otherTools: [],
     sessionEnded: false,
   };
   const rel = (p: unknown) => relativePath(asString(p), root);
-  /** tool → indexes of successful calls; file → indexes of successful edits. */
-  const toolOk = new Map<string, number>();
-  const fileOk = new Map<string, number>();
+  /** tool → index of its last successful call; file → index of its last successful edit. */
+  const toolOk = new Map<string, number[]>();
+  const fileOk = new Map<string, number[]>();
+  const ok = (map: Map<string, number[]>, key: string, index: number) => {
+    map.set(key, [...(map.get(key) ?? []), index]);
+    if (map === fileOk) a.edits.push({ path: key, index });
+  };
   const addDeps = (d: DependencyChanges) => {
     pushUnique(a.dependencies.added, d.added);
     pushUnique(a.dependencies.removed, d.removed);
     pushUnique(a.dependencies.updated, d.updated);
   };
-  const addFinding = (label: string, agentType: string, text: string) => {
+  const addFinding = (label: string, agentType: string, text: string, index: number) => {
     const findings = text.trim();
     if (findings.length < 40 || /<summary>|<analysis>/.test(findings)) return;
     const same = a.subagents.find((s) => s.findings.slice(0, 200) === findings.slice(0, 200));
@@ -170,16 +248,39 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
       if (label !== '' && (same.label === '' || same.label === same.agentType)) same.label = label;
       return;
     }
-    a.subagents.push({ label: label || agentType, agentType, findings });
+    a.subagents.push({ label: label || agentType, agentType, findings, index });
   };
 
-  events.forEach((queued, index) => {
-    const e = asRecord(queued)['event'] as QueuedEvent['event'] | undefined;
+  // Tasks: a commit ends one; a finished todo item ends one at the next change.
+  let segment: Segment = { start: 0, end: 0, files: createFileChanges(), commits: [], completed: [] };
+  let finishing = false;
+  const closeSegment = (index: number) => {
+    segment.end = index;
+    if (segment.files.files().length > 0 || segment.commits.length > 0) a.segments.push(segment);
+    segment = { start: index + 1, end: index + 1, files: createFileChanges(), commits: [], completed: [] };
+    finishing = false;
+  };
+  const beforeChange = (index: number) => {
+    if (finishing && segment.files.files().length > 0) closeSegment(index - 1);
+  };
+  let previousTodos: TodoItem[] = [];
+
+  const items = timeline(events, narration);
+  items.forEach((item, index) => {
+    if ('narration' in item) {
+      const text = asString(item.narration.text).trim();
+      if (text !== '') a.narration.push({ at: item.narration.at, text, index });
+      return;
+    }
+    const e = asRecord(item.event)['event'] as QueuedEvent['event'] | undefined;
     if (!e || typeof e !== 'object') return;
+    const at = typeof item.event.at === 'number' ? item.event.at : 0;
     switch (e.kind) {
       case 'prompt': {
         const p = cleanPrompt(asString(e.prompt));
-        if (p !== '') a.prompts.push(p);
+        if (p === '') return;
+        if (a.prompts.length > 0) closeSegment(index - 1);
+        a.prompts.push(p);
         return;
       }
       case 'stop':
@@ -187,7 +288,7 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         return;
       case 'subagent_stop':
         if (!asString(e.agentId).startsWith('acompact'))
-          addFinding('', asString(e.agentType), asString(e.lastMessage));
+          addFinding('', asString(e.agentType), asString(e.lastMessage), index);
         return;
       case 'pre_compact':
         a.compacted = true;
@@ -207,20 +308,33 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         const input = asRecord(e.input);
         const command = asString(input['command']);
         const file = rel(input['file_path'] ?? input['notebook_path'] ?? input['path']);
-        const kind = command ? classifyCommand(command) : 'other';
+        const part = command ? mainPart(command) : null;
+        const kind = part?.kind ?? (command ? classifyCommand(command) : 'other');
         if (error.trim() === '' && !command && !file) return; // nothing to say about it
         const headline = errorHeadline(error) || 'failed';
+        const canonical = part?.canonical ?? command.trim();
         if (command) {
           const counts = kind === 'test' ? describeCounts(testCounts(error)) : '';
-          a.commands.push({ command, kind, ok: false, detail: counts || headline, index });
+          a.commands.push({
+            command,
+            canonical,
+            kind,
+            ok: false,
+            detail: counts || headline,
+            output: clip(error, 2000),
+            index,
+            at,
+          });
         }
         a.errors.push({
           what: command ? clip(command, 80) : clip(`${tool}${file ? ` ${file}` : ''}`, 80),
           message: headline,
+          hint: command ? hintOf(error) : '',
           fixed: false,
+          fixedAt: null,
           minor: command ? kind === 'inspect' : READ_ONLY.has(tool) || EDITING.has(tool),
           index,
-          key: command ? commandKey(command, kind) : EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
+          key: command ? `cmd:${canonical}` : EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
         });
         return;
       }
@@ -229,8 +343,24 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         const tool = asString(e.tool);
         const input = asRecord(e.input);
         const response = asRecord(e.response);
-        toolOk.set(`tool:${tool}`, index);
-        if (todos.take(tool, e.input, e.response)) return;
+        ok(toolOk, `tool:${tool}`, index);
+        if (todos.take(tool, e.input, e.response)) {
+          const now = todos.items() ?? [];
+          for (const t of now) {
+            const before = previousTodos.find((p) => p.content === t.content);
+            if (t.status !== 'completed' || before?.status === 'completed') continue;
+            // Marked done right after its commit: it belongs to the task that commit ended.
+            const committed = a.segments[a.segments.length - 1];
+            const empty = segment.files.files().length === 0 && segment.commits.length === 0;
+            if (empty && committed && committed.commits.length > 0) committed.completed.push(t.content);
+            else {
+              segment.completed.push(t.content);
+              finishing = true;
+            }
+          }
+          previousTodos = now.map((t) => ({ ...t }));
+          return;
+        }
         if (!EVERYDAY.has(tool) && tool !== '') pushUnique(a.otherTools, [tool]);
         switch (tool) {
           case 'Read':
@@ -259,12 +389,13 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
           case 'Write': {
             const file = rel(input['file_path']);
             if (!file) return;
+            beforeChange(index);
             const content = asString(input['content']);
             const original = response['originalFile'];
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
-            files.write(file, content, lineCount(content), before);
-            fileOk.set(file, index);
+            for (const f of [files, segment.files]) f.write(file, content, lineCount(content), before);
+            ok(fileOk, file, index);
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
             );
@@ -275,6 +406,7 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
           case 'NotebookEdit': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
             if (!file) return;
+            beforeChange(index);
             const edits = Array.isArray(input['edits']) ? asArray(input['edits']).map(asRecord) : [input];
             const original = asString(response['originalFile']);
             const context = original !== '' ? original : patchOldText(response['structuredPatch']);
@@ -284,14 +416,14 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
               const oldText = asString(edit['old_string']);
               const newText = asString(edit['new_string'] ?? edit['new_source']);
               const all = edit['replace_all'] === true;
-              files.edit(file, oldText, newText, context, all);
+              for (const f of [files, segment.files]) f.edit(file, oldText, newText, context, all);
               current = current !== null ? applyEdit(current, oldText, newText, all) : null;
               if (current === null) addDeps(dependencyEdits(file, { before: oldText, after: newText }));
             }
             if (start !== null && current !== null) {
               addDeps(dependencyEdits(file, { before: '', after: '' }, { before: start, after: current }));
             }
-            fileOk.set(file, index);
+            ok(fileOk, file, index);
             return;
           }
           case 'Task':
@@ -300,34 +432,56 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
               clip(asString(input['description']), 80),
               asString(input['subagent_type']),
               responseText(e.response),
+              index,
             );
             return;
           case 'ExitPlanMode':
             a.plan = asString(input['plan']).trim();
+            a.planned = true;
             return;
           case 'Bash': {
             const command = asString(input['command']);
             if (!command) return;
-            const kind = classifyCommand(command);
+            const part = mainPart(command);
+            const kind = part?.kind ?? classifyCommand(command);
+            const canonical = part?.canonical ?? command.trim();
             const output = responseText(e.response);
-            const ok = response['interrupted'] !== true && !outputLooksFailed(kind, output, command);
+            const good = response['interrupted'] !== true && !outputLooksFailed(kind, output, command);
             const detail =
-              kind === 'test' ? describeCounts(testCounts(output)) : ok ? '' : errorHeadline(output);
-            a.commands.push({ command, kind, ok, detail, index });
-            if (!ok) {
+              kind === 'test' ? describeCounts(testCounts(output)) : good ? '' : errorHeadline(output);
+            a.commands.push({
+              command,
+              canonical,
+              kind,
+              ok: good,
+              detail,
+              output: clip(output, 2000),
+              index,
+              at,
+            });
+            if (!good) {
               a.errors.push({
                 what: clip(command, 80),
                 message: errorHeadline(output) || 'failed',
+                hint: hintOf(output),
                 fixed: false,
+                fixedAt: null,
                 minor: false,
                 index,
-                key: commandKey(command, kind),
+                key: `cmd:${canonical}`,
               });
               return;
             }
+            for (const t of ticketsCreated(command, output))
+              if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
             const out = commitOutput(output);
             const message = kind === 'commit' ? (commitMessage(command) ?? out?.subject ?? '') : '';
-            if (message) a.commits.push({ message, hash: out?.hash ?? '', branch: out?.branch ?? '' });
+            if (message) {
+              const commit = { message, hash: out?.hash ?? '', branch: out?.branch ?? '', index };
+              a.commits.push(commit);
+              segment.commits.push(commit);
+              closeSegment(index);
+            }
             if (/\bgit\s+push\b/.test(command)) a.pushed = true;
             const pkgs = packagesOf(command);
             addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });
@@ -341,17 +495,25 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         return;
     }
   });
+  closeSegment(items.length - 1);
   a.todos = todos.items();
-  // An error is fixed when the same command (or a test/build/lint/typecheck run of the same kind)
-  // later succeeded; a failed edit when the file was later edited; a failed read or other tool call
-  // when the same tool later worked.
+  // An error is resolved when the same command later ran without that error (it passed, or failed
+  // differently: the next problem is its own error); a failed edit when the file was later edited; a
+  // failed read or other tool call when the same tool later worked.
   for (const err of a.errors) {
-    if (err.key.startsWith('file:')) err.fixed = (fileOk.get(err.key.slice(5)) ?? -1) > err.index;
-    else if (err.key.startsWith('tool:')) err.fixed = (toolOk.get(err.key) ?? -1) > err.index;
-    else
-      err.fixed = a.commands.some(
-        (c) => c.ok && c.index > err.index && commandKey(c.command, c.kind) === err.key,
+    const after = (list: readonly number[] | undefined) => list?.find((i) => i > err.index) ?? null;
+    if (err.key.startsWith('file:')) err.fixedAt = after(fileOk.get(err.key.slice(5)));
+    else if (err.key.startsWith('tool:')) err.fixedAt = after(toolOk.get(err.key));
+    else {
+      const resolving = a.commands.find(
+        (c) =>
+          c.index > err.index &&
+          `cmd:${c.canonical}` === err.key &&
+          (c.ok || errorHeadline(c.output) !== err.message),
       );
+      err.fixedAt = resolving?.index ?? null;
+    }
+    err.fixed = err.fixedAt !== null;
   }
   return a;
 }

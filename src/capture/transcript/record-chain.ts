@@ -10,39 +10,28 @@
  * ancestor, so the chain carried from one read to the next stays small.
  */
 
-/** One kept record: its parent (resolved past progress records), its time, and whether it made an entry. */
-export interface ChainLink {
-  uuid: string;
-  parent: string | null;
-  at: number;
-  entry: boolean;
-}
-
-/** A rewind: the records of the abandoned branch, oldest first, and when it started. */
-export interface Rewind {
-  /** The record the new prompt attached to (where the conversation went back to). */
-  from: string;
-  abandoned: string[];
-  since: number;
-  at: number;
-}
+import type { ChainLink, Rewind } from '../../core/transcript.ts';
 
 /** How many links a read carries to the next (a rewind rarely goes further back). */
 const KEEP = 400;
 
+/** The start of the conversation: records without a parent hang from it (a rewind to the first prompt). */
+const ROOT = '(root)';
+
 export function createRecordChain(previous: readonly ChainLink[] = []) {
-  const links = new Map<string, ChainLink>();
-  const order: string[] = [];
+  const links = new Map<string, ChainLink>([[ROOT, { uuid: ROOT, parent: null, at: 0, entry: false }]]);
+  const order: string[] = [ROOT];
   /** A progress record → its nearest kept ancestor. */
   const alias = new Map<string, string | null>();
   for (const l of previous) {
+    if (l.uuid === ROOT || links.has(l.uuid)) continue;
     links.set(l.uuid, { ...l });
     order.push(l.uuid);
   }
-  const resolve = (uuid: string | null): string | null => {
+  const resolve = (uuid: string | null): string => {
     let u = uuid;
     for (let guard = 0; u !== null && alias.has(u) && guard < 10_000; guard++) u = alias.get(u) ?? null;
-    return u;
+    return u ?? ROOT;
   };
 
   return {
@@ -67,7 +56,7 @@ export function createRecordChain(previous: readonly ChainLink[] = []) {
      */
     rewindBy(parent: string | null, at: number): Rewind | null {
       const from = resolve(parent);
-      if (from === null || !links.has(from)) return null;
+      if (!links.has(from)) return null;
       const start = order.indexOf(from);
       const branch = new Set([from]);
       const abandoned: string[] = [];
@@ -89,7 +78,7 @@ export function createRecordChain(previous: readonly ChainLink[] = []) {
     tail(): ChainLink[] {
       return order.slice(-KEEP).flatMap((u) => {
         const l = links.get(u);
-        return l ? [{ ...l }] : [];
+        return l && u !== ROOT ? [{ ...l }] : [];
       });
     },
   };

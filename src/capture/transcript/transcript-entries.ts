@@ -8,10 +8,10 @@
  * never fatal. Every string is scrubbed before it leaves this module.
  */
 import { scrubText } from '../../core/scrub.ts';
-import type { TranscriptEntry, UsageRecord } from '../../core/transcript.ts';
+import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
 import type { SkippedLine } from './read-jsonl.ts';
-import { createRecordChain, type ChainLink, type Rewind } from './record-chain.ts';
+import { createRecordChain } from './record-chain.ts';
 import { readUserText } from './user-text.ts';
 
 export interface ParsedTranscript {
@@ -245,7 +245,13 @@ export function createTranscriptParser(
     parsed.sessionId ??= str(r['sessionId']) || null;
     parsed.cwd ??= str(r['cwd']) || null;
     const sidechain = r['isSidechain'] === true;
-    const parent = typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null;
+    // A compaction boundary starts a new root; it continues its logical parent.
+    const parent =
+      typeof r['parentUuid'] === 'string'
+        ? r['parentUuid']
+        : typeof r['logicalParentUuid'] === 'string'
+          ? r['logicalParentUuid']
+          : null;
     const conversation = type === 'user' || type === 'assistant' || type === 'system';
     if (!sidechain && conversation && !(type === 'user' && r['isMeta'] === true)) {
       if (type !== 'user') records.add(uuid, parent, at);
