@@ -254,6 +254,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
         now: end,
         budgetTokens: config['context.sessionStartTokens'],
         recentCount: config['context.recentCount'],
+        standingShare: config['context.standingShare'],
       });
       indexed.set(project.id, new Set(rendered.observationIds));
       indexText.set(cwd, rendered.text);

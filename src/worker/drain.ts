@@ -99,6 +99,24 @@ function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], no
   }
 }
 
+/**
+ * An LLM result with the heuristic's named knowledge kept (how to build and test, conventions, the
+ * task list, gotchas and open failures, which later turns merge into or close): the LLM's own version
+ * of one of those is dropped.
+ */
+function withKnowledge(
+  prepared: PreparedTurn,
+  heuristic: { observations: ObservationDraft[] },
+): (ObservationDraft & { supersedes: string | null })[] {
+  const named = heuristic.observations.filter((o) => o.subject && o.subject !== 'attach:commit');
+  const key = (o: ObservationDraft) => `${o.type}\u0000${o.title.trim().toLowerCase()}`;
+  const known = new Set(named.map(key));
+  return [
+    ...named.map((o) => ({ ...o, supersedes: null })),
+    ...prepared.observations.filter((o) => !known.has(key(o))),
+  ];
+}
+
 function distilTurn(
   deps: DrainDeps,
   events: QueuedEvent[],
@@ -121,7 +139,9 @@ function distilTurn(
     previousSummary,
     narration,
   });
-  const result = prepared ? { observations: prepared.observations, summary: prepared.summary } : heuristic;
+  const result = prepared
+    ? { observations: withKnowledge(prepared, heuristic), summary: prepared.summary }
+    : heuristic;
   const provenance = turnProvenance(events);
   const at = events[events.length - 1]?.at ?? now;
   const ctx = { origin: prepared ? ('llm' as const) : ('hook' as const), at: now };
