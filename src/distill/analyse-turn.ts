@@ -29,6 +29,7 @@ import {
   asString,
   clip,
   cleanPrompt,
+  isTrivialPrompt,
   lineCount,
   relativePath,
   responseText,
@@ -90,6 +91,8 @@ export interface SubagentFinding {
 export interface Segment {
   start: number;
   end: number;
+  /** The request it answered (the turn's prompt, or the later prompt of a flush it follows). */
+  prompt: string;
   files: FileChanges;
   commits: Commit[];
   /** Todo items finished in it. */
@@ -252,12 +255,19 @@ export function analyseTurn(
   };
 
   // Tasks: a commit ends one; a finished todo item ends one at the next change.
-  let segment: Segment = { start: 0, end: 0, files: createFileChanges(), commits: [], completed: [] };
+  let segment: Segment = { start: 0, end: 0, prompt: '', files: createFileChanges(), commits: [], completed: [] };
   let finishing = false;
   const closeSegment = (index: number) => {
     segment.end = index;
     if (segment.files.files().length > 0 || segment.commits.length > 0) a.segments.push(segment);
-    segment = { start: index + 1, end: index + 1, files: createFileChanges(), commits: [], completed: [] };
+    segment = {
+      start: index + 1,
+      end: index + 1,
+      prompt: segment.prompt,
+      files: createFileChanges(),
+      commits: [],
+      completed: [],
+    };
     finishing = false;
   };
   const beforeChange = (index: number) => {
@@ -281,6 +291,7 @@ export function analyseTurn(
         if (p === '') return;
         if (a.prompts.length > 0) closeSegment(index - 1);
         a.prompts.push(p);
+        if (!isTrivialPrompt(p)) segment.prompt = p;
         return;
       }
       case 'stop':

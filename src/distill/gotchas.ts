@@ -100,7 +100,7 @@ export function gotchaDraft(
   fix: { short: string; cause: string; files: string[]; steps: string[]; resolvedBy: string },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
-  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 50)} → ${fix.short}`, 140);
+  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 150);
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
   return {
     type: 'gotcha',

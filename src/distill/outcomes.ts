@@ -60,11 +60,12 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
     if (t) return t;
   }
   const asked = requestedType(s.completed[0] ?? '') ?? requestedType(request);
-  if (asked) return asked;
+  // A check that found the code wrong, fixed by this change: a bugfix, unless a feature was asked for.
   const fixedBug = a.errors.some(
     (e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message),
   );
-  return fixedBug ? 'bugfix' : 'change';
+  if (fixedBug && asked !== 'feature' && asked !== 'refactor') return 'bugfix';
+  return asked ?? 'change';
 }
 
 function title(a: TurnAnalysis, s: Segment, texts: readonly string[]): string {
@@ -105,7 +106,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   const files = s.files.files().map((f) => f.path);
   if (files.length === 0 && s.commits.length === 0) return null;
   if (unfinished(a, s, last) || planOnly(a, s)) return null;
-  const request = requestOf(a);
+  const request = s.prompt || requestOf(a);
   const texts = segmentTexts(a, s, last);
   const heading = title(a, s, texts);
   if (heading === '') return null;

@@ -40,11 +40,14 @@ export function dependencyFacts(a: TurnAnalysis): string[] {
   ].filter(Boolean);
 }
 
-/** A test that ran and found the code wrong: not a gotcha, the code's own bug (fixed by the change). */
+/** A test that ran and found the code wrong: never a gotcha, the code's own bug (fixed by the change). */
 const ASSERTION =
-  /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|^\s*FAIL\b.*›/i;
+  /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b/i;
+/** What a setup problem says: something missing, undefined, unconfigured, unreachable or refused. */
+const SETUP =
+  /\bnot (?:defined|found|installed|configured|set|supported|available|running)\b|\bundefined (?:function|variable|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate)|\bno such (?:file|module|command|table)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible\b|doesn't exist|does not exist|\bnot supported\b/i;
 
 /** Whether an error is about the setup (imports, dependencies, config, services, flags), not a wrong result. */
 export function isSetupError(message: string): boolean {
-  return !ASSERTION.test(message);
+  return !ASSERTION.test(message) && SETUP.test(message);
 }

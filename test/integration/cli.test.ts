@@ -102,8 +102,9 @@ describe('the engram CLI', () => {
     const search = JSON.parse(sb.engram(['search', 'webhook backoff', '--json', '--cwd', cwd]).stdout) as {
       results: { id: string; title: string; files: string[] }[];
     };
+    // Titled by what is now true (the assistant's statement of the result), never by the prompt.
     expect(search.results[0]).toMatchObject({
-      title: 'Add a retry with exponential backoff to the webhook sender',
+      title: 'Webhook sends now retry with exponential backoff (withBackoff, 5 attempts).',
       files: ['src/webhook.ts'],
     });
     const id = search.results[0]?.id as string;
@@ -125,8 +126,8 @@ describe('the engram CLI', () => {
 
     expect(sb.engram(['forget', id]).stdout).toMatch(/forgot/);
     expect(JSON.parse(sb.engram(['search', 'webhook', '--json', '--cwd', cwd]).stdout).results).toEqual([]);
-    expect(sb.engram(['context', '--cwd', cwd]).stdout).not.toContain(
-      'exponential backoff to the webhook sender ·',
+    expect(sb.engram(['context', '--cwd', cwd]).stdout).not.toMatch(
+      /obs_\w+ \[feature\] Webhook sends now retry/,
     );
 
     const missing = sb.engram(['show', 'obs_doesnotexist']);
@@ -142,7 +143,7 @@ describe('the engram CLI', () => {
     const demo = sb.engram(['demo']);
     expect(demo.status, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/engram memory for project "acme-api"/);
-    expect(demo.stdout).toMatch(/\[bugfix\] The \/login endpoint returns 500/);
+    expect(demo.stdout).toMatch(/\[bugfix\] Return 401 for expired session tokens/);
     expect(demo.stdout).not.toContain('hunter2');
   });
 });

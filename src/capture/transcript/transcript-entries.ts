@@ -173,7 +173,7 @@ export function createTranscriptParser(
     }
     // A subagent's prompt (its first sidechain record) is the parent agent's words, never the user's.
     if (sidechain || said.kind === 'host') return kept;
-    followRewind(typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null, at);
+    if ('parentUuid' in r) followRewind(typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null, at);
     const text = said.kind === 'command' ? `${said.name} ${said.args}`.trim() : said.text;
     push(
       {
@@ -252,16 +252,18 @@ export function createTranscriptParser(
         : typeof r['logicalParentUuid'] === 'string'
           ? r['logicalParentUuid']
           : null;
+    // Records without the envelope's chain (hand-written or very old) take no part in it.
+    const chained = !sidechain && 'parentUuid' in r;
     const conversation = type === 'user' || type === 'assistant' || type === 'system';
-    if (!sidechain && conversation && !(type === 'user' && r['isMeta'] === true)) {
+    if (chained && conversation && !(type === 'user' && r['isMeta'] === true)) {
       if (type !== 'user') records.add(uuid, parent, at);
-    } else if (!sidechain) records.pass(uuid, parent);
+    } else if (chained) records.pass(uuid, parent);
     switch (type) {
       case 'user': {
         // Added to the chain after a rewind check: the new prompt is not part of the branch it leaves.
         const kept = userRecord(r, uuid, at, sidechain);
-        if (!sidechain && r['isMeta'] !== true) records.add(uuid, parent, at);
-        if (kept && !sidechain) records.markEntry(uuid);
+        if (chained && r['isMeta'] !== true) records.add(uuid, parent, at);
+        if (kept && chained) records.markEntry(uuid);
         count(type, !kept);
         return;
       }

@@ -137,19 +137,15 @@ describe('preferences', () => {
 });
 
 describe('project facts', () => {
-  it('records commands that worked and versions printed, not failures', () => {
+  it("records tool versions printed, named by tool; commands are the command facts' job", () => {
     const found = extractProjectFacts([
       bash('npm test', 'Tests: 12 passed'),
-      bash('npm run build', 'error TS2304', true),
       bash('node --version', 'v20.20.2'),
-      bash('npm run dev', 'ready on :3000'),
+      bash('psql --version', 'psql (PostgreSQL) 16.4', true),
       bash('ls -la', 'total 0'),
     ]);
-    expect(titles(found)).toEqual([
-      '`npm test` runs the tests',
-      'node 20.20.2 in this environment',
-      '`npm run dev` runs the project',
+    expect(found.map((f) => [f.draft.title, f.draft.subject])).toEqual([
+      ['node 20.20.2 in this environment', 'env:version:node'],
     ]);
-    expect(found.every((f) => f.draft.type === 'fact')).toBe(true);
   });
 });
