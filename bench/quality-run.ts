@@ -13,15 +13,13 @@
 //   backfill  every transcript through `engram backfill`'s ingest (sessions the hooks never saw)
 //   llm       live, with the opt-in LLM distiller against the loopback fake of the Messages API: the
 //             fake answers plausible JSON, so this checks the plumbing only, not the LLM's quality
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { normaliseClaudePayload } from '../src/capture/claude-code-payload.ts';
-import { resolveProject, resolveProjectIdentity } from '../src/capture/project-identity.ts';
+import { resolveProject } from '../src/capture/project-identity.ts';
 import { resolveConfig, type Config } from '../src/core/config.ts';
-import { projectIdFromKey } from '../src/core/ids.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
 import { DEFAULT_PRICES } from '../src/core/prices.ts';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
@@ -34,6 +32,7 @@ import { drainOnce, drainOnceAsync, type TurnPreparer } from '../src/worker/drai
 import { createLlmTurnPreparer } from '../src/worker/llm-turn.ts';
 import { createLlmDistillerFromConfig } from '../src/worker/llm-wiring.ts';
 import type { ClaudeSession } from '../test/support/claude-session.ts';
+import { replayLive } from '../test/support/replay.ts';
 import { plausibleReply, startFakeLlmServer } from '../test/support/fake-llm-server.ts';
 import { GOLD, LABELLED_SESSIONS, MUST_NEVER } from '../test/fixtures/quality/labels.ts';
 import {
@@ -71,39 +70,7 @@ interface Replay {
   transcripts: string;
 }
 
-/** One hook payload as the capture hook would store it (in-process: no spawn, same code path). */
-function capture(r: Replay, payload: Record<string, unknown>, transcriptPath: string, at: number): void {
-  const n = normaliseClaudePayload(
-    { ...payload, transcript_path: transcriptPath },
-    {
-      skipTools: r.config['capture.skipTools'],
-      maxFieldChars: r.config['capture.maxFieldChars'],
-      maxEventBytes: r.config['capture.maxEventBytes'],
-      fallbackCwd: '/',
-    },
-  );
-  if (!n.ok) return;
-  const identity = resolveProjectIdentity(n.value.cwd);
-  const project = { ...identity, id: projectIdFromKey(identity.key) };
-  r.store.transaction(() => {
-    r.store.events.append({
-      sessionId: n.value.sessionId,
-      projectId: project.id,
-      hook: n.value.hook,
-      cwd: n.value.cwd,
-      transcriptPath,
-      at,
-      event: n.value.event,
-    });
-    r.store.sessions.touch(
-      project,
-      { id: n.value.sessionId, cwd: n.value.cwd, transcriptPath },
-      n.value.hook,
-      at,
-    );
-  });
-}
-
+/** The worker's pass over the queue (with the transcript read after each turn, as live). */
 async function drain(r: Replay, now: number, force = false): Promise<void> {
   const deps = {
     store: r.store,
@@ -114,22 +81,6 @@ async function drain(r: Replay, now: number, force = false): Promise<void> {
   const options = { force, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 };
   if (r.prepare) await drainOnceAsync(deps, options, r.prepare);
   else drainOnce(deps, options);
-}
-
-/** Replay a session as it happened: transcript lines up to each hook, the hook, a drain after each turn. */
-async function replay(r: Replay, s: ClaudeSession): Promise<void> {
-  const dir = join(r.transcripts, s.cwd.replace(/\//g, '-'));
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${s.sessionId}.jsonl`);
-  writeFileSync(path, '');
-  for (const step of s.steps) {
-    if (step.records.length > 0)
-      appendFileSync(path, step.records.map((x) => `${JSON.stringify(x)}\n`).join(''));
-    if (!step.hook) continue;
-    capture(r, step.hook, path, step.at);
-    const event = step.hook['hook_event_name'];
-    if (event === 'Stop' || event === 'SessionEnd') await drain(r, step.at + 2000);
-  }
 }
 
 /** Write sessions as finished transcript files (file times = session start, so backfill reads them in order). */
@@ -227,6 +178,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     const scenarios = scenarioSessions();
     const fillers = fillerSessions(FILLERS);
     const end = (fillers[fillers.length - 1]?.time() ?? 0) + 3_600_000;
+    const liveDrain = (now: number) => drain(r, now);
     if (mode === 'backfill') {
       writeTranscripts(r.transcripts, scenarios);
       backfill(store, { root: r.transcripts, distiller, now: () => REMEMBERED_DECISION.at - 1 });
@@ -234,9 +186,9 @@ async function runMode(mode: Mode): Promise<ModeResult> {
       writeTranscripts(r.transcripts, fillers);
       backfill(store, { root: r.transcripts, distiller, now: () => end });
     } else {
-      for (const s of scenarios) await replay(r, s);
+      for (const s of scenarios) await replayLive(store, s, r.transcripts, liveDrain, config);
       await remember(dbPath);
-      for (const s of fillers) await replay(r, s);
+      for (const s of fillers) await replayLive(store, s, r.transcripts, liveDrain, config);
       await drain(r, end, true);
     }
 

@@ -255,7 +255,14 @@ export function analyseTurn(
   };
 
   // Tasks: a commit ends one; a finished todo item ends one at the next change.
-  let segment: Segment = { start: 0, end: 0, prompt: '', files: createFileChanges(), commits: [], completed: [] };
+  let segment: Segment = {
+    start: 0,
+    end: 0,
+    prompt: '',
+    files: createFileChanges(),
+    commits: [],
+    completed: [],
+  };
   let finishing = false;
   const closeSegment = (index: number) => {
     segment.end = index;
