@@ -10,7 +10,7 @@ import { clip } from './text.ts';
 export function proseSentences(text: string): string[] {
   return text
     .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z`*"(\[])|\n+/)
+    .split(/(?<=[.!?])\s+(?=[A-Z`*"([])|\n+/)
     .map((s) =>
       s
         .trim()
