@@ -21,7 +21,6 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { resolveProject } from '../src/capture/project-identity.ts';
 import { resolveConfig, type Config } from '../src/core/config.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
-import { DEFAULT_PRICES } from '../src/core/prices.ts';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
 import { renderSessionContext } from '../src/recall/render-context.ts';
 import { openDatabase } from '../src/store/database.ts';
@@ -29,18 +28,30 @@ import { createStore, type Store } from '../src/store/store.ts';
 import { createMcpServer } from '../src/surfaces/mcp/server.ts';
 import { backfill } from '../src/worker/backfill.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from '../src/worker/drain.ts';
-import { createLlmTurnPreparer } from '../src/worker/llm-turn.ts';
-import { createLlmDistillerFromConfig } from '../src/worker/llm-wiring.ts';
 import type { ClaudeSession } from '../test/support/claude-session.ts';
 import { replayLive } from '../test/support/replay.ts';
 import { plausibleReply, startFakeLlmServer } from '../test/support/fake-llm-server.ts';
-import { GOLD, LABELLED_SESSIONS, MUST_NEVER } from '../test/fixtures/quality/labels.ts';
+import {
+  HELD_OUT_GOLD,
+  HELD_OUT_MUST_NEVER,
+  HELD_OUT_SESSIONS,
+  heldOutSessions,
+  LEDGER_CWD,
+} from '../test/fixtures/quality/held-out.ts';
+import {
+  GOLD,
+  LABELLED_SESSIONS,
+  MUST_NEVER,
+  type GoldItem,
+  type MustNever,
+} from '../test/fixtures/quality/labels.ts';
 import {
   fillerSessions,
   REMEMBERED_DECISION,
   scenarioSessions,
   SHOP_CWD,
 } from '../test/fixtures/quality/scenarios.ts';
+import { fakeLlmConfig, fakeLlmPreparer } from './lib/fake-llm-step.ts';
 import { judge, type JudgedMemory, type JudgeReport } from './lib/quality-judge.ts';
 
 type Mode = 'live' | 'backfill' | 'llm';
@@ -120,6 +131,7 @@ async function remember(dbPath: string): Promise<void> {
 interface ModeResult {
   mode: Mode;
   report: JudgeReport;
+  heldOut: JudgeReport;
   indexText: Map<string, string>;
   byType: Record<string, number>;
   bySource: Record<string, number>;
@@ -132,37 +144,8 @@ async function runMode(mode: Mode): Promise<ModeResult> {
   const llmServer =
     mode === 'llm' ? await startFakeLlmServer((q) => ({ text: plausibleReply(q.prompt) })) : null;
   try {
-    const config = resolveConfig({
-      env: llmServer
-        ? {
-            ENGRAM_DISTILL_PROVIDER: 'anthropic',
-            ENGRAM_DISTILL_URL: llmServer.url,
-            ENGRAM_DISTILL_DAILY_TOKEN_CAP: '1000000000',
-            ENGRAM_DISTILL_SESSION_TOKEN_CAP: '100000000',
-            ENGRAM_DISTILL_DAILY_USD_CAP: '10000',
-          }
-        : {},
-    });
-    let prepare: TurnPreparer | null = null;
-    if (llmServer) {
-      const clock = { now: () => Date.now() };
-      const llm = createLlmDistillerFromConfig({
-        config,
-        env: { ANTHROPIC_API_KEY: 'bench-not-a-key' },
-        home: work,
-        clock,
-      });
-      if (!llm) throw new Error('no LLM distiller');
-      prepare = createLlmTurnPreparer({
-        store,
-        heuristic: createHeuristicDistiller(),
-        llm,
-        logger: createMemoryLogger(),
-        clock,
-        config,
-        prices: DEFAULT_PRICES,
-      });
-    }
+    const config = llmServer ? fakeLlmConfig(llmServer.url) : resolveConfig({ env: {} });
+    const prepare: TurnPreparer | null = llmServer ? fakeLlmPreparer(store, config, work) : null;
     const r: Replay = { store, config, prepare, transcripts: join(work, 'projects') };
     const distiller = createHeuristicDistiller();
     // The real fixture transcripts (February 2026): through backfill in every mode.
@@ -175,7 +158,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
       now: () => Date.parse('2026-03-01T00:00:00Z'),
     });
 
-    const scenarios = scenarioSessions();
+    const scenarios = [...scenarioSessions(), ...heldOutSessions()];
     const fillers = fillerSessions(FILLERS);
     const end = (fillers[fillers.length - 1]?.time() ?? 0) + 3_600_000;
     const liveDrain = (now: number) => drain(r, now);
@@ -192,49 +175,58 @@ async function runMode(mode: Mode): Promise<ModeResult> {
       await drain(r, end, true);
     }
 
-    const indexed = new Map<string, Set<string>>();
     const indexText = new Map<string, string>();
-    const memories: JudgedMemory[] = [];
     const byType: Record<string, number> = {};
     const bySource: Record<string, number> = {};
-    for (const cwd of PROJECT_CWDS) {
-      const project = resolveProject(cwd);
-      const rendered = renderSessionContext(store, {
-        project,
-        sessionId: 'bench-next-session',
-        source: 'startup',
-        now: end,
-        budgetTokens: config['context.sessionStartTokens'],
-        recentCount: config['context.recentCount'],
-        standingShare: config['context.standingShare'],
-      });
-      indexed.set(project.id, new Set(rendered.observationIds));
-      indexText.set(cwd, rendered.text);
-      for (const o of store.observations.recent(project.id, 100_000)) {
-        const labelled =
-          o.sessionId === null || LABELLED_SESSIONS.includes(o.sessionId) || o.sessionId === 'mcp';
-        if (!labelled) continue;
-        byType[o.type] = (byType[o.type] ?? 0) + 1;
-        bySource[o.source] = (bySource[o.source] ?? 0) + 1;
-        memories.push({
-          id: o.id,
-          sessionId: o.sessionId,
-          projectId: o.projectId,
-          type: o.type,
-          title: o.title,
-          subtitle: o.subtitle,
-          narrative: o.narrative,
-          facts: o.facts,
-          createdAt: o.createdAt,
+    /** The labelled memories and summaries of a set's projects, and its projects' start index. */
+    const judgeSet = (
+      cwds: readonly string[],
+      sessions: readonly string[],
+      gold: GoldItem[],
+      mustNever: MustNever[],
+    ) => {
+      const indexed = new Map<string, Set<string>>();
+      const memories: JudgedMemory[] = [];
+      for (const cwd of cwds) {
+        const project = resolveProject(cwd);
+        const rendered = renderSessionContext(store, {
+          project,
+          sessionId: 'bench-next-session',
+          source: 'startup',
+          now: end,
+          budgetTokens: config['context.sessionStartTokens'],
+          recentCount: config['context.recentCount'],
+          standingShare: config['context.standingShare'],
         });
+        indexed.set(project.id, new Set(rendered.observationIds));
+        indexText.set(cwd, rendered.text);
+        for (const o of store.observations.recent(project.id, 100_000)) {
+          const labelled = o.sessionId === null || sessions.includes(o.sessionId) || o.sessionId === 'mcp';
+          if (!labelled) continue;
+          byType[o.type] = (byType[o.type] ?? 0) + 1;
+          bySource[o.source] = (bySource[o.source] ?? 0) + 1;
+          memories.push({
+            id: o.id,
+            sessionId: o.sessionId,
+            projectId: o.projectId,
+            type: o.type,
+            title: o.title,
+            subtitle: o.subtitle,
+            narrative: o.narrative,
+            facts: o.facts,
+            createdAt: o.createdAt,
+          });
+        }
       }
-    }
-    const summaries = LABELLED_SESSIONS.flatMap((id) => {
-      const s = store.summaries.get(id);
-      return s ? [{ sessionId: id, projectId: s.projectId, nextSteps: s.nextSteps }] : [];
-    });
-    const report = judge({ memories, summaries, gold: GOLD, mustNever: MUST_NEVER, projectOf, indexed });
-    return { mode, report, indexText, byType, bySource };
+      const summaries = sessions.flatMap((id) => {
+        const s = store.summaries.get(id);
+        return s ? [{ sessionId: id, projectId: s.projectId, nextSteps: s.nextSteps }] : [];
+      });
+      return judge({ memories, summaries, gold, mustNever, projectOf, indexed });
+    };
+    const report = judgeSet(PROJECT_CWDS, LABELLED_SESSIONS, GOLD, MUST_NEVER);
+    const heldOut = judgeSet([LEDGER_CWD], HELD_OUT_SESSIONS, HELD_OUT_GOLD, HELD_OUT_MUST_NEVER);
+    return { mode, report, heldOut, indexText, byType, bySource };
   } finally {
     store.close();
     await llmServer?.close();
@@ -261,11 +253,11 @@ function print(results: ModeResult[]): void {
     'standing',
   ];
   console.log(header.join(' | '));
-  for (const { mode, report: r } of results) {
+  const row = (label: string, r: JudgeReport) => {
     const w = r.wrong;
     console.log(
       [
-        mode,
+        label,
         r.stored,
         `${r.useful} (${pct(r.useful, r.stored)})`,
         `${r.duplicates} (${pct(r.duplicates, r.stored)})`,
@@ -276,12 +268,17 @@ function print(results: ModeResult[]): void {
         `${r.standing.kept}/${r.standing.total}`,
       ].join(' | '),
     );
-  }
+  };
+  for (const { mode, report } of results) row(mode, report);
+  console.log(
+    `\nHeld out (written after the rules were settled; see test/fixtures/quality/held-out.ts): ${HELD_OUT_SESSIONS.length} sessions of another project, ${HELD_OUT_GOLD.filter((g) => g.required).length} required gold items, ${HELD_OUT_MUST_NEVER.length} must-never items`,
+  );
+  for (const { mode, heldOut } of results) row(`${mode} (held out)`, heldOut);
   if (results.some((x) => x.mode === 'llm'))
     console.log(
       '\nllm: the loopback fake answers plausible JSON; these figures check the plumbing, not an LLM.',
     );
-  for (const { mode, report: r, indexText, byType, bySource } of results) {
+  for (const { mode, report: r, heldOut, indexText, byType, bySource } of results) {
     const list = (x: Record<string, number>) =>
       Object.entries(x)
         .map(([t, n]) => `${t} ${n}`)
@@ -292,8 +289,17 @@ function print(results: ModeResult[]): void {
     if (r.standing.missing.length > 0)
       console.log(`[${mode}] standing items not in the index: ${r.standing.missing.join(', ')}`);
     for (const w of r.wrongItems) console.log(`[${mode}] wrong: ${w}`);
+    if (heldOut.recall.missing.length > 0)
+      console.log(
+        `[${mode}] held out, required gold items not recalled: ${heldOut.recall.missing.join(', ')}`,
+      );
+    if (heldOut.standing.missing.length > 0)
+      console.log(
+        `[${mode}] held out, standing items not in the index: ${heldOut.standing.missing.join(', ')}`,
+      );
+    for (const w of heldOut.wrongItems) console.log(`[${mode}] held out, wrong: ${w}`);
     if (!flag('--verbose')) continue;
-    for (const v of r.verdicts)
+    for (const v of [...r.verdicts, ...heldOut.verdicts])
       console.log(
         `[${mode}] ${v.verdict.padEnd(9)} [${v.memory.type}] ${v.memory.title}${v.items.length ? `  <- ${v.items.join(', ')}` : ''}`,
       );
@@ -306,17 +312,19 @@ for (const mode of modes) results.push(await runMode(mode));
 if (flag('--json')) {
   console.log(
     JSON.stringify(
-      results.map(({ mode, report }) => ({
-        mode,
-        ...report,
-        verdicts: report.verdicts.map((v) => ({
-          id: v.memory.id,
-          type: v.memory.type,
-          title: v.memory.title,
-          verdict: v.verdict,
-          items: v.items,
-        })),
-      })),
+      results.map(({ mode, report, heldOut }) => {
+        const plain = (r: JudgeReport) => ({
+          ...r,
+          verdicts: r.verdicts.map((v) => ({
+            id: v.memory.id,
+            type: v.memory.type,
+            title: v.memory.title,
+            verdict: v.verdict,
+            items: v.items,
+          })),
+        });
+        return { mode, ...plain(report), heldOut: plain(heldOut) };
+      }),
       null,
       2,
     ),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalCommand, commandParts, mainPart } from './canonical-command.ts';
+import { classifyCommand, outputLooksFailed } from './commands.ts';
 
 describe('canonical commands', () => {
   it('drops redirections, output filters, single files and pass-through arguments', () => {
@@ -66,5 +67,25 @@ describe('canonical commands', () => {
         (c) => mainPart(c)?.purpose ?? null,
       ),
     ).toEqual([null, null, null, null, null]);
+  });
+
+  it("keeps an interpreter's script, and reads a fixer that fixed everything and an inspection as what they are", () => {
+    expect(
+      ['python manage.py migrate', 'python3 manage.py runserver 8001', 'node scripts/build.mjs'].map((c) => [
+        canonicalCommand(c),
+        mainPart(c)?.purpose ?? null,
+      ]),
+    ).toEqual([
+      ['python manage.py migrate', 'migrate'],
+      ['python3 manage.py runserver 8001', 'run'],
+      ['node scripts/build.mjs', null],
+    ]);
+    expect(outputLooksFailed('lint', 'Found 2 errors (2 fixed, 0 remaining).')).toBe(false);
+    expect(
+      outputLooksFailed('lint', 'ledger/api.py:1:8: F401 `os` imported but unused\nFound 2 errors.'),
+    ).toBe(true);
+    expect(
+      ['docker compose ps postgres', 'docker logs web', 'docker compose up -d db'].map(classifyCommand),
+    ).toEqual(['inspect', 'inspect', 'other']);
   });
 });

@@ -5,7 +5,7 @@
  * `-- …` pass-through arguments — and keeps what makes it the project's command (`mix test`,
  * `npm run lint`, `mix compile --warnings-as-errors`). Its purpose says what it is for.
  */
-import { classifyCommand, type CommandKind } from './commands.ts';
+import { classifyCommand, PRIORITY, type CommandKind } from './commands.ts';
 
 export const PURPOSES = ['test', 'build', 'lint', 'typecheck', 'run', 'migrate', 'deploy'] as const;
 export type Purpose = (typeof PURPOSES)[number];
@@ -45,6 +45,8 @@ function simpleCommands(line: string): string[] {
     .filter((s) => s !== '');
 }
 
+const INTERPRETERS = /^(?:python[\d.]*|node|ruby|php|perl|bash|sh|deno|bun|tsx|ts-node)$/;
+
 const looksLikePath = (w: string) =>
   /[/\\]/.test(w) ||
   /\.(?:[cm]?[jt]sx?|exs?|py|rb|go|rs|java|kt|php|cs|swift|feature)$/.test(w) ||
@@ -69,6 +71,8 @@ function normalise(part: string): Omit<CommandPart, 'kind' | 'purpose'> | null {
   }
   const kept: string[] = [];
   let variant: CommandPart['variant'] = filtered ? 'filtered' : 'plain';
+  // An interpreter's script is the command itself (`python manage.py migrate`), not a file it runs on.
+  const script = INTERPRETERS.test(head) ? words.findIndex((w, i) => i > 0 && !w.startsWith('-')) : -1;
   for (let i = 0; i < words.length; i++) {
     const w = words[i] ?? '';
     if (w === '--') {
@@ -81,7 +85,7 @@ function normalise(part: string): Omit<CommandPart, 'kind' | 'purpose'> | null {
       i++;
       continue;
     }
-    if (i > 0 && looksLikePath(w) && !w.startsWith('-')) {
+    if (i > 0 && i !== script && looksLikePath(w) && !w.startsWith('-')) {
       variant = 'single file';
       continue;
     }
@@ -109,19 +113,6 @@ export function commandParts(line: string): CommandPart[] {
   return out;
 }
 
-const RANK: CommandKind[] = [
-  'commit',
-  'test',
-  'typecheck',
-  'lint',
-  'build',
-  'install',
-  'uninstall',
-  'push',
-  'other',
-  'inspect',
-];
-
 /** The part of a line that says what it is (a test run in `mix compile && mix test x | tail`). */
 export function mainPart(line: string): CommandPart | null {
   const parts = commandParts(line);
@@ -129,7 +120,7 @@ export function mainPart(line: string): CommandPart | null {
   for (const p of parts) {
     const better =
       best === null ||
-      RANK.indexOf(p.kind) < RANK.indexOf(best.kind) ||
+      PRIORITY.indexOf(p.kind) < PRIORITY.indexOf(best.kind) ||
       (p.purpose !== null && best.purpose === null);
     if (better) best = p;
   }

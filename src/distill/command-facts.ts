@@ -50,7 +50,10 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
   for (const [purpose, seen] of byPurpose(a)) {
     const counts = new Map<string, number>();
     for (const s of seen) counts.set(s.part.canonical, (counts.get(s.part.canonical) ?? 0) + 1);
-    const ranked = [...counts.entries()].sort((x, y) => y[1] - x[1]);
+    // The form used most; on a tie the plainest (fewest words).
+    const ranked = [...counts.entries()].sort(
+      (x, y) => y[1] - x[1] || x[0].split(' ').length - y[0].split(' ').length,
+    );
     const main = ranked[0]?.[0];
     if (!main) continue;
     const singles = unique(

@@ -11,7 +11,7 @@ import type { CommandRun, TurnAnalysis, TurnError } from './analyse-turn.ts';
 import { conceptsOf } from './concepts.ts';
 import { causeSentences, explanation } from './narration.ts';
 import { clip, unique } from './text.ts';
-import { isSetupError } from './turn-observations.ts';
+import { isSetupError, requestOf } from './turn-observations.ts';
 
 /** A command that succeeded in a turn, and what was done before it (to close an earlier failure). */
 export interface Resolution {
@@ -199,7 +199,12 @@ export function resolutions(a: TurnAnalysis): Resolution[] {
     if (!last.ok) continue;
     const first = a.commands.find((c) => c.ok && `cmd:${c.canonical}` === key) ?? last;
     const fix = fixOf(a, { command: first.command, hint: '', index: -1 }, first);
-    const short = fix.steps.length > 0 ? `run ${fix.steps.slice(0, 2).join(', ')} first` : fix.cause;
+    // What was done first in the turn, else why it works now, else what the user said it changed.
+    const request = requestOf(a);
+    const short =
+      fix.steps.length > 0
+        ? `run ${fix.steps.slice(0, 2).join(', ')} first`
+        : fix.cause || (request !== '' ? `after "${clip(request, 80)}"` : '');
     out.push({ key, command: first.command, fix: short, files: fix.files, at: first.at });
   }
   return out;

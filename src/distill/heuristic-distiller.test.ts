@@ -517,7 +517,10 @@ describe('heuristic distiller: gotchas with their fix', () => {
       ),
     );
     expect(r.resolutions).toEqual([
-      expect.objectContaining({ key: 'cmd:docker compose up -d db', fix: '' }),
+      expect.objectContaining({
+        key: 'cmd:docker compose up -d db',
+        fix: 'after "Docker is up now, try again"',
+      }),
       expect.objectContaining({
         key: 'cmd:npm run test:integration',
         command: 'npm run test:integration',

@@ -126,14 +126,8 @@ export function createClaudeSession(options: SessionOptions) {
   const progress = (parent: string, toolUseId: string, hookEvent: string, tool: string): Rec => {
     const uuid = id('progress');
     return {
+      ...envelope('progress'),
       parentUuid: parent,
-      isSidechain: false,
-      userType: 'external',
-      cwd: options.cwd,
-      sessionId: options.sessionId,
-      version,
-      gitBranch,
-      type: 'progress',
       data: { type: 'hook_progress', hookEvent, hookName: `${hookEvent}:${tool}`, command: 'engram hook' },
       parentToolUseID: toolUseId,
       toolUseID: toolUseId,
@@ -299,33 +293,15 @@ export function createClaudeSession(options: SessionOptions) {
         .split('\n')
         .map((l, i) => `${String(i + 1).padStart(6)}→${l}`)
         .join('\n');
+      const lines = content.split('\n').length;
+      const file = {
+        type: 'text',
+        file: { filePath, content, numLines: lines, startLine: 1, totalLines: lines },
+      };
       toolCall(
         'Read',
         { file_path: filePath },
-        {
-          text: numbered,
-          isError: false,
-          structured: {
-            type: 'text',
-            file: {
-              filePath,
-              content,
-              numLines: content.split('\n').length,
-              startLine: 1,
-              totalLines: content.split('\n').length,
-            },
-          },
-          response: {
-            type: 'text',
-            file: {
-              filePath,
-              content,
-              numLines: content.split('\n').length,
-              startLine: 1,
-              totalLines: content.split('\n').length,
-            },
-          },
-        },
+        { text: numbered, isError: false, structured: file, response: file },
       );
       return session;
     },
