@@ -14,6 +14,7 @@ import {
   commitOutput,
   describeCounts,
   errorHeadline,
+  hintOf,
   outputLooksFailed,
   packagesOf,
   testCounts,
@@ -22,6 +23,7 @@ import {
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
+import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
 import { ticketsCreated, type Ticket } from './tickets.ts';
 import {
   asArray,
@@ -35,6 +37,8 @@ import {
   responseText,
 } from './text.ts';
 import { createTodoList, type TodoItem } from './todo-list.ts';
+
+export type { Segment } from './turn-tasks.ts';
 
 /** What the assistant said between tool calls (from the transcript), with its time. */
 export interface Narration {
@@ -72,12 +76,7 @@ export interface TurnError {
   key: string;
 }
 
-export interface Commit {
-  message: string;
-  hash: string;
-  branch: string;
-  index: number;
-}
+export type Commit = TaskCommit;
 
 export interface SubagentFinding {
   /** The task description given to the subagent, or its type. */
@@ -85,18 +84,6 @@ export interface SubagentFinding {
   agentType: string;
   findings: string;
   index: number;
-}
-
-/** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */
-export interface Segment {
-  start: number;
-  end: number;
-  /** The request it answered (the turn's prompt, or the later prompt of a flush it follows). */
-  prompt: string;
-  files: FileChanges;
-  commits: Commit[];
-  /** Todo items finished in it. */
-  completed: string[];
 }
 
 export interface TurnAnalysis {
@@ -160,23 +147,6 @@ const EVERYDAY = new Set([
 ]);
 const REJECTED =
   /doesn't want to proceed|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user/i;
-
-/** A command line the output suggests running (git's "use\n\n    git push --set-upstream …"). */
-function hintOf(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim());
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const inline =
-      /(?:run|use|try|install with|please run)[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
-    if (inline?.[1]) return inline[1].trim();
-    if (/(?:\buse|\brun|following command[^:\n]*|\btry)\s*:?\s*$/i.test(line)) {
-      const next = lines.slice(i + 1, i + 4).find((l) => l !== '');
-      const cmd = next?.replace(/^[║|>$\s]+|[║|\s]+$/g, '') ?? '';
-      if (/^(?:[a-z][\w.-]*)(?:\s+\S+){1,8}$/.test(cmd)) return cmd;
-    }
-  }
-  return '';
-}
 
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);
@@ -254,33 +224,7 @@ export function analyseTurn(
     a.subagents.push({ label: label || agentType, agentType, findings, index });
   };
 
-  // Tasks: a commit ends one; a finished todo item ends one at the next change.
-  let segment: Segment = {
-    start: 0,
-    end: 0,
-    prompt: '',
-    files: createFileChanges(),
-    commits: [],
-    completed: [],
-  };
-  let finishing = false;
-  const closeSegment = (index: number) => {
-    segment.end = index;
-    if (segment.files.files().length > 0 || segment.commits.length > 0) a.segments.push(segment);
-    segment = {
-      start: index + 1,
-      end: index + 1,
-      prompt: segment.prompt,
-      files: createFileChanges(),
-      commits: [],
-      completed: [],
-    };
-    finishing = false;
-  };
-  const beforeChange = (index: number) => {
-    if (finishing && segment.files.files().length > 0) closeSegment(index - 1);
-  };
-  let previousTodos: TodoItem[] = [];
+  const tasks = createTaskCutter();
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
@@ -296,9 +240,8 @@ export function analyseTurn(
       case 'prompt': {
         const p = cleanPrompt(asString(e.prompt));
         if (p === '') return;
-        if (a.prompts.length > 0) closeSegment(index - 1);
+        tasks.prompt(p, index, a.prompts.length === 0, isTrivialPrompt(p));
         a.prompts.push(p);
-        if (!isTrivialPrompt(p)) segment.prompt = p;
         return;
       }
       case 'stop':
@@ -363,20 +306,7 @@ export function analyseTurn(
         const response = asRecord(e.response);
         ok(toolOk, `tool:${tool}`, index);
         if (todos.take(tool, e.input, e.response)) {
-          const now = todos.items() ?? [];
-          for (const t of now) {
-            const before = previousTodos.find((p) => p.content === t.content);
-            if (t.status !== 'completed' || before?.status === 'completed') continue;
-            // Marked done right after its commit: it belongs to the task that commit ended.
-            const committed = a.segments[a.segments.length - 1];
-            const empty = segment.files.files().length === 0 && segment.commits.length === 0;
-            if (empty && committed && committed.commits.length > 0) committed.completed.push(t.content);
-            else {
-              segment.completed.push(t.content);
-              finishing = true;
-            }
-          }
-          previousTodos = now.map((t) => ({ ...t }));
+          tasks.todos(todos.items() ?? []);
           return;
         }
         if (!EVERYDAY.has(tool) && tool !== '') pushUnique(a.otherTools, [tool]);
@@ -407,12 +337,12 @@ export function analyseTurn(
           case 'Write': {
             const file = rel(input['file_path']);
             if (!file) return;
-            beforeChange(index);
+            tasks.beforeChange(index);
             const content = asString(input['content']);
             const original = response['originalFile'];
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
-            for (const f of [files, segment.files]) f.write(file, content, lineCount(content), before);
+            for (const f of [files, tasks.files()]) f.write(file, content, lineCount(content), before);
             ok(fileOk, file, index);
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
@@ -424,7 +354,7 @@ export function analyseTurn(
           case 'NotebookEdit': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
             if (!file) return;
-            beforeChange(index);
+            tasks.beforeChange(index);
             const edits = Array.isArray(input['edits']) ? asArray(input['edits']).map(asRecord) : [input];
             const original = asString(response['originalFile']);
             const context = original !== '' ? original : patchOldText(response['structuredPatch']);
@@ -434,7 +364,7 @@ export function analyseTurn(
               const oldText = asString(edit['old_string']);
               const newText = asString(edit['new_string'] ?? edit['new_source']);
               const all = edit['replace_all'] === true;
-              for (const f of [files, segment.files]) f.edit(file, oldText, newText, context, all);
+              for (const f of [files, tasks.files()]) f.edit(file, oldText, newText, context, all);
               current = current !== null ? applyEdit(current, oldText, newText, all) : null;
               if (current === null) addDeps(dependencyEdits(file, { before: oldText, after: newText }));
             }
@@ -497,8 +427,7 @@ export function analyseTurn(
             if (message) {
               const commit = { message, hash: out?.hash ?? '', branch: out?.branch ?? '', index };
               a.commits.push(commit);
-              segment.commits.push(commit);
-              closeSegment(index);
+              tasks.commit(commit, index);
             }
             if (/\bgit\s+push\b/.test(command)) a.pushed = true;
             const pkgs = packagesOf(command);
@@ -513,7 +442,7 @@ export function analyseTurn(
         return;
     }
   });
-  closeSegment(items.length - 1);
+  a.segments = tasks.finish(items.length - 1);
   a.todos = todos.items();
   // An error is resolved when the same command later ran without that error (it passed, or failed
   // differently: the next problem is its own error); a failed edit when the file was later edited; a

@@ -315,3 +315,20 @@ export function errorHeadline(text: string): string {
     );
   return (telling ?? lines[0] ?? text.trim()).slice(0, 200);
 }
+
+/** A command line the output suggests running (git's "use\n\n    git push --set-upstream …"). */
+export function hintOf(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim());
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const inline =
+      /(?:run|use|try|install with|please run)[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
+    if (inline?.[1]) return inline[1].trim();
+    if (/(?:\buse|\brun|following command[^:\n]*|\btry)\s*:?\s*$/i.test(line)) {
+      const next = lines.slice(i + 1, i + 4).find((l) => l !== '');
+      const cmd = next?.replace(/^[║|>$\s]+|[║|\s]+$/g, '') ?? '';
+      if (/^(?:[a-z][\w.-]*)(?:\s+\S+){1,8}$/.test(cmd)) return cmd;
+    }
+  }
+  return '';
+}
