@@ -6,20 +6,9 @@
  * commit or a finished todo item ends one). Every field of every event is treated as untrusted.
  */
 import type { QueuedEvent } from '../core/model.ts';
-import { mainPart } from './canonical-command.ts';
 import { patchOldText } from './code-symbols.ts';
-import {
-  classifyCommand,
-  commitMessage,
-  commitOutput,
-  describeCounts,
-  errorHeadline,
-  hintOf,
-  outputLooksFailed,
-  packagesOf,
-  testCounts,
-  type CommandKind,
-} from './commands.ts';
+import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
+import { commitMessage, commitOutput, errorHeadline, packagesOf } from './commands.ts';
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
@@ -39,41 +28,12 @@ import {
 import { createTodoList, type TodoItem } from './todo-list.ts';
 
 export type { Segment } from './turn-tasks.ts';
+export type { CommandRun, TurnError } from './command-runs.ts';
 
 /** What the assistant said between tool calls (from the transcript), with its time. */
 export interface Narration {
   at: number;
   text: string;
-}
-
-export interface CommandRun {
-  command: string;
-  /** The normalised command (`npm test` for `npm test -- x.test.ts 2>&1 | tail`). */
-  canonical: string;
-  kind: CommandKind;
-  ok: boolean;
-  /** "12 passed, 1 failed" for tests, else the error headline when it failed. */
-  detail: string;
-  /** What it printed (clipped), for ports and hints. */
-  output: string;
-  index: number;
-  at: number;
-}
-
-export interface TurnError {
-  /** The command, or "Tool path". */
-  what: string;
-  message: string;
-  /** A command the output suggests (`git push --set-upstream origin x`, `npx playwright install`). */
-  hint: string;
-  fixed: boolean;
-  /** Where in the turn it was resolved (the next run of the same command that did not fail so). */
-  fixedAt: number | null;
-  /** A tool hiccup (a failed read or search, an edit whose old text was not found), not a real error. */
-  minor: boolean;
-  index: number;
-  /** `cmd:<canonical>`, `file:<path>` or `tool:<name>`: what must succeed again to resolve it. */
-  key: string;
 }
 
 export type Commit = TaskCommit;
@@ -269,33 +229,22 @@ export function analyseTurn(
         const input = asRecord(e.input);
         const command = asString(input['command']);
         const file = rel(input['file_path'] ?? input['notebook_path'] ?? input['path']);
-        const part = command ? mainPart(command) : null;
-        const kind = part?.kind ?? (command ? classifyCommand(command) : 'other');
         if (error.trim() === '' && !command && !file) return; // nothing to say about it
-        const headline = errorHeadline(error) || 'failed';
-        const canonical = part?.canonical ?? command.trim();
         if (command) {
-          const counts = kind === 'test' ? describeCounts(testCounts(error)) : '';
-          a.commands.push({
-            command,
-            canonical,
-            kind,
-            ok: false,
-            detail: counts || headline,
-            output: clip(error, 2000),
-            index,
-            at,
-          });
+          const { run, error: failure } = commandRun(command, error, { index, at }, true);
+          a.commands.push(run);
+          if (failure) a.errors.push(failure);
+          return;
         }
         a.errors.push({
-          what: command ? clip(command, 80) : clip(`${tool}${file ? ` ${file}` : ''}`, 80),
-          message: headline,
-          hint: command ? hintOf(error) : '',
+          what: clip(`${tool}${file ? ` ${file}` : ''}`, 80),
+          message: errorHeadline(error) || 'failed',
+          hint: '',
           fixed: false,
           fixedAt: null,
-          minor: command ? kind === 'inspect' : READ_ONLY.has(tool) || EDITING.has(tool),
+          minor: READ_ONLY.has(tool) || EDITING.has(tool),
           index,
-          key: command ? `cmd:${canonical}` : EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
+          key: EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
         });
         return;
       }
@@ -390,36 +339,20 @@ export function analyseTurn(
           case 'Bash': {
             const command = asString(input['command']);
             if (!command) return;
-            const part = mainPart(command);
-            const kind = part?.kind ?? classifyCommand(command);
-            const canonical = part?.canonical ?? command.trim();
             const output = responseText(e.response);
-            const good = response['interrupted'] !== true && !outputLooksFailed(kind, output, command);
-            const detail =
-              kind === 'test' ? describeCounts(testCounts(output)) : good ? '' : errorHeadline(output);
-            a.commands.push({
+            const { run, error } = commandRun(
               command,
-              canonical,
-              kind,
-              ok: good,
-              detail,
-              output: clip(output, 2000),
-              index,
-              at,
-            });
-            if (!good) {
-              a.errors.push({
-                what: clip(command, 80),
-                message: errorHeadline(output) || 'failed',
-                hint: hintOf(output),
-                fixed: false,
-                fixedAt: null,
-                minor: false,
-                index,
-                key: `cmd:${canonical}`,
-              });
+              output,
+              { index, at },
+              false,
+              response['interrupted'] === true,
+            );
+            a.commands.push(run);
+            if (error) {
+              a.errors.push(error);
               return;
             }
+            const kind = run.kind;
             for (const t of ticketsCreated(command, output))
               if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
             const out = commitOutput(output);
@@ -444,23 +377,6 @@ export function analyseTurn(
   });
   a.segments = tasks.finish(items.length - 1);
   a.todos = todos.items();
-  // An error is resolved when the same command later ran without that error (it passed, or failed
-  // differently: the next problem is its own error); a failed edit when the file was later edited; a
-  // failed read or other tool call when the same tool later worked.
-  for (const err of a.errors) {
-    const after = (list: readonly number[] | undefined) => list?.find((i) => i > err.index) ?? null;
-    if (err.key.startsWith('file:')) err.fixedAt = after(fileOk.get(err.key.slice(5)));
-    else if (err.key.startsWith('tool:')) err.fixedAt = after(toolOk.get(err.key));
-    else {
-      const resolving = a.commands.find(
-        (c) =>
-          c.index > err.index &&
-          `cmd:${c.canonical}` === err.key &&
-          (c.ok || errorHeadline(c.output) !== err.message),
-      );
-      err.fixedAt = resolving?.index ?? null;
-    }
-    err.fixed = err.fixedAt !== null;
-  }
+  resolveErrors(a.errors, a.commands, fileOk, toolOk);
   return a;
 }
