@@ -275,8 +275,9 @@ function forgetRewound(store: Store, p: PreparedIngest, ctx: { origin: 'transcri
       // How the project is built and run stays true whatever branch it was seen on.
       if (/^(?:command|env|convention):/.test(o.subject ?? '')) continue;
       const span = o.provenance.map((x) => /^turn:(\d+)-(\d+)$/.exec(x)).find(Boolean);
-      // The turn overlapped the abandoned stretch (it started before the new prompt, ended after the old).
-      const inSpan = span ? Number(span[1]) < rewind.at && Number(span[2]) >= rewind.since : false;
+      // The turn ended within the abandoned stretch: after the old prompt, before the new one (the new
+      // prompt's own turn ends after it, whatever the clocks of hook and transcript say about its start).
+      const inSpan = span ? Number(span[2]) >= rewind.since && Number(span[2]) < rewind.at : false;
       if (o.provenance.some((x) => gone.has(x)) || inSpan)
         store.memory.invalidate(o.id, 'the conversation was rewound past it', ctx);
     }
