@@ -161,7 +161,8 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   const standing = standingOrder(store.observations.pinned(project.id as ProjectId, 200)).filter(unseen);
   const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
   // Standing knowledge is kept whatever its age, but marked when the code it describes changed.
-  const staleStanding = standing.length > 0 ? staleOf(standing.map((o) => o.id)) : new Map<string, StaleMark>();
+  const staleStanding =
+    standing.length > 0 ? staleOf(standing.map((o) => o.id)) : new Map<string, StaleMark>();
   if (standing.length > 0) {
     const share = Math.max(0, Math.min(0.8, req.standingShare ?? 0.4));
     const limit = budget.used() + Math.floor(budget.max * share);
