@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservationDraft } from '../core/model.ts';
+import { draftOf } from '../store/store.test-support.ts';
 import { isStanding, mergedCommandFact, ruleRelation } from './knowledge.ts';
 
-const d = (
-  type: ObservationDraft['type'],
-  title: string,
-  extra: Partial<ObservationDraft> = {},
-): ObservationDraft => ({
-  type,
-  title,
-  subtitle: '',
-  narrative: '',
-  facts: [],
-  concepts: [],
-  filesRead: [],
-  filesModified: [],
-  ...extra,
-});
+const d = (type: ObservationDraft['type'], title: string, extra: Partial<ObservationDraft> = {}) =>
+  draftOf(title, { type, ...extra });
 
 describe('standing knowledge', () => {
   it('is the rules, the decisions with a reason or made by the user, and how to build, test and run', () => {
