@@ -97,6 +97,31 @@ describe('the SessionStart index keeps standing knowledge in view', () => {
     expect(ctx.text).toMatch(/Recent memories[\s\S]*Recent work 9/);
   });
 
+  it('keeps a standing memory whose code changed, marked stale', () => {
+    const rule = add('Prices go through `toCents()` in src/money.ts', DAY, {
+      type: 'decision',
+      pinned: true,
+    });
+    const ctx = renderSessionContext(store, {
+      project,
+      sessionId: 'n',
+      source: 'startup',
+      now: NOW,
+      budgetTokens: 1000,
+      recentCount: 40,
+      staleOf: (ids) =>
+        new Map(
+          ids
+            .filter((id) => id === rule)
+            .map((id) => [id, { since: NOW - DAY, reason: 'src/money.ts changed' }]),
+        ),
+    });
+    expect(ctx.observationIds[0]).toBe(rule);
+    expect(ctx.text).toMatch(
+      /\[decision\] Prices go through[^\n]*stale since \S+ \(src\/money\.ts changed\)/,
+    );
+  });
+
   it('does not repeat standing knowledge a resumed session was already told', () => {
     const cents = add('Always store prices as integer cents', DAY, { type: 'preference', pinned: true });
     store.injections.record('resumed', [cents], NOW - 1000);
