@@ -7,20 +7,17 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readJsonlFrom } from '../src/capture/transcript/read-jsonl.ts';
 import { createTranscriptParser, peekSkippedType } from '../src/capture/transcript/transcript-entries.ts';
-import { resolveConfig } from '../src/core/config.ts';
 import { projectIdFromKey } from '../src/core/ids.ts';
 import type { Project } from '../src/core/model.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
-import { DEFAULT_PRICES } from '../src/core/prices.ts';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
 import { splitTranscriptTurns, turnEvents } from '../src/distill/transcript-distiller.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
 import { findTranscripts } from '../src/worker/backfill.ts';
 import { drainOnceAsync } from '../src/worker/drain.ts';
-import { createLlmTurnPreparer } from '../src/worker/llm-turn.ts';
-import { createLlmDistillerFromConfig } from '../src/worker/llm-wiring.ts';
 import { plausibleReply, startFakeLlmServer } from '../test/support/fake-llm-server.ts';
+import { fakeLlmConfig, fakeLlmPreparer } from './lib/fake-llm-step.ts';
 
 const fixtures =
   process.argv[2] ?? join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'transcripts');
@@ -66,33 +63,9 @@ try {
       }
     });
   }
-  const config = resolveConfig({
-    env: {
-      ENGRAM_DISTILL_PROVIDER: 'anthropic',
-      ENGRAM_DISTILL_URL: server.url,
-      ENGRAM_DISTILL_DAILY_TOKEN_CAP: '1000000000',
-      ENGRAM_DISTILL_SESSION_TOKEN_CAP: '100000000',
-      ENGRAM_DISTILL_DAILY_USD_CAP: '10000',
-    },
-  });
-  const clock = { now: () => Date.now() };
-  const llm = createLlmDistillerFromConfig({
-    config,
-    env: { ANTHROPIC_API_KEY: 'bench-not-a-key' },
-    home: work,
-    clock,
-  });
-  if (!llm) throw new Error('no LLM distiller');
+  const config = fakeLlmConfig(server.url);
   const logger = createMemoryLogger();
-  const prepare = createLlmTurnPreparer({
-    store,
-    heuristic: createHeuristicDistiller(),
-    llm,
-    logger,
-    clock,
-    config,
-    prices: DEFAULT_PRICES,
-  });
+  const prepare = fakeLlmPreparer(store, config, work);
   // As the worker does: after each turn the transcript is ingested (its offset stored), so the next
   // turn's prompt gets only the transcript extracts that are new.
   const deps = { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true };

@@ -9,6 +9,8 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'Token budget of the SessionStart index (the host caps hook output at 10,000 characters).',
   'context.recentCount':
     'How many recent observations the SessionStart index may list (the token budget still applies).',
+  'context.standingShare':
+    'Share of the SessionStart budget kept for standing knowledge (pinned preferences, conventions, decisions, how to build/test/run), whatever its age.',
   'context.promptTokens':
     'Token budget of the memories added to each prompt (0 turns prompt-time recall off).',
   'context.promptMaxItems': 'At most this many memories are added to one prompt.',

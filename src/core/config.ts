@@ -30,6 +30,12 @@ export const CONFIG_SCHEMA = {
     min: 0,
     max: 500,
   },
+  'context.standingShare': {
+    type: 'number',
+    default: 0.4,
+    min: 0,
+    max: 0.8,
+  },
   'context.promptTokens': {
     type: 'int',
     default: 300,

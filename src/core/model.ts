@@ -75,6 +75,8 @@ export const OBSERVATION_TYPES = [
   'task',
   'failed_attempt',
   'fact',
+  'gotcha',
+  'convention',
 ] as const;
 export type ObservationType = (typeof OBSERVATION_TYPES)[number];
 
@@ -96,6 +98,11 @@ export interface ObservationDraft {
   concepts: string[];
   filesRead: string[];
   filesModified: string[];
+  /**
+   * What it is knowledge about, when that has a name (`command:test`, `fail:<command>`,
+   * `env:port:dev`): a later memory of the same subject merges into it, supersedes it or closes it.
+   */
+  subject?: string;
 }
 
 export interface Observation extends ObservationDraft {

@@ -1,68 +1,49 @@
 /**
- * Read one turn's events into the facts the distiller writes about: prompts, files read and changed
- * (with the symbols touched), commands and their outcomes, commits, dependency changes, errors and
- * whether they were fixed, subagent findings, the task list, the compaction summary, and the
- * assistant's final message. Every field of every event is treated as untrusted.
+ * Read one turn's events — with the assistant's words between them, when the transcript gave them —
+ * into the facts the distiller writes about: prompts, files read and changed (with the symbols
+ * touched), commands and their outcomes, commits, dependency changes, errors and what resolved them,
+ * subagent findings, the task list as it changed, tickets created, and the turn cut into tasks (a
+ * commit or a finished todo item ends one). Every field of every event is treated as untrusted.
  */
 import type { QueuedEvent } from '../core/model.ts';
 import { patchOldText } from './code-symbols.ts';
-import {
-  classifyCommand,
-  commitMessage,
-  commitOutput,
-  describeCounts,
-  errorHeadline,
-  outputLooksFailed,
-  packagesOf,
-  testCounts,
-  type CommandKind,
-} from './commands.ts';
+import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
+import { commitMessage, commitOutput, errorHeadline, packagesOf } from './commands.ts';
+import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
-import { cleanCompactSummary } from './compact-summary.ts';
+import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
+import { ticketsCreated, type Ticket } from './tickets.ts';
 import {
   asArray,
   asRecord,
   asString,
   clip,
   cleanPrompt,
+  isTrivialPrompt,
   lineCount,
   relativePath,
   responseText,
 } from './text.ts';
 import { createTodoList, type TodoItem } from './todo-list.ts';
 
-export interface CommandRun {
-  command: string;
-  kind: CommandKind;
-  ok: boolean;
-  /** "12 passed, 1 failed" for tests, else the error headline when it failed. */
-  detail: string;
-  index: number;
+export type { Segment } from './turn-tasks.ts';
+export type { CommandRun, TurnError } from './command-runs.ts';
+
+/** What the assistant said between tool calls (from the transcript), with its time. */
+export interface Narration {
+  at: number;
+  text: string;
 }
 
-export interface TurnError {
-  /** The command, or "Tool path". */
-  what: string;
-  message: string;
-  fixed: boolean;
-  /** A tool hiccup (a failed read or search, an edit whose old text was not found), not a real error. */
-  minor: boolean;
-  index: number;
-  key: string;
-}
-
-export interface Commit {
-  message: string;
-  hash: string;
-  branch: string;
-}
+export type Commit = TaskCommit;
 
 export interface SubagentFinding {
   /** The task description given to the subagent, or its type. */
   label: string;
   agentType: string;
   findings: string;
+  index: number;
 }
 
 export interface TurnAnalysis {
@@ -77,10 +58,17 @@ export interface TurnAnalysis {
   errors: TurnError[];
   subagents: SubagentFinding[];
   todos: TodoItem[] | null;
+  tickets: Ticket[];
+  narration: (Narration & { index: number })[];
+  /** Successful edits and writes, in order. */
+  edits: { path: string; index: number }[];
+  segments: Segment[];
   compactSummary: string;
   compacted: boolean;
   lastMessage: string;
   plan: string;
+  /** The assistant asked to leave plan mode (its plan was up for approval). */
+  planned: boolean;
   toolCount: number;
   /** Tools other than the everyday ones (MCP tools, skills…), by name. */
   otherTools: string[];
@@ -120,17 +108,31 @@ const EVERYDAY = new Set([
 const REJECTED =
   /doesn't want to proceed|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user/i;
 
-function commandKey(command: string, kind: CommandKind): string {
-  return kind === 'test' || kind === 'build' || kind === 'lint' || kind === 'typecheck'
-    ? `kind:${kind}`
-    : `cmd:${command.trim().replace(/\s+/g, ' ')}`;
-}
-
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);
 }
 
-export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnAnalysis {
+type Item = { event: QueuedEvent } | { narration: Narration };
+
+/** Events and narration in time order (narration before the first event that came after it). */
+function timeline(events: readonly QueuedEvent[], narration: readonly Narration[]): Item[] {
+  const out: Item[] = [];
+  const said = [...narration].sort((a, b) => a.at - b.at);
+  let n = 0;
+  for (const event of events) {
+    const at = typeof asRecord(event)['at'] === 'number' ? event.at : 0;
+    while (n < said.length && (said[n]?.at ?? 0) < at) out.push({ narration: said[n++] as Narration });
+    out.push({ event });
+  }
+  while (n < said.length) out.push({ narration: said[n++] as Narration });
+  return out;
+}
+
+export function analyseTurn(
+  events: readonly QueuedEvent[],
+  root: string,
+  narration: readonly Narration[] = [],
+): TurnAnalysis {
   const files = createFileChanges();
   const todos = createTodoList();
   const a: TurnAnalysis = {
@@ -145,24 +147,33 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
     errors: [],
     subagents: [],
     todos: null,
+    tickets: [],
+    narration: [],
+    edits: [],
+    segments: [],
     compactSummary: '',
     compacted: false,
     lastMessage: '',
     plan: '',
+    planned: false,
     toolCount: 0,
     otherTools: [],
     sessionEnded: false,
   };
   const rel = (p: unknown) => relativePath(asString(p), root);
-  /** tool → indexes of successful calls; file → indexes of successful edits. */
-  const toolOk = new Map<string, number>();
-  const fileOk = new Map<string, number>();
+  /** tool → index of its last successful call; file → index of its last successful edit. */
+  const toolOk = new Map<string, number[]>();
+  const fileOk = new Map<string, number[]>();
+  const ok = (map: Map<string, number[]>, key: string, index: number) => {
+    map.set(key, [...(map.get(key) ?? []), index]);
+    if (map === fileOk) a.edits.push({ path: key, index });
+  };
   const addDeps = (d: DependencyChanges) => {
     pushUnique(a.dependencies.added, d.added);
     pushUnique(a.dependencies.removed, d.removed);
     pushUnique(a.dependencies.updated, d.updated);
   };
-  const addFinding = (label: string, agentType: string, text: string) => {
+  const addFinding = (label: string, agentType: string, text: string, index: number) => {
     const findings = text.trim();
     if (findings.length < 40 || /<summary>|<analysis>/.test(findings)) return;
     const same = a.subagents.find((s) => s.findings.slice(0, 200) === findings.slice(0, 200));
@@ -170,16 +181,27 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
       if (label !== '' && (same.label === '' || same.label === same.agentType)) same.label = label;
       return;
     }
-    a.subagents.push({ label: label || agentType, agentType, findings });
+    a.subagents.push({ label: label || agentType, agentType, findings, index });
   };
 
-  events.forEach((queued, index) => {
-    const e = asRecord(queued)['event'] as QueuedEvent['event'] | undefined;
+  const tasks = createTaskCutter();
+
+  const items = timeline(events, narration);
+  items.forEach((item, index) => {
+    if ('narration' in item) {
+      const text = asString(item.narration.text).trim();
+      if (text !== '') a.narration.push({ at: item.narration.at, text, index });
+      return;
+    }
+    const e = asRecord(item.event)['event'] as QueuedEvent['event'] | undefined;
     if (!e || typeof e !== 'object') return;
+    const at = typeof item.event.at === 'number' ? item.event.at : 0;
     switch (e.kind) {
       case 'prompt': {
         const p = cleanPrompt(asString(e.prompt));
-        if (p !== '') a.prompts.push(p);
+        if (p === '') return;
+        tasks.prompt(p, index, a.prompts.length === 0, isTrivialPrompt(p));
+        a.prompts.push(p);
         return;
       }
       case 'stop':
@@ -187,7 +209,7 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         return;
       case 'subagent_stop':
         if (!asString(e.agentId).startsWith('acompact'))
-          addFinding('', asString(e.agentType), asString(e.lastMessage));
+          addFinding('', asString(e.agentType), asString(e.lastMessage), index);
         return;
       case 'pre_compact':
         a.compacted = true;
@@ -207,20 +229,22 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         const input = asRecord(e.input);
         const command = asString(input['command']);
         const file = rel(input['file_path'] ?? input['notebook_path'] ?? input['path']);
-        const kind = command ? classifyCommand(command) : 'other';
         if (error.trim() === '' && !command && !file) return; // nothing to say about it
-        const headline = errorHeadline(error) || 'failed';
         if (command) {
-          const counts = kind === 'test' ? describeCounts(testCounts(error)) : '';
-          a.commands.push({ command, kind, ok: false, detail: counts || headline, index });
+          const { run, error: failure } = commandRun(command, error, { index, at }, true);
+          a.commands.push(run);
+          if (failure) a.errors.push(failure);
+          return;
         }
         a.errors.push({
-          what: command ? clip(command, 80) : clip(`${tool}${file ? ` ${file}` : ''}`, 80),
-          message: headline,
+          what: clip(`${tool}${file ? ` ${file}` : ''}`, 80),
+          message: errorHeadline(error) || 'failed',
+          hint: '',
           fixed: false,
-          minor: command ? kind === 'inspect' : READ_ONLY.has(tool) || EDITING.has(tool),
+          fixedAt: null,
+          minor: READ_ONLY.has(tool) || EDITING.has(tool),
           index,
-          key: command ? commandKey(command, kind) : EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
+          key: EDITING.has(tool) ? `file:${file}` : `tool:${tool}`,
         });
         return;
       }
@@ -229,8 +253,11 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         const tool = asString(e.tool);
         const input = asRecord(e.input);
         const response = asRecord(e.response);
-        toolOk.set(`tool:${tool}`, index);
-        if (todos.take(tool, e.input, e.response)) return;
+        ok(toolOk, `tool:${tool}`, index);
+        if (todos.take(tool, e.input, e.response)) {
+          tasks.todos(todos.items() ?? []);
+          return;
+        }
         if (!EVERYDAY.has(tool) && tool !== '') pushUnique(a.otherTools, [tool]);
         switch (tool) {
           case 'Read':
@@ -259,12 +286,13 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
           case 'Write': {
             const file = rel(input['file_path']);
             if (!file) return;
+            tasks.beforeChange(index);
             const content = asString(input['content']);
             const original = response['originalFile'];
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
-            files.write(file, content, lineCount(content), before);
-            fileOk.set(file, index);
+            for (const f of [files, tasks.files()]) f.write(file, content, lineCount(content), before);
+            ok(fileOk, file, index);
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
             );
@@ -275,6 +303,7 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
           case 'NotebookEdit': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
             if (!file) return;
+            tasks.beforeChange(index);
             const edits = Array.isArray(input['edits']) ? asArray(input['edits']).map(asRecord) : [input];
             const original = asString(response['originalFile']);
             const context = original !== '' ? original : patchOldText(response['structuredPatch']);
@@ -284,14 +313,14 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
               const oldText = asString(edit['old_string']);
               const newText = asString(edit['new_string'] ?? edit['new_source']);
               const all = edit['replace_all'] === true;
-              files.edit(file, oldText, newText, context, all);
+              for (const f of [files, tasks.files()]) f.edit(file, oldText, newText, context, all);
               current = current !== null ? applyEdit(current, oldText, newText, all) : null;
               if (current === null) addDeps(dependencyEdits(file, { before: oldText, after: newText }));
             }
             if (start !== null && current !== null) {
               addDeps(dependencyEdits(file, { before: '', after: '' }, { before: start, after: current }));
             }
-            fileOk.set(file, index);
+            ok(fileOk, file, index);
             return;
           }
           case 'Task':
@@ -300,34 +329,39 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
               clip(asString(input['description']), 80),
               asString(input['subagent_type']),
               responseText(e.response),
+              index,
             );
             return;
           case 'ExitPlanMode':
             a.plan = asString(input['plan']).trim();
+            a.planned = true;
             return;
           case 'Bash': {
             const command = asString(input['command']);
             if (!command) return;
-            const kind = classifyCommand(command);
             const output = responseText(e.response);
-            const ok = response['interrupted'] !== true && !outputLooksFailed(kind, output, command);
-            const detail =
-              kind === 'test' ? describeCounts(testCounts(output)) : ok ? '' : errorHeadline(output);
-            a.commands.push({ command, kind, ok, detail, index });
-            if (!ok) {
-              a.errors.push({
-                what: clip(command, 80),
-                message: errorHeadline(output) || 'failed',
-                fixed: false,
-                minor: false,
-                index,
-                key: commandKey(command, kind),
-              });
+            const { run, error } = commandRun(
+              command,
+              output,
+              { index, at },
+              false,
+              response['interrupted'] === true,
+            );
+            a.commands.push(run);
+            if (error) {
+              a.errors.push(error);
               return;
             }
+            const kind = run.kind;
+            for (const t of ticketsCreated(command, output))
+              if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
             const out = commitOutput(output);
             const message = kind === 'commit' ? (commitMessage(command) ?? out?.subject ?? '') : '';
-            if (message) a.commits.push({ message, hash: out?.hash ?? '', branch: out?.branch ?? '' });
+            if (message) {
+              const commit = { message, hash: out?.hash ?? '', branch: out?.branch ?? '', index };
+              a.commits.push(commit);
+              tasks.commit(commit, index);
+            }
             if (/\bgit\s+push\b/.test(command)) a.pushed = true;
             const pkgs = packagesOf(command);
             addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });
@@ -341,17 +375,8 @@ export function analyseTurn(events: readonly QueuedEvent[], root: string): TurnA
         return;
     }
   });
+  a.segments = tasks.finish(items.length - 1);
   a.todos = todos.items();
-  // An error is fixed when the same command (or a test/build/lint/typecheck run of the same kind)
-  // later succeeded; a failed edit when the file was later edited; a failed read or other tool call
-  // when the same tool later worked.
-  for (const err of a.errors) {
-    if (err.key.startsWith('file:')) err.fixed = (fileOk.get(err.key.slice(5)) ?? -1) > err.index;
-    else if (err.key.startsWith('tool:')) err.fixed = (toolOk.get(err.key) ?? -1) > err.index;
-    else
-      err.fixed = a.commands.some(
-        (c) => c.ok && c.index > err.index && commandKey(c.command, c.kind) === err.key,
-      );
-  }
+  resolveErrors(a.errors, a.commands, fileOk, toolOk);
   return a;
 }

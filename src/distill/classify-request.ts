@@ -10,7 +10,7 @@ const LEAD =
 const LEAD_VERBS: Record<string, ObservationType> = {};
 for (const v of 'fix fixes repair debug resolve patch correct troubleshoot diagnose'.split(' '))
   LEAD_VERBS[v] = 'bugfix';
-for (const v of 'add implement create build introduce support write scaffold enable allow generate make set setup wire hook integrate'.split(
+for (const v of 'add implement create build introduce support write scaffold enable allow generate set setup wire hook integrate'.split(
   ' ',
 ))
   LEAD_VERBS[v] = 'feature';

@@ -10,7 +10,7 @@ export type CommandKind =
   'test' | 'build' | 'typecheck' | 'lint' | 'commit' | 'push' | 'install' | 'uninstall' | 'inspect' | 'other';
 
 /** Highest first: a segment of this kind makes the whole command this kind. */
-const PRIORITY: CommandKind[] = [
+export const PRIORITY: readonly CommandKind[] = [
   'commit',
   'test',
   'typecheck',
@@ -144,6 +144,11 @@ function segmentKind(words: string[]): CommandKind {
     return /^(?:test|check|tests)$/.test(sub) ? 'test' : /^(?:lint)$/.test(sub) ? 'lint' : 'build';
   if (head === 'playwright' || head === 'cypress') return 'test';
   if (head === 'docker' && (sub === 'build' || sub === 'buildx')) return 'build';
+  if (
+    (head === 'docker' || head === 'docker-compose') &&
+    /\b(?:ps|logs|images|inspect|top|port|config)\b/.test(rest.split(/\s+(?=-)/)[0] ?? '')
+  )
+    return 'inspect';
   if (head === 'vite' || head === 'next' || head === 'nuxt') return sub === 'build' ? 'build' : 'other';
   if (BUILD_TOOLS.has(head)) return 'build';
   if (
@@ -283,6 +288,8 @@ export function outputLooksFailed(kind: CommandKind, output: string, command = '
     );
   }
   if (kind === 'build' || kind === 'lint' || kind === 'typecheck') {
+    // A fixer that reports what it fixed and nothing left ("2 fixed, 0 remaining") succeeded.
+    if (/\b0 remaining\b|All checks passed/i.test(output)) return false;
     return BUILD_FAILURE.test(output);
   }
   // Anything else exited 0: only a pipe can hide a failure, and only a strong sign counts.
@@ -307,4 +314,21 @@ export function errorHeadline(text: string): string {
       /error|exception|fail|cannot|can't|not found|denied|refused|✕|traceback|no such/i.test(l),
     );
   return (telling ?? lines[0] ?? text.trim()).slice(0, 200);
+}
+
+/** A command line the output suggests running (git's "use\n\n    git push --set-upstream …"). */
+export function hintOf(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim());
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const inline =
+      /(?:run|use|try|install with|please run)[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
+    if (inline?.[1]) return inline[1].trim();
+    if (/(?:\buse|\brun|following command[^:\n]*|\btry)\s*:?\s*$/i.test(line)) {
+      const next = lines.slice(i + 1, i + 4).find((l) => l !== '');
+      const cmd = next?.replace(/^[║|>$\s]+|[║|\s]+$/g, '') ?? '';
+      if (/^(?:[a-z][\w.-]*)(?:\s+\S+){1,8}$/.test(cmd)) return cmd;
+    }
+  }
+  return '';
 }

@@ -42,6 +42,8 @@ describe('heuristic distiller: odd input', () => {
     expect(distil(turn({ kind: 'session_start', source: 'startup' }))).toEqual({
       observations: [],
       summary: null,
+      resolutions: [],
+      finishedTasks: [],
     });
   });
 
@@ -55,7 +57,7 @@ describe('heuristic distiller: odd input', () => {
     expect(r.observations).toEqual([
       expect.objectContaining({
         type: 'change',
-        title: 'Edited a.py',
+        title: 'a.py: changed f; added g',
         facts: ['a.py: changed f; added g'],
         filesRead: ['b.go'],
       }),
@@ -63,7 +65,7 @@ describe('heuristic distiller: odd input', () => {
     expect(r.summary).toMatchObject({ request: '', filesEdited: ['a.py'], filesRead: ['b.go'] });
   });
 
-  it('takes the title from the last real request when a flush holds several prompts', () => {
+  it('splits a flush that holds several prompts into their own tasks', () => {
     const r = distil(
       turn(
         prompt('Add a dark mode toggle'),
@@ -73,12 +75,15 @@ describe('heuristic distiller: odd input', () => {
           'export const theme = prefersDark() ? dark : light;',
         ),
         stop('Added.'),
-        prompt('ok'),
-        stop('Anything else?'),
+        prompt('Also persist the choice'),
+        edit('src/settings.ts', 'export const settings = {};', 'export const settings = { theme: load() };'),
+        stop('The theme choice is now saved in `settings` and restored on load.'),
       ),
     );
-    expect(r.observations[0]).toMatchObject({ type: 'feature', title: 'Add a dark mode toggle' });
-    expect(r.observations[0]?.narrative).toBe('Anything else?\nEarlier in the turn: Add a dark mode toggle');
+    expect(r.observations.map((o) => [o.type, o.title, o.filesModified])).toEqual([
+      ['feature', 'src/theme.ts: changed theme', ['src/theme.ts']],
+      ['change', 'The theme choice is now saved in `settings` and restored on load.', ['src/settings.ts']],
+    ]);
   });
 
   it('skips a turn whose only answer is a promise to look', () => {
@@ -116,8 +121,8 @@ describe('heuristic distiller: many events', () => {
     const [main] = a.observations;
     expect(main?.type).toBe('change');
     expect(main?.facts.length).toBeLessThanOrEqual(12);
-    expect(main?.facts).toContain('… and 13 more files changed');
-    expect(main?.facts).toContain('test `npx vitest run src/h45.test.ts`: passed (46 passed)');
+    expect(main?.facts).toContain('… and 10 more files changed');
+    expect(main?.facts).toContain('test `npx vitest run`: passed (46 passed)');
     expect(main?.filesModified).toHaveLength(20);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { Narration } from './analyse-turn.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
 import {
   abs,
@@ -15,12 +16,21 @@ import {
   write,
 } from './queued-events.test-support.ts';
 
-const distil = (events: QueuedEvent[], previousSummary: SummaryDraft | null = null) =>
-  createHeuristicDistiller().distilTurn({ projectRoot: ROOT, events, previousSummary });
+const distil = (
+  events: QueuedEvent[],
+  previousSummary: SummaryDraft | null = null,
+  narration: Narration[] = [],
+) => createHeuristicDistiller().distilTurn({ projectRoot: ROOT, events, previousSummary, narration });
 const ofType = (obs: ObservationDraft[], type: string) => obs.filter((o) => o.type === type);
+const titles = (obs: ObservationDraft[]) => obs.map((o) => [o.type, o.title]);
+/** What the assistant said at a moment of the turn (event i of `turn` happens at 1_700_000_000_000 + i s). */
+const said = (afterEvent: number, text: string): Narration => ({
+  at: 1_700_000_000_000 + afterEvent * 1000 + 500,
+  text,
+});
 
-describe('heuristic distiller: one turn', () => {
-  it('turns failing test → edit → passing test into a bugfix and a fixed error', () => {
+describe('heuristic distiller: outcomes, not logs', () => {
+  it('titles a fix by what is now true, with the test failure it fixed as a fact (not a second memory)', () => {
     const cart = 'export function applyCoupon(total: number, c: Coupon) {\n  return total - c.amount;\n}\n';
     const r = distil(
       turn(
@@ -46,36 +56,24 @@ describe('heuristic distiller: one turn', () => {
         ),
       ),
     );
-    expect(r.observations.map((o) => o.type)).toEqual(['bugfix', 'error']);
-    const [main, error] = r.observations;
-    expect(main).toMatchObject({
-      title: 'The cart total is wrong when a coupon is applied.',
-      subtitle: 'The cart total is wrong when a coupon is applied. Fix it.',
-      filesModified: ['src/cart.ts'],
-      filesRead: ['src/cart.ts'],
-    });
+    expect(titles(r.observations)).toEqual([
+      ['bugfix', 'Fixed applyCoupon in src/cart.ts: percentage coupons were subtracted as amounts.'],
+      ['fact', '`npm test` runs the tests'],
+    ]);
+    const [main] = r.observations;
+    expect(main).toMatchObject({ filesModified: ['src/cart.ts'], filesRead: ['src/cart.ts'] });
     expect(main?.facts).toEqual([
       'src/cart.ts: changed applyCoupon',
       'test `npm test`: passed (21 passed)',
       'fixed: AssertionError: expected 90 to be 81',
     ]);
-    expect(main?.narrative).toMatch(/^Fixed applyCoupon .*percentage coupons/);
-    expect(main?.concepts).toEqual(expect.arrayContaining(['cart', 'coupon', 'typescript', 'npm']));
-    expect(error).toMatchObject({
-      title: 'Fixed error: AssertionError: expected 90 to be 81',
-      facts: ['fixed: `npm test` → AssertionError: expected 90 to be 81'],
-    });
-    expect(error?.narrative).toMatch(/met and fixed.*Fixed by changing src\/cart\.ts/);
+    expect(main?.narrative).toMatch(/percentage coupons were subtracted as amounts/);
+    expect(main?.concepts).toEqual(expect.arrayContaining(['cart', 'typescript', 'npm']));
     expect(r.summary).toMatchObject({
       request: 'The cart total is wrong when a coupon is applied. Fix it.',
       filesEdited: ['src/cart.ts'],
-      filesRead: ['src/cart.ts'],
       nextSteps: '',
     });
-    expect(r.summary?.learned).toBe('fixed: AssertionError: expected 90 to be 81');
-    expect(r.summary?.completed).toMatch(
-      /^changed src\/cart\.ts; tests pass \(21 passed\)\. Fixed applyCoupon/,
-    );
   });
 
   it('describes a feature: new file, edited function, dependency installed', () => {
@@ -91,14 +89,13 @@ describe('heuristic distiller: one turn', () => {
         ),
         edit('src/app.ts', '  app.use(json());', '  app.use(json());\n  app.use(limiter);', app),
         bash('npx tsc --noEmit', ''),
-        stop('Added a limiter middleware (100 requests/minute) and registered it in createApp.'),
+        stop('Added a `limiter` middleware (100 requests/minute) and registered it in createApp.'),
       ),
     );
-    expect(r.observations).toHaveLength(1);
     const [main] = r.observations;
     expect(main).toMatchObject({
       type: 'feature',
-      title: 'Add rate limiting to the API using express-rate-limit',
+      title: 'Added a `limiter` middleware (100 requests/minute) and registered it in createApp.',
       filesModified: ['src/middleware/rate-limit.ts', 'src/app.ts'],
     });
     expect(main?.facts).toEqual([
@@ -107,9 +104,7 @@ describe('heuristic distiller: one turn', () => {
       'typecheck `npx tsc --noEmit`: passed',
       'dependencies added: express-rate-limit',
     ]);
-    expect(main?.concepts).toEqual(
-      expect.arrayContaining(['rate', 'limiting', 'express-rate-limit', 'typescript']),
-    );
+    expect(titles(r.observations).slice(1)).toEqual([['fact', '`npx tsc --noEmit` type-checks the code']]);
     expect(r.summary?.completed).toMatch(
       /changed src\/middleware\/rate-limit\.ts, src\/app\.ts; typecheck passes; dependencies added: express-rate-limit/,
     );
@@ -168,42 +163,66 @@ describe('heuristic distiller: one turn', () => {
       'src/users.py: added fetch_user, cached; removed get_user',
       'src/api.ts: renamed getUser → fetchUser',
     ]);
-    expect(main?.concepts).toEqual(expect.arrayContaining(['getuser', 'fetchuser', 'python', 'typescript']));
+    // The assistant's statement of the result, never the prompt.
+    expect(main?.title).toBe('Renamed and extracted `cached`.');
   });
 
-  it('makes a read-only question a discovery with the files read and searches made', () => {
-    const r = distil(
+  it('leaves no memory of a turn that only looked, unless its answer states a finding', () => {
+    const looked = distil(
       turn(
         prompt('How does the session middleware decide a token expired?'),
-        tool(
-          'Grep',
-          { pattern: 'expiresAt', path: abs('src') },
-          { mode: 'files_with_matches', numFiles: 1, filenames: [abs('src/session.ts')] },
-        ),
+        tool('Grep', { pattern: 'expiresAt', path: abs('src') }, { mode: 'files_with_matches', numFiles: 1 }),
         read('src/session.ts', 'export function checkSession() {}'),
-        read('/etc/hosts'),
         stop(
           'It compares expiresAt with Date.now() in checkSession and refreshes tokens within 5 minutes of expiry.',
         ),
       ),
     );
-    expect(r.observations).toEqual([
-      {
-        type: 'discovery',
-        title: 'How does the session middleware decide a token expired?',
-        subtitle: '',
-        narrative:
-          'It compares expiresAt with Date.now() in checkSession and refreshes tokens within 5 minutes of expiry.',
-        facts: [],
-        concepts: ['session', 'middleware', 'decide', 'token', 'typescript'],
-        filesRead: ['src/session.ts', '/etc/hosts'],
-        filesModified: [],
-      },
+    expect(looked.observations).toEqual([]);
+    expect(looked.summary?.investigated).toBe('read src/session.ts; grep expiresAt in src');
+    const found = distil(
+      turn(
+        prompt('Why are some carts empty after login?'),
+        read('src/session.ts', 'export function merge() {}'),
+        stop('The root cause is that merge() drops the guest cart when the user already has a saved cart.'),
+      ),
+    );
+    expect(titles(found.observations)).toEqual([
+      [
+        'discovery',
+        'The root cause is that merge() drops the guest cart when the user already has a saved cart.',
+      ],
     ]);
-    expect(r.summary?.investigated).toBe('read src/session.ts, /etc/hosts; grep expiresAt in src');
+    const ranTests = distil(
+      turn(prompt('run the tests'), bash('npm test', 'Tests  25 passed (25)'), stop('All 25 tests pass.')),
+    );
+    expect(titles(ranTests.observations)).toEqual([['fact', '`npm test` runs the tests']]);
   });
 
-  it('titles a commit turn with the commit message and records hash and push', () => {
+  it('titles a commit turn with its commit, once (no second memory for the commit)', () => {
+    const r = distil(
+      turn(
+        prompt('Add a /health endpoint and commit it'),
+        edit(
+          'src/routes.ts',
+          "router.get('/', home);",
+          "router.get('/', home);\nrouter.get('/health', health);",
+        ),
+        bash(
+          'git commit -am "feat: add health endpoint"',
+          '[feature/health 0c0ffee] feat: add health endpoint\n 1 file changed',
+        ),
+        stop('Added GET /health.'),
+      ),
+    );
+    expect(titles(r.observations)).toEqual([['feature', 'Add health endpoint']]);
+    expect(r.observations[0]?.facts).toEqual([
+      'src/routes.ts: edited (+2 −1 lines)',
+      'committed 0c0ffee: feat: add health endpoint (on feature/health)',
+    ]);
+  });
+
+  it('attaches a commit of earlier work to that work (a subject the worker resolves)', () => {
     const r = distil(
       turn(
         prompt('commit and push'),
@@ -218,50 +237,67 @@ describe('heuristic distiller: one turn', () => {
     );
     expect(r.observations).toEqual([
       expect.objectContaining({
-        type: 'change',
-        title: 'feat: cache user lookups',
-        subtitle: 'commit and push',
-        facts: ['committed: feat: cache user lookups', 'pushed to the remote'],
+        type: 'feature',
+        title: 'Cache user lookups',
+        subject: 'attach:commit',
+        facts: ['committed 1a2b3c4: feat: cache user lookups (on main)', 'pushed to the remote'],
       }),
     ]);
     expect(r.summary?.completed).toMatch(/^committed "feat: cache user lookups"; pushed/);
   });
 
-  it('adds a commit observation beside the work it commits', () => {
+  it('splits a multi-task turn by commits and finished todo items, one memory per task', () => {
+    const todos = (a: string, b: string, c: string) =>
+      tool('TodoWrite', {
+        todos: [
+          { content: 'Add the orders table', status: a },
+          { content: 'Expose GET /orders', status: b },
+          { content: 'Document the endpoint', status: c },
+        ],
+      });
     const r = distil(
       turn(
-        prompt('Add a /health endpoint and commit it'),
-        edit(
-          'src/routes.ts',
-          "router.get('/', home);",
-          "router.get('/', home);\nrouter.get('/health', health);",
-        ),
-        bash(
-          'git commit -am "Add health endpoint"',
-          '[feature/health 0c0ffee] Add health endpoint\n 1 file changed',
-        ),
-        stop('Added GET /health.'),
+        prompt('Implement the orders epic: table, endpoint, docs. One commit per task.'),
+        todos('in_progress', 'pending', 'pending'),
+        write('migrations/001_orders.sql', 'CREATE TABLE orders (id INTEGER PRIMARY KEY);\n'),
+        bash('npm test 2>&1 | tail -3', 'Tests  30 passed (30)'),
+        bash('npm run lint', '> eslint .'),
+        bash('git commit -am "feat(orders): orders table"', '[orders 1111111] feat(orders): orders table'),
+        todos('completed', 'in_progress', 'pending'),
+        write('src/routes/orders.ts', 'export function listOrders() {}\n'),
+        bash('npm test 2>&1 | tail -3', 'Tests  31 passed (31)'),
+        bash('npm run lint', '> eslint .'),
+        bash('git commit -am "feat(orders): GET /orders"', '[orders 2222222] feat(orders): GET /orders'),
+        todos('completed', 'completed', 'in_progress'),
+        edit('README.md', '## API', '## API\n\nGET /orders lists orders.'),
+        todos('completed', 'completed', 'completed'),
+        stop('All three tasks are done.'),
       ),
     );
-    expect(r.observations.map((o) => [o.type, o.title])).toEqual([
-      ['feature', 'Add a /health endpoint and commit it'],
-      ['change', 'Add health endpoint'],
+    expect(titles(r.observations)).toEqual([
+      ['feature', 'Orders table'],
+      ['feature', 'GET /orders'],
+      ['feature', 'Document the endpoint'],
+      ['fact', '`npm test` runs the tests'],
+      ['fact', '`npm run lint` lints the code'],
+      ['convention', 'Before each commit, `npm test` and `npm run lint` pass'],
+      ['convention', 'Commit messages follow Conventional Commits (`feat(orders): GET /orders`)'],
     ]);
-    expect(r.observations[1]).toMatchObject({
-      narrative: 'Committed "Add health endpoint" (0c0ffee on feature/health) with changes to src/routes.ts.',
-      facts: ['committed: Add health endpoint (0c0ffee)', 'src/routes.ts: edited (+2 −1 lines)'],
-      filesModified: ['src/routes.ts'],
-    });
+    expect(r.observations[0]?.facts).toContain('[x] Add the orders table');
+    expect(r.observations[1]?.facts).toContain('[x] Expose GET /orders');
+    expect(r.observations[2]?.filesModified).toEqual(['README.md']);
+    expect(r.finishedTasks).toEqual(['tasks:sess-1']);
+    expect(ofType(r.observations, 'task')).toEqual([]);
   });
 
-  it('keeps pending todos and an unresolved error as a task, a failed attempt and next steps', () => {
+  it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {
     const r = distil(
       turn(
         prompt('Migrate the build to esbuild'),
         tool('TodoWrite', {
           todos: [
-            { content: 'Replace webpack config', status: 'pending', activeForm: 'Replacing webpack config' },
-            { content: 'Update CI', status: 'pending', activeForm: 'Updating CI' },
+            { content: 'Replace webpack config', status: 'in_progress' },
+            { content: 'Update CI', status: 'pending' },
           ],
         }),
         write(
@@ -270,143 +306,178 @@ describe('heuristic distiller: one turn', () => {
         ),
         tool('TodoWrite', {
           todos: [
-            {
-              content: 'Replace webpack config',
-              status: 'completed',
-              activeForm: 'Replacing webpack config',
-            },
-            { content: 'Update CI', status: 'pending', activeForm: 'Updating CI' },
-            { content: 'Fix source maps', status: 'in_progress', activeForm: 'Fixing source maps' },
+            { content: 'Replace webpack config', status: 'completed' },
+            { content: 'Update CI', status: 'pending' },
+            { content: 'Fix source maps', status: 'in_progress' },
           ],
         }),
         bashFail(
           'npm run build',
           'Exit code 1\n✘ [ERROR] Could not resolve "./legacy"\n\n    src/index.ts:3:7:\n1 error',
         ),
-        stop('Partly done; the build still fails on ./legacy.'),
+        stop(
+          'Partly done; the build still fails on ./legacy.\n\nNext: move src/legacy into packages/legacy.',
+        ),
       ),
     );
-    expect(r.observations.map((o) => o.type)).toEqual(['feature', 'failed_attempt', 'task']);
-    const task = ofType(r.observations, 'task')[0];
-    expect(task).toMatchObject({
-      title: 'Open tasks (2 of 3): Fix source maps',
+    expect(titles(r.observations)).toEqual([
+      ['feature', 'Replace webpack config'],
+      ['failed_attempt', '`npm run build` fails: ✘ [ERROR] Could not resolve "./legacy"'],
+      ['task', 'Open tasks (2 of 3): Fix source maps'],
+    ]);
+    expect(ofType(r.observations, 'task')[0]).toMatchObject({
+      subject: 'tasks:sess-1',
       facts: ['[x] Replace webpack config', '[ ] Update CI', '[ ] Fix source maps (in progress)'],
     });
-    const failed = ofType(r.observations, 'failed_attempt')[0];
-    expect(failed?.title).toBe('Failed: `npm run build` — ✘ [ERROR] Could not resolve "./legacy"');
-    expect(failed?.narrative).toMatch(
-      /^Tried and failed: `npm run build` \(✘ \[ERROR\] Could not resolve "\.\/legacy"\)\. Still failing/,
-    );
-    expect(r.observations[0]?.facts).toContain(
-      'build `npm run build`: failed (✘ [ERROR] Could not resolve "./legacy")',
-    );
+    expect(ofType(r.observations, 'failed_attempt')[0]).toMatchObject({ subject: 'fail:npm run build' });
     expect(r.summary?.nextSteps).toBe(
-      'Update CI; Fix source maps; resolve: ✘ [ERROR] Could not resolve "./legacy"',
+      'Update CI; Fix source maps; move src/legacy into packages/legacy; fix `npm run build`: ✘ [ERROR] Could not resolve "./legacy"',
     );
   });
 
-  it('does not make a task observation when every todo is done', () => {
-    const r = distil(
-      turn(
-        prompt('Tidy the README'),
-        edit('README.md', '## Install\nnpm i', '## Install\n\nnpm install shop'),
-        tool('TodoWrite', { todos: [{ content: 'Tidy README', status: 'completed', activeForm: 'x' }] }),
-        stop('README tidied.'),
-      ),
-    );
-    expect(ofType(r.observations, 'task')).toEqual([]);
-    expect(r.observations[0]?.facts).toEqual(['README.md: changed Install']);
-  });
-
-  it('records subagent findings once, titled from the task description', () => {
+  it('folds a subagent finding into the fix it led to; a research-only turn keeps it once, titled by the finding', () => {
     const findings =
-      'Payments are retried in src/payments/retry.ts with exponential backoff.\n\n- 3 attempts, base delay 200 ms\n- Retries only on 5xx and timeouts\n- Idempotency key reused across attempts';
-    const r = distil(
+      'Payments are retried in src/payments/retry.ts with exponential backoff.\n\n- 3 attempts, base delay 200 ms\n- Retries only on 5xx and timeouts';
+    const task = tool(
+      'Task',
+      {
+        description: 'Find payment retry logic',
+        prompt: 'Find where payments are retried',
+        subagent_type: 'Explore',
+      },
+      {
+        status: 'completed',
+        agentId: 'a1b2c3',
+        content: [{ type: 'text', text: findings }],
+        totalTokens: 5120,
+      },
+    );
+    const subagentStop = {
+      kind: 'subagent_stop' as const,
+      agentId: 'a1b2c3',
+      agentType: 'Explore',
+      lastMessage: findings,
+    };
+    const research = distil(
       turn(
         prompt('Where are failed payments retried?'),
-        { kind: 'subagent_stop', agentId: 'a1b2c3', agentType: 'Explore', lastMessage: findings },
-        tool(
-          'Task',
-          {
-            description: 'Find payment retry logic',
-            prompt: 'Find where payments are retried',
-            subagent_type: 'Explore',
-          },
-          {
-            status: 'completed',
-            agentId: 'a1b2c3',
-            content: [{ type: 'text', text: findings }],
-            totalTokens: 5120,
-          },
-        ),
-        stop('They are retried in src/payments/retry.ts (3 attempts with exponential backoff).'),
+        subagentStop,
+        task,
+        stop('In src/payments/retry.ts.'),
       ),
     );
-    expect(r.observations.map((o) => [o.type, o.title])).toEqual([
-      ['discovery', 'Where are failed payments retried?'],
-      ['discovery', 'Find payment retry logic'],
+    expect(titles(research.observations)).toEqual([
+      ['discovery', 'Payments are retried in src/payments/retry.ts with exponential backoff.'],
     ]);
-    expect(r.observations[1]).toMatchObject({
-      subtitle: 'Explore subagent',
-      narrative: expect.stringMatching(/^Payments are retried in src\/payments\/retry\.ts/),
-      facts: [
-        '3 attempts, base delay 200 ms',
-        'Retries only on 5xx and timeouts',
-        'Idempotency key reused across attempts',
-      ],
+    expect(research.observations[0]).toMatchObject({
+      subtitle: 'Find payment retry logic',
+      facts: ['3 attempts, base delay 200 ms', 'Retries only on 5xx and timeouts'],
     });
-    expect(r.observations[1]?.concepts).toEqual(expect.arrayContaining(['subagent', 'explore', 'payment']));
-    expect(r.summary?.learned).toBe(
-      'Find payment retry logic: Payments are retried in src/payments/retry.ts with exponential backoff.',
+    const fix = distil(
+      turn(
+        prompt('Retry payments on 429 as well'),
+        task,
+        edit('src/payments/retry.ts', 'status >= 500', 'status >= 500 || status === 429'),
+        stop('Payments are now retried on 429 too, with the same backoff.'),
+      ),
     );
-    expect(r.summary?.notes).toBe('subagents used: Find payment retry logic');
+    expect(titles(fix.observations)).toEqual([
+      ['change', 'Payments are now retried on 429 too, with the same backoff.'],
+    ]);
+    expect(fix.observations[0]?.narrative).toMatch(/A Explore subagent found: Payments are retried/);
   });
 
-  it('calls a stated choice a decision', () => {
+  it('never makes a memory of a plan written for approval, nor of the compaction summary', () => {
     const r = distil(
       turn(
-        prompt('Which queue library should we use for the mailer?'),
-        read('package.json'),
-        stop('I went with BullMQ instead of Agenda because it is maintained and we already run Redis.'),
+        prompt('Plan the pnpm migration'),
+        write('plan.md', '# Plan\n\n1. Add pnpm-workspace.yaml\n'),
+        tool('ExitPlanMode', { plan: '1. Add pnpm-workspace.yaml' }, {}),
+        stop('Here is the plan for your approval.'),
       ),
     );
-    expect(r.observations[0]).toMatchObject({
-      type: 'decision',
-      title: 'Which queue library should we use for the mailer?',
-    });
-    expect(r.summary?.learned).toMatch(/^decided: I went with BullMQ instead of Agenda/);
-  });
-
-  it('keeps a compaction summary without its analysis or the host boilerplate', () => {
-    const r = distil(
+    expect(r.observations).toEqual([]);
+    const compacted = distil(
       turn(
         { kind: 'pre_compact', trigger: 'manual', instructions: '' },
-        {
-          kind: 'subagent_stop',
-          agentId: 'acompact-1f2e',
-          agentType: '',
-          lastMessage: '<analysis>thinking</analysis><summary>Worked on carts.</summary>',
-        },
         { kind: 'session_start', source: 'compact' },
         {
           kind: 'post_compact',
           trigger: 'manual',
-          summary:
-            '<analysis>thinking aloud</analysis>\n<summary>1. Primary Request: fix the cart totals.\n2. Pending: coupons.</summary>',
+          summary: '<analysis>x</analysis><summary>1. Fix the cart totals.</summary>',
         },
       ),
     );
-    expect(r.observations).toEqual([
-      expect.objectContaining({
-        type: 'discovery',
-        title: 'Compacted context summary',
-        narrative: '1. Primary Request: fix the cart totals. 2. Pending: coupons.',
-      }),
+    expect(compacted.observations).toEqual([]);
+    expect(compacted.summary?.notes).toBe('context was compacted');
+  });
+});
+
+describe('heuristic distiller: gotchas with their fix', () => {
+  it('turns a setup error and what resolved it into a gotcha, using the words said in between', () => {
+    const events = turn(
+      prompt('Add the LiveView test for the review page'),
+      write('test/review_live_test.exs', 'defmodule ReviewLiveTest do\nend\n'),
+      bashFail(
+        'mix test test/review_live_test.exs 2>&1',
+        'Exit code 1\n     error: undefined function get/2 (expected ReviewLiveTest to define such a function or for it to be imported, but none are available)',
+      ),
+      edit(
+        'test/review_live_test.exs',
+        'defmodule ReviewLiveTest do',
+        'defmodule ReviewLiveTest do\n  import Phoenix.ConnTest',
+      ),
+      bash('mix test test/review_live_test.exs 2>&1', 'Finished in 0.4 seconds\n5 tests, 0 failures'),
+      stop('The review page has a LiveView test now.'),
+    );
+    const r = distil(events, null, [
+      said(
+        3,
+        'The `live/2` helper needs `Phoenix.ConnTest.get/2` imported. I need to also import `Phoenix.ConnTest`.',
+      ),
     ]);
-    expect(r.summary?.notes).toBe('context was compacted');
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha).toMatchObject({
+      title:
+        '`mix test` fails: undefined function get/2 → The `live/2` helper needs `Phoenix.ConnTest.get/2` imported.',
+      subject: 'gotcha:mix test:undefined function',
+    });
+    expect(gotcha?.facts).toEqual([
+      'error: error: undefined function get/2 (expected ReviewLiveTest to define such a function or for it to be imported, but none are available)',
+      'fix: The `live/2` helper needs `Phoenix.ConnTest.get/2` imported.',
+      'cause: The `live/2` helper needs `Phoenix.ConnTest.get/2` imported. I need to also import `Phoenix.ConnTest`.',
+      'changed: test/review_live_test.exs',
+    ]);
+    expect(r.summary?.learned).toBe('`mix test` failed: undefined function get/2 (resolved)');
+    expect(r.summary?.nextSteps).toBe('');
   });
 
-  it('reads a failure hidden behind a pipe and a fix with the same command', () => {
+  it('takes a different flag that worked as the fix, and never lists a resolved failure as open', () => {
+    const r = distil(
+      turn(
+        prompt('push it'),
+        bashFail(
+          'git push 2>&1',
+          'Exit code 128\nfatal: The current branch feature/x has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin feature/x\n',
+        ),
+        bash(
+          'git push --set-upstream origin feature/x 2>&1',
+          "branch 'feature/x' set up to track 'origin/feature/x'.",
+        ),
+        stop('Pushed.'),
+      ),
+    );
+    expect(titles(r.observations)).toEqual([
+      [
+        'gotcha',
+        '`git push` fails: The current branch feature/x has no upstream branch. → `git push --set-upstream origin feature/x`',
+      ],
+    ]);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(r.summary?.nextSteps).toBe('');
+  });
+
+  it('is not a gotcha when a test found a bug in the code and the code was fixed', () => {
     const r = distil(
       turn(
         prompt('Make the parser tests pass'),
@@ -424,14 +495,73 @@ describe('heuristic distiller: one turn', () => {
         stop('Dates with a leading zero month parse now.'),
       ),
     );
-    expect(r.observations.map((o) => [o.type, o.title])).toEqual([
-      ['bugfix', 'Make the parser tests pass'],
-      ['error', 'Fixed error: FAILED tests/test_parser.py::test_dates - ValueError: bad month'],
+    expect(titles(r.observations)).toEqual([
+      ['bugfix', 'Dates with a leading zero month parse now.'],
+      ['fact', '`pytest` runs the tests'],
     ]);
     expect(r.observations[0]?.facts).toEqual([
       'src/parser.py: changed parse_date',
-      'test `pytest tests/test_parser.py 2>&1 | tail -5`: passed (12 passed)',
+      'test `pytest`: passed (12 passed)',
       'fixed: FAILED tests/test_parser.py::test_dates - ValueError: bad month',
+    ]);
+    expect(r.observations[1]?.facts).toEqual(['command: `pytest`', 'one file: `pytest <file>`']);
+  });
+
+  it('reports the commands that ended the turn working, to close failures left open earlier', () => {
+    const r = distil(
+      turn(
+        prompt('Docker is up now, try again'),
+        bash('docker compose up -d db', ' ✔ Container shop-db-1  Started'),
+        bash('npm run test:integration', 'Tests  3 passed (3)'),
+        stop('All 3 integration tests pass.'),
+      ),
+    );
+    expect(r.resolutions).toEqual([
+      expect.objectContaining({
+        key: 'cmd:docker compose up -d db',
+        fix: 'after "Docker is up now, try again"',
+      }),
+      expect.objectContaining({
+        key: 'cmd:npm run test:integration',
+        command: 'npm run test:integration',
+        fix: 'run `docker compose up -d db` first',
+      }),
+    ]);
+  });
+});
+
+describe('heuristic distiller: project knowledge', () => {
+  it('keeps one fact per purpose: variants normalised, single files noted, ports kept', () => {
+    const r = distil(
+      turn(
+        prompt('run the cart tests, then start the app'),
+        bash('npx vitest run src/cart.test.ts', 'Tests  14 passed (14)'),
+        bash('npm test -- src/cart.test.ts 2>&1 | tail -20', 'Tests  14 passed (14)'),
+        bash('npm test 2>&1 | tail -5', 'Tests  25 passed (25)'),
+        bash('npm test 2>&1 | tail -5', 'Tests  25 passed (25)'),
+        bash('npm run dev', '  VITE v5.4.2  ready in 312 ms\n\n  ➜  Local:   http://localhost:5173/'),
+        stop('The app is up at http://localhost:5173/.'),
+      ),
+    );
+    expect(r.observations).toEqual([
+      expect.objectContaining({
+        type: 'fact',
+        title: '`npm test` runs the tests',
+        subject: 'command:test',
+        facts: [
+          'command: `npm test`',
+          'also: `npx vitest run`',
+          'one file: `npx vitest run <file>`',
+          'one file: `npm test -- <file>`',
+        ],
+      }),
+      expect.objectContaining({
+        type: 'fact',
+        title: '`npm run dev` runs the app',
+        subject: 'command:run',
+        narrative: 'In this project, `npm run dev` runs the app (on port 5173).',
+        facts: ['command: `npm run dev`', 'port: 5173'],
+      }),
     ]);
   });
 
@@ -440,13 +570,10 @@ describe('heuristic distiller: one turn', () => {
       turn(
         prompt('Set API_KEY=[REDACTED:api_key] in the deploy script'),
         edit('deploy.sh', 'export API_KEY=', 'export API_KEY=[REDACTED:api_key]'),
-        stop('Set API_KEY=[REDACTED:api_key] in deploy.sh.'),
+        stop('deploy.sh now exports API_KEY=[REDACTED:api_key].'),
       ),
     );
-    expect(r.observations[0]).toMatchObject({
-      title: 'Set API_KEY=[REDACTED:api_key] in the deploy script',
-      narrative: 'Set API_KEY=[REDACTED:api_key] in deploy.sh.',
-    });
+    expect(r.observations[0]).toMatchObject({ title: 'deploy.sh now exports API_KEY=[REDACTED:api_key].' });
     expect(r.observations[0]?.concepts.join(' ')).not.toMatch(/redacted/);
   });
 });

@@ -1,19 +1,19 @@
 /**
- * The default distiller: local, deterministic, no LLM and no network. One turn's events become a few
- * typed observations (the request and what was done; errors and fixes; a commit; subagent findings;
- * open tasks; a compaction summary) and an updated rolling summary of the session.
+ * The default distiller: local, deterministic, no LLM and no network. One turn's events — with the
+ * assistant's words between them when the transcript gave them — become the knowledge a senior
+ * engineer would keep: one memory per outcome (each task the turn finished), gotchas with their fix,
+ * the failure still open, findings, how the project is built, tested and run, conventions its commits
+ * show, and the task state; plus the session's rolling summary, and the commands that worked (so the
+ * worker can close failures left open earlier).
  */
 import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
-import { analyseTurn } from './analyse-turn.ts';
+import { analyseTurn, type Narration } from './analyse-turn.ts';
+import { commandFactObservations, conventionObservations } from './command-facts.ts';
+import { gotchaObservations, openFailure, resolutions, type Resolution } from './gotchas.ts';
+import { findingObservations, outcomeObservations } from './outcomes.ts';
 import { mergeSummary } from './rolling-summary.ts';
-import {
-  commitObservation,
-  compactObservation,
-  errorObservation,
-  mainObservation,
-  subagentObservations,
-  todoObservation,
-} from './turn-observations.ts';
+import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
+import { asString } from './text.ts';
 
 export interface TurnInput {
   /** Absolute project root, to make file paths relative. */
@@ -22,6 +22,8 @@ export interface TurnInput {
   events: QueuedEvent[];
   /** The session's summary so far. */
   previousSummary: SummaryDraft | null;
+  /** What the assistant said during the turn (from the transcript), when available. */
+  narration?: Narration[];
 }
 
 export interface TurnResult {
@@ -29,6 +31,10 @@ export interface TurnResult {
   observations: ObservationDraft[];
   /** The updated rolling summary of the session, or null when the turn adds nothing. */
   summary: SummaryDraft | null;
+  /** Commands that ended the turn working: they close failures of the same command left open earlier. */
+  resolutions?: Resolution[];
+  /** Subjects of task lists the turn finished (their memories are closed). */
+  finishedTasks?: string[];
 }
 
 export interface Distiller {
@@ -38,31 +44,39 @@ export interface Distiller {
 function distil(input: TurnInput, maxFacts: number): TurnResult {
   const events = Array.isArray(input.events) ? input.events : [];
   const root = typeof input.projectRoot === 'string' ? input.projectRoot : '';
-  const a = analyseTurn(events, root);
-  const main = mainObservation(a, maxFacts);
+  const narration = Array.isArray(input.narration) ? input.narration : [];
+  const a = analyseTurn(events, root, narration);
+  const sessionId = asString(events[0]?.sessionId) || 'session';
   const candidates = [
-    main,
-    errorObservation(a),
-    commitObservation(a, main?.title ?? ''),
-    ...subagentObservations(a),
-    todoObservation(a),
-    compactObservation(a),
+    ...outcomeObservations(a, maxFacts),
+    ...gotchaObservations(a),
+    openFailure(a),
+    ...findingObservations(a),
+    ...commandFactObservations(a),
+    ...conventionObservations(a),
+    todoObservation(a, sessionId),
+    ticketObservation(a),
   ];
   const seen = new Set<string>();
   const observations: ObservationDraft[] = [];
   for (const o of candidates) {
     if (!o || o.title.trim() === '') continue;
-    const key = `${o.type}\u0000${o.title.toLowerCase()}`;
+    const key = o.subject ?? `${o.type}\u0000${o.title.toLowerCase()}`;
     if (seen.has(key)) continue;
     seen.add(key);
     observations.push(o);
   }
-  return { observations, summary: mergeSummary(input.previousSummary ?? null, a) };
+  return {
+    observations,
+    summary: mergeSummary(input.previousSummary ?? null, a),
+    resolutions: resolutions(a),
+    finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
+  };
 }
 
 /**
- * The heuristic distiller. `maxFacts` caps the facts of the main observation (default 12). Never
- * throws on odd input: any field of any event may be missing or of the wrong type.
+ * The heuristic distiller. `maxFacts` caps the facts of an outcome memory (default 12). Never throws
+ * on odd input: any field of any event may be missing or of the wrong type.
  */
 export function createHeuristicDistiller(options: { maxFacts?: number } = {}): Distiller {
   const maxFacts = Math.max(3, options.maxFacts ?? 12);

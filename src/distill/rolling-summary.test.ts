@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SummaryDraft } from '../core/model.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
-import { prompt, read, ROOT, stop, tool, turn, write } from './queued-events.test-support.ts';
+import { bash, bashFail, prompt, read, ROOT, stop, tool, turn, write } from './queued-events.test-support.ts';
 
 describe('rolling session summary', () => {
   it('merges the rolling summary across turns', () => {
@@ -68,5 +68,60 @@ describe('rolling session summary', () => {
     expect(summary?.completed).toMatch(/Implemented feature 39\./);
     expect(summary?.filesEdited).toHaveLength(30);
     expect(summary?.filesRead).toHaveLength(30);
+  });
+
+  it('lists as next steps what the assistant said comes next, open todos and failures still open — never resolved ones', () => {
+    const d = createHeuristicDistiller();
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Wire the shipping quote into checkout'),
+        write('src/checkout/quote.ts', 'export const quote = 1;\n'),
+        bashFail(
+          'npm run build',
+          "Exit code 1\nsrc/checkout/quote.ts(1,1): error TS2304: Cannot find name 'Money'.",
+        ),
+        stop(
+          'The quote is wired in but the build fails on a missing import.\n\nNext: wire it into the payment step.',
+        ),
+      ),
+    });
+    expect(first.summary?.nextSteps).toBe(
+      "wire it into the payment step; fix `npm run build`: src/checkout/quote.ts(1,1): error TS2304: Cannot find name 'Money'.",
+    );
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(
+        prompt('fix the build'),
+        bash('npm run build 2>&1 | tail -3', '✓ built in 2.41s'),
+        stop('The build passes.'),
+      ),
+    });
+    expect(second.summary?.nextSteps).toBe('wire it into the payment step');
+    const third = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: second.summary,
+      events: turn(
+        prompt('do the payment step'),
+        tool('TodoWrite', { todos: [{ content: 'Wire the quote into payment', status: 'completed' }] }),
+        stop('Payment uses the quote.'),
+      ),
+    });
+    expect(third.summary?.nextSteps).toBe('');
+  });
+
+  it('does not read plans for the next minute as next steps', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('look at the cart'),
+        read('src/cart.ts'),
+        stop("Let me check the tests next. I'll read the cart module first."),
+      ),
+    });
+    expect(r.summary?.nextSteps).toBe('');
   });
 });

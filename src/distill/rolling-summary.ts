@@ -5,8 +5,10 @@
 import type { SummaryDraft } from '../core/model.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
+import { shortError } from './gotchas.ts';
+import { isStep, outcomeSentence, statedNextSteps } from './narration.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
-import { dependencyFacts, modifiedFiles, significantErrors } from './turn-observations.ts';
+import { dependencyFacts, isSetupError, modifiedFiles, significantErrors } from './turn-observations.ts';
 
 const MAX_FIELD = 600;
 const MAX_FILES = 30;
@@ -66,8 +68,10 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     ...a.subagents.map(
       (s) => `${clip(s.label || s.agentType || 'subagent', 60)}: ${informativeSentence(s.findings, 160)}`,
     ),
-    ...errors.filter((e) => e.fixed).map((e) => `fixed: ${clip(e.message, 120)}`),
-    decision !== '' ? `decided: ${clip(decision, 160)}` : '',
+    ...errors
+      .filter((e) => e.fixed && isSetupError(e.message))
+      .map((e) => `\`${clip(canonicalOf(e), 40)}\` failed: ${shortError(e.message, 100)} (resolved)`),
+    decision !== '' && !isStep(decision) ? `decided: ${clip(decision, 160)}` : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -80,14 +84,10 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     ...dependencyFacts(a),
     a.pushed ? 'pushed' : '',
   ].filter(Boolean);
-  const answer = nonAnswer(a.lastMessage) ? '' : clip(withoutFiller(a.lastMessage), 160);
+  const said = outcomeSentence([a.lastMessage]);
+  const answer =
+    said !== '' ? clip(said, 160) : nonAnswer(a.lastMessage) ? '' : clip(withoutFiller(a.lastMessage), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
-
-  const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
-  const openErrors = errors
-    .filter((e) => !e.fixed && !e.minor)
-    .map((e) => `resolve: ${clip(e.message, 100)}`);
-  const next = [...openTodos.slice(0, 5), ...openErrors.slice(0, 3)].join('; ');
 
   const notes = [
     newPrompts.length > 0 ? `then: ${newPrompts.map((p) => clip(p, 100)).join(' / ')}` : '',
@@ -105,11 +105,41 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     investigated: append(prev?.investigated, investigated),
     learned: append(prev?.learned, learned),
     completed: append(prev?.completed, completed),
-    // Next steps describe the state now: this turn's open items replace older ones, and a task list
-    // with nothing left open clears them.
-    nextSteps: clip(next !== '' ? next : a.todos ? '' : (prev?.nextSteps ?? ''), MAX_FIELD),
+    nextSteps: nextSteps(prev?.nextSteps ?? '', a),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
     filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
   };
+}
+
+const canonicalOf = (e: { key: string; what: string }) =>
+  e.key.startsWith('cmd:') ? e.key.slice(4) : e.what;
+const FAILURE_ITEM = /^fix `([^`]+)`:/;
+
+/**
+ * Next steps as they stand after the turn: the open todo items, what the assistant said comes next,
+ * and the failures still open — never one that was resolved. A failure listed earlier stays until its
+ * command works; other earlier items stay until the turn brings a task list or next steps of its own.
+ */
+function nextSteps(previous: string, a: TurnAnalysis): string {
+  const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
+  const stated = statedNextSteps(a.lastMessage);
+  const worked = new Set(a.commands.filter((c) => c.ok).map((c) => c.canonical));
+  const failures = significantErrors(a)
+    .filter((e) => !e.fixed)
+    .map((e) => `fix \`${clip(canonicalOf(e), 60)}\`: ${shortError(e.message, 90)}`);
+  const fresh = a.todos !== null || stated.length > 0;
+  const carried = previous
+    .split('; ')
+    .map((item) => item.trim())
+    .filter((item) => {
+      if (item === '') return false;
+      const failed = FAILURE_ITEM.exec(item)?.[1];
+      if (failed !== undefined) return !worked.has(failed);
+      return !fresh;
+    });
+  return clip(
+    unique([...openTodos.slice(0, 5), ...stated.slice(0, 3), ...failures.slice(0, 3), ...carried]).join('; '),
+    MAX_FIELD,
+  );
 }

@@ -1,17 +1,21 @@
 /**
  * Transcripts → memories. A session's entries are split into turns (a new turn at each prompt); each
- * turn becomes the same events the hooks would have captured and goes through the heuristic
- * distiller (backfill), and the typed extractors add what only a transcript shows: decisions,
- * corrections, standing preferences and project facts. In live use the hooks already captured the
- * tool events, so only the extractors run (no duplicate observations).
+ * turn becomes the same events the hooks would have captured, with the assistant's words between
+ * them, and goes through the heuristic distiller (backfill); the typed extractors add what only a
+ * transcript shows: decisions, the user's choices, corrections, standing preferences and conventions,
+ * tool versions. In live use the hooks already captured the tool events, so only the extractors run
+ * (no duplicate observations).
  */
 import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
+import type { Narration } from './analyse-turn.ts';
+import { extractAnswers } from './extractors/answers.ts';
 import { extractCorrections } from './extractors/corrections.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
 import { extractPreferences } from './extractors/preferences.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
+import type { Resolution } from './gotchas.ts';
 import type { Distiller } from './heuristic-distiller.ts';
 
 export interface TranscriptMemory {
@@ -23,6 +27,10 @@ export interface TranscriptMemory {
 
 export interface TranscriptDistillation {
   memories: TranscriptMemory[];
+  /** Commands that ended a turn working (they close failures left open earlier), oldest first. */
+  resolutions: Resolution[];
+  /** Task lists finished (their memories are closed), with when. */
+  finishedTasks: { subject: string; at: number }[];
   summary: SummaryDraft | null;
   turns: number;
 }
@@ -31,6 +39,7 @@ export interface TranscriptDistillation {
 export function extractAll(entries: readonly TranscriptEntry[], minConfidence = 0.5): Extracted[] {
   return [
     ...extractDecisions(entries),
+    ...extractAnswers(entries),
     ...extractCorrections(entries),
     ...extractPreferences(entries),
     ...extractProjectFacts(entries),
@@ -49,6 +58,11 @@ export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): Trans
   }
   if (current.length > 0) turns.push(current);
   return turns;
+}
+
+/** What the assistant said during a turn (the words between its tool calls). */
+export function turnNarration(turn: readonly TranscriptEntry[]): Narration[] {
+  return turn.flatMap((e) => (e.kind === 'assistant_text' ? [{ at: e.at, text: e.text }] : []));
 }
 
 /** The events the hooks would have captured for one transcript turn. */
@@ -98,6 +112,8 @@ export function distilTranscript(
   },
 ): TranscriptDistillation {
   const memories: TranscriptMemory[] = [];
+  const resolutions: Resolution[] = [];
+  const finishedTasks: { subject: string; at: number }[] = [];
   let summary = options.previousSummary;
   const turns = splitTranscriptTurns(entries);
   if (options.distiller) {
@@ -118,10 +134,13 @@ export function distilTranscript(
         projectRoot: options.projectRoot,
         events: queued,
         previousSummary: summary,
+        narration: turnNarration(turn),
       });
       const at = events[events.length - 1]?.at ?? 0;
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
       for (const draft of result.observations) memories.push({ draft, provenance, at });
+      resolutions.push(...(result.resolutions ?? []));
+      for (const subject of result.finishedTasks ?? []) finishedTasks.push({ subject, at });
       if (result.summary) summary = result.summary;
     }
   }
@@ -129,5 +148,11 @@ export function distilTranscript(
   for (const x of extractAll([...context, ...entries])) {
     if (!old.has(x.uuid)) memories.push({ draft: x.draft, provenance: [x.uuid], at: x.at });
   }
-  return { memories, summary: options.distiller ? summary : null, turns: turns.length };
+  return {
+    memories,
+    resolutions,
+    finishedTasks,
+    summary: options.distiller ? summary : null,
+    turns: turns.length,
+  };
 }

@@ -235,10 +235,19 @@ export function renderSessionNote(ctx: RenderContext, n: SessionGraphNode): stri
     ).map((l) => `- ${l}`);
   section('Decisions', ofType(['decision']));
   section('Discoveries', ofType(['discovery', 'fact']));
-  section('Errors', ofType(['error', 'bugfix', 'failed_attempt']));
+  section('Errors', ofType(['error', 'gotcha', 'bugfix', 'failed_attempt']));
   const files = links(ctx, outOfKind(ctx, n.id, 'touches')).map((l) => `- ${l}`);
   section('Files modified', files);
-  const shown = new Set(['decision', 'discovery', 'fact', 'error', 'bugfix', 'failed_attempt', 'task']);
+  const shown = new Set([
+    'decision',
+    'discovery',
+    'fact',
+    'error',
+    'gotcha',
+    'bugfix',
+    'failed_attempt',
+    'task',
+  ]);
   section(
     'Other memories',
     links(

@@ -39,6 +39,8 @@ export const TYPE_WEIGHT: Readonly<Record<ObservationType, number>> = {
   correction: 1.15,
   decision: 1.15,
   preference: 1.1,
+  convention: 1.1,
+  gotcha: 1.1,
   bugfix: 1.05,
   failed_attempt: 1.05,
   feature: 1,

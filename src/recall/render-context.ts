@@ -30,6 +30,8 @@ export interface ContextRequest {
    * recorded; the hook adds a cheap look at the files' modification times.
    */
   staleOf?: StaleLookup;
+  /** Share of the budget kept for standing (pinned) memories, whatever their age (default 0.4). */
+  standingShare?: number;
 }
 
 /** Stale memories among some ids: since when, and why. */
@@ -109,6 +111,8 @@ function createBudget(budgetTokens: number) {
   let chars = 0;
   return {
     lines,
+    max: maxChars,
+    used: () => chars,
     tryAdd(line: string): boolean {
       if (chars + line.length + 1 > maxChars) return false;
       lines.push(line);
@@ -119,6 +123,19 @@ function createBudget(budgetTokens: number) {
       return chars + extra <= maxChars;
     },
   };
+}
+
+/** The order standing memories are listed in: rules first, then decisions, then how to build and run. */
+const STANDING_ORDER = ['preference', 'correction', 'convention', 'decision', 'fact'];
+
+function standingOrder(pinned: readonly Observation[]): Observation[] {
+  const rank = (o: Observation) => {
+    const i = STANDING_ORDER.indexOf(o.type);
+    return i === -1 ? STANDING_ORDER.length : i;
+  };
+  return [...pinned].sort(
+    (a, b) => rank(a) - rank(b) || b.seenCount - a.seenCount || b.createdAt - a.createdAt,
+  );
 }
 
 const FOOTER =
@@ -139,15 +156,41 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     const own = store.summaries.get(sessionId);
     if (own) for (const line of summaryBlock('This session so far', own, now)) budget.tryAdd(line);
   }
+  const unseen = (o: Observation) => req.source !== 'resume' || !store.injections.has(sessionId, o.id);
+  // Standing knowledge first, within its own share of the budget: it never ages out.
+  const standing = standingOrder(store.observations.pinned(project.id as ProjectId, 200)).filter(unseen);
+  const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
+  // Standing knowledge is kept whatever its age, but marked when the code it describes changed.
+  const staleStanding =
+    standing.length > 0 ? staleOf(standing.map((o) => o.id)) : new Map<string, StaleMark>();
+  if (standing.length > 0) {
+    const share = Math.max(0, Math.min(0.8, req.standingShare ?? 0.4));
+    const limit = budget.used() + Math.floor(budget.max * share);
+    if (budget.lines.length > 1) budget.tryAdd('');
+    budget.tryAdd('Standing knowledge (kept until superseded; id [type] title · age · ~tokens):');
+    let shown = 0;
+    for (const o of standing) {
+      const line = indexLine(o, now, { stale: staleStanding.get(o.id) });
+      if (budget.used() + line.length + 1 > limit || !budget.fits(reserve + line.length)) break;
+      budget.tryAdd(line);
+      ids.push(o.id);
+      shown++;
+    }
+    if (shown < standing.length)
+      budget.tryAdd(`  (+${standing.length - shown} more standing: \`engram search <words>\`)`);
+  }
+  const pinned = new Set(ids);
   if (req.source !== 'resume') {
     const last = store.summaries.latest(project.id, sessionId, 1)[0];
-    if (last) for (const line of summaryBlock('Last session', last, now)) budget.tryAdd(line);
+    if (last) {
+      budget.tryAdd('');
+      for (const line of summaryBlock('Last session', last, now)) budget.tryAdd(line);
+    }
   }
 
   const recent = store.observations
     .recent(project.id as ProjectId, req.recentCount)
-    .filter((o) => req.source !== 'resume' || !store.injections.has(sessionId, o.id));
-  const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
+    .filter((o) => !pinned.has(o.id) && unseen(o));
   const stale = recent.length > 0 ? staleOf(recent.map((o) => o.id)) : new Map<string, StaleMark>();
   const current = recent.filter((o) => !stale.has(o.id));
   if (current.length > 0) {

@@ -88,6 +88,7 @@ const MEMORY_COLUMNS = [
   'files_modified',
   'search_terms',
   'status_reason',
+  'subject',
 ];
 const SUMMARY_COLUMNS = [
   'request',

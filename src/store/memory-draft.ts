@@ -10,6 +10,8 @@ import { observationHash } from './observations-repo.ts';
 export const MAX_LIST = 40;
 export const MAX_PROVENANCE = 60;
 const TYPE_RE = /^[a-z][a-z0-9_-]{0,39}$/;
+/** A subject key: `command:test`, `fail:npm run build`, `env:port:dev`… (one line, bounded). */
+const SUBJECT_RE = /^[a-z][a-z-]*:[^\n]{1,200}$/;
 
 export const unique = (items: readonly string[]) => [...new Set(items)];
 export const cleanList = (items: readonly string[] | undefined, max = MAX_LIST) =>
@@ -41,6 +43,7 @@ export function cleanDraft(d: ObservationDraft): ObservationDraft {
     concepts: cleanList(d.concepts),
     filesRead: cleanList(d.filesRead),
     filesModified: cleanList(d.filesModified),
+    ...(typeof d.subject === 'string' && SUBJECT_RE.test(d.subject) ? { subject: scrubText(d.subject) } : {}),
   };
 }
 
@@ -58,6 +61,7 @@ export function snapshotOf(o: Observation): MemorySnapshot {
     statusReason: o.statusReason,
     supersedes: o.supersedes,
     pinned: o.pinned,
+    ...(o.subject ? { subject: o.subject } : {}),
   };
 }
 
@@ -65,5 +69,6 @@ export const sameDraft = (a: ObservationDraft, b: ObservationDraft) =>
   observationHash(a) === observationHash(b) &&
   a.subtitle === b.subtitle &&
   a.narrative === b.narrative &&
+  (a.subject ?? null) === (b.subject ?? null) &&
   JSON.stringify([a.concepts, a.filesRead, a.filesModified]) ===
     JSON.stringify([b.concepts, b.filesRead, b.filesModified]);

@@ -90,14 +90,14 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     db,
     `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
        files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
-       search_terms, version, pinned, seen_count, last_seen_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?)`,
+       search_terms, version, pinned, seen_count, last_seen_at, subject)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?)`,
   );
   const writeContent = lazyStatement(
     db,
     `UPDATE observations SET type = ?, title = ?, subtitle = ?, narrative = ?, facts = ?, concepts = ?,
        files_read = ?, files_modified = ?, content_hash = ?, tokens = ?, search_terms = ?, status = ?,
-       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?
+       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?, subject = ?
      WHERE id = ?`,
   );
   const writeSeen = lazyStatement(
@@ -188,6 +188,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
       next.pinned ? 1 : 0,
       version,
       ctx.at,
+      next.subject ?? null,
       cur.id,
     );
     addHash().run(cur.projectId, hash, cur.id);
@@ -259,6 +260,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
           searchTermsOf([draft.title, draft.subtitle, draft.narrative, ...draft.facts, ...draft.concepts]),
           m.pinned ? 1 : 0,
           m.createdAt,
+          draft.subject ?? null,
         );
         addHash().run(m.projectId, hash, id);
         log('memory', id, m.projectId, 'create', ctx, 1);
@@ -421,6 +423,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
           filesRead: list(cur.filesRead),
           filesModified: list(cur.filesModified),
           statusReason: cur.statusReason === null ? null : text(cur.statusReason),
+          ...(cur.subject ? { subject: text(cur.subject) } : {}),
         };
         const changed = JSON.stringify(next) !== JSON.stringify(snapshotOf(cur));
         if (!changed && !touched) return false;

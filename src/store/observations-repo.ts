@@ -42,11 +42,12 @@ export interface ObservationRow {
   pinned: number;
   seen_count: number;
   last_seen_at: number;
+  subject: string | null;
 }
 
 export const OBSERVATION_COLUMNS = `id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
   files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
-  status_reason, supersedes, version, pinned, seen_count, last_seen_at`;
+  status_reason, supersedes, version, pinned, seen_count, last_seen_at, subject`;
 const COLUMNS = OBSERVATION_COLUMNS;
 
 export function toObservation(row: ObservationRow): Observation {
@@ -75,6 +76,7 @@ export function toObservation(row: ObservationRow): Observation {
     pinned: row.pinned === 1,
     seenCount: row.seen_count,
     lastSeenAt: row.last_seen_at,
+    ...(row.subject ? { subject: row.subject } : {}),
   };
 }
 
@@ -194,7 +196,18 @@ export function createObservationsRepo(db: Db) {
      ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1`,
   );
 
+  const bySubject = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations INDEXED BY observations_by_subject
+     WHERE project_id = ? AND subject = ? AND status = 'active' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+
   return {
+    /** The active memory of a project about a subject (`command:test`…), the newest when several. */
+    bySubject(projectId: ProjectId, subject: string): Observation | null {
+      const row = bySubject().get(projectId, subject) as ObservationRow | undefined;
+      return row ? toObservation(row) : null;
+    },
     get(id: string): Observation | null {
       const row = byId().get(id) as ObservationRow | undefined;
       return row ? toObservation(row) : null;

@@ -1,7 +1,7 @@
 /**
  * Transcript reading progress (offset + fingerprint per file), record-type counts, and token usage.
  */
-import type { TranscriptEntry, UsageRecord } from '../core/transcript.ts';
+import type { ChainLink, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
@@ -13,6 +13,8 @@ export interface TranscriptProgress {
   badLines: number;
   /** The last entries before `offset`, as context for the next read. */
   tail: TranscriptEntry[];
+  /** The end of the record chain before `offset` (to recognise a rewind to a point read before). */
+  chain: ChainLink[];
 }
 
 export interface UsageTotals {
@@ -28,15 +30,16 @@ export interface UsageTotals {
 export function createTranscriptsRepo(db: Db) {
   const get = lazyStatement(
     db,
-    `SELECT path, offset, fingerprint, records, bad_lines, tail FROM transcript_files WHERE path = ?`,
+    `SELECT path, offset, fingerprint, records, bad_lines, tail, chain FROM transcript_files WHERE path = ?`,
   );
   const save = lazyStatement(
     db,
-    `INSERT INTO transcript_files (path, session_id, project_id, offset, fingerprint, records, bad_lines, tail, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO transcript_files (path, session_id, project_id, offset, fingerprint, records, bad_lines, tail, chain,
+       updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (path) DO UPDATE SET session_id = excluded.session_id, project_id = excluded.project_id,
        offset = excluded.offset, fingerprint = excluded.fingerprint, records = excluded.records,
-       bad_lines = excluded.bad_lines, tail = excluded.tail, updated_at = excluded.updated_at`,
+       bad_lines = excluded.bad_lines, tail = excluded.tail, chain = excluded.chain, updated_at = excluded.updated_at`,
   );
   const bumpType = lazyStatement(
     db,
@@ -79,16 +82,20 @@ export function createTranscriptsRepo(db: Db) {
             records: number;
             bad_lines: number;
             tail: string;
+            chain: string;
           }
         | undefined;
       if (!row) return null;
-      let tail: TranscriptEntry[] = [];
-      try {
-        const parsed: unknown = JSON.parse(row.tail);
-        if (Array.isArray(parsed)) tail = parsed as TranscriptEntry[];
-      } catch {
-        tail = []; // a damaged tail only costs context, never progress
-      }
+      const list = <T>(text: string): T[] => {
+        try {
+          const parsed: unknown = JSON.parse(text);
+          return Array.isArray(parsed) ? (parsed as T[]) : [];
+        } catch {
+          return []; // a damaged tail or chain only costs context, never progress
+        }
+      };
+      const tail = list<TranscriptEntry>(row.tail);
+      const chain = list<ChainLink>(row.chain);
       return {
         path: row.path,
         offset: row.offset,
@@ -96,6 +103,7 @@ export function createTranscriptsRepo(db: Db) {
         records: row.records,
         badLines: row.bad_lines,
         tail,
+        chain,
       };
     },
     saveProgress(
@@ -111,6 +119,7 @@ export function createTranscriptsRepo(db: Db) {
         p.records,
         p.badLines,
         JSON.stringify(p.tail),
+        JSON.stringify(p.chain),
         at,
       );
     },

@@ -38,12 +38,14 @@ describe('drainOnce', () => {
       input: { file_path: '/p/src/health.ts', content: 'export const ok = 1;\n' },
       response: {},
     });
-    add('s', { kind: 'stop', lastMessage: 'Added src/health.ts.' });
+    add('s', { kind: 'stop', lastMessage: 'The service now has a health endpoint in src/health.ts.' });
     add('s', { kind: 'prompt', prompt: 'Now document it' });
     const deps = { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger() };
     expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 3, failures: 0 });
     expect(store.events.counts()).toEqual({ pending: 1, done: 3, parked: 0 });
-    expect(store.observations.recent(project.id, 5).map((o) => o.title)).toEqual(['Add a health endpoint']);
+    expect(store.observations.recent(project.id, 5).map((o) => o.title)).toEqual([
+      'The service now has a health endpoint in src/health.ts.',
+    ]);
     add('s', { kind: 'session_end', reason: 'prompt_input_exit' });
     expect(drainOnce(deps, options())).toMatchObject({ turns: 1, events: 2 }); // the open turn, closed by the end
     expect(store.sessions.get('s')).toMatchObject({ status: 'completed', endedAt: at });

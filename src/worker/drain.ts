@@ -8,13 +8,15 @@ import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
+import type { Narration } from '../distill/analyse-turn.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
-import type { CreateOutcome, MutationContext, NewMemory } from '../store/memory-writer.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
 import { importInboxInto } from './import-inbox.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
+import { readPendingTranscript, turnNarration } from './pending-transcript.ts';
 import { splitTurns } from './split-turns.ts';
+import { storeKnowledge } from './store-knowledge.ts';
 
 export interface DrainOptions {
   /** Distil open turns too (flush), not only turns that have ended or gone stale. */
@@ -97,22 +99,30 @@ function readTranscriptAfter(deps: DrainDeps, events: readonly QueuedEvent[], no
   }
 }
 
-/** Store one distilled memory; a draft that cannot be a memory (no title, no type) is skipped, logged. */
-function createOrSkip(deps: DrainDeps, memory: NewMemory, ctx: MutationContext): CreateOutcome | 'skipped' {
-  try {
-    return deps.store.memory.create(memory, ctx).outcome;
-  } catch (error) {
-    if (!isEngramError(error, 'INPUT_INVALID')) throw error;
-    deps.logger.warn('a distilled memory was not stored', { error: describeError(error) });
-    return 'skipped';
-  }
+/**
+ * An LLM result with the heuristic's named knowledge kept (how to build and test, conventions, the
+ * task list, gotchas and open failures, which later turns merge into or close): the LLM's own version
+ * of one of those is dropped.
+ */
+function withKnowledge(
+  prepared: PreparedTurn,
+  heuristic: { observations: ObservationDraft[] },
+): (ObservationDraft & { supersedes: string | null })[] {
+  const named = heuristic.observations.filter((o) => o.subject && o.subject !== 'attach:commit');
+  const key = (o: ObservationDraft) => `${o.type}\u0000${o.title.trim().toLowerCase()}`;
+  const known = new Set(named.map(key));
+  return [
+    ...named.map((o) => ({ ...o, supersedes: null })),
+    ...prepared.observations.filter((o) => !known.has(key(o))),
+  ];
 }
 
 function distilTurn(
   deps: DrainDeps,
   events: QueuedEvent[],
   now: number,
-  prepared: PreparedTurn | null = null,
+  prepared: PreparedTurn | null,
+  narration: Narration[],
 ): number {
   const { store, distiller } = deps;
   const first = events[0];
@@ -121,31 +131,42 @@ function distilTurn(
   const projectId = first.projectId as ProjectId;
   const project = store.sessions.project(projectId);
   const previousSummary: SummaryDraft | null = store.summaries.get(sessionId);
+  // The heuristic reading always runs (it is cheap): with an LLM result it still says which commands
+  // worked again (closing failures left open) and which task lists were finished.
+  const heuristic = distiller.distilTurn({
+    projectRoot: project?.root ?? first.cwd,
+    events,
+    previousSummary,
+    narration,
+  });
   const result = prepared
-    ? { observations: prepared.observations, summary: prepared.summary }
-    : distiller.distilTurn({ projectRoot: project?.root ?? first.cwd, events, previousSummary });
-  let created = 0;
+    ? { observations: withKnowledge(prepared, heuristic), summary: prepared.summary }
+    : heuristic;
   const provenance = turnProvenance(events);
   const at = events[events.length - 1]?.at ?? now;
   const ctx = { origin: prepared ? ('llm' as const) : ('hook' as const), at: now };
-  for (const draft of result.observations) {
-    const { supersedes, ...plain } = { supersedes: null, ...draft };
-    const written = createOrSkip(
-      deps,
-      {
-        projectId,
-        sessionId,
-        source: prepared ? 'llm' : 'hook',
-        createdAt: at,
-        provenance,
-        draft: plain,
+  const stored = storeKnowledge(
+    store,
+    {
+      projectId,
+      sessionId,
+      source: prepared ? 'llm' : 'hook',
+      memories: result.observations.map((draft) => {
         // The LLM may only replace what it was shown (checked when it is prepared).
-        supersedes,
-      },
-      ctx,
-    );
-    if (written === 'created') created++;
-  }
+        const { supersedes, ...plain } = { supersedes: null, ...draft };
+        return { draft: plain, createdAt: at, provenance, supersedes };
+      }),
+      resolutions: (heuristic.resolutions ?? []).map((r) => ({ ...r, at: r.at || at })),
+      finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({ subject, at })),
+    },
+    ctx,
+    (error) => {
+      // A draft that cannot be a memory (no title, no type) is skipped and logged.
+      if (!isEngramError(error, 'INPUT_INVALID')) throw error;
+      deps.logger.warn('a distilled memory was not stored', { error: describeError(error) });
+    },
+  );
+  const created = stored.created;
   if (prepared) store.llmLedger.setObservations(prepared.ledgerId, created);
   for (const e of events) {
     if (e.event.kind === 'prompt' && e.event.prompt.trim() !== '') {
@@ -193,10 +214,14 @@ function commitTurn(
 ): TurnStep {
   const seqs = events.map((e) => e.seq);
   try {
+    // What the assistant said during the turn, read before the write transaction (file I/O).
+    const narration = deps.readTranscripts
+      ? turnNarration(readPendingTranscript(deps.store, events), events)
+      : [];
     const created = deps.store.transaction(() => {
       // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
       if (!deps.store.events.allPending(seqs)) return -1;
-      return distilTurn(deps, events, options.now, prepared);
+      return distilTurn(deps, events, options.now, prepared, narration);
     });
     if (created < 0) return 'stop';
     if (deps.readTranscripts) readTranscriptAfter(deps, events, options.now);

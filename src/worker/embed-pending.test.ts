@@ -60,7 +60,7 @@ describe('background embedding in the worker', () => {
         input: { file_path: `/p/src/${sessionId}.ts`, content: 'export {};\n' },
         response: {},
       },
-      { kind: 'stop', lastMessage: `Done: ${request}` },
+      { kind: 'stop', lastMessage: `${request}: it is now in src/${sessionId}.ts.` },
     ];
     for (const event of events) appendEvent(store, project, sessionId, event, ++at);
   };

@@ -8,10 +8,12 @@ import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import { createTranscriptParser, peekSkippedType } from '../capture/transcript/transcript-entries.ts';
 import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
-import type { TranscriptEntry, UsageRecord } from '../core/transcript.ts';
+import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
+import type { Resolution } from '../distill/gotchas.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
+import { storeKnowledge } from './store-knowledge.ts';
 
 /** How many entries are carried to the next read as context. */
 const TAIL_ENTRIES = 8;
@@ -54,6 +56,8 @@ export interface IngestPlan {
   path: string;
   offset: number;
   context: TranscriptEntry[];
+  /** The end of the record chain read before (to recognise a rewind to it). */
+  chain: ChainLink[];
   restarted: boolean;
   previousRecords: number;
   previousBadLines: number;
@@ -80,6 +84,10 @@ export interface PreparedIngest {
   cwd: string;
   project: Project;
   memories: TranscriptMemory[];
+  resolutions: Resolution[];
+  finishedTasks: { subject: string; at: number }[];
+  /** Branches the user rewound away from; what was stored of them is invalidated. */
+  rewinds: Rewind[];
   summary: SummaryDraft | null;
   live: boolean;
   usage: UsageRecord[];
@@ -90,6 +98,7 @@ export interface PreparedIngest {
     records: number;
     badLines: number;
     tail: TranscriptEntry[];
+    chain: ChainLink[];
   };
   firstAt: number;
   lastAt: number;
@@ -109,6 +118,7 @@ export function planIngest(
     path,
     offset: keep ? previous.offset : 0,
     context: keep ? previous.tail : [],
+    chain: keep ? previous.chain : [],
     restarted,
     previousRecords: keep ? previous.records : 0,
     previousBadLines: keep ? previous.badLines : 0,
@@ -128,7 +138,7 @@ export function planIngest(
 /** Read the appended part of a transcript and distil it. Touches no store (runs on any thread). */
 export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedIngest {
   const chunk = readJsonlFrom(plan.path, plan.offset, { peek: peekSkippedType });
-  const parser = createTranscriptParser(plan.context);
+  const parser = createTranscriptParser(plan.context, plan.chain);
   for (const line of chunk.lines) {
     if (line.skipped !== undefined) parser.skip(line.skipped);
     else parser.add(line.value);
@@ -171,12 +181,14 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
       records: plan.previousRecords + chunk.lines.length,
       badLines: plan.previousBadLines + chunk.badLines + chunk.oversizeLines,
       tail: [...plan.context, ...entries].slice(-TAIL_ENTRIES),
+      chain: parsed.chain,
     },
+    rewinds: plan.subagent ? [] : parsed.rewinds,
   };
   const empty = chunk.lines.length === 0 && chunk.badLines === 0 && chunk.oversizeLines === 0;
   if (empty || (plan.projectFilter !== null && !cwd.startsWith(plan.projectFilter))) {
     report.filtered = !empty;
-    return { ...base, nothingToStore: true, memories: [], summary: null };
+    return { ...base, nothingToStore: true, memories: [], resolutions: [], finishedTasks: [], summary: null };
   }
   const distilled = distilTranscript(entries, plan.context, {
     distiller: plan.live ? null : distiller,
@@ -185,7 +197,14 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     previousSummary: plan.previousSummary,
   });
   if (plan.dryRun) report.created = distilled.memories.length;
-  return { ...base, nothingToStore: plan.dryRun, memories: distilled.memories, summary: distilled.summary };
+  return {
+    ...base,
+    nothingToStore: plan.dryRun,
+    memories: distilled.memories,
+    resolutions: distilled.resolutions,
+    finishedTasks: distilled.finishedTasks,
+    summary: distilled.summary,
+  };
 }
 
 /** Store a prepared read: memories, summary, usage, counts and the new offset in ONE transaction. */
@@ -215,20 +234,24 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
         p.firstAt,
       );
       const ctx = { origin: 'transcript' as const, at: now };
-      for (const m of p.memories) {
-        const { outcome } = store.memory.create(
-          {
-            projectId: p.project.id,
-            sessionId: p.sessionId,
-            source: 'transcript',
+      forgetRewound(store, p, ctx);
+      const stored = storeKnowledge(
+        store,
+        {
+          projectId: p.project.id,
+          sessionId: p.sessionId,
+          source: 'transcript',
+          memories: p.memories.map((m) => ({
+            draft: m.draft,
             createdAt: m.at || p.lastAt,
             provenance: [`session:${p.sessionId}`, ...m.provenance.map((uuid) => `transcript:${uuid}`)],
-            draft: m.draft,
-          },
-          ctx,
-        );
-        if (outcome === 'created') report.created++;
-      }
+          })),
+          resolutions: p.resolutions,
+          finishedTasks: p.finishedTasks,
+        },
+        ctx,
+      );
+      report.created += stored.created;
       if (p.summary) store.memory.saveSummary(p.sessionId, p.project.id, p.summary, !p.live, ctx);
     }
     report.usageMessages = store.transcripts.addUsage(p.sessionId, p.project.id, p.usage);
@@ -239,6 +262,26 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
     );
   });
   return report;
+}
+
+/**
+ * A rewind to a point read before: what was stored of the abandoned branch is invalidated — memories
+ * read from its transcript records, and the memories the hooks' events of that stretch produced.
+ */
+function forgetRewound(store: Store, p: PreparedIngest, ctx: { origin: 'transcript'; at: number }): void {
+  for (const rewind of p.rewinds) {
+    const gone = new Set(rewind.abandoned.map((uuid) => `transcript:${uuid}`));
+    for (const o of store.observations.ofSession(p.sessionId)) {
+      // How the project is built and run stays true whatever branch it was seen on.
+      if (/^(?:command|env|convention):/.test(o.subject ?? '')) continue;
+      const span = o.provenance.map((x) => /^turn:(\d+)-(\d+)$/.exec(x)).find(Boolean);
+      // The turn ended within the abandoned stretch: after the old prompt, before the new one (the new
+      // prompt's own turn ends after it, whatever the clocks of hook and transcript say about its start).
+      const inSpan = span ? Number(span[2]) >= rewind.since && Number(span[2]) < rewind.at : false;
+      if (o.provenance.some((x) => gone.has(x)) || inSpan)
+        store.memory.invalidate(o.id, 'the conversation was rewound past it', ctx);
+    }
+  }
 }
 
 export function ingestTranscript(store: Store, path: string, options: IngestOptions): IngestReport {

@@ -55,7 +55,7 @@ describe('LLM distillation in the drain', () => {
       input: { file_path: `/p/src/${sessionId}-${at}.ts`, content: 'export const x = 1;\n' },
       response: {},
     });
-    add(sessionId, { kind: 'stop', lastMessage: `Done: ${request}.` });
+    add(sessionId, { kind: 'stop', lastMessage: `${request}: it is now in src/${sessionId}.ts.` });
   };
   const options = { force: false, now: NOW, staleTurnMs: 10_000_000, maxAttempts: 3 };
   const logger = createMemoryLogger();
@@ -244,7 +244,7 @@ describe('LLM distillation in the drain', () => {
     expect(report).toMatchObject({ turns: 1, failures: 0 });
     expect(store.events.counts()).toMatchObject({ pending: 0, parked: 0 });
     expect(store.observations.recent(project.id, 10).map((o) => [o.source, o.title])).toEqual([
-      ['hook', 'Add a health endpoint'],
+      ['hook', 'Add a health endpoint: it is now in src/s.ts.'],
     ]);
     expect(store.llmLedger.latest(10).map((l) => l.outcome)).toEqual(['http_error', 'http_error']);
   });

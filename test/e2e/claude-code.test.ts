@@ -208,7 +208,7 @@ describe('engram inside the real Claude Code', () => {
       results: { type: string; title: string }[];
     };
     expect(
-      search.results.some((x) => x.type === 'failed_attempt' && /^Failed: `node migrate\.js`/.test(x.title)),
+      search.results.some((x) => x.type === 'failed_attempt' && /^`node migrate\.js` fails: /.test(x.title)),
     ).toBe(true);
     const ctx = sb.engram(['context', '--cwd', projectA]);
     expect(ctx.stdout).toContain('migrate');
@@ -244,7 +244,7 @@ describe('engram inside the real Claude Code', () => {
     expect(types).toEqual(
       expect.arrayContaining([
         "correction: Correction: No, don't use Redis; use an in-memory LRU map instead.",
-        expect.stringMatching(/^failed_attempt: Failed: `redis-cli ping`/),
+        expect.stringMatching(/^failed_attempt: `redis-cli ping` fails: /),
       ]),
     );
     // The next session in this project is told about both.
@@ -257,7 +257,7 @@ describe('engram inside the real Claude Code', () => {
       .map((q) => mock.textOf(q))
       .join('\n');
     expect(sent).toContain("Correction: No, don't use Redis");
-    expect(sent).toMatch(/Failed: `redis-cli ping`/);
+    expect(sent).toMatch(/`redis-cli ping` fails: /);
   });
 
   it('lets the model call an engram MCP tool and get memories back', async () => {
@@ -285,6 +285,9 @@ describe('engram inside the real Claude Code', () => {
     const offered = (requests[0]?.tools ?? []) as { name?: string }[];
     expect(offered.map((t) => t.name)).toContain('mcp__engram__search');
     const results = mock.textOf(requests.at(-1) ?? {});
-    expect(results).toMatch(/obs_[0-9a-z]{20} \[feature\] Create notes\.md with a greeting for the MCP team/);
+    // Titled by what is now true (the assistant's statement), not by the prompt.
+    expect(results).toMatch(
+      /obs_[0-9a-z]{20} \[feature\] Created notes\.md with a greeting for the MCP team/,
+    );
   });
 });

@@ -102,8 +102,9 @@ describe('the engram CLI', () => {
     const search = JSON.parse(sb.engram(['search', 'webhook backoff', '--json', '--cwd', cwd]).stdout) as {
       results: { id: string; title: string; files: string[] }[];
     };
+    // Titled by what is now true (the assistant's statement of the result), never by the prompt.
     expect(search.results[0]).toMatchObject({
-      title: 'Add a retry with exponential backoff to the webhook sender',
+      title: 'Webhook sends now retry with exponential backoff (withBackoff, 5 attempts).',
       files: ['src/webhook.ts'],
     });
     const id = search.results[0]?.id as string;
@@ -125,8 +126,8 @@ describe('the engram CLI', () => {
 
     expect(sb.engram(['forget', id]).stdout).toMatch(/forgot/);
     expect(JSON.parse(sb.engram(['search', 'webhook', '--json', '--cwd', cwd]).stdout).results).toEqual([]);
-    expect(sb.engram(['context', '--cwd', cwd]).stdout).not.toContain(
-      'exponential backoff to the webhook sender ·',
+    expect(sb.engram(['context', '--cwd', cwd]).stdout).not.toMatch(
+      /obs_\w+ \[feature\] Webhook sends now retry/,
     );
 
     const missing = sb.engram(['show', 'obs_doesnotexist']);
@@ -138,11 +139,49 @@ describe('the engram CLI', () => {
     expect(sb.engram(['search', '--bogus']).status).toBe(2);
   });
 
+  it('pins and unpins memories: a pinned one stays in the SessionStart index as standing knowledge', () => {
+    const cwd = sb.project('pin-me', 'git@github.com:example/pin-me.git');
+    const p = payloads('sess-pin', cwd);
+    for (const call of [
+      p.start(),
+      p.prompt('Add a cache to the product lookup'),
+      p.tool('Write', { file_path: `${cwd}/src/cache.ts`, content: 'export const cache = new Map();\n' }, {}),
+      p.stop('Product lookups now go through an in-memory cache in src/cache.ts.'),
+      p.end(),
+    ])
+      expect(sb.hook(call).status).toBe(0);
+    expect(sb.engram(['flush']).status).toBe(0);
+    const found = JSON.parse(sb.engram(['search', 'product cache', '--json', '--cwd', cwd]).stdout) as {
+      results: { id: string }[];
+    };
+    const id = found.results[0]?.id as string;
+    const standing = () => {
+      const text = sb.engram(['context', '--cwd', cwd]).stdout;
+      return text.includes('Standing knowledge') && text.split('Recent memories')[0]?.includes(id) === true;
+    };
+    expect(standing()).toBe(false);
+    expect(sb.engram(['pin', id]).stdout).toBe(`pinned ${id}\n`);
+    expect(standing()).toBe(true);
+    expect(JSON.parse(sb.engram(['pin', id, '--json']).stdout)).toEqual({
+      pinned: [],
+      unchanged: [id],
+      missing: [],
+    });
+    expect(sb.engram(['unpin', id]).stdout).toBe(`unpinned ${id}\n`);
+    expect(standing()).toBe(false);
+    const missing = sb.engram(['pin', 'obs_00000000000000000000']);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toMatch(/no memory with id obs_00000000000000000000/);
+    expect(sb.engram(['history', id]).stdout).toMatch(
+      /replaced by unpin \(cli\)[\s\S]*replaced by pin \(cli\)/,
+    );
+  });
+
   it('runs the demo without touching the real home', () => {
     const demo = sb.engram(['demo']);
     expect(demo.status, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/engram memory for project "acme-api"/);
-    expect(demo.stdout).toMatch(/\[bugfix\] The \/login endpoint returns 500/);
+    expect(demo.stdout).toMatch(/\[bugfix\] Return 401 for expired session tokens/);
     expect(demo.stdout).not.toContain('hunter2');
   });
 });

@@ -171,10 +171,12 @@ describe('the foundation', () => {
     const after = JSON.parse(sb.engram(['changes', '--since', String(before.next), '--json']).stdout) as {
       changes: { seq: number; entity: string; entityId: string; op: string; origin: string }[];
     };
-    // The forget, after taking the memory out of its session's summary.
+    // The forget, after taking the memory out of its session's summary (its title and its turn's
+    // prompt: two redactions now that the title is the outcome, not the prompt).
     expect(
       after.changes.map((c) => [c.entity, c.entityId === id ? 'id' : 'session', c.op, c.origin]),
     ).toEqual([
+      ['summary', 'session', 'redact', 'cli'],
       ['summary', 'session', 'redact', 'cli'],
       ['memory', 'id', 'forget', 'cli'],
     ]);

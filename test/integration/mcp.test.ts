@@ -88,7 +88,9 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     const found = await call('search', { query: 'webhook retry' });
     expect(found.isError).toBeFalsy();
     const id = /obs_[0-9a-z]{20}/.exec(text(found))?.[0] as string;
-    expect(text(found)).toMatch(/\[bugfix\] Fix the flaky retry in the webhook sender · src\/webhook\.ts/);
+    expect(text(found)).toMatch(
+      /\[bugfix\] The webhook sender now retries with backoff\. · src\/webhook\.ts/,
+    );
 
     const full = await call('get_observations', { ids: [id] });
     expect(text(full)).toMatch(/src\/webhook\.ts: changed send/);
@@ -103,6 +105,13 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
       narrative: 'More would overload the partner API.',
     });
     const savedId = /obs_[0-9a-z]{20}/.exec(text(saved))?.[0] as string;
+    // A decision saved on purpose is standing knowledge: in every session's start index.
+    expect(text(saved)).toMatch(/It is standing/);
+    expect(sb.engram(['context', '--cwd', cwd]).stdout).toMatch(
+      new RegExp(
+        `Standing knowledge[\\s\\S]*${savedId} \\[decision\\] Webhook retries are capped at 5 attempts`,
+      ),
+    );
     expect(text(await call('search', { query: 'capped attempts', type: 'decision' }))).toContain(savedId);
 
     expect(text(await call('invalidate', { id: savedId, reason: 'the cap was raised to 8' }))).toMatch(

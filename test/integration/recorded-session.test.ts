@@ -30,7 +30,7 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
       }
     ).results;
     const main = results.find((r) => r.type === 'bugfix');
-    expect(main?.title).toBe('The add function is broken; make the test pass');
+    expect(main?.title).toBe('Fixed add() in math.js: it subtracted instead of adding.');
     const full = JSON.parse(sb.engram(['show', main?.id as string, '--json']).stdout) as {
       facts: string[];
       narrative: string;
@@ -41,8 +41,11 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
     expect(full.filesRead).toEqual(['math.js']);
     expect(full.facts).toEqual(expect.arrayContaining(['math.js: changed add']));
     expect(full.narrative).toMatch(/subtracted instead of adding/);
-    const error = results.find((r) => r.type === 'error');
-    expect(error?.title).toMatch(/^Fixed error: FAIL add\(2, 3\) expected 5, got -1/);
+    // The failing test the fix made pass is a fact of the fix, not a second memory.
+    expect(results.filter((r) => r.type === 'error' || r.type === 'gotcha')).toEqual([]);
+    expect(full.facts).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^fixed: FAIL add\(2, 3\) expected 5, got -1/)]),
+    );
   });
 
   it('shows them to the next session of the project, and not to another project', () => {
@@ -53,7 +56,7 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
     expect(ctx.text).toContain('engram memory for project "calc"');
     expect(ctx.text).toContain('Last session');
     expect(ctx.text).toContain('Request: The add function is broken; make the test pass');
-    expect(ctx.text).toMatch(/\[bugfix\] The add function is broken.* · math\.js · /);
+    expect(ctx.text).toMatch(/\[bugfix\] Fixed add\(\) in math\.js.* · math\.js · /);
     expect(ctx.tokens).toBeLessThanOrEqual(1000);
     // The same repository cloned elsewhere (https remote) is the same project.
     const clone = sb.project('calc-clone', 'https://github.com/example/calc.git');
@@ -106,7 +109,7 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
       hookSpecificOutput: { hookEventName: string; additionalContext: string };
     };
     expect(parsed.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
-    expect(parsed.hookSpecificOutput.additionalContext).toContain('The add function is broken');
+    expect(parsed.hookSpecificOutput.additionalContext).toContain('Fixed add() in math.js');
     expect(ask('Why was the add function in math.js broken?', 'prompt-1')).toBe(''); // not repeated
     expect(ask('Please write a haiku about autumn leaves', 'prompt-2')).toBe(''); // not relevant
   });

@@ -5,12 +5,19 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
+/** A line `peek` recognised as not worth parsing: its record type, and its links when it has any. */
+export interface SkippedLine {
+  type: string;
+  uuid?: string;
+  parentUuid?: string | null;
+}
+
 export interface JsonlLine {
   /** Byte offset where the line starts. */
   offset: number;
   value: unknown;
-  /** Set instead of `value` when `peek` recognised a line not worth parsing (its record type). */
-  skipped?: string;
+  /** Set instead of `value` when `peek` recognised a line not worth parsing. */
+  skipped?: SkippedLine;
 }
 
 export interface JsonlChunk {
@@ -30,8 +37,8 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** Stop after roughly this many bytes (the rest is read next time). */
   maxBytes?: number;
-  /** Look at a line's text before parsing it; a returned name marks it skipped (not parsed). */
-  peek?: (line: string) => string | null;
+  /** Look at a line's text before parsing it; a returned description marks it skipped (not parsed). */
+  peek?: (line: string) => SkippedLine | null;
 }
 
 const NEWLINE = 0x0a;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTranscriptParser } from './transcript-entries.ts';
+import { createClaudeSession, type ClaudeSession } from '../../../test/support/claude-session.ts';
+import { createTranscriptParser, peekSkippedType, type ParsedTranscript } from './transcript-entries.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'transcripts');
 const parseFile = (name: string) => {
@@ -178,5 +179,127 @@ describe('transcript records → entries', () => {
     expect(big.types.get('progress')?.skipped).toBeGreaterThan(1000);
     const sub = parseFile('258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl');
     expect(sub.usage.length).toBeGreaterThan(0);
+  });
+});
+
+/** A session written as the host writes it, read as the worker reads it (progress lines peeked, not parsed). */
+function readSession(s: ClaudeSession, upTo = s.steps.length, from = 0, before?: ParsedTranscript) {
+  const p = createTranscriptParser(before?.entries.slice(-8) ?? [], before?.chain ?? []);
+  for (const step of s.steps.slice(from, upTo))
+    for (const r of step.records) {
+      const line = JSON.stringify(r);
+      const skipped = peekSkippedType(line);
+      if (skipped) p.skip(skipped);
+      else p.add(JSON.parse(line));
+    }
+  return p.result();
+}
+const prompts = (r: ParsedTranscript) =>
+  r.entries.flatMap((e) => (e.kind === 'prompt' ? [[e.text, e.command ?? null]] : []));
+
+describe('only the user’s words are the user’s', () => {
+  it('reads a skill invocation as the command the user typed, never its expanded instructions', () => {
+    const beads = parseFile('subagent.jsonl');
+    expect(prompts(beads)).toEqual([
+      [
+        expect.stringMatching(/^\/handgemacht:create-beads websearch to learn how to fastest setup credo/),
+        '/handgemacht:create-beads',
+      ],
+      ['create the beads', null],
+    ]);
+    expect(JSON.stringify(beads.entries)).not.toContain('see mockup');
+  });
+
+  it('skips local command output, caveats, notifications and reminders', () => {
+    const s = createClaudeSession({ sessionId: 's-host', cwd: '/w', start: '2026-03-01T10:00:00Z' });
+    s.prompt('fix the flaky test', { reminder: 'The user opened src/a.test.ts.' })
+      .say('Looking.')
+      .localCommand('/mcp', 'Reconnected to tidewave.')
+      .notification('b1', 'Background command "npm test" completed (exit code 0)')
+      .prompt('thanks, now run the linter');
+    expect(prompts(readSession(s))).toEqual([
+      ['fix the flaky test', null],
+      ['/mcp', '/mcp'],
+      ['thanks, now run the linter', null],
+    ]);
+  });
+
+  it('keeps a subagent’s prompt and words out of the conversation (its finding comes back once, as the tool result)', () => {
+    const big = parseFile('258c7280-ae70-4798-800f-63464d01a85d.jsonl');
+    const task = big.entries.find((e) => e.kind === 'tool_call' && e.name === 'Task');
+    expect(task?.kind === 'tool_call' && task.result?.text).toMatch(
+      /^Based on the official Claude Code hooks documentation/,
+    );
+    expect(prompts(big).map(([t]) => t)).toEqual(['Implement spotter-gqc', 'did you push?']);
+    const sub = parseFile('258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl');
+    expect(sub.entries.filter((e) => e.kind === 'prompt' || e.kind === 'assistant_text')).toEqual([]);
+  });
+});
+
+describe('the parentUuid chain: a rewound branch is not what happened', () => {
+  const rewound = () => {
+    const s = createClaudeSession({ sessionId: 's-rewind', cwd: '/w', start: '2026-03-12T16:00:00Z' });
+    s.prompt('Cache product lookups')
+      .say('I will put a Redis cache in front of getProduct because it is shared across instances.')
+      .write('src/redis-cache.ts', 'export const redis = 1;\n')
+      .stop()
+      .prompt('Also add metrics')
+      .say('Added metrics.')
+      .stop()
+      .rewindTo(1)
+      .prompt('Count cache hits in a Prometheus counter instead')
+      .say('Done: a `cache_hits_total` counter.')
+      .stop();
+    return s;
+  };
+
+  it('drops the abandoned branch when the rewind is in the same read', () => {
+    const r = readSession(rewound());
+    expect(prompts(r).map(([t]) => t)).toEqual([
+      'Cache product lookups',
+      'Count cache hits in a Prometheus counter instead',
+    ]);
+    expect(r.entries.some((e) => e.kind === 'assistant_text' && e.text === 'Added metrics.')).toBe(false);
+    expect(r.entries.some((e) => e.kind === 'tool_call' && e.name === 'Write')).toBe(true);
+    expect(r.rewinds).toHaveLength(1);
+  });
+
+  it('recognises a rewind to a point read before, from the chain carried between reads', () => {
+    const s = rewound();
+    const cut = s.steps.findIndex(
+      (st, i) =>
+        i > 0 &&
+        st.hook?.['hook_event_name'] === 'UserPromptSubmit' &&
+        st.at > s.steps[0]!.at &&
+        JSON.stringify(st.records).includes('Prometheus'),
+    );
+    const first = readSession(s, cut);
+    const second = readSession(s, s.steps.length, cut, first);
+    expect(second.rewinds).toHaveLength(1);
+    const abandoned = new Set(second.rewinds[0]?.abandoned);
+    const metrics = first.entries.find((e) => e.kind === 'assistant_text' && e.text === 'Added metrics.');
+    expect(abandoned.has(metrics?.uuid ?? '')).toBe(true);
+    const redis = first.entries.find(
+      (e) => e.kind === 'assistant_text' && e.text.startsWith('I will put a Redis'),
+    );
+    expect(abandoned.has(redis?.uuid ?? '')).toBe(false);
+  });
+
+  it('is not fooled by the side branches of normal use: parallel tool results, hook progress, interrupts', () => {
+    for (const name of [
+      '258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+      'subagent.jsonl',
+      'tool_heavy.jsonl',
+      'short.jsonl',
+    ]) {
+      const p = createTranscriptParser();
+      for (const line of readFileSync(join(FIXTURES, name), 'utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const skipped = peekSkippedType(line);
+        if (skipped) p.skip(skipped);
+        else p.add(JSON.parse(line));
+      }
+      expect(p.result().rewinds, name).toEqual([]);
+    }
   });
 });

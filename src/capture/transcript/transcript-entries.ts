@@ -1,12 +1,18 @@
 /**
  * Claude Code transcript records → a flat, host-neutral list of entries: prompts, interrupts,
  * assistant text (records of one API message merged), tool calls paired with their results,
- * compaction summaries and boundaries, and token usage per message. Unknown record types and
- * missing fields are counted, never fatal. Every string is scrubbed before it leaves this module.
+ * compaction summaries and boundaries, and token usage per message. Only the user's own words become
+ * prompts (see `user-text.ts`: skill expansions, command wrappers, reminders, hook output and
+ * notifications never do); subagent records stay out of the conversation; a branch the user rewound
+ * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
+ * never fatal. Every string is scrubbed before it leaves this module.
  */
 import { scrubText } from '../../core/scrub.ts';
-import type { TranscriptEntry, UsageRecord } from '../../core/transcript.ts';
+import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
+import type { SkippedLine } from './read-jsonl.ts';
+import { createRecordChain } from './record-chain.ts';
+import { readUserText } from './user-text.ts';
 
 export interface ParsedTranscript {
   sessionId: string | null;
@@ -15,6 +21,10 @@ export interface ParsedTranscript {
   usage: UsageRecord[];
   /** Record type → how many were seen, and how many of them carried nothing engram keeps. */
   types: Map<string, { seen: number; skipped: number }>;
+  /** Branches the user rewound away from (their entries are not in `entries`). */
+  rewinds: Rewind[];
+  /** The end of the record chain, to carry into the next read. */
+  chain: ChainLink[];
 }
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
@@ -69,27 +79,26 @@ function usefulResultFields(value: unknown): unknown {
   return out;
 }
 
-/** Text a user typed (not tool results, not system-generated wrappers). */
-function typedPrompt(text: string): boolean {
-  const t = text.trimStart();
-  return (
-    t !== '' &&
-    !t.startsWith('<task-notification>') &&
-    !t.startsWith('<local-command') &&
-    !t.startsWith('<command-name>') &&
-    !t.startsWith('<command-message>') &&
-    !t.startsWith('Caveat:') &&
-    !t.startsWith('<system-reminder>')
-  );
-}
-
 /**
  * Incremental: feed records in file order; tool calls are paired across calls of `add`. `context`:
  * entries read before (the previous read's tail), so a result can pair with an earlier call; they are
- * not part of the result's `entries`.
+ * not part of the result's `entries`. `chain`: the previous read's record chain, so a rewind to a
+ * point read before is still recognised (reported in `rewinds`; its entries were stored already).
  */
-export function createTranscriptParser(context: readonly TranscriptEntry[] = []) {
-  const parsed: ParsedTranscript = { sessionId: null, cwd: null, entries: [], usage: [], types: new Map() };
+export function createTranscriptParser(
+  context: readonly TranscriptEntry[] = [],
+  chain: readonly ChainLink[] = [],
+) {
+  const records = createRecordChain(chain);
+  const parsed: ParsedTranscript = {
+    sessionId: null,
+    cwd: null,
+    entries: [],
+    usage: [],
+    types: new Map(),
+    rewinds: [],
+    chain: [],
+  };
   const calls = new Map<string, Extract<TranscriptEntry, { kind: 'tool_call' }>>();
   for (const e of context) if (e.kind === 'tool_call' && !e.result) calls.set(e.id, e);
   const usageSeen = new Set<string>();
@@ -101,6 +110,132 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
     if (skipped) c.skipped++;
     parsed.types.set(type, c);
   };
+  const push = (entry: TranscriptEntry, recordUuid: string) => {
+    parsed.entries.push(entry);
+    records.markEntry(recordUuid);
+  };
+
+  /** A new prompt that went back to an earlier point: drop the abandoned branch's entries. */
+  const followRewind = (parent: string | null, at: number) => {
+    const rewind = records.rewindBy(parent, at);
+    if (!rewind) return;
+    parsed.rewinds.push(rewind);
+    const gone = new Set(rewind.abandoned);
+    parsed.entries = parsed.entries.filter(
+      (e) => !gone.has(e.uuid) && !(e.kind === 'tool_call' && e.result && gone.has(e.result.uuid)),
+    );
+    for (const [id, call] of calls) if (gone.has(call.uuid)) calls.delete(id);
+    if (lastText && gone.has(lastText.uuid)) lastText = null;
+  };
+
+  const userRecord = (r: Record<string, unknown>, uuid: string, at: number, sidechain: boolean): boolean => {
+    const content = rec(r['message'])['content'];
+    if (r['isCompactSummary'] === true) {
+      push({ kind: 'compact_summary', uuid, at, text: scrubText(blocksText(content)).slice(0, 8000) }, uuid);
+      return true;
+    }
+    // A skill's or slash command's expansion, a local command's caveat: the host's text.
+    if (r['isMeta'] === true) return false;
+    let kept = false;
+    const texts: string[] = [];
+    if (typeof content === 'string') texts.push(content);
+    for (const b of Array.isArray(content) ? content : []) {
+      const block = rec(b);
+      if (block['type'] === 'text') texts.push(str(block['text']));
+      if (block['type'] !== 'tool_result') continue;
+      const call = calls.get(str(block['tool_use_id']));
+      const text = typeof block['content'] === 'string' ? block['content'] : blocksText(block['content']);
+      if (/^The user doesn't want to proceed with this tool use/.test(text)) {
+        // The user rejected the tool call: a redirect, not a failure of the tool.
+        if (call) calls.delete(call.id);
+        parsed.entries = parsed.entries.filter((e) => e !== call);
+        push({ kind: 'interrupt', uuid, at }, uuid);
+        kept = true;
+      } else if (call && !call.result) {
+        // What a reading tool returned is not kept (only that it ran, and its errors): it is the
+        // bulk of a transcript and no distiller uses it.
+        const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) ? 8000 : 300;
+        call.result = {
+          text: scrubText(text.slice(0, keep)),
+          isError: block['is_error'] === true,
+          structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
+          uuid,
+        };
+        records.markEntry(uuid);
+        kept = true;
+      }
+    }
+    if (texts.length === 0) return kept;
+    const said = readUserText(texts.join('\n'));
+    if (said.kind === 'interrupt') {
+      push({ kind: 'interrupt', uuid, at }, uuid);
+      return true;
+    }
+    // A subagent's prompt (its first sidechain record) is the parent agent's words, never the user's.
+    if (sidechain || said.kind === 'host') return kept;
+    if ('parentUuid' in r) followRewind(typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null, at);
+    const text = said.kind === 'command' ? `${said.name} ${said.args}`.trim() : said.text;
+    push(
+      {
+        kind: 'prompt',
+        uuid,
+        at,
+        text: scrubText(text).slice(0, 8000),
+        ...(said.kind === 'command' ? { command: said.name } : {}),
+      },
+      uuid,
+    );
+    return true;
+  };
+
+  const assistantRecord = (r: Record<string, unknown>, uuid: string, at: number, sidechain: boolean) => {
+    const message = rec(r['message']);
+    const messageId = str(message['id']) || uuid;
+    const usage = rec(message['usage']);
+    if (!usageSeen.has(messageId) && Object.keys(usage).length > 0) {
+      usageSeen.add(messageId);
+      parsed.usage.push({
+        messageId,
+        model: str(message['model']) || 'unknown',
+        at,
+        input: num(usage['input_tokens']),
+        output: num(usage['output_tokens']),
+        cacheRead: num(usage['cache_read_input_tokens']),
+        cacheWrite: num(usage['cache_creation_input_tokens']),
+      });
+    }
+    let kept = false;
+    const content = Array.isArray(message['content']) ? message['content'] : [];
+    for (const b of content) {
+      const block = rec(b);
+      if (block['type'] === 'text' && str(block['text']).trim() !== '' && !sidechain) {
+        const text = scrubText(str(block['text']));
+        if (lastText && lastText.messageId === messageId) {
+          lastText.text = `${lastText.text}\n${text}`.slice(0, 8000);
+          records.markEntry(uuid);
+        } else {
+          lastText = { kind: 'assistant_text', uuid, at, messageId, text: text.slice(0, 8000) };
+          push(lastText, uuid);
+        }
+        kept = true;
+      } else if (block['type'] === 'tool_use') {
+        const call: Extract<TranscriptEntry, { kind: 'tool_call' }> = {
+          kind: 'tool_call',
+          uuid,
+          at,
+          id: str(block['id']),
+          name: str(block['name']) || 'unknown',
+          input: scrubAndLimit(block['input'] ?? null, LIMITS),
+          result: null,
+          sidechain,
+        };
+        calls.set(call.id, call);
+        push(call, uuid);
+        kept = true;
+      }
+    }
+    return kept;
+  };
 
   function add(value: unknown): void {
     const r = rec(value);
@@ -110,120 +245,34 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
     parsed.sessionId ??= str(r['sessionId']) || null;
     parsed.cwd ??= str(r['cwd']) || null;
     const sidechain = r['isSidechain'] === true;
-    const message = rec(r['message']);
+    // A compaction boundary starts a new root; it continues its logical parent.
+    const parent =
+      typeof r['parentUuid'] === 'string'
+        ? r['parentUuid']
+        : typeof r['logicalParentUuid'] === 'string'
+          ? r['logicalParentUuid']
+          : null;
+    // Records without the envelope's chain (hand-written or very old) take no part in it.
+    const chained = !sidechain && 'parentUuid' in r;
+    const conversation = type === 'user' || type === 'assistant' || type === 'system';
+    if (chained && conversation && !(type === 'user' && r['isMeta'] === true)) {
+      if (type !== 'user') records.add(uuid, parent, at);
+    } else if (chained) records.pass(uuid, parent);
     switch (type) {
       case 'user': {
-        const content = message['content'];
-        if (r['isCompactSummary'] === true) {
-          parsed.entries.push({
-            kind: 'compact_summary',
-            uuid,
-            at,
-            text: scrubText(blocksText(content)).slice(0, 8000),
-          });
-          count(type, false);
-          return;
-        }
-        let kept = false;
-        if (Array.isArray(content)) {
-          for (const b of content) {
-            const block = rec(b);
-            if (block['type'] === 'tool_result') {
-              const call = calls.get(str(block['tool_use_id']));
-              const text =
-                typeof block['content'] === 'string' ? block['content'] : blocksText(block['content']);
-              if (/^The user doesn't want to proceed with this tool use/.test(text)) {
-                // The user rejected the tool call: a redirect, not a failure of the tool.
-                if (call) calls.delete(call.id);
-                const at0 = call ? parsed.entries.indexOf(call) : -1;
-                if (at0 >= 0) parsed.entries.splice(at0, 1);
-                parsed.entries.push({ kind: 'interrupt', uuid, at });
-                kept = true;
-              } else if (call && !call.result) {
-                // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-                // bulk of a transcript and no distiller uses it.
-                const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) ? 8000 : 300;
-                call.result = {
-                  text: scrubText(text.slice(0, keep)),
-                  isError: block['is_error'] === true,
-                  structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
-                  uuid,
-                };
-                kept = true;
-              }
-            } else if (block['type'] === 'text') {
-              const text = str(block['text']);
-              if (/^\[Request interrupted by user/.test(text)) {
-                parsed.entries.push({ kind: 'interrupt', uuid, at });
-                kept = true;
-              } else if (!sidechain && typedPrompt(text)) {
-                parsed.entries.push({ kind: 'prompt', uuid, at, text: scrubText(text).slice(0, 8000) });
-                kept = true;
-              }
-            }
-          }
-        } else if (typeof content === 'string' && !sidechain) {
-          if (/^\[Request interrupted by user/.test(content)) {
-            parsed.entries.push({ kind: 'interrupt', uuid, at });
-            kept = true;
-          } else if (typedPrompt(content)) {
-            parsed.entries.push({ kind: 'prompt', uuid, at, text: scrubText(content).slice(0, 8000) });
-            kept = true;
-          }
-        }
+        // Added to the chain after a rewind check: the new prompt is not part of the branch it leaves.
+        const kept = userRecord(r, uuid, at, sidechain);
+        if (chained && r['isMeta'] !== true) records.add(uuid, parent, at);
+        if (kept && chained) records.markEntry(uuid);
         count(type, !kept);
         return;
       }
-      case 'assistant': {
-        const messageId = str(message['id']) || uuid;
-        const usage = rec(message['usage']);
-        if (!usageSeen.has(messageId) && Object.keys(usage).length > 0) {
-          usageSeen.add(messageId);
-          parsed.usage.push({
-            messageId,
-            model: str(message['model']) || 'unknown',
-            at,
-            input: num(usage['input_tokens']),
-            output: num(usage['output_tokens']),
-            cacheRead: num(usage['cache_read_input_tokens']),
-            cacheWrite: num(usage['cache_creation_input_tokens']),
-          });
-        }
-        let kept = false;
-        const content = Array.isArray(message['content']) ? message['content'] : [];
-        for (const b of content) {
-          const block = rec(b);
-          if (block['type'] === 'text' && str(block['text']).trim() !== '' && !sidechain) {
-            const text = scrubText(str(block['text']));
-            if (lastText && lastText.messageId === messageId) {
-              lastText.text = `${lastText.text}\n${text}`.slice(0, 8000);
-            } else {
-              lastText = { kind: 'assistant_text', uuid, at, messageId, text: text.slice(0, 8000) };
-              parsed.entries.push(lastText);
-            }
-            kept = true;
-          } else if (block['type'] === 'tool_use') {
-            const call: Extract<TranscriptEntry, { kind: 'tool_call' }> = {
-              kind: 'tool_call',
-              uuid,
-              at,
-              id: str(block['id']),
-              name: str(block['name']) || 'unknown',
-              input: scrubAndLimit(block['input'] ?? null, LIMITS),
-              result: null,
-              sidechain,
-            };
-            calls.set(call.id, call);
-            parsed.entries.push(call);
-            kept = true;
-          }
-        }
-        count(type, !kept);
+      case 'assistant':
+        count(type, !assistantRecord(r, uuid, at, sidechain));
         return;
-      }
       case 'system': {
         if (str(r['subtype']) === 'compact_boundary') {
-          parsed.entries.push({ kind: 'compact_boundary', uuid, at });
+          push({ kind: 'compact_boundary', uuid, at }, uuid);
           lastText = null;
           count(`system:${str(r['subtype'])}`, false);
         } else {
@@ -236,19 +285,37 @@ export function createTranscriptParser(context: readonly TranscriptEntry[] = [])
     }
   }
 
-  return { add, skip: (type: string) => count(type, true), result: (): ParsedTranscript => parsed };
+  return {
+    add,
+    /** A line recognised without parsing (see `peekSkippedType`): counted, and kept in the chain. */
+    skip: (line: SkippedLine) => {
+      if (line.uuid) records.pass(line.uuid, line.parentUuid ?? null);
+      count(line.type, true);
+    },
+    result: (): ParsedTranscript => {
+      parsed.chain = records.tail();
+      return parsed;
+    },
+  };
 }
 
 /**
  * Record types engram never reads, recognised from the raw line so they need not be parsed (in a long
  * session most lines are progress records). Only an exact top-level shape counts; anything unsure is
- * parsed as usual.
+ * parsed as usual. A progress record's links (`parentUuid` first in the envelope, `uuid` last) are
+ * read off its ends, so the record chain stays whole.
  */
-export function peekSkippedType(line: string): string | null {
-  if (line.startsWith('{"type":"file-history-snapshot"')) return 'file-history-snapshot';
-  if (line.startsWith('{"type":"queue-operation"')) return 'queue-operation';
+export function peekSkippedType(line: string): SkippedLine | null {
+  if (line.startsWith('{"type":"file-history-snapshot"')) return { type: 'file-history-snapshot' };
+  if (line.startsWith('{"type":"queue-operation"')) return { type: 'queue-operation' };
   // The envelope comes first: a progress record names its type within its first few hundred bytes, so
   // only that much is searched (lastIndexOf from a bound) instead of scanning long lines to the end.
-  if (line.lastIndexOf('"type":"progress","data":{', 1024) !== -1) return 'progress';
-  return null;
+  if (line.lastIndexOf('"type":"progress","data":{', 1024) === -1) return null;
+  const parent = /^\{"parentUuid":(?:null|"([^"]{1,80})")/.exec(line);
+  const uuid = /"uuid":"([^"]{1,80})"\}$/.exec(line.slice(-120));
+  return {
+    type: 'progress',
+    ...(uuid?.[1] ? { uuid: uuid[1] } : {}),
+    ...(parent ? { parentUuid: parent[1] ?? null } : {}),
+  };
 }

@@ -1,17 +1,34 @@
 /**
- * Corrections: the user redirecting the assistant ("no, use …", "don't …", "actually …", an interrupt
- * followed by new instructions), paired with the approach that was rejected (what the assistant had
- * just said or done). Polite negatives ("no worries", "no, that's fine") are not corrections.
+ * Corrections: the user rejecting an approach ("no, use …", "don't …", "that's wrong", "use X instead
+ * of Y", or interrupting a step and saying how to do it instead), paired with the approach that was
+ * rejected (what the assistant had just said or done). Only a rejection is a correction: approving a
+ * plan ("go ahead and create the tickets"), a question, or a change of topic — even right after an
+ * interrupt — is not, nor are polite negatives ("no worries") or a slash command.
  */
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, firstSentence } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
 
 const REDIRECT =
-  /^(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wait\b|actually\b|instead\b|that'?s (?:wrong|not (?:right|it|what))|wrong\b|not like that|not that\b|undo\b|revert\b|please don'?t\b|you (?:should(?:n'?t)?|need to|forgot)\b|i said\b|never\b)/i;
+  /^(?:no\b|nope\b|don'?t\b|do not\b|stop\b|that'?s (?:wrong|not (?:right|it|what))|wrong\b|not like that|not that\b|undo\b|revert\b|please don'?t\b|you (?:should(?:n'?t)?|need to|forgot)\b|i said\b|never\b|(?:actually|wait),? (?:no\b|don'?t\b|do not\b|not\b|use\b|instead\b))/i;
 const INSIDE = /\b(?:use \S+ instead|instead of|not \S+, (?:but|use)|rather than|that'?s not what i)\b/i;
 const BENIGN =
   /^(?:no (?:worries|problem|thanks|need)|no,? (?:that'?s|it'?s) (?:fine|ok|okay|good|great|perfect)|actually,? (?:that|it) (?:looks|works|is) (?:good|great|fine|perfect))/i;
+/** A new subject announced as such. */
+const NEW_TOPIC =
+  /^(?:unrelated|different (?:topic|question)|btw|by the way|also|another (?:thing|question)|separately|side note)\b/i;
+
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[a-z_][a-z0-9_]{3,}/g) ?? []).filter((w) => !COMMON.has(w)));
+const COMMON = new Set(
+  'this that with from have will would could should what when where which there their them then than your just also into only more some make sure been were does done here'.split(
+    ' ',
+  ),
+);
+
+/** Approval of what was proposed: the plan goes ahead, nothing is rejected. */
+const APPROVAL =
+  /^(?:(?:ok(?:ay)?|yes|yep|sure|great|perfect|good|lgtm|sounds good|looks good)[,.!]?\s+)*(?:please\s+)?(?:go ahead|do it|proceed|approved?|ship it|(?:now\s+)?(?:create|make|open|file|write|implement|build|start)\b)/i;
 
 function rejectedApproach(before: readonly TranscriptEntry[]): string {
   for (let i = before.length - 1; i >= 0; i--) {
@@ -43,16 +60,17 @@ export function extractCorrections(entries: readonly TranscriptEntry[]): Extract
     const text = e.text.trim();
     const afterInterrupt = interrupted;
     interrupted = false;
-    if (!seenAssistant || BENIGN.test(text)) return;
-    const redirect = REDIRECT.test(text) || INSIDE.test(text);
-    if (!redirect && !afterInterrupt) return;
-    // After an interrupt, new instructions are a redirect; a question is just a question.
-    if (!redirect && (text.length < 12 || /\?\s*$/.test(text))) return;
+    if (!seenAssistant || e.command !== undefined || BENIGN.test(text) || APPROVAL.test(text)) return;
+    if (NEW_TOPIC.test(text) || (/\?\s*$/.test(text) && !REDIRECT.test(text))) return;
     const rejected = rejectedApproach(entries.slice(0, i));
+    const said = REDIRECT.test(text) || INSIDE.test(text);
+    // After an interrupt, new instructions about what was interrupted reject it; anything else is a new topic.
+    const about = [...words(text)].some((w) => words(rejected).has(w));
+    if (!said && !(afterInterrupt && about && text.length >= 12)) return;
     const title = `Correction: ${firstSentence(text, 78)}`;
     const narrative = `The user corrected the assistant: "${clip(text, 400)}"${rejected ? ` — rejected approach: ${rejected}` : ''}${afterInterrupt ? ' (after interrupting it)' : ''}.`;
     out.push(
-      extracted('correction', title, narrative, e, redirect ? 0.8 : 0.55, {
+      extracted('correction', title, narrative, e, said ? 0.8 : 0.6, {
         facts: rejected
           ? [`rejected: ${rejected}`, `instead: ${clip(text, 200)}`]
           : [`instead: ${clip(text, 200)}`],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { extractAnswers } from './answers.ts';
 import { extractCorrections } from './corrections.ts';
 import { extractDecisions } from './decisions.ts';
 import { extractPreferences } from './preferences.ts';
@@ -59,6 +60,54 @@ describe('decisions', () => {
     ]);
     expect(found).toEqual([]);
   });
+
+  it('does not take the narration of a step for a decision', () => {
+    expect(
+      extractDecisions([
+        say(
+          'Now also replace `Phoenix.ConnTest.build_conn()` with just `build_conn()` since we imported it.',
+        ),
+        say('Now also rename `checkPostcode` to `isValidPostcode` since it returns a boolean.'),
+        say('Next, I will update the router because the page needs a route.'),
+        say('Let me use the existing helper since it already handles retries.'),
+      ]),
+    ).toEqual([]);
+    expect(
+      titles(
+        extractDecisions([
+          say('I will remove the legacy registration since the new subscriber already covers it.'),
+        ]),
+      ),
+    ).toEqual(['I will remove the legacy registration since the new subscriber already covers it.']);
+  });
+});
+
+describe("the user's choices", () => {
+  const ask = (text: string, isError = false): TranscriptEntry => ({
+    kind: 'tool_call',
+    uuid: `q${++n}`,
+    at: n,
+    id: `id${n}`,
+    name: 'AskUserQuestion',
+    input: {},
+    result: { text, isError, structured: null, uuid: `r${n}` },
+    sidechain: false,
+  });
+  it('keeps what the user chose when asked, and not a bare yes or no', () => {
+    const found = extractAnswers([
+      ask(
+        'User has answered your questions: "Which rig do these beads belong to?"="No rig", "Which tools should we set up?"="Credo + Dialyxir + mix_audit". You can now continue with the user\'s answers in mind.',
+      ),
+      ask('User has answered your questions: "Should I commit now?"="Yes".'),
+    ]);
+    expect(found.map((f) => [f.draft.type, f.draft.title])).toEqual([
+      ['decision', 'Credo + Dialyxir + mix_audit (Which tools should we set up?)'],
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'question: Which tools should we set up?',
+      'chosen: Credo + Dialyxir + mix_audit',
+    ]);
+  });
 });
 
 describe('corrections', () => {
@@ -90,6 +139,38 @@ describe('corrections', () => {
       'rejected: Bash rm -rf dist node_modules',
       'instead: Only delete dist, keep node_modules',
     ]);
+  });
+
+  it('does not take an approval, a new question or a topic change after an interrupt for a correction', () => {
+    expect(
+      extractCorrections([
+        prompt('Plan the beads for the linting setup'),
+        say('Here is the plan for your approval.'),
+        interrupt(),
+        prompt('create the beads'),
+        say('Created spotter-0p7.'),
+        prompt('go ahead and create the tickets'),
+        bash('tail -5 /tmp/claude/tasks/bae407b.output', 'REFUSED JOIN terminal'),
+        interrupt(),
+        prompt(
+          'scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions',
+        ),
+        say('Two packages would move: packages/ui and'),
+        interrupt(),
+        prompt('unrelated: which node version does CI use'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('does not take a slash command for a correction', () => {
+    const command: TranscriptEntry = {
+      kind: 'prompt',
+      uuid: 'c1',
+      at: 1,
+      text: '/review-pr no tests',
+      command: '/review-pr',
+    };
+    expect(extractCorrections([prompt('Review it'), say('Reviewing.'), command])).toEqual([]);
   });
 
   it('does not mistake politeness, first prompts or questions for corrections', () => {
@@ -125,6 +206,18 @@ describe('preferences', () => {
     ]);
   });
 
+  it("reads workflow rules as conventions, and never a slash command's arguments as a rule", () => {
+    const found = extractPreferences([
+      prompt('Implement the checkout epic. One commit per task.'),
+      prompt('Always run the linter before committing'),
+      { kind: 'prompt', uuid: 'c2', at: 2, text: '/review-pr always approve', command: '/review-pr' },
+    ]);
+    expect(found.map((f) => [f.draft.type, f.draft.title])).toEqual([
+      ['convention', 'One commit per task.'],
+      ['convention', 'Always run the linter before committing'],
+    ]);
+  });
+
   it('ignores descriptions and questions that merely contain the words', () => {
     expect(
       extractPreferences([
@@ -137,19 +230,15 @@ describe('preferences', () => {
 });
 
 describe('project facts', () => {
-  it('records commands that worked and versions printed, not failures', () => {
+  it("records tool versions printed, named by tool; commands are the command facts' job", () => {
     const found = extractProjectFacts([
       bash('npm test', 'Tests: 12 passed'),
-      bash('npm run build', 'error TS2304', true),
       bash('node --version', 'v20.20.2'),
-      bash('npm run dev', 'ready on :3000'),
+      bash('psql --version', 'psql (PostgreSQL) 16.4', true),
       bash('ls -la', 'total 0'),
     ]);
-    expect(titles(found)).toEqual([
-      '`npm test` runs the tests',
-      'node 20.20.2 in this environment',
-      '`npm run dev` runs the project',
+    expect(found.map((f) => [f.draft.title, f.draft.subject])).toEqual([
+      ['node 20.20.2 in this environment', 'env:version:node'],
     ]);
-    expect(found.every((f) => f.draft.type === 'fact')).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import m0003 from './0003_search_terms.sql';
 import m0004 from './0004_llm_ledger.sql';
 import m0005 from './0005_vectors.sql';
 import m0006 from './0006_mutations.sql';
+import m0007 from './0007_knowledge.sql';
 import m0008 from './0008_graph.sql';
 
 export interface Migration {
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: '0004_llm_ledger', sql: m0004 },
   { version: 5, name: '0005_vectors', sql: m0005 },
   { version: 6, name: '0006_mutations', sql: m0006 },
+  { version: 7, name: '0007_knowledge', sql: m0007 },
   { version: 8, name: '0008_graph', sql: m0008 },
 ];
 

@@ -47,6 +47,7 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       recentCount: config['context.recentCount'],
       keyFiles: config['graph.keyFiles'],
       staleOf: createStaleLookup(store, project),
+      standingShare: config['context.standingShare'],
     });
     if (ctx.text === '') return '';
     store.injections.record(sessionId, ctx.observationIds, at);

@@ -11,7 +11,13 @@ import { describeError, hintOf } from '../../core/errors.ts';
 import { eraseFromVault } from '../../graph/vault-erase.ts';
 import { registerGraphTools } from './graph-tools.ts';
 import type { StaleMark } from '../../core/graph.ts';
-import { OBSERVATION_TYPES, type Observation, type Project, type ProjectLinks } from '../../core/model.ts';
+import {
+  OBSERVATION_TYPES,
+  type Observation,
+  type ObservationDraft,
+  type Project,
+  type ProjectLinks,
+} from '../../core/model.ts';
 import { buildFtsQuery } from '../../recall/fts-query.ts';
 import type { Embedder } from '../../core/ports.ts';
 import { hybridSearch } from '../../recall/hybrid.ts';
@@ -19,6 +25,7 @@ import type { SearchOptions } from '../../recall/search.ts';
 import { timeline } from '../../recall/timeline.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
 import type { Store } from '../../store/store.ts';
+import { storeKnowledge } from '../../worker/store-knowledge.ts';
 
 /** Far below Claude Code's 25,000-token MCP cap (and its 10,000-token warning). */
 export const MCP_RESULT_CHAR_BUDGET = 16_000;
@@ -334,13 +341,19 @@ export function createMcpServer(deps: McpDeps): McpServer {
         openWorldHint: false,
       },
       description:
-        'Save a memory explicitly (a decision, a fact about the project, a preference) so later sessions know it.',
+        'Save a memory explicitly (a decision with its reason, a preference, a convention, a fact about the project) so later sessions know it. Decisions, preferences and conventions are standing: shown at the start of every session until superseded; a newer one on the same subject supersedes the older.',
       inputSchema: {
         title: z.string().min(3).max(200).describe('One line that says it.'),
         narrative: z.string().max(4000).optional().describe('The details and the why.'),
         type: z.enum(OBSERVATION_TYPES).optional().describe('Default: fact.'),
         facts: z.array(z.string().max(300)).max(20).optional(),
         files: z.array(z.string().max(300)).max(30).optional().describe('Files it concerns.'),
+        standing: z
+          .boolean()
+          .optional()
+          .describe(
+            'Keep it in every session start index whatever its age (default: yes for decision, preference, convention, correction).',
+          ),
       },
     },
     guarded(
@@ -350,44 +363,60 @@ export function createMcpServer(deps: McpDeps): McpServer {
         type,
         facts,
         files,
+        standing,
       }: {
         title: string;
         narrative?: string;
         type?: (typeof OBSERVATION_TYPES)[number];
         facts?: string[];
         files?: string[];
+        standing?: boolean;
       }) => {
         const p = project();
         const now = deps.now();
+        const ctx = { origin: 'mcp' as const, at: now };
+        const draft: ObservationDraft = {
+          type: type ?? 'fact',
+          title,
+          subtitle: '',
+          narrative: narrative ?? '',
+          facts: facts ?? [],
+          concepts: [],
+          filesRead: [],
+          filesModified: files ?? [],
+        };
         const written = withStore((store) =>
           store.transaction(() => {
             store.sessions.touch(p, { id: 'mcp', cwd: deps.cwd, transcriptPath: null }, 'mcp', now);
-            return store.memory.create(
+            const r = storeKnowledge(
+              store,
               {
                 projectId: p.id,
                 sessionId: null,
                 source: 'manual',
-                createdAt: now,
-                provenance: ['mcp:remember'],
-                draft: {
-                  type: type ?? 'fact',
-                  title,
-                  subtitle: '',
-                  narrative: narrative ?? '',
-                  facts: facts ?? [],
-                  concepts: [],
-                  filesRead: [],
-                  filesModified: files ?? [],
-                },
+                byUser: true,
+                memories: [{ draft, createdAt: now, provenance: ['mcp:remember'] }],
               },
-              { origin: 'mcp', at: now },
+              ctx,
             );
+            const id = r.ids[0] ?? '';
+            const memory = store.observations.get(id);
+            if (memory && memory.status === 'active' && standing !== undefined)
+              store.memory.pin(id, standing, ctx);
+            return { r, memory: store.observations.get(id) };
           }),
         );
-        if (written.outcome === 'created') return ok(`Remembered as ${written.id}.`);
-        if (written.outcome === 'merged')
-          return ok(`The same memory already exists as ${written.id}; it was marked as seen again.`);
-        return ok(`That memory was forgotten on purpose (${written.id}); it is not stored again.`);
+        const { r, memory } = written;
+        if (!memory || memory.status === 'forgotten')
+          return ok(
+            `That memory was forgotten on purpose (${memory?.id ?? 'unknown'}); it is not stored again.`,
+          );
+        const kept = memory.pinned ? ' It is standing: shown at the start of every session.' : '';
+        if (r.created === 0 && r.merged > 0)
+          return ok(`The same memory already exists as ${memory.id}; it was marked as seen again.${kept}`);
+        const replaced =
+          r.superseded > 0 && memory.supersedes ? ` It supersedes ${memory.supersedes} (same subject).` : '';
+        return ok(`Remembered as ${memory.id}.${replaced}${kept}`);
       },
     ),
   );

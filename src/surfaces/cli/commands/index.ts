@@ -13,6 +13,7 @@ import { pruneSpec, querySpec, staleSpec } from './graph.ts';
 import { installSpec, uninstallSpec } from './install.ts';
 import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
 import { metricsSpec } from './metrics.ts';
+import { pinSpec, unpinSpec } from './pin.ts';
 import { projectSpec } from './project.ts';
 import { hookSpec, mcpSpec } from './plumbing.ts';
 import { statusSpec } from './status.ts';
@@ -30,6 +31,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   showSpec,
   historySpec,
   restoreSpec,
+  pinSpec,
+  unpinSpec,
   forgetSpec,
   changesSpec,
   backfillSpec,

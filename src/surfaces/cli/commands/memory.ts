@@ -238,6 +238,7 @@ export function contextCommand(
       recentCount: ctx.runtime.config['context.recentCount'],
       keyFiles: ctx.runtime.config['graph.keyFiles'],
       staleOf: createStaleLookup(store, project),
+      standingShare: ctx.runtime.config['context.standingShare'],
     }),
   );
   if (flags.json) {

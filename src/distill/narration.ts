@@ -1,0 +1,120 @@
+/**
+ * Reading the assistant's own words for what they say is now true and why: the sentence that states
+ * an outcome ("`cartTotal` now sums integer cents"), the ones that explain a cause ("jsdom has no
+ * `structuredClone`"), and the stated next steps — never the step-by-step narration ("Now let me run
+ * the tests", "Now also rename X") or the filler around it.
+ */
+import { clip } from './text.ts';
+
+/** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
+export function proseSentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split(/(?<=[.!?])\s+(?=[A-Z`*"([])|\n+/)
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^(?:[-*•>#]+|\d+[.)]|\[[ x]\])\s*/g, '')
+        .replace(/\*\*/g, '')
+        .trim(),
+    )
+    .filter((s) => s.length >= 3);
+}
+
+/** Narration of a step, a plan for the next minute, or filler: never knowledge. */
+const STEP =
+  /^(?:let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
+
+export function isStep(sentence: string): boolean {
+  return STEP.test(sentence.trim()) || sentence.trim().endsWith('?') || sentence.trim().endsWith(':');
+}
+
+const STATE =
+  /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|is|are|has|have|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
+const CAUSE =
+  /\b(?:because|since|so that|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
+
+/**
+ * The sentence that states the outcome: declarative, about the changed code (its files or symbols
+ * when named), latest message first. '' when nothing says it.
+ */
+export function outcomeSentence(texts: readonly string[], names: readonly string[] = []): string {
+  let best = '';
+  let bestScore = 0;
+  const known = names.filter((n) => n.length >= 3).map((n) => n.toLowerCase());
+  [...texts].reverse().forEach((text, age) => {
+    for (const s of proseSentences(text)) {
+      if (s.length < 25 || s.length > 260 || isStep(s)) continue;
+      const lower = s.toLowerCase();
+      let score = 0;
+      if (STATE.test(s)) score += 2;
+      if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
+      if (known.some((n) => lower.includes(n))) score += 2;
+      if (/`[^`]+`/.test(s)) score += 1;
+      if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
+      score -= age * 0.5;
+      if (score > bestScore) {
+        best = s;
+        bestScore = score;
+      }
+    }
+  });
+  return bestScore >= 2 ? best : '';
+}
+
+/** The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters. */
+export function explanation(texts: readonly string[], max = 600): string {
+  const picked: string[] = [];
+  let used = 0;
+  for (const text of texts) {
+    for (const s of proseSentences(text)) {
+      if (s.length < 20 || isStep(s) || picked.includes(s)) continue;
+      if (!CAUSE.test(s) && !STATE.test(s)) continue;
+      if (used + s.length + 1 > max) return picked.join(' ');
+      picked.push(s);
+      used += s.length + 1;
+    }
+  }
+  return picked.join(' ');
+}
+
+const LOOKING = /^(?:let me|let's|now let me|i'?ll (?:check|look|read|wait|see))\b/i;
+const ACTION = /\b(?:need|add|import|install|set|use|configure|run|rewrite|switch|move|enable|disable)\b/i;
+/** A sentence saying what will be done about it. */
+const INTENT =
+  /\b(?:I(?:'ll| will| need to| have to)|we(?:'ll| need to| should)|so (?:I|we)\b|needs? to be|must be|should be)\b/i;
+
+/**
+ * What the assistant said after a failure about why it failed and what fixes it: the first sentence
+ * that names a cause or a fix, and the fix that follows it ("… has no `structuredClone`. They don't
+ * need a DOM, so I'll run that file in the node environment.").
+ */
+export function causeSentences(texts: readonly string[]): { cause: string; fix: string } {
+  const all = texts
+    .flatMap((t) => proseSentences(t))
+    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s));
+  const i = all.findIndex((s) => CAUSE.test(s) || ACTION.test(s));
+  const cause = all[i] ?? '';
+  const next = all[i + 1] ?? '';
+  const fix = i >= 0 && !INTENT.test(cause) && INTENT.test(next) ? next : '';
+  return { cause, fix };
+}
+
+/** The first sentence after a failure that says why it failed or what fixes it. */
+export function causeSentence(texts: readonly string[]): string {
+  return causeSentences(texts).cause;
+}
+
+const NEXT =
+  /^(?:next(?: steps?)?\s*[:—-]\s*|still to do\s*[:—-]\s*|remaining\s*[:—-]\s*|to ?do\s*[:—-]\s*|follow-?ups?\s*[:—-]\s*|what'?s left\s*[:—-]\s*)(.{8,})$/i;
+const NEXT_INLINE = /^(?:the )?next step (?:is|will be) (?:to )?(.{8,})$/i;
+
+/** What the assistant said it (or the user) would do next. */
+export function statedNextSteps(text: string): string[] {
+  const out: string[] = [];
+  for (const s of proseSentences(text)) {
+    const m = NEXT.exec(s) ?? NEXT_INLINE.exec(s);
+    if (m?.[1]) out.push(clip(m[1].replace(/[.!]+$/, ''), 160));
+  }
+  return out;
+}

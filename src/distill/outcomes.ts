@@ -1,0 +1,216 @@
+/**
+ * One memory per outcome: each task of a turn that changed something (see `Segment`) becomes one
+ * memory titled by what is now true — its commit, the todo item it finished, or the assistant's own
+ * statement of the result — never by the prompt, with the assistant's explanation as its narrative.
+ * A turn that only ran or read things has no outcome (what it ran may still strengthen a fact).
+ */
+import type { ObservationDraft, ObservationType } from '../core/model.ts';
+import type { Segment, TurnAnalysis } from './analyse-turn.ts';
+import { requestedType } from './classify-request.ts';
+import { conceptsOf } from './concepts.ts';
+import { describeFileChange } from './file-changes.ts';
+import { explanation, outcomeSentence, proseSentences } from './narration.ts';
+import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
+import { checkFacts, dependencyFacts, isSetupError, requestOf } from './turn-observations.ts';
+
+const MAX_FILES = 30;
+
+const CONVENTIONAL = /^(\w+)(?:\(([^)]*)\))?!?:\s*(.+)$/;
+const COMMIT_TYPES: Record<string, ObservationType> = {
+  feat: 'feature',
+  feature: 'feature',
+  fix: 'bugfix',
+  bugfix: 'bugfix',
+  hotfix: 'bugfix',
+  refactor: 'refactor',
+  perf: 'refactor',
+  docs: 'change',
+  test: 'change',
+  tests: 'change',
+  chore: 'change',
+  build: 'change',
+  ci: 'change',
+  style: 'change',
+};
+
+/** "feat(checkout): add checkout page route" → "Add checkout page route". */
+export function commitTitle(message: string): string {
+  const m = CONVENTIONAL.exec(message.trim());
+  const text = m?.[3] && m[1] && COMMIT_TYPES[m[1].toLowerCase()] ? m[3] : message.trim();
+  return clip(text.charAt(0).toUpperCase() + text.slice(1), 100);
+}
+
+export function commitType(message: string): ObservationType | null {
+  const m = CONVENTIONAL.exec(message.trim());
+  return m?.[1] ? (COMMIT_TYPES[m[1].toLowerCase()] ?? null) : null;
+}
+
+const inSegment = (s: Segment, index: number) => index >= s.start && index <= s.end;
+
+/** The assistant's words during a task (and its final message, for the last one). */
+function segmentTexts(a: TurnAnalysis, s: Segment, last: boolean): string[] {
+  const texts = a.narration.filter((n) => inSegment(s, n.index)).map((n) => n.text);
+  if (last && a.lastMessage !== '' && !texts.includes(a.lastMessage)) texts.push(a.lastMessage);
+  return texts;
+}
+
+function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
+  for (const c of s.commits) {
+    const t = commitType(c.message);
+    if (t) return t;
+  }
+  const asked = requestedType(s.completed[0] ?? '') ?? requestedType(request);
+  // A check that found the code wrong, fixed by this change: a bugfix, unless a feature was asked for.
+  const fixedBug = a.errors.some(
+    (e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message),
+  );
+  if (fixedBug && asked !== 'feature' && asked !== 'refactor') return 'bugfix';
+  return asked ?? 'change';
+}
+
+function title(a: TurnAnalysis, s: Segment, texts: readonly string[]): string {
+  const commit = s.commits[0];
+  if (commit) return commitTitle(commit.message);
+  const done = s.completed[0];
+  if (done) return clip(done.charAt(0).toUpperCase() + done.slice(1), 100);
+  const files = s.files.files();
+  const names = [
+    ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
+    ...files.map((f) => f.path.split('/').pop() ?? f.path),
+  ];
+  const said = outcomeSentence(texts, names);
+  if (said !== '') return clip(said, 110);
+  const first = files[0];
+  return first ? clip(describeFileChange(first), 100) : '';
+}
+
+/** The outcome memory of one task, or null when it changed nothing. */
+/** Work on a task still in progress at the end of the turn: its state is the task list, not an outcome. */
+function unfinished(a: TurnAnalysis, s: Segment, last: boolean): boolean {
+  return (
+    last &&
+    s.commits.length === 0 &&
+    s.completed.length === 0 &&
+    (a.todos ?? []).some((t) => t.status === 'in_progress')
+  );
+}
+
+/** A plan written down for approval is a proposal, not an outcome (what it leads to will be). */
+function planOnly(a: TurnAnalysis, s: Segment): boolean {
+  const files = s.files.files();
+  const planFiles = files.every((f) => /(?:^|\/)(?:plans?\/[^/]+|[^/]*plan[^/]*)\.md$/i.test(f.path));
+  return s.commits.length === 0 && files.every((f) => /plan/i.test(f.path)) && (a.planned || planFiles);
+}
+
+function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): ObservationDraft | null {
+  const files = s.files.files().map((f) => f.path);
+  if (files.length === 0 && s.commits.length === 0) return null;
+  if (unfinished(a, s, last) || planOnly(a, s)) return null;
+  const request = s.prompt || requestOf(a);
+  const texts = segmentTexts(a, s, last);
+  const heading = title(a, s, texts);
+  if (heading === '') return null;
+  const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
+  const commitFacts = s.commits.map(
+    (c) =>
+      `committed${c.hash ? ` ${c.hash}` : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
+  );
+  const fixedHere = a.errors
+    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message))
+    .map((e) => `fixed: ${clip(e.message, 100)}`);
+  const others = unique([
+    ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
+    ...commitFacts,
+    ...checkFacts(a, (i) => inSegment(s, i)),
+    ...fixedHere,
+    ...(last ? dependencyFacts(a) : []),
+    ...(last && a.pushed ? ['pushed to the remote'] : []),
+    ...findings.map((f) => `found (${f.agentType || 'subagent'}): ${informativeSentence(f.findings, 160)}`),
+  ]).slice(0, Math.max(3, Math.ceil(maxFacts / 2)));
+  const fileFacts = s.files.files().map(describeFileChange);
+  const room = Math.max(1, maxFacts - others.length);
+  const shownFiles =
+    fileFacts.length <= room
+      ? fileFacts
+      : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
+  const why = explanation(texts, 600);
+  const fallback = last && a.lastMessage !== '' ? clip(withoutFiller(a.lastMessage), 600) : '';
+  const narrative = [
+    why || fallback,
+    ...findings.map((f) => `A ${f.agentType || 'subagent'} subagent found: ${clip(f.findings, 300)}`),
+  ].filter(Boolean);
+  const subtitle = s.commits.length > 1 ? `${s.commits.length} commits` : '';
+  return {
+    type: outcomeType(a, s, request),
+    title: heading,
+    subtitle,
+    narrative: clip(narrative.join('\n'), 900) || clip(request, 300),
+    facts: unique([...shownFiles, ...others]).slice(0, maxFacts),
+    concepts: conceptsOf({
+      prompt: `${heading} ${request}`,
+      files: [...files, ...a.filesRead],
+      commands: a.commands.filter((c) => c.kind !== 'inspect' && c.kind !== 'other').map((c) => c.command),
+    }),
+    filesRead: a.filesRead.slice(0, MAX_FILES),
+    filesModified: files.slice(0, MAX_FILES),
+    // A commit of work done in an earlier turn: the worker attaches it to that turn's memory.
+    ...(files.length === 0 ? { subject: 'attach:commit' } : {}),
+  };
+}
+
+/** One memory per task of the turn that changed something. */
+export function outcomeObservations(a: TurnAnalysis, maxFacts: number): ObservationDraft[] {
+  return a.segments.flatMap((s, i) => {
+    const o = outcome(a, s, i === a.segments.length - 1, maxFacts);
+    return o ? [o] : [];
+  });
+}
+
+const FINDING =
+  /\b(?:root cause|is caused by|caused by|the (?:problem|issue|bug|cause) (?:is|was)|turns out|the reason (?:is|was)|because)\b/i;
+
+/**
+ * A turn that only looked: a memory only when its answer states a finding (a cause, a reason), or a
+ * research subagent reported one; titled by the finding.
+ */
+export function findingObservations(a: TurnAnalysis): ObservationDraft[] {
+  if (a.segments.length > 0) return [];
+  const out: ObservationDraft[] = [];
+  for (const f of a.subagents.filter((x) => x.agentType !== 'Plan').slice(0, 2)) {
+    const head = informativeSentence(f.findings, 100);
+    if (head === '') continue;
+    const bullets = f.findings
+      .split('\n')
+      .map((l) => /^\s*(?:[-*•]|\d+[.)])\s+(.{8,})$/.exec(l)?.[1] ?? '')
+      .filter((l) => l !== '' && !/:\**$/.test(l.trim()))
+      .slice(0, 5)
+      .map((l) => clip(l.replace(/\*\*/g, ''), 140));
+    out.push({
+      type: 'discovery',
+      title: head,
+      subtitle: f.label && f.label !== f.agentType ? clip(f.label, 120) : '',
+      narrative: clip(f.findings, 800),
+      facts: bullets,
+      concepts: conceptsOf({ prompt: `${f.label} ${head}`, files: [], commands: [], extra: ['subagent'] }),
+      filesRead: a.filesRead.slice(0, MAX_FILES),
+      filesModified: [],
+    });
+  }
+  if (out.length > 0 || a.lastMessage === '' || a.filesRead.length + a.searches.length === 0) return out;
+  const finding = proseSentences(a.lastMessage).find(
+    (s) => FINDING.test(s) && s.length >= 30 && s.length <= 260,
+  );
+  if (!finding) return out;
+  return [
+    {
+      type: 'discovery',
+      title: clip(finding, 110),
+      subtitle: '',
+      narrative: clip(withoutFiller(a.lastMessage), 800),
+      facts: [],
+      concepts: conceptsOf({ prompt: `${requestOf(a)} ${finding}`, files: a.filesRead, commands: [] }),
+      filesRead: a.filesRead.slice(0, MAX_FILES),
+      filesModified: [],
+    },
+  ];
+}

@@ -1,0 +1,34 @@
+/**
+ * Tickets a command created (beads `bd create`, GitHub `gh issue create`, Linear/Jira CLIs print
+ * similar lines): the task state a session leaves behind for the next one.
+ */
+
+export interface Ticket {
+  id: string;
+  title: string;
+}
+
+const CREATE = /\b(?:bd|beads)\s+create\b|\bgh\s+issue\s+create\b|\b(?:jira|linear)\s+issue\s+create\b/;
+
+function titleArg(command: string): string {
+  const m =
+    /--title[=\s]+(["'])((?:(?!\1)[\s\S])*)\1/.exec(command) ??
+    /\s-t\s+(["'])((?:(?!\1)[\s\S])*)\1/.exec(command);
+  return m?.[2]?.trim().split('\n')[0] ?? '';
+}
+
+/** The tickets a successful command created, from what it printed. */
+export function ticketsCreated(command: string, output: string): Ticket[] {
+  if (!CREATE.test(command)) return [];
+  const out: Ticket[] = [];
+  const title = titleArg(command);
+  // beads: "✓ Created issue: spotter-0p7\n  Title: Setup …"
+  for (const m of output.matchAll(/Created issue:\s*([\w.-]+)(?:[\s\S]*?Title:\s*([^\n]+))?/g)) {
+    if (m[1]) out.push({ id: m[1], title: (m[2] ?? title).trim() });
+  }
+  // GitHub: the new issue's URL
+  for (const m of output.matchAll(/https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/issues\/(\d+)/g)) {
+    if (m[1]) out.push({ id: `#${m[1]}`, title });
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * Cutting a turn into its tasks as it is read: a commit ends a task; a todo item marked done ends one
+ * at the next change (marked done right after its commit, it belongs to the task that commit ended);
+ * a later prompt of the same flush starts one. Each task collects its own file changes.
+ */
+import { createFileChanges, type FileChanges } from './file-changes.ts';
+import type { TodoItem } from './todo-list.ts';
+
+export interface TaskCommit {
+  message: string;
+  hash: string;
+  branch: string;
+  index: number;
+}
+
+/** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */
+export interface Segment {
+  start: number;
+  end: number;
+  /** The request it answered (the turn's prompt, or the later prompt of a flush it follows). */
+  prompt: string;
+  files: FileChanges;
+  commits: TaskCommit[];
+  /** Todo items finished in it. */
+  completed: string[];
+}
+
+export function createTaskCutter() {
+  const done: Segment[] = [];
+  let current: Segment = {
+    start: 0,
+    end: 0,
+    prompt: '',
+    files: createFileChanges(),
+    commits: [],
+    completed: [],
+  };
+  let finishing = false;
+  let todos: TodoItem[] = [];
+  const changed = (s: Segment) => s.files.files().length > 0 || s.commits.length > 0;
+  const close = (index: number) => {
+    current.end = index;
+    if (changed(current)) done.push(current);
+    current = {
+      start: index + 1,
+      end: index + 1,
+      prompt: current.prompt,
+      files: createFileChanges(),
+      commits: [],
+      completed: [],
+    };
+    finishing = false;
+  };
+  return {
+    /** The file changes of the task under way (call `beforeChange` first). */
+    files: (): FileChanges => current.files,
+    /** A file is about to change: a todo item finished since the last change ends the task before it. */
+    beforeChange(index: number): void {
+      if (finishing && current.files.files().length > 0) close(index - 1);
+    },
+    prompt(text: string, index: number, first: boolean, trivial: boolean): void {
+      if (!first) close(index - 1);
+      if (!trivial) current.prompt = text;
+    },
+    commit(commit: TaskCommit, index: number): void {
+      current.commits.push(commit);
+      close(index);
+    },
+    /** The task list as it now stands (the whole list after each TodoWrite or task update). */
+    todos(now: readonly TodoItem[]): void {
+      for (const t of now) {
+        const before = todos.find((p) => p.content === t.content);
+        if (t.status !== 'completed' || before?.status === 'completed') continue;
+        const committed = done[done.length - 1];
+        if (!changed(current) && committed && committed.commits.length > 0)
+          committed.completed.push(t.content);
+        else {
+          current.completed.push(t.content);
+          finishing = true;
+        }
+      }
+      todos = now.map((t) => ({ ...t }));
+    },
+    /** The tasks that changed something, once the turn is read to `lastIndex`. */
+    finish(lastIndex: number): Segment[] {
+      close(lastIndex);
+      return done;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../core/ids.ts';
+import type { Project } from '../core/model.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { draftOf, TEST_CHANGE } from '../store/store.test-support.ts';
+import { renderSessionContext } from './render-context.ts';
+
+const project: Project = {
+  id: projectIdFromKey('path:/shop'),
+  name: 'shop',
+  key: 'path:/shop',
+  root: '/shop',
+};
+const DAY = 86_400_000;
+const NOW = 100 * DAY;
+
+describe('the SessionStart index keeps standing knowledge in view', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-context-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const add = (
+    title: string,
+    createdAt: number,
+    extra: { type?: 'fact' | 'preference' | 'decision' | 'feature'; pinned?: boolean } = {},
+  ) =>
+    store.memory.create(
+      {
+        projectId: project.id,
+        sessionId: `s-${createdAt}`,
+        source: 'hook',
+        createdAt,
+        provenance: [],
+        draft: draftOf(title, { type: extra.type ?? 'feature' }),
+        pinned: extra.pinned ?? false,
+      },
+      TEST_CHANGE,
+    ).id;
+  const render = (source = 'startup', sessionId = 'next') =>
+    renderSessionContext(store, {
+      project,
+      sessionId,
+      source,
+      now: NOW,
+      budgetTokens: 1000,
+      recentCount: 40,
+    });
+
+  it('lists pinned memories first, whatever their age, after weeks of newer work', () => {
+    const cents = add('Always store prices as integer cents', 1 * DAY, { type: 'preference', pinned: true });
+    const test = add('`npm test` runs the tests', 2 * DAY, { type: 'fact', pinned: true });
+    const old = add('Add the first helper', 3 * DAY);
+    for (let i = 0; i < 60; i++)
+      add(`Add a helper formatThing${i} that formats a thing${i} label nicely`, 40 * DAY + i * DAY);
+    const ctx = render();
+    expect(ctx.observationIds.slice(0, 2)).toEqual([cents, test]);
+    expect(ctx.observationIds).not.toContain(old);
+    expect(ctx.text).toMatch(
+      /Standing knowledge \(kept until superseded[^\n]*\n- \S+ \[preference\] Always store prices as integer cents · 3mo ago/,
+    );
+    expect(ctx.text.indexOf('Standing knowledge')).toBeLessThan(ctx.text.indexOf('Recent memories'));
+    expect(ctx.text.length).toBeLessThanOrEqual(4000);
+  });
+
+  it('keeps standing knowledge within its share of the budget, saying how many more there are', () => {
+    for (let i = 0; i < 40; i++)
+      add(`Decision ${i}: use the ${i}th approach for the thing, because reasons of some length`, DAY + i, {
+        type: 'decision',
+        pinned: true,
+      });
+    for (let i = 0; i < 10; i++) add(`Recent work ${i}`, 50 * DAY + i);
+    const ctx = renderSessionContext(store, {
+      project,
+      sessionId: 'n',
+      source: 'startup',
+      now: NOW,
+      budgetTokens: 1000,
+      recentCount: 40,
+      standingShare: 0.3,
+    });
+    const standing = ctx.text.slice(
+      ctx.text.indexOf('Standing knowledge'),
+      ctx.text.indexOf('Recent memories'),
+    );
+    expect(standing.length).toBeLessThanOrEqual(0.3 * 4000 + 100);
+    expect(standing).toMatch(/\(\+\d+ more standing: `engram search <words>`\)/);
+    expect(ctx.text).toMatch(/Recent memories[\s\S]*Recent work 9/);
+  });
+
+  it('keeps a standing memory whose code changed, marked stale', () => {
+    const rule = add('Prices go through `toCents()` in src/money.ts', DAY, {
+      type: 'decision',
+      pinned: true,
+    });
+    const ctx = renderSessionContext(store, {
+      project,
+      sessionId: 'n',
+      source: 'startup',
+      now: NOW,
+      budgetTokens: 1000,
+      recentCount: 40,
+      staleOf: (ids) =>
+        new Map(
+          ids
+            .filter((id) => id === rule)
+            .map((id) => [id, { since: NOW - DAY, reason: 'src/money.ts changed' }]),
+        ),
+    });
+    expect(ctx.observationIds[0]).toBe(rule);
+    expect(ctx.text).toMatch(
+      /\[decision\] Prices go through[^\n]*stale since \S+ \(src\/money\.ts changed\)/,
+    );
+  });
+
+  it('does not repeat standing knowledge a resumed session was already told', () => {
+    const cents = add('Always store prices as integer cents', DAY, { type: 'preference', pinned: true });
+    store.injections.record('resumed', [cents], NOW - 1000);
+    expect(render('resume', 'resumed').observationIds).not.toContain(cents);
+    expect(render('startup', 'fresh').observationIds).toContain(cents);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The part of a session transcript engram has not ingested yet, read without storing anything: what
+ * the assistant said during the turn being distilled (its words between tool calls, which no hook
+ * carries), and the extracts the LLM step shows the model. The ingest that follows the turn stores
+ * the transcript's progress, as before.
+ */
+import { existsSync } from 'node:fs';
+import { fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
+import {
+  createTranscriptParser,
+  peekSkippedType,
+  type ParsedTranscript,
+} from '../capture/transcript/transcript-entries.ts';
+import type { QueuedEvent } from '../core/model.ts';
+import type { TranscriptEntry } from '../core/transcript.ts';
+import type { Narration } from '../distill/analyse-turn.ts';
+import type { Store } from '../store/store.ts';
+
+export interface PendingTranscript {
+  parsed: ParsedTranscript;
+  /** The previous read's last entries (context for extractors). */
+  context: TranscriptEntry[];
+}
+
+/** Read what was appended to the turn's transcript since the last ingest, or null without one. */
+export function readPendingTranscript(
+  store: Store,
+  events: readonly QueuedEvent[],
+): PendingTranscript | null {
+  const path = [...events].reverse().find((e) => e.transcriptPath)?.transcriptPath;
+  if (!path || !existsSync(path)) return null;
+  const previous = store.transcripts.progress(path);
+  const keep = previous !== null && fingerprintMatches(path, previous.fingerprint);
+  const context = keep ? previous.tail : [];
+  const chunk = readJsonlFrom(path, keep ? previous.offset : 0, {
+    peek: peekSkippedType,
+    maxBytes: 8_000_000,
+  });
+  const parser = createTranscriptParser(context, keep ? previous.chain : []);
+  for (const line of chunk.lines) {
+    if (line.skipped !== undefined) parser.skip(line.skipped);
+    else parser.add(line.value);
+  }
+  return { parsed: parser.result(), context };
+}
+
+/** What the assistant said between the turn's first and last event (a second of slack each side). */
+export function turnNarration(
+  pending: PendingTranscript | null,
+  events: readonly QueuedEvent[],
+): Narration[] {
+  const first = events[0]?.at ?? 0;
+  const last = events[events.length - 1]?.at ?? 0;
+  if (!pending) return [];
+  return pending.parsed.entries.flatMap((e) =>
+    e.kind === 'assistant_text' && e.at >= first - 1000 && e.at <= last + 1000
+      ? [{ at: e.at, text: e.text }]
+      : [],
+  );
+}
