@@ -1,0 +1,90 @@
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startTestPostgres,
+  startTestTeamServer,
+  type TestPostgres,
+  type TestTeamServer,
+} from '../../test/support/team-postgres.ts';
+import { createTeamApi } from './api-client.ts';
+import { recordHash } from './record-hash.ts';
+import type { PushRecord } from './protocol.ts';
+
+let pg: TestPostgres;
+let server: TestTeamServer;
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  server = await startTestTeamServer(pg);
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await pg?.stop();
+});
+
+const memory = (id: string, title: string, extra: Record<string, unknown> = {}): PushRecord => {
+  const body = {
+    type: 'decision',
+    title,
+    subtitle: '',
+    narrative: `because ${title}`,
+    facts: [],
+    concepts: [],
+    filesRead: [],
+    filesModified: [],
+    sessionId: 's1',
+    source: 'hook',
+    status: 'active',
+    statusReason: null,
+    supersedes: null,
+    createdAt: 1_700_000_000_000,
+    ...extra,
+  };
+  return {
+    kind: 'memory',
+    id,
+    baseVersion: null,
+    hash: recordHash('memory', id, false, body),
+    deleted: false,
+    body,
+  };
+};
+
+describe('team server', () => {
+  it('answers /health, wrote a 0600 bootstrap token once, and a second start does not bootstrap again', async () => {
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    expect(server.adminToken).toMatch(/^egr_/);
+    expect(statSync(server.bootstrapTokenFile as string).mode & 0o777).toBe(0o600);
+    const again = await startTestTeamServer(pg, { db: server.databaseUrl });
+    expect(again.bootstrapTokenFile).toBeNull();
+    expect(again.epoch).toBe(server.epoch);
+    await again.close();
+  });
+
+  it('adds a user, grants a project, and round-trips a memory', async () => {
+    const admin = createTeamApi({ server: server.url, token: server.adminToken });
+    const alice = await admin.addUser({ name: 'alice', device: 'laptop' });
+    expect(alice.token).toMatch(/^egr_/);
+    const grant = await admin.grant({
+      user: 'alice',
+      project: 'git@github.com:Acme/App.git',
+      role: 'writer',
+    });
+    expect(grant.key).toBe('git:github.com/acme/app');
+    const api = createTeamApi({ server: server.url, token: alice.token });
+    const me = await api.me();
+    expect(me.projects).toEqual([
+      { id: grant.project, key: 'git:github.com/acme/app', name: 'app', role: 'writer' },
+    ]);
+    const rec = memory('obs_1', 'use pg');
+    const pushed = await api.push(grant.project, [rec]);
+    expect(pushed.results).toEqual([{ kind: 'memory', id: 'obs_1', status: 'accepted', version: 1 }]);
+    expect((await api.push(grant.project, [rec])).results[0]?.status).toBe('duplicate');
+    const page = await api.pull(grant.project, 0);
+    expect(page.records.map((r) => [r.id, r.version, r.author, r.device])).toEqual([
+      ['obs_1', 1, 'alice', 'laptop'],
+    ]);
+    expect(recordHash('memory', 'obs_1', false, page.records[0]?.body)).toBe(rec.hash);
+  });
+});
