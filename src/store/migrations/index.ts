@@ -9,6 +9,7 @@ import m0004 from './0004_llm_ledger.sql';
 import m0005 from './0005_vectors.sql';
 import m0006 from './0006_mutations.sql';
 import m0008 from './0008_graph.sql';
+import m0010 from './0010_team.sql';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: '0005_vectors', sql: m0005 },
   { version: 6, name: '0006_mutations', sql: m0006 },
   { version: 8, name: '0008_graph', sql: m0008 },
+  { version: 10, name: '0010_team', sql: m0010 },
 ];
 
 /** The newest migration's version (numbers are assigned ahead, so the list may have gaps while they land). */
