@@ -34,6 +34,8 @@ export interface SyncedEntity {
   projectId: string;
   version: number;
   hash: string;
+  /** Hash of a memory's content without its status (null for summaries and links). */
+  contentHash: string | null;
   author: string;
   device: string;
   at: number;
@@ -139,9 +141,10 @@ export function createTeamRepo(db: Db) {
   const entity = lazyStatement(db, 'SELECT * FROM team_entities WHERE entity = ? AND entity_id = ?');
   const putEntity = lazyStatement(
     db,
-    `INSERT INTO team_entities (entity, entity_id, project_id, version, hash, author, device, at, local_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO team_entities (entity, entity_id, project_id, version, hash, content_hash, author, device, at, local_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (entity, entity_id) DO UPDATE SET version = excluded.version, hash = excluded.hash,
+       content_hash = excluded.content_hash,
        author = excluded.author, device = excluded.device, at = excluded.at,
        local_id = COALESCE(excluded.local_id, team_entities.local_id)`,
   );
@@ -265,6 +268,7 @@ export function createTeamRepo(db: Db) {
             project_id: string;
             version: number;
             hash: string;
+            content_hash: string | null;
             author: string;
             device: string;
             at: number;
@@ -278,6 +282,7 @@ export function createTeamRepo(db: Db) {
             projectId: r.project_id,
             version: r.version,
             hash: r.hash,
+            contentHash: r.content_hash,
             author: r.author,
             device: r.device,
             at: r.at,
@@ -292,6 +297,7 @@ export function createTeamRepo(db: Db) {
         s.projectId,
         s.version,
         s.hash,
+        s.contentHash,
         s.author,
         s.device,
         s.at,

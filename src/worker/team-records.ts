@@ -167,6 +167,20 @@ const draftOf = (b: MemoryBody): ObservationDraft => ({
   filesModified: b.filesModified,
 });
 
+/** A memory's content without its status: a status change alone never conflicts with an edit. */
+export function contentKey(b: MemoryBody | Observation): string {
+  const d = draftOf(b as MemoryBody);
+  return recordHash('content', '', false, d);
+}
+
+/** This machine changed only the memory's status since the server's version (an edit would differ). */
+export function onlyStatusChanged(store: Store, local: Observation): boolean {
+  const known = store.team.entity('memory', local.id);
+  return (
+    known?.contentHash !== null && known?.contentHash !== undefined && known.contentHash === contentKey(local)
+  );
+}
+
 function applyStatus(store: Store, id: string, body: MemoryBody, ctx: MutationContext): void {
   const cur = store.observations.get(id);
   if (!cur || cur.status === body.status || cur.status === 'forgotten') return;
@@ -177,7 +191,6 @@ function applyStatus(store: Store, id: string, body: MemoryBody, ctx: MutationCo
     if (by && store.observations.get(by)) store.memory.supersede(id, by, ctx);
   } else if (body.status === 'invalidated') store.memory.invalidate(id, reason, ctx);
   else if (body.status === 'archived') store.memory.archive(id, reason, ctx);
-  else store.memory.restore(id, ctx);
 }
 
 function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOutcome {
@@ -185,6 +198,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
   const localId = known?.localId ?? rec.id;
   const local = store.observations.get(localId);
   const ctx = { origin: 'team' as const, actor: rec.author, at: c.at };
+  const parsedBody = rec.deleted ? null : memoryBodySchema.safeParse(rec.body);
   const remember = (id: string) =>
     store.team.putEntity({
       entity: 'memory',
@@ -192,6 +206,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       projectId: c.projectId,
       version: rec.version,
       hash: rec.hash,
+      contentHash: parsedBody?.success ? contentKey(parsedBody.data) : null,
       author: rec.author,
       device: rec.device,
       at: rec.at,
@@ -204,9 +219,8 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
     remember(localId);
     return local && local.status !== 'forgotten' ? 'forgotten' : 'unchanged';
   }
-  const parsed = memoryBodySchema.safeParse(rec.body);
-  if (!parsed.success) return 'skipped';
-  const body = parsed.data;
+  if (!parsedBody?.success) return 'skipped';
+  const body = parsedBody.data;
   if (known && known.hash === rec.hash && local) {
     remember(localId);
     return 'unchanged';
@@ -235,11 +249,18 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
     outcome =
       created.outcome === 'created' ? 'created' : created.outcome === 'merged' ? 'merged' : 'unchanged';
   } else {
-    if (store.team.isQueued('memory', localId)) forkConflict(store, local, rec.author, c.at);
+    const pending = store.team.isQueued('memory', localId);
+    // Changed here too: only its status (keep that, take their content, push again on their version),
+    // or its content (keep ours as a new memory, flagged, and take theirs).
+    const keepStatus = pending && onlyStatusChanged(store, local);
+    if (pending && !keepStatus) forkConflict(store, local, rec.author, c.at);
+    if (!keepStatus && body.status === 'active' && local.status !== 'active')
+      store.memory.restore(localId, ctx);
     store.memory.edit(localId, draftOf(body), ctx);
+    if (!keepStatus) applyStatus(store, id, body, ctx);
     outcome = 'updated';
   }
-  applyStatus(store, id, body, ctx);
+  if (!local) applyStatus(store, id, body, ctx);
   if (body.supersedes && store.observations.get(body.supersedes)?.status === 'active') {
     store.memory.supersede(body.supersedes, id, ctx);
   }
@@ -281,6 +302,7 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
       projectId: c.projectId,
       version: rec.version,
       hash: rec.hash,
+      contentHash: null,
       author: rec.author,
       device: rec.device,
       at: rec.at,

@@ -14,7 +14,14 @@ import type { Store } from '../store/store.ts';
 import type { OutboxEntry, SharedProject } from '../store/team-repo.ts';
 import type { TeamApi } from '../team/api-client.ts';
 import type { ProjectState, PushRecord, PushResult } from '../team/protocol.ts';
-import { applyPulled, buildRecord, forkConflict, type ApplyOutcome } from './team-records.ts';
+import {
+  applyPulled,
+  buildRecord,
+  contentKey,
+  forkConflict,
+  onlyStatusChanged,
+  type ApplyOutcome,
+} from './team-records.ts';
 
 export interface TeamSyncDeps {
   store: Store;
@@ -164,9 +171,17 @@ function restartProject(store: Store, projectId: string, at: number): void {
 async function pushProject(deps: TeamSyncDeps, p: SharedProject, report: SyncReport): Promise<void> {
   const { store, api, clock } = deps;
   const batch = deps.pushBatch ?? 200;
+  // Entries the server answered but that stay queued (a status change waiting for the pull) are not
+  // sent twice in one round.
+  const tried = new Set<string>();
+  const keyOf = (e: OutboxEntry) => `${e.entity} ${e.entityId} ${e.queuedAt}`;
   for (let round = 0; round < 10_000; round++) {
-    const entries = store.team.outbox(p.projectId, batch);
+    const entries = store.team
+      .outbox(p.projectId, batch + tried.size)
+      .filter((e) => !tried.has(keyOf(e)))
+      .slice(0, batch);
     if (entries.length === 0) return;
+    for (const e of entries) tried.add(keyOf(e));
     const records: PushRecord[] = [];
     const sent: OutboxEntry[] = [];
     store.transaction(() => {
@@ -225,12 +240,15 @@ function handlePushResult(
     case 'accepted':
     case 'duplicate': {
       const known = store.team.entity(entry.entity, entry.entityId);
+      const body =
+        entry.entity === 'memory' && !rec.deleted ? (rec.body as Parameters<typeof contentKey>[0]) : null;
       store.team.putEntity({
         entity: entry.entity,
         entityId: entry.entityId,
         projectId: p.projectId,
         version: result.version,
         hash: rec.hash,
+        contentHash: body ? contentKey(body) : null,
         author: result.status === 'accepted' ? deps.me : (known?.author ?? deps.me),
         device: known?.device ?? '',
         at: now,
@@ -242,6 +260,8 @@ function handlePushResult(
     }
     case 'conflict': {
       const local = entry.entity === 'memory' ? store.observations.get(entry.entityId) : null;
+      // Only its status changed here: stay queued; the pull takes their content and keeps our status.
+      if (local && local.status !== 'forgotten' && onlyStatusChanged(store, local)) return;
       if (local && local.status !== 'forgotten') forkConflict(store, local, result.by ?? 'a teammate', now);
       report.conflicts++;
       store.team.dequeue(entry);

@@ -34,6 +34,8 @@ CREATE TABLE team_entities (
   project_id    TEXT NOT NULL,
   version       INTEGER NOT NULL,
   hash          TEXT NOT NULL,
+  -- Of a memory's content alone (not its status): tells a local status change from a local edit.
+  content_hash  TEXT,
   author        TEXT NOT NULL,
   device        TEXT NOT NULL,
   at            INTEGER NOT NULL,
