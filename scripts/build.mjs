@@ -4,6 +4,7 @@
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
+//  - dist/team-server.mjs: the team server (Hono, pg), loaded only by `engram server start`.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,13 @@ await Promise.all([
     ...common,
     entryPoints: ['src/worker/llm-entry.ts'],
     outfile: 'dist/llm.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/team/server.ts'],
+    outfile: 'dist/team-server.mjs',
     format: 'esm',
     packages: 'external',
   }),

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EngramError } from '../core/errors.ts';
 import type { Logger } from '../core/ports.ts';
 
@@ -55,8 +55,21 @@ export async function startEmbeddedPostgres(
   }
   const root = resolve(dir);
   mkdirSync(root, { recursive: true, mode: 0o755 });
-  // As root, the "postgres" user must be able to pass through DIR to its data directory.
-  if (process.getuid?.() === 0) chmodSync(root, statSync(root).mode | 0o011);
+  // As root, the "postgres" user must be able to pass through DIR (made so) and its parents (checked).
+  if (process.getuid?.() === 0) {
+    chmodSync(root, statSync(root).mode | 0o011);
+    for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) {
+        throw new EngramError(
+          'INPUT_INVALID',
+          `the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${dir}`,
+          {
+            hint: `Use a directory it can reach (e.g. under /var/lib or /tmp), or: chmod o+x ${dir}`,
+          },
+        );
+      }
+    }
+  }
   const dataDir = join(root, 'pgdata');
   const passwordFile = join(root, 'postgres-password');
   const fresh = !existsSync(join(dataDir, 'PG_VERSION'));

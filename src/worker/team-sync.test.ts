@@ -11,7 +11,7 @@ import {
 import { projectIdFromKey, type ProjectId } from '../core/ids.ts';
 import { createMemoryLogger, systemClock } from '../core/ports.ts';
 import { openDatabase } from '../store/database.ts';
-import { draftOf, insertMemory } from '../store/store.test-support.ts';
+import { insertMemory } from '../store/store.test-support.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { createTeamApi } from '../team/api-client.ts';
 import { planPush, shareProject, syncOnce, type SyncReport } from './team-sync.ts';

@@ -15,7 +15,9 @@ import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
 import { metricsSpec } from './metrics.ts';
 import { projectSpec } from './project.ts';
 import { hookSpec, mcpSpec } from './plumbing.ts';
+import { serverSpec } from './server.ts';
 import { statusSpec } from './status.ts';
+import { teamSpec } from './team.ts';
 import { vaultSpec } from './vault.ts';
 import { flushSpec, retrySpec, workerSpec } from './worker.ts';
 
@@ -37,6 +39,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   staleSpec,
   pruneSpec,
   vaultSpec,
+  teamSpec,
+  serverSpec,
   statusSpec,
   doctorSpec,
   metricsSpec,
