@@ -222,8 +222,9 @@ CREATE POLICY meta_read ON meta FOR SELECT USING (true);
 
 ALTER TABLE users ENABLE ROW LEVEL SECURITY;
 ALTER TABLE users FORCE ROW LEVEL SECURITY;
+-- Project admins see users (by name, to grant them roles); everyone else only themselves.
 CREATE POLICY users_read ON users FOR SELECT USING (
-  id = engram_uid() OR engram_admin()
+  id = engram_uid() OR engram_admin() OR coalesce(current_setting('engram.manage', true), '') <> ''
   OR id IN (SELECT tk.user_id FROM tokens tk WHERE tk.token_hash = current_setting('engram.token_hash', true)));
 CREATE POLICY users_insert ON users FOR INSERT WITH CHECK (engram_admin());
 CREATE POLICY users_update ON users FOR UPDATE USING (engram_admin()) WITH CHECK (engram_admin());
@@ -254,7 +255,7 @@ CREATE POLICY members_delete ON members FOR DELETE USING (engram_admin() OR engr
 
 ALTER TABLE heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE heads FORCE ROW LEVEL SECURITY;
-CREATE POLICY heads_read ON heads FOR SELECT USING (engram_can(project_id, 'read') OR engram_admin());
+CREATE POLICY heads_read ON heads FOR SELECT USING (engram_can(project_id, 'read'));
 CREATE POLICY heads_insert ON heads FOR INSERT WITH CHECK (engram_admin());
 CREATE POLICY heads_update ON heads FOR UPDATE
   USING (engram_can(project_id, 'write')) WITH CHECK (engram_can(project_id, 'write'));
