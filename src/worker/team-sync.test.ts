@@ -14,6 +14,7 @@ import { openDatabase } from '../store/database.ts';
 import { insertMemory } from '../store/store.test-support.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { createTeamApi } from '../team/api-client.ts';
+import { renderPromptContext, renderSessionContext } from '../recall/render-context.ts';
 import { planPush, shareProject, syncOnce, type SyncReport } from './team-sync.ts';
 
 const KEY = 'git:github.com/acme/shop';
@@ -30,6 +31,13 @@ interface Machine {
   sync(): Promise<SyncReport>;
 }
 
+const STATE = {
+  branch: 'feat/x',
+  commit: 'a1b2c3d',
+  files: ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'],
+  fileCount: 4,
+};
+
 async function machine(user: string, token: string): Promise<Machine> {
   const dir = mkdtempSync(join(tmpdir(), `engram-${user}-`));
   dirs.push(dir);
@@ -39,7 +47,16 @@ async function machine(user: string, token: string): Promise<Machine> {
   return {
     name: user,
     store,
-    sync: () => syncOnce({ store, api, logger: createMemoryLogger(), clock: systemClock, me: user }),
+    sync: () =>
+      syncOnce({
+        store,
+        api,
+        logger: createMemoryLogger(),
+        clock: systemClock,
+        me: user,
+        device: `${user}-laptop`,
+        readState: async (_root, now) => ({ ...STATE, at: now - 86_400_000 }),
+      }),
   };
 }
 
@@ -206,6 +223,55 @@ describe('team sync between machines', () => {
       const flags = m.store.team.conflictsOf(copies.map((c) => c.id));
       expect(flags.size, m.name).toBe(2);
     }
+  });
+
+  it('attributes team memories at SessionStart and prompt time, with flags and teammates\u2019 state', async () => {
+    const note = insertMemory(alice.store, {
+      projectId: PROJECT,
+      title: 'Run migrations with pnpm db:migrate before tests',
+      createdAt: Date.now() - 3 * 86_400_000,
+    });
+    await alice.sync();
+    await bob.sync();
+    const project = { id: PROJECT, name: 'shop', key: KEY, root: '/tmp/shop' };
+    const now = Date.now();
+    const start = renderSessionContext(bob.store, {
+      project,
+      sessionId: 'bob-next',
+      source: 'startup',
+      now,
+      budgetTokens: 2400,
+      recentCount: 40,
+    });
+    expect(start.text).toContain(
+      '- alice on alice-laptop, 24h ago: branch feat/x at a1b2c3d, 4 changed files (src/a.ts, src/b.ts, src/c.ts, …)',
+    );
+    expect(start.text).not.toContain('bob on bob-laptop');
+    expect(start.text).toMatch(new RegExp(`${note} \\[fact\\] Run migrations .* · from alice, 3d ago`));
+    expect(start.text).toMatch(/Release checklist .*conflicts with obs_/);
+    const prompt = renderPromptContext(bob.store, {
+      projectId: PROJECT,
+      sessionId: 'bob-next',
+      prompt: 'how do I run the migrations before tests?',
+      now,
+      budgetTokens: 500,
+      maxItems: 3,
+      minScore: 0.3,
+    });
+    expect(prompt.text).toContain(
+      `${note} [fact] Run migrations with pnpm db:migrate before tests · from alice, 3d ago`,
+    );
+    // Alice sees her own memory without "from alice".
+    const own = renderSessionContext(alice.store, {
+      project,
+      sessionId: 'a2',
+      source: 'startup',
+      now,
+      budgetTokens: 2400,
+      recentCount: 40,
+    });
+    expect(own.text).toContain(`${note} [fact] Run migrations`);
+    expect(own.text).not.toContain('from alice');
   });
 
   it('starts over against a reset server (new epoch) and loses nothing', async () => {

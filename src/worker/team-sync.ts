@@ -30,6 +30,8 @@ export interface TeamSyncDeps {
   clock: Clock;
   /** This machine's user name on the server (attribution: "from alice" is never shown for oneself). */
   me: string;
+  /** This machine's device name on the server (its own state is not shown back to it). */
+  device?: string;
   /** The project's branch, commit and changed files (worker/git-state); absent: not shared. */
   readState?: (root: string, now: number) => Promise<ProjectState | null>;
   pushBatch?: number;
@@ -354,6 +356,8 @@ export async function syncOnce(deps: TeamSyncDeps): Promise<SyncReport> {
 
 async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<void> {
   const { store, clock } = deps;
+  if (store.team.meta('user') !== deps.me) store.team.setMeta('user', deps.me);
+  if (deps.device && store.team.meta('device') !== deps.device) store.team.setMeta('device', deps.device);
   collectOutbox(store, clock.now());
   const projects = store.team.projects();
   report.projects = projects.length;

@@ -191,7 +191,15 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const logger = createFileLogger(paths.workerLog, config['log.level'], 'team-sync');
   const api = teamApiFor(creds, config['team.timeoutMs']);
   const report = await withStoreAsync(ctx, (store) =>
-    syncOnce({ store, api, logger, clock: systemClock, me: creds.user, readState: readGitState }),
+    syncOnce({
+      store,
+      api,
+      logger,
+      clock: systemClock,
+      me: creds.user,
+      device: creds.device,
+      readState: readGitState,
+    }),
   );
   if (flags.json) printJson(ctx, report);
   else {

@@ -156,7 +156,16 @@ function teamSyncFor(
   }
   if (!creds) return null;
   const api = teamApiFor(creds, ctx.runtime.config['team.timeoutMs']);
-  return () => syncOnce({ store, api, logger, clock: systemClock, me: creds.user, readState: readGitState });
+  return () =>
+    syncOnce({
+      store,
+      api,
+      logger,
+      clock: systemClock,
+      me: creds.user,
+      device: creds.device,
+      readState: readGitState,
+    });
 }
 
 export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {
