@@ -1,5 +1,5 @@
 /**
- * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--json]
+ * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--json]
  *
  * Load on one team server: N clients (each its own user and token, all writers of one project) push
  * M memories each in batches, all at once; then every client pulls the whole project from cursor 0,
@@ -31,6 +31,8 @@ const CLIENTS = opt('clients', '1,4,16').split(',').map(Number);
 const MEMORIES = Number(opt('memories', '1000'));
 const BATCH = Number(opt('batch', '100'));
 const JSON_OUT = args.includes('--json');
+/** PostgreSQL without fsync: shows how much of the time is waiting for the disk. */
+const NO_FSYNC = args.includes('--no-fsync');
 const ROOT = join(import.meta.dirname, '..'); // run.mjs defines it as bench/
 
 const WORDS =
@@ -211,7 +213,7 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-team-'));
-const postgres = await startEmbeddedPostgres(dir, createMemoryLogger());
+const postgres = await startEmbeddedPostgres(dir, createMemoryLogger(), { fast: NO_FSYNC });
 const results: ScaleResult[] = [];
 try {
   for (const n of CLIENTS) results.push(await runScale(postgres.url, n, dir));
@@ -221,11 +223,13 @@ try {
 }
 
 if (JSON_OUT) {
-  process.stdout.write(`${JSON.stringify({ cpus: cpus().length, batch: BATCH, results }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ cpus: cpus().length, batch: BATCH, fsync: !NO_FSYNC, results }, null, 2)}\n`,
+  );
 } else {
   const out: string[] = [
     `team server load: ${MEMORIES} memories per client, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
-    `${cpus().length} CPUs shared by the server, PostgreSQL (fsync on) and the clients`,
+    `${cpus().length} CPUs shared by the server, PostgreSQL (fsync ${NO_FSYNC ? 'off' : 'on'}) and the clients`,
     '',
     'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak)',
   ];
