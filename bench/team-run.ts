@@ -103,9 +103,11 @@ async function startServer(
     {
       // Warnings only: a log line per request would measure the log pipe, not the server.
       env: { PATH: process.env['PATH'], HOME: dir, ENGRAM_HOME: join(dir, 'home'), ENGRAM_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) break;
@@ -116,7 +118,7 @@ async function startServer(
     if (ok && existsSync(tokenFile)) return { child, url, token: readFileSync(tokenFile, 'utf8').trim() };
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the team server did not start');
+  throw new Error(`the team server did not start: ${stderr}`);
 }
 
 interface ScaleResult {
