@@ -157,6 +157,16 @@ function memories(who: string): { id: string; title: string; status: string }[] 
   }
 }
 
+/** Wait for a condition (polled), at most 60 s. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 const adminArgs = () => ['team', 'admin', '--server', serverUrl, '--token', adminToken];
 
 beforeAll(async () => {
@@ -167,7 +177,8 @@ beforeAll(async () => {
   adminToken = readFileSync(join(pg.dir, 'bootstrap-token'), 'utf8').trim();
   await startProxy();
   for (const who of ['alice', 'bob', 'carol']) {
-    const sb = createSandbox();
+    // Carol's worker syncs in the background, as often as allowed.
+    const sb = createSandbox(who === 'carol' ? { ENGRAM_TEAM_SYNC_INTERVAL_SECONDS: '5' } : {});
     machines[who] = sb;
     sb.project('shop', REMOTE);
   }
@@ -295,6 +306,42 @@ describe('team memory across three machines', () => {
     }
     const purged = await pg.query(db, `SELECT deleted, body FROM entities WHERE entity_id = $1`, [victim]);
     expect(purged.rows).toEqual([{ deleted: true, body: null }]);
+  });
+
+  it('the worker syncs in the background; a dead server delays only the sync', async () => {
+    expect((await engram('carol', ['worker', 'start'])).status).toBe(0);
+    try {
+      await killServer();
+      const cwd = projectOf('carol');
+      const p = payloads('c-bg', cwd);
+      const title = 'Pin the node version in .nvmrc';
+      for (const call of [
+        p.start(),
+        p.prompt(title),
+        p.tool('Write', { file_path: `${cwd}/.nvmrc`, content: '20' }, {}),
+        p.stop('Pinned.'),
+      ]) {
+        // Hooks never talk to the team server: capture goes on as usual.
+        expect((await (machines['carol'] as Sandbox).hookAsync(call)).status).toBe(0);
+      }
+      // The worker distils while the server is down...
+      await until(
+        () => memories('carol').some((m) => m.title === title),
+        "carol's worker to distil the turn",
+      );
+      // ...and pushes once it is back, on its own.
+      await startServer(Number(new URL(serverUrl).port));
+      await until(async () => {
+        const r = await pg.query<{ n: number }>(
+          db,
+          `SELECT count(*)::int AS n FROM entities WHERE body->>'title' = $1`,
+          [title],
+        );
+        return r.rows[0]?.n === 1;
+      }, 'the background sync to push it');
+    } finally {
+      expect((await engram('carol', ['worker', 'stop'])).status).toBe(0);
+    }
   });
 
   it('a secret planted in a memory is held back at push, and says why', async () => {

@@ -12,8 +12,6 @@ import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/dra
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
-import { readGitState } from '../../../worker/git-state.ts';
-import { syncOnce } from '../../../worker/team-sync.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import {
   readWorkerPidFile,
@@ -27,7 +25,8 @@ import { ownStamp } from '../../../store/process-identity.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
 import type { CommandSpec } from '../registry.ts';
-import { readTeamCredentials, teamApiFor } from '../team-credentials.ts';
+import { readTeamCredentials } from '../team/team-credentials.ts';
+import { loadTeamEntry } from './team.ts';
 
 function cliEntry(ctx: CliContext): string {
   const path = join(ctx.distDir, 'cli.mjs');
@@ -131,7 +130,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
-      teamSync: teamSyncFor(ctx, store, logger),
+      teamSync: await teamSyncFor(ctx, store, logger),
     });
     return 0;
   } finally {
@@ -140,8 +139,8 @@ async function runForeground(ctx: CliContext): Promise<number> {
   }
 }
 
-/** The worker's team sync, when this machine is logged in to a team server. */
-function teamSyncFor(
+/** The worker's team sync, when this machine is logged in to a team server (dist/team.mjs). */
+async function teamSyncFor(
   ctx: CliContext,
   store: ReturnType<CliContext['openStore']>,
   logger: ReturnType<typeof createFileLogger>,
@@ -155,17 +154,8 @@ function teamSyncFor(
     return null;
   }
   if (!creds) return null;
-  const api = teamApiFor(creds, ctx.runtime.config['team.timeoutMs']);
-  return () =>
-    syncOnce({
-      store,
-      api,
-      logger,
-      clock: systemClock,
-      me: creds.user,
-      device: creds.device,
-      readState: readGitState,
-    });
+  const { workerTeamSync } = await loadTeamEntry(ctx);
+  return workerTeamSync(creds, store, logger, ctx.runtime.config['team.timeoutMs']);
 }
 
 export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {

@@ -4,8 +4,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EngramError } from '../../core/errors.ts';
-import { createTeamApi, type TeamApi } from '../../team/api-client.ts';
+import { EngramError } from '../../../core/errors.ts';
 
 export interface TeamCredentials {
   server: string;
@@ -41,8 +40,4 @@ export function requireTeamCredentials(path: string): TeamCredentials {
     });
   }
   return c;
-}
-
-export function teamApiFor(c: { server: string; token: string }, timeoutMs: number): TeamApi {
-  return createTeamApi({ server: c.server, token: c.token, timeoutMs });
 }

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { EngramError } from '../../../core/errors.ts';
 import { ROLES, SCOPES, type Role, type Scope } from '../../../team/protocol.ts';
 import { printJson, type CliContext } from '../context.ts';
-import { readTeamCredentials, teamApiFor } from '../team-credentials.ts';
+import { TEAM_ADMIN_USAGE } from './team-admin-usage.ts';
+import { teamApiFor } from './team-api.ts';
+import { readTeamCredentials } from './team-credentials.ts';
 
 export interface TeamAdminFlags {
   json: boolean;
@@ -23,15 +25,6 @@ export interface TeamAdminFlags {
   verify: boolean;
   limit?: number | undefined;
 }
-
-export const TEAM_ADMIN_USAGE = `engram team admin [--server URL --token T] <action>
-  user add NAME [--admin] [--device D] [--password-stdin]   a user and their first token (shown once)
-  user list | user remove NAME
-  token create --user NAME [--device D] [--scopes read,write,admin] [--expires-days N]
-  token list [--user NAME] | token revoke ID
-  grant --user NAME --project <git remote> --role reader|writer|admin
-  revoke --user NAME --project <git remote>
-  audit [--project <git remote>] [--limit N] [--verify]`;
 
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new EngramError('INPUT_INVALID', `${what} is required`, { hint: TEAM_ADMIN_USAGE });
