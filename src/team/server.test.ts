@@ -1,4 +1,6 @@
-import { statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTestPostgres,
@@ -6,7 +8,9 @@ import {
   type TestPostgres,
   type TestTeamServer,
 } from '../../test/support/team-postgres.ts';
+import { createMemoryLogger, systemClock } from '../core/ports.ts';
 import { createTeamApi } from './api-client.ts';
+import { startTeamServer } from './server.ts';
 import { recordHash } from './record-hash.ts';
 import type { PushRecord } from './protocol.ts';
 
@@ -87,4 +91,35 @@ describe('team server', () => {
     ]);
     expect(recordHash('memory', 'obs_1', false, page.records[0]?.body)).toBe(rec.hash);
   });
+});
+
+describe('team server with --embedded DIR', () => {
+  it('runs its own PostgreSQL in DIR, bootstraps once, and keeps its data across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-embedded-'));
+    const options = {
+      embedded: dir,
+      port: 0,
+      host: '127.0.0.1',
+      bootstrapFile: join(dir, 'unused'),
+      trustProxy: false,
+      logger: createMemoryLogger(),
+      clock: systemClock,
+      fastEmbedded: true,
+    };
+    try {
+      const first = await startTeamServer(options);
+      expect(first.bootstrapTokenFile).toBe(join(dir, 'bootstrap-token'));
+      expect(statSync(join(dir, 'bootstrap-token')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'postgres-password')).mode & 0o777).toBe(0o600);
+      expect((await fetch(`${first.url}/health`)).status).toBe(200);
+      await first.close();
+      const second = await startTeamServer(options);
+      expect(second.bootstrapTokenFile).toBeNull();
+      expect(second.epoch).toBe(first.epoch);
+      expect(existsSync(join(dir, 'unused'))).toBe(false);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -46,6 +46,8 @@ export interface PlannedRecord {
   deleted: boolean;
   /** Why it stays on this machine (a secret, a private preference), when it does. */
   held: string | null;
+  /** Exactly what would be sent (null when held). */
+  record: PushRecord | null;
 }
 
 export interface SyncReport {
@@ -141,8 +143,14 @@ export function planPush(store: Store, me: string): PlannedRecord[] {
     const built = buildRecord(store, { ...e, queuedAt: 0 }, me);
     const base = { project: e.projectId, kind: e.entity, id: e.entityId };
     if (built.kind === 'record')
-      out.push({ ...base, title: built.title, deleted: built.record.deleted, held: null });
-    else out.push({ ...base, title: '', deleted: false, held: built.reason });
+      out.push({
+        ...base,
+        title: built.title,
+        deleted: built.record.deleted,
+        held: null,
+        record: built.record,
+      });
+    else out.push({ ...base, title: '', deleted: false, held: built.reason, record: null });
   }
   return out;
 }

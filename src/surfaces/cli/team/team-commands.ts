@@ -170,15 +170,30 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
 async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
   if (flags.dryRun) {
-    const plan = withStore(ctx, (store) => planPush(store, creds.user));
+    const { plan, states } = await withStoreAsync(ctx, async (store) => ({
+      plan: planPush(store, creds.user),
+      // The project state a sync would also send (branch, commit, changed file names).
+      states: await Promise.all(
+        store.team
+          .projects()
+          .map(async (p) => ({ project: p.projectId, state: await readGitState(p.root, ctx.now()) })),
+      ),
+    }));
     const leaving = plan.filter((p) => p.held === null);
-    if (flags.json) printJson(ctx, { dryRun: true, server: creds.server, records: plan });
+    if (flags.json) printJson(ctx, { dryRun: true, server: creds.server, records: plan, states });
     else {
       ctx.io.out(`would send ${leaving.length} records to ${creds.server}:\n`);
       for (const p of leaving) ctx.io.out(`  ${p.kind} ${p.id}${p.deleted ? ' (erase)' : ''} ${p.title}\n`);
+      for (const { project, state } of states) {
+        if (state)
+          ctx.io.out(
+            `  state of ${project}: branch ${state.branch ?? '-'} at ${state.commit ?? '-'}, ${state.fileCount} changed file names\n`,
+          );
+      }
       const held = plan.filter((p) => p.held !== null);
       if (held.length > 0) ctx.io.out(`kept on this machine:\n`);
       for (const p of held) ctx.io.out(`  ${p.kind} ${p.id}: ${p.held}\n`);
+      ctx.io.out('("engram team sync --dry-run --json" shows every record in full)\n');
     }
     return 0;
   }
