@@ -189,6 +189,8 @@ export function registerAdminRoutes(app: Hono<Env>, deps: TeamAppDeps, audit: Au
     const now = deps.clock.now();
     await hitRateLimit(deps.pool, `login:${info.client}`, deps.logins, now);
     await hitRateLimit(deps.pool, `login-user:${spec.name}`, deps.logins, now);
+    // Nobody is signed in yet, so the server itself looks the user up and issues the token: it acts as
+    // admin (engram.admin) for these two statements only, still as engram_app under RLS.
     const user = USER_NAME_RE.test(spec.name)
       ? await appTransaction(deps.pool, async (tx) => {
           await tx.query(`SELECT set_config('engram.admin', 'on', true)`);

@@ -58,7 +58,8 @@ export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
   app.use(
     '/v1/*',
     bodyLimit({
-      maxSize: 8 * 1024 * 1024,
+      // A full batch of the largest records fits (MAX_PUSH_RECORDS × MAX_RECORD_CHARS, JSON-escaped).
+      maxSize: 16 * 1024 * 1024,
       onError: (c) => c.json({ error: { code: 'INPUT_INVALID', message: 'body too large' } }, 413),
     }),
   );

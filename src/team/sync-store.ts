@@ -118,7 +118,8 @@ export async function pushRecords(
       results.push({ kind: r.kind, id: r.id, status: 'duplicate', version: ex.version });
       continue;
     }
-    if (ex?.deleted) {
+    // A forgotten memory never comes back; a removed link may be added again.
+    if (ex?.deleted && r.kind === 'memory') {
       results.push({ kind: r.kind, id: r.id, status: 'gone', version: ex.version, reason: 'forgotten' });
       continue;
     }

@@ -8,7 +8,8 @@ BEGIN
     CREATE ROLE engram_app NOLOGIN NOSUPERUSER NOBYPASSRLS;
   END IF;
   -- The connecting user switches to engram_app for every request (SET LOCAL ROLE).
-  IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+  IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+     AND NOT pg_has_role(current_user, 'engram_app', 'MEMBER') THEN
     EXECUTE format('GRANT engram_app TO %I', current_user);
   END IF;
 END $$;
