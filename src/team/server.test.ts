@@ -91,6 +91,52 @@ describe('team server', () => {
     ]);
     expect(recordHash('memory', 'obs_1', false, page.records[0]?.body)).toBe(rec.hash);
   });
+
+  it('a forgotten memory is gone for good; a removed link may come back', async () => {
+    const admin = createTeamApi({ server: server.url, token: server.adminToken });
+    const bob = await admin.addUser({ name: 'bob' });
+    const { project } = await admin.grant({
+      user: 'bob',
+      project: 'git@github.com:acme/tools.git',
+      role: 'writer',
+    });
+    const api = createTeamApi({ server: server.url, token: bob.token });
+    const tombstone = (kind: 'memory' | 'link', id: string): PushRecord => ({
+      kind,
+      id,
+      baseVersion: null,
+      hash: recordHash(kind, id, true, null),
+      deleted: true,
+      body: null,
+    });
+    const linkId = 'obs_a supersedes obs_b';
+    const linkBody = { from: 'obs_a', kind: 'supersedes', to: 'obs_b' };
+    const link: PushRecord = {
+      kind: 'link',
+      id: linkId,
+      baseVersion: null,
+      hash: recordHash('link', linkId, false, linkBody),
+      deleted: false,
+      body: linkBody,
+    };
+    const statuses = async (records: PushRecord[]) =>
+      (await api.push(project, records)).results.map((r) => r.status);
+    expect(await statuses([memory('obs_gone', 'soon forgotten'), link])).toEqual(['accepted', 'accepted']);
+    expect(await statuses([tombstone('memory', 'obs_gone'), tombstone('link', linkId)])).toEqual([
+      'accepted',
+      'accepted',
+    ]);
+    expect(await statuses([memory('obs_gone', 'back again?'), link])).toEqual(['gone', 'accepted']);
+    const rows = await pg.query(
+      server.databaseUrl,
+      `SELECT entity_id, deleted, body FROM entities WHERE project_id = $1 ORDER BY entity_id`,
+      [project],
+    );
+    expect(rows.rows).toEqual([
+      { entity_id: 'obs_a supersedes obs_b', deleted: false, body: linkBody },
+      { entity_id: 'obs_gone', deleted: true, body: null },
+    ]);
+  });
 });
 
 describe('team server with --embedded DIR', () => {
