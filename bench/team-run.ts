@@ -20,7 +20,7 @@ import { createMemoryLogger } from '../src/core/ports.ts';
 import { freePort, startEmbeddedPostgres } from '../src/team/embedded-postgres.ts';
 import { createTeamApi, type TeamApi } from '../src/team/api-client.ts';
 import type { PushRecord } from '../src/team/protocol.ts';
-import { recordHash } from '../src/team/record-hash.ts';
+import { memoryRecord } from '../src/team/records.test-support.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -42,38 +42,27 @@ const WORDS =
 const word = (i: number) => WORDS[i % WORDS.length] as string;
 
 function memory(client: number, i: number): PushRecord {
-  const id = `obs_c${client}_${String(i).padStart(6, '0')}`;
-  const body = {
-    type: ['decision', 'bugfix', 'feature', 'fact'][i % 4] as string,
-    title: `${word(i)} ${word(i * 7)}: ${word(i * 3)} handling in src/${word(i * 5)}/${word(i)}.ts`,
-    subtitle: '',
-    narrative:
-      `Changed how ${word(i)} interacts with ${word(i * 11)}; ${word(i * 13)} now retries ${i % 5} times before failing. `.repeat(
-        3,
-      ),
-    facts: [
-      `src/${word(i)}.ts: changed ${word(i * 2)}()`,
-      `tests passed: ${i % 40} of 40`,
-      `${word(i * 17)} ${word(i * 19)}`,
-    ],
-    concepts: [word(i), word(i * 23)],
-    filesRead: [`src/${word(i * 29)}.ts`],
-    filesModified: [`src/${word(i)}.ts`, `src/${word(i * 31)}/index.ts`],
-    sessionId: `session-${client}-${Math.floor(i / 20)}`,
-    source: 'hook',
-    status: 'active',
-    statusReason: null,
-    supersedes: null,
-    createdAt: 1_790_000_000_000 + i * 1000,
-  };
-  return {
-    kind: 'memory',
-    id,
-    baseVersion: null,
-    hash: recordHash('memory', id, false, body),
-    deleted: false,
-    body,
-  };
+  return memoryRecord(
+    `obs_c${client}_${String(i).padStart(6, '0')}`,
+    `${word(i)} ${word(i * 7)}: ${word(i * 3)} handling in src/${word(i * 5)}/${word(i)}.ts`,
+    {
+      type: ['decision', 'bugfix', 'feature', 'fact'][i % 4] as string,
+      narrative:
+        `Changed how ${word(i)} interacts with ${word(i * 11)}; ${word(i * 13)} now retries ${i % 5} times before failing. `.repeat(
+          3,
+        ),
+      facts: [
+        `src/${word(i)}.ts: changed ${word(i * 2)}()`,
+        `tests passed: ${i % 40} of 40`,
+        `${word(i * 17)} ${word(i * 19)}`,
+      ],
+      concepts: [word(i), word(i * 23)],
+      filesRead: [`src/${word(i * 29)}.ts`],
+      filesModified: [`src/${word(i)}.ts`, `src/${word(i * 31)}/index.ts`],
+      sessionId: `session-${client}-${Math.floor(i / 20)}`,
+      createdAt: 1_790_000_000_000 + i * 1000,
+    },
+  );
 }
 
 function rssMb(pid: number): number {

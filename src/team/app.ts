@@ -4,18 +4,17 @@
  * in the same transaction, so a request that is answered is also recorded.
  */
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { EngramError } from '../core/errors.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
 import { myProjects } from './admin-store.ts';
-import type { Principal } from './principal.ts';
 import { MAX_PULL_RECORDS, projectStateSchema, pushRequestSchema, type MeResponse } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
 import { listStates, pullRecords, pushRecords, putState } from './sync-store.ts';
 import { asTenant } from './tenant.ts';
-import { bodyOf, requestInfo, type Env, type TeamAppDeps } from './http-context.ts';
+import { bodyOf, requestInfo, type AuditFor, type Env, type TeamAppDeps } from './http-context.ts';
 
 const noAccess = (projectId: string) =>
   new EngramError('FORBIDDEN', `no access to project ${projectId}`, {
@@ -24,14 +23,7 @@ const noAccess = (projectId: string) =>
 
 export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const audit = (
-    c: Context<Env>,
-    who: Principal | null,
-    chain: string,
-    action: string,
-    target?: string,
-    detail?: Record<string, unknown>,
-  ) => ({
+  const audit: AuditFor = (c, who, chain, action, target, detail) => ({
     chain,
     at: deps.clock.now(),
     principal: who,

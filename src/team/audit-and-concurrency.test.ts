@@ -10,8 +10,7 @@ import {
   type TestTeamServer,
 } from '../../test/support/team-postgres.ts';
 import { createTeamApi, type TeamApi } from './api-client.ts';
-import type { PushRecord } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
+import { memoryRecord as memory } from './records.test-support.ts';
 
 let pg: TestPostgres;
 
@@ -21,33 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pg?.stop();
 });
-
-function memory(id: string): PushRecord {
-  const body = {
-    type: 'fact',
-    title: `memory ${id}`,
-    subtitle: '',
-    narrative: '',
-    facts: [],
-    concepts: [],
-    filesRead: [],
-    filesModified: [],
-    sessionId: null,
-    source: 'hook',
-    status: 'active',
-    statusReason: null,
-    supersedes: null,
-    createdAt: 1,
-  };
-  return {
-    kind: 'memory',
-    id,
-    baseVersion: null,
-    hash: recordHash('memory', id, false, body),
-    deleted: false,
-    body,
-  };
-}
 
 async function teamWith(
   users: string[],

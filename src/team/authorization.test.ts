@@ -12,8 +12,7 @@ import {
 } from '../../test/support/team-postgres.ts';
 import { createTeamApi } from './api-client.ts';
 import { parseProjectSpec } from './project-key.ts';
-import type { PushRecord } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
+import { memoryRecord as memory } from './records.test-support.ts';
 
 let pg: TestPostgres;
 let server: TestTeamServer;
@@ -24,33 +23,6 @@ const idB = parseProjectSpec(B).id;
 const tokens: Record<string, string> = {};
 const userIds: Record<string, string> = {};
 let client = 0;
-
-function memory(id: string, title = `memory ${id}`): PushRecord {
-  const body = {
-    type: 'fact',
-    title,
-    subtitle: '',
-    narrative: '',
-    facts: [],
-    concepts: [],
-    filesRead: [],
-    filesModified: [],
-    sessionId: null,
-    source: 'hook',
-    status: 'active',
-    statusReason: null,
-    supersedes: null,
-    createdAt: 1,
-  };
-  return {
-    kind: 'memory',
-    id,
-    baseVersion: null,
-    hash: recordHash('memory', id, false, body),
-    deleted: false,
-    body,
-  };
-}
 
 /** One request as `who` (a name in `tokens`, or a raw Authorization value), from its own address. */
 async function call(who: string | null, method: string, path: string, body?: unknown): Promise<number> {

@@ -12,6 +12,7 @@ import { createMemoryLogger, systemClock } from '../core/ports.ts';
 import { createTeamApi } from './api-client.ts';
 import { startTeamServer } from './server.ts';
 import { recordHash } from './record-hash.ts';
+import { memoryRecord } from './records.test-support.ts';
 import type { PushRecord } from './protocol.ts';
 
 let pg: TestPostgres;
@@ -26,33 +27,13 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const memory = (id: string, title: string, extra: Record<string, unknown> = {}): PushRecord => {
-  const body = {
+const memory = (id: string, title: string) =>
+  memoryRecord(id, title, {
     type: 'decision',
-    title,
-    subtitle: '',
     narrative: `because ${title}`,
-    facts: [],
-    concepts: [],
-    filesRead: [],
-    filesModified: [],
     sessionId: 's1',
-    source: 'hook',
-    status: 'active',
-    statusReason: null,
-    supersedes: null,
     createdAt: 1_700_000_000_000,
-    ...extra,
-  };
-  return {
-    kind: 'memory',
-    id,
-    baseVersion: null,
-    hash: recordHash('memory', id, false, body),
-    deleted: false,
-    body,
-  };
-};
+  });
 
 describe('team server', () => {
   it('answers /health, wrote a 0600 bootstrap token once, and a second start does not bootstrap again', async () => {

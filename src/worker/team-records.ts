@@ -62,6 +62,7 @@ export function memoryBody(o: Observation, conflictsWith: string | null): Memory
     filesModified: o.filesModified,
     sessionId: o.sessionId,
     source: o.source,
+    // (A forgotten memory travels as a tombstone, never as a body: that status is never sent.)
     status: o.status === 'forgotten' ? 'invalidated' : o.status,
     statusReason: o.statusReason,
     supersedes: o.supersedes,

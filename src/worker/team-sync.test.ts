@@ -225,6 +225,22 @@ describe('team sync between machines', () => {
     }
   });
 
+  it('a reader pulls everything and pushes nothing', async () => {
+    const dave = await member('dave', 'reader');
+    insertMemory(dave.store, { projectId: PROJECT, title: 'Dave would like to share this' });
+    const report = await dave.sync();
+    expect(report.readOnly).toEqual([PROJECT]);
+    expect(report.errors).toEqual([]);
+    // Everything on the server (what bob has too), and its own memory, kept here.
+    expect(titles(dave)).toEqual([...titles(bob), 'Dave would like to share this'].sort());
+    const row = await pg.query(
+      server.databaseUrl,
+      `SELECT count(*)::int AS n FROM entities WHERE body->>'title' = $1`,
+      ['Dave would like to share this'],
+    );
+    expect(row.rows[0]?.n).toBe(0);
+  });
+
   it('attributes team memories at SessionStart and prompt time, with flags and teammates\u2019 state', async () => {
     const note = insertMemory(alice.store, {
       projectId: PROJECT,

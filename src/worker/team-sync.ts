@@ -58,6 +58,8 @@ export interface SyncReport {
   applied: Record<ApplyOutcome, number>;
   conflicts: number;
   epochReset: boolean;
+  /** Shared projects this login may only read: nothing was pushed there. */
+  readOnly: string[];
   errors: { project: string; error: string }[];
 }
 
@@ -73,6 +75,7 @@ const emptyReport = (): SyncReport => ({
   applied: { created: 0, updated: 0, merged: 0, forgotten: 0, unchanged: 0, skipped: 0 },
   conflicts: 0,
   epochReset: false,
+  readOnly: [],
   errors: [],
 });
 
@@ -260,7 +263,7 @@ function handlePushResult(
         hash: rec.hash,
         contentHash: body ? contentKey(body) : null,
         author: result.status === 'accepted' ? deps.me : (known?.author ?? deps.me),
-        device: known?.device ?? '',
+        device: result.status === 'accepted' ? (deps.device ?? '') : (known?.device ?? deps.device ?? ''),
         at: now,
         localId: known?.localId ?? null,
       });
@@ -371,7 +374,13 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
   report.projects = projects.length;
   for (const p of projects) {
     try {
-      await pushProject(deps, p, report);
+      try {
+        await pushProject(deps, p, report);
+      } catch (error) {
+        // A reader (or a token without write) still pulls; what it changes stays queued here.
+        if (!isEngramError(error, 'FORBIDDEN')) throw error;
+        report.readOnly.push(p.projectId);
+      }
       await pullProject(deps, p, report);
       await exchangeState(deps, p);
       store.team.setError(p.projectId, null, null);

@@ -4,13 +4,12 @@
  */
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../../core/errors.ts';
-import { systemClock } from '../../../core/ports.ts';
 import { readGitState } from '../../../worker/git-state.ts';
-import { planPush, shareProject, syncOnce } from '../../../worker/team-sync.ts';
+import { planPush, shareProject } from '../../../worker/team-sync.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } from './team-credentials.ts';
-import { teamApiFor } from './team-api.ts';
+import { teamApiFor, teamSyncFor } from './team-api.ts';
 import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
 
 export interface TeamFlags extends TeamAdminFlags {
@@ -199,17 +198,8 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   }
   const { config, paths } = ctx.runtime;
   const logger = createFileLogger(paths.workerLog, config['log.level'], 'team-sync');
-  const api = teamApiFor(creds, config['team.timeoutMs']);
   const report = await withStoreAsync(ctx, (store) =>
-    syncOnce({
-      store,
-      api,
-      logger,
-      clock: systemClock,
-      me: creds.user,
-      device: creds.device,
-      readState: readGitState,
-    }),
+    teamSyncFor(creds, store, logger, config['team.timeoutMs'])(),
   );
   if (flags.json) printJson(ctx, report);
   else {
@@ -222,6 +212,8 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
         `${report.epochReset ? '; the server was reset, everything shared was offered again' : ''}\n`,
     );
     for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);
+    for (const id of report.readOnly)
+      ctx.io.out(`  ${id}: you may only read it; your changes stay on this machine\n`);
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }
   return report.errors.length > 0 ? 1 : 0;
