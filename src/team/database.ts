@@ -57,7 +57,12 @@ export async function appTransaction<T>(pool: Pool, fn: (tx: Tx) => Promise<T>):
 
 /** Bring the schema up to date (once, even with several servers starting together). */
 export async function migrateTeamDatabase(pool: Pool): Promise<{ from: number; to: number }> {
-  const client = await pool.connect();
+  const client = await pool.connect().catch((error: unknown) => {
+    throw new EngramError('REMOTE_FAILED', `cannot connect to PostgreSQL: ${(error as Error).message}`, {
+      hint: 'Check the connection string (--db or ENGRAM_TEAM_DB) and that the database is up.',
+      cause: error,
+    });
+  });
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS engram_migrations (

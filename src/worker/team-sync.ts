@@ -9,6 +9,7 @@
  */
 import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
+import type { Change } from '../core/model.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import type { Store } from '../store/store.ts';
 import type { OutboxEntry, SharedProject } from '../store/team-repo.ts';
@@ -99,6 +100,10 @@ export function shareProject(
   });
 }
 
+/** A change that should reach the team: of a shared project, and not itself pulled from the team. */
+const outgoing = (c: Change, shared: ReadonlySet<string>): c is Change & { projectId: string } =>
+  c.origin !== 'team' && c.projectId !== null && shared.has(c.projectId);
+
 /** Move changes of shared projects from the change log into the outbox (never the team's own). */
 export function collectOutbox(store: Store, at: number): number {
   let moved = 0;
@@ -109,7 +114,7 @@ export function collectOutbox(store: Store, at: number): number {
       if (changes.length === 0) return true;
       const shared = new Set(store.team.projects().map((p) => p.projectId));
       for (const c of changes) {
-        if (c.origin === 'team' || c.projectId === null || !shared.has(c.projectId)) continue;
+        if (!outgoing(c, shared)) continue;
         store.team.enqueue(c.entity, c.entityId, c.projectId, at);
         moved++;
       }
@@ -133,7 +138,7 @@ export function planPush(store: Store, me: string): PlannedRecord[] {
     const changes = store.changes.since(seq, 1000);
     if (changes.length === 0) break;
     for (const c of changes) {
-      if (c.origin === 'team' || c.projectId === null || !shared.has(c.projectId)) continue;
+      if (!outgoing(c, shared)) continue;
       pending.set(`${c.entity} ${c.entityId}`, {
         entity: c.entity,
         entityId: c.entityId,
