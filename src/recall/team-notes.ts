@@ -40,3 +40,20 @@ export function teamView(store: Store, projectId: string, ids: readonly string[]
     states: store.team.memberStates(projectId).filter((s) => !(s.user === me && s.device === myDevice)),
   };
 }
+
+/** Team notes for memories of any projects (search results), by id. */
+export function teamNotesOf(
+  store: Store,
+  memories: readonly { id: string; projectId: string }[],
+): Map<string, TeamNote> {
+  const notes = new Map<string, TeamNote>();
+  for (const projectId of new Set(memories.map((m) => m.projectId))) {
+    const ids = memories.filter((m) => m.projectId === projectId).map((m) => m.id);
+    const view = teamView(store, projectId, ids);
+    for (const id of ids) {
+      const note = view?.note(id);
+      if (note) notes.set(id, note);
+    }
+  }
+  return notes;
+}

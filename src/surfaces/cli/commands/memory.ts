@@ -14,7 +14,7 @@ import {
 import { createStaleLookup } from '../../../graph/anchor-freshness.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
-import { teamView, type TeamNote } from '../../../recall/team-notes.ts';
+import { teamNotesOf, type TeamNote } from '../../../recall/team-notes.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -77,7 +77,7 @@ export async function searchCommand(
   const store = ctx.openStore();
   let result: HybridResult;
   let names: Map<string, string>;
-  const notes = new Map<string, TeamNote>();
+  let notes = new Map<string, TeamNote>();
   try {
     // Without an embedder, hybridSearch is the lexical search.
     result = await hybridSearch(store, embedder, {
@@ -86,16 +86,10 @@ export async function searchCommand(
     });
     names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
     // Who on the team wrote each hit, and which disagree (shared projects only).
-    for (const projectId of new Set(result.hits.map((h) => h.observation.projectId))) {
-      const ids = result.hits
-        .filter((h) => h.observation.projectId === projectId)
-        .map((h) => h.observation.id);
-      const view = teamView(store, projectId, ids);
-      for (const id of ids) {
-        const note = view?.note(id);
-        if (note) notes.set(id, note);
-      }
-    }
+    notes = teamNotesOf(
+      store,
+      result.hits.map((h) => h.observation),
+    );
   } finally {
     store.close();
   }
