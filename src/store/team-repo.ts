@@ -2,7 +2,8 @@
  * Team sync bookkeeping on this machine (migration 0010): shared projects and their pull cursors,
  * the outbox, the server's version and author of each synced entity, blocked records, conflicts,
  * marks, and teammates' project state. Memories themselves are never written here: pulled ones go
- * through the mutation path (store.memory) like any other change.
+ * through the mutation path (store.memory) like any other change. One repository for the eight small
+ * tables of one migration: most of its length is their row types and one-line statements.
  */
 import type { Db } from './database.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
