@@ -249,8 +249,9 @@ describe('team memory across three machines', () => {
       records: { kind: string; held: string | null }[];
     };
     const leaving = dry.records.filter((r) => r.held === null);
-    // Only distilled records: memories and session summaries (never events, prompts or transcripts).
-    expect(new Set(leaving.map((r) => r.kind))).toEqual(new Set(['memory', 'summary']));
+    // Only distilled records: memories, session summaries and links (never events, prompts or transcripts).
+    expect(leaving.every((r) => ['memory', 'summary', 'link'].includes(r.kind))).toBe(true);
+    expect(new Set(leaving.map((r) => r.kind))).toContain('summary');
     expect(leaving.filter((r) => r.kind === 'memory').length).toBeGreaterThanOrEqual(2);
     fault = { path: /\/push$/, when: 'after-response' };
     const killed = await engram('alice', ['team', 'sync', '--json']);
