@@ -14,11 +14,15 @@ const LAYERS = {
   distill: ['core'],
   recall: ['core', 'store'],
   graph: ['core', 'store'],
-  worker: ['core', 'store', 'capture', 'distill', 'recall', 'graph'],
-  surfaces: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'worker'],
+  worker: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'team'],
+  surfaces: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'worker', 'team'],
   team: ['core'],
 };
 const ALL = Object.keys(LAYERS);
+/** Layers allowed only some files of another: the sync client (worker) uses team's wire protocol, never its server. */
+const ONLY = {
+  worker: { team: ['protocol.ts', 'record-hash.ts', 'api-client.ts'] },
+};
 
 const EXIT_RULE = { object: 'process', property: 'exit', message: 'Only surfaces/ may exit the process.' };
 const ENV_RULE = {
@@ -29,6 +33,10 @@ const ENV_RULE = {
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
   const forbidden = ALL.filter((l) => l !== layer && !allowed.includes(l));
+  const partial = Object.entries(ONLY[layer] ?? {}).map(([l, files]) => ({
+    group: [`**/${l}/*`, `**/${l}/**`, ...files.map((f) => `!**/${l}/${f}`)],
+    message: `${layer}/ may import only ${files.join(', ')} from ${l}/ (see ARCHITECTURE.md, layer rules)`,
+  }));
   return {
     files: [`src/${layer}/**/*.ts`],
     ignores: ['**/*.test.ts'],
@@ -36,10 +44,13 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
       'no-restricted-imports': [
         'error',
         {
-          patterns: forbidden.map((l) => ({
-            group: [`**/${l}/*`, `**/${l}/**`],
-            message: `${layer}/ may not import from ${l}/ (see ARCHITECTURE.md, layer rules)`,
-          })),
+          patterns: [
+            ...forbidden.map((l) => ({
+              group: [`**/${l}/*`, `**/${l}/**`],
+              message: `${layer}/ may not import from ${l}/ (see ARCHITECTURE.md, layer rules)`,
+            })),
+            ...partial,
+          ],
         },
       ],
     },

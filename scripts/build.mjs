@@ -4,6 +4,8 @@
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
+//  - dist/team.mjs: the team commands and the worker's team sync (protocol, zod), loaded only when used.
+//  - dist/team-server.mjs: the team server (Hono, pg), loaded only by `engram server start`.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +58,20 @@ await Promise.all([
     ...common,
     entryPoints: ['src/worker/llm-entry.ts'],
     outfile: 'dist/llm.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/cli/team/team-entry.ts'],
+    outfile: 'dist/team.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/team/server.ts'],
+    outfile: 'dist/team-server.mjs',
     format: 'esm',
     packages: 'external',
   }),

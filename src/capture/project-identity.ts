@@ -6,25 +6,10 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { projectIdFromKey } from '../core/ids.ts';
+import { normaliseRemoteUrl } from '../core/remote-url.ts';
 import type { Project, ProjectIdentity, ProjectLinks } from '../core/model.ts';
 
-/** `git@github.com:Owner/Repo.git`, `https://user@github.com/owner/repo/` → `github.com/owner/repo`. */
-export function normaliseRemoteUrl(url: string): string {
-  let u = url.trim();
-  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/.exec(u);
-  if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(u)) {
-    u = `${scp[1]}/${scp[2]}`;
-  } else {
-    u = u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''); // scheme
-    u = u.replace(/^[^@/]+@/, ''); // user[:password]@
-    u = u.replace(/^([^/:]+):\d+(?=\/)/, '$1'); // port
-  }
-  u = u
-    .replace(/\/+$/, '')
-    .replace(/\.git$/i, '')
-    .replace(/\/+$/, '');
-  return u.toLowerCase();
-}
+export { normaliseRemoteUrl };
 
 export interface GitConfig {
   remotes: Map<string, string>;

@@ -77,6 +77,9 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'Text put before each query before embedding (e.g. "search_query: " for nomic-embed-text).',
   'embed.documentPrefix': 'Text put before each memory before embedding (e.g. "search_document: ").',
   'log.level': 'Least severe level written to the log files.',
+  'team.syncIntervalSeconds':
+    'How often the worker syncs shared projects with the team server (after engram team login and share).',
+  'team.timeoutMs': 'Longest wait for one team server request; past it, sync tries again later.',
 };
 
 /** A key as `engram config list` shows it. */

@@ -278,6 +278,18 @@ export const CONFIG_SCHEMA = {
     default: 'info',
     values: ['debug', 'info', 'warn', 'error'],
   },
+  'team.syncIntervalSeconds': {
+    type: 'int',
+    default: 30,
+    min: 5,
+    max: 86_400,
+  },
+  'team.timeoutMs': {
+    type: 'int',
+    default: 10_000,
+    min: 500,
+    max: 300_000,
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;

@@ -15,6 +15,8 @@ export interface EngramPaths {
   projectLinks: string;
   /** The default Obsidian vault (`engram vault export` without --dir or vault.dir). */
   vaultDir: string;
+  /** The team server and token of `engram team login` (mode 0600). */
+  teamCredentials: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -30,5 +32,6 @@ export function pathsFor(home: string): EngramPaths {
     inboxDir: join(home, 'inbox'),
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
+    teamCredentials: join(home, 'team.json'),
   };
 }

@@ -132,6 +132,12 @@ const TOKENS: SecretCase[] = [
     secret: 'FAKEfakeFAKEfakeFAKEfakeFAKEfake1234',
   },
   {
+    name: 'engram team token in prose',
+    text: j('the team token is now egr_', 'FAKEfakeFAKEfakeFAKEfakeFAKEfa1a2b3c, keep it safe'),
+    secret: 'FAKEfakeFAKEfakeFAKEfakeFAKEfa1a2b3c',
+    expected: 'the team token is now [REDACTED:engram-token], keep it safe',
+  },
+  {
     name: 'pypi in pypirc',
     text: j(
       '[pypi]\nusername = __token__\npassword = pypi-',

@@ -28,6 +28,7 @@ export const TOKEN_RULES: readonly TokenRule[] = (
     ['slack-token', 'xox|xapp-', 'xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\\d-[\\w-]{10,}'],
     ['slack-webhook', 'hooks.slack.com', 'https://hooks\\.slack\\.com/[\\w/-]+'],
     ['stripe-key', '_live_|_test_|whsec_', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}'],
+    ['engram-token', 'egr_', `egr_[A-Za-z0-9]{36}${E}`],
     ['npm-token', 'npm_', `npm_[A-Za-z0-9]{36}${E}`],
     ['pypi-token', 'pypi-', 'pypi-[\\w-]{50,}'],
     ['sendgrid-key', 'SG.', 'SG\\.[\\w-]{16,}\\.[\\w-]{16,}'],

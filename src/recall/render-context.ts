@@ -10,6 +10,8 @@ import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
 import { parseQuery } from './fts-query.ts';
+import { teamView, type TeamNote } from './team-notes.ts';
+import type { MemberStateRow } from '../store/team-repo.ts';
 
 /** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
 export const HOST_CONTEXT_CHAR_CAP = 9_500;
@@ -74,7 +76,12 @@ function filesOf(o: Observation): string {
 export function indexLine(
   o: Observation,
   now: number,
-  options: { projectName?: string | undefined; showProject?: boolean; stale?: StaleMark | undefined } = {},
+  options: {
+    projectName?: string | undefined;
+    showProject?: boolean;
+    stale?: StaleMark | undefined;
+    team?: TeamNote | undefined;
+  } = {},
 ): string {
   const files = filesOf(o);
   const status = o.status === 'active' ? '' : ` (${o.status})`;
@@ -83,12 +90,28 @@ export function indexLine(
       ? ` · ${options.projectName ?? o.projectId}`
       : '';
   const stale = options.stale ? ` · ${staleNote(options.stale)}` : '';
-  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${formatAge(now - o.createdAt)}${project}${stale} · ~${o.tokens}t`;
+  const age = formatAge(now - o.createdAt);
+  const when = options.team?.author ? `from ${options.team.author}, ${age}` : age;
+  const conflicts = options.team?.conflicts.length
+    ? ` · conflicts with ${options.team.conflicts.slice(0, 2).join(', ')}`
+    : '';
+  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${when}${conflicts}${project}${stale} · ~${o.tokens}t`;
 }
 
 /** "stale since 2026-11-20 (src/a.ts changed)": a stale memory is never shown as current. */
 export function staleNote(mark: StaleMark): string {
   return `stale since ${new Date(mark.since).toISOString().slice(0, 10)}${mark.reason ? ` (${oneLine(mark.reason, 80)})` : ''}`;
+}
+
+/** "alice on laptop-2, 1d ago: branch feat/x at a1b2c3d, 4 files (src/a.ts, src/b.ts, …)". */
+export function memberStateLine(s: MemberStateRow, now: number): string {
+  const at = s.commit ? ` at ${s.commit}` : '';
+  const where = s.branch ? `branch ${s.branch}${at}` : s.commit ? `commit ${s.commit}` : 'no branch';
+  const files =
+    s.fileCount === 0
+      ? 'no changed files'
+      : `${s.fileCount} changed file${s.fileCount === 1 ? '' : 's'} (${s.files.slice(0, 3).join(', ')}${s.fileCount > 3 ? ', …' : ''})`;
+  return `- ${s.user} on ${s.device}, ${formatAge(now - s.at)}: ${where}, ${files}`;
 }
 
 function summaryBlock(heading: string, s: Summary, now: number): string[] {
@@ -193,12 +216,22 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     .filter((o) => !pinned.has(o.id) && unseen(o));
   const stale = recent.length > 0 ? staleOf(recent.map((o) => o.id)) : new Map<string, StaleMark>();
   const current = recent.filter((o) => !stale.has(o.id));
+  const team = teamView(
+    store,
+    project.id,
+    recent.map((o) => o.id),
+  );
+  if (team && team.states.length > 0 && req.source !== 'resume') {
+    budget.tryAdd('');
+    budget.tryAdd('Team (last branch, commit and changed files per member and machine):');
+    for (const s of team.states.slice(0, 5)) if (!budget.tryAdd(memberStateLine(s, now))) break;
+  }
   if (current.length > 0) {
     budget.tryAdd('');
     budget.tryAdd('Recent memories (id [type] title · files · age · ~tokens to read in full):');
     for (const o of current) {
       if (!budget.fits(reserve)) break;
-      if (!budget.tryAdd(indexLine(o, now))) break;
+      if (!budget.tryAdd(indexLine(o, now, { team: team?.note(o.id) }))) break;
       ids.push(o.id);
     }
   }
@@ -214,7 +247,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     budget.tryAdd('Stale memories (the code they describe changed since; check before relying on them):');
     for (const o of outdated) {
       if (!budget.fits(reserve)) break;
-      if (!budget.tryAdd(indexLine(o, now, { stale: stale.get(o.id) }))) break;
+      if (!budget.tryAdd(indexLine(o, now, { stale: stale.get(o.id), team: team?.note(o.id) }))) break;
       ids.push(o.id);
     }
   }
@@ -259,9 +292,14 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   const budget = createBudget(req.budgetTokens);
   budget.tryAdd('engram: memories from earlier sessions that match this prompt:');
   const ids: string[] = [];
+  const team = teamView(
+    store,
+    req.projectId,
+    chosen.map((o) => o.id),
+  );
   for (const o of chosen) {
     const detail = o.narrative ? ` — ${oneLine(o.narrative, 160)}` : '';
-    if (!budget.tryAdd(`${indexLine(o, req.now)}${detail}`)) break;
+    if (!budget.tryAdd(`${indexLine(o, req.now, { team: team?.note(o.id) })}${detail}`)) break;
     ids.push(o.id);
   }
   if (ids.length === 0) return empty;

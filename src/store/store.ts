@@ -14,6 +14,7 @@ import { createMemoryWriter } from './memory-writer.ts';
 import { createObservationsRepo } from './observations-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
+import { createTeamRepo } from './team-repo.ts';
 import { createTranscriptsRepo } from './transcripts-repo.ts';
 import { createVaultRepo } from './vault-repo.ts';
 import { isSameProcess } from './process-identity.ts';
@@ -37,6 +38,8 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     sessions: createSessionsRepo(db),
     observations: createObservationsRepo(db),
     summaries: createSummariesRepo(db),
+    /** Team sync bookkeeping (outbox, cursors, authors, conflicts, teammates' project state). */
+    team: createTeamRepo(db),
     injections: createInjectionsRepo(db),
     transcripts: createTranscriptsRepo(db),
     llmLedger: createLlmLedgerRepo(db),

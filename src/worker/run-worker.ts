@@ -15,6 +15,8 @@ import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
+import { createTeamSyncScheduler } from './team-scheduler.ts';
+import type { SyncReport } from './team-sync.ts';
 
 export interface WorkerDeps {
   store: Store;
@@ -35,6 +37,8 @@ export interface WorkerDeps {
   embedder?: Embedder | null;
   /** Confirmed `.engram.json` project links. */
   projectLinks?: ProjectLinks;
+  /** One team sync of the shared projects (after `engram team login`); absent: no team. */
+  teamSync?: (() => Promise<SyncReport>) | null;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held' | 'lock-lost';
@@ -92,6 +96,15 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
       })
     : null;
   const graph = createGraphPass({ store, config, logger });
+  const team = deps.teamSync
+    ? createTeamSyncScheduler({
+        sync: deps.teamSync,
+        logger,
+        clock,
+        intervalMs: config['team.syncIntervalSeconds'] * 1000,
+        signal: embedAbort.signal,
+      })
+    : null;
   try {
     while (!stopRequested()) {
       const now = clock.now();
@@ -139,6 +152,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         if (graph.tick(clock.now())) lastWork = now;
         // After distillation, never before it: embedding only ever uses the time the queue leaves.
         embeds?.tick(clock.now());
+        team?.tick(clock.now());
         // Open turns still waiting for their Stop keep the worker alive until they are distilled.
         if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
       } catch (error) {
@@ -177,6 +191,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     stopped.signal.removeEventListener('abort', stopEmbedding);
     signal.removeEventListener('abort', stopEmbedding);
     await embeds?.settled();
+    await team?.settled();
     store.workerLock.release(pid);
   }
 }

@@ -24,6 +24,7 @@ import { hybridSearch } from '../../recall/hybrid.ts';
 import type { SearchOptions } from '../../recall/search.ts';
 import { timeline } from '../../recall/timeline.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
+import { teamNotesOf } from '../../recall/team-notes.ts';
 import type { Store } from '../../store/store.ts';
 import { storeKnowledge } from '../../worker/store-knowledge.ts';
 
@@ -218,12 +219,19 @@ export function createMcpServer(deps: McpDeps): McpServer {
           return ok(
             `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,
           );
+        // Who on the team wrote each one, and which disagree (shared projects only).
+        const notes = withStore((store) =>
+          teamNotesOf(
+            store,
+            hits.map((h) => h.observation),
+          ),
+        );
         // In score order; a memory lent its place by a neighbouring match is marked as context.
         return okList(
           `${hits.length} memories (id [type] title · files · age · ~tokens in full; read them with get_observations):`,
           hits.map(({ observation: o, context, stale, names }) => ({
             id: o.id,
-            text: `${indexLine(o, now, all_projects ? { showProject: true, projectName: names.get(o.projectId), stale: stale ?? undefined } : { stale: stale ?? undefined })}${context ? ' (context: near a match)' : ''}`,
+            text: `${indexLine(o, now, { ...(all_projects ? { showProject: true, projectName: names.get(o.projectId) } : {}), stale: stale ?? undefined, team: notes.get(o.id) })}${context ? ' (context: near a match)' : ''}`,
           })),
         );
       },

@@ -16,7 +16,9 @@ import { metricsSpec } from './metrics.ts';
 import { pinSpec, unpinSpec } from './pin.ts';
 import { projectSpec } from './project.ts';
 import { hookSpec, mcpSpec } from './plumbing.ts';
+import { serverSpec } from './server.ts';
 import { statusSpec } from './status.ts';
+import { teamSpec } from './team.ts';
 import { vaultSpec } from './vault.ts';
 import { flushSpec, retrySpec, workerSpec } from './worker.ts';
 
@@ -40,6 +42,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   staleSpec,
   pruneSpec,
   vaultSpec,
+  teamSpec,
+  serverSpec,
   statusSpec,
   doctorSpec,
   metricsSpec,

@@ -14,6 +14,7 @@ import {
 import { createStaleLookup } from '../../../graph/anchor-freshness.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
+import { teamNotesOf, type TeamNote } from '../../../recall/team-notes.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -76,6 +77,7 @@ export async function searchCommand(
   const store = ctx.openStore();
   let result: HybridResult;
   let names: Map<string, string>;
+  let notes = new Map<string, TeamNote>();
   try {
     // Without an embedder, hybridSearch is the lexical search.
     result = await hybridSearch(store, embedder, {
@@ -83,6 +85,11 @@ export async function searchCommand(
       queryTimeoutMs: config['embed.queryTimeoutMs'],
     });
     names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
+    // Who on the team wrote each hit, and which disagree (shared projects only).
+    notes = teamNotesOf(
+      store,
+      result.hits.map((h) => h.observation),
+    );
   } finally {
     store.close();
   }
@@ -118,13 +125,11 @@ export async function searchCommand(
   }
   // In score order; a memory lent its place by a neighbouring match is context, not a match.
   const lines = hits.map((h) => {
-    const line = indexLine(
-      h.observation,
-      now,
-      project
-        ? { stale: h.stale ?? undefined }
-        : { showProject: true, projectName: names.get(h.observation.projectId), stale: h.stale ?? undefined },
-    );
+    const line = indexLine(h.observation, now, {
+      ...(project ? {} : { showProject: true, projectName: names.get(h.observation.projectId) }),
+      stale: h.stale ?? undefined,
+      team: notes.get(h.observation.id),
+    });
     return h.via === 'context' ? `${line} (context)` : line;
   });
   ctx.io.out(`${lines.join('\n')}\n`);

@@ -1,0 +1,241 @@
+/**
+ * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--json]
+ *
+ * Load on one team server: N clients (each its own user and token, all writers of one project) push
+ * M memories each in batches, all at once; then every client pulls the whole project from cursor 0,
+ * all at once. Reports push and pull throughput (records/s), request latency p50/p95, and the server
+ * process's RSS (VmRSS from /proc, after each phase and at its peak), per scale, so growth shows side
+ * by side. The server is the real `engram server start --db …` in its own process; PostgreSQL is an
+ * embedded one in a temporary directory (fsync on, as in production); a fresh database per scale.
+ * Clients run in this process: on a small machine they share the CPU with the server (noted).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+// @ts-expect-error plain JS helper shared by the benchmarks
+import { fmt, quantile } from './lib/stats.mjs';
+import { createMemoryLogger } from '../src/core/ports.ts';
+import { freePort, startEmbeddedPostgres } from '../src/team/embedded-postgres.ts';
+import { createTeamApi, type TeamApi } from '../src/team/api-client.ts';
+import type { PushRecord } from '../src/team/protocol.ts';
+import { memoryRecord } from '../src/team/records.test-support.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
+};
+const CLIENTS = opt('clients', '1,4,16').split(',').map(Number);
+const MEMORIES = Number(opt('memories', '1000'));
+const BATCH = Number(opt('batch', '100'));
+const JSON_OUT = args.includes('--json');
+/** PostgreSQL without fsync: shows how much of the time is waiting for the disk. */
+const NO_FSYNC = args.includes('--no-fsync');
+const ROOT = join(import.meta.dirname, '..'); // run.mjs defines it as bench/
+
+const WORDS =
+  'cache retry webhook backoff config parser lexer schema migration index query worker queue session summary lockfile build test deploy release'.split(
+    ' ',
+  );
+const word = (i: number) => WORDS[i % WORDS.length] as string;
+
+function memory(client: number, i: number): PushRecord {
+  return memoryRecord(
+    `obs_c${client}_${String(i).padStart(6, '0')}`,
+    `${word(i)} ${word(i * 7)}: ${word(i * 3)} handling in src/${word(i * 5)}/${word(i)}.ts`,
+    {
+      type: ['decision', 'bugfix', 'feature', 'fact'][i % 4] as string,
+      narrative:
+        `Changed how ${word(i)} interacts with ${word(i * 11)}; ${word(i * 13)} now retries ${i % 5} times before failing. `.repeat(
+          3,
+        ),
+      facts: [
+        `src/${word(i)}.ts: changed ${word(i * 2)}()`,
+        `tests passed: ${i % 40} of 40`,
+        `${word(i * 17)} ${word(i * 19)}`,
+      ],
+      concepts: [word(i), word(i * 23)],
+      filesRead: [`src/${word(i * 29)}.ts`],
+      filesModified: [`src/${word(i)}.ts`, `src/${word(i * 31)}/index.ts`],
+      sessionId: `session-${client}-${Math.floor(i / 20)}`,
+      createdAt: 1_790_000_000_000 + i * 1000,
+    },
+  );
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function startServer(
+  db: string,
+  dir: string,
+): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const port = await freePort();
+  const tokenFile = join(dir, `token-${port}-${Date.now()}`);
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'engram'),
+      'server',
+      'start',
+      '--db',
+      db,
+      '--port',
+      String(port),
+      '--bootstrap-file',
+      tokenFile,
+    ],
+    {
+      // Warnings only: a log line per request would measure the log pipe, not the server.
+      env: { PATH: process.env['PATH'], HOME: dir, ENGRAM_HOME: join(dir, 'home'), ENGRAM_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok && existsSync(tokenFile)) return { child, url, token: readFileSync(tokenFile, 'utf8').trim() };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the team server did not start: ${stderr}`);
+}
+
+interface ScaleResult {
+  clients: number;
+  memoriesPerClient: number;
+  records: number;
+  push: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number };
+  pull: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number; delivered: number };
+  serverRssMb: { idle: number; afterPush: number; afterPull: number; peak: number };
+}
+
+async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleResult> {
+  const dbName = `bench_${n}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const db = baseUrl.replace(/\/engram$/, `/${dbName}`);
+  const server = await startServer(db, dir);
+  const pid = server.child.pid as number;
+  let peak = rssMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  try {
+    const root = createTeamApi({ server: server.url, token: server.token, timeoutMs: 120_000 });
+    const apis: TeamApi[] = [];
+    let project = '';
+    for (let c = 0; c < n; c++) {
+      const { token } = await root.addUser({ name: `user${c}`, device: `box${c}` });
+      project = (
+        await root.grant({ user: `user${c}`, project: 'git@github.com:bench/app.git', role: 'writer' })
+      ).project;
+      apis.push(createTeamApi({ server: server.url, token, timeoutMs: 120_000 }));
+    }
+    const idle = rssMb(pid);
+    const pushLatency: number[] = [];
+    let started = performance.now();
+    await Promise.all(
+      apis.map(async (api, c) => {
+        for (let i = 0; i < MEMORIES; i += BATCH) {
+          const records = Array.from({ length: Math.min(BATCH, MEMORIES - i) }, (_, k) => memory(c, i + k));
+          const t = performance.now();
+          const res = await api.push(project, records);
+          pushLatency.push(performance.now() - t);
+          const refused = res.results.find((r) => r.status !== 'accepted');
+          if (refused) throw new Error(`a push was not accepted: ${JSON.stringify(refused)}`);
+        }
+      }),
+    );
+    const pushSeconds = (performance.now() - started) / 1000;
+    const afterPush = rssMb(pid);
+    const pullLatency: number[] = [];
+    let delivered = 0;
+    started = performance.now();
+    await Promise.all(
+      apis.map(async (api) => {
+        let cursor = 0;
+        for (;;) {
+          const t = performance.now();
+          const page = await api.pull(project, cursor, 500);
+          pullLatency.push(performance.now() - t);
+          delivered += page.records.length;
+          cursor = page.records.at(-1)?.seq ?? cursor;
+          if (!page.more) break;
+        }
+      }),
+    );
+    const pullSeconds = (performance.now() - started) / 1000;
+    const records = n * MEMORIES;
+    if (delivered !== records * n) throw new Error(`pulled ${delivered}, expected ${records * n}`);
+    return {
+      clients: n,
+      memoriesPerClient: MEMORIES,
+      records,
+      push: {
+        seconds: pushSeconds,
+        recordsPerSec: records / pushSeconds,
+        p50Ms: quantile(pushLatency, 0.5),
+        p95Ms: quantile(pushLatency, 0.95),
+      },
+      pull: {
+        seconds: pullSeconds,
+        recordsPerSec: delivered / pullSeconds,
+        p50Ms: quantile(pullLatency, 0.5),
+        p95Ms: quantile(pullLatency, 0.95),
+        delivered,
+      },
+      serverRssMb: { idle, afterPush, afterPull: rssMb(pid), peak: Math.max(peak, rssMb(pid)) },
+    };
+  } finally {
+    clearInterval(sampler);
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'engram-bench-team-'));
+const postgres = await startEmbeddedPostgres(dir, createMemoryLogger(), { fast: NO_FSYNC });
+const results: ScaleResult[] = [];
+try {
+  for (const n of CLIENTS) results.push(await runScale(postgres.url, n, dir));
+} finally {
+  await postgres.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (JSON_OUT) {
+  process.stdout.write(
+    `${JSON.stringify({ cpus: cpus().length, batch: BATCH, fsync: !NO_FSYNC, results }, null, 2)}\n`,
+  );
+} else {
+  const out: string[] = [
+    `team server load: ${MEMORIES} memories per client, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
+    `${cpus().length} CPUs shared by the server, PostgreSQL (fsync ${NO_FSYNC ? 'off' : 'on'}) and the clients`,
+    '',
+    'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak)',
+  ];
+  for (const r of results) {
+    out.push(
+      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)})`,
+    );
+  }
+  const first = results[0];
+  const last = results.at(-1);
+  if (first && last && first !== last) {
+    out.push(
+      '',
+      `growth ${first.clients} → ${last.clients} clients (${first.records} → ${last.records} records): push rec/s × ${fmt(last.push.recordsPerSec / first.push.recordsPerSec, 2)}, push p95 × ${fmt(last.push.p95Ms / first.push.p95Ms, 2)}, pull rec/s × ${fmt(last.pull.recordsPerSec / first.pull.recordsPerSec, 2)}, pull p95 × ${fmt(last.pull.p95Ms / first.pull.p95Ms, 2)}, peak RSS × ${fmt(last.serverRssMb.peak / first.serverRssMb.peak, 2)}`,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}

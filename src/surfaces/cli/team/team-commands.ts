@@ -1,0 +1,254 @@
+/**
+ * `engram team login | share | status | sync | mark | unmark` (the sync side) and the dispatch to
+ * `engram team admin …` (team-admin.ts). In dist/team.mjs: loaded only by `engram team`.
+ */
+import { resolveProject } from '../../../capture/project-identity.ts';
+import { describeError, EngramError } from '../../../core/errors.ts';
+import { readGitState } from '../../../worker/git-state.ts';
+import { planPush, shareProject } from '../../../worker/team-sync.ts';
+import { createFileLogger } from '../../file-logger.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } from './team-credentials.ts';
+import { teamApiFor, teamSyncFor } from './team-api.ts';
+import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
+
+export interface TeamFlags extends TeamAdminFlags {
+  json: boolean;
+  dryRun: boolean;
+  cwd: string;
+}
+
+const USAGE = 'engram team login | share | status | sync [--dry-run] | mark <id…> | unmark <id…> | admin …';
+
+export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFlags): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'login':
+      return login(ctx, flags);
+    case 'share':
+      return share(ctx, flags);
+    case 'status':
+      return status(ctx, flags);
+    case 'sync':
+      return sync(ctx, flags);
+    case 'mark':
+    case 'unmark':
+      return mark(ctx, action, rest, flags);
+    case 'admin':
+      return teamAdminCommand(ctx, rest, flags);
+    default:
+      throw new EngramError('INPUT_INVALID', action ? `unknown team action "${action}"` : 'usage: ' + USAGE, {
+        hint: `Use: ${USAGE}`,
+      });
+  }
+}
+
+async function login(ctx: CliContext, flags: TeamFlags): Promise<number> {
+  if (!flags.server || !flags.token) {
+    throw new EngramError('INPUT_INVALID', 'usage: engram team login --server URL --token T');
+  }
+  const api = teamApiFor({ server: flags.server, token: flags.token }, ctx.runtime.config['team.timeoutMs']);
+  const me = await api.me();
+  writeTeamCredentials(ctx.runtime.paths.teamCredentials, {
+    server: api.server,
+    token: flags.token,
+    user: me.user.name,
+    device: me.token.device,
+  });
+  if (flags.json)
+    printJson(ctx, {
+      server: api.server,
+      user: me.user.name,
+      device: me.token.device,
+      projects: me.projects,
+    });
+  else {
+    ctx.io.out(
+      `logged in to ${api.server} as ${me.user.name} (device ${me.token.device}); token kept in ${ctx.runtime.paths.teamCredentials}\n`,
+    );
+    ctx.io.out(
+      me.projects.length === 0
+        ? 'no project roles yet: ask an admin to grant you one, then run "engram team share" in the project\n'
+        : `your projects: ${me.projects.map((p) => `${p.key.replace(/^git:/, '')} (${p.role})`).join(', ')}\n`,
+    );
+  }
+  return 0;
+}
+
+async function share(ctx: CliContext, flags: TeamFlags): Promise<number> {
+  const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
+  const project = resolveProject(flags.cwd, ctx.runtime.projectLinks);
+  const me = await teamApiFor(creds, ctx.runtime.config['team.timeoutMs']).me();
+  const role = me.projects.find((p) => p.id === project.id);
+  if (!role) {
+    throw new EngramError(
+      'FORBIDDEN',
+      `you have no role in ${project.key.replace(/^git:/, '')} on ${creds.server}`,
+      {
+        hint: `Ask a team admin: engram team admin grant --user ${creds.user} --project <remote> --role writer`,
+      },
+    );
+  }
+  const queued = withStore(ctx, (store) =>
+    shareProject(store, { id: project.id, name: project.name, root: project.root }, ctx.now()),
+  );
+  if (flags.json) printJson(ctx, { project: project.id, key: project.key, role: role.role, queued });
+  else {
+    ctx.io.out(
+      `sharing ${project.name} (${project.key.replace(/^git:/, '')}) as ${role.role}: ${queued} records queued; ` +
+        `the worker syncs in the background, "engram team sync" does it now\n` +
+        'only distilled memories, summaries and links leave this machine; personal preferences stay private unless you run "engram team mark <id>"\n',
+    );
+  }
+  return 0;
+}
+
+async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
+  const creds = readTeamCredentials(ctx.runtime.paths.teamCredentials);
+  let reachable: boolean | null = null;
+  let error: string | null = null;
+  let roles = new Map<string, string>();
+  if (creds) {
+    try {
+      const me = await teamApiFor(creds, Math.min(5000, ctx.runtime.config['team.timeoutMs'])).me();
+      reachable = true;
+      roles = new Map(me.projects.map((p) => [p.id, p.role]));
+    } catch (e) {
+      reachable = false;
+      error = describeError(e);
+    }
+  }
+  const local = withStore(ctx, (store) => {
+    const counts = store.team.outboxCounts();
+    return {
+      projects: store.team.projects().map((p) => ({
+        id: p.projectId,
+        name: p.name,
+        role: roles.get(p.projectId) ?? null,
+        cursor: p.cursor,
+        queued: counts.get(p.projectId) ?? 0,
+        lastPushAt: p.lastPushAt,
+        lastPullAt: p.lastPullAt,
+        lastError: p.lastError,
+      })),
+      blocked: store.team.blocked(),
+      conflicts: store.team.conflictCount() / 2,
+    };
+  });
+  const result = {
+    server: creds?.server ?? null,
+    user: creds?.user ?? null,
+    device: creds?.device ?? null,
+    reachable,
+    error,
+    ...local,
+  };
+  if (flags.json) {
+    printJson(ctx, result);
+    return 0;
+  }
+  if (!creds) {
+    ctx.io.out('not logged in to a team server (engram team login --server URL --token T)\n');
+    return 0;
+  }
+  ctx.io.out(
+    `${creds.server} as ${creds.user} (device ${creds.device}): ${reachable ? 'reachable' : `unreachable — ${error}`}\n`,
+  );
+  if (local.projects.length === 0) ctx.io.out('no shared projects (run "engram team share" in one)\n');
+  for (const p of local.projects) {
+    ctx.io.out(
+      `  ${p.name} ${p.id} ${p.role ?? 'no role'}: ${p.queued} to push, pulled up to ${p.cursor}` +
+        `${p.lastError ? `; last error: ${p.lastError}` : ''}\n`,
+    );
+  }
+  for (const b of local.blocked) ctx.io.out(`  held back: ${b.entity} ${b.entityId}: ${b.reason}\n`);
+  if (local.conflicts > 0) ctx.io.out(`  ${local.conflicts} conflicting pairs flagged (both kept)\n`);
+  return 0;
+}
+
+async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
+  const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
+  if (flags.dryRun) {
+    const { plan, states } = await withStoreAsync(ctx, async (store) => ({
+      plan: planPush(store, creds.user),
+      // The project state a sync would also send (branch, commit, changed file names).
+      states: await Promise.all(
+        store.team
+          .projects()
+          .map(async (p) => ({ project: p.projectId, state: await readGitState(p.root, ctx.now()) })),
+      ),
+    }));
+    const leaving = plan.filter((p) => p.held === null);
+    if (flags.json) printJson(ctx, { dryRun: true, server: creds.server, records: plan, states });
+    else {
+      ctx.io.out(`would send ${leaving.length} records to ${creds.server}:\n`);
+      for (const p of leaving) ctx.io.out(`  ${p.kind} ${p.id}${p.deleted ? ' (erase)' : ''} ${p.title}\n`);
+      for (const { project, state } of states) {
+        if (state)
+          ctx.io.out(
+            `  state of ${project}: branch ${state.branch ?? '-'} at ${state.commit ?? '-'}, ${state.fileCount} changed file names\n`,
+          );
+      }
+      const held = plan.filter((p) => p.held !== null);
+      if (held.length > 0) ctx.io.out(`kept on this machine:\n`);
+      for (const p of held) ctx.io.out(`  ${p.kind} ${p.id}: ${p.held}\n`);
+      ctx.io.out('("engram team sync --dry-run --json" shows every record in full)\n');
+    }
+    return 0;
+  }
+  const { config, paths } = ctx.runtime;
+  const logger = createFileLogger(paths.workerLog, config['log.level'], 'team-sync');
+  const report = await withStoreAsync(ctx, (store) =>
+    teamSyncFor(creds, store, logger, config['team.timeoutMs'])(),
+  );
+  if (flags.json) printJson(ctx, report);
+  else {
+    const pushed = report.pushed.accepted + report.pushed.duplicate;
+    const applied =
+      report.applied.created + report.applied.updated + report.applied.merged + report.applied.forgotten;
+    ctx.io.out(
+      `${report.projects} shared projects: pushed ${pushed}, pulled ${report.pulled} (${applied} changed here)` +
+        `${report.conflicts ? `, ${report.conflicts} conflicts kept and flagged` : ''}` +
+        `${report.epochReset ? '; the server was reset, everything shared was offered again' : ''}\n`,
+    );
+    for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);
+    for (const id of report.readOnly)
+      ctx.io.out(`  ${id}: you may only read it; your changes stay on this machine\n`);
+    for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
+  }
+  return report.errors.length > 0 ? 1 : 0;
+}
+
+async function withStoreAsync<T>(
+  ctx: CliContext,
+  fn: (store: ReturnType<CliContext['openStore']>) => Promise<T>,
+): Promise<T> {
+  const store = ctx.openStore();
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function mark(ctx: CliContext, action: 'mark' | 'unmark', ids: string[], flags: TeamFlags): number {
+  if (ids.length === 0) throw new EngramError('INPUT_INVALID', `usage: engram team ${action} <id…>`);
+  const changed = withStore(ctx, (store) =>
+    store.transaction(() =>
+      ids.filter((id) => {
+        const o = store.observations.get(id);
+        if (!o) throw new EngramError('NOT_FOUND', `no memory with id ${id}`);
+        if (action === 'unmark') return store.team.unmark(id);
+        const marked = store.team.mark(id, ctx.now());
+        if (store.team.project(o.projectId)) store.team.enqueue('memory', id, o.projectId, ctx.now());
+        return marked;
+      }),
+    ),
+  );
+  if (flags.json) printJson(ctx, { [action === 'mark' ? 'marked' : 'unmarked']: changed });
+  else
+    ctx.io.out(
+      `${action === 'mark' ? 'marked for the team' : 'private again'}: ${changed.join(', ') || 'nothing changed'}\n`,
+    );
+  return 0;
+}

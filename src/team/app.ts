@@ -1,0 +1,158 @@
+/**
+ * The team server's HTTP API (Hono): health, the sync endpoints and the admin endpoints. Every
+ * endpoint but health and login runs as its token's tenant (tenant.ts) and appends to the audit log
+ * in the same transaction, so a request that is answered is also recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { EngramError } from '../core/errors.ts';
+import { registerAdminRoutes } from './admin-routes.ts';
+import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
+import { myProjects } from './admin-store.ts';
+import { MAX_PULL_RECORDS, projectStateSchema, pushRequestSchema, type MeResponse } from './protocol.ts';
+import { toErrorResponse } from './http-errors.ts';
+import { listStates, pullRecords, pushRecords, putState } from './sync-store.ts';
+import { asTenant } from './tenant.ts';
+import { bodyOf, requestInfo, type AuditFor, type Env, type TeamAppDeps } from './http-context.ts';
+
+const noAccess = (projectId: string) =>
+  new EngramError('FORBIDDEN', `no access to project ${projectId}`, {
+    hint: 'A project admin or server admin grants roles: engram team admin grant.',
+  });
+
+export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const audit: AuditFor = (c, who, chain, action, target, detail) => ({
+    chain,
+    at: deps.clock.now(),
+    principal: who,
+    action,
+    target: target ?? null,
+    detail: detail ?? null,
+    requestId: c.get('requestId'),
+  });
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    c.header('x-request-id', requestId);
+    await next();
+    deps.logger.info('request', {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      // A full batch of the largest records fits (MAX_PUSH_RECORDS × MAX_RECORD_CHARS, JSON-escaped).
+      maxSize: 16 * 1024 * 1024,
+      onError: (c) => c.json({ error: { code: 'INPUT_INVALID', message: 'body too large' } }, 413),
+    }),
+  );
+  app.onError((error, c) => toErrorResponse(c, error, deps.logger));
+  app.notFound((c) =>
+    c.json(
+      {
+        error: {
+          code: 'NOT_FOUND',
+          message: `no route ${c.req.method} ${c.req.path}`,
+          requestId: c.get('requestId'),
+        },
+      },
+      404,
+    ),
+  );
+
+  app.get('/health/live', (c) => c.json({ ok: true }));
+  app.get('/health', async (c) => {
+    const ready = await deps.ready().catch(() => false);
+    return c.json({ ok: ready, epoch: deps.epoch }, ready ? 200 : 503);
+  });
+
+  app.get('/v1/me', async (c) => {
+    const body = await asTenant(deps, requestInfo(deps, c), null, async (tx, who): Promise<MeResponse> => {
+      const projects = await myProjects(tx, who.userId);
+      await appendAudit(tx, audit(c, who, SERVER_CHAIN, 'me.read'));
+      return {
+        epoch: deps.epoch,
+        user: { id: who.userId, name: who.userName, admin: who.serverAdmin },
+        token: { id: who.tokenId, device: who.device, scopes: who.scopes },
+        projects,
+      };
+    });
+    return c.json(body);
+  });
+
+  app.post('/v1/projects/:project/push', async (c) => {
+    const projectId = c.req.param('project');
+    const req = await bodyOf(c, pushRequestSchema);
+    const results = await asTenant(deps, requestInfo(deps, c), 'write', async (tx, who) => {
+      const out = await pushRecords(tx, who, projectId, req.records);
+      if (!out) throw noAccess(projectId);
+      const counts: Record<string, number> = {};
+      for (const r of out.results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+      await appendAudit(
+        tx,
+        audit(c, who, projectId, 'records.push', projectId, {
+          records: req.records.length,
+          ...counts,
+          ids: req.records.slice(0, 20).map((r) => r.id),
+        }),
+      );
+      return out.results;
+    });
+    return c.json({ epoch: deps.epoch, results });
+  });
+
+  app.get('/v1/projects/:project/pull', async (c) => {
+    const projectId = c.req.param('project');
+    const after = Number(c.req.query('after') ?? '0');
+    const limit = Math.min(MAX_PULL_RECORDS, Number(c.req.query('limit') ?? String(MAX_PULL_RECORDS)));
+    if (!Number.isSafeInteger(after) || after < 0 || !Number.isSafeInteger(limit) || limit < 1) {
+      throw new EngramError('INPUT_INVALID', 'after and limit take whole numbers (limit ≥ 1)');
+    }
+    const page = await asTenant(deps, requestInfo(deps, c), 'read', async (tx, who) => {
+      const out = await pullRecords(tx, projectId, after, limit);
+      if (!out) throw noAccess(projectId);
+      await appendAudit(
+        tx,
+        audit(c, who, projectId, 'records.pull', projectId, { after, records: out.records.length }),
+      );
+      return out;
+    });
+    return c.json({ epoch: deps.epoch, ...page });
+  });
+
+  app.put('/v1/projects/:project/state', async (c) => {
+    const projectId = c.req.param('project');
+    const state = await bodyOf(c, projectStateSchema);
+    await asTenant(deps, requestInfo(deps, c), 'write', async (tx, who) => {
+      if (!(await putState(tx, who, projectId, state))) throw noAccess(projectId);
+      await appendAudit(
+        tx,
+        audit(c, who, projectId, 'state.write', projectId, { branch: state.branch, files: state.fileCount }),
+      );
+    });
+    return c.json({ ok: true });
+  });
+
+  app.get('/v1/projects/:project/state', async (c) => {
+    const projectId = c.req.param('project');
+    const states = await asTenant(deps, requestInfo(deps, c), 'read', async (tx, who) => {
+      const out = await listStates(tx, projectId);
+      if (!out) throw noAccess(projectId);
+      await appendAudit(tx, audit(c, who, projectId, 'state.read', projectId));
+      return out;
+    });
+    return c.json({ states });
+  });
+
+  registerAdminRoutes(app, deps, audit);
+  return app;
+}

@@ -1,0 +1,65 @@
+/**
+ * What every route shares: the server's dependencies, the per-request variables, reading the bearer
+ * token and client address, validating a JSON body, and the audit row a route appends.
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { EngramError } from '../core/errors.ts';
+import type { appendAudit } from './audit-log.ts';
+import type { Pool } from './database.ts';
+import type { Principal } from './principal.ts';
+import type { RequestInfo, TenantDeps } from './tenant.ts';
+
+export interface TeamAppDeps extends TenantDeps {
+  pool: Pool;
+  epoch: string;
+  /** Password sign-ins allowed per client address and per user name, per window. */
+  logins: { limit: number; windowMs: number };
+  /** Take the client address from X-Forwarded-For (only behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** The socket's remote address (from the Node adapter); absent in `app.request()` tests. */
+  remoteAddress?: (c: Context) => string | undefined;
+  /** Whether the database answers and the schema is current (for /health). */
+  ready: () => Promise<boolean>;
+}
+
+export type Env = { Variables: { requestId: string } };
+
+export function requestInfo(deps: TeamAppDeps, c: Context<Env>): RequestInfo {
+  const auth = c.req.header('authorization') ?? '';
+  const m = /^Bearer\s+(\S+)$/i.exec(auth);
+  const forwarded = deps.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  return {
+    token: m?.[1] ?? null,
+    client: forwarded || deps.remoteAddress?.(c) || 'unknown',
+    requestId: c.get('requestId'),
+  };
+}
+
+/** Parse a JSON body with a schema: 400 with the first problem otherwise. */
+export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new EngramError('INPUT_INVALID', 'the request body is not JSON');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EngramError(
+      'INPUT_INVALID',
+      `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+export type AuditFor = (
+  c: Context<Env>,
+  who: Principal | null,
+  chain: string,
+  action: string,
+  target?: string,
+  detail?: Record<string, unknown>,
+) => Parameters<typeof appendAudit>[1];

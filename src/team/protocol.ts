@@ -1,0 +1,226 @@
+/**
+ * The team wire protocol: what a client pushes and pulls, and what the admin API takes and returns.
+ * Shared by the server (which validates every request with these schemas) and the sync client (which
+ * validates every answer). Only distilled records travel: memories, session summaries, links and
+ * tombstones — never raw events, prompts or transcripts.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+/** Largest JSON body of one record, in characters. */
+export const MAX_RECORD_CHARS = 64_000;
+export const MAX_PUSH_RECORDS = 200;
+export const MAX_PULL_RECORDS = 500;
+
+const text = (max: number) => z.string().max(max);
+const list = (max: number, each = 2000) => z.array(text(each)).max(max);
+
+export const ENTITY_KINDS = ['memory', 'summary', 'link'] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+export const memoryBodySchema = z.object({
+  type: text(40),
+  title: text(2000),
+  subtitle: text(4000),
+  narrative: text(40_000),
+  facts: list(200),
+  concepts: list(200, 200),
+  filesRead: list(500, 1000),
+  filesModified: list(500, 1000),
+  sessionId: text(200).nullable(),
+  source: text(40),
+  status: z.enum(['active', 'superseded', 'invalidated', 'archived']),
+  statusReason: text(2000).nullable(),
+  supersedes: text(100).nullable(),
+  createdAt: z.number().int().nonnegative(),
+  /** Set on a memory forked from a conflicting edit: the memory it conflicts with. */
+  conflictsWith: text(100).nullable().optional(),
+});
+export type MemoryBody = z.infer<typeof memoryBodySchema>;
+
+export const summaryBodySchema = z.object({
+  sessionId: text(200),
+  request: text(8000),
+  investigated: text(8000),
+  learned: text(8000),
+  completed: text(8000),
+  nextSteps: text(8000),
+  filesRead: list(500, 1000),
+  filesEdited: list(500, 1000),
+  notes: text(8000),
+  final: z.boolean(),
+  updatedAt: z.number().int().nonnegative(),
+});
+export type SummaryBody = z.infer<typeof summaryBodySchema>;
+
+export const linkBodySchema = z.object({
+  from: text(100),
+  kind: text(40),
+  to: text(1000),
+});
+export type LinkBody = z.infer<typeof linkBodySchema>;
+
+const entityId = z.string().min(1).max(1200);
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** One record pushed: the entity's current state, or a tombstone (deleted, no body). */
+export const pushRecordSchema = z.object({
+  kind: z.enum(ENTITY_KINDS),
+  id: entityId,
+  /** The server version this change was made on; null: unknown (first push, or after a server reset). */
+  baseVersion: z.number().int().nonnegative().nullable(),
+  hash,
+  deleted: z.boolean(),
+  body: z.unknown().nullable(),
+});
+export type PushRecord = z.infer<typeof pushRecordSchema>;
+
+export const pushRequestSchema = z.object({
+  records: z.array(pushRecordSchema).min(1).max(MAX_PUSH_RECORDS),
+});
+export type PushRequest = z.infer<typeof pushRequestSchema>;
+
+export const PUSH_STATUSES = ['accepted', 'duplicate', 'conflict', 'gone', 'rejected'] as const;
+export type PushStatus = (typeof PUSH_STATUSES)[number];
+
+export const pushResultSchema = z.object({
+  kind: z.enum(ENTITY_KINDS),
+  id: entityId,
+  status: z.enum(PUSH_STATUSES),
+  /** The server's version of the entity after this push (0 when rejected and unknown). */
+  version: z.number().int().nonnegative(),
+  reason: z.string().optional(),
+  /** For a conflict: who wrote the version the server keeps. */
+  by: z.string().optional(),
+});
+export type PushResult = z.infer<typeof pushResultSchema>;
+
+export const pushResponseSchema = z.object({
+  epoch: z.string(),
+  results: z.array(pushResultSchema),
+});
+export type PushResponse = z.infer<typeof pushResponseSchema>;
+
+export const pulledRecordSchema = z.object({
+  seq: z.number().int().positive(),
+  kind: z.enum(ENTITY_KINDS),
+  id: entityId,
+  version: z.number().int().positive(),
+  hash,
+  deleted: z.boolean(),
+  body: z.unknown().nullable(),
+  author: z.string(),
+  device: z.string(),
+  at: z.number().int(),
+});
+export type PulledRecord = z.infer<typeof pulledRecordSchema>;
+
+export const pullResponseSchema = z.object({
+  epoch: z.string(),
+  /** The project's newest sequence number when this page was read. */
+  head: z.number().int().nonnegative(),
+  records: z.array(pulledRecordSchema),
+  more: z.boolean(),
+});
+export type PullResponse = z.infer<typeof pullResponseSchema>;
+
+export const projectStateSchema = z.object({
+  branch: text(300).nullable(),
+  commit: text(64).nullable(),
+  files: list(50, 1000),
+  fileCount: z.number().int().nonnegative(),
+  at: z.number().int().nonnegative(),
+});
+export type ProjectState = z.infer<typeof projectStateSchema>;
+
+export const memberStateSchema = projectStateSchema.extend({ user: z.string(), device: z.string() });
+export type MemberState = z.infer<typeof memberStateSchema>;
+
+export const statesResponseSchema = z.object({ states: z.array(memberStateSchema) });
+
+export const ROLES = ['reader', 'writer', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const SCOPES = ['read', 'write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const meResponseSchema = z.object({
+  epoch: z.string(),
+  user: z.object({ id: z.string(), name: z.string(), admin: z.boolean() }),
+  token: z.object({ id: z.string(), device: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+  projects: z.array(z.object({ id: z.string(), key: z.string(), name: z.string(), role: z.enum(ROLES) })),
+});
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+// ---- admin -------------------------------------------------------------------------------------
+
+export const USER_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+const userName = z.string().regex(USER_NAME_RE, 'a user name is 1–63 of a-z 0-9 . _ - (lower case)');
+const device = z.string().min(1).max(100);
+
+export const addUserSchema = z.object({
+  name: userName,
+  admin: z.boolean().default(false),
+  password: z.string().min(12).max(1000).optional(),
+  device: device.default('default'),
+});
+export const createTokenSchema = z.object({
+  user: userName,
+  device: device.default('default'),
+  scopes: z.array(z.enum(SCOPES)).min(1).default(['read', 'write']),
+  expiresInDays: z.number().int().positive().max(3650).nullable().default(null),
+});
+export const grantSchema = z.object({
+  user: userName,
+  /** A git remote (any form), a `prj_` id, or `name:<project>` for a project named by override. */
+  project: z.string().min(1).max(1000),
+  role: z.enum(ROLES),
+});
+export const revokeGrantSchema = grantSchema.omit({ role: true });
+export const loginSchema = z.object({
+  name: userName,
+  password: z.string().min(1).max(1000),
+  device: device.default('viewer'),
+});
+
+export interface UserInfo {
+  id: string;
+  name: string;
+  admin: boolean;
+  createdAt: number;
+  projects: { project: string; role: Role }[];
+  tokens: number;
+}
+
+export interface TokenInfo {
+  id: string;
+  user: string;
+  device: string;
+  scopes: Scope[];
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface AuditEntry {
+  chain: string;
+  seq: number;
+  at: number;
+  user: string | null;
+  device: string | null;
+  action: string;
+  target: string | null;
+  detail: string | null;
+  requestId: string | null;
+  hash: string;
+}
+
+export interface AuditVerifyReport {
+  ok: boolean;
+  chains: { chain: string; rows: number; head: string; ok: boolean; problems: string[] }[];
+}
+
+/** The error body every failed request answers with. */
+export interface ErrorBody {
+  error: { code: string; message: string; requestId: string };
+}
