@@ -236,14 +236,14 @@ describe('team memory across three machines', () => {
       'a-1',
       'Add a retry with backoff to the webhook sender',
       'src/webhook.ts',
-      'Webhooks retry with backoff now.',
+      'The webhook sender now retries failed deliveries with exponential backoff.',
     );
     await capture(
       'alice',
       'a-2',
       'Cache the product list for 60 seconds',
       'src/cache.ts',
-      'Product list cached for 60 s.',
+      'The product list is now cached in memory for 60 seconds.',
     );
     const dry = JSON.parse((await engram('alice', ['team', 'sync', '--dry-run', '--json'])).stdout) as {
       records: { kind: string; held: string | null }[];
@@ -287,7 +287,7 @@ describe('team memory across three machines', () => {
       'c-1',
       'Document the release process in RELEASING.md',
       'RELEASING.md',
-      'Release steps written down.',
+      'RELEASING.md now documents every step of the release process.',
     );
     for (const who of ['carol', 'alice', 'bob', 'carol'])
       expect((await engram(who, ['team', 'sync'])).status).toBe(0);
@@ -295,8 +295,8 @@ describe('team memory across three machines', () => {
     expect(titles('alice')).toEqual(titles('carol'));
     expect(titles('bob')).toEqual(titles('carol'));
     const search = await engram('bob', ['search', 'release process'], projectOf('bob'));
-    expect(search.stdout).toMatch(/Document the release process .* from carol, /);
-    const victim = memories('alice').find((m) => m.title.startsWith('Cache the product list'))?.id as string;
+    expect(search.stdout).toMatch(/release process.* from carol, /);
+    const victim = memories('alice').find((m) => /product list/i.test(m.title))?.id as string;
     expect((await engram('bob', ['forget', victim])).status).toBe(0);
     for (const who of ['bob', 'alice', 'carol']) expect((await engram(who, ['team', 'sync'])).status).toBe(0);
     for (const who of ['alice', 'bob', 'carol']) {
@@ -320,14 +320,14 @@ describe('team memory across three machines', () => {
         p.start(),
         p.prompt(title),
         p.tool('Write', { file_path: `${cwd}/.nvmrc`, content: '20' }, {}),
-        p.stop('Pinned.'),
+        p.stop('The node version is now pinned to 20 in .nvmrc.'),
       ]) {
         // Hooks never talk to the team server: capture goes on as usual.
         expect((await (machines['carol'] as Sandbox).hookAsync(call)).status).toBe(0);
       }
       // The worker distils while the server is down...
       await until(
-        () => memories('carol').some((m) => m.title === title),
+        () => memories('carol').some((m) => /node version/i.test(m.title)),
         "carol's worker to distil the turn",
       );
       // ...and pushes once it is back, on its own.
@@ -335,8 +335,8 @@ describe('team memory across three machines', () => {
       await until(async () => {
         const r = await pg.query<{ n: number }>(
           db,
-          `SELECT count(*)::int AS n FROM entities WHERE body->>'title' = $1`,
-          [title],
+          `SELECT count(*)::int AS n FROM entities WHERE body->>'title' ILIKE $1`,
+          ['%node version%'],
         );
         return r.rows[0]?.n === 1;
       }, 'the background sync to push it');
