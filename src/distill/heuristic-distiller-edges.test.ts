@@ -81,7 +81,7 @@ describe('heuristic distiller: odd input', () => {
       ),
     );
     expect(r.observations.map((o) => [o.type, o.title, o.filesModified])).toEqual([
-      ['feature', 'src/theme.ts: changed theme', ['src/theme.ts']],
+      ['feature', 'Added a dark mode toggle', ['src/theme.ts']],
       ['change', 'The theme choice is now saved in `settings` and restored on load.', ['src/settings.ts']],
     ]);
   });

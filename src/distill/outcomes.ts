@@ -8,6 +8,7 @@ import type { ObservationDraft, ObservationType } from '../core/model.ts';
 import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
+import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
@@ -68,11 +69,11 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   return asked ?? 'change';
 }
 
-function title(a: TurnAnalysis, s: Segment, texts: readonly string[]): string {
+function title(a: TurnAnalysis, s: Segment, texts: readonly string[], request: string): string {
   const commit = s.commits[0];
   if (commit) return commitTitle(commit.message);
-  const done = s.completed[0];
-  if (done) return clip(done.charAt(0).toUpperCase() + done.slice(1), 100);
+  const finished = s.completed[0];
+  if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
   const files = s.files.files();
   const names = [
     ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
@@ -80,6 +81,8 @@ function title(a: TurnAnalysis, s: Segment, texts: readonly string[]): string {
   ];
   const said = outcomeSentence(texts, names);
   if (said !== '') return clip(said, 110);
+  const done = doneFromRequest(request);
+  if (done !== '') return done;
   const first = files[0];
   return first ? clip(describeFileChange(first), 100) : '';
 }
@@ -108,7 +111,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   if (unfinished(a, s, last) || planOnly(a, s)) return null;
   const request = s.prompt || requestOf(a);
   const texts = segmentTexts(a, s, last);
-  const heading = title(a, s, texts);
+  const heading = title(a, s, texts, request);
   if (heading === '') return null;
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
   const commitFacts = s.commits.map(
