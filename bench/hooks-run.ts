@@ -293,6 +293,11 @@ try {
       : `  copied from the cache ${synthetic.path}`,
   );
 
+  // The store is new to this engram: catch up once (the graph step's first walk over every memory), so
+  // the hooks meet a worker in its steady state — distilling their own turns — not a one-off catch-up.
+  const caughtUp = performance.now();
+  execFileSync(node, [cli, 'flush'], { env, stdio: 'ignore' });
+  progress(`  one-off catch-up (engram flush) ${((performance.now() - caughtUp) / 1000).toFixed(1)} s`);
   worker = await startWorker(env);
   const p = payloads(project, join(work, 'transcript.jsonl'));
   const startOut = execFileSync(node, [hook], { input: p.preview, env }).toString();

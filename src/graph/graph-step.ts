@@ -17,7 +17,7 @@ import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './a
 import { summariseFile } from './file-summary.ts';
 import { rankFiles } from './key-files.ts';
 import { fileNodeId, sessionNodeId } from './node-ids.ts';
-import { loadProjectGraph } from './project-graph.ts';
+import { loadProjectGraph, WORKING_SET } from './project-graph.ts';
 import { readIfPresent } from './read-if-present.ts';
 import { refreshAnchors, type StalenessReport } from './staleness.ts';
 import { hasTaskInProgress } from './task-status.ts';
@@ -226,8 +226,31 @@ function sessionEnded(c: Context, change: Change): void {
 
 /** Recompute a project's key files (personalised PageRank over touch edges). */
 export function rankProjectFiles(store: Store, project: Project, now: number): void {
-  const ranks = rankFiles(loadProjectGraph(store, project), now);
+  const ranks = rankFiles(loadProjectGraph(store, project, { maxMemories: WORKING_SET }), now);
   store.transaction(() => store.graphFiles.setRanks(project.id, ranks));
+}
+
+/** A project's key files are ranked again at most this often (a rank reads its working set). */
+export const RANK_EVERY_MS = 60_000;
+const RANK_DUE = 'rank_due:';
+const RANK_AT = 'rank_at:';
+
+/** Rank the key files of projects whose graph grew, once their last ranking is old enough. */
+export function rankDueProjects(store: Store, now: number, force = false): number {
+  let ranked = 0;
+  for (const [key, due] of store.graph.statesWith(RANK_DUE)) {
+    if (due !== 1) continue;
+    const projectId = key.slice(RANK_DUE.length);
+    if (!force && now - store.graph.state(`${RANK_AT}${projectId}`) < RANK_EVERY_MS) continue;
+    const project = store.sessions.project(projectId as ProjectId);
+    if (project) rankProjectFiles(store, project, now);
+    store.transaction(() => {
+      store.graph.setState(key, 0);
+      store.graph.setState(`${RANK_AT}${projectId}`, now);
+    });
+    ranked++;
+  }
+  return ranked;
 }
 
 /** One step: read the change log from the graph's cursor and grow the graph. */
@@ -258,6 +281,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   const changes = [...older, ...logged];
   if (changes.length === 0) {
     if (seedDone) store.transaction(() => store.graph.setState(GRAPH_SEED, -1));
+    rankDueProjects(store, options.now);
     return report;
   }
   const c: Context = {
@@ -290,10 +314,11 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     });
     report.stale.push(...r.becameStale);
   }
-  for (const projectId of c.ranksDue) {
-    const project = store.sessions.project(projectId as ProjectId);
-    if (project) rankProjectFiles(store, project, options.now);
-  }
+  // Key files are ranked again when due (a debounce: a burst of memories costs one ranking).
+  store.transaction(() => {
+    for (const projectId of c.ranksDue) store.graph.setState(`${RANK_DUE}${projectId}`, 1);
+  });
+  rankDueProjects(store, options.now);
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
   const lastSeed = older[older.length - 1];
   const lastChange = logged[logged.length - 1];

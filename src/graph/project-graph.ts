@@ -92,14 +92,48 @@ function addEdge(map: Map<string, Edge[]>, key: string, e: Edge): void {
 export interface LoadOptions {
   /** Leave archived memories out (queries of live memory); the vault keeps them out too. */
   includeArchived?: boolean;
+  /**
+   * Only the project's newest memories (and its pinned ones): a working set that keeps ranking, queries
+   * and the MCP tools bounded however large the project grows. Absent: every memory (the vault, prune).
+   */
+  maxMemories?: number;
+  /** Memories to have in the working set whatever their age (the ones a query names). */
+  include?: readonly string[];
 }
 
-/** Read a project's whole graph. */
+/** The working set most readers of a graph use: enough for key files, related memories, neighbourhoods. */
+export const WORKING_SET = 5000;
+
+function withIncluded(
+  store: Store,
+  projectId: ProjectId,
+  memories: Observation[],
+  include: readonly string[] = [],
+): Observation[] {
+  const have = new Set<string>(memories.map((m) => m.id));
+  for (const id of include) {
+    if (have.has(id)) continue;
+    const m = store.observations.get(id);
+    if (m && m.projectId === projectId && m.status !== 'forgotten') memories.push(m);
+  }
+  return memories;
+}
+
+/** Read a project's graph: all of it, or its working set (`maxMemories`). */
 export function loadProjectGraph(store: Store, project: Project, options: LoadOptions = {}): ProjectGraph {
   const projectId = project.id as ProjectId;
   const nodes = new Map<string, GraphNode>();
   const stale = store.anchors.staleInProject(projectId);
-  for (const m of store.graph.memoriesOf(projectId)) {
+  const memories =
+    options.maxMemories === undefined
+      ? store.graph.memoriesOf(projectId)
+      : withIncluded(
+          store,
+          projectId,
+          store.graph.recentMemoriesOf(projectId, options.maxMemories),
+          options.include,
+        );
+  for (const m of memories) {
     if (m.status === 'archived' && !options.includeArchived) continue;
     nodes.set(m.id, {
       kind: 'memory',
@@ -133,7 +167,11 @@ export function loadProjectGraph(store: Store, project: Project, options: LoadOp
   }
   const out = new Map<string, Edge[]>();
   const into = new Map<string, Edge[]>();
-  for (const e of store.graph.edgesOf(projectId)) {
+  const edges =
+    options.maxMemories === undefined
+      ? store.graph.edgesOf(projectId)
+      : store.graph.edgesTouching(memories.map((m) => m.id));
+  for (const e of edges) {
     if (!nodes.has(e.from) || !nodes.has(e.to)) continue;
     addEdge(out, e.from, e);
     addEdge(into, e.to, e);

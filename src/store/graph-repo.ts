@@ -25,7 +25,22 @@ export function createGraphRepo(db: Db) {
      WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
      ORDER BY created_at, rowid`,
   );
+  const recentMemories = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations
+     WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
+     ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+  const pinnedMemories = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE project_id = ? AND pinned = 1 AND status = 'active'`,
+  );
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
+  const edgesTouching = lazyStatement(
+    db,
+    `SELECT from_id, kind, to_id FROM links WHERE from_id IN (SELECT value FROM json_each(?))
+     UNION SELECT from_id, kind, to_id FROM links WHERE to_id IN (SELECT value FROM json_each(?))`,
+  );
   const outOf = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE from_id = ?`);
   const into = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE to_id = ?`);
   const byTitle = lazyStatement(
@@ -49,6 +64,7 @@ export function createGraphRepo(db: Db) {
   const projects = lazyStatement(db, `SELECT DISTINCT project_id FROM observations`);
   const active = lazyStatement(db, `SELECT DISTINCT project_id FROM sessions WHERE last_event_at > ?`);
   const getState = lazyStatement(db, `SELECT value FROM graph_state WHERE key = ?`);
+  const statesLike = lazyStatement(db, `SELECT key, value FROM graph_state WHERE key LIKE ? ESCAPE '\\'`);
   const setState = lazyStatement(
     db,
     `INSERT INTO graph_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -59,8 +75,20 @@ export function createGraphRepo(db: Db) {
     memoriesOf(projectId: ProjectId): Observation[] {
       return (memories().all(projectId) as ObservationRow[]).map(toObservation);
     },
+    /** A project's newest `limit` memories (not forgotten) and its pinned ones, newest first. */
+    recentMemoriesOf(projectId: ProjectId, limit: number): Observation[] {
+      const rows = recentMemories().all(projectId, limit) as ObservationRow[];
+      const seen = new Set(rows.map((r) => r.id));
+      for (const r of pinnedMemories().all(projectId) as ObservationRow[]) if (!seen.has(r.id)) rows.push(r);
+      return rows.map(toObservation);
+    },
     edgesOf(projectId: ProjectId): Edge[] {
       return (edges().all(projectId) as LinkRow[]).map(toEdge);
+    },
+    /** Every edge from or into one of `ids`. */
+    edgesTouching(ids: readonly string[]): Edge[] {
+      const list = JSON.stringify(ids);
+      return (edgesTouching().all(list, list) as LinkRow[]).map(toEdge);
     },
     /** Edges from a node, and edges into it (backlinks). */
     around(id: string): { out: Edge[]; in: Edge[] } {
@@ -113,6 +141,14 @@ export function createGraphRepo(db: Db) {
     },
     setState(key: string, value: number): void {
       setState().run(key, value);
+    },
+    /** Every state whose key starts with `prefix` (key → value). */
+    statesWith(prefix: string): Map<string, number> {
+      const rows = statesLike().all(`${prefix.replace(/[%_\\]/g, '\\$&')}%`) as {
+        key: string;
+        value: number;
+      }[];
+      return new Map(rows.map((r) => [r.key, r.value]));
     },
   };
 }

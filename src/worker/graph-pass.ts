@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
 import type { Logger } from '../core/ports.ts';
-import { runGraphStep, type GraphStepReport } from '../graph/graph-step.ts';
+import { rankDueProjects, runGraphStep, type GraphStepReport } from '../graph/graph-step.ts';
 import { pruneProject } from '../graph/prune.ts';
 import { refreshAnchors } from '../graph/staleness.ts';
 import { projectsOfScope } from '../graph/vault-scope.ts';
@@ -18,8 +18,18 @@ const HOUR_MS = 3_600_000;
 /** How often projects in use have their anchored files looked at. */
 const STALE_SWEEP_MS = 10_000;
 
-/** Run the graph step until it has read the whole change log (at most `maxBatches` batches). */
-export function catchUpGraph(store: Store, config: Config, now: number, maxBatches = 200): GraphStepReport {
+/**
+ * Run the graph step until it has read the whole change log (at most `maxBatches` batches). A one-shot
+ * command (`flush`, `backfill`, a query) ranks the key files it left due at the end (`rankNow`); the
+ * worker lets the debounce decide.
+ */
+export function catchUpGraph(
+  store: Store,
+  config: Config,
+  now: number,
+  maxBatches = 200,
+  rankNow = true,
+): GraphStepReport {
   const total: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
   for (let i = 0; i < maxBatches; i++) {
     const r = runGraphStep(store, {
@@ -35,6 +45,7 @@ export function catchUpGraph(store: Store, config: Config, now: number, maxBatch
     total.projects += r.projects;
     if (r.changes === 0) break;
   }
+  if (rankNow) rankDueProjects(store, now, true);
   return total;
 }
 
@@ -56,7 +67,7 @@ export function createGraphPass(deps: GraphPassDeps) {
     tick(now: number): boolean {
       let worked = false;
       try {
-        const r = catchUpGraph(store, config, now, 20);
+        const r = catchUpGraph(store, config, now, 20, false);
         if (r.edges + r.anchors + r.stale.length > 0) {
           worked = true;
           logger.info('graph', { edges: r.edges, files: r.files, anchors: r.anchors, stale: r.stale.length });

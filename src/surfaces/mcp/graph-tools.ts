@@ -6,7 +6,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../../core/errors.ts';
 import type { Project } from '../../core/model.ts';
-import { loadProjectGraph, type GraphNode, type ProjectGraph } from '../../graph/project-graph.ts';
+import {
+  loadProjectGraph,
+  WORKING_SET,
+  type GraphNode,
+  type ProjectGraph,
+} from '../../graph/project-graph.ts';
 import { resolveNodeRef } from '../../graph/query.ts';
 import { neighbourhood, relatedNodes } from '../../graph/related.ts';
 import type { Store } from '../../store/store.ts';
@@ -34,7 +39,10 @@ function nodeLine(n: GraphNode): string {
 function graphFor(store: Store, ref: string, here: Project): { g: ProjectGraph; id: string } {
   const memory = /^obs_/.test(ref) ? store.observations.get(ref) : null;
   const project = memory ? (store.sessions.project(memory.projectId) ?? here) : here;
-  const g = loadProjectGraph(store, project);
+  const g = loadProjectGraph(store, project, {
+    maxMemories: WORKING_SET,
+    include: memory ? [memory.id] : [],
+  });
   const id = resolveNodeRef(g, ref);
   if (id === null)
     throw new EngramError('NOT_FOUND', `nothing called "${ref}" in project ${project.name}`, {

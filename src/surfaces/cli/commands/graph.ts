@@ -4,7 +4,12 @@
  */
 import { EngramError } from '../../../core/errors.ts';
 import type { Project } from '../../../core/model.ts';
-import { loadProjectGraph, type GraphNode, type ProjectGraph } from '../../../graph/project-graph.ts';
+import {
+  loadProjectGraph,
+  WORKING_SET,
+  type GraphNode,
+  type ProjectGraph,
+} from '../../../graph/project-graph.ts';
 import { pruneProject } from '../../../graph/prune.ts';
 import {
   QUERY_STATUSES,
@@ -134,8 +139,15 @@ export async function queryCommand(ctx: CliContext, flags: QueryFlags): Promise<
       });
       query.search = { text: flags.search, memoryIds: found.hits.map((h) => h.observation.id) };
     }
+    // The project's working set, plus whatever the query names (an id, search hits, a related memory).
     graph = loadProjectGraph(store, project, {
       includeArchived: query.status === 'archived' || flags.id !== undefined,
+      maxMemories: WORKING_SET,
+      include: [
+        ...(flags.id ? [flags.id] : []),
+        ...(query.search?.memoryIds ?? []),
+        ...(flags.related?.startsWith('obs_') ? [flags.related] : []),
+      ],
     });
     hits = queryGraph(graph, query);
   } finally {
