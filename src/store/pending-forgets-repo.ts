@@ -8,6 +8,8 @@ import { lazyStatement } from './statements.ts';
 export interface PendingForget {
   observationId: string;
   batch: string;
+  /** The request archived it (so undo restores it); false when it was archived already. */
+  archived: boolean;
   requestedAt: number;
   dueAt: number;
 }
@@ -15,6 +17,7 @@ export interface PendingForget {
 interface Row {
   observation_id: string;
   batch: string;
+  archived: number;
   requested_at: number;
   due_at: number;
 }
@@ -22,6 +25,7 @@ interface Row {
 const toPending = (r: Row): PendingForget => ({
   observationId: r.observation_id,
   batch: r.batch,
+  archived: r.archived === 1,
   requestedAt: r.requested_at,
   dueAt: r.due_at,
 });
@@ -29,7 +33,7 @@ const toPending = (r: Row): PendingForget => ({
 export function createPendingForgetsRepo(db: Db) {
   const add = lazyStatement(
     db,
-    `INSERT INTO pending_forgets (observation_id, batch, requested_at, due_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO pending_forgets (observation_id, batch, archived, requested_at, due_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (observation_id) DO UPDATE SET batch = excluded.batch, requested_at = excluded.requested_at,
        due_at = excluded.due_at`,
   );
@@ -39,7 +43,7 @@ export function createPendingForgetsRepo(db: Db) {
   const remove = lazyStatement(db, `DELETE FROM pending_forgets WHERE observation_id = ?`);
   return {
     add(p: PendingForget): void {
-      add().run(p.observationId, p.batch, p.requestedAt, p.dueAt);
+      add().run(p.observationId, p.batch, p.archived ? 1 : 0, p.requestedAt, p.dueAt);
     },
     /** Those whose window has passed, oldest first. */
     due(now: number, limit: number): PendingForget[] {

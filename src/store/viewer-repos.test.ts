@@ -6,7 +6,7 @@ import { projectIdFromKey } from '../core/ids.ts';
 import type { Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import { createStore, type Store } from './store.ts';
-import { appendEvent, insertMemory } from './store.test-support.ts';
+import { appendEvent, insertMemory, TEST_CHANGE } from './store.test-support.ts';
 
 const a: Project = { id: projectIdFromKey('path:/a'), name: 'a', key: 'path:/a', root: '/a' };
 const b: Project = { id: projectIdFromKey('path:/b'), name: 'b', key: 'path:/b', root: '/b' };
@@ -60,7 +60,7 @@ describe('the viewer’s reads', () => {
     expect(store.memoryList.count({}, 10)).toBe(11); // capped: "more than 10"
 
     const first = seen[0] as string;
-    store.observations.setStatus(first, 'invalidated', 'wrong', 2);
+    store.memory.invalidate(first, 'wrong', TEST_CHANGE);
     expect(store.memoryList.count({}, 100)).toBe(24);
     expect(store.memoryList.page({ statuses: ['invalidated'] }, 5).map((k) => k.id)).toEqual([first]);
   });
@@ -97,9 +97,27 @@ describe('the viewer’s reads', () => {
   });
 
   it('keeps pending forgets by batch until they are due', () => {
-    store.pendingForgets.add({ observationId: 'obs_1', batch: 'b1', requestedAt: 0, dueAt: 10 });
-    store.pendingForgets.add({ observationId: 'obs_2', batch: 'b1', requestedAt: 0, dueAt: 10 });
-    store.pendingForgets.add({ observationId: 'obs_3', batch: 'b2', requestedAt: 0, dueAt: 50 });
+    store.pendingForgets.add({
+      observationId: 'obs_1',
+      batch: 'b1',
+      archived: true,
+      requestedAt: 0,
+      dueAt: 10,
+    });
+    store.pendingForgets.add({
+      observationId: 'obs_2',
+      batch: 'b1',
+      archived: true,
+      requestedAt: 0,
+      dueAt: 10,
+    });
+    store.pendingForgets.add({
+      observationId: 'obs_3',
+      batch: 'b2',
+      archived: false,
+      requestedAt: 0,
+      dueAt: 50,
+    });
     expect(store.pendingForgets.due(9, 10)).toEqual([]);
     expect(
       store.pendingForgets

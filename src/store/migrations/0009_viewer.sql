@@ -28,6 +28,8 @@ CREATE INDEX context_log_by_time ON context_log (at);
 CREATE TABLE pending_forgets (
   observation_id  TEXT PRIMARY KEY,
   batch           TEXT NOT NULL,
+  -- 1 when the request archived it (undo restores it); 0 when it was archived already.
+  archived        INTEGER NOT NULL,
   requested_at    INTEGER NOT NULL,
   due_at          INTEGER NOT NULL
 ) WITHOUT ROWID;

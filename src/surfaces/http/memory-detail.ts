@@ -1,0 +1,32 @@
+/**
+ * One memory as the memory page and GET /api/memories/:id show it: the memory, its project and
+ * session, its earlier versions and change history, the memories it replaced or that replaced it,
+ * the sessions it was injected into, and a pending forget (with its undo deadline).
+ */
+import type { Observation } from '../../core/model.ts';
+import type { RouteDeps } from './deps.ts';
+import { memoryJson } from './memory-views.ts';
+
+const brief = (o: Observation) => ({ id: o.id, type: o.type, title: o.title, status: o.status });
+
+export function memoryDetail(deps: Pick<RouteDeps, 'store' | 'forgetting'>, o: Observation) {
+  const { store } = deps;
+  const supersededBy = /^superseded by (obs_[0-9a-z]{20})$/.exec(o.statusReason ?? '')?.[1] ?? null;
+  const related = (id: string | null) => {
+    const other = id ? store.observations.get(id) : null;
+    return other ? brief(other) : null;
+  };
+  return {
+    memory: memoryJson(o),
+    project: store.sessions.project(o.projectId),
+    session: o.sessionId ? store.sessionList.get(o.sessionId) : null,
+    supersedes: related(o.supersedes),
+    supersededBy: related(supersededBy),
+    versions: store.observations.history(o.id),
+    changes: store.changes.ofEntity(o.id).slice(-50),
+    injectedInto: store.injections.sessionsTold(o.id, 20),
+    pendingForget: deps.forgetting.pendingOf(o.id),
+  };
+}
+
+export type MemoryDetail = ReturnType<typeof memoryDetail>;
