@@ -58,7 +58,7 @@ export function createChangesRepo(db: Db) {
   const last = lazyStatement(db, `SELECT COALESCE(MAX(seq), 0) AS n FROM changes`);
   const latestOf = lazyStatement(
     db,
-    `SELECT ${COLUMNS} FROM changes WHERE entity = ? ORDER BY seq DESC LIMIT ?`,
+    `SELECT ${COLUMNS} FROM changes WHERE entity IN (SELECT value FROM json_each(?)) ORDER BY seq DESC LIMIT ?`,
   );
 
   return {
@@ -76,9 +76,9 @@ export function createChangesRepo(db: Db) {
     ofEntity(entityId: string): Change[] {
       return (ofEntity().all(entityId) as ChangeRow[]).map(toChange);
     },
-    /** The newest changes of one kind of entity, newest first. */
-    latest(entity: Change['entity'], limit: number): Change[] {
-      return (latestOf().all(entity, limit) as ChangeRow[]).map(toChange);
+    /** The newest changes of these kinds of entity, newest first. */
+    latest(entities: readonly Change['entity'][], limit: number): Change[] {
+      return (latestOf().all(JSON.stringify(entities), limit) as ChangeRow[]).map(toChange);
     },
     /** The newest sequence number (0 when nothing changed yet). */
     lastSeq(): number {

@@ -36,8 +36,12 @@ CREATE TABLE pending_forgets (
 CREATE INDEX pending_forgets_due ON pending_forgets (due_at);
 CREATE INDEX pending_forgets_batch ON pending_forgets (batch);
 
--- Paging every project's memories newest first, and counting them per day.
+-- Paging every project's memories newest first, and counting them per day; a type or a source filter
+-- pages and counts (capped) through its own index instead of reading rows.
 CREATE INDEX observations_by_time ON observations (created_at);
+CREATE INDEX observations_by_type ON observations (type, status, created_at);
+CREATE INDEX observations_project_type ON observations (project_id, type, status, created_at);
+CREATE INDEX observations_by_source ON observations (source, status, created_at);
 -- Which sessions were told about a memory (the memory page).
 CREATE INDEX injections_by_observation ON injections (observation_id, at);
 -- Paging sessions newest first.

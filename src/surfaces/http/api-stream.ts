@@ -3,7 +3,8 @@
  * number, so a reconnecting browser resumes with Last-Event-ID (or `?after=`). The backlog sent on
  * resume is capped: a client further behind gets one `reset` event (reload the list) instead of a
  * flood; a client that gives no id starts at the end (the page it loaded shows what came before).
- * Memory changes carry the memory's brief (id, type, title, status, project, time), never its full text.
+ * Memory changes carry the memory's brief (id, type, title, status, project, time), never its full
+ * text; summary changes carry the session's request.
  */
 import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
@@ -19,6 +20,7 @@ const HEARTBEAT_MS = 15_000;
 /** What the stream says about one change. */
 export function changeEvent(store: Store, c: Change, projectNames: Map<string, string>) {
   const memory = c.entity === 'memory' ? store.observations.get(c.entityId) : null;
+  const summary = c.entity === 'summary' ? store.summaries.get(c.entityId) : null;
   const projectName = (id: string | null) => {
     if (id === null) return null;
     let name = projectNames.get(id);
@@ -48,6 +50,9 @@ export function changeEvent(store: Store, c: Change, projectNames: Map<string, s
           createdAt: memory.createdAt,
           pinned: memory.pinned,
         }
+      : null,
+    summary: summary
+      ? { sessionId: summary.sessionId, request: summary.request, final: summary.final }
       : null,
   };
 }

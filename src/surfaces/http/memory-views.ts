@@ -58,7 +58,7 @@ export function decodeCursor(text: string | undefined): ListCursor | undefined {
 }
 
 /** How many memories a count reads at most (a bigger total shows as "more than …"). */
-export const COUNT_CAP = 100_000;
+export const COUNT_CAP = 10_000;
 
 export interface MemoryPage {
   items: Observation[];

@@ -1,7 +1,7 @@
 /**
- * How the viewer names a change-log operation (shared by the server pages and the browser script).
+ * How the viewer names a change-log entry (shared by the server pages and the browser script).
  */
-const OP_LABELS: Readonly<Record<string, string>> = {
+const MEMORY_OPS: Readonly<Record<string, string>> = {
   create: 'new',
   merge: 'seen again',
   edit: 'edited',
@@ -14,6 +14,8 @@ const OP_LABELS: Readonly<Record<string, string>> = {
   forget: 'forgotten',
 };
 
-export function opLabel(op: string): string {
-  return OP_LABELS[op] ?? op;
+export function opLabel(entity: string, op: string): string {
+  if (entity === 'summary') return op === 'final' ? 'session summary' : 'summary updated';
+  if (entity === 'link') return op === 'add' ? 'linked' : 'unlinked';
+  return MEMORY_OPS[op] ?? op;
 }

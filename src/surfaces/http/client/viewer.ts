@@ -75,16 +75,24 @@ interface ChangeEvent {
   at: number;
   entityId: string;
   projectName: string | null;
+  entity: string;
   memory: { id: string; type: string; title: string; status: string } | null;
+  summary: { sessionId: string; request: string } | null;
 }
 
 function changeItem(e: ChangeEvent): HTMLElement {
-  const op = opLabel(e.op);
+  const op = opLabel(e.entity, e.op);
   const badge = (kind: string, value: string) =>
     el('span', { class: `badge ${kind} ${kind}-${value.replace(/[^a-z_]/g, '')}` }, value.replace(/_/g, ' '));
   const title = e.memory
     ? el('a', { class: 'title', href: `/memories/${encodeURIComponent(e.memory.id)}` }, e.memory.title)
-    : el('span', { class: 'title' }, e.entityId);
+    : e.summary
+      ? el(
+          'a',
+          { class: 'title', href: `/sessions/${encodeURIComponent(e.summary.sessionId)}` },
+          e.summary.request || e.entityId,
+        )
+      : el('span', { class: 'title' }, e.entityId);
   const time = el('time', { datetime: new Date(e.at).toISOString() }, 'just now');
   return el(
     'li',
@@ -118,9 +126,9 @@ function live(): void {
   });
   source.addEventListener('change', (message) => {
     const e = JSON.parse((message as MessageEvent<string>).data) as ChangeEvent;
-    if (e.op === 'create') fresh++;
+    if (e.entity === 'memory' && e.op === 'create') fresh++;
     say('live');
-    if (!list) return;
+    if (!list || e.entity === 'link' || list.querySelector(`[data-seq="${e.seq}"]`)) return;
     $('#stream-empty')?.remove();
     list.prepend(changeItem(e));
     while (list.children.length > cap) list.lastElementChild?.remove();

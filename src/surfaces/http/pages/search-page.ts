@@ -60,7 +60,7 @@ function filtersForm(filter: MemoryFilter, projects: { id: string; name: string 
       /></label>
       <label class="field"><span>To</span><input name="to" type="date" value="${p['to'] ?? ''}" /></label>
       <button type="submit" class="secondary">Apply</button>
-      ${Object.keys(p).length > 0 ? html`<a href="/search">Clear</a>` : ''}
+      ${Object.keys(p).some((k) => k !== 'q') ? html`<a href="${href('/search', { q: p['q'] })}">Clear filters</a>` : ''}
     </fieldset>
   </form>`;
 }

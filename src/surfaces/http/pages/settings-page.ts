@@ -48,15 +48,19 @@ export function settingsPage(rows: readonly SettingRow[]): Html {
             const id = `k-${r.key.replace(/\./g, '-')}`;
             const bounds = r.min !== null || r.max !== null ? ` (${r.min ?? '…'} to ${r.max ?? '…'})` : '';
             return html`<form class="setting" data-setting="${r.key}">
-              <label for="${id}"><code>${r.key}</code></label>
-              ${input(r, id)}
-              <button type="submit">Save</button>
-              ${r.source === 'file' ? html`<button type="button" class="secondary" data-reset>Reset</button>` : ''}
-              <p class="meta" id="${id}-d">
-                ${r.description} ${r.kind}${bounds}; default ${shown(r.default)}; now from
-                ${r.source}${r.source === 'env' ? html` (<code>${r.env}</code> overrides the file)` : ''}.
-              </p>
-              <p class="form-error" role="alert"></p>
+              <div class="setting-text">
+                <label for="${id}"><code>${r.key}</code></label>
+                <p class="meta" id="${id}-d">
+                  ${r.description} ${r.kind}${bounds}; default ${shown(r.default)}; now from
+                  ${r.source}${r.source === 'env' ? html` (<code>${r.env}</code> overrides the file)` : ''}.
+                </p>
+                <p class="form-error" role="alert">${r.problem ? `Ignored: ${r.problem}` : ''}</p>
+              </div>
+              <div class="setting-input">
+                ${input(r, id)}
+                <button type="submit">Save</button>
+                ${r.source === 'file' ? html`<button type="button" class="secondary" data-reset>Reset</button>` : ''}
+              </div>
             </form>`;
           })}
         </section>`,
