@@ -280,9 +280,12 @@ describe('the web viewer in Chromium', () => {
     turn(sb, 'session-c', dir, prompt, 'src/catalogue/cache.ts');
     const flushed = await sb.engramAsync(['flush']);
     expect(flushed.status, flushed.stderr).toBe(0);
-    const item = page.locator('#stream li.change.fresh', { hasText: 'Cache the product catalogue' }).first();
-    await item.waitFor({ timeout: 15_000 });
-    await expect(item.locator('.badge').first().textContent()).resolves.toBe('new');
+    // The new memory (its session's summary, updated in the same turn, shows up too).
+    const item = page.locator('#stream li.change.fresh:has(.op-new)', {
+      hasText: 'Cache the product catalogue',
+    });
+    await item.first().waitFor({ timeout: 15_000 });
+    await expect(item.first().locator('a.title').getAttribute('href')).resolves.toMatch(/^\/memories\/obs_/);
     await expect(page.locator('#live-text').textContent()).resolves.toMatch(/live · \d+ new/);
   });
 
