@@ -31,6 +31,7 @@ try {
   for (const name of ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', 'short.jsonl'])
     writeFileSync(join(slug, name), readFileSync(join(root, 'test/fixtures/transcripts', name), 'utf8'));
   sb.engram(['backfill', '--from', transcripts]);
+  sb.engram(['flush']);
   const p = payloads('session-2', dir);
   for (const payload of [
     p.start('startup'),

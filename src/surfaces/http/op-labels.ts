@@ -15,7 +15,7 @@ const MEMORY_OPS: Readonly<Record<string, string>> = {
 };
 
 export function opLabel(entity: string, op: string): string {
-  if (entity === 'summary') return op === 'final' ? 'session summary' : 'summary updated';
+  if (entity === 'summary') return op === 'final' ? 'session ended' : 'summary updated';
   if (entity === 'link') return op === 'add' ? 'linked' : 'unlinked';
   return MEMORY_OPS[op] ?? op;
 }

@@ -114,7 +114,13 @@ export function graphPage(deps: RouteDeps, q: Record<string, string>): Html {
         ? html`<h2>
               ${n.center.kind === 'memory' ? html`<a href="${memoryHref(n.center.key.slice(7))}">${n.center.label}</a>` : n.center.label}
             </h2>
-            ${drawing(n)}${listing(n)}`
+            ${drawing(n)}
+            <ul class="legend" aria-label="Legend">
+              <li><span class="swatch s0" aria-hidden="true"></span>memory</li>
+              <li><span class="swatch s1" aria-hidden="true"></span>file</li>
+              <li><span class="swatch s2" aria-hidden="true"></span>session</li>
+            </ul>
+            ${listing(n)}`
         : ''
     }`;
 }

@@ -14,8 +14,13 @@ function provenanceItem(p: string): Html {
   const [kind, ...rest] = p.split(':');
   const value = rest.join(':');
   if (kind === 'session' && value) return html`<li>session <a href="${sessionHref(value)}">${value}</a></li>`;
+  const turn = /^(\d{10,15})-(\d{10,15})$/.exec(value);
+  if (kind === 'turn' && turn) {
+    const iso = (ms: string) => new Date(Number(ms)).toISOString().replace('T', ' ').slice(0, 19);
+    return html`<li>turn captured ${iso(turn[1] as string)} to ${iso(turn[2] as string)} UTC</li>`;
+  }
   const label: Record<string, string> = {
-    turn: 'turn (capture times)',
+    turn: 'turn',
     tool: 'tool call',
     transcript: 'transcript record',
     mcp: 'MCP tool',
@@ -28,10 +33,11 @@ function list(
   title: string,
   items: readonly string[],
   item: (s: string) => Html = (s) => html`<li>${s}</li>`,
+  style = 'plain',
 ): Html {
   if (items.length === 0) return html``;
   return html`<h3>${title}</h3>
-    <ul class="plain">
+    <ul class="${style}">
       ${items.map(item)}
     </ul>`;
 }
@@ -185,7 +191,7 @@ export function memoryPage(d: MemoryDetail, projectName: string, now: number): H
       ${actions(d)} ${m.subtitle ? html`<p class="subtitle">${m.subtitle}</p>` : ''}
       ${m.narrative ? html`<div class="text">${m.narrative}</div>` : ''} ${list('Facts', m.facts)}
       ${list('Files modified', m.filesModified, fileItem)} ${list('Files read', m.filesRead, fileItem)}
-      ${list('Concepts', m.concepts)}
+      ${list('Concepts', m.concepts, undefined, 'inline')}
     </article>
     <section aria-labelledby="prov-h">
       <h2 id="prov-h">Where it came from</h2>
