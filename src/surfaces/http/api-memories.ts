@@ -22,7 +22,8 @@ import { MAX_FORGET } from './forgetting.ts';
 import { notFound } from './http-errors.ts';
 import { memoryDetail } from './memory-detail.ts';
 import { exportMarkdown } from './memory-export.ts';
-import { decodeCursor, listMemories, memoryJson, searchWithParts } from './memory-views.ts';
+import { memoryJson } from '../memory-json.ts';
+import { decodeCursor, listMemories, searchWithParts } from './memory-views.ts';
 import {
   intParam,
   jsonBody,

@@ -5,7 +5,7 @@
  */
 import type { Observation } from '../../core/model.ts';
 import type { RouteDeps } from './deps.ts';
-import { memoryJson } from './memory-views.ts';
+import { memoryJson } from '../memory-json.ts';
 
 const brief = (o: Observation) => ({ id: o.id, type: o.type, title: o.title, status: o.status });
 

@@ -11,36 +11,6 @@ import { recencyFactor, STATUS_WEIGHT, TYPE_WEIGHT } from '../../recall/rank.ts'
 import type { ListCursor } from '../../store/memory-list-repo.ts';
 import type { Store } from '../../store/store.ts';
 
-/** A memory as the API returns it. */
-export function memoryJson(o: Observation) {
-  return {
-    id: o.id,
-    type: o.type,
-    status: o.status,
-    title: o.title,
-    subtitle: o.subtitle,
-    narrative: o.narrative,
-    facts: o.facts,
-    concepts: o.concepts,
-    filesRead: o.filesRead,
-    filesModified: o.filesModified,
-    projectId: o.projectId,
-    sessionId: o.sessionId,
-    source: o.source,
-    createdAt: o.createdAt,
-    modifiedAt: o.modifiedAt,
-    tokens: o.tokens,
-    provenance: o.provenance,
-    statusReason: o.statusReason,
-    supersedes: o.supersedes,
-    version: o.version,
-    pinned: o.pinned,
-    seenCount: o.seenCount,
-    lastSeenAt: o.lastSeenAt,
-  };
-}
-
-export type MemoryJson = ReturnType<typeof memoryJson>;
 
 /** Opaque page cursors: `<createdAt>.<rowid>` of the last memory shown. */
 export function encodeCursor(c: ListCursor): string {

@@ -5,7 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { Html } from './layout.ts';
-import { number } from './parts.ts';
+import { number, table } from './parts.ts';
 
 export interface Series {
   label: string;
@@ -74,25 +74,19 @@ export function dayBars(
     }
     <details>
       <summary>Numbers</summary>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            ${series.map((s) => html`<th scope="col">${s.label}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${days
-            .filter((_, i) => (totals[i] ?? 0) > 0)
-            .map(
-              (day) =>
-                html`<tr>
-                  <th scope="row">${day}</th>
-                  ${series.map((s) => html`<td>${number(s.values.get(day) ?? 0)}</td>`)}
-                </tr>`,
-            )}
-        </tbody>
-      </table>
+      ${table(
+        null,
+        ['Day', ...series.map((s) => s.label)],
+        days
+          .filter((_, i) => (totals[i] ?? 0) > 0)
+          .map(
+            (day) =>
+              html`<tr>
+                <th scope="row">${day}</th>
+                ${series.map((s) => html`<td>${number(s.values.get(day) ?? 0)}</td>`)}
+              </tr>`,
+          ),
+      )}
     </details>
   </figure>`;
 }

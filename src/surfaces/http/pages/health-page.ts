@@ -5,7 +5,7 @@
 import { html } from 'hono/html';
 import type { HealthReport } from '../health-report.ts';
 import type { Html } from './layout.ts';
-import { empty, number, sessionHref, when } from './parts.ts';
+import { empty, number, sessionHref, when, table } from './parts.ts';
 
 export function healthPage(h: HealthReport, now: number): Html {
   const q = h.queue;
@@ -35,43 +35,40 @@ export function healthPage(h: HealthReport, now: number): Html {
                 Retrying puts them back in the queue.
               </p>
               <button type="button" data-post="/api/health/retry" data-body="{}">Retry parked turns</button>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Session</th>
-                    <th scope="col">Hook</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Error</th>
-                    <th scope="col">Captured</th>
-                    <th scope="col"><span class="visually-hidden">Action</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${h.parked.map(
-                    (p) =>
-                      html`<tr>
-                        <td>#${p.seq}</td>
-                        <td><a href="${sessionHref(p.sessionId)}">${p.sessionId}</a></td>
-                        <td>${p.hook}</td>
-                        <td>${p.attempts}</td>
-                        <td>${p.lastError}</td>
-                        <td>${when(p.at, now)}</td>
-                        <td>
-                          <button
-                            type="button"
-                            class="secondary"
-                            data-post="/api/health/retry"
-                            data-body="${JSON.stringify({ seqs: [p.seq] })}"
-                            aria-label="Retry event ${p.seq}"
-                          >
-                            Retry
-                          </button>
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
+              ${table(
+                null,
+                [
+                  'Event',
+                  'Session',
+                  'Hook',
+                  'Attempts',
+                  'Error',
+                  'Captured',
+                  html`<span class="visually-hidden">Action</span>`,
+                ],
+                h.parked.map(
+                  (p) =>
+                    html`<tr>
+                      <td>#${p.seq}</td>
+                      <td><a href="${sessionHref(p.sessionId)}">${p.sessionId}</a></td>
+                      <td>${p.hook}</td>
+                      <td>${p.attempts}</td>
+                      <td>${p.lastError}</td>
+                      <td>${when(p.at, now)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          class="secondary"
+                          data-post="/api/health/retry"
+                          data-body="${JSON.stringify({ seqs: [p.seq] })}"
+                          aria-label="Retry event ${p.seq}"
+                        >
+                          Retry
+                        </button>
+                      </td>
+                    </tr>`,
+                ),
+              )}`
       }
     </section>
     <section aria-labelledby="rej-h">

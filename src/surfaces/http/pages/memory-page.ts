@@ -8,7 +8,7 @@ import { html } from 'hono/html';
 import { OBSERVATION_TYPES } from '../../../core/model.ts';
 import type { MemoryDetail } from '../memory-detail.ts';
 import type { Html } from './layout.ts';
-import { badge, empty, href, memoryHref, number, sessionHref, when } from './parts.ts';
+import { badge, empty, href, memoryHref, number, sessionHref, when, table } from './parts.ts';
 
 function provenanceItem(p: string): Html {
   const [kind, ...rest] = p.split(':');
@@ -145,34 +145,20 @@ function history(d: MemoryDetail, now: number): Html {
   if (d.changes.length === 0) return html``;
   return html`<section aria-labelledby="history-h">
     <h2 id="history-h">History</h2>
-    <table>
-      <caption class="visually-hidden">
-        Changes to this memory, oldest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">Change</th>
-          <th scope="col">By</th>
-          <th scope="col">When</th>
-          <th scope="col">Text before</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${d.changes.map((c) => {
-          const before = d.versions.find(
-            (v) => v.version === (c.version ?? 0) - 1 && v.replacedByOp === c.op,
-          );
-          return html`<tr>
-            <td>${c.version ?? ''}</td>
-            <td>${badge('op', c.op)}</td>
-            <td>${c.origin}</td>
-            <td>${when(c.at, now)}</td>
-            <td>${before ? before.snapshot.title : ''}</td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>
+    ${table(
+      'Changes to this memory, oldest first',
+      ['Version', 'Change', 'By', 'When', 'Text before'],
+      d.changes.map((c) => {
+        const before = d.versions.find((v) => v.version === (c.version ?? 0) - 1 && v.replacedByOp === c.op);
+        return html`<tr>
+          <td>${c.version ?? ''}</td>
+          <td>${badge('op', c.op)}</td>
+          <td>${c.origin}</td>
+          <td>${when(c.at, now)}</td>
+          <td>${before ? before.snapshot.title : ''}</td>
+        </tr>`;
+      }),
+    )}
     ${d.versions.length > 0 ? html`<p class="meta">"Undo last change" brings back version ${d.versions[0]?.version ?? ''} (as a new version, so it can be undone too).</p>` : ''}
   </section>`;
 }

@@ -7,7 +7,7 @@ import { html } from 'hono/html';
 import type { MetricsReport } from '../metrics-report.ts';
 import { dayBars, rankBars, seriesBy } from './charts.ts';
 import type { Html } from './layout.ts';
-import { empty, href, number } from './parts.ts';
+import { empty, href, number, table } from './parts.ts';
 
 const money = (usd: number | null) => (usd === null ? 'no price' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`);
 
@@ -88,27 +88,19 @@ export function metricsPage(r: MetricsReport, days: number): Html {
       ${
         r.context.latency.length === 0
           ? empty('No context hook calls recorded in this period.')
-          : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Hook</th>
-                    <th scope="col">Calls</th>
-                    <th scope="col">Median</th>
-                    <th scope="col">95th percentile</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${r.context.latency.map(
-                    (l) =>
-                      html`<tr>
-                        <th scope="row">${l.hook}</th>
-                        <td>${number(l.calls)}</td>
-                        <td>${l.p50} ms</td>
-                        <td>${l.p95} ms</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
+          : html`${table(
+                null,
+                ['Hook', 'Calls', 'Median', '95th percentile'],
+                r.context.latency.map(
+                  (l) =>
+                    html`<tr>
+                      <th scope="row">${l.hook}</th>
+                      <td>${number(l.calls)}</td>
+                      <td>${l.p50} ms</td>
+                      <td>${l.p95} ms</td>
+                    </tr>`,
+                ),
+              )}
               <p class="meta">
                 Measured by each SessionStart / UserPromptSubmit hook from its process start to its database
                 write. Capture hooks (tool events) write a file and record no time.
@@ -120,25 +112,18 @@ export function metricsPage(r: MetricsReport, days: number): Html {
       ${usage.length === 0 ? empty('No usage read from transcripts in this period.') : dayBars('Tokens per day, by model (input, output and cache)', r.days, usage, 'tokens')}
       ${
         r.usage.byModel.length > 0
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">Tokens</th>
-                  <th scope="col">Estimated cost</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${r.usage.byModel.map(
-                  (m) =>
-                    html`<tr>
-                      <th scope="row">${m.model}</th>
-                      <td>${number(m.tokens)}</td>
-                      <td>${money(m.costUsd)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          ? html`${table(
+              null,
+              ['Model', 'Tokens', 'Estimated cost'],
+              r.usage.byModel.map(
+                (m) =>
+                  html`<tr>
+                    <th scope="row">${m.model}</th>
+                    <td>${number(m.tokens)}</td>
+                    <td>${money(m.costUsd)}</td>
+                  </tr>`,
+              ),
+            )}`
           : ''
       }
       <p class="meta">
@@ -152,29 +137,20 @@ export function metricsPage(r: MetricsReport, days: number): Html {
       ${
         r.llm.byModel.length === 0
           ? empty('No LLM calls recorded.')
-          : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Provider and model</th>
-                    <th scope="col">Calls</th>
-                    <th scope="col">Tokens in / out</th>
-                    <th scope="col">Cost</th>
-                    <th scope="col">Memories stored</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${r.llm.byModel.map(
-                    (m) =>
-                      html`<tr>
-                        <th scope="row">${m.key}</th>
-                        <td>${number(m.calls)}</td>
-                        <td>${number(m.inputTokens)} / ${number(m.outputTokens)}</td>
-                        <td>${money(m.costUsd)}</td>
-                        <td>${number(m.observations)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
+          : html`${table(
+                null,
+                ['Provider and model', 'Calls', 'Tokens in / out', 'Cost', 'Memories stored'],
+                r.llm.byModel.map(
+                  (m) =>
+                    html`<tr>
+                      <th scope="row">${m.key}</th>
+                      <td>${number(m.calls)}</td>
+                      <td>${number(m.inputTokens)} / ${number(m.outputTokens)}</td>
+                      <td>${money(m.costUsd)}</td>
+                      <td>${number(m.observations)}</td>
+                    </tr>`,
+                ),
+              )}
               <p class="meta">
                 From the ledger of every call (cost from the price table at the time of the call).
               </p>`

@@ -81,3 +81,28 @@ export function number(n: number): string {
 export function empty(text: string): Html {
   return html`<p class="empty">${text}</p>`;
 }
+
+/** A data table: column headers, the rows as given (`<tr>…</tr>`), a caption for screen readers. */
+export function table(
+  caption: string | null,
+  headers: readonly (string | Html)[],
+  rows: Html | Html[],
+): Html {
+  return html`<table>
+    ${
+      caption
+        ? html`<caption class="visually-hidden">
+            ${caption}
+          </caption>`
+        : ''
+    }
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}

@@ -8,7 +8,7 @@ import { html } from 'hono/html';
 import type { SessionListItem } from '../../../store/session-list-repo.ts';
 import type { InjectionView, SessionDetail, SessionMoment } from '../session-detail.ts';
 import type { Html } from './layout.ts';
-import { badge, empty, memoryHref, number, pager, sessionHref, when } from './parts.ts';
+import { badge, empty, memoryHref, number, pager, sessionHref, when, table } from './parts.ts';
 
 export function sessionsPage(
   list: { items: SessionListItem[]; next: string | null },
@@ -29,34 +29,21 @@ export function sessionsPage(
       <button type="submit" class="secondary">Show</button>
     </form>
     ${list.items.length === 0 ? empty('No sessions captured yet.') : ''}
-    <table class="sessions">
-      <caption class="visually-hidden">
-        Sessions, newest activity first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Session</th>
-          <th scope="col">Project</th>
-          <th scope="col">Last activity</th>
-          <th scope="col">Prompts</th>
-          <th scope="col">Memories</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${list.items.map(
-          (s) =>
-            html`<tr>
-              <td><a href="${sessionHref(s.id)}">${s.request ? s.request.slice(0, 120) : s.id}</a></td>
-              <td>${s.projectName}</td>
-              <td>${when(s.lastEventAt, now)}</td>
-              <td>${number(s.prompts)}</td>
-              <td>${number(s.memories)}</td>
-              <td>${s.status}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${table(
+      'Sessions, newest activity first',
+      ['Session', 'Project', 'Last activity', 'Prompts', 'Memories', 'Status'],
+      list.items.map(
+        (s) =>
+          html`<tr>
+            <td><a href="${sessionHref(s.id)}">${s.request ? s.request.slice(0, 120) : s.id}</a></td>
+            <td>${s.projectName}</td>
+            <td>${when(s.lastEventAt, now)}</td>
+            <td>${number(s.prompts)}</td>
+            <td>${number(s.memories)}</td>
+            <td>${s.status}</td>
+          </tr>`,
+      ),
+    )}
     ${pager('/sessions', project ? { project } : {}, list.next, isFirst)}`;
 }
 
@@ -73,32 +60,21 @@ function injection(view: InjectionView, label: string): Html {
       ${label}: ${view.items.length} ${view.items.length === 1 ? 'memory' : 'memories'},
       ~${number(view.tokens)} tokens${view.latencyMs !== null ? html` · hook ${view.latencyMs} ms` : ''}
     </summary>
-    <table>
-      <caption class="visually-hidden">
-        Memories injected, in order
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Memory</th>
-          <th scope="col">Why</th>
-          <th scope="col">Score</th>
-          <th scope="col">Tokens</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${view.items.map(
-          (i) =>
-            html`<tr>
-              <td>
-                ${i.memory ? html`<a href="${memoryHref(i.id)}">${i.memory.title}</a>` : html`<code>${i.id}</code> (gone)`}
-              </td>
-              <td>${i.why === 'match' ? 'matches the prompt' : 'recent'}</td>
-              <td>${pct(i.score)}</td>
-              <td>${i.tokens}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${table(
+      'Memories injected, in order',
+      ['Memory', 'Why', 'Score', 'Tokens'],
+      view.items.map(
+        (i) =>
+          html`<tr>
+            <td>
+              ${i.memory ? html`<a href="${memoryHref(i.id)}">${i.memory.title}</a>` : html`<code>${i.id}</code> (gone)`}
+            </td>
+            <td>${i.why === 'match' ? 'matches the prompt' : 'recent'}</td>
+            <td>${pct(i.score)}</td>
+            <td>${i.tokens}</td>
+          </tr>`,
+      ),
+    )}
     <h4>Exact text</h4>
     <pre class="context">${view.text}</pre>
   </details>`;
