@@ -11,7 +11,6 @@ import { recencyFactor, STATUS_WEIGHT, TYPE_WEIGHT } from '../../recall/rank.ts'
 import type { ListCursor } from '../../store/memory-list-repo.ts';
 import type { Store } from '../../store/store.ts';
 
-
 /** Opaque page cursors: `<createdAt>.<rowid>` of the last memory shown. */
 export function encodeCursor(c: ListCursor): string {
   return `${c.createdAt}.${c.rowid}`;

@@ -29,7 +29,6 @@ import {
   type ParsedArgs,
 } from '../registry.ts';
 
-
 export async function searchCommand(
   ctx: CliContext,
   query: string,
