@@ -156,6 +156,20 @@ describe('/api/memories', () => {
     expect(v.store.memoryList.count({ types: ['decision'] }, 100)).toBe(3);
   });
 
+  it('shows the memories around one, and a page for what does not exist', async () => {
+    const ids = seed(7);
+    const t = await json(await v.request(`/api/memories/timeline?id=${ids[3]}&before=1&after=2`));
+    expect((t['items'] as Json[]).map((m) => m['id'])).toEqual(ids.slice(2, 6));
+    expect(t['anchorId']).toBe(ids[3]);
+    expect((await v.request('/api/memories/timeline?project=nope')).status).toBe(400);
+    const page = await v.request('/memories/obs_00000000000000000000');
+    expect(page.status).toBe(404);
+    const html = await page.text();
+    expect(html).toContain('<h1>Not found</h1>');
+    expect(html).toContain('no memory with id obs_00000000000000000000');
+    expect((await v.request('/no/such/page')).status).toBe(404);
+  });
+
   it('exports the filter’s memories as JSON and as markdown', async () => {
     const ids = seed(3);
     const r = await v.request('/api/memories/export?format=json');

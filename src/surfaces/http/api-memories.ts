@@ -7,6 +7,7 @@
 import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { EngramError } from '../../core/errors.ts';
+import type { ProjectId } from '../../core/ids.ts';
 import { parseMemoryFilter, type MemoryFilter } from '../../core/memory-filter.ts';
 import {
   OBSERVATION_TYPES,
@@ -29,6 +30,7 @@ import {
   jsonBody,
   optionalString,
   optionalStrings,
+  projectParam,
   queryOf,
   requiredBoolean,
 } from './request-input.ts';
@@ -135,11 +137,11 @@ export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   app.get('/api/memories/timeline', (c) => {
     const q = queryOf(c);
     const id = q['id'];
-    const project = q['project'];
+    const project = projectParam(q['project']);
     if (!id && !project) throw new EngramError('INPUT_INVALID', 'give a memory id, or a project and a date');
     const t = timeline(store, {
       ...(id ? { id } : { date: q['date'] ?? new Date(clock.now()).toISOString() }),
-      projectId: (project ?? '') as Parameters<typeof timeline>[1]['projectId'],
+      projectId: project ?? ('' as ProjectId),
       before: intParam(q['before'], 'before', 0, 50, 5),
       after: intParam(q['after'], 'after', 0, 50, 5),
     });

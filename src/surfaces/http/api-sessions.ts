@@ -16,10 +16,9 @@ import type { Store } from '../../store/store.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { notFound } from './http-errors.ts';
-import { intParam, jsonBody, optionalString, queryOf } from './request-input.ts';
+import { intParam, jsonBody, optionalString, projectParam, queryOf } from './request-input.ts';
 import { injectedItems, sessionDetail } from './session-detail.ts';
 
-const PROJECT_ID = /^prj_[0-9a-f]{16}$/;
 const SESSION_ID = /^[\w.:-]{1,200}$/;
 /** The session id a recall test asks as: no real session, so nothing counts as already told. */
 const TEST_SESSION = 'viewer:recall-test';
@@ -36,12 +35,6 @@ export function decodeSessionCursor(text: string | undefined): SessionCursor | u
       hint: 'Start from the first page.',
     });
   return { lastEventAt: Number(m[1]), id: m[2] as string };
-}
-
-export function projectParam(text: string | undefined): ProjectId | null {
-  if (text === undefined || text === '') return null;
-  if (!PROJECT_ID.test(text)) throw new EngramError('INPUT_INVALID', `"${text}" is not a project id`);
-  return text as ProjectId;
 }
 
 /** A page of sessions and the cursor of the next one. */

@@ -6,19 +6,33 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { html } from 'hono/html';
 import { mountMemoryApi } from './api-memories.ts';
 import type { RouteDeps, ViewerDeps } from './deps.ts';
 import { mountSessionApi } from './api-sessions.ts';
 import { mountStreamApi } from './api-stream.ts';
 import { mountSystemApi } from './api-system.ts';
-import { onViewerError } from './http-errors.ts';
+import { onViewerError, type ErrorPage } from './http-errors.ts';
+import { layout } from './pages/layout.ts';
 import { mountPages } from './pages/routes.ts';
 import { authGuard, hostGuard, strictHeaders, type ViewerEnv } from './security.ts';
 
 export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
   const app = new Hono<ViewerEnv>();
   const routeDeps: RouteDeps = { ...deps, config: () => deps.settings.current() };
-  app.onError(onViewerError(deps.logger));
+  const errorPage: ErrorPage = (c, status, error) =>
+    c.html(
+      layout(c, deps.assets, {
+        title: status === 404 ? 'Not found' : 'Error',
+        nav: null,
+        page: 'error',
+        body: html`<h1>${status === 404 ? 'Not found' : 'Something went wrong'}</h1>
+          <p>${error.message}</p>
+          ${error.hint ? html`<p class="meta">${error.hint}</p>` : ''}`,
+      }),
+      status,
+    );
+  app.onError(onViewerError(deps.logger, errorPage));
   app.use('*', hostGuard(deps.port));
   app.use('*', strictHeaders());
   // Browsers ask for an icon on their own; there is none (pages say so with an empty data: icon).
@@ -57,7 +71,7 @@ export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
           { error: { code: 'NOT_FOUND', message: `no such endpoint: ${c.req.method} ${c.req.path}` } },
           404,
         )
-      : c.text('Not found', 404),
+      : errorPage(c, 404, { code: 'NOT_FOUND', message: `There is no page at ${c.req.path}.` }),
   );
   return app;
 }

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { describeError, EngramError, type ErrorCode } from '../../core/errors.ts';
 import type { Logger } from '../../core/ports.ts';
+import type { ViewerEnv } from './security.ts';
 
 const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   INPUT_INVALID: 400,
@@ -28,15 +29,22 @@ export function errorBody(error: unknown): { error: { code: string; message: str
   return { error: { code: 'INTERNAL', message: 'the viewer failed to answer; see logs/viewer.log' } };
 }
 
-/** Hono's onError: log server faults, answer JSON under /api and a short page elsewhere. */
-export function onViewerError(logger: Logger) {
-  return (error: Error, c: Context) => {
+/** Renders an error as a page (in the viewer's layout). */
+export type ErrorPage = (
+  c: Context<ViewerEnv>,
+  status: ContentfulStatusCode,
+  error: ReturnType<typeof errorBody>['error'],
+) => Response | Promise<Response>;
+
+/** Hono's onError: log server faults, answer JSON under /api and an error page elsewhere. */
+export function onViewerError(logger: Logger, page: ErrorPage) {
+  return (error: Error, c: Context<ViewerEnv>) => {
     const status = statusOf(error);
     if (status >= 500)
       logger.error('viewer request failed', { path: c.req.path, error: describeError(error) });
     const body = errorBody(error);
     if (c.req.path.startsWith('/api/')) return c.json(body, status);
-    return c.text(`${body.error.message}${body.error.hint ? `\n${body.error.hint}` : ''}`, status);
+    return page(c, status, body.error);
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import { EngramError } from '../../core/errors.ts';
+import type { ProjectId } from '../../core/ids.ts';
 
 export function queryOf(c: Context): Record<string, string> {
   return c.req.query();
@@ -62,4 +63,12 @@ export function intParam(
   if (!Number.isInteger(n) || n < min || n > max)
     throw new EngramError('INPUT_INVALID', `${name} takes a whole number from ${min} to ${max}`);
   return n;
+}
+
+/** A `project` parameter: a project id, or null when absent. */
+export function projectParam(text: string | undefined): ProjectId | null {
+  if (text === undefined || text === '') return null;
+  if (!/^prj_[0-9a-f]{16}$/.test(text))
+    throw new EngramError('INPUT_INVALID', `"${text}" is not a project id`);
+  return text as ProjectId;
 }

@@ -24,7 +24,8 @@ export type NavKey = (typeof NAV)[number]['key'];
 
 export interface PageOptions {
   title: string;
-  nav: NavKey;
+  /** The menu entry to mark as current (none for an error page). */
+  nav: NavKey | null;
   body: Html;
   /** Extra attributes for the client script (`data-page` picks its behaviour). */
   page?: string;

@@ -4,11 +4,11 @@
 import type { Context, Hono } from 'hono';
 import { parseMemoryFilter } from '../../../core/memory-filter.ts';
 import type { RouteDeps } from '../deps.ts';
-import { decodeSessionCursor, listSessions, projectParam } from '../api-sessions.ts';
+import { decodeSessionCursor, listSessions } from '../api-sessions.ts';
 import { health, metrics } from '../api-system.ts';
 import { notFound } from '../http-errors.ts';
 import { memoryDetail } from '../memory-detail.ts';
-import { intParam, queryOf } from '../request-input.ts';
+import { intParam, projectParam, queryOf } from '../request-input.ts';
 import type { ViewerEnv } from '../security.ts';
 import { sessionDetail } from '../session-detail.ts';
 import { graphPage } from './graph-page.ts';
