@@ -20,7 +20,8 @@ export interface ViewerAuth {
   exchange(c: Context, token: string): boolean;
 }
 
-const LAUNCH_TTL_MS = 5 * 60_000;
+/** How long a launch link works. */
+export const LAUNCH_TTL_MS = 5 * 60_000;
 const SESSION_TTL_MS = 30 * 86_400_000;
 
 const sign = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');

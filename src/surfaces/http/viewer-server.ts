@@ -16,7 +16,7 @@ import { createApp } from './app.ts';
 import type { ViewerAssets } from './deps.ts';
 import { createChangeFeed } from './change-feed.ts';
 import { createForgetting } from './forgetting.ts';
-import { createLocalAuth, mintLaunchToken } from './local-auth.ts';
+import { createLocalAuth, LAUNCH_TTL_MS, mintLaunchToken } from './local-auth.ts';
 import { createSettings } from './settings.ts';
 
 export interface ViewerOptions {
@@ -79,6 +79,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
   const startedAt = clock.now();
   let lastActivity = startedAt;
   let streams = 0;
+  let everConnected = false;
   let port = 0;
   const app = createApp({
     store,
@@ -96,6 +97,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     viewer: { pid: process.pid, startedAt, streams: () => streams },
     onStreamOpen: () => {
       streams++;
+      everConnected = true;
       return () => {
         streams--;
         lastActivity = clock.now();
@@ -129,7 +131,11 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     } catch (error) {
       logger.warn('could not erase forgotten memories yet', { error: describeError(error) });
     }
-    const idleMs = settings.current()['viewer.idleExitSeconds'] * 1000;
+    // Until a tab first connects, the launch link gets its whole lifetime to be opened.
+    const idleMs = Math.max(
+      settings.current()['viewer.idleExitSeconds'] * 1000,
+      everConnected ? 0 : LAUNCH_TTL_MS,
+    );
     if (streams === 0 && clock.now() - lastActivity >= idleMs) void stop('idle');
   }, 1000);
   logger.info('viewer listening', { port });
