@@ -1,6 +1,6 @@
 /**
  * Which memories a list, a search, an export or a bulk forget is about: project, type, status, source,
- * session, date range (and free text for search). Parsed from URL query parameters, so a filtered view
+ * session, date range, staleness (and free text for search). Parsed from URL query parameters, so a filtered view
  * can be bookmarked; every value is checked, anything unknown is a clear INPUT_INVALID error.
  */
 import { EngramError } from './errors.ts';
@@ -25,6 +25,8 @@ export interface MemoryFilter {
   from?: number;
   /** Created before (ms). */
   to?: number;
+  /** Only stale memories (the code they describe changed), or only current ones. */
+  stale?: boolean;
   /** Free text (search only). */
   query?: string;
 }
@@ -68,7 +70,7 @@ const PROJECT_ID = /^prj_[0-9a-f]{16}$/;
 
 /**
  * Read a filter from query parameters: `project`, `type`, `status`, `source` (comma lists), `session`,
- * `from`, `to` (days, `to` inclusive) and `q`. Empty values are ignored.
+ * `from`, `to` (days, `to` inclusive), `stale` (`yes` or `no`) and `q`. Empty values are ignored.
  */
 export function parseMemoryFilter(params: Readonly<Record<string, string | undefined>>): MemoryFilter {
   const get = (key: string) => {
@@ -99,6 +101,12 @@ export function parseMemoryFilter(params: Readonly<Record<string, string | undef
   if (from !== undefined) filter.from = dayOf('from', from, false);
   const to = get('to');
   if (to !== undefined) filter.to = dayOf('to', to, /^\d{4}-/.test(to.trim()));
+  const stale = get('stale');
+  if (stale !== undefined) {
+    if (!['yes', 'no'].includes(stale))
+      throw new EngramError('INPUT_INVALID', 'stale is yes (only stale memories) or no (only current ones)');
+    filter.stale = stale === 'yes';
+  }
   const q = get('q');
   if (q !== undefined) filter.query = q.slice(0, 2000);
   return filter;
@@ -116,5 +124,6 @@ export function filterParams(filter: MemoryFilter): Record<string, string> {
   if (filter.sessionId) out['session'] = filter.sessionId;
   if (filter.from !== undefined) out['from'] = day(filter.from);
   if (filter.to !== undefined) out['to'] = day(filter.to - 1);
+  if (filter.stale !== undefined) out['stale'] = filter.stale ? 'yes' : 'no';
   return out;
 }

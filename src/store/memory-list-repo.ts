@@ -45,6 +45,11 @@ function whereOf(filter: MemoryFilter): { sql: string; params: unknown[] } {
     clauses.push('created_at < ?');
     params.push(filter.to);
   }
+  // Stale: some anchor of the memory changed (through the partial index of stale anchors).
+  if (filter.stale !== undefined)
+    clauses.push(
+      `id ${filter.stale ? '' : 'NOT '}IN (SELECT memory_id FROM anchors WHERE stale_since IS NOT NULL)`,
+    );
   return { sql: clauses.join(' AND '), params };
 }
 

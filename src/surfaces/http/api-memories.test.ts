@@ -184,3 +184,70 @@ describe('/api/memories', () => {
     expect((await v.request('/api/memories/export?format=pdf')).status).toBe(400);
   });
 });
+
+describe('/api/memories and the memory graph', () => {
+  let v: TestViewer;
+  beforeEach(async () => {
+    v = await createTestViewer();
+  });
+  afterEach(() => v.close());
+
+  it('filters, marks and explains stale memories, and shows links and backlinks', async () => {
+    const at = v.clock.now();
+    const fresh = insertMemory(v.store, {
+      projectId: v.project.id,
+      title: 'parse the retry header',
+      createdAt: at,
+    });
+    const old = insertMemory(v.store, {
+      projectId: v.project.id,
+      title: 'parse the retry header twice',
+      createdAt: at - 1,
+    });
+    // The code under `old` changed: its anchor is stale.
+    v.store.anchors.add(
+      old,
+      v.project.id,
+      { path: 'src/retry.ts', blobHash: 'a'.repeat(40), size: 10, scope: { kind: 'file' }, partHash: 'p' },
+      null,
+      at,
+    );
+    const [anchor] = v.store.anchors.ofMemory(old);
+    v.store.anchors.markStale(anchor?.rowid as number, at, 'src/retry.ts changed', at);
+
+    const staleOnly = await json(await v.request('/api/memories?stale=yes'));
+    expect((staleOnly['items'] as Json[]).map((m) => [m['id'], (m['stale'] as Json)['reason']])).toEqual([
+      [old, 'src/retry.ts changed'],
+    ]);
+    const current = await json(await v.request('/api/memories?stale=no'));
+    expect((current['items'] as Json[]).map((m) => m['id'])).toEqual([fresh]);
+    const hits = (await json(await v.request('/api/memories/search?q=parse+retry+header')))['hits'] as Json[];
+    const staleHit = hits.find((h) => (h['memory'] as Json)['id'] === old) as Json;
+    expect(staleHit['staleWeight']).toBeLessThan(1);
+    const parts = ['relevance', 'recency', 'typeWeight', 'statusWeight', 'staleWeight'].map(
+      (k) => staleHit[k] as number,
+    );
+    expect(staleHit['score'] as number).toBeCloseTo(
+      parts.reduce((a, b) => a * b, 1),
+      6,
+    );
+    expect((await v.request('/api/memories?stale=maybe')).status).toBe(400);
+
+    v.store.memory.link(fresh, 'related', old, v.project.id, { origin: 'cli', at });
+    const detail = await json(await v.request(`/api/memories/${old}`));
+    expect(detail['stale']).toMatchObject({ reason: 'src/retry.ts changed' });
+    expect(detail['backlinks']).toEqual([
+      {
+        kind: 'related',
+        node: expect.objectContaining({ id: fresh, kind: 'memory', label: 'parse the retry header' }),
+      },
+    ]);
+    const page = await (await v.request(`/graph?id=${fresh}`)).text();
+    expect(page).toContain('related →');
+    expect(page).toContain('parse the retry header twice');
+    expect(page).toMatch(/class="node memory stale"/);
+    expect(await (await v.request(`/memories/${old}`)).text()).toMatch(
+      /Stale since .*src\/retry\.ts changed/s,
+    );
+  });
+});

@@ -103,7 +103,11 @@ export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
       cursor: decodeCursor(q['cursor']),
       limit: intParam(q['limit'], 'limit', 1, 500, 50),
     });
-    return c.json({ ...page, items: page.items.map(memoryJson) });
+    const stale = store.anchors.staleOf(page.items.map((o) => o.id));
+    return c.json({
+      ...page,
+      items: page.items.map((o) => ({ ...memoryJson(o), stale: stale.get(o.id) ?? null })),
+    });
   });
 
   app.get('/api/memories/count', (c) => {

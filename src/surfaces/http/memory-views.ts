@@ -8,6 +8,7 @@ import type { Observation } from '../../core/model.ts';
 import type { Embedder } from '../../core/ports.ts';
 import { hybridSearch } from '../../recall/hybrid.ts';
 import { recencyFactor, STATUS_WEIGHT, TYPE_WEIGHT } from '../../recall/rank.ts';
+import { STALE_WEIGHT } from '../../recall/search.ts';
 import type { ListCursor } from '../../store/memory-list-repo.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -58,7 +59,7 @@ export function listMemories(
   };
 }
 
-/** Why a hit ranks where it does: score = relevance × recency × type × status. */
+/** Why a hit ranks where it does: score = relevance × recency × type × status × staleness. */
 export interface ScoreParts {
   score: number;
   /** Lexical (and vector, fused) relevance, with what session neighbours lent. */
@@ -70,6 +71,10 @@ export interface ScoreParts {
   recency: number;
   typeWeight: number;
   statusWeight: number;
+  /** 1, or what a stale memory keeps of its score. */
+  staleWeight: number;
+  /** Since when and why its code changed, when it is stale. */
+  stale: { since: number; reason: string } | null;
   via: 'lexical' | 'vector' | 'both' | 'context';
   /** Cosine distance to the query when the vectors found it. */
   distance: number | null;
@@ -95,7 +100,8 @@ export async function searchWithParts(
     filter.sources?.length ||
     filter.sessionId ||
     filter.from !== undefined ||
-    filter.to !== undefined;
+    filter.to !== undefined ||
+    filter.stale !== undefined;
   const result = await hybridSearch(store, embedder, {
     query: filter.query,
     projectId: filter.projectId ?? null,
@@ -105,21 +111,23 @@ export async function searchWithParts(
     includeHidden: hidden,
     queryTimeoutMs: options.queryTimeoutMs,
   });
-  const keep = (o: Observation) =>
+  const keep = (o: Observation, stale: boolean) =>
+    (filter.stale === undefined || filter.stale === stale) &&
     statuses.includes(o.status) &&
     (!filter.sources?.length || filter.sources.includes(o.source)) &&
     (!filter.sessionId || o.sessionId === filter.sessionId) &&
     (filter.from === undefined || o.createdAt >= filter.from) &&
     (filter.to === undefined || o.createdAt < filter.to);
   const hits = result.hits
-    .filter((h) => keep(h.observation))
+    .filter((h) => keep(h.observation, h.stale !== null))
     .slice(0, options.limit)
     .map((h) => {
       const o = h.observation;
       const recency = recencyFactor(o.createdAt, { now: options.now });
       const typeWeight = TYPE_WEIGHT[o.type] ?? 1;
       const statusWeight = STATUS_WEIGHT[o.status] ?? 0;
-      const prior = recency * typeWeight * statusWeight;
+      const staleWeight = h.stale ? STALE_WEIGHT : 1;
+      const prior = recency * typeWeight * statusWeight * staleWeight;
       return {
         memory: o,
         parts: {
@@ -130,6 +138,8 @@ export async function searchWithParts(
           recency,
           typeWeight,
           statusWeight,
+          staleWeight,
+          stale: h.stale,
           via: h.via,
           distance: h.distance,
         },

@@ -4,7 +4,7 @@
  * Trusted Types rule makes HTML sinks throw anyway). All URLs are relative to the viewer's origin.
  */
 
-import { opLabel } from '../op-labels.ts';
+import { opLabel, whyLabel } from '../labels.ts';
 
 type Json = Record<string, unknown>;
 
@@ -295,7 +295,7 @@ function recallTest(): void {
             'tr',
             {},
             el('td', {}, el('a', { href: `/memories/${encodeURIComponent(i.id)}` }, i.memory?.title ?? i.id)),
-            el('td', {}, i.why === 'match' ? 'matches the prompt' : 'recent'),
+            el('td', {}, whyLabel(i.why)),
             el('td', {}, i.score === null ? '—' : `${Math.round(i.score * 100)}%`),
             el('td', {}, String(i.tokens)),
           ),

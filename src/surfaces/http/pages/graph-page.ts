@@ -1,16 +1,13 @@
 /**
- * Graph: a memory's or a file's neighbourhood (capped), drawn as an inline SVG star (server-side: no
- * graph library, no script; only this page carries it). Every node is a link to its own
- * neighbourhood, and the same neighbours are listed as text below.
+ * Graph: a memory's, a file's or a session's neighbourhood in the memory graph (capped), drawn as an
+ * inline SVG star (server-side: no graph library, no script; only this page carries it). Every node is
+ * a link to its own neighbourhood; the same neighbours are listed as text below with their page links.
  */
 import { html } from 'hono/html';
 import type { RouteDeps } from '../deps.ts';
-import {
-  fileNeighbourhood,
-  memoryNeighbourhood,
-  type GraphNode,
-  type Neighbourhood,
-} from '../neighbourhood.ts';
+import { sessionIdOf, type SessionNodeId } from '../../../graph/node-ids.ts';
+import { projectParam } from '../request-input.ts';
+import { fileNodeOf, neighbourhoodOf, type GraphNode, type Neighbourhood } from '../neighbourhood.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, href, memoryHref, sessionHref } from './parts.ts';
 
@@ -18,12 +15,13 @@ const W = 760;
 const H = 520;
 const R = 200;
 
-function nodeHref(n: GraphNode): string {
-  const [kind, ...rest] = n.key.split(':');
-  const value = rest.join(':');
-  if (kind === 'memory') return href('/graph', { id: value });
-  if (kind === 'file') return href('/graph', { file: value });
-  return sessionHref(value);
+const nodeHref = (n: GraphNode): string => href('/graph', { id: n.id });
+
+/** A node's own page: the memory's or the session's (a file has only its neighbourhood). */
+function pageHref(n: GraphNode): string {
+  if (n.kind === 'memory') return memoryHref(n.id);
+  if (n.kind === 'session') return sessionHref(sessionIdOf(n.id as SessionNodeId));
+  return nodeHref(n);
 }
 
 const short = (text: string, max = 34) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -31,16 +29,19 @@ const short = (text: string, max = 34) => (text.length > max ? `${text.slice(0, 
 function drawing(n: Neighbourhood): Html {
   const cx = W / 2;
   const cy = H / 2;
-  const at = new Map<string, { x: number; y: number }>([[n.center.key, { x: cx, y: cy }]]);
+  const at = new Map<string, { x: number; y: number }>([[n.center.id, { x: cx, y: cy }]]);
   n.nodes.forEach((node, i) => {
     const angle = (2 * Math.PI * i) / Math.max(1, n.nodes.length) - Math.PI / 2;
-    at.set(node.key, { x: cx + R * Math.cos(angle), y: cy + R * 0.9 * Math.sin(angle) });
+    at.set(node.id, { x: cx + R * Math.cos(angle), y: cy + R * 0.9 * Math.sin(angle) });
   });
   const dot = (node: GraphNode, center: boolean) => {
-    const p = at.get(node.key) ?? { x: cx, y: cy };
-    return html`<a href="${nodeHref(node)}" aria-label="${node.kind} ${node.label}">
+    const p = at.get(node.id) ?? { x: cx, y: cy };
+    return html`<a
+      href="${nodeHref(node)}"
+      aria-label="${node.kind}${node.stale ? ' (stale)' : ''} ${node.label}"
+    >
       <circle
-        class="node ${node.kind}${center ? ' center' : ''}"
+        class="node ${node.kind}${center ? ' center' : ''}${node.stale ? ' stale' : ''}"
         cx="${p.x.toFixed(1)}"
         cy="${p.y.toFixed(1)}"
         r="${center ? 14 : 9}"
@@ -79,42 +80,53 @@ function drawing(n: Neighbourhood): Html {
   </svg>`;
 }
 
+/** Which way an edge goes, said from the centre: "touches →" (the centre's link), "← part of" (a backlink). */
+function direction(n: Neighbourhood, node: GraphNode): string {
+  const e = n.edges.find((x) => x.from === node.id || x.to === node.id);
+  if (!e) return '';
+  const kind = e.kind.replace(/_/g, ' ');
+  return e.from === n.center.id ? `${kind} →` : `← ${kind}`;
+}
+
 function listing(n: Neighbourhood): Html {
-  const kindOf = new Map(n.edges.map((e) => [e.from === n.center.key ? e.to : e.from, e.kind]));
   return html`<ul class="plain neighbours">
-      ${n.nodes.map((node) => {
-        const id = node.key.slice(node.key.indexOf(':') + 1);
-        return html`<li>
-          ${kindOf.get(node.key) ?? ''} ·
-          ${node.kind === 'memory' ? html`<a href="${memoryHref(id)}">${node.label}</a> ${badge('type', node.type ?? '')}` : html`<a href="${nodeHref(node)}">${node.label}</a> (${node.kind})`}
-        </li>`;
-      })}
+      ${n.nodes.map(
+        (node) =>
+          html`<li>
+            ${direction(n, node)} <a href="${pageHref(node)}">${node.label}</a>
+            ${node.kind === 'memory' ? badge('type', node.type ?? '') : html`(${node.kind})`}
+            ${node.stale ? badge('status', 'stale') : ''}
+            ${node.kind !== 'file' ? html`· <a href="${nodeHref(node)}">its neighbourhood</a>` : ''}
+          </li>`,
+      )}
     </ul>
     ${n.more > 0 ? html`<p class="meta">${n.more} more not shown.</p>` : ''}`;
 }
 
 export function graphPage(deps: RouteDeps, q: Record<string, string>): Html {
-  const id = q['id']?.trim();
   const file = q['file']?.trim();
-  const n = id ? memoryNeighbourhood(deps.store, id) : file ? fileNeighbourhood(deps.store, file) : null;
+  const id = q['id']?.trim() || (file ? fileNodeOf(deps.store, file, projectParam(q['project'])) : null);
+  const n = id ? neighbourhoodOf(deps.store, id) : null;
   return html`<h1>Graph</h1>
     <form class="inline" action="/graph" method="get">
       <label class="field"
-        ><span>Memory id</span><input name="id" value="${id ?? ''}" placeholder="obs_…"
+        ><span>Memory, file or session node id</span
+        ><input name="id" value="${q['id'] ?? ''}" placeholder="obs_…, fil_…, ses_…"
       /></label>
       <label class="field"
         ><span>or file path</span><input name="file" value="${file ?? ''}" placeholder="src/…"
       /></label>
       <button type="submit" class="secondary">Show</button>
     </form>
-    ${!id && !file ? empty('Pick a memory (its page links here) or a file to see what is around it.') : ''}
-    ${(id || file) && !n ? empty('Nothing found around that.') : ''}
+    ${!q['id'] && !file ? empty('Pick a memory (its page links here) or a file to see what is around it.') : ''}
+    ${(q['id'] || file) && !n ? empty('Nothing found there: no such node in the memory graph (yet: the worker builds it after distilling).') : ''}
     ${
       n
         ? html`<h2>
-              ${n.center.kind === 'memory' ? html`<a href="${memoryHref(n.center.key.slice(7))}">${n.center.label}</a>` : n.center.label}
+              <a href="${pageHref(n.center)}">${n.center.label}</a> (${n.center.kind})
+              ${n.center.stale ? badge('status', 'stale') : ''}
             </h2>
-            ${drawing(n)}
+            ${n.nodes.length === 0 ? empty('No links yet.') : drawing(n)}
             <ul class="legend" aria-label="Legend">
               <li><span class="swatch s0" aria-hidden="true"></span>memory</li>
               <li><span class="swatch s1" aria-hidden="true"></span>file</li>

@@ -6,7 +6,9 @@
  */
 import { html } from 'hono/html';
 import { OBSERVATION_TYPES } from '../../../core/model.ts';
+import { sessionIdOf, type SessionNodeId } from '../../../graph/node-ids.ts';
 import type { MemoryDetail } from '../memory-detail.ts';
+import type { GraphNode } from '../neighbourhood.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, href, memoryHref, number, sessionHref, when, table } from './parts.ts';
 
@@ -42,10 +44,35 @@ function list(
     </ul>`;
 }
 
-const fileItem = (path: string) =>
+const fileItem = (projectId: string) => (path: string) =>
   html`<li>
-    <a href="${href('/graph', { file: path })}"><code>${path}</code></a>
+    <a href="${href('/graph', { file: path, project: projectId })}"><code>${path}</code></a>
   </li>`;
+
+/** A link or backlink: its kind, said from this memory, and the other end's page. */
+function linkItem(kind: string, node: GraphNode, outgoing: boolean): Html {
+  const label = kind.replace(/_/g, ' ');
+  const target =
+    node.kind === 'memory'
+      ? memoryHref(node.id)
+      : node.kind === 'session'
+        ? sessionHref(sessionIdOf(node.id as SessionNodeId))
+        : href('/graph', { id: node.id });
+  return html`<li>
+    ${outgoing ? `${label} →` : `← ${label}`} <a href="${target}">${node.label}</a>
+    ${node.kind === 'memory' ? badge('type', node.type ?? '') : html`(${node.kind})`}
+  </li>`;
+}
+
+function staleBanner(d: MemoryDetail, now: number): Html {
+  if (!d.stale || d.memory.status === 'forgotten') return html``;
+  return html`<div class="banner warn" role="note">
+    <p>
+      Stale since ${when(d.stale.since, now)}: ${d.stale.reason}. The code it describes changed; it is ranked
+      down and shown apart, never as current truth. Edit it, or invalidate it.
+    </p>
+  </div>`;
+}
 
 function statusBanner(d: MemoryDetail): Html {
   const m = d.memory;
@@ -165,7 +192,7 @@ function history(d: MemoryDetail, now: number): Html {
 
 export function memoryPage(d: MemoryDetail, projectName: string, now: number): Html {
   const m = d.memory;
-  return html`${statusBanner(d)}
+  return html`${statusBanner(d)}${staleBanner(d, now)}
     <article class="memory" data-id="${m.id}">
       <h1>${m.title}</h1>
       <p class="meta">
@@ -176,7 +203,8 @@ export function memoryPage(d: MemoryDetail, projectName: string, now: number): H
       </p>
       ${actions(d)} ${m.subtitle ? html`<p class="subtitle">${m.subtitle}</p>` : ''}
       ${m.narrative ? html`<div class="text">${m.narrative}</div>` : ''} ${list('Facts', m.facts)}
-      ${list('Files modified', m.filesModified, fileItem)} ${list('Files read', m.filesRead, fileItem)}
+      ${list('Files modified', m.filesModified, fileItem(m.projectId))}
+      ${list('Files read', m.filesRead, fileItem(m.projectId))}
       ${list('Concepts', m.concepts, undefined, 'inline')}
     </article>
     <section aria-labelledby="prov-h">
@@ -189,10 +217,10 @@ export function memoryPage(d: MemoryDetail, projectName: string, now: number): H
     </section>
     <section aria-labelledby="links-h">
       <h2 id="links-h">Links</h2>
-      ${!d.supersedes && !d.supersededBy ? empty('No links.') : ''}
+      ${d.links.length + d.backlinks.length === 0 ? empty('No links in the memory graph yet.') : ''}
       <ul class="plain">
-        ${d.supersedes ? html`<li>replaces <a href="${memoryHref(d.supersedes.id)}">${d.supersedes.title}</a></li>` : ''}
-        ${d.supersededBy ? html`<li>replaced by <a href="${memoryHref(d.supersededBy.id)}">${d.supersededBy.title}</a></li>` : ''}
+        ${d.links.map((l) => linkItem(l.kind, l.node, true))}
+        ${d.backlinks.map((l) => linkItem(l.kind, l.node, false))}
       </ul>
       <p><a href="${href('/graph', { id: m.id })}">Show its neighbourhood in the graph</a></p>
     </section>

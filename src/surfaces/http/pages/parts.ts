@@ -44,6 +44,8 @@ export interface MemoryLine {
   createdAt: number;
   pinned?: boolean;
   source?: string;
+  /** The code it describes changed since. */
+  stale?: boolean;
 }
 
 /** One memory in a list: its title (a link), type, status when not active, project and age. */
@@ -51,7 +53,7 @@ export function memoryItem(o: MemoryLine, names: Map<string, string>, now: numbe
   return html`<li class="mem" data-id="${o.id}">
     <a class="title" href="${memoryHref(o.id)}">${o.title}</a>
     <span class="meta"
-      >${badge('type', o.type)}${o.status !== 'active' ? badge('status', o.status) : ''}${o.pinned ? badge('status', 'pinned') : ''}
+      >${badge('type', o.type)}${o.status !== 'active' ? badge('status', o.status) : ''}${o.pinned ? badge('status', 'pinned') : ''}${o.stale ? badge('status', 'stale') : ''}
       <span>${names.get(o.projectId) ?? o.projectId}</span> ·
       ${when(o.createdAt, now)}${o.source ? html` · ${o.source}` : ''}</span
     >

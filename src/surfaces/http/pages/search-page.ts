@@ -52,6 +52,11 @@ function filtersForm(filter: MemoryFilter, projects: { id: string; name: string 
       ${select('type', 'Type', p['type'], [{ value: '', label: 'any type' }, ...plain(OBSERVATION_TYPES)])}
       ${select('status', 'Status', p['status'], [{ value: '', label: 'active' }, ...plain(OBSERVATION_STATUSES.filter((s) => s !== 'active')), { value: 'active,superseded,invalidated,archived', label: 'all but forgotten' }])}
       ${select('source', 'Source', p['source'], [{ value: '', label: 'any source' }, ...plain(OBSERVATION_SOURCES)])}
+      ${select('stale', 'Staleness', p['stale'], [
+        { value: '', label: 'stale or current' },
+        { value: 'yes', label: 'stale only' },
+        { value: 'no', label: 'current only' },
+      ])}
       <label class="field"
         ><span>Session</span><input name="session" value="${p['session'] ?? ''}" size="14"
       /></label>
@@ -69,11 +74,13 @@ const f2 = (n: number) => (Math.round(n * 100) / 100).toString();
 
 function why(parts: ScoreParts): Html {
   return html`<p class="why">
-    score <strong>${f2(parts.score)}</strong> = relevance ${f2(parts.relevance)} × recency
-    ${f2(parts.recency)} × type ${f2(parts.typeWeight)} × status ${f2(parts.statusWeight)} · holds
-    ${Math.round(parts.coverage * 100)}% of the words · BM25 ${f2(parts.bm25)} · via
-    ${parts.via}${parts.distance !== null ? html` · distance ${f2(parts.distance)}` : ''}
-  </p>`;
+      score <strong>${f2(parts.score)}</strong> = relevance ${f2(parts.relevance)} × recency
+      ${f2(parts.recency)} × type ${f2(parts.typeWeight)} × status
+      ${f2(parts.statusWeight)}${parts.stale ? html` × stale ${f2(parts.staleWeight)}` : ''} · holds
+      ${Math.round(parts.coverage * 100)}% of the words · BM25 ${f2(parts.bm25)} · via
+      ${parts.via}${parts.distance !== null ? html` · distance ${f2(parts.distance)}` : ''}
+    </p>
+    ${parts.stale ? html`<p class="why stale">stale: ${parts.stale.reason}</p>` : ''}`;
 }
 
 export async function searchPage(
@@ -109,12 +116,13 @@ export async function searchPage(
         </h2>
         ${result.hits.length === 0 ? empty('No memory matches those words with these filters.') : ''}
         <ol class="hits">
-          ${result.hits.map((h) => memoryItem(h.memory, names, now, why(h.parts)))}
+          ${result.hits.map((h) => memoryItem({ ...h.memory, stale: h.parts.stale !== null }, names, now, why(h.parts)))}
         </ol>
       </section>`;
   }
   const { query: _query, ...listFilter } = filter;
   const page = listMemories(store, listFilter, { cursor: decodeCursor(cursor), limit: 50 });
+  const stale = store.anchors.staleOf(page.items.map((o) => o.id));
   const total = `${number(page.total)}${page.capped ? '+' : ''}`;
   return html`<h1>Search</h1>
     ${form}
@@ -129,7 +137,7 @@ export async function searchPage(
       </p>
       ${page.items.length === 0 ? empty('No memories with these filters.') : ''}
       <ol class="list">
-        ${page.items.map((o) => memoryItem(o, names, now))}
+        ${page.items.map((o) => memoryItem({ ...o, stale: stale.has(o.id) }, names, now))}
       </ol>
       ${pager('/search', params, page.next, !cursor)}
     </section>`;

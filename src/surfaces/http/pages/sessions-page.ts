@@ -7,6 +7,7 @@
 import { html } from 'hono/html';
 import type { SessionListItem } from '../../../store/session-list-repo.ts';
 import type { InjectionView, SessionDetail, SessionMoment } from '../session-detail.ts';
+import { whyLabel } from '../labels.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, memoryHref, number, pager, sessionHref, when, table } from './parts.ts';
 
@@ -69,7 +70,7 @@ function injection(view: InjectionView, label: string): Html {
             <td>
               ${i.memory ? html`<a href="${memoryHref(i.id)}">${i.memory.title}</a>` : html`<code>${i.id}</code> (gone)`}
             </td>
-            <td>${i.why === 'match' ? 'matches the prompt' : 'recent'}</td>
+            <td>${whyLabel(i.why)}</td>
             <td>${pct(i.score)}</td>
             <td>${i.tokens}</td>
           </tr>`,

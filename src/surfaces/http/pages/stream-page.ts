@@ -5,7 +5,7 @@
 import { html } from 'hono/html';
 import type { RouteDeps } from '../deps.ts';
 import { changeEvent } from '../api-stream.ts';
-import { opLabel } from '../op-labels.ts';
+import { opLabel } from '../labels.ts';
 import type { Html } from './layout.ts';
 import { badge, memoryHref, sessionHref, when } from './parts.ts';
 

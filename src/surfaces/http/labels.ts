@@ -1,5 +1,6 @@
 /**
- * How the viewer names a change-log entry (shared by the server pages and the browser script).
+ * How the viewer names things, shared by the server pages and the browser script: a change-log entry,
+ * and why a memory was injected.
  */
 const MEMORY_OPS: Readonly<Record<string, string>> = {
   create: 'new',
@@ -12,10 +13,20 @@ const MEMORY_OPS: Readonly<Record<string, string>> = {
   pin: 'pinned',
   unpin: 'unpinned',
   forget: 'forgotten',
+  redact: 'redacted',
+  stale: 'stale',
+  fresh: 'current again',
 };
 
 export function opLabel(entity: string, op: string): string {
   if (entity === 'summary') return op === 'final' ? 'session ended' : 'summary updated';
   if (entity === 'link') return op === 'add' ? 'linked' : 'unlinked';
   return MEMORY_OPS[op] ?? op;
+}
+
+/** Why a memory was in an injection. */
+export function whyLabel(why: string): string {
+  if (why === 'match') return 'matches the prompt';
+  if (why === 'stale') return 'stale (listed apart)';
+  return 'recent';
 }
