@@ -15,6 +15,8 @@ mkdirSync(out, { recursive: true });
 const sb = createSandbox();
 try {
   const dir = sb.project('calc', 'git@github.com:example/calc.git');
+  // The file the recorded session edits, so the memory graph has a file node for it.
+  writeFileSync(join(dir, 'math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
   for (const line of readFileSync(join(root, 'test/fixtures/hook-payloads/bugfix-session.jsonl'), 'utf8')
     .trim()
     .split('\n')) {

@@ -4,8 +4,8 @@
  * inert, the searchbox, a session's injected context and the recall test, forget with undo, bulk
  * forget with its dry-run count, and the live stream receiving a memory distilled while it is open.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/capture/project-identity.ts';
@@ -28,8 +28,10 @@ declare const document: {
 const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> title';
 const LONG_WORD = 'x'.repeat(30_000);
 
-/** One turn through the real capture hook: prompt, an edit, a passing test run, stop. */
+/** One turn through the real capture hook: prompt, an edit (of a file that exists), a passing test run, stop. */
 function turn(sb: Sandbox, session: string, dir: string, prompt: string, file: string): void {
+  mkdirSync(dirname(join(dir, file)), { recursive: true });
+  writeFileSync(join(dir, file), `export const b = 1; // ${prompt}\n`);
   const p = payloads(session, dir);
   for (const payload of [
     p.prompt(prompt),
@@ -150,6 +152,7 @@ describe('the web viewer in Chromium', () => {
 
   it('renders every page, with no script error and no serious accessibility violation', async () => {
     const memory = idsWhere(/login form/)[0] as string;
+    const edited = idsWhere(/accepts an empty email/)[0] as string;
     const pages: [string, string][] = [
       ['/', 'Stream'],
       ['/search', 'Search'],
@@ -157,7 +160,7 @@ describe('the web viewer in Chromium', () => {
       [`/memories/${memory}`, titleOf(memory)],
       ['/sessions', 'Sessions'],
       ['/sessions/session-b', 'Session'],
-      [`/graph?id=${memory}`, 'Graph'],
+      [`/graph?id=${edited}`, 'Graph'],
       ['/metrics', 'Metrics'],
       ['/health', 'Health'],
       ['/settings', 'Settings'],
@@ -167,6 +170,12 @@ describe('the web viewer in Chromium', () => {
       await expect(page.locator('h1').first().textContent()).resolves.toContain(heading);
       expect(await seriousA11yViolations(page), path).toEqual([]);
     }
+    // The graph step (run by flush) linked the memory to the file it changed and to its session.
+    await go(`/graph?id=${edited}`);
+    await expect(
+      page.locator('.neighbours li', { hasText: 'src/login.ts' }).count(),
+    ).resolves.toBeGreaterThan(0);
+    await expect(page.locator('svg.graph a').count()).resolves.toBeGreaterThan(1);
     expect(errors).toEqual([]);
   });
 
