@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
+import { createStaleLookup } from '../../graph/anchor-freshness.ts';
 import {
   renderPromptContext,
   renderSessionContext,
@@ -94,6 +95,8 @@ export function mountSessionApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
         now,
         budgetTokens: config['context.sessionStartTokens'],
         recentCount: config['context.recentCount'],
+        keyFiles: config['graph.keyFiles'],
+        staleOf: createStaleLookup(store, project),
       });
       return c.json({ hook: 'SessionStart', ...recallView(store, ctx) });
     }

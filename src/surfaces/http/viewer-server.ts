@@ -7,6 +7,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describeError, EngramError } from '../../core/errors.ts';
 import type { EngramPaths } from '../../core/paths.ts';
 import type { Clock, Embedder, Logger } from '../../core/ports.ts';
@@ -93,7 +94,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     forgetting,
     paths,
     embedder: options.embedder,
-    prices: () => loadPrices(`${paths.home}/prices.json`),
+    prices: () => loadPrices(join(paths.home, 'prices.json')),
     viewer: { pid: process.pid, startedAt, streams: () => streams },
     onStreamOpen: () => {
       streams++;
