@@ -104,12 +104,23 @@ export function handleContextEvent(
         record.at,
       );
       const seq = store.events.append({ ...record, projectId: project.id });
+      let ctx: RenderedContext | null = null;
       try {
-        const ctx = render(store, runtime, project, record);
+        ctx = render(store, runtime, project, record);
         if (ctx && ctx.text !== '') {
           store.injections.record(record.sessionId, ctx.observationIds, record.at);
           stdout = contextJson(record.hook, ctx.text);
         }
+      } catch (error) {
+        // A rendering problem must not cost the event: log it and inject nothing.
+        stdout = '';
+        ctx = null;
+        logger.error('could not build the context to inject', {
+          hook: record.hook,
+          error: describeError(error),
+        });
+      }
+      try {
         // What was injected (or that nothing was), and the hook's time so far: the viewer shows both.
         store.contextLog.add({
           sessionId: record.sessionId,
@@ -124,9 +135,8 @@ export function handleContextEvent(
           latencyMs: Math.round(performance.now()),
         });
       } catch (error) {
-        // A rendering problem must not cost the event: log it and inject nothing.
-        stdout = '';
-        logger.error('could not build the context to inject', {
+        // The record is for the viewer; the injection and the event stand without it.
+        logger.warn('could not record the injected context', {
           hook: record.hook,
           error: describeError(error),
         });

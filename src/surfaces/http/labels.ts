@@ -28,5 +28,6 @@ export function opLabel(entity: string, op: string): string {
 export function whyLabel(why: string): string {
   if (why === 'match') return 'matches the prompt';
   if (why === 'stale') return 'stale (listed apart)';
+  if (why === 'standing') return 'standing (pinned)';
   return 'recent';
 }
