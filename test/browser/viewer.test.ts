@@ -55,11 +55,12 @@ describe('the web viewer in Chromium', () => {
   const errors: string[] = [];
 
   const titleOf = (id: string) => store.observations.get(id)?.title ?? '';
-  const idsWhere = (title: RegExp) =>
+  /** The memories of a turn, found by the file it changed (titles are the distiller's to choose). */
+  const idsTouching = (file: string) =>
     store.memoryList
       .page({}, 200)
       .map((k) => k.id)
-      .filter((id) => title.test(titleOf(id)));
+      .filter((id) => store.observations.get(id)?.filesModified.some((f) => f.endsWith(file)));
   const go = async (path: string) => {
     await page.goto(`${viewer.origin}${path}`);
     await page.locator('#live[data-state="live"]').waitFor();
@@ -151,8 +152,8 @@ describe('the web viewer in Chromium', () => {
   });
 
   it('renders every page, with no script error and no serious accessibility violation', async () => {
-    const memory = idsWhere(/login form/)[0] as string;
-    const edited = idsWhere(/accepts an empty email/)[0] as string;
+    const memory = idsTouching('src/login.test.ts')[0] as string;
+    const edited = idsTouching('src/login.ts')[0] as string;
     const pages: [string, string][] = [
       ['/', 'Stream'],
       ['/search', 'Search'],
@@ -217,7 +218,10 @@ describe('the web viewer in Chromium', () => {
     await box.fill('payment client retry');
     await box.press('Enter');
     await page.waitForURL(/q=payment\+client\+retry/);
-    await expect(page.locator('.hits .title').first().textContent()).resolves.toMatch(/payment client/i);
+    const payment = idsTouching('src/payments/client.ts');
+    expect(payment.length).toBeGreaterThan(0);
+    const firstHit = await page.locator('.hits .title').first().getAttribute('href');
+    expect(payment.map((id) => `/memories/${id}`)).toContain(firstHit);
     const why = (await page.locator('.hits .why').first().textContent())?.replace(/\s+/g, ' ');
     expect(why).toMatch(
       /score [\d.]+ = relevance [\d.]+ × recency [\d.]+ × type [\d.]+ × status [\d.]+ · holds \d+% of the words/,
@@ -249,13 +253,12 @@ describe('the web viewer in Chromium', () => {
 
     await page.getByLabel(/A prompt/).fill('payment client backoff');
     await page.getByRole('button', { name: /Show what it would inject now/ }).click();
-    await expect(page.locator('#recall-result tbody tr').first().textContent()).resolves.toMatch(
-      /payment client/i,
-    );
+    const wouldTell = await page.locator('#recall-result tbody tr a').first().getAttribute('href');
+    expect(idsTouching('src/payments/client.ts').map((id) => `/memories/${id}`)).toContain(wouldTell);
   });
 
   it('forgets a memory with an undo window, then erases it once the window ends', async () => {
-    const id = idsWhere(/payment client/)[0] as string;
+    const id = idsTouching('src/payments/client.ts')[0] as string;
     await go(`/memories/${id}`);
     await page.getByRole('button', { name: 'Forget' }).click();
     await page.getByRole('button', { name: 'Undo' }).waitFor();
@@ -290,11 +293,11 @@ describe('the web viewer in Chromium', () => {
     const flushed = await sb.engramAsync(['flush']);
     expect(flushed.status, flushed.stderr).toBe(0);
     // The new memory (its session's summary, updated in the same turn, shows up too).
-    const item = page.locator('#stream li.change.fresh:has(.op-new)', {
-      hasText: 'Cache the product catalogue',
-    });
-    await item.first().waitFor({ timeout: 15_000 });
-    await expect(item.first().locator('a.title').getAttribute('href')).resolves.toMatch(/^\/memories\/obs_/);
+    const made = idsTouching('src/catalogue/cache.ts')[0] as string;
+    expect(made).toBeDefined();
+    const item = page.locator(`#stream li.change.fresh:has(.op-new):has(a[href="/memories/${made}"])`);
+    await item.waitFor({ timeout: 15_000 });
+    await expect(item.locator('a.title').textContent()).resolves.toBe(titleOf(made));
     await expect(page.locator('#live-text').textContent()).resolves.toMatch(/live · \d+ new/);
   });
 
