@@ -27,6 +27,17 @@ export default defineConfig({
       {
         plugins: [sqlText],
         test: {
+          // Real headless Chromium against the real `engram ui` (scripts/ensure-chromium.mjs installs it).
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        plugins: [sqlText],
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 240_000,

@@ -6,6 +6,7 @@
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
 //  - dist/team.mjs: the team commands and the worker's team sync (protocol, zod), loaded only when used.
 //  - dist/team-server.mjs: the team server (Hono, pg), loaded only by `engram server start`.
+//  - dist/viewer/viewer.js and viewer.css: the web viewer's browser script and stylesheet (engram ui).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +75,15 @@ await Promise.all([
     outfile: 'dist/team-server.mjs',
     format: 'esm',
     packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/http/client/viewer.ts', 'src/surfaces/http/client/viewer.css'],
+    outdir: 'dist/viewer',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome110',
+    minify: true,
   }),
   build({
     ...common,

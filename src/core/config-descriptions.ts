@@ -76,6 +76,11 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
   'embed.queryPrefix':
     'Text put before each query before embedding (e.g. "search_query: " for nomic-embed-text).',
   'embed.documentPrefix': 'Text put before each memory before embedding (e.g. "search_document: ").',
+  'viewer.port': 'Port of the web viewer (engram ui) on 127.0.0.1; 0 picks a free one. --port overrides it.',
+  'viewer.idleExitSeconds':
+    'The viewer exits after this long with no browser tab open on it (and no request).',
+  'viewer.forgetUndoSeconds':
+    'Forgetting in the viewer waits this long for an undo before the memory is erased (it is hidden at once).',
   'log.level': 'Least severe level written to the log files.',
   'team.syncIntervalSeconds':
     'How often the worker syncs shared projects with the team server (after engram team login and share).',

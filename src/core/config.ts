@@ -273,6 +273,24 @@ export const CONFIG_SCHEMA = {
     type: 'string',
     default: '',
   },
+  'viewer.port': {
+    type: 'int',
+    default: 7431,
+    min: 0,
+    max: 65_535,
+  },
+  'viewer.idleExitSeconds': {
+    type: 'int',
+    default: 120,
+    min: 5,
+    max: 86_400,
+  },
+  'viewer.forgetUndoSeconds': {
+    type: 'int',
+    default: 10,
+    min: 0,
+    max: 3600,
+  },
   'log.level': {
     type: 'enum',
     default: 'info',

@@ -80,7 +80,8 @@ export const OBSERVATION_TYPES = [
 ] as const;
 export type ObservationType = (typeof OBSERVATION_TYPES)[number];
 
-export type ObservationSource = 'hook' | 'transcript' | 'llm' | 'manual' | 'import' | 'team';
+export const OBSERVATION_SOURCES = ['hook', 'transcript', 'llm', 'manual', 'import', 'team'] as const;
+export type ObservationSource = (typeof OBSERVATION_SOURCES)[number];
 export const OBSERVATION_STATUSES = ['active', 'superseded', 'invalidated', 'archived', 'forgotten'] as const;
 export type ObservationStatus = (typeof OBSERVATION_STATUSES)[number];
 

@@ -10,6 +10,7 @@ export interface EngramPaths {
   logDir: string;
   hookLog: string;
   workerLog: string;
+  viewerLog: string;
   workerPid: string;
   inboxDir: string;
   projectLinks: string;
@@ -17,6 +18,10 @@ export interface EngramPaths {
   vaultDir: string;
   /** The team server and token of `engram team login` (mode 0600). */
   teamCredentials: string;
+  /** The viewer's per-install secret (0600). */
+  viewerSecret: string;
+  /** The running viewer's pid and port, so a second `engram ui` reuses it. */
+  viewerState: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -28,10 +33,13 @@ export function pathsFor(home: string): EngramPaths {
     logDir,
     hookLog: join(logDir, 'hook.log'),
     workerLog: join(logDir, 'worker.log'),
+    viewerLog: join(logDir, 'viewer.log'),
     workerPid: join(home, 'worker.pid'),
     inboxDir: join(home, 'inbox'),
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
     teamCredentials: join(home, 'team.json'),
+    viewerSecret: join(home, 'viewer.secret'),
+    viewerState: join(home, 'viewer.json'),
   };
 }

@@ -6,6 +6,7 @@ import type { StaleMark } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation, Project, Summary } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
+import type { InjectedItem } from '../store/context-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
@@ -43,7 +44,11 @@ export interface RenderedContext {
   text: string;
   tokens: number;
   observationIds: string[];
+  /** Each memory injected, in order, with its line's token cost and (prompt recall) its score. */
+  items: InjectedItem[];
 }
+
+const nothing = (): RenderedContext => ({ text: '', tokens: 0, observationIds: [], items: [] });
 
 export function formatAge(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -171,6 +176,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   const { project, sessionId, now } = req;
   const budget = createBudget(req.budgetTokens);
   const ids: string[] = [];
+  const items: InjectedItem[] = [];
   const header = `# engram memory for project "${project.name}" (what earlier sessions did; ids are stable)`;
   budget.tryAdd(header);
   const reserve = FOOTER.length + 2;
@@ -197,6 +203,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
       if (budget.used() + line.length + 1 > limit || !budget.fits(reserve + line.length)) break;
       budget.tryAdd(line);
       ids.push(o.id);
+      items.push({ id: o.id, tokens: estimateTokens(line), score: null, why: 'standing' });
       shown++;
     }
     if (shown < standing.length)
@@ -231,8 +238,10 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     budget.tryAdd('Recent memories (id [type] title · files · age · ~tokens to read in full):');
     for (const o of current) {
       if (!budget.fits(reserve)) break;
-      if (!budget.tryAdd(indexLine(o, now, { team: team?.note(o.id) }))) break;
+      const line = indexLine(o, now, { team: team?.note(o.id) });
+      if (!budget.tryAdd(line)) break;
       ids.push(o.id);
+      items.push({ id: o.id, tokens: estimateTokens(line), score: null, why: 'recent' });
     }
   }
   const keyFiles = (req.keyFiles ?? 0) > 0 ? store.graphFiles.keyFiles(project.id, req.keyFiles ?? 0) : [];
@@ -247,15 +256,17 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     budget.tryAdd('Stale memories (the code they describe changed since; check before relying on them):');
     for (const o of outdated) {
       if (!budget.fits(reserve)) break;
-      if (!budget.tryAdd(indexLine(o, now, { stale: stale.get(o.id), team: team?.note(o.id) }))) break;
+      const line = indexLine(o, now, { stale: stale.get(o.id), team: team?.note(o.id) });
+      if (!budget.tryAdd(line)) break;
       ids.push(o.id);
+      items.push({ id: o.id, tokens: estimateTokens(line), score: null, why: 'stale' });
     }
   }
-  if (ids.length === 0 && budget.lines.length <= 1) return { text: '', tokens: 0, observationIds: [] };
+  if (ids.length === 0 && budget.lines.length <= 1) return nothing();
   budget.tryAdd('');
   budget.tryAdd(FOOTER);
   const text = budget.lines.join('\n');
-  return { text, tokens: estimateTokens(text), observationIds: ids };
+  return { text, tokens: estimateTokens(text), observationIds: ids, items };
 }
 
 export interface PromptRecallRequest {
@@ -270,13 +281,13 @@ export interface PromptRecallRequest {
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
 export function renderPromptContext(store: Store, req: PromptRecallRequest): RenderedContext {
-  const empty = { text: '', tokens: 0, observationIds: [] };
+  const empty = nothing();
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const parsed = parseQuery(req.prompt);
   if (!parsed.fts) return empty;
   const coverage = coverageMatcher(parsed.coverageTerms);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20);
-  const chosen: Observation[] = [];
+  const chosen: { o: Observation; share: number }[] = [];
   // A stale memory is never offered as current truth with a prompt.
   const stale = store.anchors.staleOf(hits.map((h) => h.observation.id));
   for (const { observation } of hits) {
@@ -285,7 +296,7 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
     if (store.injections.has(req.sessionId, observation.id)) continue;
     const share = coverage(observation);
     if (share === 0 || share < req.minScore) continue;
-    chosen.push(observation);
+    chosen.push({ o: observation, share });
     if (chosen.length >= req.maxItems) break;
   }
   if (chosen.length === 0) return empty;
@@ -295,14 +306,17 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   const team = teamView(
     store,
     req.projectId,
-    chosen.map((o) => o.id),
+    chosen.map((c) => c.o.id),
   );
-  for (const o of chosen) {
+  const items: InjectedItem[] = [];
+  for (const { o, share } of chosen) {
     const detail = o.narrative ? ` — ${oneLine(o.narrative, 160)}` : '';
-    if (!budget.tryAdd(`${indexLine(o, req.now, { team: team?.note(o.id) })}${detail}`)) break;
+    const line = `${indexLine(o, req.now, { team: team?.note(o.id) })}${detail}`;
+    if (!budget.tryAdd(line)) break;
     ids.push(o.id);
+    items.push({ id: o.id, tokens: estimateTokens(line), score: share, why: 'match' });
   }
   if (ids.length === 0) return empty;
   const text = budget.lines.join('\n');
-  return { text, tokens: estimateTokens(text), observationIds: ids };
+  return { text, tokens: estimateTokens(text), observationIds: ids, items };
 }

@@ -56,6 +56,10 @@ export function createChangesRepo(db: Db) {
   );
   const ofEntity = lazyStatement(db, `SELECT ${COLUMNS} FROM changes WHERE entity_id = ? ORDER BY seq`);
   const last = lazyStatement(db, `SELECT COALESCE(MAX(seq), 0) AS n FROM changes`);
+  const latestOf = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM changes WHERE entity IN (SELECT value FROM json_each(?)) ORDER BY seq DESC LIMIT ?`,
+  );
 
   return {
     /** Append one change; only the mutation path calls this, inside its transaction. */
@@ -71,6 +75,10 @@ export function createChangesRepo(db: Db) {
     /** Every change of one memory, summary (session id) or link, oldest first. */
     ofEntity(entityId: string): Change[] {
       return (ofEntity().all(entityId) as ChangeRow[]).map(toChange);
+    },
+    /** The newest changes of these kinds of entity, newest first. */
+    latest(entities: readonly Change['entity'][], limit: number): Change[] {
+      return (latestOf().all(JSON.stringify(entities), limit) as ChangeRow[]).map(toChange);
     },
     /** The newest sequence number (0 when nothing changed yet). */
     lastSeq(): number {

@@ -39,6 +39,13 @@ export const RAW_PLACES: readonly RawPlace[] = [
   },
   { name: 'LLM ledger', table: 'llm_ledger', key: 'id', columns: ['detail'], project: 'project_id' },
   {
+    name: 'injected context',
+    table: 'context_log',
+    key: 'id',
+    columns: ['text'],
+    project: 'project_id',
+  },
+  {
     name: 'sessions',
     table: 'sessions',
     key: 'id',

@@ -7,7 +7,15 @@
  * Each record carries a format version and is checked on its own when imported: one that cannot be
  * read or has the wrong shape is set aside in `rejected/` with its reason, and the others go on.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { capturedEventProblem } from '../core/event-shape.ts';
 import type { CapturedEvent, ProjectIdentity } from '../core/model.ts';
@@ -98,6 +106,27 @@ export function checkInboxRecord(
       project: { name: p['name'], key: p['key'], root: p['root'] },
     },
   };
+}
+
+/** Files set aside as unreadable (`inbox/rejected/`), newest first, at most `limit`. */
+export function listRejected(dir: string, limit: number): { name: string; bytes: number; at: number }[] {
+  const rejected = join(dir, 'rejected');
+  let names: string[];
+  try {
+    names = readdirSync(rejected);
+  } catch {
+    return []; // nothing was ever rejected
+  }
+  const out: { name: string; bytes: number; at: number }[] = [];
+  for (const name of names) {
+    try {
+      const st = statSync(join(rejected, name));
+      out.push({ name, bytes: st.size, at: st.mtimeMs });
+    } catch {
+      // Deleted between the listing and the stat: no longer rejected.
+    }
+  }
+  return out.sort((a, b) => b.at - a.at).slice(0, limit);
 }
 
 export interface ImportReport {

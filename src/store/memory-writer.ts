@@ -18,6 +18,7 @@ import { erasePhrase, phrasePattern } from '../core/phrase.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import type { Db } from './database.ts';
+import { eraseInjectedLinesOf } from './erase-injected.ts';
 import { eraseTurnOf } from './erase-turn.ts';
 import { createLinkWriter } from './link-writer.ts';
 import {
@@ -371,8 +372,8 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
 
     /**
      * Erase a memory's text everywhere engram keeps it: the row (and so its full-text and vector
-     * entries), its earlier versions, its links, and the raw events and prompt of the turn it came
-     * from. A tombstone stays (id, project, time, source) so it never comes back nor re-syncs.
+     * entries), its earlier versions, its links, its lines in the context log, and the raw events and
+     * prompt of the turn it came from. A tombstone stays (id, project, time, source) so it never comes back nor re-syncs.
      */
     forget(id: string, ctx: MutationContext): boolean {
       return tx(() => {
@@ -388,6 +389,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
         erase().run(ctx.at, id);
         dropVersions().run(id);
         dropLinksOf().run(id, id);
+        eraseInjectedLinesOf(db, id);
         dropInjections().run(id);
         log('memory', id, cur.projectId, 'forget', ctx, cur.version + 1);
         return true;

@@ -5,13 +5,18 @@ import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
 import { createAnchorsRepo } from './anchors-repo.ts';
 import { createChangesRepo } from './changes-repo.ts';
+import { createContextLogRepo } from './context-log-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
 import { createGraphFilesRepo } from './graph-files-repo.ts';
 import { createGraphRepo } from './graph-repo.ts';
 import { createInjectionsRepo } from './injections-repo.ts';
 import { createLlmLedgerRepo } from './llm-ledger-repo.ts';
+import { createMemoryListRepo } from './memory-list-repo.ts';
+import { createMemoryStatsRepo } from './memory-stats-repo.ts';
 import { createMemoryWriter } from './memory-writer.ts';
 import { createObservationsRepo } from './observations-repo.ts';
+import { createPendingForgetsRepo } from './pending-forgets-repo.ts';
+import { createSessionListRepo } from './session-list-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSummariesRepo } from './summaries-repo.ts';
 import { createTeamRepo } from './team-repo.ts';
@@ -41,6 +46,11 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     /** Team sync bookkeeping (outbox, cursors, authors, conflicts, teammates' project state). */
     team: createTeamRepo(db),
     injections: createInjectionsRepo(db),
+    contextLog: createContextLogRepo(db),
+    memoryList: createMemoryListRepo(db),
+    memoryStats: createMemoryStatsRepo(db),
+    sessionList: createSessionListRepo(db),
+    pendingForgets: createPendingForgetsRepo(db),
     transcripts: createTranscriptsRepo(db),
     llmLedger: createLlmLedgerRepo(db),
     workerLock: createWorkerLockRepo(db, isSameProcess),

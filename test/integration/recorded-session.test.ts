@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.ts';
+import { FORGOTTEN_LINE } from '../../src/store/erase-injected.ts';
+import { createStore } from '../../src/store/store.ts';
 import { CLI_BIN, createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'hook-payloads', 'bugfix-session.jsonl');
@@ -112,5 +115,50 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
     expect(parsed.hookSpecificOutput.additionalContext).toContain('Fixed add() in math.js');
     expect(ask('Why was the add function in math.js broken?', 'prompt-1')).toBe(''); // not repeated
     expect(ask('Please write a haiku about autumn leaves', 'prompt-2')).toBe(''); // not relevant
+
+    // Each call is in the context log: exactly what was injected, each memory's score and cost, the hook's time.
+    const store = createStore(openDatabase(join(sb.engramHome, 'engram.db'), { readonly: true }));
+    try {
+      const [first, again] = store.contextLog.ofSession('prompt-1');
+      expect(first?.text).toBe(parsed.hookSpecificOutput.additionalContext);
+      expect(first?.items.length).toBeGreaterThan(0);
+      for (const item of first?.items ?? []) {
+        expect(item.why).toBe('match');
+        expect(item.score).toBeGreaterThanOrEqual(0.35);
+        expect(first?.text).toContain(item.id);
+        expect(item.tokens).toBeGreaterThan(0);
+      }
+      expect(first?.latencyMs).toBeGreaterThan(0);
+      expect(again).toMatchObject({ text: '', tokens: 0, items: [] });
+    } finally {
+      store.close();
+    }
+
+    // Forgetting a memory takes its line out of every injection that carried it.
+    const told = JSON.parse(hit) as { hookSpecificOutput: { additionalContext: string } };
+    const id = /obs_[0-9a-z]{20}/.exec(told.hookSpecificOutput.additionalContext)?.[0] as string;
+    const { title } = JSON.parse(sb.engram(['show', id, '--json']).stdout) as { title: string };
+    expect(told.hookSpecificOutput.additionalContext).toContain(title);
+    const indexBefore = (() => {
+      const before = createStore(openDatabase(join(sb.engramHome, 'engram.db'), { readonly: true }));
+      try {
+        return before.contextLog.ofSession('resumed-1')[0]?.text ?? '';
+      } finally {
+        before.close();
+      }
+    })();
+    expect(indexBefore).toContain(id);
+    expect(sb.engram(['forget', id]).status).toBe(0);
+    const after = createStore(openDatabase(join(sb.engramHome, 'engram.db'), { readonly: true }));
+    try {
+      const [logged] = after.contextLog.ofSession('prompt-1');
+      expect(logged?.text).not.toContain(id);
+      expect(logged?.text).not.toContain(title);
+      expect(logged?.text).toContain(FORGOTTEN_LINE);
+      // (A SessionStart index may still quote the session summary, which is not the memory.)
+      for (const row of after.contextLog.ofSession('resumed-1')) expect(row.text).not.toContain(id);
+    } finally {
+      after.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import m0005 from './0005_vectors.sql';
 import m0006 from './0006_mutations.sql';
 import m0007 from './0007_knowledge.sql';
 import m0008 from './0008_graph.sql';
+import m0009 from './0009_viewer.sql';
 import m0010 from './0010_team.sql';
 
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: '0006_mutations', sql: m0006 },
   { version: 7, name: '0007_knowledge', sql: m0007 },
   { version: 8, name: '0008_graph', sql: m0008 },
+  { version: 9, name: '0009_viewer', sql: m0009 },
   { version: 10, name: '0010_team', sql: m0010 },
 ];
 

@@ -11,7 +11,7 @@ import { createHeuristicDistiller } from '../../distill/heuristic-distiller.ts';
 import type { TurnPreparer } from '../../worker/drain.ts';
 import type * as LlmEntryModule from '../../worker/llm-entry.ts';
 import type { Store } from '../../store/store.ts';
-import { loadPrices } from './commands/metrics.ts';
+import { loadPrices } from '../prices-file.ts';
 import type { CliContext } from './context.ts';
 
 export async function createLlmStep(

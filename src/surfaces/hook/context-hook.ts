@@ -9,7 +9,11 @@ import { describeError } from '../../core/errors.ts';
 import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
 import { createStaleLookup } from '../../graph/anchor-freshness.ts';
-import { renderPromptContext, renderSessionContext } from '../../recall/render-context.ts';
+import {
+  renderPromptContext,
+  renderSessionContext,
+  type RenderedContext,
+} from '../../recall/render-context.ts';
 import { openDatabase } from '../../store/database.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 import { createStore, type Store } from '../../store/store.ts';
@@ -34,11 +38,16 @@ function contextJson(hookEventName: string, text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
 }
 
-function render(store: Store, runtime: Runtime, project: Project, record: InboxRecord): string {
+function render(
+  store: Store,
+  runtime: Runtime,
+  project: Project,
+  record: InboxRecord,
+): RenderedContext | null {
   const { config } = runtime;
   const { event, sessionId, at } = record;
   if (event.kind === 'session_start') {
-    const ctx = renderSessionContext(store, {
+    return renderSessionContext(store, {
       project,
       sessionId,
       source: event.source,
@@ -49,12 +58,9 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       staleOf: createStaleLookup(store, project),
       standingShare: config['context.standingShare'],
     });
-    if (ctx.text === '') return '';
-    store.injections.record(sessionId, ctx.observationIds, at);
-    return contextJson('SessionStart', ctx.text);
   }
   if (event.kind === 'prompt') {
-    const ctx = renderPromptContext(store, {
+    return renderPromptContext(store, {
       projectId: project.id,
       sessionId,
       prompt: event.prompt,
@@ -63,11 +69,8 @@ function render(store: Store, runtime: Runtime, project: Project, record: InboxR
       maxItems: config['context.promptMaxItems'],
       minScore: config['context.promptMinScore'],
     });
-    if (ctx.text === '') return '';
-    store.injections.record(sessionId, ctx.observationIds, at);
-    return contextJson('UserPromptSubmit', ctx.text);
   }
-  return '';
+  return null;
 }
 
 /**
@@ -100,12 +103,40 @@ export function handleContextEvent(
         record.hook,
         record.at,
       );
-      store.events.append({ ...record, projectId: project.id });
+      const seq = store.events.append({ ...record, projectId: project.id });
+      let ctx: RenderedContext | null = null;
       try {
-        stdout = render(store, runtime, project, record);
+        ctx = render(store, runtime, project, record);
+        if (ctx && ctx.text !== '') {
+          store.injections.record(record.sessionId, ctx.observationIds, record.at);
+          stdout = contextJson(record.hook, ctx.text);
+        }
       } catch (error) {
         // A rendering problem must not cost the event: log it and inject nothing.
+        stdout = '';
+        ctx = null;
         logger.error('could not build the context to inject', {
+          hook: record.hook,
+          error: describeError(error),
+        });
+      }
+      try {
+        // What was injected (or that nothing was), and the hook's time so far: the viewer shows both.
+        store.contextLog.add({
+          sessionId: record.sessionId,
+          projectId: project.id,
+          hook: record.hook,
+          startSource: record.event.kind === 'session_start' ? record.event.source : null,
+          eventSeq: seq,
+          at: record.at,
+          text: ctx?.text ?? '',
+          tokens: ctx?.tokens ?? 0,
+          items: ctx?.items ?? [],
+          latencyMs: Math.round(performance.now()),
+        });
+      } catch (error) {
+        // The record is for the viewer; the injection and the event stand without it.
+        logger.warn('could not record the injected context', {
           hook: record.hook,
           error: describeError(error),
         });

@@ -1,19 +1,17 @@
 /**
  * `engram config list|get|set|unset`: one schema, values from defaults ← file ← environment.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import {
   CONFIG_KEYS,
   coerceConfigValue,
   envNameOf,
-  flattenConfigFile,
   isConfigKey,
   type ConfigKey,
 } from '../../../core/config.ts';
 import { describeConfigKey } from '../../../core/config-descriptions.ts';
 import { EngramError } from '../../../core/errors.ts';
-import { readConfigFile } from '../../runtime.ts';
+import { readFlatConfig, readFlatConfigForChange, writeFlatConfig } from '../../config-file.ts';
 import { printJson, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';
 
@@ -36,19 +34,6 @@ function sourceOf(
   return key in file ? 'file' : 'default';
 }
 
-function writeConfigFile(path: string, flat: Record<string, unknown>): void {
-  const nested: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flat).sort(([a], [b]) => a.localeCompare(b))) {
-    const [group, name] = key.split('.') as [string, string];
-    const section = (nested[group] ??= {}) as Record<string, unknown>;
-    section[name] = value;
-  }
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(nested, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
-}
-
 export function configCommand(
   ctx: CliContext,
   action: string,
@@ -56,17 +41,8 @@ export function configCommand(
   flags: { json: boolean },
 ): number {
   const path = ctx.runtime.paths.config;
-  const read = readConfigFile(path);
-  if ('error' in read && (action === 'set' || action === 'unset'))
-    throw new EngramError('CONFIG_INVALID', `${read.error}: not changing it`, {
-      hint: 'Fix the file by hand or move it away (the defaults apply meanwhile).',
-    });
-  let file: Record<string, unknown> = {};
-  try {
-    file = 'value' in read && read.value !== undefined ? flattenConfigFile(read.value, path) : {};
-  } catch (error) {
-    if (action === 'set' || action === 'unset') throw error;
-  }
+  const file =
+    action === 'set' || action === 'unset' ? readFlatConfigForChange(path) : readFlatConfig(path).file;
   const config = ctx.runtime.config;
   switch (action) {
     case 'list': {
@@ -99,7 +75,7 @@ export function configCommand(
       if (args.length < 2) throw new EngramError('INPUT_INVALID', 'usage: engram config set <key> <value>');
       const value = coerceConfigValue(key, args.slice(1).join(' '), 'engram config set');
       const next = { ...file, [key]: value };
-      writeConfigFile(path, next);
+      writeFlatConfig(path, next);
       const shadowed = sourceOf(ctx, key, next) === 'env';
       ctx.io.out(
         `${key} = ${JSON.stringify(value)} (saved in ${path})${shadowed ? `; note: ${envNameOf(key)} in the environment overrides it` : ''}\n`,
@@ -110,7 +86,7 @@ export function configCommand(
       const key = requireKey(args[0]);
       const next = { ...file };
       delete next[key];
-      if (existsSync(path)) writeConfigFile(path, next);
+      if (existsSync(path)) writeFlatConfig(path, next);
       ctx.io.out(`${key} reset to its default\n`);
       return 0;
     }

@@ -17,7 +17,7 @@ import { problemsSince } from '../log-errors.ts';
 import type { CommandSpec } from '../registry.ts';
 import { loadSettings } from '../settings-files.ts';
 import { claudeJsonPath, defaultSettingsPath } from './install.ts';
-import { loadPricesChecked } from './metrics.ts';
+import { loadPricesChecked } from '../../prices-file.ts';
 
 export interface Check {
   name: string;

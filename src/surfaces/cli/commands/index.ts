@@ -20,6 +20,7 @@ import { serverSpec } from './server.ts';
 import { statusSpec } from './status.ts';
 import { teamSpec } from './team.ts';
 import { vaultSpec } from './vault.ts';
+import { uiSpec } from './ui.ts';
 import { flushSpec, retrySpec, workerSpec } from './worker.ts';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -36,6 +37,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   pinSpec,
   unpinSpec,
   forgetSpec,
+  uiSpec,
   changesSpec,
   backfillSpec,
   querySpec,

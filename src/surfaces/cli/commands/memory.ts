@@ -18,6 +18,7 @@ import { teamNotesOf, type TeamNote } from '../../../recall/team-notes.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import { memoryJson } from '../../memory-json.ts';
 import {
   boolFlag,
   intFlag,
@@ -27,27 +28,6 @@ import {
   type FlagSpec,
   type ParsedArgs,
 } from '../registry.ts';
-
-function observationJson(o: Observation) {
-  return {
-    id: o.id,
-    type: o.type,
-    title: o.title,
-    subtitle: o.subtitle,
-    narrative: o.narrative,
-    facts: o.facts,
-    concepts: o.concepts,
-    filesRead: o.filesRead,
-    filesModified: o.filesModified,
-    projectId: o.projectId,
-    sessionId: o.sessionId,
-    source: o.source,
-    status: o.status,
-    createdAt: o.createdAt,
-    tokens: o.tokens,
-    provenance: o.provenance,
-  };
-}
 
 export async function searchCommand(
   ctx: CliContext,
@@ -188,7 +168,7 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
   }
   const list = found.map((f) => f.o as Observation);
   if (flags.json) {
-    printJson(ctx, ids.length === 1 ? observationJson(list[0] as Observation) : list.map(observationJson));
+    printJson(ctx, ids.length === 1 ? memoryJson(list[0] as Observation) : list.map(memoryJson));
     return 0;
   }
   const now = ctx.now();

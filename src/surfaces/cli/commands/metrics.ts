@@ -2,35 +2,13 @@
  * `engram metrics`: token usage and its cost (per session, project, model and day, from transcripts,
  * with an editable price table), and capture health.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkPrices, costOf, DEFAULT_PRICES, type Prices } from '../../../core/prices.ts';
+import { costOf } from '../../../core/prices.ts';
+import { loadPrices } from '../../prices-file.ts';
 import type { UsageTotals } from '../../../store/transcripts-repo.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';
-
-/**
- * Prices from `$ENGRAM_HOME/prices.json` over the defaults (the LLM distiller's budgets use them too).
- * A file that cannot be read, or bad entries in it, are reported as problems and left out.
- */
-export function loadPricesChecked(path: string): { prices: Prices; problems: string[] } {
-  if (!existsSync(path)) return { prices: DEFAULT_PRICES, problems: [] };
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    return {
-      prices: DEFAULT_PRICES,
-      problems: [`${path} is not valid JSON (${(error as Error).message}); using the default prices`],
-    };
-  }
-  const checked = checkPrices(value);
-  return { prices: { ...DEFAULT_PRICES, ...checked.prices }, problems: checked.problems };
-}
-
-export function loadPrices(path: string): Prices {
-  return loadPricesChecked(path).prices;
-}
 
 export function metricsCommand(ctx: CliContext, flags: { json: boolean }): number {
   const pricesPath = join(ctx.runtime.home, 'prices.json');

@@ -6,39 +6,14 @@ import { join } from 'node:path';
 import { listInbox } from '../../../store/inbox.ts';
 import { findTranscripts } from '../../../worker/backfill.ts';
 import { problemsSince } from '../log-errors.ts';
-import { loadPricesChecked } from './metrics.ts';
+import { loadPricesChecked } from '../../prices-file.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
-import type { Config } from '../../../core/config.ts';
+import { distillStatus } from '../../distill-status.ts';
 import type { Store } from '../../../store/store.ts';
-
-/** The LLM distiller's state: provider, today's spend against the caps, and whether a cap stopped it. */
-function distillStatus(store: Store, config: Config, now: number) {
-  const provider = config['distill.provider'];
-  const day = new Date(now).toISOString().slice(0, 10);
-  const spent = store.llmLedger.spentOnDay(day);
-  const last = store.llmLedger.latest(1)[0];
-  const capped = last !== undefined && last.outcome === 'budget_skip' && last.day === day;
-  return {
-    provider,
-    model: config['distill.model'] || null,
-    // Off, stopped by a cap, or configured but unable to run (no key, SDK missing): heuristic in charge.
-    active: provider !== 'none' && !capped && last?.outcome !== 'unavailable',
-    today: {
-      day,
-      calls: spent.calls,
-      tokens: spent.tokens,
-      costUsd: spent.costUsd,
-      tokenCap: config['distill.dailyTokenCap'],
-      usdCap: config['distill.dailyUsdCap'],
-    },
-    budgetReached: capped ? { reason: last.detail ?? 'budget cap reached', at: last.at } : null,
-    lastCall: last ? { outcome: last.outcome, at: last.at, detail: last.detail } : null,
-  };
-}
 
 /** Sessions Claude Code kept transcripts of that engram has never read (the hooks may have missed them). */
 function unreadTranscripts(ctx: CliContext, store: Store): { root: string; sessions: number } {

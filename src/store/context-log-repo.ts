@@ -1,0 +1,147 @@
+/**
+ * The context log: exactly what each SessionStart / UserPromptSubmit hook call injected, with each
+ * memory's score and token cost, and how long the hook had taken. The hook appends one row per call.
+ */
+import type { Db } from './database.ts';
+import { lazyStatement } from './statements.ts';
+
+/** One memory in an injection: its id, what its line cost, and why it was chosen. */
+export interface InjectedItem {
+  id: string;
+  /** Tokens its line in the injected text cost. */
+  tokens: number;
+  /** The share of the prompt's distinctive words it holds (prompt recall); null for the SessionStart index. */
+  score: number | null;
+  /**
+   * `standing`: pinned knowledge at SessionStart; `recent`: in the SessionStart index; `stale`: listed
+   * there apart, its code changed; `match`: with a prompt.
+   */
+  why: 'standing' | 'recent' | 'stale' | 'match';
+}
+
+export interface ContextLogEntry {
+  sessionId: string;
+  projectId: string;
+  hook: string;
+  startSource: string | null;
+  eventSeq: number | null;
+  at: number;
+  text: string;
+  tokens: number;
+  items: InjectedItem[];
+  latencyMs: number | null;
+}
+
+export interface ContextLogRow extends ContextLogEntry {
+  id: number;
+}
+
+interface Row {
+  id: number;
+  session_id: string;
+  project_id: string;
+  hook: string;
+  start_source: string | null;
+  event_seq: number | null;
+  at: number;
+  text: string;
+  tokens: number;
+  items: string;
+  latency_ms: number | null;
+}
+
+function parseItems(text: string): InjectedItem[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as InjectedItem[]) : [];
+  } catch {
+    // A damaged row shows its text without the per-memory breakdown rather than failing the page.
+    return [];
+  }
+}
+
+const toRow = (r: Row): ContextLogRow => ({
+  id: r.id,
+  sessionId: r.session_id,
+  projectId: r.project_id,
+  hook: r.hook,
+  startSource: r.start_source,
+  eventSeq: r.event_seq,
+  at: r.at,
+  text: r.text,
+  tokens: r.tokens,
+  items: parseItems(r.items),
+  latencyMs: r.latency_ms,
+});
+
+/** Hook latency over a period, per hook: calls, median and 95th percentile. */
+export interface HookLatency {
+  hook: string;
+  calls: number;
+  p50: number;
+  p95: number;
+}
+
+export function createContextLogRepo(db: Db) {
+  const insert = lazyStatement(
+    db,
+    `INSERT INTO context_log (session_id, project_id, hook, start_source, event_seq, at, text, tokens, items, latency_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const ofSession = lazyStatement(
+    db,
+    `SELECT * FROM context_log WHERE session_id = ? ORDER BY at, id LIMIT ?`,
+  );
+  const latencies = lazyStatement(
+    db,
+    `SELECT hook, latency_ms FROM context_log WHERE at >= ? AND latency_ms IS NOT NULL ORDER BY hook, latency_ms`,
+  );
+  const perDay = lazyStatement(
+    db,
+    `SELECT date(at / 1000, 'unixepoch') AS day, COUNT(*) AS calls, SUM(tokens) AS tokens,
+       SUM(CASE WHEN tokens > 0 THEN 1 ELSE 0 END) AS injected
+     FROM context_log WHERE at >= ? GROUP BY day ORDER BY day`,
+  );
+  return {
+    add(e: ContextLogEntry): void {
+      insert().run(
+        e.sessionId,
+        e.projectId,
+        e.hook,
+        e.startSource,
+        e.eventSeq,
+        e.at,
+        e.text,
+        e.tokens,
+        JSON.stringify(e.items),
+        e.latencyMs,
+      );
+    },
+    /** A session's injections, oldest first. */
+    ofSession(sessionId: string, limit = 500): ContextLogRow[] {
+      return (ofSession().all(sessionId, limit) as Row[]).map(toRow);
+    },
+    /** Context hook latency since `since`, per hook. */
+    latency(since: number): HookLatency[] {
+      const byHook = new Map<string, number[]>();
+      for (const r of latencies().all(since) as { hook: string; latency_ms: number }[]) {
+        const list = byHook.get(r.hook) ?? [];
+        list.push(r.latency_ms);
+        byHook.set(r.hook, list);
+      }
+      const at = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+      return [...byHook].map(([hook, xs]) => ({
+        hook,
+        calls: xs.length,
+        p50: at(xs, 0.5),
+        p95: at(xs, 0.95),
+      }));
+    },
+    /** Per UTC day since `since`: context hook calls, those that injected something, tokens injected. */
+    perDay(since: number): { day: string; calls: number; injected: number; tokens: number }[] {
+      return perDay().all(since) as { day: string; calls: number; injected: number; tokens: number }[];
+    },
+  };
+}
+
+export type ContextLogRepo = ReturnType<typeof createContextLogRepo>;

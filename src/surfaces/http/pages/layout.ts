@@ -1,0 +1,71 @@
+/**
+ * The page shell: navigation, the live indicator, the stylesheet and the one script (both from the
+ * viewer's own origin, the script with this response's CSP nonce). Every interpolated value is escaped
+ * by hono/html; memory text is never markup.
+ */
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { ViewerAssets } from '../deps.ts';
+import type { ViewerEnv } from '../security.ts';
+
+export type Html = ReturnType<typeof html>;
+
+export const NAV = [
+  { key: 'stream', href: '/', label: 'Stream' },
+  { key: 'search', href: '/search', label: 'Search' },
+  { key: 'sessions', href: '/sessions', label: 'Sessions' },
+  { key: 'graph', href: '/graph', label: 'Graph' },
+  { key: 'metrics', href: '/metrics', label: 'Metrics' },
+  { key: 'health', href: '/health', label: 'Health' },
+  { key: 'settings', href: '/settings', label: 'Settings' },
+] as const;
+
+export type NavKey = (typeof NAV)[number]['key'];
+
+export interface PageOptions {
+  title: string;
+  /** The menu entry to mark as current (none for an error page). */
+  nav: NavKey | null;
+  body: Html;
+  /** Extra attributes for the client script (`data-page` picks its behaviour). */
+  page?: string;
+}
+
+export function layout(c: Context<ViewerEnv>, assets: ViewerAssets, options: PageOptions): Html {
+  const nonce = c.get('secureHeadersNonce') ?? '';
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <link rel="icon" href="data:," />
+        <title>${options.title} · engram</title>
+        <link rel="stylesheet" href="/assets/viewer.css?v=${assets.version}" />
+        <script nonce="${nonce}" src="/assets/viewer.js?v=${assets.version}" defer></script>
+      </head>
+      <body data-page="${options.page ?? options.nav}">
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="/">engram</a>
+          <nav aria-label="Main">
+            <ul>
+              ${NAV.map(
+                (n) =>
+                  html`<li>
+                    <a href="${n.href}" ${n.key === options.nav ? html` aria-current="page"` : ''}
+                      >${n.label}</a
+                    >
+                  </li>`,
+              )}
+            </ul>
+          </nav>
+          <p class="live" id="live" role="status" aria-live="polite">
+            <span class="dot" aria-hidden="true"></span><span id="live-text">connecting…</span>
+          </p>
+        </header>
+        <main id="main">${options.body}</main>
+        <div id="toasts" class="toasts" role="status" aria-live="polite"></div>
+      </body>
+    </html>`;
+}

@@ -1,0 +1,83 @@
+/**
+ * The page routes: each reads through the same models as the JSON API and renders into the layout.
+ */
+import type { Context, Hono } from 'hono';
+import { parseMemoryFilter } from '../../../core/memory-filter.ts';
+import type { RouteDeps } from '../deps.ts';
+import { decodeSessionCursor, listSessions } from '../api-sessions.ts';
+import { health, metrics } from '../api-system.ts';
+import { notFound } from '../http-errors.ts';
+import { memoryDetail } from '../memory-detail.ts';
+import { intParam, projectParam, queryOf } from '../request-input.ts';
+import type { ViewerEnv } from '../security.ts';
+import { sessionDetail } from '../session-detail.ts';
+import { graphPage } from './graph-page.ts';
+import { healthPage } from './health-page.ts';
+import { layout, type Html, type PageOptions } from './layout.ts';
+import { memoryPage } from './memory-page.ts';
+import { metricsPage } from './metrics-page.ts';
+import { projectNamesOf } from './parts.ts';
+import { searchPage } from './search-page.ts';
+import { sessionPage, sessionsPage } from './sessions-page.ts';
+import { settingsPage } from './settings-page.ts';
+import { streamPage } from './stream-page.ts';
+
+export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
+  const { store, clock } = deps;
+  const render = (c: Context<ViewerEnv>, options: PageOptions, status: 200 | 404 = 200) =>
+    c.html(layout(c, deps.assets, options), status);
+  const page = (c: Context<ViewerEnv>, title: string, nav: PageOptions['nav'], body: Html) =>
+    render(c, { title, nav, body });
+
+  app.get('/', (c) => page(c, 'Stream', 'stream', streamPage(deps)));
+
+  app.get('/search', async (c) => {
+    const q = queryOf(c);
+    const body = await searchPage(deps, parseMemoryFilter(q), q['cursor']);
+    return page(c, q['q'] ? `Search: ${q['q']}` : 'Search', 'search', body);
+  });
+
+  app.get('/memories/:id', (c) => {
+    const id = c.req.param('id');
+    const o = /^obs_[0-9a-z]{20}$/.test(id) ? store.observations.get(id) : null;
+    if (!o) throw notFound('memory', id);
+    const name = store.sessions.project(o.projectId)?.name ?? o.projectId;
+    return render(c, {
+      title: o.title.slice(0, 80),
+      nav: 'search',
+      page: 'memory',
+      body: memoryPage(memoryDetail(deps, o), name, clock.now()),
+    });
+  });
+
+  app.get('/sessions', (c) => {
+    const q = queryOf(c);
+    const project = projectParam(q['project']);
+    const list = listSessions(store, project, 50, decodeSessionCursor(q['cursor']));
+    const projects = [...projectNamesOf(store)].map(([id, name]) => ({ id, name }));
+    return page(c, 'Sessions', 'sessions', sessionsPage(list, projects, project, !q['cursor'], clock.now()));
+  });
+
+  app.get('/sessions/:id', (c) => {
+    const id = c.req.param('id');
+    const session = /^[\w.:-]{1,200}$/.test(id) ? store.sessionList.get(id) : null;
+    if (!session) throw notFound('session', id);
+    return render(c, {
+      title: `Session ${session.request?.slice(0, 60) ?? id}`,
+      nav: 'sessions',
+      page: 'session',
+      body: sessionPage(sessionDetail(store, session), clock.now()),
+    });
+  });
+
+  app.get('/graph', (c) => page(c, 'Graph', 'graph', graphPage(deps, queryOf(c))));
+
+  app.get('/metrics', (c) => {
+    const days = intParam(queryOf(c)['days'], 'days', 1, 366, 30);
+    return page(c, 'Metrics', 'metrics', metricsPage(metrics(deps, days), days));
+  });
+
+  app.get('/health', (c) => page(c, 'Health', 'health', healthPage(health(deps), clock.now())));
+
+  app.get('/settings', (c) => page(c, 'Settings', 'settings', settingsPage(deps.settings.rows())));
+}
