@@ -1,9 +1,7 @@
-// Lint: typescript-eslint recommended and the rules ARCHITECTURE.md claims: layer imports, no import
-// cycles (import-x/no-cycle; scripts/check-cycles.mjs, also in `npm run lint`, adds type-only cycles),
-// no console, process.exit only in surfaces/, process.env only in surfaces/runtime.ts.
+// Lint: typescript-eslint recommended and the rules ARCHITECTURE.md claims: layer imports, no console,
+// process.exit only in surfaces/, process.env only in surfaces/runtime.ts. Import cycles are checked by
+// scripts/check-cycles.mjs (static, type-only and dynamic imports), the other half of `npm run lint`.
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Each layer may import only from the layers listed (and itself). */
@@ -72,18 +70,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
-  {
-    // No import cycles among our modules (type-only imports included: they still tie modules together).
-    files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
-    },
-    rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }],
-    },
-  },
   {
     // Output and process control belong to the edges; configuration is resolved once, so only the
     // runtime reads the environment (everything else is handed what it needs).

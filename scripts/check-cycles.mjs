@@ -1,5 +1,6 @@
-// Fails when the relative imports under src/ form a cycle (type-only imports included: a cycle of
-// types still ties modules together). Prints each cycle found. Part of `npm run lint`.
+// Fails when the relative imports under src/ form a cycle: static, type-only (a cycle of types still
+// ties modules together), side-effect and dynamic `import('./x.ts')` alike. Prints each cycle found.
+// Part of `npm run lint`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +19,13 @@ const graph = new Map();
 for (const file of files(root)) {
   const text = readFileSync(file, 'utf8');
   const deps = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+\.ts)['"]/gm)) {
-    deps.push(resolve(dirname(file), m[1]));
+  const patterns = [
+    /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+\.ts)['"]/gm, // import/export … from
+    /^\s*import\s+['"](\.{1,2}\/[^'"]+\.ts)['"]/gm, // import './x.ts' (side effects)
+    /\bimport\(\s*['"](\.{1,2}\/[^'"]+\.ts)['"]\s*\)/g, // import('./x.ts')
+  ];
+  for (const pattern of patterns) {
+    for (const m of text.matchAll(pattern)) deps.push(resolve(dirname(file), m[1]));
   }
   graph.set(file, deps);
 }
