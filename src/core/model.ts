@@ -136,6 +136,30 @@ export interface Observation extends ObservationDraft {
   lastSeenAt: number;
 }
 
+/** One memory in an injection: its id, what its line cost, and why it was chosen. */
+export interface InjectedItem {
+  id: string;
+  /** Tokens its line in the injected text cost. */
+  tokens: number;
+  /** The share of the prompt's distinctive words it holds (prompt recall); null for the SessionStart index. */
+  score: number | null;
+  /**
+   * `standing`: pinned knowledge at SessionStart; `recent`: in the SessionStart index; `stale`: listed
+   * there apart, its code changed; `match`: with a prompt.
+   */
+  why: 'standing' | 'recent' | 'stale' | 'match';
+}
+
+/** What a context hook injected with its event (recorded when the worker imports the event). */
+export interface InjectedContext {
+  text: string;
+  tokens: number;
+  observationIds: string[];
+  items: InjectedItem[];
+  /** The hook's own time until it had rendered, in milliseconds. */
+  latencyMs: number;
+}
+
 /** What a memory was at one version: enough to show it and to restore it. */
 export interface MemorySnapshot extends ObservationDraft {
   status: ObservationStatus;

@@ -13,6 +13,8 @@ export interface EngramPaths {
   viewerLog: string;
   workerPid: string;
   inboxDir: string;
+  /** Per session, the memory ids its context hooks injected that the worker has not recorded yet. */
+  toldDir: string;
   projectLinks: string;
   /** The default Obsidian vault (`engram vault export` without --dir or vault.dir). */
   vaultDir: string;
@@ -36,6 +38,7 @@ export function pathsFor(home: string): EngramPaths {
     viewerLog: join(logDir, 'viewer.log'),
     workerPid: join(home, 'worker.pid'),
     inboxDir: join(home, 'inbox'),
+    toldDir: join(home, 'told'),
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
     teamCredentials: join(home, 'team.json'),

@@ -35,6 +35,8 @@ export interface ContextRequest {
   staleOf?: StaleLookup;
   /** Share of the budget kept for standing (pinned) memories, whatever their age (default 0.4). */
   standingShare?: number;
+  /** Ids this session was told that the database has not recorded yet (the worker imports later). */
+  told?: ReadonlySet<string>;
 }
 
 /** Stale memories among some ids: since when, and why. */
@@ -185,7 +187,8 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     const own = store.summaries.get(sessionId);
     if (own) for (const line of summaryBlock('This session so far', own, now)) budget.tryAdd(line);
   }
-  const unseen = (o: Observation) => req.source !== 'resume' || !store.injections.has(sessionId, o.id);
+  const unseen = (o: Observation) =>
+    req.source !== 'resume' || !(req.told?.has(o.id) || store.injections.has(sessionId, o.id));
   // Standing knowledge first, within its own share of the budget: it never ages out.
   const standing = standingOrder(store.observations.pinned(project.id as ProjectId, 200)).filter(unseen);
   const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
@@ -277,6 +280,8 @@ export interface PromptRecallRequest {
   budgetTokens: number;
   maxItems: number;
   minScore: number;
+  /** As for the SessionStart index: ids told but not yet recorded. */
+  told?: ReadonlySet<string>;
 }
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
@@ -293,7 +298,7 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   for (const { observation } of hits) {
     if (stale.has(observation.id)) continue;
     if (observation.sessionId === req.sessionId) continue;
-    if (store.injections.has(req.sessionId, observation.id)) continue;
+    if (req.told?.has(observation.id) || store.injections.has(req.sessionId, observation.id)) continue;
     const share = coverage(observation);
     if (share === 0 || share < req.minScore) continue;
     chosen.push({ o: observation, share });

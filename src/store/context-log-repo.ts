@@ -5,19 +5,9 @@
 import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
-/** One memory in an injection: its id, what its line cost, and why it was chosen. */
-export interface InjectedItem {
-  id: string;
-  /** Tokens its line in the injected text cost. */
-  tokens: number;
-  /** The share of the prompt's distinctive words it holds (prompt recall); null for the SessionStart index. */
-  score: number | null;
-  /**
-   * `standing`: pinned knowledge at SessionStart; `recent`: in the SessionStart index; `stale`: listed
-   * there apart, its code changed; `match`: with a prompt.
-   */
-  why: 'standing' | 'recent' | 'stale' | 'match';
-}
+import type { InjectedItem } from '../core/model.ts';
+
+export type { InjectedItem } from '../core/model.ts';
 
 export interface ContextLogEntry {
   sessionId: string;

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { capturedEventProblem } from '../core/event-shape.ts';
-import type { CapturedEvent, ProjectIdentity } from '../core/model.ts';
+import type { CapturedEvent, InjectedContext, ProjectIdentity } from '../core/model.ts';
 
 /** The inbox record format this engram writes and reads. */
 export const INBOX_FORMAT = 1;
@@ -31,6 +31,8 @@ export interface InboxRecord {
   at: number;
   event: CapturedEvent;
   project: ProjectIdentity;
+  /** A SessionStart / UserPromptSubmit event: what its hook injected (or tried to). */
+  injected?: InjectedContext;
 }
 
 export interface InboxEntry extends InboxRecord {
@@ -94,6 +96,18 @@ export function checkInboxRecord(
     return bad('project must have a name, key and root');
   const problem = capturedEventProblem(r['event']);
   if (problem) return bad(problem);
+  const injected = r['injected'] as Record<string, unknown> | undefined;
+  const injectedOk =
+    injected === undefined ||
+    (injected !== null &&
+      typeof injected === 'object' &&
+      isStr(injected['text']) &&
+      typeof injected['tokens'] === 'number' &&
+      Array.isArray(injected['observationIds']) &&
+      injected['observationIds'].every(isStr) &&
+      Array.isArray(injected['items']) &&
+      typeof injected['latencyMs'] === 'number');
+  if (!injectedOk) return bad('injected must hold text, tokens, observationIds, items and latencyMs');
   return {
     ok: true,
     record: {
@@ -104,6 +118,7 @@ export function checkInboxRecord(
       at: r['at'],
       event: r['event'] as CapturedEvent,
       project: { name: p['name'], key: p['key'], root: p['root'] },
+      ...(injected ? { injected: injected as unknown as InjectedContext } : {}),
     },
   };
 }

@@ -9,7 +9,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
-import type { Distiller } from '../distill/heuristic-distiller.ts';
+import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
 import { importInboxInto } from './import-inbox.ts';
@@ -117,28 +117,35 @@ function withKnowledge(
   ];
 }
 
+/**
+ * The heuristic reading of a turn, done before its write transaction (it is pure; holding the write
+ * lock through it would keep the hooks waiting). It always runs: with an LLM result it still says
+ * which commands worked again (closing failures left open) and which task lists were finished.
+ */
+function readTurn(deps: DrainDeps, events: QueuedEvent[], narration: Narration[]): TurnResult | null {
+  const first = events[0];
+  if (!first) return null;
+  const project = deps.store.sessions.project(first.projectId as ProjectId);
+  return deps.distiller.distilTurn({
+    projectRoot: project?.root ?? first.cwd,
+    events,
+    previousSummary: deps.store.summaries.get(first.sessionId),
+    narration,
+  });
+}
+
 function distilTurn(
   deps: DrainDeps,
   events: QueuedEvent[],
   now: number,
   prepared: PreparedTurn | null,
-  narration: Narration[],
+  heuristic: TurnResult,
 ): number {
-  const { store, distiller } = deps;
+  const { store } = deps;
   const first = events[0];
   if (!first) return 0;
   const sessionId = first.sessionId;
   const projectId = first.projectId as ProjectId;
-  const project = store.sessions.project(projectId);
-  const previousSummary: SummaryDraft | null = store.summaries.get(sessionId);
-  // The heuristic reading always runs (it is cheap): with an LLM result it still says which commands
-  // worked again (closing failures left open) and which task lists were finished.
-  const heuristic = distiller.distilTurn({
-    projectRoot: project?.root ?? first.cwd,
-    events,
-    previousSummary,
-    narration,
-  });
   const result = prepared
     ? { observations: withKnowledge(prepared, heuristic), summary: prepared.summary }
     : heuristic;
@@ -218,10 +225,11 @@ function commitTurn(
     const narration = deps.readTranscripts
       ? turnNarration(readPendingTranscript(deps.store, events), events)
       : [];
+    const heuristic = readTurn(deps, events, narration);
     const created = deps.store.transaction(() => {
       // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
-      if (!deps.store.events.allPending(seqs)) return -1;
-      return distilTurn(deps, events, options.now, prepared, narration);
+      if (!heuristic || !deps.store.events.allPending(seqs)) return -1;
+      return distilTurn(deps, events, options.now, prepared, heuristic);
     });
     if (created < 0) return 'stop';
     if (deps.readTranscripts) readTranscriptAfter(deps, events, options.now);

@@ -19,7 +19,8 @@ const HOUR_MS = 3_600_000;
 const STALE_SWEEP_MS = 10_000;
 
 /**
- * Run the graph step until it has read the whole change log (at most `maxBatches` batches). A one-shot
+ * Run the graph step until it has read the whole change log (or `maxBatches` batches: the worker reads
+ * a bounded share each round). A one-shot
  * command (`flush`, `backfill`, a query) ranks the key files it left due at the end (`rankNow`); the
  * worker lets the debounce decide.
  */
@@ -27,7 +28,7 @@ export function catchUpGraph(
   store: Store,
   config: Config,
   now: number,
-  maxBatches = 200,
+  maxBatches = Number.POSITIVE_INFINITY,
   rankNow = true,
 ): GraphStepReport {
   const total: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };

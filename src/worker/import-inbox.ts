@@ -1,12 +1,37 @@
 /**
  * Move events from the inbox (files written by capture hooks) into the durable queue table, one
  * transaction per batch. Idempotent: an event already imported (same file name) is ignored. Files set
- * aside as unreadable are logged with their reason.
+ * aside as unreadable are logged with their reason. A context hook's event carries what it injected:
+ * recorded with the event (injections, the context log).
  */
 import { projectIdFromKey } from '../core/ids.ts';
+import type { InjectedContext } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
-import { importInbox, type ImportReport } from '../store/inbox.ts';
+import { importInbox, type ImportReport, type InboxEntry } from '../store/inbox.ts';
 import type { Store } from '../store/store.ts';
+
+/** What a context hook injected: the session will not be told these memories again; the viewer shows it. */
+function recordInjection(
+  store: Store,
+  e: InboxEntry,
+  projectId: string,
+  seq: number,
+  injected: InjectedContext,
+): void {
+  if (injected.text !== '') store.injections.record(e.sessionId, injected.observationIds, e.at);
+  store.contextLog.add({
+    sessionId: e.sessionId,
+    projectId,
+    hook: e.hook,
+    startSource: e.event.kind === 'session_start' ? e.event.source : null,
+    eventSeq: seq,
+    at: e.at,
+    text: injected.text,
+    tokens: injected.tokens,
+    items: injected.items,
+    latencyMs: injected.latencyMs,
+  });
+}
 
 export function importInboxInto(store: Store, inboxDir: string, logger?: Logger): ImportReport {
   const report = importInbox(inboxDir, (entries) =>
@@ -30,6 +55,7 @@ export function importInboxInto(store: Store, inboxDir: string, logger?: Logger)
             e.hook,
             e.at,
           );
+          if (e.injected) recordInjection(store, e, project.id, seq, e.injected);
         }
       }
     }),

@@ -11,6 +11,7 @@ import { isStoreBusy } from '../store/database.ts';
 import { WORKER_HEARTBEAT_MS, type ProcessStamp } from '../store/process-identity.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
+import { pruneTold } from '../store/told-ledger.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
 import { createGraphPass } from './graph-pass.ts';
@@ -31,6 +32,8 @@ export interface WorkerDeps {
   onHeartbeat?: () => void;
   /** The inbox directory capture hooks write to. */
   inboxDir: string;
+  /** Where context hooks note what they told each session (files older than a day are removed). */
+  toldDir?: string;
   /** The LLM step (opt-in `distill.provider`); absent: heuristic only. */
   prepare?: TurnPreparer;
   /** Embeds memories in the background when configured (embed.provider); null: lexical only. */
@@ -147,6 +150,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           );
           if (pruned > 0) logger.info('pruned distilled raw events', { pruned });
           if (embeds) store.transaction(() => store.vectors.prune());
+          if (deps.toldDir) pruneTold(deps.toldDir, now - DAY_MS);
         }
         // The graph grows from what was just distilled (edges, anchors, staleness, the vault).
         if (graph.tick(clock.now())) lastWork = now;

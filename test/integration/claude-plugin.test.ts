@@ -5,7 +5,7 @@
  * without it, it still exits 0. The manifests agree with what `engram install` registers.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS } from '../../src/core/model.ts';
@@ -77,7 +77,15 @@ describe('the Claude Code plugin', () => {
     expect(queue().inbox).toBe(1);
     const start = launch(p.start(), [npmBin]);
     expect(start).toMatchObject({ status: 0, stderr: '' });
-    // SessionStart goes through engram's database half: the event is stored there.
+    // SessionStart goes through engram's database half (dist/hook-context.cjs), which leaves the event
+    // in the inbox with what it injected (nothing yet: no memories).
+    const inboxDir = join(sb.engramHome, 'inbox');
+    const records = readdirSync(inboxDir)
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => JSON.parse(readFileSync(join(inboxDir, n), 'utf8')) as Record<string, unknown>);
+    const started = records.find((r) => r['hook'] === 'SessionStart');
+    expect(started?.['injected']).toMatchObject({ text: '', tokens: 0, observationIds: [] });
+    expect(sb.engram(['flush']).status).toBe(0);
     const hooks = (JSON.parse(sb.engram(['status', '--json']).stdout) as { hooks: { hook: string }[] }).hooks;
     expect(hooks.map((h) => h.hook)).toContain('SessionStart');
   });

@@ -180,11 +180,12 @@ describe('concurrent SQLite writers on one ENGRAM_HOME', () => {
     }
   }, 120_000);
 
-  it('a writer holding the database: context hooks wait their busy timeout, keep the event in the inbox, exit 0', async ({
+  it('a writer holding the database: context hooks read past it without waiting, leave the event in the inbox, exit 0', async ({
     annotate,
   }) => {
     const p = payloads('held', sb.project('held', 'git@github.com:example/held.git'));
-    expect(sb.hook(payloads('first', sb.project('first')).start()).status).toBe(0); // creates the database
+    expect(sb.hook(payloads('first', sb.project('first')).start()).status).toBe(0);
+    expect(sb.engram(['flush']).status).toBe(0); // the database now exists, with that first session
     const holder = new Database(join(sb.engramHome, 'engram.db'));
     let runs: (RunResult & { ms: number })[];
     try {
@@ -199,7 +200,8 @@ describe('concurrent SQLite writers on one ENGRAM_HOME', () => {
     await annotate(`context hooks behind a held write lock: slowest ${Math.round(slowest)} ms`);
     expect(runs.map((r) => r.status)).toEqual([0, 0]);
     expect(slowest).toBeLessThan(HOOK_BOUND_MS);
-    expect(hookLog()).toContain('waits in the inbox');
+    // Context hooks only read (WAL readers never wait for a writer): nothing went wrong to log.
+    expect(hookLog()).not.toContain('could not build the context');
     // Once the writer is gone, both events are imported and distilled like any other.
     expect(sb.hook(p.stop('The queue is configured in config/queue.yml.')).status).toBe(0);
     expect(sb.engram(['flush']).status).toBe(0);

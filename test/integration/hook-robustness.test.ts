@@ -53,7 +53,7 @@ describe('the hook never fails the agent', () => {
     expect(sb.hook(p.stop('all good')).status).toBe(0);
 
     const status = statusJson(sb);
-    // the prompt (stored at once), the huge tool call (capped) and the stop (in the inbox)
+    // the prompt, the huge tool call (capped) and the stop, all from the inbox
     expect(status.queue.pending + status.queue.inbox).toBe(3);
     const log = readFileSync(join(sb.engramHome, 'logs', 'hook.log'), 'utf8');
     expect(log).toMatch(/not valid JSON/);

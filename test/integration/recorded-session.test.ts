@@ -116,7 +116,9 @@ describe('recorded Claude Code hook payloads through ./bin/engram hook', () => {
     expect(ask('Why was the add function in math.js broken?', 'prompt-1')).toBe(''); // not repeated
     expect(ask('Please write a haiku about autumn leaves', 'prompt-2')).toBe(''); // not relevant
 
-    // Each call is in the context log: exactly what was injected, each memory's score and cost, the hook's time.
+    // Each call is in the context log (recorded when the worker imports the event): exactly what was
+    // injected, each memory's score and cost, the hook's time.
+    expect(sb.engram(['flush']).status).toBe(0);
     const store = createStore(openDatabase(join(sb.engramHome, 'engram.db'), { readonly: true }));
     try {
       const [first, again] = store.contextLog.ofSession('prompt-1');

@@ -1,7 +1,8 @@
 /**
  * The database half of the hook (bundled apart as dist/hook-context.cjs, loaded only for SessionStart
- * and UserPromptSubmit): store the event, then render the context to inject.
+ * and UserPromptSubmit): render the context to inject, reading only; the event goes to the inbox.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { withProjectId } from '../../capture/project-identity.ts';
@@ -17,7 +18,8 @@ import {
 import { openDatabase } from '../../store/database.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 import { createStore, type Store } from '../../store/store.ts';
-import { ensureHome, type Runtime } from '../runtime.ts';
+import { appendTold, readTold } from '../../store/told-ledger.ts';
+import type { Runtime } from '../runtime.ts';
 import type { ContextOutcome } from './run-hook.ts';
 
 function nativeBindingPath(): string | undefined {
@@ -46,6 +48,7 @@ function render(
 ): RenderedContext | null {
   const { config } = runtime;
   const { event, sessionId, at } = record;
+  const told = readTold(runtime.paths.toldDir, sessionId);
   if (event.kind === 'session_start') {
     return renderSessionContext(store, {
       project,
@@ -57,6 +60,7 @@ function render(
       keyFiles: config['graph.keyFiles'],
       staleOf: createStaleLookup(store, project),
       standingShare: config['context.standingShare'],
+      told,
     });
   }
   if (event.kind === 'prompt') {
@@ -68,16 +72,18 @@ function render(
       budgetTokens: config['context.promptTokens'],
       maxItems: config['context.promptMaxItems'],
       minScore: config['context.promptMinScore'],
+      told,
     });
   }
   return null;
 }
 
 /**
- * Store the event and render the context in ONE write transaction (one commit per hook call). The
- * connection is deliberately not closed: closing the last connection checkpoints the WAL, which costs
- * a few milliseconds the agent would wait for; committed data is safe in the WAL and the worker
- * checkpoints as it writes.
+ * Render the context from the database — reading only: a context hook never takes the write lock, so
+ * it never waits for the worker — and leave the event, with what was injected, in the inbox like every
+ * other event (the worker imports it in order and records the injection). If the database cannot be
+ * read (missing, due an upgrade the worker runs, broken), nothing is injected and the event is kept.
+ * The connection is not closed: the process ends at once, and closing would checkpoint the WAL.
  */
 export function handleContextEvent(
   record: InboxRecord,
@@ -85,70 +91,44 @@ export function handleContextEvent(
 ): ContextOutcome {
   const { runtime, logger } = deps;
   const project = withProjectId(record.project);
-  let stdout = '';
-  try {
-    ensureHome(runtime.paths);
-    const binding = nativeBindingPath();
-    const store = createStore(
-      openDatabase(runtime.paths.db, {
-        busyTimeoutMs: 3000,
-        deferUpgrade: true,
-        ...(binding ? { nativeBinding: binding } : {}),
-      }),
-    );
-    store.transaction(() => {
-      store.sessions.touch(
-        project,
-        { id: record.sessionId, cwd: record.cwd, transcriptPath: record.transcriptPath },
-        record.hook,
-        record.at,
+  let ctx: RenderedContext | null = null;
+  if (existsSync(runtime.paths.db)) {
+    try {
+      const binding = nativeBindingPath();
+      const store = createStore(
+        openDatabase(runtime.paths.db, {
+          busyTimeoutMs: 3000,
+          deferUpgrade: true,
+          ...(binding ? { nativeBinding: binding } : {}),
+        }),
       );
-      const seq = store.events.append({ ...record, projectId: project.id });
-      let ctx: RenderedContext | null = null;
-      try {
-        ctx = render(store, runtime, project, record);
-        if (ctx && ctx.text !== '') {
-          store.injections.record(record.sessionId, ctx.observationIds, record.at);
-          stdout = contextJson(record.hook, ctx.text);
-        }
-      } catch (error) {
-        // A rendering problem must not cost the event: log it and inject nothing.
-        stdout = '';
-        ctx = null;
-        logger.error('could not build the context to inject', {
-          hook: record.hook,
-          error: describeError(error),
-        });
-      }
-      try {
-        // What was injected (or that nothing was), and the hook's time so far: the viewer shows both.
-        store.contextLog.add({
-          sessionId: record.sessionId,
-          projectId: project.id,
-          hook: record.hook,
-          startSource: record.event.kind === 'session_start' ? record.event.source : null,
-          eventSeq: seq,
-          at: record.at,
-          text: ctx?.text ?? '',
-          tokens: ctx?.tokens ?? 0,
-          items: ctx?.items ?? [],
-          latencyMs: Math.round(performance.now()),
-        });
-      } catch (error) {
-        // The record is for the viewer; the injection and the event stand without it.
-        logger.warn('could not record the injected context', {
-          hook: record.hook,
-          error: describeError(error),
-        });
-      }
-    });
-  } catch (error) {
-    logger.error('could not store the event in the database; it waits in the inbox', {
-      hook: record.hook,
-      error: describeError(error),
-    });
-    writeInbox(runtime.paths.inboxDir, record);
-    return { stdout: '', stored: false };
+      ctx = render(store, runtime, project, record);
+    } catch (error) {
+      // Nothing to inject this time; the event itself is kept below.
+      logger.error('could not build the context to inject', {
+        hook: record.hook,
+        error: describeError(error),
+      });
+    }
   }
-  return { stdout, stored: true };
+  const injected = ctx !== null && ctx.text !== '' ? ctx : null;
+  if (injected) {
+    try {
+      appendTold(runtime.paths.toldDir, record.sessionId, injected.observationIds);
+    } catch (error) {
+      // Only the next prompt's repeat-avoidance depends on it; the event matters more.
+      logger.warn('could not note what was injected', { error: describeError(error) });
+    }
+  }
+  writeInbox(runtime.paths.inboxDir, {
+    ...record,
+    injected: {
+      text: ctx?.text ?? '',
+      tokens: ctx?.tokens ?? 0,
+      observationIds: injected?.observationIds ?? [],
+      items: ctx?.items ?? [],
+      latencyMs: Math.round(performance.now()),
+    },
+  });
+  return { stdout: injected ? contextJson(record.hook, injected.text) : '' };
 }

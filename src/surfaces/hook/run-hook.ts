@@ -16,11 +16,12 @@ import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 
 export interface ContextOutcome {
   stdout: string;
-  /** False when the database could not take the event and it went to the inbox instead. */
-  stored: boolean;
 }
 
-/** Stores a SessionStart / UserPromptSubmit event in the database and renders what to inject. */
+/**
+ * Renders what a SessionStart / UserPromptSubmit event injects (reading the database) and leaves the
+ * event, with what it injected, in the inbox.
+ */
 export type ContextHandler = (
   record: InboxRecord,
   deps: { runtime: Runtime; logger: Logger },
@@ -41,7 +42,7 @@ export interface HookDeps {
 export interface HookOutcome {
   /** What to print on stdout (empty for nothing). */
   stdout: string;
-  status: 'stored' | 'inboxed' | 'skipped' | 'rejected' | 'failed';
+  status: 'inboxed' | 'skipped' | 'rejected' | 'failed';
 }
 
 function toInbox(deps: HookDeps, record: InboxRecord): HookOutcome['status'] {
@@ -112,7 +113,7 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
   if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
     try {
       const r = deps.contextHandler()(record, { runtime, logger });
-      outcome = { stdout: r.stdout, status: r.stored ? 'stored' : 'inboxed' };
+      outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {
       logger.error('the context hook failed; capturing the event only', {
         hook: n.hook,

@@ -127,6 +127,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       signal: controller.signal,
       onHeartbeat: () => touchWorkerPidFile(paths),
       inboxDir: paths.inboxDir,
+      toldDir: paths.toldDir,
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
