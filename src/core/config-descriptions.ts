@@ -33,6 +33,8 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'A turn with no Stop event is distilled anyway after this long without new events.',
   'worker.autostart': 'Hooks start the background worker when it is not running.',
   'retention.eventDays': 'Distilled raw events are deleted after this many days (0 deletes them at once).',
+  'retention.contextLogDays':
+    'What each session was told (the context log the viewer shows) is kept this many days.',
   'retention.maxNodes':
     'Most active memories a project keeps: "engram prune" archives the least connected, oldest beyond it (restorable).',
   'retention.autoPrune': 'The worker prunes every project to retention.maxNodes once an hour.',

@@ -119,6 +119,12 @@ export const CONFIG_SCHEMA = {
     min: 0,
     max: 3650,
   },
+  'retention.contextLogDays': {
+    type: 'int',
+    default: 90,
+    min: 1,
+    max: 36500,
+  },
   'retention.maxNodes': {
     type: 'int',
     default: 500,

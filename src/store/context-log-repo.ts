@@ -86,6 +86,7 @@ export function createContextLogRepo(db: Db) {
     db,
     `SELECT hook, latency_ms FROM context_log WHERE at >= ? AND latency_ms IS NOT NULL ORDER BY hook, latency_ms`,
   );
+  const prune = lazyStatement(db, `DELETE FROM context_log WHERE at < ?`);
   const perDay = lazyStatement(
     db,
     `SELECT date(at / 1000, 'unixepoch') AS day, COUNT(*) AS calls, SUM(tokens) AS tokens,
@@ -108,6 +109,10 @@ export function createContextLogRepo(db: Db) {
       );
     },
     /** A session's injections, oldest first. */
+    /** Delete what was logged before `before`; how many rows went. */
+    pruneBefore(before: number): number {
+      return prune().run(before).changes;
+    },
     ofSession(sessionId: string, limit = 500): ContextLogRow[] {
       return (ofSession().all(sessionId, limit) as Row[]).map(toRow);
     },

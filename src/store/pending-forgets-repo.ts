@@ -41,7 +41,12 @@ export function createPendingForgetsRepo(db: Db) {
   const ofBatch = lazyStatement(db, `SELECT * FROM pending_forgets WHERE batch = ?`);
   const one = lazyStatement(db, `SELECT * FROM pending_forgets WHERE observation_id = ?`);
   const remove = lazyStatement(db, `DELETE FROM pending_forgets WHERE observation_id = ?`);
+  const any = lazyStatement(db, `SELECT 1 FROM pending_forgets LIMIT 1`);
   return {
+    /** Whether any forget is waiting for its undo window to end. */
+    any(): boolean {
+      return any().get() !== undefined;
+    },
     add(p: PendingForget): void {
       add().run(p.observationId, p.batch, p.archived ? 1 : 0, p.requestedAt, p.dueAt);
     },

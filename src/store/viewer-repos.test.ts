@@ -94,6 +94,10 @@ describe('the viewer’s reads', () => {
     expect(logged).toMatchObject({ eventSeq: 7, tokens: 12, items: [{ id: 'obs_x', score: 0.5 }] });
     expect(store.contextLog.latency(0)).toEqual([{ hook: 'UserPromptSubmit', calls: 1, p50: 40, p95: 40 }]);
     expect(store.contextLog.perDay(0)).toEqual([{ day: '1970-01-01', calls: 1, injected: 1, tokens: 12 }]);
+    // Retention: only rows logged before the cut-off go.
+    expect(store.contextLog.pruneBefore(200)).toBe(0);
+    expect(store.contextLog.pruneBefore(201)).toBe(1);
+    expect(store.contextLog.ofSession('new')).toEqual([]);
   });
 
   it('keeps pending forgets by batch until they are due', () => {

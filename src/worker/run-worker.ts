@@ -10,6 +10,7 @@ import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import { isStoreBusy } from '../store/database.ts';
 import { WORKER_HEARTBEAT_MS, type ProcessStamp } from '../store/process-identity.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
+import { eraseDueForgets } from '../store/erase-due.ts';
 import type { Store } from '../store/store.ts';
 import { pruneTold } from '../store/told-ledger.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
@@ -142,6 +143,9 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           });
         }
         if (report.failures > 0) lastWork = now;
+        // Forgets asked for in a viewer that stopped before their undo window ended.
+        const forgotten = eraseDueForgets(store, now, () => ({ origin: 'viewer', at: clock.now() }));
+        if (forgotten > 0) logger.info('forgot memories whose undo window ended', { erased: forgotten });
         busy = report.busy > 0;
         if (now - lastPrune > 3_600_000) {
           lastPrune = now;
@@ -149,6 +153,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
             store.events.pruneDone(now - config['retention.eventDays'] * DAY_MS),
           );
           if (pruned > 0) logger.info('pruned distilled raw events', { pruned });
+          const told = store.transaction(() =>
+            store.contextLog.pruneBefore(now - config['retention.contextLogDays'] * DAY_MS),
+          );
+          if (told > 0) logger.info('pruned the context log', { rows: told });
           if (embeds) store.transaction(() => store.vectors.prune());
           if (deps.toldDir) pruneTold(deps.toldDir, now - DAY_MS);
         }
@@ -159,6 +167,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         team?.tick(clock.now());
         // Open turns still waiting for their Stop keep the worker alive until they are distilled.
         if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
+        // So do forgets whose undo window has not ended yet.
+        if (store.pendingForgets.any()) lastWork = Math.max(lastWork, now - 1);
       } catch (error) {
         // A busy or failing database must not kill the worker; it tries again next round.
         busy = isStoreBusy(error);

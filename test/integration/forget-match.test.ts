@@ -6,6 +6,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.ts';
+import { createStore } from '../../src/store/store.ts';
 import { createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
 
 const NAME = 'Zebulon Quartermaine';
@@ -138,5 +140,42 @@ describe('engram forget --match', () => {
     expect(changes.changes.some((c) => c.op === 'redact')).toBe(true);
     expect(sb.engram(['flush']).status).toBe(0);
     expect(traces(sb.engramHome)).toEqual([]);
+  });
+
+  it('a forget left waiting by a viewer that died is carried out by the next flush (or worker round)', () => {
+    const p = payloads('sess-pending', cwd);
+    for (const payload of [
+      p.start(),
+      p.prompt('Where do the invoices go?'),
+      p.tool(
+        'Write',
+        { file_path: join(cwd, 'invoices.md'), content: 'Invoices go to the shared drive.' },
+        {},
+      ),
+      p.stop('Invoices are written to invoices.md and go to the shared drive.'),
+    ])
+      expect(sb.hook(payload).status).toBe(0);
+    expect(sb.engram(['flush']).status).toBe(0);
+    const store = createStore(openDatabase(join(sb.engramHome, 'engram.db')));
+    let id: string;
+    try {
+      const found = store.observations.ofSession('sess-pending')[0];
+      id = found?.id as string;
+      expect(id).toBeDefined();
+      // What the viewer does on "forget": archive now, erase after the undo window (here already past).
+      store.memory.archive(id, 'forget requested in the viewer', { origin: 'viewer', at: Date.now() });
+      store.pendingForgets.add({
+        observationId: id,
+        batch: 'fgt_dead',
+        archived: true,
+        requestedAt: 1,
+        dueAt: 2,
+      });
+    } finally {
+      store.close();
+    }
+    expect(sb.engram(['flush']).status).toBe(0);
+    const shown = JSON.parse(sb.engram(['show', id, '--json']).stdout) as { status: string };
+    expect(shown.status).toBe('forgotten');
   });
 });

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { EngramError } from '../../core/errors.ts';
 import type { Clock, Logger } from '../../core/ports.ts';
+import { eraseDueForgets } from '../../store/erase-due.ts';
 import type { MutationContext } from '../../store/memory-writer.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -69,18 +70,7 @@ export function createForgetting(deps: { store: Store; clock: Clock; logger: Log
 
     /** Erase what is due by `until` (default now) and still archived; returns how many were erased. */
     sweep(until = clock.now()): number {
-      let erased = 0;
-      for (;;) {
-        const due = store.pendingForgets.due(until, 200);
-        if (due.length === 0) break;
-        store.transaction(() => {
-          for (const p of due) {
-            store.pendingForgets.remove(p.observationId);
-            const o = store.observations.get(p.observationId);
-            if (o?.status === 'archived' && store.memory.forget(p.observationId, ctx())) erased++;
-          }
-        });
-      }
+      const erased = eraseDueForgets(store, until, ctx);
       if (erased > 0) logger.info('forgot memories whose undo window ended', { erased });
       return erased;
     },
