@@ -106,6 +106,20 @@ export interface ObservationDraft {
   subject?: string;
 }
 
+/** A memory's content fields (everything a draft holds but its subject), in one place for every projection. */
+export function contentOf(o: ObservationDraft): Omit<ObservationDraft, 'subject'> {
+  return {
+    type: o.type,
+    title: o.title,
+    subtitle: o.subtitle,
+    narrative: o.narrative,
+    facts: o.facts,
+    concepts: o.concepts,
+    filesRead: o.filesRead,
+    filesModified: o.filesModified,
+  };
+}
+
 export interface Observation extends ObservationDraft {
   id: ObservationId;
   projectId: ProjectId;

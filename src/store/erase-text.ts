@@ -9,6 +9,7 @@
 import { countPhrase, erasePhrase, phraseForms } from '../core/phrase.ts';
 import type { Db } from './database.ts';
 import type { MemoryWriter, MutationContext } from './memory-writer.ts';
+import { SUMMARY_TEXT_COLUMNS } from './summary-writer.ts';
 
 interface RawPlace {
   /** What the user is told. */
@@ -97,16 +98,6 @@ const MEMORY_COLUMNS = [
   'status_reason',
   'subject',
 ];
-const SUMMARY_COLUMNS = [
-  'request',
-  'investigated',
-  'learned',
-  'completed',
-  'next_steps',
-  'notes',
-  'files_read',
-  'files_edited',
-];
 
 export interface PhraseTally {
   place: string;
@@ -168,9 +159,9 @@ function findHits(db: Db, scope: PhraseScope): Hit[] {
     });
   const summaries = db
     .prepare(
-      `SELECT session_id, ${SUMMARY_COLUMNS.join(', ')} FROM summaries WHERE ${holds(SUMMARY_COLUMNS, forms.length)}${scoped('project_id')}`,
+      `SELECT session_id, ${SUMMARY_TEXT_COLUMNS.join(', ')} FROM summaries WHERE ${holds(SUMMARY_TEXT_COLUMNS, forms.length)}${scoped('project_id')}`,
     )
-    .all(...args(SUMMARY_COLUMNS, forms), ...project) as Record<string, unknown>[];
+    .all(...args(SUMMARY_TEXT_COLUMNS, forms), ...project) as Record<string, unknown>[];
   for (const row of summaries)
     hits.push({
       place: 'session summaries',
@@ -178,7 +169,7 @@ function findHits(db: Db, scope: PhraseScope): Hit[] {
       key: 'session_id',
       id: row['session_id'],
       row,
-      columns: SUMMARY_COLUMNS,
+      columns: SUMMARY_TEXT_COLUMNS,
     });
   for (const p of RAW_PLACES) {
     const rows = db

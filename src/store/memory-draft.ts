@@ -3,7 +3,7 @@
  * snapshot of a memory kept as one of its versions.
  */
 import { EngramError } from '../core/errors.ts';
-import type { MemorySnapshot, Observation, ObservationDraft } from '../core/model.ts';
+import { contentOf, type MemorySnapshot, type Observation, type ObservationDraft } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
 import { observationHash } from './observations-repo.ts';
 
@@ -49,14 +49,7 @@ export function cleanDraft(d: ObservationDraft): ObservationDraft {
 
 export function snapshotOf(o: Observation): MemorySnapshot {
   return {
-    type: o.type,
-    title: o.title,
-    subtitle: o.subtitle,
-    narrative: o.narrative,
-    facts: o.facts,
-    concepts: o.concepts,
-    filesRead: o.filesRead,
-    filesModified: o.filesModified,
+    ...contentOf(o),
     status: o.status,
     statusReason: o.statusReason,
     supersedes: o.supersedes,

@@ -11,7 +11,8 @@ import { cleanList } from './memory-draft.ts';
 import type { MutationContext, MutationKit } from './mutation-kit.ts';
 import { lazyStatement } from './statements.ts';
 
-const TEXT_FIELDS = [
+/** Every text column of a summary (what erasure scans and rewrites). */
+export const SUMMARY_TEXT_COLUMNS = [
   'request',
   'investigated',
   'learned',
@@ -38,10 +39,13 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
     `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ? AND final = 0`,
   );
   const projectOf = lazyStatement(db, `SELECT project_id FROM summaries WHERE session_id = ?`);
-  const row = lazyStatement(db, `SELECT ${TEXT_FIELDS.join(', ')} FROM summaries WHERE session_id = ?`);
+  const row = lazyStatement(
+    db,
+    `SELECT ${SUMMARY_TEXT_COLUMNS.join(', ')} FROM summaries WHERE session_id = ?`,
+  );
   const writeText = lazyStatement(
     db,
-    `UPDATE summaries SET ${TEXT_FIELDS.map((f) => `${f} = ?`).join(', ')} WHERE session_id = ?`,
+    `UPDATE summaries SET ${SUMMARY_TEXT_COLUMNS.map((f) => `${f} = ?`).join(', ')} WHERE session_id = ?`,
   );
   const project = (sessionId: string) =>
     (projectOf().get(sessionId) as { project_id: string } | undefined)?.project_id ?? null;
@@ -89,8 +93,8 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
       return tx(() => {
         const current = row().get(sessionId) as Record<string, string> | undefined;
         if (!current) return false;
-        const next = TEXT_FIELDS.map((f) => erasePhrase(current[f] ?? '', pattern));
-        if (next.every((v, i) => v === current[TEXT_FIELDS[i] as string])) return false;
+        const next = SUMMARY_TEXT_COLUMNS.map((f) => erasePhrase(current[f] ?? '', pattern));
+        if (next.every((v, i) => v === current[SUMMARY_TEXT_COLUMNS[i] as string])) return false;
         writeText().run(...next, sessionId);
         log('summary', sessionId, project(sessionId), 'redact', ctx, null);
         return true;

@@ -6,7 +6,7 @@
  * one forgotten here.
  */
 import type { ObservationId, ProjectId } from '../core/ids.ts';
-import type { Observation, ObservationDraft, ObservationType } from '../core/model.ts';
+import { contentOf, type Observation, type ObservationDraft, type ObservationType } from '../core/model.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -52,14 +52,7 @@ export function secretIn(body: Record<string, unknown>): string | null {
 
 export function memoryBody(o: Observation, conflictsWith: string | null): MemoryBody {
   return {
-    type: o.type,
-    title: o.title,
-    subtitle: o.subtitle,
-    narrative: o.narrative,
-    facts: o.facts,
-    concepts: o.concepts,
-    filesRead: o.filesRead,
-    filesModified: o.filesModified,
+    ...contentOf(o),
     sessionId: o.sessionId,
     source: o.source,
     // (A forgotten memory travels as a tombstone, never as a body: that status is never sent.)
