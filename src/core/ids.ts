@@ -55,8 +55,13 @@ function fnv1a(text: string, basis: number, prime: number): number {
  * telling one user's projects apart.
  */
 export function projectIdFromKey(key: string): ProjectId {
+  return `prj_${hash64Hex(key)}` as ProjectId;
+}
+
+/** 16 hex digits from two independent FNV-1a hashes: a stable name for a key, without the crypto module. */
+export function hash64Hex(text: string): string {
   const hex = (n: number) => n.toString(16).padStart(8, '0');
-  return `prj_${hex(fnv1a(key, 0x811c9dc5, 0x01000193))}${hex(fnv1a(key, 0x5bd1e995, 0x2127599b))}` as ProjectId;
+  return `${hex(fnv1a(text, 0x811c9dc5, 0x01000193))}${hex(fnv1a(text, 0x5bd1e995, 0x2127599b))}`;
 }
 
 export function isObservationId(value: string): value is ObservationId {

@@ -32,7 +32,7 @@ describe('told ledger', () => {
     appendTold(dir, '../../escape', ['obs_a']);
     const names = readdirSync(dir);
     expect(names).toHaveLength(1);
-    expect(names[0]).toMatch(/^h-[0-9a-f]{32}\.ids$/);
+    expect(names[0]).toMatch(/^h-[0-9a-f]{16}\.ids$/);
     expect([...readTold(dir, '../../escape')]).toEqual(['obs_a']);
   });
 

@@ -5,15 +5,13 @@
  * of the same session from repeating itself. Files untouched for a day are removed by the worker.
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { hash64Hex } from '../core/ids.ts';
 
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,100}$/;
 
 function fileFor(dir: string, sessionId: string): string {
-  const name = SAFE_NAME.test(sessionId)
-    ? sessionId
-    : `h-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`;
+  const name = SAFE_NAME.test(sessionId) ? sessionId : `h-${hash64Hex(sessionId)}`;
   return join(dir, `${name}.ids`);
 }
 
