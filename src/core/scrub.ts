@@ -21,6 +21,11 @@ interface ContextRule {
   readonly kind: string;
   /** A case-insensitive pre-check; the rule runs only when it matches. */
   readonly hint: RegExp;
+  /**
+   * A cheaper necessary condition on the line (a match implies the gate matches), so the rule's own
+   * regex is neither compiled nor run on lines that cannot hold a match.
+   */
+  readonly gate?: RegExp;
   /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
   readonly re: RegExp;
   /** Whether `val` is a secret; `next` is the character after the match. */
@@ -29,6 +34,8 @@ interface ContextRule {
 
 const NAME = `(?<![\\w./-])(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})`;
 const SEP = `\\\\{0,3}["']?(?<sp>[ \\t]{0,3})(?<sep>:=|[:=](?![=>:]))(?<sp2>[ \\t]{0,3})`;
+/** What every NAME SEP match holds: the hint, the rest of the name, then the separator's first character. */
+const NAME_SEP_GATE = new RegExp(`${HINT}[\\w.-]{0,40}\\\\{0,3}["']?[ \\t]{0,3}[:=]`, 'i');
 /**
  * A quoted value, possibly inside another JSON string (`\\"password\\":\\"x\\"`): it opens with `bs`
  * backslashes and a quote and closes at the first quote whose backslash run is `bs` plus a multiple of
@@ -37,6 +44,7 @@ const SEP = `\\\\{0,3}["']?(?<sp>[ \\t]{0,3})(?<sep>:=|[:=](?![=>:]))(?<sp2>[ \\
 const quotedRule = (q: string): ContextRule => ({
   kind: 'assignment',
   hint: HINT_RE,
+  gate: NAME_SEP_GATE,
   re: new RegExp(
     `(?<pre>${NAME}${SEP}(?<bs>\\\\{0,3})${q})(?<val>[^${q}\\\\\\n](?:[^${q}\\n]|(?<=\\\\)${q}){0,499}?)` +
       `(?<post>(?<!\\\\)(?:\\k<bs>\\k<bs>\\\\\\\\)*\\k<bs>${q})`,
@@ -80,6 +88,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // NAME=value, NAME: value, export NAME=value, --name=value, Password=value; (unquoted)
     kind: 'assignment',
     hint: HINT_RE,
+    gate: NAME_SEP_GATE,
     re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
     accept: (g, next) =>
       !'([{'.includes(next || ' ') &&
@@ -95,6 +104,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     kind: 'assignment',
     hint: HINT_RE,
+    gate: /<[^<>\n]{1,100}>[^<\n]{1,500}<\//,
     re: new RegExp(
       `(?<pre><(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})>)(?<val>[^<\\n]{1,500})(?<post></\\k<name>>)`,
       'gi',
@@ -105,6 +115,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // --password value, --token "value"
     kind: 'cli-flag',
     hint: HINT_RE,
+    gate: /--/,
     re: new RegExp(
       `(?<pre>(?<![\\w-])--(?<name>[\\w-]{0,30}?${HINT}[\\w-]{0,30})[ \\t]+\\\\{0,3}["']?)(?<val>[^\\s"'\\\\-][^\\s"'\\\\]{0,499})`,
       'gi',
@@ -122,6 +133,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     // "my token is 8f3K…": a random-looking string right after a secret-ish word
     kind: 'high-entropy',
     hint: /pass|pwd|secret|token|key|cred/i,
+    gate: /[\w+/=.-]{20}/,
     re: /(?<pre>(?<![\w-])(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\b(?:[ \t]*(?:(?:is|was|of|for|value|here|to)\b|[:=]|->|=>)){0,4}[ \t]*["'`]?[ \t]*)(?<val>[\w+/=.-]{20,512})/gi,
     accept: (g) => looksRandom(g['val'] ?? '') && !HEX_DIGEST.test(g['val'] ?? ''),
   },
@@ -274,7 +286,7 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
 function applyContextRules(line: string, count: { n: number }): string {
   let out = line;
   for (const rule of CONTEXT_RULES) {
-    if (!rule.hint.test(out)) continue;
+    if (!rule.hint.test(out) || (rule.gate && !rule.gate.test(out))) continue;
     out = replaceMatches(out, rule.re, (m, next) => {
       const g = m.groups ?? {};
       if (!rule.accept(g, next)) return null;
