@@ -15,6 +15,8 @@ export interface EngramPaths {
   inboxDir: string;
   /** Per session, the memory ids its context hooks injected that the worker has not recorded yet. */
   toldDir: string;
+  /** V8 code caches of the hook's bundles (speed only; safe to delete). */
+  cacheDir: string;
   projectLinks: string;
   /** The default Obsidian vault (`engram vault export` without --dir or vault.dir). */
   vaultDir: string;
@@ -39,6 +41,7 @@ export function pathsFor(home: string): EngramPaths {
     workerPid: join(home, 'worker.pid'),
     inboxDir: join(home, 'inbox'),
     toldDir: join(home, 'told'),
+    cacheDir: join(home, 'cache'),
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
     teamCredentials: join(home, 'team.json'),

@@ -10,7 +10,7 @@ import { countPhrase, erasePhrase } from '../core/phrase.ts';
 
 /** Files larger than this are not read (none of engram's own text files grows so large). */
 const MAX_BYTES = 64 * 1024 * 1024;
-const SKIPPED_DIRS = new Set(['models']);
+const SKIPPED_DIRS = new Set(['models', 'cache']); // local models; V8 code caches (no user text)
 const isDatabaseFile = (name: string) => /^engram\.db(-wal|-shm|-journal)?$/.test(name);
 
 export interface FileTally {

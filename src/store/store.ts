@@ -4,7 +4,7 @@
 import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
 import { createAnchorsRepo } from './anchors-repo.ts';
-import { createChangesRepo } from './changes-repo.ts';
+import { createChangesRepo, type ChangesRepo } from './changes-repo.ts';
 import { createContextLogRepo } from './context-log-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
 import { createGraphFilesRepo } from './graph-files-repo.ts';
@@ -31,36 +31,24 @@ export interface StoreOptions {
   loadVectorExtension?: VectorExtensionLoader | undefined;
 }
 
+/**
+ * `base` with one read-only property per maker, each made on first read and kept: a hook process uses
+ * three or four repositories, and making all of them costs a context hook about 1.5 ms.
+ */
+function withLazy<B extends object, M extends Record<string, () => unknown>>(
+  base: B,
+  makers: M,
+): B & { readonly [K in keyof M]: ReturnType<M[K]> } {
+  for (const [key, make] of Object.entries(makers)) {
+    let made: { value: unknown } | null = null;
+    Object.defineProperty(base, key, { enumerable: true, get: () => (made ??= { value: make() }).value });
+  }
+  return base as B & { readonly [K in keyof M]: ReturnType<M[K]> };
+}
+
 export function createStore(db: Db, options: StoreOptions = {}) {
-  const changes = createChangesRepo(db);
-  return {
+  const base = {
     db,
-    /** The one way to change memories, summaries and links (scrubbed, versioned, logged). */
-    memory: createMemoryWriter(db, changes),
-    /** The change log every mutation appends to. */
-    changes,
-    events: createEventsRepo(db),
-    sessions: createSessionsRepo(db),
-    observations: createObservationsRepo(db),
-    summaries: createSummariesRepo(db),
-    /** Team sync bookkeeping (outbox, cursors, authors, conflicts, teammates' project state). */
-    team: createTeamRepo(db),
-    injections: createInjectionsRepo(db),
-    contextLog: createContextLogRepo(db),
-    memoryList: createMemoryListRepo(db),
-    memoryStats: createMemoryStatsRepo(db),
-    sessionList: createSessionListRepo(db),
-    pendingForgets: createPendingForgetsRepo(db),
-    transcripts: createTranscriptsRepo(db),
-    llmLedger: createLlmLedgerRepo(db),
-    workerLock: createWorkerLockRepo(db, isSameProcess),
-    vectors: createVectorsRepo(db, { loadExtension: options.loadVectorExtension }),
-    /** The memory graph: reads over memories, edges and sessions; file nodes; anchors (staleness). */
-    graph: createGraphRepo(db),
-    graphFiles: createGraphFilesRepo(db),
-    anchors: createAnchorsRepo(db),
-    /** Obsidian vaults kept in step with the store. */
-    vaults: createVaultRepo(db),
     /** Run `fn` atomically as one write transaction. */
     transaction<T>(fn: () => T): T {
       return writeTransaction(db, fn);
@@ -69,6 +57,36 @@ export function createStore(db: Db, options: StoreOptions = {}) {
       db.close();
     },
   };
+  let changeLog: ChangesRepo | null = null;
+  const changes = (): ChangesRepo => (changeLog ??= createChangesRepo(db));
+  return withLazy(base, {
+    /** The change log every mutation appends to. */
+    changes,
+    /** The one way to change memories, summaries and links (scrubbed, versioned, logged). */
+    memory: () => createMemoryWriter(db, changes()),
+    events: () => createEventsRepo(db),
+    sessions: () => createSessionsRepo(db),
+    observations: () => createObservationsRepo(db),
+    summaries: () => createSummariesRepo(db),
+    /** Team sync bookkeeping (outbox, cursors, authors, conflicts, teammates' project state). */
+    team: () => createTeamRepo(db),
+    injections: () => createInjectionsRepo(db),
+    contextLog: () => createContextLogRepo(db),
+    memoryList: () => createMemoryListRepo(db),
+    memoryStats: () => createMemoryStatsRepo(db),
+    sessionList: () => createSessionListRepo(db),
+    pendingForgets: () => createPendingForgetsRepo(db),
+    transcripts: () => createTranscriptsRepo(db),
+    llmLedger: () => createLlmLedgerRepo(db),
+    workerLock: () => createWorkerLockRepo(db, isSameProcess),
+    vectors: () => createVectorsRepo(db, { loadExtension: options.loadVectorExtension }),
+    /** The memory graph: reads over memories, edges and sessions; file nodes; anchors (staleness). */
+    graph: () => createGraphRepo(db),
+    graphFiles: () => createGraphFilesRepo(db),
+    anchors: () => createAnchorsRepo(db),
+    /** Obsidian vaults kept in step with the store. */
+    vaults: () => createVaultRepo(db),
+  });
 }
 
 export type Store = ReturnType<typeof createStore>;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/sandbox.ts';
@@ -116,6 +116,44 @@ describe('the hook never fails the agent', () => {
       expect(r.stdout.toString()).toBe('');
     } finally {
       blocked.cleanup();
+    }
+  });
+
+  it('keeps its code cache right: written once, a broken one replaced, the answer the same either way', () => {
+    const cached = createSandbox();
+    try {
+      const project = cached.project('cached');
+      const cacheDir = join(cached.engramHome, 'cache');
+      const p = payloads('sess-cache', project);
+      // A memory to inject, so the database half runs and answers.
+      for (const payload of [
+        p.start(),
+        p.prompt('Which port does the dev server use?'),
+        p.stop('The dev server listens on port 4321 (vite.config.ts sets server.port).'),
+      ])
+        expect(cached.hook(payload).status).toBe(0);
+      expect(cached.engram(['flush']).status).toBe(0);
+      const start = (session: string) => {
+        const r = cached.hook(payloads(session, project).start());
+        expect(r.status).toBe(0);
+        return r.stdout.toString();
+      };
+      const first = start('sess-cache-2');
+      expect(first).toContain('4321');
+      const files = readdirSync(cacheDir);
+      expect(files).toEqual([expect.stringMatching(/^hook-context-\d+-\d+-v[\d.]+\.v8$/)]);
+      const cacheFile = join(cacheDir, files[0] as string);
+      const written = readFileSync(cacheFile);
+      expect(start('sess-cache-3')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-3'));
+      expect(readFileSync(cacheFile).equals(written)).toBe(true); // read, not written again
+
+      writeFileSync(cacheFile, 'not a code cache');
+      expect(start('sess-cache-4')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-4'));
+      expect(readFileSync(cacheFile).length).toBeGreaterThan(1000); // replaced by a real one
+      const log = join(cached.engramHome, 'logs', 'hook.log');
+      expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/ (?:ERROR|WARN) /);
+    } finally {
+      cached.cleanup();
     }
   });
 });

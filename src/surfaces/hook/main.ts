@@ -2,7 +2,6 @@
  * The hook process entry (bundled to dist/hook.cjs): stdin → runHook → stdout, exit 0 always.
  * The database half lives in dist/hook-context.cjs and is loaded only for the events that need it.
  */
-import type * as ModuleModule from 'node:module';
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeError } from '../../core/errors.ts';
@@ -12,6 +11,7 @@ import { createFileLogger } from '../file-logger.ts';
 import { engramHomeFrom, loadRuntime, processEnv } from '../runtime.ts';
 import { runningWorkerPid, spawnWorker } from '../worker-launcher.ts';
 import type { handleContextEvent } from './context-hook.ts';
+import { requireWithCodeCache } from './code-cache.ts';
 import { runHook } from './run-hook.ts';
 
 function readStdin(): Buffer {
@@ -44,6 +44,7 @@ function main(): void {
   process.umask(0o077);
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
   let logger: Logger | null = null;
+  let afterWork = (): void => undefined;
   try {
     const runtime = loadRuntime();
     logger = createFileLogger(runtime.paths.hookLog, runtime.config['log.level'], 'hook');
@@ -52,18 +53,21 @@ function main(): void {
       logger,
       now: Date.now,
       cwd: process.cwd(),
-      contextHandler: () =>
-        (
-          (process.getBuiltinModule('node:module') as typeof ModuleModule).createRequire(
-            join(here, 'hook.cjs'),
-          )('./hook-context.cjs') as { handleContextEvent: typeof handleContextEvent }
-        ).handleContextEvent,
+      contextHandler: () => {
+        const bundle = requireWithCodeCache<{ handleContextEvent: typeof handleContextEvent }>(
+          join(here, 'hook-context.cjs'),
+          runtime.paths.cacheDir,
+        );
+        afterWork = bundle.saveCache;
+        return bundle.exports.handleContextEvent;
+      },
       ensureWorker: () => {
         if (runningWorkerPid(runtime.paths) === null)
           spawnWorker(runtime.paths, join(here, 'cli.mjs'), runtime.env);
       },
     });
     if (outcome.stdout !== '') printOut(outcome.stdout);
+    afterWork();
   } catch (error) {
     // Even a broken config or an unreadable stdin must not fail the agent's turn.
     (logger ?? createFileLogger(pathsFor(engramHomeFrom(processEnv())).hookLog, 'info', 'hook')).error(
