@@ -35,20 +35,20 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedB
   } catch {
     cached = undefined; // first run of this build: compile, then save
   }
-  const vm = process.getBuiltinModule('node:vm') as typeof VmModule;
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    ...(cached ? { cachedData: cached } : {}),
-  });
+  let script: VmModule.Script;
+  let body: (...args: unknown[]) => void;
+  try {
+    const vm = process.getBuiltinModule('node:vm') as typeof VmModule;
+    script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      ...(cached ? { cachedData: cached } : {}),
+    });
+    body = script.runInThisContext() as (...args: unknown[]) => void;
+  } catch {
+    return { exports: require(file) as T, saveCache: () => undefined };
+  }
   const module = { exports: {} as unknown };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(
-    module.exports,
-    module.exports,
-    require,
-    module,
-    file,
-    dirname(file),
-  );
+  body.call(module.exports, module.exports, require, module, file, dirname(file));
   const stale = cached === undefined || script.cachedDataRejected === true;
   return {
     exports: module.exports as T,
