@@ -8,6 +8,14 @@ import type { Db } from './database.ts';
 
 export const FORGOTTEN_LINE = '- [a forgotten memory]';
 
+/** `text` with every line that names one of `ids` replaced by the marker. */
+export function withoutLinesOf(text: string, ids: readonly string[]): string {
+  return text
+    .split('\n')
+    .map((line) => (ids.some((id) => line.includes(id)) ? FORGOTTEN_LINE : line))
+    .join('\n');
+}
+
 export function eraseInjectedLinesOf(db: Db, id: string): void {
   const rows = db
     .prepare(
@@ -16,11 +24,5 @@ export function eraseInjectedLinesOf(db: Db, id: string): void {
     )
     .all(id, id) as { id: number; text: string }[];
   const update = db.prepare(`UPDATE context_log SET text = ? WHERE id = ?`);
-  for (const row of rows) {
-    const text = row.text
-      .split('\n')
-      .map((line) => (line.includes(id) ? FORGOTTEN_LINE : line))
-      .join('\n');
-    update.run(text, row.id);
-  }
+  for (const row of rows) update.run(withoutLinesOf(row.text, [id]), row.id);
 }

@@ -8,6 +8,7 @@ import { projectIdFromKey } from '../core/ids.ts';
 import type { InjectedContext } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import { importInbox, type ImportReport, type InboxEntry } from '../store/inbox.ts';
+import { withoutLinesOf } from '../store/erase-injected.ts';
 import type { Store } from '../store/store.ts';
 
 /** What a context hook injected: the session will not be told these memories again; the viewer shows it. */
@@ -18,7 +19,12 @@ function recordInjection(
   seq: number,
   injected: InjectedContext,
 ): void {
-  if (injected.text !== '') store.injections.record(e.sessionId, injected.observationIds, e.at);
+  // A memory forgotten while the event waited in the inbox leaves no line in the log either.
+  const forgotten = injected.observationIds.filter(
+    (id) => store.observations.get(id)?.status === 'forgotten',
+  );
+  const told = injected.observationIds.filter((id) => !forgotten.includes(id));
+  if (injected.text !== '') store.injections.record(e.sessionId, told, e.at);
   store.contextLog.add({
     sessionId: e.sessionId,
     projectId,
@@ -26,7 +32,7 @@ function recordInjection(
     startSource: e.event.kind === 'session_start' ? e.event.source : null,
     eventSeq: seq,
     at: e.at,
-    text: injected.text,
+    text: forgotten.length > 0 ? withoutLinesOf(injected.text, forgotten) : injected.text,
     tokens: injected.tokens,
     items: injected.items,
     latencyMs: injected.latencyMs,

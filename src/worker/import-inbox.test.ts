@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../core/ids.ts';
+import { openDatabase } from '../store/database.ts';
+import { FORGOTTEN_LINE } from '../store/erase-injected.ts';
+import { writeInbox } from '../store/inbox.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { insertMemory } from '../store/store.test-support.ts';
+import { importInboxInto } from './import-inbox.ts';
+
+describe('importing a context hook event', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-import-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const project = { name: 'app', key: 'app', root: '/app' };
+  const projectId = projectIdFromKey('app');
+
+  it('records what was injected, except a memory forgotten while the event waited', () => {
+    const kept = insertMemory(store, { projectId, title: 'Prices are integer cents' });
+    const gone = insertMemory(store, { projectId, title: 'The staging password lives in vault' });
+    const text = `engram: memories that match this prompt:\n- ${kept} [fact] Prices are integer cents\n- ${gone} [fact] The staging password lives in vault`;
+    const inbox = join(dir, 'inbox');
+    writeInbox(inbox, {
+      sessionId: 'sess-1',
+      hook: 'UserPromptSubmit',
+      cwd: '/app',
+      transcriptPath: null,
+      at: 10,
+      event: { kind: 'prompt', prompt: 'how are prices stored?' },
+      project,
+      injected: {
+        text,
+        tokens: 30,
+        observationIds: [kept, gone],
+        items: [
+          { id: kept, tokens: 12, score: 0.9, why: 'match' },
+          { id: gone, tokens: 14, score: 0.6, why: 'match' },
+        ],
+        latencyMs: 41,
+      },
+    });
+    store.memory.forget(gone, { origin: 'cli', at: 5 });
+
+    expect(importInboxInto(store, inbox).imported).toBe(1);
+    const [logged] = store.contextLog.ofSession('sess-1');
+    expect(logged?.text).toContain(kept);
+    expect(logged?.text).not.toContain('staging password');
+    expect(logged?.text).toContain(FORGOTTEN_LINE);
+    expect(logged?.latencyMs).toBe(41);
+    expect(store.injections.has('sess-1', kept)).toBe(true);
+    expect(store.injections.has('sess-1', gone)).toBe(false);
+  });
+});
