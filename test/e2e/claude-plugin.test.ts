@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathWithout } from '../support/path-without.ts';
 import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 import { claudeCommand, ensureClaudeCli, runClaude, type StreamMessage } from './support/claude-cli.ts';
 import { startMockAnthropic, type MockAnthropic, type Reply } from './support/mock-anthropic.ts';
@@ -166,10 +167,12 @@ describe('engram as a Claude Code plugin from a local marketplace', () => {
 
   it('without engram on PATH, the hooks still exit 0 and SessionStart tells the user how to install it', async () => {
     const before = status();
-    // node stays reachable (the hooks run with it); no directory that holds an engram command.
-    const withoutEngram = [dirname(process.execPath), ...(process.env['PATH'] ?? '').split(delimiter)]
-      .filter((dir) => dir !== '' && !existsSync(join(dir, 'engram')))
-      .join(delimiter);
+    // node stays reachable (the hooks run with it); no engram command, even one npm linked beside node.
+    const withoutEngram = pathWithout(
+      'engram',
+      [dirname(process.execPath), ...(process.env['PATH'] ?? '').split(delimiter)],
+      join(sb.root, 'shadow-path'),
+    );
     const r = await run('Say hello', withoutEngram);
     expect(r.exitCode, r.stderr).toBe(0);
     const responses = hookResponses(r.messages);

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS } from '../../src/core/model.ts';
+import { pathWithout } from '../support/path-without.ts';
 import { CLI_BIN, createSandbox, payloads, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
 const PLUGIN = join(REPO_ROOT, 'plugins', 'engram');
@@ -36,7 +37,11 @@ describe('the Claude Code plugin', () => {
     const r = spawnSync(process.execPath, [LAUNCHER], {
       input: JSON.stringify(payload),
       cwd: sb.root,
-      env: { ...sb.env, PATH: [...pathDirs, dirname(process.execPath)].join(delimiter) },
+      // node stays reachable; an engram installed on this machine (npm link puts one beside node) does not.
+      env: {
+        ...sb.env,
+        PATH: [...pathDirs, pathWithout('engram', [dirname(process.execPath)], sb.root)].join(delimiter),
+      },
       encoding: 'utf8',
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
