@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProjectCaptured, normaliseRemoteUrl, parseGitConfig, resolveProject } from './project-identity.ts';
+import {
+  foreignPath,
+  isProjectCaptured,
+  normaliseRemoteUrl,
+  parseGitConfig,
+  resolveProject,
+} from './project-identity.ts';
 
 describe('normaliseRemoteUrl', () => {
   it.each([
@@ -124,5 +130,18 @@ describe('isProjectCaptured', () => {
     expect(isProjectCaptured(project, { include: [], exclude: ['/home/u/wo'] })).toBe(true);
     expect(isProjectCaptured(project, { include: ['prj_1'], exclude: [] })).toBe(true);
     expect(isProjectCaptured(project, { include: ['other'], exclude: [] })).toBe(false);
+  });
+});
+
+describe('paths of another operating system', () => {
+  it('keeps a Windows working directory as it was, never resolved against the local directory', () => {
+    const p = resolveProject('C:\\Users\\dev\\projects\\shop\\');
+    expect(p.root).toBe('C:\\Users\\dev\\projects\\shop');
+    expect(p.name).toBe('shop');
+    expect(p.key).toBe('path:C:\\Users\\dev\\projects\\shop');
+    expect(p.root.startsWith(process.cwd())).toBe(false);
+    expect(foreignPath('/home/dev/shop')).toBeNull();
+    expect(foreignPath('C:\\x', 'win32')).toBeNull();
+    expect(foreignPath('\\\\server\\share\\repo')?.name).toBe('repo');
   });
 });

@@ -102,6 +102,8 @@ function readOverrideFile(root: string): string | null {
  * Never throws.
  */
 export function resolveProjectIdentity(cwd: string, links?: () => ProjectLinks): ProjectIdentity {
+  const foreign = foreignPath(cwd);
+  if (foreign !== null) return foreign;
   const dir = safeRealpath(isAbsolute(cwd) ? cwd : resolve(cwd));
   const git = findGit(dir);
   const root = git ? git.worktreeRoot : dir;
@@ -127,6 +129,20 @@ export function resolveProjectIdentity(cwd: string, links?: () => ProjectLinks):
   }
   if (config.engramProject) return { name: config.engramProject, key: `name:${config.engramProject}`, root };
   return own;
+}
+
+/**
+ * A directory of another operating system (a Windows drive or UNC path, such as C:\Users\me\app, read on a POSIX
+ * machine, e.g. from a transcript copied over): kept exactly as it was, never resolved against the
+ * local working directory and never looked up on this disk. Null for a path of this system.
+ */
+export function foreignPath(cwd: string, platform: string = process.platform): ProjectIdentity | null {
+  if (platform === 'win32') return null;
+  const path = cwd.trim();
+  if (!/^(?:[A-Za-z]:[\\/]|\\\\[^\\])/.test(path)) return null;
+  const root = path.replace(/[\\/]+$/, '') || path;
+  const name = root.split(/[\\/]/).filter(Boolean).pop() ?? root;
+  return { name, key: `path:${root}`, root };
 }
 
 /** A repository's (or directory's) own identity: its remote, else its common git dir, else the path. */

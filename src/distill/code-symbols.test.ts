@@ -122,6 +122,8 @@ describe('text helpers', () => {
     ).toBe('The cache lives in src/cache.ts.');
     expect(relativePath('/repo/src/a.ts', '/repo/')).toBe('src/a.ts');
     expect(relativePath('/repository/a.ts', '/repo')).toBe('/repository/a.ts');
+    expect(relativePath('C:\\Users\\dev\\shop\\src\\a.ts', 'C:\\Users\\dev\\shop')).toBe('src\\a.ts');
+    expect(relativePath('D:\\other\\b.ts', 'C:\\Users\\dev\\shop')).toBe('D:\\other\\b.ts');
     expect(relativePath('./a.ts', '/repo')).toBe('a.ts');
   });
 

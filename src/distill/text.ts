@@ -65,10 +65,20 @@ export function asArray(value: unknown): unknown[] {
 export function relativePath(path: string, root: string): string {
   const p = path.trim();
   if (p === '') return p;
+  if (/^[A-Za-z]:[\\/]|^\\\\/.test(root)) return windowsRelative(p, root);
   const r = root.replace(/\/+$/, '');
   if (r !== '' && p === r) return '.';
   if (r !== '' && p.startsWith(`${r}/`)) return p.slice(r.length + 1);
   return p.startsWith('./') ? p.slice(2) : p;
+}
+
+/** A path under a Windows root (drive letters and separators compared loosely), else as it was. */
+function windowsRelative(path: string, root: string): string {
+  const norm = (x: string) => x.replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase();
+  const r = norm(root);
+  const p = norm(path);
+  if (p === r) return '.';
+  return p.startsWith(`${r}/`) ? path.slice(root.replace(/[\\/]+$/, '').length + 1) : path;
 }
 
 export function unique<T>(items: Iterable<T>): T[] {

@@ -129,3 +129,83 @@ describe('the SessionStart index keeps standing knowledge in view', () => {
     expect(render('startup', 'fresh').observationIds).toContain(cents);
   });
 });
+
+describe('the SessionStart index tells sessions in the order they happened', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-context-order-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const summary = (request: string) => ({
+    request,
+    investigated: '',
+    learned: '',
+    completed: `did ${request}`,
+    nextSteps: '',
+    filesRead: [],
+    filesEdited: [],
+    notes: '',
+  });
+  const render = (recentCount = 6) =>
+    renderSessionContext(store, {
+      project,
+      sessionId: 'next',
+      source: 'startup',
+      now: NOW,
+      budgetTokens: 1000,
+      recentCount,
+    });
+
+  it('shows as "Last session" the one that happened last, with its own age, whatever order they were read in', () => {
+    // Backfill reads the newer session first, the older one later, both today.
+    store.memory.saveSummary(
+      'newer',
+      project.id,
+      summary('the newer work'),
+      true,
+      { ...TEST_CHANGE, at: NOW },
+      NOW - 2 * DAY,
+    );
+    store.memory.saveSummary(
+      'older',
+      project.id,
+      summary('the older work'),
+      true,
+      { ...TEST_CHANGE, at: NOW + 1 },
+      NOW - 9 * DAY,
+    );
+    const text = render().text;
+    expect(text).toContain('Last session (2d ago):');
+    expect(text).toContain('Request: the newer work');
+    expect(text).not.toContain('the older work');
+  });
+
+  it('keeps the session before the newest in the recent list, however much the newest stored', () => {
+    const add = (sessionId: string, title: string, createdAt: number) =>
+      store.memory.create(
+        {
+          projectId: project.id,
+          sessionId,
+          source: 'hook',
+          createdAt,
+          provenance: [],
+          draft: draftOf(title, { type: 'feature' }),
+          pinned: false,
+        },
+        TEST_CHANGE,
+      ).id;
+    const before = [
+      add('s1', 'Add the invoice exporter', 10 * DAY),
+      add('s1', 'Add the CSV writer for invoices', 10 * DAY + 1),
+    ];
+    for (let i = 0; i < 12; i++) add('s2', `Rename helper number ${i} in the payment module`, 20 * DAY + i);
+    const ids = render(6).observationIds;
+    expect(ids).toHaveLength(6);
+    expect(ids).toEqual(expect.arrayContaining(before));
+  });
+});

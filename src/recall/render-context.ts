@@ -173,6 +173,31 @@ const FOOTER =
   // `mcp__plugin_engram_engram__*` when the Claude Code plugin registers it.
   'Details: engram MCP tools get_observations (ids), search (words), timeline; or `engram show <id>` / `engram search <words>` in a shell.';
 
+/**
+ * `count` of the newest memories (newest first), no session taking more than about half the slots
+ * while others have memories to show: one long session must not push the one before it out of the
+ * index. Slots nobody else can use go to the newest again.
+ */
+export function spreadOverSessions(newestFirst: readonly Observation[], count: number): Observation[] {
+  if (newestFirst.length <= count) return [...newestFirst];
+  const cap = Math.max(2, Math.ceil(count / 2));
+  const perSession = new Map<string, number>();
+  const chosen = new Set<Observation>();
+  for (const o of newestFirst) {
+    if (chosen.size >= count) break;
+    const key = o.sessionId ?? '';
+    const n = perSession.get(key) ?? 0;
+    if (n >= cap) continue;
+    perSession.set(key, n + 1);
+    chosen.add(o);
+  }
+  for (const o of newestFirst) {
+    if (chosen.size >= count) break;
+    chosen.add(o);
+  }
+  return newestFirst.filter((o) => chosen.has(o));
+}
+
 /** The SessionStart index for a project, adapted to how the session started. */
 export function renderSessionContext(store: Store, req: ContextRequest): RenderedContext {
   const { project, sessionId, now } = req;
@@ -221,9 +246,12 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     }
   }
 
-  const recent = store.observations
-    .recent(project.id as ProjectId, req.recentCount)
-    .filter((o) => !pinned.has(o.id) && unseen(o));
+  const recent = spreadOverSessions(
+    store.observations
+      .recent(project.id as ProjectId, req.recentCount * 3)
+      .filter((o) => !pinned.has(o.id) && unseen(o)),
+    req.recentCount,
+  );
   const stale = recent.length > 0 ? staleOf(recent.map((o) => o.id)) : new Map<string, StaleMark>();
   const current = recent.filter((o) => !stale.has(o.id));
   const team = teamView(

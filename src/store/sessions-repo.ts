@@ -39,12 +39,12 @@ export function createSessionsRepo(db: Db) {
   const upsertProject = lazyStatement(
     db,
     `INSERT INTO projects (id, name, key, root, created_at, last_capture_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET last_capture_at = excluded.last_capture_at, name = excluded.name`,
+     ON CONFLICT (id) DO UPDATE SET last_capture_at = MAX(projects.last_capture_at, excluded.last_capture_at), name = excluded.name`,
   );
   const upsertSession = lazyStatement(
     db,
     `INSERT INTO sessions (id, project_id, cwd, transcript_path, started_at, last_event_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET last_event_at = excluded.last_event_at,
+     ON CONFLICT (id) DO UPDATE SET last_event_at = MAX(sessions.last_event_at, excluded.last_event_at),
        transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path),
        status = CASE WHEN sessions.status = 'interrupted' THEN 'active' ELSE sessions.status END`,
   );
@@ -79,15 +79,26 @@ export function createSessionsRepo(db: Db) {
   );
 
   return {
-    /** Record that `project` and `session` were seen at `at` (one hook event). */
+    /**
+     * Record that `project` and `session` were seen at `at` (one hook event; a transcript read spans
+     * `at` to `lastAt`).
+     */
     touch(
       project: Project,
       session: { id: string; cwd: string; transcriptPath: string | null },
       hook: string,
       at: number,
+      lastAt: number = at,
     ) {
-      upsertProject().run(project.id, project.name, project.key, project.root, at, at);
-      upsertSession().run(session.id, project.id, session.cwd, session.transcriptPath, at, at);
+      upsertProject().run(project.id, project.name, project.key, project.root, at, Math.max(at, lastAt));
+      upsertSession().run(
+        session.id,
+        project.id,
+        session.cwd,
+        session.transcriptPath,
+        at,
+        Math.max(at, lastAt),
+      );
       bumpStat().run(project.id, hook, at);
     },
     end(sessionId: string, reason: string, at: number): void {

@@ -36,7 +36,7 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
   );
   const markFinal = lazyStatement(
     db,
-    `UPDATE summaries SET final = 1, updated_at = ? WHERE session_id = ? AND final = 0`,
+    `UPDATE summaries SET final = 1, updated_at = MAX(updated_at, ?) WHERE session_id = ? AND final = 0`,
   );
   const projectOf = lazyStatement(db, `SELECT project_id FROM summaries WHERE session_id = ?`);
   const row = lazyStatement(
@@ -51,13 +51,18 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
     (projectOf().get(sessionId) as { project_id: string } | undefined)?.project_id ?? null;
 
   return {
-    /** Save (create or replace) a session's rolling summary; `final` once the session ended. */
+    /**
+     * Save (create or replace) a session's rolling summary; `final` once the session ended.
+     * `sessionAt`: when the last thing it describes happened (the session's own time: what orders
+     * "Last session" and gives its age); the mutation's clock when absent.
+     */
     saveSummary(
       sessionId: string,
       projectId: ProjectId,
       s: SummaryDraft,
       final: boolean,
       ctx: MutationContext,
+      sessionAt?: number,
     ): void {
       const text = (v: string) => scrubText(String(v ?? '')).trim();
       tx(() => {
@@ -73,16 +78,17 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
           JSON.stringify(cleanList(s.filesEdited)),
           text(s.notes),
           final ? 1 : 0,
-          ctx.at,
+          sessionAt ?? ctx.at,
         );
         log('summary', sessionId, projectId, final ? 'final' : 'save', ctx, null);
       });
     },
 
     /** Mark a session's summary final (its session ended). False when there is none or it already was. */
-    finishSummary(sessionId: string, ctx: MutationContext): boolean {
+    /** Mark a session's summary final; `sessionAt` (when the session ended) as for `saveSummary`. */
+    finishSummary(sessionId: string, ctx: MutationContext, sessionAt?: number): boolean {
       return tx(() => {
-        if (markFinal().run(ctx.at, sessionId).changes !== 1) return false;
+        if (markFinal().run(sessionAt ?? ctx.at, sessionId).changes !== 1) return false;
         log('summary', sessionId, project(sessionId), 'final', ctx, null);
         return true;
       });

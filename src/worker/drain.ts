@@ -182,10 +182,10 @@ function distilTurn(
   }
   const ended = events.find((e) => e.event.kind === 'session_end');
   if (result.summary)
-    store.memory.saveSummary(sessionId, projectId, result.summary, ended !== undefined, ctx);
+    store.memory.saveSummary(sessionId, projectId, result.summary, ended !== undefined, ctx, at);
   if (ended && ended.event.kind === 'session_end') {
     store.sessions.end(sessionId, ended.event.reason, ended.at);
-    store.memory.finishSummary(sessionId, ctx);
+    store.memory.finishSummary(sessionId, ctx, ended.at);
   }
   store.events.markDone(
     events.map((e) => e.seq),

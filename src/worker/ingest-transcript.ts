@@ -232,6 +232,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
         { id: p.sessionId, cwd: p.cwd, transcriptPath: report.path },
         'transcript',
         p.firstAt,
+        p.lastAt,
       );
       const ctx = { origin: 'transcript' as const, at: now };
       forgetRewound(store, p, ctx);
@@ -252,7 +253,8 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
         ctx,
       );
       report.created += stored.created;
-      if (p.summary) store.memory.saveSummary(p.sessionId, p.project.id, p.summary, !p.live, ctx);
+      if (p.summary)
+        store.memory.saveSummary(p.sessionId, p.project.id, p.summary, !p.live, ctx, p.lastAt || now);
     }
     report.usageMessages = store.transcripts.addUsage(p.sessionId, p.project.id, p.usage);
     store.transcripts.countTypes(new Map(p.types));
