@@ -20,6 +20,7 @@ import {
   asString,
   clip,
   cleanPrompt,
+  isScratchPath,
   isTrivialPrompt,
   lineCount,
   relativePath,
@@ -285,8 +286,7 @@ export function analyseTurn(
           }
           case 'Write': {
             const file = rel(input['file_path']);
-            if (!file) return;
-            tasks.beforeChange(index);
+            if (!file || isScratchPath(file)) return;
             const content = asString(input['content']);
             const original = response['originalFile'];
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
@@ -302,8 +302,7 @@ export function analyseTurn(
           case 'MultiEdit':
           case 'NotebookEdit': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
-            if (!file) return;
-            tasks.beforeChange(index);
+            if (!file || isScratchPath(file)) return;
             const edits = Array.isArray(input['edits']) ? asArray(input['edits']).map(asRecord) : [input];
             const original = asString(response['originalFile']);
             const context = original !== '' ? original : patchOldText(response['structuredPatch']);

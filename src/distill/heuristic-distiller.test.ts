@@ -246,7 +246,7 @@ describe('heuristic distiller: outcomes, not logs', () => {
     expect(r.summary?.completed).toMatch(/^committed "feat: cache user lookups"; pushed/);
   });
 
-  it('splits a multi-task turn by commits and finished todo items, one memory per task', () => {
+  it('splits a multi-task turn by commits, one memory per task, finished todo items as its facts', () => {
     const todos = (a: string, b: string, c: string) =>
       tool('TodoWrite', {
         todos: [
@@ -288,6 +288,57 @@ describe('heuristic distiller: outcomes, not logs', () => {
     expect(r.observations[2]?.filesModified).toEqual(['README.md']);
     expect(r.finishedTasks).toEqual(['tasks:sess-1']);
     expect(ofType(r.observations, 'task')).toEqual([]);
+  });
+
+  it('does not pad: a checklist finished without a commit is one outcome, titled by the report, never per item', () => {
+    const todos = (a: string, b: string, c: string) =>
+      tool('TodoWrite', {
+        todos: [
+          { content: 'Add the retry helper', status: a },
+          { content: 'Use it in the fetcher', status: b },
+          { content: 'Document the retry policy', status: c },
+        ],
+      });
+    const r = distil(
+      turn(
+        prompt('Make the fetcher retry on 503s'),
+        todos('in_progress', 'pending', 'pending'),
+        write('src/retry.ts', 'export function withRetry() {}\n'),
+        todos('completed', 'in_progress', 'pending'),
+        edit('src/fetcher.ts', 'return fetch(url);', 'return withRetry(() => fetch(url));'),
+        todos('completed', 'completed', 'in_progress'),
+        edit('README.md', '## Fetching', '## Fetching\n\nRequests are retried three times on 503.'),
+        todos('completed', 'completed', 'completed'),
+        stop('Done. `fetchJson` now retries 503 responses three times through `withRetry` in src/retry.ts.'),
+      ),
+    );
+    const outcomes = r.observations.filter((o) =>
+      ['feature', 'bugfix', 'change', 'refactor'].includes(o.type),
+    );
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]?.title).toBe(
+      '`fetchJson` now retries 503 responses three times through `withRetry` in src/retry.ts.',
+    );
+    expect(outcomes[0]?.facts).toEqual(
+      expect.arrayContaining([
+        '[x] Add the retry helper',
+        '[x] Use it in the fetcher',
+        '[x] Document the retry policy',
+      ]),
+    );
+  });
+
+  it('keeps an experiment in a scratch directory out of the project: no outcome for files under /tmp', () => {
+    const r = distil(
+      turn(
+        prompt('Check whether hooks in settings.local.json override settings.json'),
+        write('/tmp/claude-hook-test/.claude/settings.json', '{"hooks":{}}\n'),
+        write('/private/tmp/claude-hook-test/.claude/settings.local.json', '{"hooks":{}}\n'),
+        stop('Both hooks fired: the two files merge, the local one does not override.'),
+      ),
+    );
+    expect(r.observations.filter((o) => o.filesModified.some((f) => f.includes('tmp')))).toEqual([]);
+    expect(r.summary?.filesEdited ?? []).toEqual([]);
   });
 
   it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {

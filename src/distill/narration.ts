@@ -23,7 +23,7 @@ export function proseSentences(text: string): string[] {
 
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
-  /^(?:let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
+  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
 
 export function isStep(sentence: string): boolean {
   return STEP.test(sentence.trim()) || sentence.trim().endsWith('?') || sentence.trim().endsWith(':');
@@ -31,6 +31,9 @@ export function isStep(sentence: string): boolean {
 
 const STATE =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|is|are|has|have|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
+/** A state verb that says what the code does, not only that something "is". */
+const ACTING =
+  /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
 const CAUSE =
   /\b(?:because|since|so that|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
@@ -47,11 +50,14 @@ export function outcomeSentence(texts: readonly string[], names: readonly string
       if (s.length < 25 || s.length > 260 || isStep(s)) continue;
       const lower = s.toLowerCase();
       let score = 0;
-      if (STATE.test(s)) score += 2;
+      if (ACTING.test(s)) score += 2;
+      else if (STATE.test(s)) score += 1;
       if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
       if (known.some((n) => lower.includes(n))) score += 2;
       if (/`[^`]+`/.test(s)) score += 1;
       if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
+      // A hedge or a conditional states what might be, not what is.
+      if (/\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b/i.test(s)) score -= 3;
       score -= age * 0.5;
       if (score > bestScore) {
         best = s;

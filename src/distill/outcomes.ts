@@ -69,16 +69,29 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   return asked ?? 'change';
 }
 
-function title(a: TurnAnalysis, s: Segment, texts: readonly string[], request: string): string {
+/**
+ * What is now true, by the strength of its evidence: the commit's subject; the assistant's end-of-turn
+ * report (what it says after its last tool call, not what it expected before running something);
+ * the one checklist item the task finished; its other words; the request stated as done; the change.
+ */
+function title(
+  a: TurnAnalysis,
+  s: Segment,
+  texts: readonly string[],
+  request: string,
+  last: boolean,
+): string {
   const commit = s.commits[0];
   if (commit) return commitTitle(commit.message);
-  const finished = s.completed[0];
-  if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
   const files = s.files.files();
   const names = [
     ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
     ...files.map((f) => f.path.split('/').pop() ?? f.path),
   ];
+  const reported = last && a.lastMessage !== '' ? outcomeSentence([a.lastMessage], names) : '';
+  if (reported !== '') return clip(reported, 110);
+  const finished = s.completed.length === 1 ? s.completed[0] : undefined;
+  if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
   const said = outcomeSentence(texts, names);
   if (said !== '') return clip(said, 110);
   const done = doneFromRequest(request);
@@ -111,7 +124,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   if (unfinished(a, s, last) || planOnly(a, s)) return null;
   const request = s.prompt || requestOf(a);
   const texts = segmentTexts(a, s, last);
-  const heading = title(a, s, texts, request);
+  const heading = title(a, s, texts, request, last);
   if (heading === '') return null;
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
   const commitFacts = s.commits.map(

@@ -5,7 +5,7 @@
 import type { CapturedEvent, Json, QueuedEvent } from '../core/model.ts';
 
 export const ROOT = '/home/dev/shop';
-export const abs = (file: string) => `${ROOT}/${file}`;
+export const abs = (file: string) => (file.startsWith('/') ? file : `${ROOT}/${file}`);
 
 /** Events as the capture layer queues them: one session, increasing seq and time. */
 export function turn(...events: CapturedEvent[]): QueuedEvent[] {

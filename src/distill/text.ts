@@ -72,6 +72,17 @@ export function relativePath(path: string, root: string): string {
   return p.startsWith('./') ? p.slice(2) : p;
 }
 
+/**
+ * A scratch place outside any project: the system's temporary directories (`/tmp`, macOS's
+ * `/private/tmp` and `/var/folders/…`, `/var/tmp`, Windows' `…\\AppData\\Local\\Temp\\…`). What is
+ * written, built or committed there is an experiment, not the project's work.
+ */
+export function isScratchPath(path: string): boolean {
+  return /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)(?:\/|$)|^[A-Za-z]:[\\/].*[\\/]AppData[\\/]Local[\\/]Temp(?:[\\/]|$)/i.test(
+    path.trim(),
+  );
+}
+
 /** A path under a Windows root (drive letters and separators compared loosely), else as it was. */
 function windowsRelative(path: string, root: string): string {
   const norm = (x: string) => x.replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase();

@@ -1,7 +1,8 @@
 /**
- * Cutting a turn into its tasks as it is read: a commit ends a task; a todo item marked done ends one
- * at the next change (marked done right after its commit, it belongs to the task that commit ended);
- * a later prompt of the same flush starts one. Each task collects its own file changes.
+ * Cutting a turn into its tasks as it is read: a commit ends a task; a later prompt of the same flush
+ * starts one. Todo items finished along the way are facts of the task they were finished in (marked
+ * done right after its commit, of the task that commit ended) — never tasks of their own: one memory
+ * per finished checklist item only repeats the request. Each task collects its own file changes.
  */
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import type { TodoItem } from './todo-list.ts';
@@ -35,7 +36,6 @@ export function createTaskCutter() {
     commits: [],
     completed: [],
   };
-  let finishing = false;
   let todos: TodoItem[] = [];
   const changed = (s: Segment) => s.files.files().length > 0 || s.commits.length > 0;
   const close = (index: number) => {
@@ -49,15 +49,10 @@ export function createTaskCutter() {
       commits: [],
       completed: [],
     };
-    finishing = false;
   };
   return {
-    /** The file changes of the task under way (call `beforeChange` first). */
+    /** The file changes of the task under way. */
     files: (): FileChanges => current.files,
-    /** A file is about to change: a todo item finished since the last change ends the task before it. */
-    beforeChange(index: number): void {
-      if (finishing && current.files.files().length > 0) close(index - 1);
-    },
     prompt(text: string, index: number, first: boolean, trivial: boolean): void {
       if (!first) close(index - 1);
       if (!trivial) current.prompt = text;
@@ -74,10 +69,7 @@ export function createTaskCutter() {
         const committed = done[done.length - 1];
         if (!changed(current) && committed && committed.commits.length > 0)
           committed.completed.push(t.content);
-        else {
-          current.completed.push(t.content);
-          finishing = true;
-        }
+        else current.completed.push(t.content);
       }
       todos = now.map((t) => ({ ...t }));
     },
