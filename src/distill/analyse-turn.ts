@@ -12,6 +12,7 @@ import { commitMessage, commitOutput, errorHeadline, packagesOf } from './comman
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
+import { stagedPaths } from './git-staging.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
 import { ticketsCreated, type Ticket } from './tickets.ts';
 import {
@@ -186,6 +187,8 @@ export function analyseTurn(
   };
 
   const tasks = createTaskCutter();
+  /** Paths staged by name since the last commit (what the next commit records). */
+  const staged: string[] = [];
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
@@ -356,8 +359,15 @@ export function analyseTurn(
               if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
             const out = commitOutput(output);
             const message = kind === 'commit' ? (commitMessage(command) ?? out?.subject ?? '') : '';
+            for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
             if (message) {
-              const commit = { message, hash: out?.hash ?? '', branch: out?.branch ?? '', index };
+              const commit = {
+                message,
+                hash: out?.hash ?? '',
+                branch: out?.branch ?? '',
+                index,
+                staged: staged.splice(0),
+              };
               a.commits.push(commit);
               tasks.commit(commit, index);
             }

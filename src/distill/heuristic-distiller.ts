@@ -35,6 +35,8 @@ export interface TurnResult {
   resolutions?: Resolution[];
   /** Subjects of task lists the turn finished (their memories are closed). */
   finishedTasks?: string[];
+  /** The items of the list it finished (a stored list with other items still open stays open). */
+  doneTasks?: string[];
 }
 
 export interface Distiller {
@@ -71,6 +73,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     summary: mergeSummary(input.previousSummary ?? null, a),
     resolutions: resolutions(a),
     finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
+    ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),
   };
 }
 

@@ -168,8 +168,12 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
       commands: a.commands.filter((c) => c.kind !== 'inspect' && c.kind !== 'other').map((c) => c.command),
     }),
     filesRead: a.filesRead.slice(0, MAX_FILES),
-    filesModified: files.slice(0, MAX_FILES),
-    // A commit of work done in an earlier turn: the worker attaches it to that turn's memory.
+    // A commit of work done in an earlier turn names what it staged; the worker attaches it to the
+    // memory of that work.
+    filesModified: (files.length > 0 ? files : unique(s.commits.flatMap((c) => c.staged))).slice(
+      0,
+      MAX_FILES,
+    ),
     ...(files.length === 0 ? { subject: 'attach:commit' } : {}),
   };
 }

@@ -30,7 +30,7 @@ export interface TranscriptDistillation {
   /** Commands that ended a turn working (they close failures left open earlier), oldest first. */
   resolutions: Resolution[];
   /** Task lists finished (their memories are closed), with when. */
-  finishedTasks: { subject: string; at: number }[];
+  finishedTasks: { subject: string; at: number; done?: string[] }[];
   summary: SummaryDraft | null;
   turns: number;
 }
@@ -113,7 +113,7 @@ export function distilTranscript(
 ): TranscriptDistillation {
   const memories: TranscriptMemory[] = [];
   const resolutions: Resolution[] = [];
-  const finishedTasks: { subject: string; at: number }[] = [];
+  const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
   let summary = options.previousSummary;
   const turns = splitTranscriptTurns(entries);
   if (options.distiller) {
@@ -140,7 +140,8 @@ export function distilTranscript(
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
       for (const draft of result.observations) memories.push({ draft, provenance, at });
       resolutions.push(...(result.resolutions ?? []));
-      for (const subject of result.finishedTasks ?? []) finishedTasks.push({ subject, at });
+      for (const subject of result.finishedTasks ?? [])
+        finishedTasks.push({ subject, at, ...(result.doneTasks ? { done: result.doneTasks } : {}) });
       if (result.summary) summary = result.summary;
     }
   }

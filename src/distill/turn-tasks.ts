@@ -12,6 +12,8 @@ export interface TaskCommit {
   hash: string;
   branch: string;
   index: number;
+  /** Paths staged by name for it (empty: everything, or not known). */
+  staged: string[];
 }
 
 /** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */

@@ -140,6 +140,11 @@ export function createObservationsRepo(db: Db) {
     db,
     `SELECT ${COLUMNS} FROM observations WHERE session_id = ? AND status = 'active' ORDER BY created_at, rowid`,
   );
+  const bySessionShown = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations WHERE session_id = ? AND status IN ('active', 'superseded')
+     ORDER BY created_at, rowid`,
+  );
   const before = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at <= ?
@@ -239,6 +244,10 @@ export function createObservationsRepo(db: Db) {
     },
     ofSession(sessionId: string): Observation[] {
       return (bySession().all(sessionId) as ObservationRow[]).map(toObservation);
+    },
+    /** A session's active memories and those a later one superseded, oldest first. */
+    ofSessionWithSuperseded(sessionId: string): Observation[] {
+      return (bySessionShown().all(sessionId) as ObservationRow[]).map(toObservation);
     },
     /**
      * Full-text search with an already-safe FTS5 query (see recall/fts-query): best BM25 first, or with

@@ -164,7 +164,11 @@ function distilTurn(
         return { draft: plain, createdAt: at, provenance, supersedes };
       }),
       resolutions: (heuristic.resolutions ?? []).map((r) => ({ ...r, at: r.at || at })),
-      finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({ subject, at })),
+      finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
+        subject,
+        at,
+        ...(heuristic.doneTasks ? { done: heuristic.doneTasks } : {}),
+      })),
     },
     ctx,
     (error) => {

@@ -13,6 +13,7 @@ import type { Resolution } from '../distill/gotchas.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
+import { withoutCarried } from '../distill/work-state.ts';
 import { storeKnowledge } from './store-knowledge.ts';
 
 /** How many entries are carried to the next read as context. */
@@ -85,7 +86,7 @@ export interface PreparedIngest {
   project: Project;
   memories: TranscriptMemory[];
   resolutions: Resolution[];
-  finishedTasks: { subject: string; at: number }[];
+  finishedTasks: { subject: string; at: number; done?: string[] }[];
   /** Branches the user rewound away from; what was stored of them is invalidated. */
   rewinds: Rewind[];
   summary: SummaryDraft | null;
@@ -273,15 +274,19 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
 function forgetRewound(store: Store, p: PreparedIngest, ctx: { origin: 'transcript'; at: number }): void {
   for (const rewind of p.rewinds) {
     const gone = new Set(rewind.abandoned.map((uuid) => `transcript:${uuid}`));
-    for (const o of store.observations.ofSession(p.sessionId)) {
+    for (const o of store.observations.ofSessionWithSuperseded(p.sessionId)) {
       // How the project is built and run stays true whatever branch it was seen on.
       if (/^(?:command|env|convention):/.test(o.subject ?? '')) continue;
       const span = o.provenance.map((x) => /^turn:(\d+)-(\d+)$/.exec(x)).find(Boolean);
       // The turn ended within the abandoned stretch: after the old prompt, before the new one (the new
       // prompt's own turn ends after it, whatever the clocks of hook and transcript say about its start).
       const inSpan = span ? Number(span[2]) >= rewind.since && Number(span[2]) < rewind.at : false;
-      if (o.provenance.some((x) => gone.has(x)) || inSpan)
-        store.memory.invalidate(o.id, 'the conversation was rewound past it', ctx);
+      if (!(o.provenance.some((x) => gone.has(x)) || inSpan)) continue;
+      store.memory.invalidate(o.id, 'the conversation was rewound past it', ctx);
+      // Work restated by a later turn before the rewind was known: take back what it carried over.
+      const successor = /^superseded by (\S+)$/.exec(o.statusReason ?? '')?.[1];
+      const later = successor ? store.observations.get(successor) : null;
+      if (later && later.status === 'active') store.memory.edit(later.id, withoutCarried(later, o), ctx);
     }
   }
 }

@@ -184,3 +184,105 @@ describe('knowledge stored through the mutation path', () => {
     expect(active().map((o) => [o.title, o.seenCount])).toEqual([['node 22.3.0 in this environment', 1]]);
   });
 });
+
+describe('the state of a session’s work, kept true as the session goes on', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-work-state-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let clock = 1_000;
+  const put = (sessionId: string, drafts: ObservationDraft[], extra: Partial<KnowledgeBatch> = {}) => {
+    const at = (clock += 1_000);
+    return store.transaction(() =>
+      storeKnowledge(
+        store,
+        {
+          projectId,
+          sessionId,
+          source: 'hook',
+          memories: drafts.map((draft) => ({ draft, createdAt: at, provenance: [`session:${sessionId}`] })),
+          ...extra,
+        },
+        { origin: 'hook', at },
+      ),
+    );
+  };
+  const work = (title: string, files: string[], facts: string[] = files.map((f) => `${f}: changed x`)) =>
+    draftOf(title, { type: 'change', facts, filesModified: files });
+
+  it('a later turn on the same files is the work as it now stands: the first version is superseded, its other files kept', () => {
+    put('s1', [
+      work(
+        'All hooks now call the wrapper script by default',
+        ['hooks.go', 'settings.json'],
+        [
+          'created scripts/wrapper.sh (20 lines)',
+          'hooks.go: changed InstallHooks',
+          'settings.json: changed hooks',
+        ],
+      ),
+    ]);
+    put('s1', [
+      work('Only `enable --local-dev` installs the wrapper; plain `enable` writes direct commands', [
+        'hooks.go',
+      ]),
+    ]);
+    const shown = store.observations.ofSession('s1');
+    expect(shown.map((o) => o.title)).toEqual([
+      'Only `enable --local-dev` installs the wrapper; plain `enable` writes direct commands',
+    ]);
+    expect(shown[0]?.facts).toEqual(
+      expect.arrayContaining([
+        'hooks.go: changed x',
+        'created scripts/wrapper.sh (20 lines)',
+        'earlier in the session: All hooks now call the wrapper script by default',
+      ]),
+    );
+    // Another session's work on the same files is its own memory, and committed work is history.
+    put('s2', [work('Hooks print their version', ['hooks.go'])]);
+    expect(store.observations.ofSession('s1')).toHaveLength(1);
+    expect(store.observations.ofSession('s2')).toHaveLength(1);
+  });
+
+  it('attaches a commit to the work whose files it staged, not to the newest unrelated work', () => {
+    put('s1', [work('Parse the SSE stream across chunk boundaries', ['app/ai-chat.ts'])]);
+    put('s1', [work('Document the release steps', ['RELEASING.md'])]);
+    put('s1', [
+      draftOf('Robust SSE parsing', {
+        type: 'bugfix',
+        facts: ['committed 262f600: fix: robust SSE parsing (on streaming)'],
+        filesModified: ['app/ai-chat.ts'],
+        subject: 'attach:commit',
+      }),
+    ]);
+    const byTitle = new Map(store.observations.ofSession('s1').map((o) => [o.title, o]));
+    expect(byTitle.get('Robust SSE parsing')?.facts).toContain('app/ai-chat.ts: changed x');
+    expect(byTitle.get('Document the release steps')?.facts.some((f) => f.startsWith('committed'))).toBe(
+      false,
+    );
+  });
+
+  it('keeps a task list open when a new list is finished but the stored one still had open items', () => {
+    const list = (open: string[], done: string[]) =>
+      draftOf(`Open tasks (${open.length} of ${open.length + done.length})`, {
+        type: 'task',
+        facts: [...done.map((d) => `[x] ${d}`), ...open.map((o) => `[ ] ${o}`)],
+        subject: 'tasks:s1',
+      });
+    put('s1', [list(['Add tests for the SSE parser', 'Add backpressure'], ['Fix the auth check'])]);
+    put('s1', [], { finishedTasks: [{ subject: 'tasks:s1', at: clock + 10, done: ['Reword the comment'] }] });
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.status).toBe('active');
+    put('s1', [], {
+      finishedTasks: [
+        { subject: 'tasks:s1', at: clock + 10, done: ['Add tests for the SSE parser', 'Add backpressure'] },
+      ],
+    });
+    expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
+  });
+});

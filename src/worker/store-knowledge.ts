@@ -19,6 +19,13 @@ import {
   ruleRelation,
   uncommitted,
 } from '../distill/knowledge.ts';
+import {
+  commitBelongsTo,
+  finishesList,
+  isUncommittedWork,
+  restatedWork,
+  sameWork,
+} from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
 
@@ -36,7 +43,8 @@ export interface KnowledgeBatch {
   source: ObservationSource;
   memories: KnowledgeMemory[];
   resolutions?: readonly Resolution[];
-  finishedTasks?: readonly { subject: string; at: number }[];
+  /** Task lists finished, with the items done on them (when known). */
+  finishedTasks?: readonly { subject: string; at: number; done?: readonly string[] }[];
   /** The memories were stated by the user (MCP `remember`): their decisions are standing. */
   byUser?: boolean;
 }
@@ -112,13 +120,31 @@ export function storeKnowledge(
     if (subject === 'attach:commit') {
       const { subject: _attach, ...plain } = d;
       const work = batch.sessionId
-        ? [...store.observations.ofSession(batch.sessionId)].reverse().find((o) => uncommitted(o))
+        ? [...store.observations.ofSession(batch.sessionId)]
+            .reverse()
+            .find((o) => o.status === 'active' && uncommitted(o) && commitBelongsTo(o, d.filesModified))
         : undefined;
       if (work) {
         edit(work, attachedCommit(work, plain));
         merge(work, m);
       } else create(m, plain);
       return;
+    }
+    if (batch.sessionId && isUncommittedWork(d)) {
+      // The same files changed again in this session: this is the work as it now stands.
+      const earlier = store.observations
+        .ofSession(batch.sessionId)
+        .filter(
+          (o) =>
+            o.status === 'active' && o.createdAt <= m.createdAt && isUncommittedWork(o) && sameWork(o, d),
+        );
+      const [newest, ...older] = [...earlier].reverse();
+      if (newest) {
+        const id = create(m, restatedWork(d, [...earlier]), newest.id);
+        report.superseded++;
+        for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
+        return;
+      }
     }
     const existing = subject !== '' ? store.observations.bySubject(projectId, subject) : null;
     if (existing) {
@@ -167,7 +193,9 @@ export function storeKnowledge(
   }
   for (const t of batch.finishedTasks ?? []) {
     const list = store.observations.bySubject(projectId, t.subject);
-    if (list && list.createdAt <= t.at) store.memory.archive(list.id, 'every task on the list was done', ctx);
+    // A new list finished in full does not close the items the stored one still had open.
+    if (list && list.createdAt <= t.at && finishesList(list.facts, t.done))
+      store.memory.archive(list.id, 'every task on the list was done', ctx);
   }
   return report;
 }

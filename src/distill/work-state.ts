@@ -1,0 +1,109 @@
+/**
+ * The state of a session's uncommitted work, kept true as the session goes on: a later outcome on the
+ * same files is the work as it now stands (the earlier memory — a first version the user then had
+ * reversed, a step the next turn rewrote — is superseded by it, its file facts carried over); a commit
+ * belongs to the work whose files it staged; a task list is finished only when the items that were open
+ * on it are done.
+ */
+import type { ObservationDraft } from '../core/model.ts';
+import { clip, unique } from './text.ts';
+
+const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
+
+/** An outcome memory (work done) that no commit recorded yet. */
+export function isUncommittedWork(d: Pick<ObservationDraft, 'type' | 'facts' | 'subject'>): boolean {
+  return (
+    OUTCOME_TYPES.has(d.type) && (d.subject ?? '') === '' && !d.facts.some((f) => f.startsWith('committed'))
+  );
+}
+
+/**
+ * Whether `later` (work of the same session, after `earlier`) restates the same work: it changed at
+ * least half of the files the earlier one changed (and at least one).
+ */
+export function sameWork(
+  earlier: Pick<ObservationDraft, 'filesModified'>,
+  later: Pick<ObservationDraft, 'filesModified'>,
+): boolean {
+  if (earlier.filesModified.length === 0 || later.filesModified.length === 0) return false;
+  const now = new Set(later.filesModified);
+  const shared = earlier.filesModified.filter((f) => now.has(f)).length;
+  return shared > 0 && shared * 2 >= earlier.filesModified.length;
+}
+
+/** The file a file fact is about ("src/a.ts: changed x", "created src/a.ts (3 lines)"), or null. */
+function factFile(fact: string): string | null {
+  const created = /^created (\S+) \(/.exec(fact);
+  if (created?.[1]) return created[1];
+  const changed = /^([^\s:]+): /.exec(fact);
+  return changed?.[1] && /[./]/.test(changed[1]) ? changed[1] : null;
+}
+
+/**
+ * The later work with what the earlier memories said of files it did not touch again (they are still
+ * part of the work), and their titles as what came before.
+ */
+export function restatedWork(
+  later: ObservationDraft,
+  earlier: readonly Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'>[],
+  maxFacts = 14,
+): ObservationDraft {
+  const covered = new Set(later.facts.map(factFile).filter((f): f is string => f !== null));
+  const carried = earlier.flatMap((e) =>
+    e.facts.filter((f) => {
+      const file = factFile(f);
+      return file !== null && !covered.has(file);
+    }),
+  );
+  const before = earlier
+    .map((e) => e.title)
+    .filter((t) => t !== later.title)
+    .map((t) => `earlier in the session: ${clip(t, 120)}`);
+  return {
+    ...later,
+    facts: unique([...later.facts, ...carried, ...before]).slice(0, maxFacts),
+    filesModified: unique([...later.filesModified, ...earlier.flatMap((e) => e.filesModified)]),
+  };
+}
+
+/**
+ * Whether a commit that staged `staged` (empty: not known) belongs to `work`: with known paths, the
+ * work changed one of them; without, any uncommitted work of the session is the best evidence there is.
+ */
+export function commitBelongsTo(
+  work: Pick<ObservationDraft, 'filesModified'>,
+  staged: readonly string[],
+): boolean {
+  if (staged.length === 0) return true;
+  const files = new Set(work.filesModified);
+  return staged.some(
+    (p) => files.has(p) || work.filesModified.some((f) => f.startsWith(`${p.replace(/\/+$/, '')}/`)),
+  );
+}
+
+/** The items still open on a stored task list (its `[ ] …` facts). */
+export function openItems(facts: readonly string[]): string[] {
+  return facts.map((f) => /^\[ \] (.+?)(?: \(in progress\))?$/.exec(f)?.[1] ?? '').filter((x) => x !== '');
+}
+
+/** Whether a finished list (`done`: its items) finished every item open on the stored list. */
+export function finishesList(storedFacts: readonly string[], done: readonly string[] | undefined): boolean {
+  if (done === undefined) return true;
+  const finished = new Set(done.map((d) => clip(d, 120)));
+  return openItems(storedFacts).every((item) => finished.has(item));
+}
+
+/**
+ * `later` without what it carried over from `abandoned` (a memory of a branch the user rewound away
+ * from): its facts and the files only it had changed.
+ */
+export function withoutCarried(
+  later: Pick<ObservationDraft, 'facts' | 'filesModified' | 'title'>,
+  abandoned: Pick<ObservationDraft, 'facts' | 'filesModified' | 'title'>,
+): Pick<ObservationDraft, 'facts' | 'filesModified'> {
+  const carried = new Set([...abandoned.facts, `earlier in the session: ${clip(abandoned.title, 120)}`]);
+  const facts = later.facts.filter((f) => !carried.has(f));
+  const stillNamed = (file: string) => facts.some((f) => f.includes(file));
+  const onlyAbandoned = new Set(abandoned.filesModified.filter((f) => !stillNamed(f)));
+  return { facts, filesModified: later.filesModified.filter((f) => !onlyAbandoned.has(f)) };
+}
