@@ -327,6 +327,8 @@ export function analyseTurn(
           }
           case 'Task':
           case 'Agent':
+            // A background agent's launch notice is not what it found (that arrives later, if at all).
+            if (response['isAsync'] === true || asString(response['status']) === 'async_launched') return;
             addFinding(
               clip(asString(input['description']), 80),
               asString(input['subagent_type']),

@@ -341,6 +341,39 @@ describe('heuristic distiller: outcomes, not logs', () => {
     expect(r.summary?.filesEdited ?? []).toEqual([]);
   });
 
+  it('takes neither a background agent’s launch notice for a finding nor a one-word commit subject for a title', () => {
+    const r = distil(
+      turn(
+        prompt('Write three poems in the background, then make the checker use git status'),
+        tool(
+          'Task',
+          { description: 'Poem about green curry', subagent_type: 'general-purpose', prompt: 'Write a poem' },
+          {
+            isAsync: true,
+            status: 'async_launched',
+            agentId: 'a9cad17',
+            content: 'Async agent launched successfully. The agent is working in the background.',
+          },
+        ),
+        edit(
+          'internal/git.go',
+          'return w.Status()',
+          'return exec.CommandContext(ctx, "git", "status", "--porcelain").Output()',
+        ),
+        bash('git add internal/git.go && git commit -m "init"', '[main 6b599e5] init\n 1 file changed'),
+        stop(
+          '`HasUncommittedChanges` now runs `git status --porcelain`, which honours the global gitignore.',
+        ),
+      ),
+    );
+    expect(ofType(r.observations, 'discovery')).toEqual([]);
+    const outcome = r.observations.find((o) => o.filesModified.includes('internal/git.go'));
+    expect(outcome?.title).toBe(
+      '`HasUncommittedChanges` now runs `git status --porcelain`, which honours the global gitignore.',
+    );
+    expect(outcome?.facts).toContain('committed 6b599e5: init (on main)');
+  });
+
   it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {
     const r = distil(
       turn(

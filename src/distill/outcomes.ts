@@ -82,7 +82,9 @@ function title(
   last: boolean,
 ): string {
   const commit = s.commits[0];
-  if (commit) return commitTitle(commit.message);
+  // A commit subject of a word or two ("init", "wip") says nothing of the work: the report does.
+  const told = commit && commitTitle(commit.message).split(/\s+/).length >= 3;
+  if (commit && told) return commitTitle(commit.message);
   const files = s.files.files();
   const names = [
     ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
@@ -90,6 +92,7 @@ function title(
   ];
   const reported = last && a.lastMessage !== '' ? outcomeSentence([a.lastMessage], names) : '';
   if (reported !== '') return clip(reported, 110);
+  if (commit) return commitTitle(commit.message);
   const finished = s.completed.length === 1 ? s.completed[0] : undefined;
   if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
   const said = outcomeSentence(texts, names);
