@@ -6,6 +6,7 @@
  * on it are done.
  */
 import type { ObservationDraft } from '../core/model.ts';
+import { topicWords } from './knowledge.ts';
 import { clip, unique } from './text.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
@@ -17,18 +18,40 @@ export function isUncommittedWork(d: Pick<ObservationDraft, 'type' | 'facts' | '
   );
 }
 
+type WorkDraft = Pick<ObservationDraft, 'filesModified' | 'facts' | 'title'>;
+
+/** `file#symbol` for each symbol a file fact names as changed ("a.go: changed X, Y; added Z"). */
+function changedSymbols(facts: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of facts) {
+    const m = /^([^\s:]+): (.+)$/.exec(f);
+    if (!m?.[1] || !m[2]) continue;
+    for (const part of m[2].split('; ')) {
+      const names = /^(?:changed|added|removed|renamed) (.+)$/.exec(part)?.[1] ?? '';
+      for (const name of names.split(', ')) {
+        const clean = name.replace(/\s*\(\+\d+ more\)$/, '').trim();
+        if (clean !== '') out.add(`${m[1]}#${clean}`);
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Whether `later` (work of the same session, after `earlier`) restates the same work: it changed at
- * least half of the files the earlier one changed (and at least one).
+ * least half of the files the earlier one changed (and at least one), and it is about the same thing —
+ * the same symbol changed again, or titles that share their subject. Two requests that happened to
+ * edit one file stay two memories.
  */
-export function sameWork(
-  earlier: Pick<ObservationDraft, 'filesModified'>,
-  later: Pick<ObservationDraft, 'filesModified'>,
-): boolean {
+export function sameWork(earlier: WorkDraft, later: WorkDraft): boolean {
   if (earlier.filesModified.length === 0 || later.filesModified.length === 0) return false;
   const now = new Set(later.filesModified);
   const shared = earlier.filesModified.filter((f) => now.has(f)).length;
-  return shared > 0 && shared * 2 >= earlier.filesModified.length;
+  if (shared === 0 || shared * 2 < earlier.filesModified.length) return false;
+  const before = changedSymbols(earlier.facts);
+  if ([...changedSymbols(later.facts)].some((x) => before.has(x))) return true;
+  const a = topicWords(earlier.title);
+  return [...topicWords(later.title)].filter((w) => a.has(w)).length >= 2;
 }
 
 /** The file a file fact is about ("src/a.ts: changed x", "created src/a.ts (3 lines)"), or null. */

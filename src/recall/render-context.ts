@@ -9,8 +9,8 @@ import { estimateTokens } from '../core/tokens.ts';
 import type { InjectedItem } from '../store/context-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
-import { coverageMatcher } from './coverage.ts';
 import { parseQuery } from './fts-query.ts';
+import { enoughEvidence, relevanceMatcher, weighTerms } from './prompt-relevance.ts';
 import { teamView, type TeamNote } from './team-notes.ts';
 import type { MemberStateRow } from '../store/team-repo.ts';
 
@@ -318,20 +318,25 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const parsed = parseQuery(req.prompt);
   if (!parsed.fts) return empty;
-  const coverage = coverageMatcher(parsed.coverageTerms);
+  const weights = weighTerms(store, parsed.coverageTerms);
+  const relevance = relevanceMatcher(weights);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20);
-  const chosen: { o: Observation; share: number }[] = [];
+  const scored: { o: Observation; share: number; order: number }[] = [];
   // A stale memory is never offered as current truth with a prompt.
   const stale = store.anchors.staleOf(hits.map((h) => h.observation.id));
-  for (const { observation } of hits) {
-    if (stale.has(observation.id)) continue;
-    if (observation.sessionId === req.sessionId) continue;
-    if (req.told?.has(observation.id) || store.injections.has(req.sessionId, observation.id)) continue;
-    const share = coverage(observation);
-    if (share === 0 || share < req.minScore) continue;
-    chosen.push({ o: observation, share });
-    if (chosen.length >= req.maxItems) break;
-  }
+  hits.forEach(({ observation }, order) => {
+    if (stale.has(observation.id)) return;
+    if (observation.sessionId === req.sessionId) return;
+    if (req.told?.has(observation.id) || store.injections.has(req.sessionId, observation.id)) return;
+    // Rare words shared count for much, common ones for little (see prompt-relevance).
+    const r = relevance(observation);
+    if (r.share < req.minScore || !enoughEvidence(r, weights)) return;
+    scored.push({ o: observation, share: r.share, order });
+  });
+  scored.sort((a, b) => b.share - a.share || a.order - b.order);
+  // Far below the best match, a memory shares only the prompt's ordinary words.
+  const best = scored[0]?.share ?? 0;
+  const chosen = scored.filter((c) => c.share >= best * 0.6).slice(0, req.maxItems);
   if (chosen.length === 0) return empty;
   const budget = createBudget(req.budgetTokens);
   budget.tryAdd('engram: memories from earlier sessions that match this prompt:');

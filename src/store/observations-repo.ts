@@ -188,6 +188,7 @@ export function createObservationsRepo(db: Db) {
     return statement();
   };
   // How many memories hold a term, counted only up to a cap (reads at most `cap` postings).
+  const lastRowid = lazyStatement(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM observations`);
   const postings = lazyStatement(
     db,
     `SELECT COUNT(*) AS n FROM (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? LIMIT ?)`,
@@ -277,6 +278,10 @@ export function createObservationsRepo(db: Db) {
      */
     matchCount(ftsQuery: string, cap: number): number {
       return (postings().get(ftsQuery, cap) as { n: number }).n;
+    },
+    /** About how many memories the store holds (its highest row id: no scan, whatever the size). */
+    sizeEstimate(): number {
+      return (lastRowid().get() as { n: number }).n;
     },
     /** The active memory just before one in its session, briefly (no text), or null. */
     previousInSession(id: string): ObservationBrief | null {

@@ -229,9 +229,11 @@ describe('the state of a session’s work, kept true as the session goes on', ()
       ),
     ]);
     put('s1', [
-      work('Only `enable --local-dev` installs the wrapper; plain `enable` writes direct commands', [
-        'hooks.go',
-      ]),
+      work(
+        'Only `enable --local-dev` installs the wrapper; plain `enable` writes direct commands',
+        ['hooks.go'],
+        ['hooks.go: changed InstallHooks'],
+      ),
     ]);
     const shown = store.observations.ofSession('s1');
     expect(shown.map((o) => o.title)).toEqual([
@@ -239,14 +241,17 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     ]);
     expect(shown[0]?.facts).toEqual(
       expect.arrayContaining([
-        'hooks.go: changed x',
+        'hooks.go: changed InstallHooks',
         'created scripts/wrapper.sh (20 lines)',
         'earlier in the session: All hooks now call the wrapper script by default',
       ]),
     );
-    // Another session's work on the same files is its own memory, and committed work is history.
-    put('s2', [work('Hooks print their version', ['hooks.go'])]);
-    expect(store.observations.ofSession('s1')).toHaveLength(1);
+    // Another request that happened to edit the same file is its own memory; so is another session's work.
+    put('s1', [
+      work('The README intro says what the tool does', ['hooks.go'], ['hooks.go: edited (+1 −1 lines)']),
+    ]);
+    expect(store.observations.ofSession('s1')).toHaveLength(2);
+    put('s2', [work('Hooks print their version', ['hooks.go'], ['hooks.go: changed InstallHooks'])]);
     expect(store.observations.ofSession('s2')).toHaveLength(1);
   });
 

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectIdFromKey } from '../core/ids.ts';
+import type { ObservationDraft } from '../core/model.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { draftOf, TEST_CHANGE } from '../store/store.test-support.ts';
+import { renderPromptContext } from './render-context.ts';
+
+const projectId = projectIdFromKey('path:/cli');
+
+describe('prompt-time recall finds what a prompt asks about in other words', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-prompt-recall-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let at = 1_000;
+  const add = (title: string, extra: Partial<ObservationDraft> = {}) =>
+    store.memory.create(
+      {
+        projectId,
+        sessionId: 'earlier',
+        source: 'hook',
+        createdAt: (at += 1_000),
+        provenance: [],
+        draft: draftOf(title, { type: 'gotcha', ...extra }),
+        pinned: false,
+      },
+      TEST_CHANGE,
+    ).id;
+  const ask = (prompt: string) =>
+    renderPromptContext(store, {
+      projectId,
+      sessionId: 'now',
+      prompt,
+      now: at + 60_000,
+      budgetTokens: 400,
+      maxItems: 3,
+      minScore: 0.35,
+    }).observationIds;
+
+  beforeEach(() => {
+    // A store with the ordinary words of a project in many memories.
+    for (let i = 0; i < 30; i++)
+      add(`Fix the test for module ${i}: the test file failed after the change`, {
+        type: 'bugfix',
+        facts: [`changed src/module${i}.go`, 'tests pass'],
+      });
+  });
+
+  it('finds a memory by the parts of an identifier and a word family the prompt uses', () => {
+    const gotcha = add(
+      '`HasUncommittedChanges` reported a clean repo as dirty: go-git ignores the global gitignore',
+      {
+        narrative:
+          'go-git Worktree.Status() reads no global excludes file; the check now runs git status --porcelain.',
+        facts: ['fix: run `git status --porcelain` through exec.CommandContext'],
+        filesModified: ['cmd/entire/cli/git_operations.go'],
+      },
+    );
+    expect(
+      ask('why does resume say there are uncommitted changes when the tree is clean? is it gitignore?'),
+    ).toContain(gotcha);
+  });
+
+  it('injects nothing for a prompt about something else that shares one word with a memory', () => {
+    add('`HasUncommittedChanges` reported a clean repo as dirty: go-git ignores the global gitignore');
+    expect(ask('update the dashboard chart colours for the clean theme and the legend spacing')).toEqual([]);
+  });
+
+  it('prefers the memory that holds the rare words over those that hold only the common ones', () => {
+    const gotcha = add('Biome `noAssignInExpressions` rejects `while ((i = buf.indexOf(x)) !== -1)`', {
+      facts: ['fix: restructure the loop in app/lib/streaming/handlers/ai-chat.ts'],
+    });
+    expect(ask('why does biome reject the while loop in the test file after my change?')).toEqual([gotcha]);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * How much a memory answers a prompt, weighing each of the prompt's words by how rare it is in the
+ * store: a prompt that names a stored memory in other words shares its rare words (an identifier's
+ * parts, a file, a tool, an error) even when it shares few words in all, and a memory that shares only
+ * common words ("test", "fix", "file") with a long prompt is not what the prompt asks about.
+ *
+ * A word's weight is its inverse document frequency over the store (counted by capped FTS probes, the
+ * store's size estimated from its highest row id, so the cost is bounded whatever the store's size); a memory's relevance is the weighted share of the
+ * prompt's words it holds (word families and identifier parts included: "uncommitted changes" finds
+ * `HasUncommittedChanges`). Words the store does not hold at all count at half the weight of the
+ * rarest word, so a prompt about something never stored finds little.
+ */
+import { identifierParts } from '../core/identifiers.ts';
+import type { Observation } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
+import { stem } from './coverage.ts';
+
+/** The probe's cap: a store larger than this is weighed as if it held this many. */
+const DF_CAP = 2_000;
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+  /** Memories in the store that hold it (capped). */
+  df: number;
+}
+
+/** Inverse document frequency of a word held by `df` of `n` memories. */
+const idf = (df: number, n: number) => Math.log(1 + n / (df + 1));
+
+/** The prompt's content words with their weights (rare words weigh more). */
+export function weighTerms(store: Store, terms: readonly string[]): WeightedTerm[] {
+  const n = Math.max(1, Math.min(DF_CAP, store.observations.sizeEstimate()));
+  return terms.map((term) => {
+    const df = Math.min(n, store.observations.matchCount(`"${term.replace(/"/g, '""')}"`, DF_CAP));
+    return { term, df, weight: df === 0 ? idf(0, n) / 2 : idf(df, n) };
+  });
+}
+
+/** The words of a memory as the prompt is compared with them: stems of its words and identifier parts. */
+function memoryStems(o: Observation): Set<string> {
+  const text = [
+    o.title,
+    o.subtitle,
+    o.narrative,
+    ...o.facts,
+    ...o.concepts,
+    ...o.filesModified,
+    ...o.filesRead,
+  ].join('\n');
+  const out = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const word = m[0];
+    out.add(stem(word));
+    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) out.add(stem(part));
+  }
+  for (const part of identifierParts(text)) out.add(stem(part));
+  return out;
+}
+
+export interface Relevance {
+  /** Weighted share of the prompt's words the memory holds, 0..1. */
+  share: number;
+  /** The weight of the words it holds (how much evidence, whatever the prompt's length). */
+  matched: number;
+}
+
+/** Compiled once per prompt, applied to each candidate memory. */
+export function relevanceMatcher(terms: readonly WeightedTerm[]): (o: Observation) => Relevance {
+  const total = terms.reduce((n, t) => n + t.weight, 0);
+  const stems = terms.map((t) => ({ ...t, stem: stem(t.term) }));
+  return (o) => {
+    if (total === 0) return { share: 0, matched: 0 };
+    const words = memoryStems(o);
+    let matched = 0;
+    for (const t of stems) if (words.has(t.stem)) matched += t.weight;
+    return { share: matched / total, matched };
+  };
+}
+
+/**
+ * The least evidence worth injecting, as a share of the weight of a word found once: one word held by a
+ * handful of memories, or two held by many — never one common word.
+ */
+export function enoughEvidence(r: Relevance, terms: readonly WeightedTerm[]): boolean {
+  const rarest = terms.reduce((m, t) => Math.max(m, t.df === 0 ? 0 : t.weight), 0);
+  return rarest > 0 && r.matched >= rarest * 0.5;
+}
