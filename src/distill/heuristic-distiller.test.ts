@@ -243,7 +243,9 @@ describe('heuristic distiller: outcomes, not logs', () => {
         facts: ['committed 1a2b3c4: feat: cache user lookups (on main)', 'pushed to the remote'],
       }),
     ]);
-    expect(r.summary?.completed).toMatch(/^committed "feat: cache user lookups"; pushed/);
+    expect(r.summary?.completed).toMatch(
+      /^State: [^|]*\(pushed\)[^|]* \| committed "feat: cache user lookups"; pushed/,
+    );
   });
 
   it('splits a multi-task turn by commits, one memory per task, finished todo items as its facts', () => {

@@ -31,7 +31,7 @@ describe('rolling session summary', () => {
       investigated: 'read package.json',
       learned: '',
       completed:
-        'changed package.json. Created package.json for the shop project. | changed README.md. Added README.md with a title; the usage section is still to do.',
+        'State: uncommitted: package.json, README.md | changed package.json. Created package.json for the shop project. | changed README.md. Added README.md with a title; the usage section is still to do.',
       nextSteps: 'Write a usage section',
       filesRead: ['package.json'],
       filesEdited: ['package.json', 'README.md'],
@@ -44,6 +44,45 @@ describe('rolling session summary', () => {
     });
     expect(third.summary?.nextSteps).toBe('Write a usage section');
     expect(third.summary?.notes).toBe('then: Now add a README | then: What is left?');
+  });
+
+  it('leads with where the repository was left, from what git printed, carried across turns', () => {
+    const d = createHeuristicDistiller();
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Fix the SSE parser and open a PR'),
+        write('app/sse.ts', 'export function parse() {}\n'),
+        write('app/notes.md', '# notes\n'),
+        bash(
+          'git add app/sse.ts && git commit -m "fix: parse SSE across chunks"',
+          '[streaming 6d0e203] fix: parse SSE across chunks\n 1 file changed',
+        ),
+        bash(
+          'git push -u origin streaming',
+          'To github.com:acme/app.git\n   1a2b3c4..6d0e203  streaming -> streaming',
+        ),
+        bash('gh pr create --fill', 'https://github.com/acme/app/pull/17'),
+        stop('Opened PR #17 with the parser fix.'),
+      ),
+    });
+    expect(first.summary?.completed).toMatch(
+      /^State: on branch streaming; last commit 6d0e203 "fix: parse SSE across chunks" \(pushed\); PR https:\/\/github\.com\/acme\/app\/pull\/17; uncommitted: app\/notes\.md \| /,
+    );
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(
+        prompt('Is everything committed?'),
+        bash('git status', 'On branch streaming\nnothing to commit, working tree clean'),
+        stop('Yes, the tree is clean.'),
+      ),
+    });
+    expect(second.summary?.completed).toMatch(
+      /^State: on branch streaming; last commit 6d0e203 "fix: parse SSE across chunks" \(pushed\); PR https:\/\/github\.com\/acme\/app\/pull\/17; nothing uncommitted \| /,
+    );
+    expect(second.summary?.completed.match(/State: /g)).toHaveLength(1);
   });
 
   it('keeps every summary field short and the session beginning when it grows', () => {
@@ -64,7 +103,9 @@ describe('rolling session summary', () => {
     for (const field of ['request', 'investigated', 'learned', 'completed', 'nextSteps', 'notes'] as const) {
       expect(summary?.[field].length).toBeLessThanOrEqual(600);
     }
-    expect(summary?.completed).toMatch(/^changed src\/feature-0\.ts/);
+    expect(summary?.completed).toMatch(
+      /^State: uncommitted: src\/feature-0\.ts, .* \| changed src\/feature-0\.ts/,
+    );
     expect(summary?.completed).toMatch(/Implemented feature 39\./);
     expect(summary?.filesEdited).toHaveLength(30);
     expect(summary?.filesRead).toHaveLength(30);

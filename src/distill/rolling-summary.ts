@@ -7,6 +7,7 @@ import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
 import { shortError } from './gotchas.ts';
 import { isStep, outcomeSentence, statedNextSteps } from './narration.ts';
+import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { dependencyFacts, isSetupError, modifiedFiles, significantErrors } from './turn-observations.ts';
 
@@ -20,13 +21,13 @@ const listed = (items: readonly string[], max: number) =>
  * Earlier text first, newest last. When too long, the earlier text is shortened at its end: the
  * session's beginning (what it set out to do) and its latest turn are what a reader needs most.
  */
-function append(before: string | undefined, now: string): string {
-  const latest = clip(now, MAX_FIELD / 2);
+function append(before: string | undefined, now: string, max = MAX_FIELD): string {
+  const latest = clip(now, max / 2);
   const earlier = (before ?? '').trim();
   if (earlier === '') return latest;
   if (latest === '' || earlier.endsWith(latest)) return earlier;
   const text = `${earlier} | ${latest}`;
-  return text.length <= MAX_FIELD ? text : `${clip(earlier, MAX_FIELD - latest.length - 3)} | ${latest}`;
+  return text.length <= max ? text : `${clip(earlier, max - latest.length - 3)} | ${latest}`;
 }
 
 const nonAnswer = (m: string) => m.length < 40 || /^(?:let me|i'll|i will|now i'll|now let me)\b/i.test(m);
@@ -104,12 +105,19 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     request,
     investigated: append(prev?.investigated, investigated),
     learned: append(prev?.learned, learned),
-    completed: append(prev?.completed, completed),
+    completed: completedWithState(prev?.completed ?? '', completed, a),
     nextSteps: nextSteps(prev?.nextSteps ?? '', a),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
     filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
   };
+}
+
+/** Where the repository was left leads the field, replaced each turn (see session-state). */
+function completedWithState(previous: string, now: string, a: TurnAnalysis): string {
+  const state = formatState(nextState(parseState(previous), a));
+  const rest = append(withState(previous, ''), now, Math.max(200, MAX_FIELD - state.length - 3));
+  return withState(rest, state);
 }
 
 const canonicalOf = (e: { key: string; what: string }) =>

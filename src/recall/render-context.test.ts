@@ -145,7 +145,7 @@ describe('the SessionStart index tells sessions in the order they happened', () 
     request,
     investigated: '',
     learned: '',
-    completed: `did ${request}`,
+    completed: `State: on branch main; nothing uncommitted | did ${request}`,
     nextSteps: '',
     filesRead: [],
     filesEdited: [],
@@ -181,6 +181,7 @@ describe('the SessionStart index tells sessions in the order they happened', () 
     );
     const text = render().text;
     expect(text).toContain('Last session (2d ago):');
+    expect(text).toContain('  State: on branch main; nothing uncommitted\n  Completed: did the newer work');
     expect(text).toContain('Request: the newer work');
     expect(text).not.toContain('the older work');
   });

@@ -127,7 +127,11 @@ function summaryBlock(heading: string, s: Summary, now: number): string[] {
     if (value.trim() !== '') lines.push(`  ${label}: ${oneLine(value, max)}`);
   };
   add('Request', s.request, 200);
-  add('Completed', s.completed, 300);
+  // The rolling summary leads its "completed" text with where the repository was left.
+  const [first = '', ...rest] = s.completed.split(' | ');
+  const state = first.startsWith('State: ') ? first.slice('State: '.length) : '';
+  add('State', state, 300);
+  add('Completed', state ? rest.join(' | ') : s.completed, 300);
   add('Learned', s.learned, 240);
   add('Next steps', s.nextSteps, 200);
   if (s.filesEdited.length > 0) add('Files edited', s.filesEdited.slice(0, 8).join(', '), 240);

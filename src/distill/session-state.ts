@@ -1,0 +1,157 @@
+/**
+ * Where the session left the repository, from what git itself printed: the branch, the last commit and
+ * whether it was pushed, the pull requests the session opened or looked at, and what was left
+ * uncommitted (a `git status` run after the last change is the truth; otherwise the files changed
+ * since the last commit). Carried from turn to turn in the rolling summary as one "State: …" line.
+ */
+import type { TurnAnalysis } from './analyse-turn.ts';
+import { clip, isScratchPath, unique } from './text.ts';
+
+export interface SessionState {
+  branch: string;
+  commit: string;
+  subject: string;
+  pushed: boolean;
+  prs: string[];
+  /** Files changed and not committed; null when nothing says. */
+  uncommitted: string[] | null;
+}
+
+const EMPTY: SessionState = {
+  branch: '',
+  commit: '',
+  subject: '',
+  pushed: false,
+  prs: [],
+  uncommitted: null,
+};
+const PREFIX = 'State: ';
+const MAX_LISTED = 8;
+
+/** A command run in a scratch directory (`cd /tmp/x && …`, `git -C /tmp/x …`) says nothing of the project. */
+const inScratch = (command: string) =>
+  [...command.matchAll(/(?:^|[;&|]\s*)cd\s+("?)([^\s"&;|]+)\1|\bgit\s+-C\s+("?)([^\s"&;|]+)\3/g)].some((m) =>
+    isScratchPath(m[2] ?? m[4] ?? ''),
+  );
+
+/** Files `git status` (long or short format) reports as changed or untracked; null when it is not one. */
+export function statusFiles(command: string, output: string): string[] | null {
+  if (!/\bgit\s+(?:-C\s+\S+\s+)?status\b/.test(command)) return null;
+  if (/nothing to commit|working tree clean/i.test(output)) return [];
+  const files: string[] = [];
+  for (const line of output.split('\n')) {
+    const short = /^[ MADRCU?!]{2} (?:.* -> )?(\S.*)$/.exec(line);
+    const long = /^\s+(?:modified|new file|deleted|renamed|typechange):\s+(?:.* -> )?(\S.*)$/.exec(line);
+    const path = (long?.[1] ?? short?.[1] ?? '').trim();
+    if (path !== '' && !files.includes(path)) files.push(path);
+  }
+  const untracked = /Untracked files:[\s\S]*?\n\n([\s\S]*?)(?:\n\n|$)/.exec(output)?.[1] ?? '';
+  for (const line of untracked.split('\n')) {
+    const path = line.trim();
+    if (path !== '' && !path.startsWith('(') && !files.includes(path)) files.push(path);
+  }
+  return files;
+}
+
+/** The branch a command's run shows the repository on, or ''. */
+function branchOf(command: string, output: string): string {
+  const created = /\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC])\s+([^\s;&|]+)/.exec(command)?.[1];
+  if (created) return created;
+  const onBranch = /^On branch (\S+)/m.exec(output)?.[1];
+  if (onBranch) return onBranch;
+  if (/\bgit\s+(?:branch\s+--show-current|rev-parse\s+--abbrev-ref\s+HEAD)\b/.test(command)) {
+    const first = output.trim().split('\n')[0]?.trim() ?? '';
+    if (/^[\w./-]+$/.test(first) && first !== 'HEAD') return first;
+  }
+  return '';
+}
+
+/** The state after a turn, from the state before it. */
+export function nextState(previous: SessionState | null, a: TurnAnalysis): SessionState {
+  const s: SessionState = { ...(previous ?? EMPTY), prs: [...(previous?.prs ?? [])] };
+  let uncommitted = s.uncommitted === null ? null : new Set(s.uncommitted);
+  const lastCommit = a.commits[a.commits.length - 1];
+  const steps = [
+    ...a.commands.map((c) => ({ index: c.index, run: c })),
+    ...a.edits.map((e) => ({ index: e.index, edit: e.path })),
+    ...a.commits.map((c) => ({ index: c.index, commit: c })),
+  ].sort((x, y) => x.index - y.index);
+  for (const step of steps) {
+    if ('edit' in step && step.edit !== undefined) {
+      (uncommitted ??= new Set()).add(step.edit);
+      continue;
+    }
+    if ('commit' in step && step.commit !== undefined) {
+      const c = step.commit;
+      if (c.hash !== '') {
+        s.commit = c.hash;
+        s.subject = c.message;
+        s.pushed = false;
+      }
+      if (c.branch !== '') s.branch = c.branch;
+      // What it staged by name is committed; staged as a whole (or unknown), everything is.
+      if (c.staged.length > 0 && uncommitted) for (const p of c.staged) uncommitted.delete(p);
+      else uncommitted = new Set();
+      continue;
+    }
+    const run = 'run' in step ? step.run : undefined;
+    if (!run || !run.ok || inScratch(run.command)) continue;
+    const branch = branchOf(run.command, run.output);
+    if (branch !== '') s.branch = branch;
+    if (run.kind === 'push' && (s.commit !== '' || lastCommit === undefined)) s.pushed = true;
+    const status = statusFiles(run.command, run.output);
+    if (status !== null) uncommitted = new Set(status.filter((f) => !isScratchPath(f)));
+    if (/\bgh\s+pr\b/.test(run.command))
+      for (const m of run.output.matchAll(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g))
+        s.prs = unique([...s.prs.filter((p) => p !== m[0]), m[0]]).slice(-3);
+  }
+  s.uncommitted = uncommitted === null ? null : [...uncommitted];
+  return s;
+}
+
+/** "State: on branch streaming; last commit 6d0e203 "fix: …" (pushed); PR …; uncommitted: a.ts" or ''. */
+export function formatState(s: SessionState): string {
+  const parts = [
+    s.branch ? `on branch ${s.branch}` : '',
+    s.commit
+      ? `last commit ${s.commit} "${clip(s.subject, 70)}"${s.pushed ? ' (pushed)' : ' (not pushed)'}`
+      : '',
+    s.prs.length > 0 ? `PR ${s.prs.join(', ')}` : '',
+    s.uncommitted === null
+      ? ''
+      : s.uncommitted.length === 0
+        ? 'nothing uncommitted'
+        : `uncommitted: ${s.uncommitted.slice(0, MAX_LISTED).join(', ')}${s.uncommitted.length > MAX_LISTED ? ` (+${s.uncommitted.length - MAX_LISTED} more)` : ''}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? `${PREFIX}${parts.join('; ')}` : '';
+}
+
+/** The state a formatted line holds (what `formatState` wrote), or null. */
+export function parseState(text: string): SessionState | null {
+  const line = text.split(' | ').find((part) => part.startsWith(PREFIX));
+  if (!line) return null;
+  const body = line.slice(PREFIX.length);
+  const commit = /last commit (\S+) "([^"]*)" \((pushed|not pushed)\)/.exec(body);
+  const uncommitted = /uncommitted: ([^;]+)/.exec(body)?.[1];
+  return {
+    branch: /on branch ([^;\s]+)/.exec(body)?.[1] ?? '',
+    commit: commit?.[1] ?? '',
+    subject: commit?.[2] ?? '',
+    pushed: commit?.[3] === 'pushed',
+    prs: /PR ([^;]+)/.exec(body)?.[1]?.split(', ') ?? [],
+    uncommitted: /nothing uncommitted/.test(body)
+      ? []
+      : uncommitted
+        ? uncommitted.replace(/ \(\+\d+ more\)$/, '').split(', ')
+        : null,
+  };
+}
+
+/** `text` with its state line (if any) replaced by `state` (first). */
+export function withState(text: string, state: string): string {
+  const rest = text
+    .split(' | ')
+    .filter((part) => part.trim() !== '' && !part.startsWith(PREFIX))
+    .join(' | ');
+  return [state, rest].filter(Boolean).join(' | ');
+}
