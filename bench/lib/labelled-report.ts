@@ -62,6 +62,13 @@ export function printLabelled(r: LabelledReport, verbose: boolean): void {
       `  ${k} | ${c.total} | ${c.fully} (${pct(c.fully, c.total)}) | ${c.partly} | ${c.missed} | ${pct(weighted(c), c.total)}`,
     );
   }
+  console.log('per session, kind fully/partly/missed:');
+  for (const s of r.sessions) {
+    const kinds = GOLD_KINDS.filter((k) => s.byKind[k].total > 0).map(
+      (k) => `${k} ${s.byKind[k].fully}/${s.byKind[k].partly}/${s.byKind[k].missed}`,
+    );
+    console.log(`  ${s.label}: ${kinds.join(' · ')}`);
+  }
   const startLines = r.sessionStart.reduce((n, s) => n + s.lines, 0);
   const startWrong = r.sessionStart.reduce((n, s) => n + s.wrong.length, 0);
   const startOpen = r.sessionStart.reduce((n, s) => n + s.wrong.filter((w) => w.openProblem).length, 0);
