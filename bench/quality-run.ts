@@ -1,6 +1,17 @@
-// npm run bench:quality [-- --mode live|backfill|llm|all] [--verbose] [--json]
+// npm run bench:quality [-- --set own|labelled|all] [--mode live|backfill|llm|all] [--verbose] [--json]
 //
-// What engram remembers, judged against hand labels (test/fixtures/quality/labels.ts): the MIT fixture
+// Sets (default: all; `labelled` only when its dataset is there):
+//   own       our own labelled set, below (scenario sessions and MIT fixture transcripts; --mode applies)
+//   labelled  the five real labelled sessions of ../shared/datasets/labelled-sessions (next to the repo,
+//             never needed by the tests; skipped with a note when absent): copied to a temp dir, through
+//             engram's real backfill into a fresh store, judged against the reviewers' gold lists with
+//             the keyword annotations of bench/labelled/ (bench/lib/labelled-judge.ts): memories useful /
+//             duplicate / wrong / unmatched, gold items fully / partly / missed per session and per kind,
+//             wrong lines injected at SessionStart and at prompt time, recall@1/@5 of search and
+//             prompt-time recall for questions about each item. --json: `own` alone prints the array
+//             below as before; with `labelled`, one object { own, labelled }.
+//
+// The own set: what engram remembers, judged against hand labels (test/fixtures/quality/labels.ts): the MIT fixture
 // transcripts (test/fixtures/transcripts) and the scenario sessions (test/fixtures/quality/scenarios.ts),
 // then 50 ordinary filler sessions, then the SessionStart index of each project. Reports the share of
 // stored memories that are useful, duplicates, wrong ones by kind, recall of the required gold items,
@@ -52,6 +63,13 @@ import {
   SHOP_CWD,
 } from '../test/fixtures/quality/scenarios.ts';
 import { fakeLlmConfig, fakeLlmPreparer } from './lib/fake-llm-step.ts';
+import { printLabelled } from './lib/labelled-report.ts';
+import {
+  labelledDatasetDir,
+  labelledDatasetPresent,
+  runLabelled,
+  type LabelledReport,
+} from './lib/labelled-set.ts';
 import { judge, type JudgedMemory, type JudgeReport } from './lib/quality-judge.ts';
 
 type Mode = 'live' | 'backfill' | 'llm';
@@ -64,6 +82,13 @@ const modes: Mode[] =
     : args.includes('--mode')
       ? ['live', 'backfill', 'llm']
       : ['live', 'backfill'];
+const SETS = ['own', 'labelled'] as const;
+type SetName = (typeof SETS)[number];
+const setArg = args.includes('--set') ? args[args.indexOf('--set') + 1] : 'all';
+if (setArg !== 'all' && !(SETS as readonly string[]).includes(setArg ?? ''))
+  throw new Error(`--set takes ${SETS.join(', ')} or all, not "${setArg}"`);
+const sets: readonly SetName[] = setArg === 'all' ? SETS : [setArg as SetName];
+const LABELLED_DIR = labelledDatasetDir(join(import.meta.dirname, '..'));
 const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures', 'transcripts');
 const FILLERS = 50;
 const PROJECT_CWDS = [
@@ -308,25 +333,60 @@ function print(results: ModeResult[]): void {
 }
 
 const results: ModeResult[] = [];
-for (const mode of modes) results.push(await runMode(mode));
+if (sets.includes('own')) for (const mode of modes) results.push(await runMode(mode));
+let labelled: LabelledReport | { skipped: string } | null = null;
+if (sets.includes('labelled'))
+  labelled = labelledDatasetPresent(LABELLED_DIR)
+    ? runLabelled(LABELLED_DIR)
+    : { skipped: `${LABELLED_DIR} not found (it sits next to the repository); labelled set skipped` };
+
+/** The own set's JSON, as it always was. */
+function ownJson() {
+  return results.map(({ mode, report, heldOut }) => {
+    const plain = (r: JudgeReport) => ({
+      ...r,
+      verdicts: r.verdicts.map((v) => ({
+        id: v.memory.id,
+        type: v.memory.type,
+        title: v.memory.title,
+        verdict: v.verdict,
+        items: v.items,
+      })),
+    });
+    return { mode, ...plain(report), heldOut: plain(heldOut) };
+  });
+}
+
+/** The labelled set's JSON: every figure, each memory by id with its verdict and facets. */
+function labelledJson(r: LabelledReport | { skipped: string }) {
+  if ('skipped' in r) return r;
+  return {
+    ...r,
+    memories: r.memories.map((j) => ({
+      id: j.memory.id,
+      sessionId: j.memory.sessionId,
+      type: j.memory.type,
+      title: j.memory.title,
+      verdict: j.verdict,
+      matches: j.matches,
+      mustNever: j.mustNever,
+    })),
+  };
+}
+
 if (flag('--json')) {
-  console.log(
-    JSON.stringify(
-      results.map(({ mode, report, heldOut }) => {
-        const plain = (r: JudgeReport) => ({
-          ...r,
-          verdicts: r.verdicts.map((v) => ({
-            id: v.memory.id,
-            type: v.memory.type,
-            title: v.memory.title,
-            verdict: v.verdict,
-            items: v.items,
-          })),
-        });
-        return { mode, ...plain(report), heldOut: plain(heldOut) };
-      }),
-      null,
-      2,
-    ),
-  );
-} else print(results);
+  const out =
+    labelled === null
+      ? ownJson()
+      : sets.includes('own')
+        ? { own: ownJson(), labelled: labelledJson(labelled) }
+        : labelledJson(labelled);
+  console.log(JSON.stringify(out, null, 2));
+} else {
+  if (results.length > 0) print(results);
+  if (labelled !== null) {
+    if (results.length > 0) console.log('');
+    if ('skipped' in labelled) console.log(labelled.skipped);
+    else printLabelled(labelled, flag('--verbose'));
+  }
+}
