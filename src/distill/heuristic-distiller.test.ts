@@ -376,6 +376,37 @@ describe('heuristic distiller: outcomes, not logs', () => {
     expect(outcome?.facts).toContain('committed 6b599e5: init (on main)');
   });
 
+  it('keeps the assistant’s claims only where the turn’s runs back them: no "all tests pass" without a test run, no hopes', () => {
+    const unverified = distil(
+      turn(
+        prompt('Recognise the wrapper hooks on uninstall'),
+        edit('hooks.go', 'var prefixes = []string{', 'var prefixes = []string{\n\t"bash wrapper.sh ",'),
+        bash('go run /tmp/check.go', 'isEntireHook("bash wrapper.sh stop") = true'),
+        stop(
+          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now.',
+        ),
+      ),
+    );
+    const memory = unverified.observations.find((o) => o.filesModified.includes('hooks.go'));
+    expect(memory?.narrative).toContain('`isEntireHook` recognises wrapper hooks');
+    expect(memory?.narrative).not.toMatch(/All tests pass|should be green/);
+    expect(unverified.summary?.completed).not.toMatch(/All tests pass|should be green/);
+
+    const verified = distil(
+      turn(
+        prompt('Recognise the wrapper hooks on uninstall'),
+        edit('hooks.go', 'var prefixes = []string{', 'var prefixes = []string{\n\t"bash wrapper.sh ",'),
+        bash('go test ./...', 'ok  \tgithub.com/acme/cli/hooks\t0.012s'),
+        stop(
+          'The wrapper prefix is now in `entireHookPrefixes`. All tests pass now that the prefix is listed.',
+        ),
+      ),
+    );
+    expect(verified.observations.find((o) => o.filesModified.includes('hooks.go'))?.narrative).toContain(
+      'All tests pass now that the prefix is listed.',
+    );
+  });
+
   it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {
     const r = distil(
       turn(

@@ -41,13 +41,17 @@ const CAUSE =
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols
  * when named), latest message first. '' when nothing says it.
  */
-export function outcomeSentence(texts: readonly string[], names: readonly string[] = []): string {
+export function outcomeSentence(
+  texts: readonly string[],
+  names: readonly string[] = [],
+  keep: (sentence: string) => boolean = () => true,
+): string {
   let best = '';
   let bestScore = 0;
   const known = names.filter((n) => n.length >= 3).map((n) => n.toLowerCase());
   [...texts].reverse().forEach((text, age) => {
     for (const s of proseSentences(text)) {
-      if (s.length < 25 || s.length > 260 || isStep(s)) continue;
+      if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) continue;
       const lower = s.toLowerCase();
       let score = 0;
       if (ACTING.test(s)) score += 2;
@@ -68,13 +72,20 @@ export function outcomeSentence(texts: readonly string[], names: readonly string
   return bestScore >= 2 ? best : '';
 }
 
-/** The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters. */
-export function explanation(texts: readonly string[], max = 600): string {
+/**
+ * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
+ * `keep` drops what the evidence does not support (see claims.ts).
+ */
+export function explanation(
+  texts: readonly string[],
+  max = 600,
+  keep: (sentence: string) => boolean = () => true,
+): string {
   const picked: string[] = [];
   let used = 0;
   for (const text of texts) {
     for (const s of proseSentences(text)) {
-      if (s.length < 20 || isStep(s) || picked.includes(s)) continue;
+      if (s.length < 20 || isStep(s) || picked.includes(s) || !keep(s)) continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);

@@ -10,6 +10,7 @@ import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
+import { unsupportedClaim } from './claims.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, isSetupError, requestOf } from './turn-observations.ts';
@@ -90,12 +91,13 @@ function title(
     ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
     ...files.map((f) => f.path.split('/').pop() ?? f.path),
   ];
-  const reported = last && a.lastMessage !== '' ? outcomeSentence([a.lastMessage], names) : '';
+  const supported = (x: string) => !unsupportedClaim(x, a);
+  const reported = last && a.lastMessage !== '' ? outcomeSentence([a.lastMessage], names, supported) : '';
   if (reported !== '') return clip(reported, 110);
   if (commit) return commitTitle(commit.message);
   const finished = s.completed.length === 1 ? s.completed[0] : undefined;
   if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
-  const said = outcomeSentence(texts, names);
+  const said = outcomeSentence(texts, names, supported);
   if (said !== '') return clip(said, 110);
   const done = doneFromRequest(request);
   if (done !== '') return done;
@@ -152,8 +154,10 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     fileFacts.length <= room
       ? fileFacts
       : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
-  const why = explanation(texts, 600);
-  const fallback = last && a.lastMessage !== '' ? clip(withoutFiller(a.lastMessage), 600) : '';
+  const supported = (x: string) => !unsupportedClaim(x, a);
+  const why = explanation(texts, 600, supported);
+  const fallback =
+    last && a.lastMessage !== '' ? explanation([withoutFiller(a.lastMessage)], 600, supported) : '';
   const narrative = [
     why || fallback,
     ...findings.map((f) => `A ${f.agentType || 'subagent'} subagent found: ${clip(f.findings, 300)}`),
@@ -221,7 +225,7 @@ export function findingObservations(a: TurnAnalysis): ObservationDraft[] {
   }
   if (out.length > 0 || a.lastMessage === '' || a.filesRead.length + a.searches.length === 0) return out;
   const finding = proseSentences(a.lastMessage).find(
-    (s) => FINDING.test(s) && s.length >= 30 && s.length <= 260,
+    (s) => FINDING.test(s) && s.length >= 30 && s.length <= 260 && !unsupportedClaim(s, a),
   );
   if (!finding) return out;
   return [

@@ -6,7 +6,8 @@ import type { SummaryDraft } from '../core/model.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
 import { shortError } from './gotchas.ts';
-import { isStep, outcomeSentence, statedNextSteps } from './narration.ts';
+import { unsupportedClaim } from './claims.ts';
+import { explanation, isStep, outcomeSentence, statedNextSteps } from './narration.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { dependencyFacts, isSetupError, modifiedFiles, significantErrors } from './turn-observations.ts';
@@ -85,9 +86,14 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     ...dependencyFacts(a),
     a.pushed ? 'pushed' : '',
   ].filter(Boolean);
-  const said = outcomeSentence([a.lastMessage]);
+  const supported = (x: string) => !unsupportedClaim(x, a);
+  const said = outcomeSentence([a.lastMessage], [], supported);
   const answer =
-    said !== '' ? clip(said, 160) : nonAnswer(a.lastMessage) ? '' : clip(withoutFiller(a.lastMessage), 160);
+    said !== ''
+      ? clip(said, 160)
+      : nonAnswer(a.lastMessage)
+        ? ''
+        : clip(explanation([withoutFiller(a.lastMessage)], 160, supported), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
   const notes = [

@@ -1,0 +1,54 @@
+/**
+ * The assistant's words are kept only where what happened supports them. A sentence that claims how a
+ * check went ("all tests pass", "the build is green", "lint is clean") stands only when the turn ran
+ * that check and its last run passed; a claim about a check that cannot run here (CI) or that no run
+ * backs, and a hope ("this should fix it", "it will probably work"), is not knowledge and is never
+ * stored as if it were.
+ */
+import type { TurnAnalysis } from './analyse-turn.ts';
+import type { CommandKind } from './commands.ts';
+
+/** A hope or a guess about what will happen, not a statement of what did. */
+const HOPE =
+  /\b(?:should (?:now )?(?:work|pass|fix|be (?:fixed|green|good|ready|resolved|working))|(?:will|would) (?:now )?(?:work|pass|fix|succeed)|probably|hopefully|ought to|expected to (?:work|pass))\b/i;
+
+/** What a check's outcome is said to be. */
+const OUTCOME =
+  /\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?|successful(?:ly)?|work(?:s|ing)?|fixed|resolved|ready|complete|all good)\b/i;
+
+/** The checks a sentence names, as the purposes of the commands that run them. */
+const CHECKS: [RegExp, CommandKind[] | 'unverifiable'][] = [
+  [/\bci\b|\bpipeline\b|\bgithub actions\b/i, 'unverifiable'],
+  [/\btests?\b|\bspecs?\b|\btest suite\b/i, ['test']],
+  [/\blint(?:er|ing)?\b/i, ['lint']],
+  [/\btype ?check(?:s|ing)?\b|\btypes?\b|\btsc\b/i, ['typecheck']],
+  [/\bbuilds?\b|\bcompiles?\b/i, ['build']],
+  [/\b(?:all|quality) checks\b|\bchecks\b/i, ['test', 'lint', 'typecheck', 'build']],
+];
+
+/** Whether the last run of each purpose that ran passed, and at least one of them ran. */
+function lastRunsPassed(a: TurnAnalysis, kinds: readonly CommandKind[]): boolean {
+  let ran = false;
+  for (const kind of kinds) {
+    const runs = a.commands.filter((c) => c.kind === kind);
+    const last = runs[runs.length - 1];
+    if (!last) continue;
+    ran = true;
+    if (!last.ok) return false;
+  }
+  return ran;
+}
+
+/**
+ * Whether a sentence of the assistant's claims more than the turn's evidence shows: a hope, or a
+ * check's outcome that no run of that check in the turn backs.
+ */
+export function unsupportedClaim(sentence: string, a: TurnAnalysis): boolean {
+  if (HOPE.test(sentence)) return true;
+  if (!OUTCOME.test(sentence)) return false;
+  for (const [names, kinds] of CHECKS) {
+    if (!names.test(sentence)) continue;
+    return kinds === 'unverifiable' ? true : !lastRunsPassed(a, kinds);
+  }
+  return false;
+}
