@@ -85,6 +85,36 @@ describe('rolling session summary', () => {
     expect(second.summary?.completed.match(/State: /g)).toHaveLength(1);
   });
 
+  it('says which checks passed, failed, or were not run since the code last changed', () => {
+    const d = createHeuristicDistiller();
+    const r = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Make the wrapper recognise local dev'),
+        write('hooks.go', 'package hooks\n'),
+        bash('npm run lint', '> eslint .'),
+        bash('npm test', ' Test Files  3 passed (3)\n      Tests  12 passed (12)'),
+        write('wrapper.go', 'package hooks\n\nfunc Wrap() {}\n'),
+        write('README.md', '# Wrapper\n'),
+        stop('Added `Wrap` in wrapper.go.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(
+      /^State: uncommitted: [^;]*; checks: tests not run since the last change, lint not run since the last change \| /,
+    );
+    const next = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: r.summary,
+      events: turn(
+        prompt('run the tests'),
+        bash('npm test', ' Tests  1 failed | 12 passed (13)'),
+        stop('One test fails.'),
+      ),
+    });
+    expect(next.summary?.completed).toMatch(/checks: tests failed, lint not run since the last change/);
+  });
+
   it('keeps every summary field short and the session beginning when it grows', () => {
     const d = createHeuristicDistiller();
     let summary: SummaryDraft | null = null;

@@ -15,7 +15,21 @@ export interface SessionState {
   prs: string[];
   /** Files changed and not committed; null when nothing says. */
   uncommitted: string[] | null;
+  /** How each check last went: `passed`, `failed`, or `stale` (code changed after it passed). */
+  checks: Partial<Record<CheckKind, CheckState>>;
+  /** Code (not only docs) was changed in the session. */
+  codeChanged: boolean;
 }
+
+const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build'] as const;
+type CheckKind = (typeof CHECK_KINDS)[number];
+type CheckState = 'passed' | 'failed' | 'stale';
+const CHECK_NAMES: Record<CheckKind, string> = {
+  test: 'tests',
+  typecheck: 'typecheck',
+  lint: 'lint',
+  build: 'build',
+};
 
 const EMPTY: SessionState = {
   branch: '',
@@ -24,7 +38,10 @@ const EMPTY: SessionState = {
   pushed: false,
   prs: [],
   uncommitted: null,
+  checks: {},
+  codeChanged: false,
 };
+const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
 const PREFIX = 'State: ';
 const MAX_LISTED = 8;
 
@@ -68,7 +85,11 @@ function branchOf(command: string, output: string): string {
 
 /** The state after a turn, from the state before it. */
 export function nextState(previous: SessionState | null, a: TurnAnalysis): SessionState {
-  const s: SessionState = { ...(previous ?? EMPTY), prs: [...(previous?.prs ?? [])] };
+  const s: SessionState = {
+    ...(previous ?? EMPTY),
+    prs: [...(previous?.prs ?? [])],
+    checks: { ...(previous?.checks ?? {}) },
+  };
   let uncommitted = s.uncommitted === null ? null : new Set(s.uncommitted);
   const lastCommit = a.commits[a.commits.length - 1];
   const steps = [
@@ -79,6 +100,10 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
   for (const step of steps) {
     if ('edit' in step && step.edit !== undefined) {
       (uncommitted ??= new Set()).add(step.edit);
+      if (!isDoc(step.edit)) {
+        s.codeChanged = true;
+        for (const k of CHECK_KINDS) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
+      }
       continue;
     }
     if ('commit' in step && step.commit !== undefined) {
@@ -95,7 +120,10 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       continue;
     }
     const run = 'run' in step ? step.run : undefined;
-    if (!run || !run.ok || inScratch(run.command)) continue;
+    if (!run || inScratch(run.command)) continue;
+    if ((CHECK_KINDS as readonly string[]).includes(run.kind))
+      s.checks[run.kind as CheckKind] = run.ok ? 'passed' : 'failed';
+    if (!run.ok) continue;
     const branch = branchOf(run.command, run.output);
     if (branch !== '') s.branch = branch;
     if (run.kind === 'push' && (s.commit !== '' || lastCommit === undefined)) s.pushed = true;
@@ -122,8 +150,20 @@ export function formatState(s: SessionState): string {
       : s.uncommitted.length === 0
         ? 'nothing uncommitted'
         : `uncommitted: ${s.uncommitted.slice(0, MAX_LISTED).join(', ')}${s.uncommitted.length > MAX_LISTED ? ` (+${s.uncommitted.length - MAX_LISTED} more)` : ''}`,
+    checksText(s),
   ].filter(Boolean);
   return parts.length > 0 ? `${PREFIX}${parts.join('; ')}` : '';
+}
+
+/** "checks: tests passed, lint not run since the last change" ("tests not run": code changed, none ran). */
+function checksText(s: SessionState): string {
+  const parts = CHECK_KINDS.flatMap((k) => {
+    const state = s.checks[k];
+    if (state === undefined)
+      return k === 'test' && s.codeChanged && Object.keys(s.checks).length > 0 ? ['tests not run'] : [];
+    return [`${CHECK_NAMES[k]} ${state === 'stale' ? 'not run since the last change' : state}`];
+  });
+  return parts.length > 0 ? `checks: ${parts.join(', ')}` : '';
 }
 
 /** The state a formatted line holds (what `formatState` wrote), or null. */
@@ -133,7 +173,15 @@ export function parseState(text: string): SessionState | null {
   const body = line.slice(PREFIX.length);
   const commit = /last commit (\S+) "([^"]*)" \((pushed|not pushed)\)/.exec(body);
   const uncommitted = /uncommitted: ([^;]+)/.exec(body)?.[1];
+  const checks: SessionState['checks'] = {};
+  const listed = /checks: ([^;]+)/.exec(body)?.[1] ?? '';
+  for (const k of CHECK_KINDS) {
+    const m = new RegExp(`\\b${CHECK_NAMES[k]} (passed|failed|not run since the last change)`).exec(listed);
+    if (m?.[1]) checks[k] = m[1] === 'passed' ? 'passed' : m[1] === 'failed' ? 'failed' : 'stale';
+  }
   return {
+    checks,
+    codeChanged: /not run/.test(listed),
     branch: /on branch ([^;\s]+)/.exec(body)?.[1] ?? '',
     commit: commit?.[1] ?? '',
     subject: commit?.[2] ?? '',
