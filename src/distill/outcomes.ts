@@ -157,7 +157,9 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   const supported = (x: string) => !unsupportedClaim(x, a);
   const why = explanation(texts, 600, supported);
   const fallback =
-    last && a.lastMessage !== '' ? explanation([withoutFiller(a.lastMessage)], 600, supported) : '';
+    last && a.lastMessage !== ''
+      ? clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 600)
+      : '';
   const narrative = [
     why || fallback,
     ...findings.map((f) => `A ${f.agentType || 'subagent'} subagent found: ${clip(f.findings, 300)}`),

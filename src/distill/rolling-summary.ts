@@ -7,7 +7,7 @@ import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
 import { shortError } from './gotchas.ts';
 import { unsupportedClaim } from './claims.ts';
-import { explanation, isStep, outcomeSentence, statedNextSteps } from './narration.ts';
+import { isStep, outcomeSentence, proseSentences, statedNextSteps } from './narration.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { dependencyFacts, isSetupError, modifiedFiles, significantErrors } from './turn-observations.ts';
@@ -93,7 +93,7 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
       ? clip(said, 160)
       : nonAnswer(a.lastMessage)
         ? ''
-        : clip(explanation([withoutFiller(a.lastMessage)], 160, supported), 160);
+        : clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
   const notes = [

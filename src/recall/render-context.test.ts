@@ -183,7 +183,10 @@ describe('the SessionStart index tells sessions in the order they happened', () 
     expect(text).toContain('Last session (2d ago):');
     expect(text).toContain('  State: on branch main; nothing uncommitted\n  Completed: did the newer work');
     expect(text).toContain('Request: the newer work');
-    expect(text).not.toContain('the older work');
+    expect(text).toContain(
+      'Sessions before it:\n  - 9d ago: the older work (on branch main; nothing uncommitted)',
+    );
+    expect(text.indexOf('the older work')).toBeGreaterThan(text.indexOf('Request: the newer work'));
   });
 
   it('keeps the session before the newest in the recent list, however much the newest stored', () => {

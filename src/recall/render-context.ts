@@ -138,6 +138,14 @@ function summaryBlock(heading: string, s: Summary, now: number): string[] {
   return lines;
 }
 
+/** "  - 3d ago: <request> (State: …)" for a session before the last one; '' when it says nothing. */
+function earlierSessionLine(s: Summary, now: number): string {
+  const first = s.completed.split(' | ')[0] ?? '';
+  const state = first.startsWith('State: ') ? first.slice('State: '.length) : '';
+  if (s.request.trim() === '' && state === '') return '';
+  return `  - ${formatAge(now - s.updatedAt)}: ${oneLine(s.request, 120)}${state ? ` (${oneLine(state, 160)})` : ''}`;
+}
+
 /** Adds lines while they fit the budget; returns false once one did not fit. */
 function createBudget(budgetTokens: number) {
   const maxChars = Math.min(HOST_CONTEXT_CHAR_CAP, budgetTokens * 4);
@@ -243,10 +251,16 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   }
   const pinned = new Set(ids);
   if (req.source !== 'resume') {
-    const last = store.summaries.latest(project.id, sessionId, 1)[0];
+    const [last, ...before] = store.summaries.latest(project.id, sessionId, 3);
     if (last) {
       budget.tryAdd('');
       for (const line of summaryBlock('Last session', last, now)) budget.tryAdd(line);
+    }
+    // The sessions before it, a line each (what was asked, where it was left), while room is plenty.
+    const earlier = before.map((s) => earlierSessionLine(s, now)).filter((l) => l !== '');
+    if (earlier.length > 0 && budget.fits(reserve + 600)) {
+      budget.tryAdd('Sessions before it:');
+      for (const line of earlier) if (!budget.tryAdd(line)) break;
     }
   }
 
