@@ -12,7 +12,7 @@ import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
-import { checkFacts, dependencyFacts, isSetupError, requestOf } from './turn-observations.ts';
+import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 
 const MAX_FILES = 30;
 
@@ -63,7 +63,7 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   const asked = requestedType(s.completed[0] ?? '') ?? requestedType(request);
   // A check that found the code wrong, fixed by this change: a bugfix, unless a feature was asked for.
   const fixedBug = a.errors.some(
-    (e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message),
+    (e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion',
   );
   if (fixedBug && asked !== 'feature' && asked !== 'refactor') return 'bugfix';
   return asked ?? 'change';
@@ -118,8 +118,9 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     (c) =>
       `committed${c.hash ? ` ${c.hash}` : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
   );
+  // A test that found the code wrong and passes now: the bug this work fixed.
   const fixedHere = a.errors
-    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message))
+    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion')
     .map((e) => `fixed: ${clip(e.message, 100)}`);
   const others = unique([
     ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
@@ -152,7 +153,9 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     concepts: conceptsOf({
       prompt: `${heading} ${request}`,
       files: [...files, ...a.filesRead],
-      commands: a.commands.filter((c) => c.kind !== 'inspect' && c.kind !== 'other').map((c) => c.command),
+      commands: a.commands
+        .filter((c) => c.purpose !== 'inspect' && c.purpose !== 'other')
+        .map((c) => c.command),
     }),
     filesRead: a.filesRead.slice(0, MAX_FILES),
     filesModified: files.slice(0, MAX_FILES),
