@@ -18,6 +18,18 @@ describe('how each part of a command went', () => {
   });
 
   it('is not a failure when there was nothing to commit, or when a check checked nothing', () => {
+    // The commit git printed wins over a later `git status` saying the tree is clean.
+    expect(
+      judge(
+        'git add -A && git commit -m "feat: refs" && git status',
+        '[main 99b497c] feat: refs\n 3 files changed\nOn branch main\nnothing to commit, working tree clean',
+        'ok',
+      ),
+    ).toEqual([
+      ['git add', 'passed'],
+      ['git commit', 'passed'],
+      ['git status', 'passed'],
+    ]);
     expect(
       judge(
         'git add -A && git commit -m "wip"',

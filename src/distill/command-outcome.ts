@@ -70,9 +70,11 @@ function evidenceOf(p: CommandPart, text: string, summary: TestSummary | null): 
     case 'format':
       return checked();
     case 'commit':
-      if (/\bnothing (?:to commit|added to commit)\b|\bno changes added to commit\b/i.test(text))
-        return 'nothing';
-      return commitOutput(text) ? 'passed' : 'none';
+      // git's own line for the commit it made wins over a later `git status` saying all is clean.
+      if (commitOutput(text)) return 'passed';
+      return /\bnothing (?:to commit|added to commit)\b|\bno changes added to commit\b/i.test(text)
+        ? 'nothing'
+        : 'none';
     case 'push':
       if (/error: failed to push|! \[(?:remote )?rejected\]|^fatal: /m.test(text)) return 'failed';
       return /->\s|Everything up-to-date/.test(text) ? 'passed' : 'none';

@@ -56,6 +56,26 @@ describe('the telling line of a failure', () => {
     });
   });
 
+  it('reads an Elixir compile error by its message, not the CompileError that follows', () => {
+    const out = [
+      'Compiling 4 files (.ex)',
+      '     error: undefined function get/2 (expected MyAppWeb.PageLiveTest to define such a function or for it to be imported, but none are available)',
+      '     │',
+      ' 12 │       {:ok, _view, html} = live(conn, "/pages")',
+      '     │       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+      '     │',
+      '     └─ test/my_app_web/live/page_live_test.exs:12: MyAppWeb.PageLiveTest."test mounts"/1',
+      '',
+      '** (CompileError) test/my_app_web/live/page_live_test.exs: cannot compile module MyAppWeb.PageLiveTest (errors have been logged)',
+    ].join('\n');
+    expect(tellingLine(out, 'test')).toMatchObject({
+      line: 'undefined function get/2 (expected MyAppWeb.PageLiveTest to define such a function or for it to be imported, but none are available)',
+      file: 'test/my_app_web/live/page_live_test.exs',
+      snippet: '{:ok, _view, html} = live(conn, "/pages")',
+    });
+    expect(errorClass(tellingLine(out, 'test'), 'test')).toBe('setup');
+  });
+
   it('reads compiler errors in both tsc formats, coloured or not, past stack traces', () => {
     expect(
       tellingLine("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.").line,

@@ -140,6 +140,27 @@ function lineBased(lines: readonly string[]): Diagnostic[] {
       });
       continue;
     }
+    if ((m = /^(error|warning): (.+)$/.exec(l))) {
+      // Elixir prints the message, a code frame, then `└─ file:line: …`.
+      const at = lines
+        .slice(i + 1, i + 9)
+        .map((x) => /^└─ (\S+?):\d+/.exec(x)?.[1])
+        .find(Boolean);
+      if (at) {
+        const frame = lines
+          .slice(i + 1, i + 6)
+          .map((x) => /^\d+\s*│\s?(.+)$/.exec(x)?.[1])
+          .find(Boolean);
+        out.push({
+          message: m[2] as string,
+          rule: '',
+          file: at,
+          snippet: frame?.trim() ?? '',
+          severity: m[1] === 'error' ? 'error' : 'warning',
+        });
+        continue;
+      }
+    }
     if ((m = /^\*\* \((\w+)\) (.+)$/.exec(l))) {
       out.push({ message: `${m[1]}: ${m[2]}`, rule: '', file: '', snippet: '', severity: 'error' });
       continue;
@@ -250,9 +271,9 @@ export function isSetupError(message: string): boolean {
 export function errorClass(t: Pick<Telling, 'line' | 'rule'>, purpose: string): ErrorClass {
   if (isSetupError(t.line)) return 'setup';
   if (t.rule !== '' && !/^TS\d+$|^E\d+$/.test(t.rule)) return 'rule';
+  if (COMPILE.test(t.line) || /^TS\d+$|^E\d+$/.test(t.rule)) return 'compile';
   // A test run that failed for any other reason found the code under test wrong.
   if (purpose === 'test' || ASSERTION.test(t.line)) return 'assertion';
-  if (COMPILE.test(t.line) || /^TS\d+$|^E\d+$/.test(t.rule)) return 'compile';
   return 'runtime';
 }
 
@@ -264,7 +285,7 @@ export function hintOf(output: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const inline =
-      /(?:run|use|try|install with|please run)[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
+      /\b(?:run|use|try|install with|please run)\b[^`'"\n]*[`'"]([a-z][\w .:/@=-]{3,100})[`'"]/i.exec(line);
     if (inline?.[1] && !/^(?:git (?:rebase|config)|hint)/.test(inline[1])) return inline[1].trim();
     if (/(?:\buse|\brun|following command[^:\n]*|\btry)\s*:?\s*$/i.test(line)) {
       const next = lines.slice(i + 1, i + 4).find((l) => l !== '');

@@ -55,6 +55,14 @@ function spellingChange(failed: PartRun, passed: PartRun): string {
       .join(' ');
   if (head(failed) !== head(passed)) return clip(passed.canonical, 80);
   if (added.length === 0 && removed.length === 0) return '';
+  // The checker told to fix what it found (`ruff check --fix`, `biome check --write`) fixed the code,
+  // not a pitfall of the command.
+  if (
+    /^(?:lint|format|gate)$/.test(failed.purpose) &&
+    removed.length === 0 &&
+    added.every((f) => AUTOFIX.test(f))
+  )
+    return '';
   if (passed.raw.length <= 60 && !/["'$`<]/.test(passed.raw)) return passed.raw;
   const base = head(passed);
   return [
@@ -67,6 +75,10 @@ function spellingChange(failed: PartRun, passed: PartRun): string {
 
 const basename = (p: string) => p.split('/').pop() ?? p;
 
+/** Flags that make a linter or formatter fix what it finds. */
+const AUTOFIX =
+  /^(?:--fix|--fix-only|--unsafe-fixes|--unsafe|--write|-w|--apply|--apply-unsafe|--autocorrect|--autocorrect-all|-a|-A)$/;
+
 /**
  * What changed between a failure (`from`: the last run that still showed the error) and the run that
  * passed (`to`).
@@ -78,7 +90,8 @@ export function fixBetween(
   options: { loose?: boolean } = {},
 ): Fix {
   const inside = (i: number) => i > from.index && i < to.index;
-  const edits = a.edits.filter((e) => inside(e.index));
+  // An edit that changed nothing (old text = new text) is not a fix.
+  const edits = a.edits.filter((e) => inside(e.index) && (e.size ?? 1) > 0);
   const files = unique(edits.map((e) => e.path));
   const symbols = unique(edits.flatMap((e) => e.symbols ?? []));
   const imports: ImportChanges = {

@@ -12,7 +12,8 @@ import type { TurnAnalysis } from './analyse-turn.ts';
 import { covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
 import { conceptsOf } from './concepts.ts';
 import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
-import { explanation } from './narration.ts';
+import { mainPart } from './canonical-command.ts';
+import { explanation, proseSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { clip, unique } from './text.ts';
 
@@ -181,7 +182,15 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
   const texts = a.lastMessage !== '' && !after.includes(a.lastMessage) ? [...after, a.lastMessage] : after;
   const why = explanation(texts, 400);
   const others = state.open.slice(1).map((o) => o.runs[o.runs.length - 1] as PartRun);
-  const hint = error?.hint ?? '';
+  // What the output, or else the assistant, said would fix it: a command, not yet run.
+  const proposed = texts
+    .flatMap((t) => proseSentences(t))
+    .flatMap((x) => [...x.matchAll(/`([^`\n]{4,100})`/g)].map((m) => m[1] as string))
+    .find((c) => {
+      const p = mainPart(c);
+      return p !== null && p.key !== last.key && p.purpose !== 'inspect' && p.purpose !== 'other';
+    });
+  const hint = error?.hint || proposed || '';
   return {
     type: 'failed_attempt',
     title: clip(`\`${clip(last.canonical, 50)}\` fails: ${shortError(message, 70)}`, 120),

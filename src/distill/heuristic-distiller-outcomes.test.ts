@@ -272,6 +272,26 @@ describe('gotchas, whole', () => {
   });
 });
 
+describe('progress, not pitfalls', () => {
+  it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
+    const r = distil(
+      turn(
+        prompt('CI says lint fails'),
+        bashFail(
+          'ruff check .',
+          'Exit code 1\nledger/api.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.',
+        ),
+        edit('ledger/api.py', 'import json', 'import json', 'import os\nimport json\n'),
+        bash('ruff check . --fix', 'Found 1 error (1 fixed, 0 remaining).'),
+        bash('ruff check .', 'All checks passed!'),
+        stop('ruff removed the unused import; lint is clean.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+  });
+});
+
 describe('commands by purpose', () => {
   it('keeps what CI runs as the gate, with what its script runs, and `python -m` as the command', () => {
     const ci =

@@ -156,8 +156,16 @@ export function closedFailure(
   const sameCommand = before !== '' && head(before) === head(r.command);
   const added = sameCommand ? [...flags(r.command)].filter((f) => !flags(before).has(f)) : [];
   const changedFlag = added.length > 0 ? `\`${clip(`${r.canonical ?? key} ${added.join(' ')}`, 80)}\`` : '';
-  const fixText = changedFlag || r.fix;
   const cls = errorClass({ line: message, rule }, purpose);
+  // A setup problem fixed outside the sessions (a service started, a key set): what the assistant
+  // said would fix it, when it named a command; else only that it works now.
+  const suggested = factOf(failed.facts, 'suggested');
+  const said = cls === 'setup' || cls === 'rule' ? suggested : undefined;
+  const fixText =
+    changedFlag ||
+    r.fix ||
+    (said ? `${said} (as suggested)` : '') ||
+    (cls === 'setup' ? 'it worked in a later session' : '');
   const byCommand = changedFlag !== '' || /^run `/.test(r.fix);
   const config = r.files.some((f) =>
     /\.(?:json|ya?ml|toml|ini|cfg|conf|lock|env)$|(?:^|\/)\.[\w-]+$|Dockerfile|Containerfile|Makefile/.test(

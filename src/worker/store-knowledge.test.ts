@@ -159,6 +159,31 @@ describe('knowledge stored through the mutation path', () => {
     expect(active()).toEqual([]);
   });
 
+  it('closes a setup failure fixed outside the sessions with what was suggested for it', () => {
+    put('s1', [
+      failure(
+        '`python manage.py migrate` fails: OperationalError: could not connect to server',
+        'fail:migrate:python manage.py migrate',
+        [
+          'error: django.db.utils.OperationalError: could not connect to server: Connection refused',
+          'command: `python manage.py migrate`',
+          'suggested: `docker compose up -d postgres`',
+        ],
+      ),
+    ]);
+    const [failed] = active();
+    put('s2', [], {
+      resolutions: [
+        passed('purpose:migrate:python manage.py migrate', 'python manage.py migrate', clock + 1),
+      ],
+    });
+    expect(store.observations.get(failed?.id ?? '')).toMatchObject({
+      type: 'gotcha',
+      title:
+        '`python manage.py migrate` fails: django.db.utils.OperationalError: could not connect to server: Connec… → `docker compose up -d postgres` (as suggested)',
+    });
+  });
+
   it('closes a whole-suite failure only with a whole run, a single-file failure with its own file too', () => {
     put('s1', [
       failure('`pytest` fails: ImportError: cannot import name x', 'fail:test', [
