@@ -115,7 +115,7 @@ const EVERYDAY = new Set([
 ]);
 /** The host's words for a tool call the user rejected or interrupted: it never ran, it did not fail. */
 const REJECTED =
-  /doesn't want to (?:proceed|take this action)|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user|STOP what you are doing and wait for the user/i;
+  /doesn't want to (?:proceed|take this action)|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user|STOP what you are doing and wait for the user|Cancelled: parallel tool call/i;
 
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);

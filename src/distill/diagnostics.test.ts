@@ -113,6 +113,20 @@ describe('the telling line of a failure', () => {
     ).toBe('The following paths are ignored by one of your .gitignore files: node_modules');
   });
 
+  it("reads RuboCop's and mypy's lines, and takes a run that failed on warnings by its first warning", () => {
+    const rubocop =
+      'Inspecting 12 files\n..C\n\nOffenses:\n\napp/models/user.rb:3:5: C: Style/StringLiterals: Prefer single-quoted strings.\n\n12 files inspected, 1 offense detected';
+    expect(tellingLine(rubocop)).toMatchObject({
+      line: 'Style/StringLiterals: Prefer single-quoted strings.',
+      rule: 'Style/StringLiterals',
+    });
+    const mypy =
+      'src/bill.py:14: error: Incompatible return value type (got "str", expected "int")  [return-value]\nFound 1 error in 1 file (checked 9 source files)';
+    const t = tellingLine(mypy);
+    expect(t).toMatchObject({ rule: 'return-value' });
+    expect(errorClass(t, 'typecheck')).toBe('compile');
+  });
+
   it('classes an error: a wrong result, the setup, a rule, the compiler, a crash', () => {
     expect(errorClass({ line: 'AssertionError: expected 90 to be 81', rule: '' }, 'test')).toBe('assertion');
     expect(errorClass({ line: 'tests/x.py::test_dates: ValueError: bad month', rule: '' }, 'test')).toBe(

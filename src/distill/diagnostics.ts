@@ -237,7 +237,8 @@ export function tellingLine(output: string, purpose = ''): Telling {
     };
   }
   const found = diagnostics(output);
-  const d = found.find((x) => x.severity === 'error');
+  // Errors first; a run that failed on warnings (`--warnings-as-errors`, RuboCop's conventions) by them.
+  const d = found.find((x) => x.severity === 'error') ?? found[0];
   if (d) {
     const rule = d.rule && !d.message.includes(d.rule) ? `${d.rule}: ` : '';
     return { line: `${rule}${d.message}`.slice(0, 240), rule: d.rule, file: d.file, snippet: d.snippet };
@@ -258,7 +259,7 @@ const ASSERTION =
   /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|\bwant\b.*\bgot\b|\bgot\b.*\bwant\b|^---\s*FAIL|^E\s+assert/i;
 /** What a setup problem says: something missing, undefined, unconfigured, unreachable or refused. */
 const SETUP =
-  /\bnot (?:defined|found|installed|configured|set|supported|available|running|a valid)\b|\bundefined (?:function|variable|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate|access)|\bno such (?:file|module|command|table|host)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument|key)\b|\bunrecognized (?:key|option|argument|flag|arguments)|\binvalid (?:option|key|configuration|config)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible\b|doesn't exist|does not exist|\bnot supported\b|\bunbound variable\b|\balready (?:used|in use|exists)\b|\bare ignored by\b|\bnot a git repository\b|\bno (?:main )?module\b|\bcannot find main module\b/i;
+  /\bnot (?:defined|found|installed|configured|set|supported|available|running|a valid)\b|\bundefined (?:function|variable|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate|access)|\bno such (?:file|module|command|table|host)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument|key)\b|\bunrecognized (?:key|option|argument|flag|arguments)|\binvalid (?:option|key|configuration|config)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible (?:with|versions?|peer)\b|doesn't exist|does not exist|\bnot supported\b|\bunbound variable\b|\balready (?:used|in use|exists)\b|\bare ignored by\b|\bnot a git repository\b|\bno (?:main )?module\b|\bcannot find main module\b/i;
 const COMPILE =
   /\bTS\d{4}\b|^E\d{4}\b|\berror\[E\d+\]|\bundefined:|\bcannot use\b|\bSyntaxError\b|\bis not assignable\b|\bNo overload matches\b|\bhas no (?:attribute|member|property)\b|\bdoes not exist on type\b|\bmismatched types\b|\bunexpected token\b|\bIndentationError\b|\bCompileError\b/i;
 
@@ -269,8 +270,18 @@ export function isSetupError(message: string): boolean {
 
 /** The kind of error a failure shows (see `ErrorClass`). */
 export function errorClass(t: Pick<Telling, 'line' | 'rule'>, purpose: string): ErrorClass {
+  // A compiler's coded error is about the code ("Property 'x' is missing in type …"), unless it says
+  // a module or package is missing.
+  if (
+    /^TS\d+$|^E\d+$/.test(t.rule) &&
+    !/cannot find (?:module|package|crate)|unresolved import/i.test(t.line)
+  )
+    return 'compile';
   if (isSetupError(t.line)) return 'setup';
-  if (t.rule !== '' && !/^TS\d+$|^E\d+$/.test(t.rule)) return 'rule';
+  // A typechecker's or compiler's error codes (mypy's `[assignment]`, TS2322) name no tool rule.
+  const compiler = purpose === 'typecheck' || purpose === 'build' || /^TS\d+$|^E\d+$/.test(t.rule);
+  if (t.rule !== '' && !compiler) return 'rule';
+  if (t.rule !== '' && compiler) return 'compile';
   if (COMPILE.test(t.line) || /^TS\d+$|^E\d+$/.test(t.rule)) return 'compile';
   // A test run that failed for any other reason found the code under test wrong.
   if (purpose === 'test' || ASSERTION.test(t.line)) return 'assertion';

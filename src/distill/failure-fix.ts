@@ -28,6 +28,8 @@ export interface Fix {
   beyondWork: boolean;
   /** Characters the edits in between changed (a typo-sized fix is a few). */
   size: number;
+  /** The edits in between only took code out. */
+  deletion: boolean;
 }
 
 /** Files that are configuration, manifests or infrastructure rather than the program's code. */
@@ -166,7 +168,8 @@ export function fixBetween(
     short = words ? `${clip(words, 90)} (in ${where})` : `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
-  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size };
+  const deletion = edits.length > 0 && edits.every((e) => e.deletion === true);
+  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size, deletion };
 }
 
 /**
@@ -178,7 +181,9 @@ export function fixBetween(
  */
 export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
   if (e.cls === 'assertion' || fix.kind === 'none') return false;
-  if (e.cls === 'rule') return true;
+  // A rule about the code being written, met by deleting the offending code (an unused import or
+  // variable), is tidying, not a pitfall.
+  if (e.cls === 'rule') return !(fix.kind === 'code' && !fix.beyondWork && fix.deletion);
   // A setup error in the code being written, fixed by a typo-sized edit with no word on why, was a typo.
   if (e.cls === 'setup') return fix.kind !== 'code' || fix.beyondWork || fix.cause !== '' || fix.size > 12;
   if (fix.kind === 'command' || fix.kind === 'step' || fix.kind === 'imports' || fix.kind === 'config')

@@ -292,6 +292,39 @@ describe('progress, not pitfalls', () => {
   });
 });
 
+describe('progress, not pitfalls (2)', () => {
+  it('is not a gotcha when a lint rule on the code being written is met by deleting the offending code', () => {
+    const r = distil(
+      turn(
+        prompt('Add the settle helper'),
+        write('src/settle.ts', "import { log } from './log';\nexport const settle = (x: number) => x;\n"),
+        bashFail(
+          'npx eslint src',
+          "Exit code 1\n/home/dev/shop/src/settle.ts\n  1:10  error  'log' is defined but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",
+        ),
+        edit('src/settle.ts', "import { log } from './log';\n", ''),
+        bash('npx eslint src', ''),
+        stop('Added settle.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+  });
+
+  it('never takes a sibling call cancelled by a parallel failure for a failure of its own', () => {
+    const r = distil(
+      turn(
+        prompt('check both'),
+        bashFail(
+          'npm run lint',
+          '<tool_use_error>Cancelled: parallel tool call Bash(npm test) errored</tool_use_error>',
+        ),
+        stop('One of them failed to start.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+  });
+});
+
 describe('commands by purpose', () => {
   it('keeps what CI runs as the gate, with what its script runs, and `python -m` as the command', () => {
     const ci =

@@ -14,10 +14,12 @@ export interface TurnEdit {
   imports: ImportChanges;
   /** Characters it changed (roughly: what differs between old and new text). */
   size: number;
+  /** It only took text out (a deletion: an unused import or variable removed). */
+  deletion: boolean;
 }
 
-/** Characters that differ between two texts once their common start and end are set aside. */
-function changedChars(before: string, after: string): number {
+/** Characters that differ between two texts once their common start and end are set aside: removed and added. */
+function changedChars(before: string, after: string): { removed: number; added: number } {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
@@ -27,7 +29,7 @@ function changedChars(before: string, after: string): number {
     before[before.length - 1 - end] === after[after.length - 1 - end]
   )
     end++;
-  return Math.max(before.length - start - end, after.length - start - end);
+  return { removed: before.length - start - end, added: after.length - start - end };
 }
 
 /** An edit's old and new text, and what is known of the file around it. */
@@ -42,13 +44,16 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
   const symbols = new Set<string>();
   const imports: ImportChanges = { added: [], removed: [] };
   let size = 0;
+  let added = 0;
   for (const c of changes) {
     const sum = summariseEdit(c.before, c.after, path, c.context ?? '');
     for (const x of [...sum.changed, ...sum.added]) symbols.add(x);
     const im = importChanges(c.before, c.after);
     imports.added.push(...im.added);
     imports.removed.push(...im.removed);
-    size += changedChars(c.before, c.after);
+    const changed = changedChars(c.before, c.after);
+    size += Math.max(changed.removed, changed.added);
+    added += changed.added;
   }
-  return { path, index, symbols: [...symbols].slice(0, 6), imports, size };
+  return { path, index, symbols: [...symbols].slice(0, 6), imports, size, deletion: size > 0 && added === 0 };
 }
