@@ -8,11 +8,14 @@
 import type { QueuedEvent } from '../core/model.ts';
 import { patchOldText } from './code-symbols.ts';
 import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
-import { commitMessage, commitOutput, errorHeadline, packagesOf } from './commands.ts';
+import { commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
+import { ciCommands } from './ci-config.ts';
+import { errorHeadline } from './diagnostics.ts';
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import { stagedPaths } from './git-staging.ts';
+import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
 import { ticketsCreated, type Ticket } from './tickets.ts';
 import {
@@ -30,7 +33,8 @@ import {
 import { createTodoList, type TodoItem } from './todo-list.ts';
 
 export type { Segment } from './turn-tasks.ts';
-export type { CommandRun, TurnError } from './command-runs.ts';
+export type { CommandRun, PartRun, TurnError } from './command-runs.ts';
+export type { TurnEdit } from './turn-edits.ts';
 
 /** What the assistant said between tool calls (from the transcript), with its time. */
 export interface Narration {
@@ -62,8 +66,12 @@ export interface TurnAnalysis {
   todos: TodoItem[] | null;
   tickets: Ticket[];
   narration: (Narration & { index: number })[];
-  /** Successful edits and writes, in order. */
-  edits: { path: string; index: number }[];
+  /** Successful edits and writes, in order: the symbols they touched, imports swapped, characters changed. */
+  edits: TurnEdit[];
+  /** Files the session changed before this turn. */
+  earlierEdits: string[];
+  /** Commands a CI configuration read in the turn runs (`npm run check` from `.github/workflows/ci.yml`). */
+  ci: { file: string; commands: string[] }[];
   segments: Segment[];
   compactSummary: string;
   compacted: boolean;
@@ -107,8 +115,9 @@ const EVERYDAY = new Set([
   'EnterPlanMode',
   'AskUserQuestion',
 ]);
+/** The host's words for a tool call the user rejected or interrupted: it never ran, it did not fail. */
 const REJECTED =
-  /doesn't want to proceed|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user/i;
+  /doesn't want to (?:proceed|take this action)|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user|STOP what you are doing and wait for the user|Cancelled: parallel tool call/i;
 
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);
@@ -130,10 +139,15 @@ function timeline(events: readonly QueuedEvent[], narration: readonly Narration[
   return out;
 }
 
+/**
+ * `earlierEdits`: files the session changed in earlier turns (the code it is writing), so a fix that
+ * touches only them is progress on that work rather than a pitfall.
+ */
 export function analyseTurn(
   events: readonly QueuedEvent[],
   root: string,
   narration: readonly Narration[] = [],
+  earlierEdits: readonly string[] = [],
 ): TurnAnalysis {
   const files = createFileChanges();
   const todos = createTodoList();
@@ -152,6 +166,8 @@ export function analyseTurn(
     tickets: [],
     narration: [],
     edits: [],
+    earlierEdits: [...earlierEdits],
+    ci: [],
     segments: [],
     compactSummary: '',
     compacted: false,
@@ -168,8 +184,13 @@ export function analyseTurn(
   const fileOk = new Map<string, number[]>();
   const ok = (map: Map<string, number[]>, key: string, index: number) => {
     map.set(key, [...(map.get(key) ?? []), index]);
-    if (map === fileOk) a.edits.push({ path: key, index });
   };
+  const edited = (path: string, index: number, changes: EditText[]) => {
+    ok(fileOk, path, index);
+    a.edits.push(turnEdit(path, index, changes));
+  };
+  /** What the assistant said since the last tool call (a prediction about the next command). */
+  let said = '';
   const addDeps = (d: DependencyChanges) => {
     pushUnique(a.dependencies.added, d.added);
     pushUnique(a.dependencies.removed, d.removed);
@@ -189,14 +210,45 @@ export function analyseTurn(
   const tasks = createTaskCutter();
   /** Paths staged by name since the last commit (what the next commit records). */
   const staged: string[] = [];
+  /** What a command did to the project: commits, a push, dependencies, tickets — from the parts that worked. */
+  const afterRun = (run: CommandRun, command: string, output: string, index: number) => {
+    const worked = (purpose: string) =>
+      run.parts.some((p) => p.purpose === purpose && p.outcome === 'passed' && p.where === 'project');
+    if (run.ok)
+      for (const t of ticketsCreated(command, output))
+        if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
+    // Only the project's own commits: a commit in a scratch repository is not one of them.
+    const out = commitOutput(output);
+    const message = worked('commit') ? (commitMessage(command) ?? out?.subject ?? '') : '';
+    if (run.ok) for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
+    if (message) {
+      const commit = {
+        message,
+        hash: out?.hash ?? '',
+        branch: out?.branch ?? '',
+        index,
+        staged: staged.splice(0),
+      };
+      a.commits.push(commit);
+      tasks.commit(commit, index);
+    }
+    if (worked('push')) a.pushed = true;
+    if (worked('install') || worked('uninstall')) {
+      const pkgs = packagesOf(command);
+      addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });
+    }
+  };
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
     if ('narration' in item) {
       const text = asString(item.narration.text).trim();
       if (text !== '') a.narration.push({ at: item.narration.at, text, index });
+      said = `${said} ${text}`.trim();
       return;
     }
+    const before = said;
+    said = '';
     const e = asRecord(item.event)['event'] as QueuedEvent['event'] | undefined;
     if (!e || typeof e !== 'object') return;
     const at = typeof item.event.at === 'number' ? item.event.at : 0;
@@ -235,9 +287,10 @@ export function analyseTurn(
         const file = rel(input['file_path'] ?? input['notebook_path'] ?? input['path']);
         if (error.trim() === '' && !command && !file) return; // nothing to say about it
         if (command) {
-          const { run, error: failure } = commandRun(command, error, { index, at }, true);
+          const { run, errors } = commandRun(command, error, { index, at }, 'failed', { root, said: before });
           a.commands.push(run);
-          if (failure) a.errors.push(failure);
+          a.errors.push(...errors);
+          afterRun(run, command, error, index);
           return;
         }
         a.errors.push({
@@ -268,6 +321,9 @@ export function analyseTurn(
           case 'NotebookRead': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
             if (file) pushUnique(a.filesRead, [file]);
+            const content = asString(asRecord(response['file'])['content']) || responseText(e.response);
+            const commands = file ? ciCommands(file, content) : [];
+            if (commands.length > 0 && !a.ci.some((c) => c.file === file)) a.ci.push({ file, commands });
             return;
           }
           case 'Glob':
@@ -295,7 +351,7 @@ export function analyseTurn(
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
             for (const f of [files, tasks.files()]) f.write(file, content, lineCount(content), before);
-            ok(fileOk, file, index);
+            edited(file, index, [{ before: before ?? '', after: content }]);
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
             );
@@ -322,7 +378,15 @@ export function analyseTurn(
             if (start !== null && current !== null) {
               addDeps(dependencyEdits(file, { before: '', after: '' }, { before: start, after: current }));
             }
-            ok(fileOk, file, index);
+            edited(
+              file,
+              index,
+              edits.map((edit) => ({
+                before: asString(edit['old_string']),
+                after: asString(edit['new_string'] ?? edit['new_source']),
+                context,
+              })),
+            );
             return;
           }
           case 'Task':
@@ -344,38 +408,16 @@ export function analyseTurn(
             const command = asString(input['command']);
             if (!command) return;
             const output = responseText(e.response);
-            const { run, error } = commandRun(
+            const { run, errors } = commandRun(
               command,
               output,
               { index, at },
-              false,
-              response['interrupted'] === true,
+              response['interrupted'] === true ? 'interrupted' : 'ok',
+              { root, said: before },
             );
             a.commands.push(run);
-            if (error) {
-              a.errors.push(error);
-              return;
-            }
-            const kind = run.kind;
-            for (const t of ticketsCreated(command, output))
-              if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
-            const out = commitOutput(output);
-            const message = kind === 'commit' ? (commitMessage(command) ?? out?.subject ?? '') : '';
-            for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
-            if (message) {
-              const commit = {
-                message,
-                hash: out?.hash ?? '',
-                branch: out?.branch ?? '',
-                index,
-                staged: staged.splice(0),
-              };
-              a.commits.push(commit);
-              tasks.commit(commit, index);
-            }
-            if (/\bgit\s+push\b/.test(command)) a.pushed = true;
-            const pkgs = packagesOf(command);
-            addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });
+            a.errors.push(...errors);
+            afterRun(run, command, output, index);
             return;
           }
           default:

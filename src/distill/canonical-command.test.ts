@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalCommand, commandParts, mainPart } from './canonical-command.ts';
-import { classifyCommand, outputLooksFailed } from './commands.ts';
+
+const ROOT = '/home/dev/shop';
+const brief = (line: string) =>
+  commandParts(line, ROOT).map((p) => ({
+    canonical: p.canonical,
+    purpose: p.purpose,
+    key: p.key,
+    target: p.target,
+    where: p.where,
+  }));
 
 describe('canonical commands', () => {
-  it('drops redirections, output filters, single files and pass-through arguments', () => {
+  it('drops redirections, output filters, output-only flags, single files and pass-through arguments', () => {
     expect(
       [
         'mix test 2>&1',
@@ -15,6 +24,9 @@ describe('canonical commands', () => {
         'MIX_ENV=test timeout 60 mix test > /tmp/log.txt',
         'cd apps/web && npm run lint -- --fix',
         'git push --set-upstream origin feature/checkout 2>&1',
+        'python -m pytest -x -q tests/',
+        'go test -v -count=1 ./...',
+        'npx biome check --max-diagnostics=5 .',
       ].map(canonicalCommand),
     ).toEqual([
       'mix test',
@@ -26,66 +38,83 @@ describe('canonical commands', () => {
       'mix test',
       'npm run lint',
       'git push',
+      'python -m pytest',
+      'go test ./...',
+      'npx biome check .',
     ]);
   });
 
-  it('keeps the flags that make the command what it is, and says what it is for', () => {
+  it('judges each part of a chain on its own, with its target and the key its purpose is tracked by', () => {
     expect(
-      commandParts('mix compile --warnings-as-errors 2>&1 && mix test test/x_test.exs 2>&1 | tail -10'),
+      brief('mix compile --warnings-as-errors 2>&1 && mix test test/x_test.exs 2>&1 | tail -10'),
     ).toEqual([
       {
-        raw: 'mix compile --warnings-as-errors',
         canonical: 'mix compile --warnings-as-errors',
-        kind: 'build',
         purpose: 'build',
-        variant: 'plain',
+        key: 'build',
+        target: '',
+        where: 'project',
       },
-      {
-        raw: 'mix test test/x_test.exs',
-        canonical: 'mix test',
-        kind: 'test',
-        purpose: 'test',
-        variant: 'single file',
-      },
+      { canonical: 'mix test', purpose: 'test', key: 'test', target: 'test/x_test.exs', where: 'project' },
     ]);
+    expect(brief('npm run build && npm test').map((p) => p.key)).toEqual(['build', 'test']);
     expect(mainPart('mix compile --warnings-as-errors && mix test x_test.exs')?.canonical).toBe('mix test');
-    const purposes = [
-      'mix credo --strict',
-      'npm run dev',
-      'mix phx.server',
-      'mix ecto.migrate',
-      'fly deploy',
-      'npx tsc --noEmit',
-      'npm run build 2>&1 | tail -3',
-    ].map((c) => mainPart(c)?.purpose);
-    expect(purposes).toEqual(['lint', 'run', 'run', 'migrate', 'deploy', 'typecheck', 'build']);
+    // Suites and folders are part of the key: e2e tests are not the unit tests, `web` is not the root.
+    expect(
+      [
+        'npx playwright test e2e/a.spec.ts',
+        'npm run test:integration',
+        'cd web && npm test',
+        'mise run test -- -run TestX',
+      ].map((l) => [mainPart(l, ROOT)?.key, mainPart(l, ROOT)?.target]),
+    ).toEqual([
+      ['test:e2e', 'e2e/a.spec.ts'],
+      ['test:integration', ''],
+      ['test@web', ''],
+      ['test', 'TestX'],
+    ]);
   });
 
-  it('gives commands that build, test or run nothing no purpose', () => {
-    expect(
-      ['docker compose up -d db', 'gh pr view 42', 'git status', 'ls -la', 'bd ready'].map(
-        (c) => mainPart(c)?.purpose ?? null,
-      ),
-    ).toEqual([null, null, null, null, null]);
+  it('tells the project from a scratch directory and from another repository', () => {
+    expect(brief('cd /tmp/t && git init && git commit -qm init').map((p) => [p.purpose, p.where])).toEqual([
+      ['other', 'scratch'],
+      ['commit', 'scratch'],
+    ]);
+    expect(brief('git -C /var/folders/x1/T/repo commit -m x')[0]?.where).toBe('scratch');
+    expect(brief('cd /home/dev/other && go run /dev/stdin')[0]).toMatchObject({
+      where: 'outside',
+      target: 'inline',
+    });
+    expect(brief('cd /home/dev/shop/api && npm test')[0]).toMatchObject({
+      where: 'project',
+      key: 'test@api',
+    });
+    expect(brief('echo 1 > /tmp/x/.env')[0]?.where).toBe('scratch');
+    expect(brief('go run /tmp/probe.go')[0]?.where).toBe('scratch');
   });
 
-  it("keeps an interpreter's script, and reads a fixer that fixed everything and an inspection as what they are", () => {
+  it("keeps an interpreter's script or module, and names what runs", () => {
     expect(
-      ['python manage.py migrate', 'python3 manage.py runserver 8001', 'node scripts/build.mjs'].map((c) => [
-        canonicalCommand(c),
-        mainPart(c)?.purpose ?? null,
-      ]),
+      [
+        'python manage.py migrate',
+        'python3 manage.py runserver 8001',
+        'node scripts/build.mjs',
+        'python3 -m http.server 8080',
+      ].map((c) => [canonicalCommand(c), mainPart(c)?.purpose]),
     ).toEqual([
       ['python manage.py migrate', 'migrate'],
       ['python3 manage.py runserver 8001', 'run'],
-      ['node scripts/build.mjs', null],
+      ['node scripts/build.mjs', 'run'],
+      ['python3 -m http.server 8080', 'run'],
     ]);
-    expect(outputLooksFailed('lint', 'Found 2 errors (2 fixed, 0 remaining).')).toBe(false);
+    expect(mainPart('node scripts/build.mjs')?.adhoc).toBe(true);
     expect(
-      outputLooksFailed('lint', 'ledger/api.py:1:8: F401 `os` imported but unused\nFound 2 errors.'),
-    ).toBe(true);
-    expect(
-      ['docker compose ps postgres', 'docker logs web', 'docker compose up -d db'].map(classifyCommand),
-    ).toEqual(['inspect', 'inspect', 'other']);
+      [
+        'docker compose ps postgres',
+        'docker logs web',
+        'docker compose up -d db',
+        'cat > x.go <<EOF\nx\nEOF',
+      ].map((c) => mainPart(c)?.purpose),
+    ).toEqual(['inspect', 'inspect', 'run', 'other']);
   });
 });

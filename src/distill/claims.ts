@@ -6,7 +6,7 @@
  * ("production-ready", "fully ready to go") are not knowledge and are never stored as if they were.
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
-import type { CommandKind } from './commands.ts';
+import type { Purpose } from './purpose-names.ts';
 
 /** A hope or a guess about what will happen, not a statement of what did. */
 const HOPE =
@@ -21,7 +21,7 @@ const OUTCOME =
   /\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?|successful(?:ly)?|work(?:s|ing)?|fixed|resolved|ready|complete|all good)\b/i;
 
 /** The checks a sentence names, as the purposes of the commands that run them. */
-const CHECKS: [RegExp, CommandKind[] | 'unverifiable'][] = [
+const CHECKS: [RegExp, Purpose[] | 'unverifiable'][] = [
   [/\bci\b|\bpipeline\b|\bgithub actions\b/i, 'unverifiable'],
   [/\btests?\b|\bspecs?\b|\btest suite\b/i, ['test']],
   [/\blint(?:er|ing)?\b/i, ['lint']],
@@ -31,10 +31,10 @@ const CHECKS: [RegExp, CommandKind[] | 'unverifiable'][] = [
 ];
 
 /** Whether the last run of each purpose that ran passed, and at least one of them ran. */
-function lastRunsPassed(a: TurnAnalysis, kinds: readonly CommandKind[]): boolean {
+function lastRunsPassed(a: TurnAnalysis, kinds: readonly Purpose[]): boolean {
   let ran = false;
   for (const kind of kinds) {
-    const runs = a.commands.filter((c) => c.kind === kind);
+    const runs = a.commands.filter((c) => c.purpose === kind && c.where !== 'scratch');
     const last = runs[runs.length - 1];
     if (!last) continue;
     ran = true;

@@ -1,18 +1,14 @@
 /**
  * Project knowledge from the commands a turn ran: one fact per purpose (how to test, build, lint,
- * type-check, run, migrate, deploy), with its other forms and how a single file is run, named by its
- * purpose so the same fact seen again is merged instead of stored twice; and the conventions commits
- * show — the checks that pass before each commit, the commit message style.
+ * type-check, format, run, migrate, deploy, and the project's gate), with what its task runs (npm's
+ * and mise's echo), whether CI runs it (a CI file read in the turn), its other forms and how a single
+ * file is run, named by its purpose so the same fact seen again is merged instead of stored twice; and
+ * the conventions commits show — the checks that pass before each commit, the commit message style.
  */
 import type { ObservationDraft } from '../core/model.ts';
-import type { CommandRun, TurnAnalysis } from './analyse-turn.ts';
+import type { PartRun, TurnAnalysis } from './analyse-turn.ts';
 import { commandParts, purposeText, type CommandPart, type Purpose } from './canonical-command.ts';
 import { clip, unique } from './text.ts';
-
-interface Seen {
-  part: CommandPart;
-  run: CommandRun;
-}
 
 /** `npm test -- src/x.test.ts` → `npm test -- <file>`. */
 function singleFileForm(raw: string): string {
@@ -32,55 +28,142 @@ export function portOf(output: string): string {
   return m?.[1] ?? '';
 }
 
-/** The canonical forms of each purpose run successfully in the turn, most used first. */
-function byPurpose(a: TurnAnalysis): Map<Purpose, Seen[]> {
-  const out = new Map<Purpose, Seen[]>();
-  for (const run of a.commands) {
-    if (!run.ok) continue;
-    for (const part of commandParts(run.command)) {
-      if (!part.purpose || part.canonical.length > 100) continue;
-      out.set(part.purpose, [...(out.get(part.purpose) ?? []), { part, run }]);
-    }
+/**
+ * What a task runner said a task runs: npm/pnpm/yarn echo `> name` then `> command`; mise and just
+ * print `[name] $ command`.
+ */
+export function scriptBody(task: string, output: string): string {
+  if (task === '') return '';
+  const esc = task.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const npm = new RegExp(`^> (?:\\S+@\\S+ )?${esc}\\s*\\n> (.+)$`, 'm').exec(output);
+  const bracket = new RegExp(`^\\[${esc}\\] \\$ (.+)$`, 'm').exec(output);
+  return (npm?.[1] ?? bracket?.[1] ?? '').trim();
+}
+
+/** Purposes a project has a command for. */
+const FACT_PURPOSES = new Set<Purpose>([
+  'test',
+  'build',
+  'lint',
+  'typecheck',
+  'format',
+  'gate',
+  'run',
+  'migrate',
+  'deploy',
+]);
+
+/** The subject of a purpose's fact: `command:test`, `command:test:e2e`, `command:lint@web`. */
+const subjectOf = (p: Pick<PartRun, 'purpose' | 'suite' | 'dir'>) =>
+  `command:${p.purpose}${p.suite ? `:${p.suite}` : ''}${p.dir ? `@${p.dir}` : ''}`;
+
+/**
+ * Steps of a CI log pasted into the prompt, as GitHub Actions prints them: `Run <command>` followed
+ * by the command's own output (npm's `> script` echo, the `shell:` line, a `+ ` trace).
+ */
+export function ciLogCommands(text: string): string[] {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*Run (\S.{1,120})$/.exec(lines[i] as string);
+    if (!m?.[1]) continue;
+    const next = lines.slice(i + 1, i + 4).find((l) => l.trim() !== '') ?? '';
+    if (/^\s*(?:> \S|shell: |env:|\+ \S)/.test(next)) out.push(m[1].trim());
   }
+  return out;
+}
+
+/** The commands CI runs (from the CI files read in the turn, or a CI log pasted in), by canonical form. */
+function ciRuns(a: TurnAnalysis): Map<string, { file: string; part: CommandPart }> {
+  const out = new Map<string, { file: string; part: CommandPart }>();
+  const logged = a.prompts.flatMap(ciLogCommands);
+  for (const ci of [...a.ci, ...(logged.length > 0 ? [{ file: 'a CI log', commands: logged }] : [])])
+    for (const line of ci.commands)
+      for (const part of commandParts(line))
+        if (FACT_PURPOSES.has(part.purpose) && part.purpose !== 'run' && part.purpose !== 'deploy')
+          out.set(part.canonical, { file: ci.file, part });
   return out;
 }
 
 export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
   const out: ObservationDraft[] = [];
-  for (const [purpose, seen] of byPurpose(a)) {
+  const ci = ciRuns(a);
+  const groups = new Map<string, PartRun[]>();
+  for (const p of a.commands.flatMap((c) => c.parts)) {
+    if (p.outcome !== 'passed' || p.where !== 'project' || p.adhoc || !FACT_PURPOSES.has(p.purpose)) continue;
+    if (p.canonical.length > 100 || p.canonical === '') continue;
+    // Starting containers (`docker compose up -d db`) sets up the environment; it is not the app.
+    if (p.purpose === 'run' && /^(?:docker|podman|container|docker-compose)\b/.test(p.tool)) continue;
+    const subject = subjectOf(p);
+    groups.set(subject, [...(groups.get(subject) ?? []), p]);
+  }
+  // A check CI runs is a command of the project even when it was not run here.
+  for (const [canonical, { part }] of ci) {
+    const subject = subjectOf(part);
+    if (!groups.has(subject) && ![...groups.values()].flat().some((p) => p.canonical === canonical))
+      groups.set(subject, [
+        {
+          ...part,
+          outcome: 'passed',
+          summary: null,
+          index: -1,
+          at: 0,
+          command: canonical,
+          detail: '',
+          message: '',
+        },
+      ]);
+  }
+  for (const [subject, seen] of groups) {
     const counts = new Map<string, number>();
-    for (const s of seen) counts.set(s.part.canonical, (counts.get(s.part.canonical) ?? 0) + 1);
-    // The form used most; on a tie the plainest (fewest words).
+    for (const s of seen)
+      if (s.variant !== 'single file') counts.set(s.canonical, (counts.get(s.canonical) ?? 0) + 1);
+    for (const s of seen) if (!counts.has(s.canonical)) counts.set(s.canonical, 0);
+    // The whole-suite form used most; on a tie the plainest (fewest words).
     const ranked = [...counts.entries()].sort(
       (x, y) => y[1] - x[1] || x[0].split(' ').length - y[0].split(' ').length,
     );
     const main = ranked[0]?.[0];
-    if (!main) continue;
-    const singles = unique(
-      seen.filter((s) => s.part.variant === 'single file').map((s) => singleFileForm(s.part.raw)),
-    );
-    const port = purpose === 'run' ? seen.map((s) => portOf(s.run.output)).find((p) => p !== '') : '';
+    const first = seen[0];
+    if (!main || !first) continue;
+    const singles = unique(seen.filter((s) => s.variant === 'single file').map((s) => singleFileForm(s.raw)));
+    const output = (p: PartRun) => a.commands.find((c) => c.index === p.index)?.output ?? '';
+    const port = first.purpose === 'run' ? seen.map((s) => portOf(output(s))).find((x) => x !== '') : '';
+    const mainRun =
+      seen.find((s) => s.canonical === main && s.variant !== 'single file') ??
+      seen.find((s) => s.canonical === main) ??
+      first;
+    const ciOthers = [...ci.entries()]
+      .filter(([c, { part }]) => c !== main && subjectOf(part) === subject)
+      .map(([c, { file }]) => `CI runs: \`${clip(c, 80)}\` (${file})`);
+    const body = scriptBody(mainRun.task, output(mainRun));
+    const inCi = ci.get(main);
+    const where = first.dir ? ` (in ${first.dir})` : '';
+    const what = purposeText(first.purpose, first.suite);
     out.push({
       type: 'fact',
-      title: `\`${clip(main, 60)}\` ${purposeText(purpose)}`,
+      title: `\`${clip(main, 60)}\` ${what}${where}${inCi ? ' — CI runs it' : ''}`,
       subtitle: '',
-      narrative: `In this project, \`${main}\` ${purposeText(purpose)}${port ? ` (on port ${port})` : ''}.`,
+      narrative: `In this project, \`${main}\` ${what}${where}${body ? ` (it runs \`${clip(body, 160)}\`)` : ''}${port ? ` (on port ${port})` : ''}.${inCi ? ` CI runs it (${inCi.file}).` : ''}`,
       facts: unique([
         `command: \`${main}\``,
+        ...(body ? [`runs: \`${clip(body, 160)}\``] : []),
+        ...(inCi ? [`CI runs it: ${inCi.file}`] : []),
+        ...ciOthers.slice(0, 2),
         ...ranked.slice(1, 4).map(([c]) => `also: \`${clip(c, 80)}\``),
-        ...singles.slice(0, 2).map((s) => `one file: \`${clip(s, 80)}\``),
+        ...singles.slice(0, 2).map((x) => `one file: \`${clip(x, 80)}\``),
         ...(port ? [`port: ${port}`] : []),
       ]),
-      concepts: ['project command', purpose],
+      concepts: ['project command', first.purpose],
       filesRead: [],
       filesModified: [],
-      subject: `command:${purpose}`,
+      subject,
     });
   }
   return out;
 }
 
-const CHECK_PURPOSES = new Set<Purpose>(['test', 'lint', 'typecheck', 'build']);
+const CHECK_PURPOSES = new Set<Purpose>(['test', 'lint', 'typecheck', 'build', 'gate', 'format']);
 const CONVENTIONAL = /^(?:feat|fix|chore|docs|refactor|test|perf|build|ci|style)(?:\([^)]+\))?!?: \S/;
 
 /** Conventions the turn's commits show (two commits or more): the gate before them, the message style. */
@@ -91,11 +174,10 @@ export function conventionObservations(a: TurnAnalysis): ObservationDraft[] {
   const before = a.commits.map((commit, i) => {
     const from = i === 0 ? -1 : (a.commits[i - 1]?.index ?? -1);
     const passed = new Map<Purpose, string>();
-    for (const run of a.commands) {
-      if (!run.ok || run.index <= from || run.index >= commit.index) continue;
-      for (const p of commandParts(run.command))
-        if (p.purpose && CHECK_PURPOSES.has(p.purpose) && p.variant !== 'single file')
-          passed.set(p.purpose, p.canonical);
+    for (const p of a.commands.flatMap((c) => c.parts)) {
+      if (p.outcome !== 'passed' || p.where !== 'project' || p.index <= from || p.index >= commit.index)
+        continue;
+      if (CHECK_PURPOSES.has(p.purpose) && p.variant !== 'single file') passed.set(p.purpose, p.canonical);
     }
     return passed;
   });

@@ -1,29 +1,44 @@
 /**
- * One shell command of a turn as a run (normalised, how it went) and, when it failed, as an error:
- * what must run again without it to resolve it, and the command its output suggests. Also what
- * resolved each error later in the turn.
+ * One shell command of a turn as runs: each simple command of the line judged on its own (its
+ * purpose, key, place and outcome), the line's main part, and — for each part that failed — an error:
+ * its telling line, class, the command its output suggests, and the key a later run must pass under
+ * to resolve it. Also where, later in the turn, each error was resolved.
  */
-import { mainPart } from './canonical-command.ts';
-import {
-  classifyCommand,
-  describeCounts,
-  errorHeadline,
-  hintOf,
-  outputLooksFailed,
-  testCounts,
-  type CommandKind,
-} from './commands.ts';
+import { commandParts, type CommandPart, type Where } from './canonical-command.ts';
+import { judgeParts, predictsFailure, type Exit, type JudgedPart, type Outcome } from './command-outcome.ts';
+import { PRIORITY, type Purpose } from './commands.ts';
+import { errorClass, errorHeadline, hintOf, tellingLine, type ErrorClass } from './diagnostics.ts';
+import { stripAnsi } from './terminal-output.ts';
 import { clip } from './text.ts';
+
+export interface PartRun extends JudgedPart {
+  index: number;
+  at: number;
+  /** The line as a whole. */
+  command: string;
+  /** "12 passed, 1 failed" for tests; the telling line when it failed. */
+  detail: string;
+  /** The telling line of its failure ('' unless it failed). */
+  message: string;
+}
 
 export interface CommandRun {
   command: string;
-  /** The normalised command (`npm test` for `npm test -- x.test.ts 2>&1 | tail`). */
+  /** The normalised command of its main part (`npm test` for `npm test -- x.test.ts 2>&1 | tail`). */
   canonical: string;
-  kind: CommandKind;
+  /** The main part's purpose. */
+  purpose: Purpose;
+  /** The main part's key. */
+  key: string;
+  /** Every simple command of the line, judged. */
+  parts: PartRun[];
+  /** Its main part passed. */
   ok: boolean;
-  /** "12 passed, 1 failed" for tests, else the error headline when it failed. */
+  outcome: Outcome;
+  where: Where;
+  /** "12 passed, 1 failed" for tests, else the telling line when it failed. */
   detail: string;
-  /** What it printed (clipped), for ports and hints. */
+  /** What it printed (escape sequences removed, clipped), for ports, hints and fixes. */
   output: string;
   index: number;
   at: number;
@@ -36,61 +51,131 @@ export interface TurnError {
   /** A command the output suggests (`git push --set-upstream origin x`, `npx playwright install`). */
   hint: string;
   fixed: boolean;
-  /** Where in the turn it was resolved (the next run of the same command that did not fail so). */
+  /** Where in the turn it was resolved. */
   fixedAt: number | null;
   /** A tool hiccup (a failed read or search, an edit whose old text was not found), not a real error. */
   minor: boolean;
   index: number;
-  /** `cmd:<canonical>`, `file:<path>` or `tool:<name>`: what must succeed again to resolve it. */
+  /** `purpose:<key>`, `file:<path>` or `tool:<name>`: what must succeed again to resolve it. */
   key: string;
+  /** For a command: the normalised failing part (`npm test`). */
+  canonical?: string;
+  purpose?: Purpose;
+  target?: string;
+  where?: Where;
+  /** The rule or code the error names. */
+  rule?: string;
+  /** The offending line of code the tool showed. */
+  snippet?: string;
+  /** The failing test, for a test run. */
+  test?: string;
+  cls?: ErrorClass;
+}
+
+const countsText = (p: JudgedPart) =>
+  p.summary
+    ? [`${p.summary.passed} passed`, p.summary.failed > 0 ? `${p.summary.failed} failed` : '']
+        .filter(Boolean)
+        .join(', ')
+    : '';
+
+function pickMain(parts: readonly PartRun[]): PartRun | null {
+  const failed = parts.find((p) => p.outcome === 'failed');
+  if (failed) return failed;
+  let best: PartRun | null = null;
+  for (const p of parts)
+    if (best === null || PRIORITY.indexOf(p.purpose) < PRIORITY.indexOf(best.purpose)) best = p;
+  return best;
 }
 
 /**
- * A command that ran: `failed` when the host reported a failure (non-zero exit), else its output
- * is read for the failures a pipe hides.
+ * A command that ran. `exit`: how the host says it ended (a failure event is a non-zero exit).
+ * `said`: what the assistant said right before running it (a failure it predicted is expected).
  */
 export function commandRun(
   command: string,
   output: string,
   at: { index: number; at: number },
-  failed: boolean,
-  interrupted = false,
-): { run: CommandRun; error: TurnError | null } {
-  const part = mainPart(command);
-  const kind = part?.kind ?? classifyCommand(command);
-  const canonical = part?.canonical ?? command.trim();
-  const ok = !failed && !interrupted && !outputLooksFailed(kind, output, command);
-  const headline = errorHeadline(output) || 'failed';
-  const counts = kind === 'test' ? describeCounts(testCounts(output)) : '';
-  const run: CommandRun = {
-    command,
-    canonical,
-    kind,
-    ok,
-    detail: kind === 'test' ? counts || (ok ? '' : headline) : ok ? '' : headline,
-    output: clip(output, 2000),
-    ...at,
-  };
-  if (ok) return { run, error: null };
+  exit: Exit,
+  options: { root?: string; said?: string } = {},
+): { run: CommandRun; errors: TurnError[] } {
+  const parts: CommandPart[] = commandParts(command, options.root ?? '');
+  const clean = stripAnsi(output);
+  const judged = judgeParts(
+    parts.length > 0 ? parts : commandParts('true'),
+    clean,
+    exit,
+    predictsFailure(options.said ?? ''),
+  );
+  const errors: TurnError[] = [];
+  const runs: PartRun[] = judged.map((p) => {
+    let detail = countsText(p);
+    let message = '';
+    if (p.outcome === 'failed') {
+      const t = tellingLine(clean, p.purpose);
+      message = t.line || errorHeadline(clean) || 'failed';
+      detail = p.purpose === 'test' && detail !== '' ? detail : message;
+      errors.push({
+        what: clip(command, 80),
+        message,
+        hint: hintOf(clean),
+        fixed: false,
+        fixedAt: null,
+        minor: false,
+        index: at.index,
+        key: `purpose:${p.key}`,
+        canonical: p.canonical,
+        purpose: p.purpose,
+        target: p.target,
+        where: p.where,
+        rule: t.rule,
+        snippet: t.snippet,
+        ...(t.test ? { test: t.test } : {}),
+        cls: errorClass(t, p.purpose),
+      });
+    }
+    return { ...p, ...at, command, detail, message };
+  });
+  const main = pickMain(runs);
+  const outcome: Outcome = main?.outcome ?? 'unknown';
   return {
-    run,
-    error: {
-      what: clip(command, 80),
-      message: headline,
-      hint: hintOf(output),
-      fixed: false,
-      fixedAt: null,
-      minor: failed && kind === 'inspect',
-      index: at.index,
-      key: `cmd:${canonical}`,
+    run: {
+      command,
+      canonical: main?.canonical ?? command.trim(),
+      purpose: main?.purpose ?? 'other',
+      key: main?.key ?? 'other:',
+      parts: parts.length > 0 ? runs : [],
+      ok: outcome === 'passed' || outcome === 'unknown' || outcome === 'nothing',
+      outcome,
+      where: main?.where ?? 'project',
+      detail: main?.detail ?? '',
+      output: clean.length <= 4000 ? clean : `${clean.slice(0, 2000)}\n…\n${clean.slice(-2000)}`,
+      ...at,
     },
+    errors,
   };
 }
 
+/** Every part run of the turn, in order. */
+export const partRuns = (commands: readonly CommandRun[]): PartRun[] => commands.flatMap((c) => c.parts);
+
+/** Whether a later run of the same key covers what a failing part ran (the same target, or all of it). */
+export function covers(
+  later: Pick<PartRun, 'target' | 'key'>,
+  failed: { key: string; target?: string },
+): boolean {
+  const key = failed.key.replace(/^purpose:/, '');
+  const target = failed.target ?? '';
+  // Inline code that failed is retried as a program of its own, wherever it runs.
+  if (target === 'inline') return later.key.replace(/@.*$/, '') === key.replace(/@.*$/, '');
+  if (later.key !== key) return false;
+  return later.target === '' || later.target === target;
+}
+
 /**
- * Where each error was resolved: a command when it later ran without that error (it passed, or
- * failed differently: the next problem is its own error); a failed edit when the file was later
- * edited; a failed read or other tool call when the same tool later worked.
+ * Where each error was resolved: a command error when a later run of its key covering its target
+ * passed, or failed without that error (the next problem is its own error); a failed edit when the
+ * file was later edited; a failed read or other tool call when the same tool later worked.
  */
 export function resolveErrors(
   errors: TurnError[],
@@ -98,16 +183,17 @@ export function resolveErrors(
   fileOk: ReadonlyMap<string, readonly number[]>,
   toolOk: ReadonlyMap<string, readonly number[]>,
 ): void {
+  const runs = partRuns(commands);
   for (const err of errors) {
     const after = (list: readonly number[] | undefined) => list?.find((i) => i > err.index) ?? null;
     if (err.key.startsWith('file:')) err.fixedAt = after(fileOk.get(err.key.slice(5)));
     else if (err.key.startsWith('tool:')) err.fixedAt = after(toolOk.get(err.key));
     else {
-      const resolving = commands.find(
-        (c) =>
-          c.index > err.index &&
-          `cmd:${c.canonical}` === err.key &&
-          (c.ok || errorHeadline(c.output) !== err.message),
+      const resolving = runs.find(
+        (r) =>
+          r.index > err.index &&
+          covers(r, { key: err.key, target: err.target ?? '' }) &&
+          (r.outcome === 'passed' || (r.outcome === 'failed' && r.message !== err.message)),
       );
       err.fixedAt = resolving?.index ?? null;
     }

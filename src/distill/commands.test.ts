@@ -1,51 +1,149 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyCommand,
-  commitMessage,
-  commitOutput,
-  errorHeadline,
-  outputLooksFailed,
-  packagesOf,
-  testCounts,
-} from './commands.ts';
+import { classifyCommand, purposeOfTask, resolveWords } from './commands.ts';
+import { commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
+import { simpleCommands } from './shell-words.ts';
 
-describe('classifyCommand', () => {
+describe('what a command is for', () => {
   it.each([
+    // Tests, through wrappers, env prefixes, task runners and `python -m`.
     ['npm test', 'test'],
     ['cd web && npm run test:unit -- --reporter dot 2>&1 | tail -20', 'test'],
     ['npx vitest run src/a.test.ts', 'test'],
+    ['bunx vitest', 'test'],
     ['pnpm vitest', 'test'],
     ['python -m pytest -x', 'test'],
+    ['python3 -m unittest discover', 'test'],
     ['uv run pytest tests/', 'test'],
+    ['poetry run pytest', 'test'],
+    ['uv run python -m pytest -q', 'test'],
     ['go test ./...', 'test'],
     ['cargo test', 'test'],
     ['mix test test/foo_test.exs', 'test'],
+    ['MIX_ENV=test mix test', 'test'],
     ['mvn -q test', 'test'],
     ['./gradlew test', 'test'],
     ['make test', 'test'],
+    ['just test', 'test'],
+    ['mise run test -- -run TestX -v', 'test'],
+    ['mise x -- go test ./...', 'test'],
     ['timeout 60 npm test', 'test'],
     ['CI=1 npm test', 'test'],
     ['bundle exec rspec', 'test'],
+    ['bin/rails test test/models', 'test'],
+    ['docker compose exec -T web bin/rails test', 'test'],
+    ['dotnet test', 'test'],
+    ['node --test', 'test'],
+    ['bash -c "npm test"', 'test'],
     ['npm install && npm test', 'test'],
+    // Checks.
     ['npx tsc --noEmit', 'typecheck'],
     ['npm run typecheck', 'typecheck'],
+    ['uv run mypy src', 'typecheck'],
     ['npm run lint', 'lint'],
     ['npx eslint .', 'lint'],
+    ['npx biome check .', 'lint'],
+    ['mise run lint', 'lint'],
+    ['golangci-lint run ./...', 'lint'],
+    ['bundle exec rubocop', 'lint'],
+    ['mix credo --strict', 'lint'],
+    ['mix format --check-formatted', 'lint'],
+    ['prettier --check .', 'lint'],
+    ['mise run fmt', 'format'],
+    ['gofmt -w .', 'format'],
+    ['cargo fmt', 'format'],
+    ['npm run format', 'format'],
+    ['npm run check', 'gate'],
+    ['make ci', 'gate'],
+    ['just check', 'gate'],
+    ['mix precommit', 'gate'],
     ['npm run build', 'build'],
     ['cargo build --release', 'build'],
     ['make', 'build'],
     ['docker build -t app .', 'build'],
-    ['git add -A && git commit -m "x"', 'commit'],
-    ['git push -u origin main', 'push'],
+    ['container build -t agent -f docker/Containerfile .', 'build'],
+    // Run, migrate, deploy, dependencies.
+    ['npm run dev', 'run'],
+    ['go run ./cmd/server', 'run'],
+    ['python3 -m http.server 8080', 'run'],
+    ['python manage.py migrate', 'migrate'],
+    ['mix ecto.migrate', 'migrate'],
+    ['bin/rails db:migrate', 'migrate'],
+    ['fly deploy', 'deploy'],
     ['npm i -D vitest', 'install'],
     ['npm uninstall lodash', 'uninstall'],
+    // Commits and pushes, however spelled.
+    ['git add -A && git commit -m "x"', 'commit'],
+    ['git commit -qm "wip"', 'commit'],
+    ['git -C packages/api commit -am "x"', 'commit'],
+    ['git push -u origin main', 'push'],
+    // Looking: its non-zero exit is an answer, not a failure.
     ['ls -la', 'inspect'],
     ['cat a.txt | grep b', 'inspect'],
     ['git status', 'inspect'],
+    ['git diff --quiet', 'inspect'],
+    ['git config --global core.excludesfile', 'inspect'],
+    ['test -f .env', 'inspect'],
+    ['which rg', 'inspect'],
+    ['command -v node', 'inspect'],
+    ['go version', 'inspect'],
     ['echo "make sure it works"', 'inspect'],
-    ['node migrate.js', 'other'],
-  ])('%s → %s', (command, kind) => {
-    expect(classifyCommand(command)).toBe(kind);
+    ['gh pr view 42', 'inspect'],
+    // Neither.
+    ['git rebase origin/main', 'other'],
+    ['curl -L https://x.dev/a.zip -o a.zip', 'other'],
+  ])('%s → %s', (command, purpose) => {
+    expect(classifyCommand(command)).toBe(purpose);
+  });
+
+  it('names a task runner task by its own name', () => {
+    expect(
+      [
+        'test:unit',
+        'lint:fix',
+        'format:check',
+        'fmt',
+        'typecheck',
+        'check',
+        'ci',
+        'dev',
+        'db:migrate',
+        'db:generate',
+        'audit:unused',
+        'release',
+        'seed',
+      ].map(purposeOfTask),
+    ).toEqual([
+      'test',
+      'lint',
+      'lint',
+      'format',
+      'typecheck',
+      'gate',
+      'gate',
+      'run',
+      'migrate',
+      'build',
+      'lint',
+      'deploy',
+      'other',
+    ]);
+  });
+
+  it('sees through wrappers to the command, and says which suite a test run is', () => {
+    const r = (line: string) => resolveWords(simpleCommands(line)[0]?.words ?? []);
+    expect(r('FOO=1 timeout -s KILL 60 uv run --with rich python -m pytest -k dates')).toMatchObject({
+      purpose: 'test',
+      tool: 'pytest',
+      words: ['pytest', '-k', 'dates'],
+    });
+    expect(r('npx playwright test e2e/checkout.spec.ts')).toMatchObject({ purpose: 'test', suite: 'e2e' });
+    expect(r('npm run test:integration')).toMatchObject({
+      purpose: 'test',
+      suite: 'integration',
+      task: 'test:integration',
+    });
+    expect(r('npm --prefix web test')).toMatchObject({ purpose: 'test', dir: 'web' });
+    expect(r('go run -exec env /dev/stdin')).toMatchObject({ purpose: 'run', adhoc: true });
   });
 });
 
@@ -69,64 +167,11 @@ describe('packagesOf', () => {
   });
 });
 
-describe('testCounts and outputLooksFailed', () => {
-  it.each([
-    ['Tests:       1 failed, 20 passed, 21 total', 20, 1],
-    [' Test Files  1 failed | 3 passed (4)\n      Tests  2 failed | 40 passed (42)', 40, 2],
-    ['test result: ok. 12 passed; 0 failed;\ntest result: FAILED. 3 passed; 1 failed;', 15, 1],
-    ['Finished in 0.4 seconds\n87 tests, 0 failures', 87, 0],
-    ['10 examples, 2 failures', 8, 2],
-    ['==== 3 passed, 1 failed in 0.2s ====', 3, 1],
-    ['  12 passing (30ms)\n  1 failing', 12, 1],
-    ['# tests 5\n# pass 5\n# fail 0', 5, 0],
-    ['Passed!  - Failed:     0, Passed:    12, Skipped:     0', 12, 0],
-  ])('%j', (output, passed, failed) => {
-    expect(testCounts(output)).toEqual({ passed, failed });
-    expect(outputLooksFailed('test', output)).toBe(failed > 0);
-  });
-
-  it('reads failure markers when there are no counts', () => {
-    expect(outputLooksFailed('test', '--- FAIL: TestParse (0.00s)\nFAIL\tgithub.com/x/y')).toBe(true);
-    expect(outputLooksFailed('test', 'ok  \tgithub.com/x/y\t0.01s')).toBe(false);
-  });
-
-  it('tells failed builds, typechecks and lints from clean ones', () => {
-    expect(
-      outputLooksFailed('typecheck', "src/a.ts(3,5): error TS2322: Type 'string' is not assignable"),
-    ).toBe(true);
-    expect(
-      outputLooksFailed('lint', '/src/a.ts\n  3:5  error  x is unused\n\n✖ 1 problem (1 error, 0 warnings)'),
-    ).toBe(true);
-    expect(
-      outputLooksFailed('build', '✓ 31 modules transformed.\ndist/assets/error-page-abc.js  1.2 kB'),
-    ).toBe(false);
-  });
-
-  it('only suspects other commands when a pipe could hide the exit code', () => {
-    const traceback = 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad';
-    expect(outputLooksFailed('other', traceback, 'python x.py | tee log')).toBe(true);
-    expect(outputLooksFailed('other', traceback, 'python x.py')).toBe(false);
-  });
-});
-
-describe('errorHeadline', () => {
-  it('skips exit codes, npm echo lines and host tags', () => {
-    expect(
-      errorHeadline('Exit code 2\n> shop@1.0.0 build\n> tsc\n\nsrc/a.ts(3,5): error TS2322: Type string'),
-    ).toBe('src/a.ts(3,5): error TS2322: Type string');
-    expect(
-      errorHeadline('<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>'),
-    ).toBe('String to replace not found in file.');
-    expect(errorHeadline('Exit code 1\nFAIL add(2, 3) expected 5, got -1')).toBe(
-      'FAIL add(2, 3) expected 5, got -1',
-    );
-  });
-});
-
 describe('commits', () => {
-  it('reads the message from -m, heredocs and git output', () => {
+  it('reads the message from -m, -qm, heredocs and git output', () => {
     expect(commitMessage('git commit -m "feat: add x" -m "body"')).toBe('feat: add x');
     expect(commitMessage('git commit -m fix-typo')).toBe('fix-typo');
+    expect(commitMessage('git commit -qm "chore: bump"')).toBe('chore: bump');
     expect(commitMessage(`git commit -m "$(cat <<'EOF'\nRename getUser\n\nBody\nEOF\n)"`)).toBe(
       'Rename getUser',
     );

@@ -1,25 +1,33 @@
 /**
- * Errors with their resolution. A setup error (a missing import, dependency, config key, service or
- * flag) followed by what made it go away — the same command run again without it, after an edit, a
- * command, or a different flag — becomes a gotcha: "X fails: E → do Y". A failure still open at the
- * end of a turn becomes one failed attempt per turn (what was tried, and how it failed), named by its
- * command so a later turn or session can close it; each command that succeeded is reported as a
- * resolution for that purpose.
+ * Errors with their resolution, by purpose. An error fixed in the turn — by an edit, another command,
+ * a changed flag — that is worth keeping (see `worthAGotcha`) becomes a gotcha: symptom (the error's
+ * telling line) → cause (the assistant's explanation in between) → fix (the edit with its file and
+ * symbols, or the command). A purpose whose latest run still fails at the end of the turn becomes one
+ * failed attempt, named by its purpose key so a later run of the same purpose — in this session or
+ * another, whatever its spelling — closes it; each purpose whose latest run passed is reported as a
+ * resolution (with what was done before it) to close older failures.
  */
 import type { ObservationDraft } from '../core/model.ts';
-import type { CommandRun, TurnAnalysis, TurnError } from './analyse-turn.ts';
+import type { TurnAnalysis } from './analyse-turn.ts';
+import { covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
 import { conceptsOf } from './concepts.ts';
-import { causeSentences, explanation } from './narration.ts';
+import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
+import { mainPart } from './canonical-command.ts';
+import { explanation, proseSentences } from './narration.ts';
+import { purposeState } from './purpose-state.ts';
 import { clip, unique } from './text.ts';
-import { isSetupError, requestOf } from './turn-observations.ts';
 
-/** A command that succeeded in a turn, and what was done before it (to close an earlier failure). */
+/** A purpose whose latest run in a turn passed, and what was done before it (to close an earlier failure). */
 export interface Resolution {
-  /** `cmd:<canonical>`: the key of the failures it resolves. */
+  /** `purpose:<key>`: the key of the failures it closes. */
   key: string;
+  /** '' when the whole purpose passed, else the one target that passed. */
+  target: string;
   /** The command as it ran. */
   command: string;
-  /** What made it work: a different command, a step, an explanation. */
+  /** Its normalised form. */
+  canonical?: string;
+  /** What made it work: another command run first, the files changed — never a later prompt. */
   fix: string;
   files: string[];
   at: number;
@@ -31,6 +39,7 @@ export function shortError(message: string, max = 60): string {
     .replace(/^(?:exit code \d+\s*)?/i, '')
     .replace(/^\*\*\s*\((\w+)\)\s*/, '$1: ')
     .replace(/^(?:error|fatal|Error)\s*:\s*/, '')
+    .replace(/^(?:[\w-]+\/)+([\w-]+):/, '$1:')
     .replace(/\s*\((?:expected|see|use|hint)[^)]*\)\s*/gi, ' ')
     .trim();
   return clip(m, max);
@@ -48,74 +57,46 @@ export function errorSignature(message: string): string {
     .slice(0, 60);
 }
 
-const canonicalOf = (e: TurnError) => (e.key.startsWith('cmd:') ? e.key.slice(4) : e.what);
-
-/** Narration, successful commands and edits strictly between two points of the turn. */
-function between(a: TurnAnalysis, from: number, to: number) {
-  return {
-    texts: a.narration.filter((n) => n.index > from && n.index < to).map((n) => n.text),
-    commands: a.commands.filter(
-      (c) => c.ok && c.index > from && c.index < to && c.kind !== 'inspect' && c.kind !== 'commit',
-    ),
-    files: unique(a.edits.filter((x) => x.index > from && x.index < to).map((x) => x.path)),
-  };
-}
-
-const normalised = (c: string) =>
-  c
-    .replace(/\s*\d?>>?\s*&?\s*\S+/g, '')
-    .replace(/\s*\|.*$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-/** What made a failure go away, in one short phrase, and the longer account for the facts. */
-function fixOf(
-  a: TurnAnalysis,
-  failed: { command: string; hint: string; index: number },
-  resolving: CommandRun,
-): { short: string; cause: string; files: string[]; steps: string[] } {
-  const b = between(a, failed.index, resolving.index);
-  const said = causeSentences(b.texts);
-  const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
-  const steps = b.commands.map((c) => `\`${clip(normalised(c.command), 80)}\``);
-  const differs = normalised(resolving.command) !== normalised(failed.command);
-  const hinted = b.commands.find((c) => failed.hint !== '' && normalised(c.command) === failed.hint);
-  const short = differs
-    ? `\`${clip(normalised(resolving.command), 80)}\``
-    : hinted
-      ? `\`${clip(failed.hint, 80)}\``
-      : said.cause !== ''
-        ? said.cause
-        : steps.length > 0
-          ? `run ${steps.slice(0, 2).join(', ')} first`
-          : b.files.length > 0
-            ? `change ${b.files.slice(0, 2).join(', ')}`
-            : 'it passed on a second run';
-  return { short, cause, files: b.files, steps };
-}
+/** The part of a key after `purpose:` (`test:e2e@web`). */
+const keyOf = (key: string) => key.replace(/^(?:purpose|cmd):/, '');
 
 /** The gotcha memory of an error and what resolved it. */
 export function gotchaDraft(
-  e: { canonical: string; message: string; command: string },
-  fix: { short: string; cause: string; files: string[]; steps: string[]; resolvedBy: string },
+  e: {
+    canonical: string;
+    message: string;
+    command: string;
+    key: string;
+    rule?: string;
+    snippet?: string;
+    test?: string;
+  },
+  fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> & { symbols?: string[]; resolvedBy: string },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
-  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 150);
+  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 160);
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
   return {
     type: 'gotcha',
     title,
     subtitle: '',
     narrative: clip(
-      `\`${clip(e.command, 100)}\` failed with: ${clip(e.message, 200)}.${fix.cause ? ` ${fix.cause}` : ''} It worked after ${fix.short === 'it passed on a second run' ? 'a second run' : fix.short}${fix.resolvedBy ? ` (\`${clip(fix.resolvedBy, 100)}\`)` : ''}.`,
+      `\`${clip(e.command, 100)}\` failed with: ${clip(e.message, 200)}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
       800,
     ),
     facts: unique([
       `error: ${clip(e.message, 200)}`,
+      ...(e.test ? [`failing test: ${clip(e.test, 150)}`] : []),
+      ...(e.rule ? [`rule: ${e.rule}`] : []),
+      ...(e.snippet ? [`code: \`${clip(e.snippet, 150)}\``] : []),
+      ...(fix.cause ? [`cause: ${clip(fix.cause, 200)}`] : []),
       `fix: ${clip(fix.short, 200)}`,
-      ...(fix.cause && fix.cause !== fix.short ? [`cause: ${clip(fix.cause, 200)}`] : []),
       ...(fix.steps.length > 0 ? [`ran first: ${fix.steps.slice(0, 3).join(', ')}`] : []),
-      ...(fix.files.length > 0 ? [`changed: ${fix.files.slice(0, 4).join(', ')}`] : []),
+      ...(fix.files.length > 0
+        ? [
+            `changed: ${fix.files.slice(0, 4).join(', ')}${fix.symbols && fix.symbols.length > 0 ? ` (${fix.symbols.slice(0, 4).join(', ')})` : ''}`,
+          ]
+        : []),
       ...(fix.resolvedBy ? [`then passed: \`${clip(fix.resolvedBy, 100)}\``] : []),
       ...extraFacts,
     ]).slice(0, 10),
@@ -123,89 +104,146 @@ export function gotchaDraft(
       prompt: '',
       files: fix.files,
       commands: [e.command],
-      extra: ['gotcha', ...names],
+      extra: ['gotcha', ...names, ...(e.rule ? [e.rule.split('/').pop() ?? e.rule] : [])],
     }),
     filesRead: [],
     filesModified: fix.files.slice(0, 10),
-    subject: `gotcha:${e.canonical}:${errorSignature(e.message)}`,
+    subject: `gotcha:${keyOf(e.key)}:${errorSignature(e.message)}`,
   };
 }
 
-/** Setup errors of the turn that something in the turn resolved. */
+/** The run where a command error stopped showing, and the last run before it that still showed it. */
+function resolvedAt(a: TurnAnalysis, e: TurnError): { failed: PartRun; resolving: PartRun } | null {
+  if (e.fixedAt === null) return null;
+  const runs = partRuns(a.commands);
+  const resolving = runs.find(
+    (r) => r.index === e.fixedAt && covers(r, { key: e.key, target: e.target ?? '' }),
+  );
+  const failed = [...runs]
+    .reverse()
+    .find(
+      (r) =>
+        r.index < (e.fixedAt ?? 0) &&
+        r.outcome === 'failed' &&
+        `purpose:${r.key}` === e.key &&
+        r.message === e.message,
+    );
+  return resolving && failed ? { failed, resolving } : null;
+}
+
+/** Errors of the turn that something in the turn fixed, when worth keeping (see `worthAGotcha`). */
 export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
   const out: ObservationDraft[] = [];
   const seen = new Set<string>();
   for (const e of a.errors) {
-    if (e.minor || !e.fixed || e.fixedAt === null || !e.key.startsWith('cmd:') || !isSetupError(e.message))
+    if (
+      e.minor ||
+      !e.fixed ||
+      !e.key.startsWith('purpose:') ||
+      e.purpose === 'other' ||
+      e.purpose === 'inspect'
+    )
       continue;
-    const resolving = a.commands.find((c) => c.index === e.fixedAt);
-    const failed = a.commands.find((c) => c.index === e.index);
-    if (!resolving || !failed) continue;
+    const at = resolvedAt(a, e);
+    if (!at) continue;
+    const fix = fixBetween(a, at.failed, at.resolving);
+    if (!worthAGotcha(e, fix)) continue;
+    // Outside the project only a tool's pitfall is worth keeping (the command or a step fixed it).
+    if (e.where !== 'project' && fix.kind !== 'command' && fix.kind !== 'step') continue;
     const draft = gotchaDraft(
-      { canonical: canonicalOf(e), message: e.message, command: failed.command },
-      { ...fixOf(a, { command: failed.command, hint: e.hint, index: e.index }, resolving), resolvedBy: '' },
+      {
+        canonical: e.canonical ?? e.what,
+        message: e.message,
+        command: at.failed.raw,
+        key: e.key,
+        ...(e.rule ? { rule: e.rule } : {}),
+        ...(e.snippet ? { snippet: e.snippet } : {}),
+        ...(e.test ? { test: e.test } : {}),
+      },
+      { ...fix, resolvedBy: '' },
     );
-    if (seen.has(draft.subject ?? draft.title)) continue;
-    seen.add(draft.subject ?? draft.title);
+    const subject = draft.subject ?? draft.title;
+    if (seen.has(subject)) continue;
+    seen.add(subject);
     out.push(draft);
   }
   return out;
 }
 
-/** The failure still open at the end of the turn (with what else was tried), as one failed attempt. */
+/** The failures still open at the end of the turn (the first, with what else fails), as one failed attempt. */
 export function openFailure(a: TurnAnalysis): ObservationDraft | null {
-  const open = a.errors.filter((e) => !e.minor && !e.fixed);
-  const first = open[0];
+  const state = purposeState(a.commands);
+  const first = state.open[0];
   if (!first) return null;
-  const canonical = canonicalOf(first);
-  const after = a.narration.filter((n) => n.index > first.index).map((n) => n.text);
+  const last = first.runs[first.runs.length - 1] as PartRun;
+  const error = a.errors.find((e) => e.index === last.index && e.key === `purpose:${last.key}`);
+  const message = last.message || error?.message || 'failed';
+  const after = a.narration.filter((n) => n.index > last.index).map((n) => n.text);
   const texts = a.lastMessage !== '' && !after.includes(a.lastMessage) ? [...after, a.lastMessage] : after;
   const why = explanation(texts, 400);
-  const others = open.slice(1).filter((e) => e.key !== first.key);
+  const others = state.open.slice(1).map((o) => o.runs[o.runs.length - 1] as PartRun);
+  // What the output, or else the assistant, said would fix it: a command, not yet run.
+  const proposed = texts
+    .flatMap((t) => proseSentences(t))
+    .flatMap((x) => [...x.matchAll(/`([^`\n]{4,100})`/g)].map((m) => m[1] as string))
+    .find((c) => {
+      const p = mainPart(c);
+      return p !== null && p.key !== last.key && p.purpose !== 'inspect' && p.purpose !== 'other';
+    });
+  const hint = error?.hint || proposed || '';
   return {
     type: 'failed_attempt',
-    title: clip(`\`${clip(canonical, 50)}\` fails: ${shortError(first.message, 70)}`, 120),
-    subtitle: others.length > 0 ? `${others.length} other attempt(s) failed too` : '',
+    title: clip(`\`${clip(last.canonical, 50)}\` fails: ${shortError(message, 70)}`, 120),
+    subtitle: others.length > 0 ? `${others.length} other check(s) failing too` : '',
     narrative: clip(
-      `Still failing at the end of the turn: \`${clip(first.what, 100)}\` (${clip(first.message, 160)}).${why ? ` ${why}` : ''}${first.hint ? ` The output suggests \`${first.hint}\`.` : ''}`,
+      `Still failing at the end of the turn: \`${clip(last.raw, 100)}\` (${clip(message, 160)}).${why ? ` ${why}` : ''}${hint ? ` The output suggests \`${hint}\`.` : ''}`,
       800,
     ),
     facts: unique([
-      `error: ${clip(first.message, 200)}`,
-      ...(first.hint ? [`suggested: \`${first.hint}\``] : []),
-      ...others.map((e) => `also failed: \`${clip(e.what, 80)}\` (${clip(e.message, 100)})`),
+      `error: ${clip(message, 200)}`,
+      ...(error?.test ? [`failing test: ${clip(error.test, 150)}`] : []),
+      ...(error?.rule ? [`rule: ${error.rule}`] : []),
+      ...(first.targets.length > 0 ? [`target: ${first.targets.join(' ')}`] : []),
+      `command: \`${clip(last.raw, 120)}\``,
+      ...(hint ? [`suggested: \`${hint}\``] : []),
+      ...others.map((o) => `also failed: \`${clip(o.raw, 80)}\` (${clip(o.message, 100)})`),
     ]).slice(0, 8),
     concepts: conceptsOf({
       prompt: '',
       files: [],
-      commands: open.map((e) => e.what),
+      commands: [last.raw, ...others.map((o) => o.raw)],
       extra: [
         'failed attempt',
-        ...unique(open.flatMap((e) => /\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])),
+        first.purpose,
+        ...unique(
+          [last, ...others].flatMap((r) => /\b(\w*(?:Error|Exception))\b/.exec(r.message)?.slice(1, 2) ?? []),
+        ),
       ],
     }),
     filesRead: [],
     filesModified: [],
-    subject: `fail:${canonical}`,
+    subject: `fail:${first.key}`,
   };
 }
 
-/** Each command that ended the turn working, with what was done before it (to close older failures). */
+/** Each purpose whose latest run in the turn passed, with what was done before it (to close older failures). */
 export function resolutions(a: TurnAnalysis): Resolution[] {
-  const lastByKey = new Map<string, CommandRun>();
-  for (const c of a.commands) if (c.kind !== 'inspect') lastByKey.set(`cmd:${c.canonical}`, c);
-  const out: Resolution[] = [];
-  for (const [key, last] of lastByKey) {
-    if (!last.ok) continue;
-    const first = a.commands.find((c) => c.ok && `cmd:${c.canonical}` === key) ?? last;
-    const fix = fixOf(a, { command: first.command, hint: '', index: -1 }, first);
-    // What was done first in the turn, else why it works now, else what the user said it changed.
-    const request = requestOf(a);
+  return purposeState(a.commands).passed.map((p) => {
+    const fix = fixBetween(a, { index: -1 }, p.run, { loose: true });
     const short =
-      fix.steps.length > 0
-        ? `run ${fix.steps.slice(0, 2).join(', ')} first`
-        : fix.cause || (request !== '' ? `after "${clip(request, 80)}"` : '');
-    out.push({ key, command: first.command, fix: short, files: fix.files, at: first.at });
-  }
-  return out;
+      fix.kind === 'step' || fix.kind === 'imports'
+        ? fix.short
+        : fix.files.length > 0
+          ? fix.short
+          : fix.cause;
+    return {
+      key: `purpose:${p.key}`,
+      target: p.target,
+      command: p.run.raw,
+      canonical: p.run.canonical,
+      fix: short,
+      files: fix.files,
+      at: p.run.at,
+    };
+  });
 }

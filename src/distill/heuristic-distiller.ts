@@ -47,7 +47,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
   const events = Array.isArray(input.events) ? input.events : [];
   const root = typeof input.projectRoot === 'string' ? input.projectRoot : '';
   const narration = Array.isArray(input.narration) ? input.narration : [];
-  const a = analyseTurn(events, root, narration);
+  const a = analyseTurn(events, root, narration, input.previousSummary?.filesEdited ?? []);
   const sessionId = asString(events[0]?.sessionId) || 'session';
   const candidates = [
     ...outcomeObservations(a, maxFacts),

@@ -1,12 +1,14 @@
 /**
  * Knowledge across turns and sessions, decided without the store: which memories are standing (kept
  * in every SessionStart index), whether two rules are the same claim or a newer claim on the same
- * subject, what a command fact seen again adds, how a later success closes a failure left open, and
+ * subject, what a command fact seen again adds, how a later run of the same purpose closes a failure
+ * left open (as a gotcha, or archived when it was only progress), and
  * how a commit attaches to the work it commits. The worker looks the memories up and applies these
  * through the store's mutation path.
  */
 import type { ObservationDraft } from '../core/model.ts';
 import type { Resolution } from './gotchas.ts';
+import { errorClass } from './diagnostics.ts';
 import { gotchaDraft } from './gotchas.ts';
 import { clip, unique } from './text.ts';
 
@@ -73,52 +75,128 @@ export function mergedCommandFact(
   seen: ObservationDraft,
 ): Partial<ObservationDraft> | null {
   const main = existing.facts.map((f) => COMMAND_FACT.exec(f)?.[1]).find(Boolean);
+  const seenMain = seen.facts.map((f) => COMMAND_FACT.exec(f)?.[1]).find(Boolean);
+  const same = seenMain === undefined || seenMain === main;
   const incoming = seen.facts.flatMap((f) => {
     const other = COMMAND_FACT.exec(f)?.[1];
-    if (other === undefined) return [f];
-    return other === main ? [] : [`also: \`${other}\``];
+    if (other !== undefined) return other === main ? [] : [`also: \`${other}\``];
+    // What another form runs, or that CI runs it, is said of that form.
+    if (!same && /^(?:runs|CI runs it): /.test(f))
+      return [`${f.replace(/:.*$/, '')} (\`${seenMain}\`): ${f.replace(/^[^:]+: /, '')}`];
+    return [f];
   });
   const facts = unique([...existing.facts, ...incoming]).slice(0, 12);
   if (facts.length === existing.facts.length) return null;
   const port = facts.map((f) => /^port: (\d+)$/.exec(f)?.[1]).find(Boolean);
-  const narrative =
+  let narrative =
     port && !existing.narrative.includes(`port ${port}`)
       ? existing.narrative.replace(/\.$/, ` (on port ${port}).`)
       : existing.narrative;
-  return { facts, narrative };
+  // Seen run by CI now: the title says so (evidence of the project's gate).
+  const ci = facts.map((f) => /^CI runs it: (.+)$/.exec(f)?.[1]).find(Boolean);
+  const title =
+    ci && !existing.title.includes('CI runs it') ? `${existing.title} — CI runs it` : existing.title;
+  if (ci && !narrative.includes('CI runs it')) narrative = `${narrative} CI runs it (${ci}).`;
+  return title === existing.title ? { facts, narrative } : { title, facts, narrative };
 }
 
-/** A failed attempt closed by a later success of the same command: it becomes a gotcha with its fix. */
+/** The failure subjects a resolution may close: its purpose key, and the older per-command form. */
+export function failureSubjects(r: Resolution): string[] {
+  const key = r.key.replace(/^(?:purpose|cmd):/, '');
+  const legacy = r.canonical ? [`fail:${r.canonical}`] : [];
+  return [...new Set([`fail:${key}`, ...legacy])];
+}
+
+const factOf = (facts: readonly string[], name: string) =>
+  facts.map((f) => new RegExp(`^${name}: (.+)$`).exec(f)?.[1]).find((x): x is string => x !== undefined);
+
+/**
+ * Whether a later passing run closes a failure left open: it must have happened after the failure was
+ * last seen, and cover what failed — a whole run closes any failure of its purpose, a single-file run
+ * only the failure of that same target.
+ */
+export function closes(
+  failed: ObservationDraft & { createdAt: number; lastSeenAt?: number },
+  r: Resolution,
+): boolean {
+  if (Math.max(failed.createdAt, failed.lastSeenAt ?? 0) >= r.at) return false;
+  const target = factOf(failed.facts, 'target') ?? '';
+  return r.target === '' || r.target === target;
+}
+
+/** Flags as written (`--no-verify`), to see a fix that was a changed flag. */
+const flags = (command: string) =>
+  new Set(
+    (command.match(/(?:^|\s)(--?[A-Za-z][\w-]*)/g) ?? [])
+      .map((f) => f.trim())
+      .filter((f) => !/^-(?:m|am|qm|v|q)$/.test(f)),
+  );
+
+/**
+ * A failed attempt closed by a later run of the same purpose: a gotcha with its fix when the error is
+ * worth keeping (a setup problem or a tool's rule, or fixed by another command, a changed flag or a
+ * configuration change); otherwise it is simply no longer true (archived with what fixed it).
+ */
 export function closedFailure(
   failed: ObservationDraft & { createdAt: number },
   r: Resolution,
-): Partial<ObservationDraft> {
-  const canonical = r.key.replace(/^cmd:/, '');
-  const message =
-    failed.facts.map((f) => /^error: (.+)$/.exec(f)?.[1]).find(Boolean) ??
-    failed.title.replace(/^`[^`]*` fails: /, '');
+): { gotcha: Partial<ObservationDraft> } | { archive: string } {
+  const key = r.key.replace(/^(?:purpose|cmd):/, '');
+  const purpose = (failed.subject ?? '').replace(/^fail:/, '').split(/[:@]/)[0] ?? '';
+  const message = factOf(failed.facts, 'error') ?? failed.title.replace(/^`[^`]*` fails: /, '');
+  const rule = factOf(failed.facts, 'rule') ?? '';
+  const before = (factOf(failed.facts, 'command') ?? '').replace(/^`|`$/g, '');
+  // A flag added to the same command (`git commit --no-verify`), not another command altogether.
+  const head = (c: string) =>
+    c
+      .split(/\s+/)
+      .filter((w) => w !== '' && !w.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+  const sameCommand = before !== '' && head(before) === head(r.command);
+  const added = sameCommand ? [...flags(r.command)].filter((f) => !flags(before).has(f)) : [];
+  const changedFlag = added.length > 0 ? `\`${clip(`${r.canonical ?? key} ${added.join(' ')}`, 80)}\`` : '';
+  const cls = errorClass({ line: message, rule }, purpose);
+  // A setup problem fixed outside the sessions (a service started, a key set): what the assistant
+  // said would fix it, when it named a command; else only that it works now.
+  const suggested = factOf(failed.facts, 'suggested');
+  const said = cls === 'setup' || cls === 'rule' ? suggested : undefined;
+  const fixText =
+    changedFlag ||
+    r.fix ||
+    (said ? `${said} (as suggested)` : '') ||
+    (cls === 'setup' ? 'it worked in a later session' : '');
+  const byCommand = changedFlag !== '' || /^run `/.test(r.fix);
+  const config = r.files.some((f) =>
+    /\.(?:json|ya?ml|toml|ini|cfg|conf|lock|env)$|(?:^|\/)\.[\w-]+$|Dockerfile|Containerfile|Makefile/.test(
+      f,
+    ),
+  );
+  const worth =
+    fixText !== '' && cls !== 'assertion' && (cls === 'setup' || cls === 'rule' || byCommand || config);
+  if (!worth)
+    return {
+      archive: `fixed: \`${clip(r.command, 80)}\` passed later${fixText ? ` (${clip(fixText, 120)})` : ''}`,
+    };
+  const canonical = r.canonical ?? failed.title.match(/^`([^`]+)`/)?.[1] ?? key;
   const gotcha = gotchaDraft(
-    { canonical, message, command: r.command },
-    {
-      short: r.fix || 'it worked in a later session',
-      cause: '',
-      files: r.files,
-      steps: [],
-      resolvedBy: r.command,
-    },
+    { canonical, message, command: before || r.command, key: r.key, ...(rule ? { rule } : {}) },
+    { short: fixText, cause: '', files: r.files, steps: [], resolvedBy: r.command },
     failed.facts.filter((f) => /^(?:also failed|suggested): /.test(f)).map((f) => `tried before: ${f}`),
   );
   return {
-    type: 'gotcha',
-    title: gotcha.title,
-    narrative: clip(`${gotcha.narrative} (It was still failing at the end of an earlier session.)`, 900),
-    facts: gotcha.facts,
-    concepts: unique([...gotcha.concepts, ...failed.concepts.filter((c) => c !== 'failed attempt')]).slice(
-      0,
-      10,
-    ),
-    filesModified: unique([...failed.filesModified, ...gotcha.filesModified]),
-    ...(gotcha.subject ? { subject: gotcha.subject } : {}),
+    gotcha: {
+      type: 'gotcha',
+      title: gotcha.title,
+      narrative: clip(`${gotcha.narrative} (It was still failing at the end of an earlier turn.)`, 900),
+      facts: gotcha.facts,
+      concepts: unique([...gotcha.concepts, ...failed.concepts.filter((c) => c !== 'failed attempt')]).slice(
+        0,
+        10,
+      ),
+      filesModified: unique([...failed.filesModified, ...gotcha.filesModified]),
+      ...(gotcha.subject ? { subject: gotcha.subject } : {}),
+    },
   };
 }
 

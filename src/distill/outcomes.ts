@@ -13,7 +13,7 @@ import { describeFileChange } from './file-changes.ts';
 import { unsupportedClaim } from './claims.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
-import { checkFacts, dependencyFacts, isSetupError, requestOf } from './turn-observations.ts';
+import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 
 const MAX_FILES = 30;
 
@@ -64,7 +64,7 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   const asked = requestedType(s.completed[0] ?? '') ?? requestedType(request);
   // A check that found the code wrong, fixed by this change: a bugfix, unless a feature was asked for.
   const fixedBug = a.errors.some(
-    (e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message),
+    (e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion',
   );
   if (fixedBug && asked !== 'feature' && asked !== 'refactor') return 'bugfix';
   return asked ?? 'change';
@@ -136,8 +136,9 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     (c) =>
       `committed${c.hash ? ` ${c.hash}` : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
   );
+  // A test that found the code wrong and passes now: the bug this work fixed.
   const fixedHere = a.errors
-    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && !isSetupError(e.message))
+    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion')
     .map((e) => `fixed: ${clip(e.message, 100)}`);
   const others = unique([
     ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
@@ -174,7 +175,9 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     concepts: conceptsOf({
       prompt: `${heading} ${request}`,
       files: [...files, ...a.filesRead],
-      commands: a.commands.filter((c) => c.kind !== 'inspect' && c.kind !== 'other').map((c) => c.command),
+      commands: a.commands
+        .filter((c) => c.purpose !== 'inspect' && c.purpose !== 'other')
+        .map((c) => c.command),
     }),
     filesRead: a.filesRead.slice(0, MAX_FILES),
     // A commit of work done in an earlier turn names what it staged; the worker attaches it to the

@@ -159,7 +159,7 @@ describe('rolling session summary', () => {
       ),
     });
     expect(first.summary?.nextSteps).toBe(
-      "wire it into the payment step; fix `npm run build`: src/checkout/quote.ts(1,1): error TS2304: Cannot find name 'Money'.",
+      "wire it into the payment step; fix `npm run build`: TS2304: Cannot find name 'Money'.",
     );
     const second = d.distilTurn({
       projectRoot: ROOT,

@@ -5,12 +5,14 @@
 import type { SummaryDraft } from '../core/model.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
-import { shortError } from './gotchas.ts';
+import { mainPart } from './canonical-command.ts';
 import { unsupportedClaim } from './claims.ts';
+import { gotchaObservations, shortError } from './gotchas.ts';
 import { isStep, outcomeSentence, proseSentences, statedNextSteps } from './narration.ts';
+import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
-import { dependencyFacts, isSetupError, modifiedFiles, significantErrors } from './turn-observations.ts';
+import { dependencyFacts, modifiedFiles } from './turn-observations.ts';
 
 const MAX_FIELD = 600;
 const MAX_FILES = 30;
@@ -33,18 +35,31 @@ function append(before: string | undefined, now: string, max = MAX_FIELD): strin
 
 const nonAnswer = (m: string) => m.length < 40 || /^(?:let me|i'll|i will|now i'll|now let me)\b/i.test(m);
 
-/** "tests pass (87 passed)", "build passes": the checks whose last run passed. */
+const CHECK_WORDS: Partial<Record<string, string>> = {
+  test: 'tests pass',
+  build: 'build passes',
+  lint: 'lint passes',
+  typecheck: 'typecheck passes',
+  format: 'format passes',
+  gate: 'checks pass',
+};
+
+/** "tests pass (87 passed)", "lint passes": the project's checks whose last run in the turn passed. */
 function passingChecks(a: TurnAnalysis): string[] {
   const last = new Map<string, { ok: boolean; detail: string }>();
-  for (const c of a.commands) {
-    if (c.kind === 'test' || c.kind === 'build' || c.kind === 'lint' || c.kind === 'typecheck')
-      last.set(c.kind, { ok: c.ok, detail: c.detail });
+  for (const p of a.commands.flatMap((c) => c.parts)) {
+    if (
+      !CHECK_WORDS[p.purpose] ||
+      p.where !== 'project' ||
+      (p.outcome !== 'passed' && p.outcome !== 'failed')
+    )
+      continue;
+    last.delete(p.purpose);
+    last.set(p.purpose, { ok: p.outcome === 'passed', detail: p.purpose === 'test' ? p.detail : '' });
   }
   return [...last]
     .filter(([, r]) => r.ok)
-    .map(([kind, r]) =>
-      kind === 'test' ? `tests pass${r.detail ? ` (${r.detail})` : ''}` : `${kind} passes`,
-    );
+    .map(([purpose, r]) => `${CHECK_WORDS[purpose] ?? purpose}${r.detail ? ` (${r.detail})` : ''}`);
 }
 
 export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): SummaryDraft | null {
@@ -64,15 +79,12 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     .filter(Boolean)
     .join('; ');
 
-  const errors = significantErrors(a);
   const decision = statedDecision(a.lastMessage);
   const learned = [
     ...a.subagents.map(
       (s) => `${clip(s.label || s.agentType || 'subagent', 60)}: ${informativeSentence(s.findings, 160)}`,
     ),
-    ...errors
-      .filter((e) => e.fixed && isSetupError(e.message))
-      .map((e) => `\`${clip(canonicalOf(e), 40)}\` failed: ${shortError(e.message, 100)} (resolved)`),
+    ...gotchaObservations(a).map((g) => clip(g.title.replace(/^`([^`]+)` fails: /, '`$1`: '), 160)),
     decision !== '' && !isStep(decision) ? `decided: ${clip(decision, 160)}` : '',
   ]
     .filter(Boolean)
@@ -126,30 +138,43 @@ function completedWithState(previous: string, now: string, a: TurnAnalysis): str
   return withState(rest, state);
 }
 
-const canonicalOf = (e: { key: string; what: string }) =>
-  e.key.startsWith('cmd:') ? e.key.slice(4) : e.what;
-const FAILURE_ITEM = /^fix `([^`]+)`:/;
+const FAILURE_ITEM = /^fix `([^`]+)`(?: in (\S+))?:/;
+
+/** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */
+function itemKey(item: string): string | null {
+  const m = FAILURE_ITEM.exec(item);
+  if (!m?.[1]) return null;
+  const part = mainPart(m[1]);
+  if (!part) return null;
+  return m[2] ? `${part.key.replace(/@.*$/, '')}@${m[2]}` : part.key;
+}
 
 /**
  * Next steps as they stand after the turn: the open todo items, what the assistant said comes next,
- * and the failures still open — never one that was resolved. A failure listed earlier stays until its
- * command works; other earlier items stay until the turn brings a task list or next steps of its own.
+ * and the failures still open — a purpose whose latest run fails, never one that passed since and
+ * never a probe. A failure listed earlier stays until a run of its purpose passes; other earlier items
+ * stay until the turn brings a task list or next steps of its own.
  */
 function nextSteps(previous: string, a: TurnAnalysis): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
   const stated = statedNextSteps(a.lastMessage);
-  const worked = new Set(a.commands.filter((c) => c.ok).map((c) => c.canonical));
-  const failures = significantErrors(a)
-    .filter((e) => !e.fixed)
-    .map((e) => `fix \`${clip(canonicalOf(e), 60)}\`: ${shortError(e.message, 90)}`);
+  const state = purposeState(a.commands);
+  const passed = new Set(state.passed.filter((p) => p.target === '').map((p) => p.key));
+  const open = new Set(state.open.map((o) => o.key));
+  const failures = state.open.map((o) => {
+    const last = o.runs[o.runs.length - 1];
+    const dir = last?.dir ? ` in ${last.dir}` : '';
+    return `fix \`${clip(last?.canonical ?? o.key, 60)}\`${dir}: ${shortError(last?.message || 'failed', 90)}`;
+  });
   const fresh = a.todos !== null || stated.length > 0;
   const carried = previous
     .split('; ')
     .map((item) => item.trim())
     .filter((item) => {
       if (item === '') return false;
-      const failed = FAILURE_ITEM.exec(item)?.[1];
-      if (failed !== undefined) return !worked.has(failed);
+      const key = itemKey(item);
+      if (key !== null || FAILURE_ITEM.test(item))
+        return key === null ? false : !passed.has(key) && !open.has(key);
       return !fresh;
     });
   return clip(

@@ -120,13 +120,13 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       continue;
     }
     const run = 'run' in step ? step.run : undefined;
-    if (!run || inScratch(run.command)) continue;
-    if ((CHECK_KINDS as readonly string[]).includes(run.kind))
-      s.checks[run.kind as CheckKind] = run.ok ? 'passed' : 'failed';
+    if (!run || run.where === 'scratch' || inScratch(run.command)) continue;
+    if ((CHECK_KINDS as readonly string[]).includes(run.purpose))
+      s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
     if (!run.ok) continue;
     const branch = branchOf(run.command, run.output);
     if (branch !== '') s.branch = branch;
-    if (run.kind === 'push' && (s.commit !== '' || lastCommit === undefined)) s.pushed = true;
+    if (run.purpose === 'push' && (s.commit !== '' || lastCommit === undefined)) s.pushed = true;
     const status = statusFiles(run.command, run.output);
     if (status !== null) uncommitted = new Set(status.filter((f) => !isScratchPath(f)));
     if (/\bgh\s+pr\b/.test(run.command))

@@ -86,7 +86,7 @@ describe('live distillation of realistic sessions', () => {
       .sort();
     expect(gotchas).toEqual([
       '`git push` fails: The current branch feature/checkout has no upstream branch. → `git push --set-upstream origin feature/checkout`',
-      '`npm test` fails: ReferenceError: structuredClone is not defined → The shipping tests run under jsdom, whose environment has no `structuredClone`.',
+      '`npm test` fails: ReferenceError: structuredClone is not defined → run that file in the node environment with a `// @vitest-environment node` comment (in shipp…',
     ]);
     // The assistant's words between the tool calls came from the transcript: the fix is in the facts.
     const clone = ofType('gotcha').find((o) => o.title.includes('structuredClone'));

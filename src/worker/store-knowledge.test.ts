@@ -71,40 +71,50 @@ describe('knowledge stored through the mutation path', () => {
     expect(ops(facts[0]?.id ?? '')).toEqual(['create', 'edit', 'merge', 'edit', 'merge']);
   });
 
-  it('closes a failure left open when a later session makes the same command work, as a gotcha with its fix', () => {
+  const failure = (title: string, subject: string, facts: string[]) =>
+    draftOf(title, { type: 'failed_attempt', facts, subject });
+  const passed = (
+    key: string,
+    command: string,
+    at: number,
+    more: { target?: string; fix?: string; files?: string[]; canonical?: string } = {},
+  ) => ({
+    key,
+    target: more.target ?? '',
+    command,
+    canonical: more.canonical ?? command,
+    fix: more.fix ?? '',
+    files: more.files ?? [],
+    at,
+  });
+
+  it('closes a failure by purpose: a later run of the same purpose, spelled differently, makes it a gotcha with its fix', () => {
     put('s1', [
-      draftOf('`npm run test:integration` fails: connect ECONNREFUSED 127.0.0.1:5432', {
-        type: 'failed_attempt',
-        facts: [
+      failure(
+        '`npm run test:integration` fails: connect ECONNREFUSED 127.0.0.1:5432',
+        'fail:test:integration',
+        [
           'error: Error: connect ECONNREFUSED 127.0.0.1:5432',
+          'command: `npm run test:integration`',
           'also failed: `docker compose up -d db` (Cannot connect to the Docker daemon)',
         ],
-        subject: 'fail:npm run test:integration',
-      }),
+      ),
     ]);
     const [failed] = active();
     // A success older than the failure closes nothing.
-    put('s0', [], {
-      resolutions: [
-        {
-          key: 'cmd:npm run test:integration',
-          command: 'npm run test:integration',
-          fix: '',
-          files: [],
-          at: 0,
-        },
-      ],
-    });
+    put('s0', [], { resolutions: [passed('purpose:test:integration', 'npm run test:integration', 0)] });
     expect(store.observations.get(failed?.id ?? '')?.type).toBe('failed_attempt');
     const report = put('s2', [], {
       resolutions: [
-        {
-          key: 'cmd:npm run test:integration',
-          command: 'npm run test:integration',
-          fix: 'run `docker compose up -d db` first',
-          files: [],
-          at: clock + 1,
-        },
+        passed(
+          'purpose:test:integration',
+          'npx vitest run --config vitest.integration.config.ts',
+          clock + 1,
+          {
+            canonical: 'npx vitest run --config vitest.integration.config.ts',
+            fix: 'run `docker compose up -d db` first',
+          },
+        ),
       ],
     });
     expect(report.closed).toBe(1);
@@ -113,15 +123,139 @@ describe('knowledge stored through the mutation path', () => {
       type: 'gotcha',
       status: 'active',
       title:
-        '`npm run test:integration` fails: connect ECONNREFUSED 127.0.0.1:5432 → run `docker compose up -d db` first',
-      subject: 'gotcha:npm run test:integration:connect econnrefused',
+        '`npx vitest run --config vitest.integrat…` fails: connect ECONNREFUSED 127.0.0.1:5432 → run `docker compose up -d db` first',
+      subject: 'gotcha:test:integration:connect econnrefused',
     });
-    expect(closed?.facts).toContain('then passed: `npm run test:integration`');
+    expect(closed?.facts).toContain('then passed: `npx vitest run --config vitest.integration.config.ts`');
     expect(closed?.facts).toContain(
       'tried before: also failed: `docker compose up -d db` (Cannot connect to the Docker daemon)',
     );
     expect(ops(failed?.id ?? '')).toEqual(['create', 'edit']);
-    expect(store.observations.bySubject(projectId, 'fail:npm run test:integration')).toBeNull();
+    expect(store.observations.bySubject(projectId, 'fail:test:integration')).toBeNull();
+  });
+
+  it('archives a failure that was only progress (a test that found the code wrong, since fixed), and closes the older per-command form', () => {
+    put('s1', [
+      failure(
+        '`npm test` fails: src/cart.test.ts > coupons: AssertionError: expected 90 to be 81',
+        'fail:npm test',
+        ['error: src/cart.test.ts > coupons: AssertionError: expected 90 to be 81', 'command: `npm test`'],
+      ),
+    ]);
+    const [failed] = active();
+    put('s2', [], {
+      resolutions: [
+        passed('purpose:test', 'npm test 2>&1 | tail -5', clock + 1, {
+          canonical: 'npm test',
+          files: ['src/cart.ts'],
+          fix: 'change cart.ts',
+        }),
+      ],
+    });
+    expect(store.observations.get(failed?.id ?? '')).toMatchObject({
+      type: 'failed_attempt',
+      status: 'archived',
+    });
+    expect(active()).toEqual([]);
+  });
+
+  it('closes a setup failure fixed outside the sessions with what was suggested for it', () => {
+    put('s1', [
+      failure(
+        '`python manage.py migrate` fails: OperationalError: could not connect to server',
+        'fail:migrate:python manage.py migrate',
+        [
+          'error: django.db.utils.OperationalError: could not connect to server: Connection refused',
+          'command: `python manage.py migrate`',
+          'suggested: `docker compose up -d postgres`',
+        ],
+      ),
+    ]);
+    const [failed] = active();
+    put('s2', [], {
+      resolutions: [
+        passed('purpose:migrate:python manage.py migrate', 'python manage.py migrate', clock + 1),
+      ],
+    });
+    expect(store.observations.get(failed?.id ?? '')).toMatchObject({
+      type: 'gotcha',
+      title:
+        '`python manage.py migrate` fails: django.db.utils.OperationalError: could not connect to server: Connec… → `docker compose up -d postgres` (as suggested)',
+    });
+  });
+
+  it('closes a whole-suite failure only with a whole run, a single-file failure with its own file too', () => {
+    put('s1', [
+      failure('`pytest` fails: ImportError: cannot import name x', 'fail:test', [
+        'error: ImportError: cannot import name x',
+        'command: `pytest`',
+      ]),
+    ]);
+    const [whole] = active();
+    put('s2', [], {
+      resolutions: [
+        passed('purpose:test', 'pytest tests/test_a.py', clock + 1, {
+          target: 'tests/test_a.py',
+          canonical: 'pytest',
+        }),
+      ],
+    });
+    expect(store.observations.get(whole?.id ?? '')?.type).toBe('failed_attempt');
+    put('s3', [], {
+      resolutions: [
+        passed('purpose:test', 'python -m pytest', clock + 1, {
+          canonical: 'python -m pytest',
+          fix: 'run `pip install -e .` first',
+        }),
+      ],
+    });
+    expect(store.observations.get(whole?.id ?? '')).toMatchObject({ type: 'gotcha', status: 'active' });
+  });
+
+  it('stores a transcript in time order: a failure, the run that fixed it, then a new failure of the same purpose stays open', () => {
+    const t = clock;
+    clock += 10_000;
+    store.transaction(() =>
+      storeKnowledge(
+        store,
+        {
+          projectId,
+          sessionId: 'backfilled',
+          source: 'transcript',
+          memories: [
+            {
+              draft: failure(
+                '`mix test` fails: ** (UndefinedFunctionError) function Repo.get/2 is undefined',
+                'fail:test',
+                [
+                  'error: ** (UndefinedFunctionError) function Repo.get/2 is undefined (module Repo is not available)',
+                  'command: `mix test`',
+                ],
+              ),
+              createdAt: t + 1,
+              provenance: [],
+            },
+            {
+              draft: failure('`mix test` fails: 2 tests, 1 failure', 'fail:test', [
+                'error: test/a_test.exs:12: Assertion with == failed',
+                'command: `mix test`',
+              ]),
+              createdAt: t + 5,
+              provenance: [],
+            },
+          ],
+          resolutions: [passed('purpose:test', 'mix test', t + 3, { fix: 'run `mix deps.get` first' })],
+        },
+        { origin: 'transcript', at: t + 6 },
+      ),
+    );
+    expect(active().map((o) => [o.type, o.title])).toEqual([
+      ['failed_attempt', '`mix test` fails: 2 tests, 1 failure'],
+      [
+        'gotcha',
+        '`mix test` fails: UndefinedFunctionError: function Repo.get/2 is undefined (module Repo… → run `mix deps.get` first',
+      ],
+    ]);
   });
 
   it('lets a newer rule on the same subject supersede the older one (with a link), and merges the same rule said again', () => {

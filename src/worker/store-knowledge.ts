@@ -4,8 +4,9 @@
  * a memory with a known subject is merged into the existing one (a command seen again, the same
  * gotcha, the same convention), replaces it (a task list, a failure that changed), or supersedes it
  * (a different value for an environment fact); a rule (preference, convention, decision) on the same
- * subject as a standing one merges or supersedes it; a commit attaches to the work it commits; a
- * command that works again closes the failure left open before it; a finished task list is archived.
+ * subject as a standing one merges or supersedes it; a commit attaches to the work it commits; a later
+ * run of the same purpose that passes closes the failure left open before it (whatever its spelling):
+ * a gotcha with its fix, or archived when it was only progress; a finished task list is archived.
  * Standing knowledge is pinned when created. Runs inside the caller's transaction.
  */
 import type { ObservationId, ProjectId } from '../core/ids.ts';
@@ -14,6 +15,8 @@ import type { Resolution } from '../distill/gotchas.ts';
 import {
   attachedCommit,
   closedFailure,
+  closes,
+  failureSubjects,
   isStanding,
   mergedCommandFact,
   ruleRelation,
@@ -178,18 +181,47 @@ export function storeKnowledge(
     create(m);
   };
 
-  for (const m of batch.memories) {
+  /** A later run of the same purpose passed: the failures it covers are closed (a gotcha, or archived). */
+  const close = (r: Resolution) => {
+    for (const subject of failureSubjects(r)) {
+      const failed = store.observations.bySubject(projectId, subject);
+      if (!failed || !closes(failed, r)) continue;
+      const outcome = closedFailure(failed, r);
+      if ('archive' in outcome) store.memory.archive(failed.id, outcome.archive, ctx);
+      else {
+        const known = outcome.gotcha.subject
+          ? store.observations.bySubject(projectId, outcome.gotcha.subject)
+          : null;
+        if (known && known.id !== failed.id) {
+          // The same gotcha was learned before: it is seen again, and the failure is no longer open.
+          store.memory.merge(
+            known.id,
+            { facts: outcome.gotcha.facts ?? [], provenance: failed.provenance, seenAt: r.at },
+            ctx,
+          );
+          store.memory.archive(failed.id, `fixed again: ${known.title}`, ctx);
+        } else store.memory.edit(failed.id, outcome.gotcha, ctx);
+      }
+      report.closed++;
+    }
+  };
+
+  // In time order: a failure, the run that closed it, and a failure of the same purpose after that
+  // (a backfill stores a whole transcript's turns at once).
+  const steps = [
+    ...batch.memories.map((m, i) => ({ at: m.createdAt, order: i, run: () => place(m) })),
+    ...(batch.resolutions ?? []).map((r, i) => ({
+      at: r.at,
+      order: batch.memories.length + i,
+      run: () => close(r),
+    })),
+  ].sort((x, y) => x.at - y.at || x.order - y.order);
+  for (const step of steps) {
     try {
-      place(m);
+      step.run();
     } catch (error) {
       onInvalid(error);
     }
-  }
-  for (const r of batch.resolutions ?? []) {
-    const failed = store.observations.bySubject(projectId, `fail:${r.key.replace(/^cmd:/, '')}`);
-    if (!failed || failed.createdAt >= r.at) continue;
-    store.memory.edit(failed.id, closedFailure(failed, r), ctx);
-    report.closed++;
   }
   for (const t of batch.finishedTasks ?? []) {
     const list = store.observations.bySubject(projectId, t.subject);

@@ -1,0 +1,60 @@
+/**
+ * Commits and dependencies from shell commands: the message of a `git commit` (however spelled), what
+ * git prints after one, and the packages a dependency command adds or removes.
+ */
+import { resolveWords } from './commands.ts';
+import { simpleCommands } from './shell-words.ts';
+
+/** The message of a `git commit -m "…"` (also `-qm`, `--message=`, and the heredoc form). */
+export function commitMessage(command: string): string | null {
+  if (!/\bgit\b[^\n]*\bcommit\b/.test(command)) return null;
+  const heredoc = /<<-?\s*'?(\w+)'?\s*\n([\s\S]*?)\n\s*\1\b/.exec(command);
+  if (heredoc?.[2]) return heredoc[2].trim().split('\n')[0]?.trim() || null;
+  const quoted = /\s(?:-[a-zA-Z]*m|--message)\s*(?:=\s*)?(["'])((?:(?!\1)[\s\S])*)\1/.exec(command);
+  if (quoted?.[2]) return quoted[2].trim().split('\n')[0]?.trim() || null;
+  const bare = /\s(?:-[a-zA-Z]*m|--message)[\s=]+([^\s"'&|;]+)/.exec(command);
+  return bare?.[1] ?? null;
+}
+
+export interface CommitOutput {
+  branch: string;
+  hash: string;
+  subject: string;
+}
+
+/** `[main 1a2b3c4] subject` as git prints it after a commit. */
+export function commitOutput(output: string): CommitOutput | null {
+  const m = /^\[([^\s\]]+(?: HEAD)?)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/m.exec(output);
+  return m ? { branch: m[1] ?? '', hash: m[2] ?? '', subject: (m[3] ?? '').trim() } : null;
+}
+
+const PACKAGE_VALUE_FLAGS =
+  /^(?:-r|--requirement|-c|--constraint|-i|--index-url|--extra-index-url|--registry|-w|--workspace|--filter|--features|-F|--target|--prefix|-p|--package|--version|--source|--group|-G)$/;
+
+/** Packages a dependency command adds and removes (flags and their values dropped). */
+export function packagesOf(command: string): { added: string[]; removed: string[] } {
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  for (const c of simpleCommands(command)) {
+    const r = resolveWords(c.words);
+    if (r.purpose !== 'install' && r.purpose !== 'uninstall') continue;
+    const w = r.words;
+    const skip = (w[0] === 'uv' && w[1] === 'pip') || w[0] === 'dotnet' ? 3 : 2;
+    let skipNext = false;
+    for (const word of w.slice(skip)) {
+      const token = word.replace(/^["']|["']$/g, '');
+      if (skipNext) {
+        skipNext = false;
+        continue;
+      }
+      if (PACKAGE_VALUE_FLAGS.test(token)) {
+        skipNext = true;
+        continue;
+      }
+      if (token === '' || /^[-<>.~/$\d]/.test(token) || token.endsWith('=') || token.includes('://'))
+        continue;
+      (r.purpose === 'install' ? added : removed).add(token.replace(/\[[\w,.-]*\]$/, ''));
+    }
+  }
+  return { added: [...added].slice(0, 10), removed: [...removed].slice(0, 10) };
+}

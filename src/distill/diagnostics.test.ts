@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { errorClass, errorHeadline, hintOf, tellingLine } from './diagnostics.ts';
+import { stripAnsi } from './terminal-output.ts';
+
+const ESC = '\u001b';
+/** Biome's diagnostic as a terminal shows it: colours, a hyperlinked rule name, a code frame. */
+const BIOME = [
+  `${ESC}[1G${ESC}[0K${ESC}[0msrc/lib/parse.ts${ESC}[0m:${ESC}[0m41${ESC}[0m:${ESC}[0m12 ${ESC}]8;;https://biomejs.dev/linter/rules/no-assign-in-expressions${ESC}\\lint/suspicious/noAssignInExpressions${ESC}]8;;${ESC}\\ ━━━━━━━━━━━━━━━━━━━━━━`,
+  '',
+  `  ${ESC}[1m${ESC}[31m✖${ESC}[0m ${ESC}[31mThe assignment should not be in an expression.${ESC}[0m`,
+  '',
+  '    40 │   let m: RegExpExecArray | null;',
+  '  > 41 │   while ((m = re.exec(text)) !== null) {',
+  '       │          ^^^^^^^^^^^^^^^^^',
+  '',
+  '  ℹ The use of assignments in expressions is confusing.',
+  '',
+  'Checked 1 file in 3ms. No fixes applied.',
+  'Found 1 error.',
+].join('\r\n');
+
+describe('the telling line of a failure', () => {
+  it('strips ANSI and VT escapes, hyperlinks and carriage-return overwrites', () => {
+    expect(
+      stripAnsi(`${ESC}[32mok${ESC}[0m\r\n50%\r100% done\n${ESC}]8;;http://x${ESC}\\link${ESC}]8;;${ESC}\\`),
+    ).toBe('ok\n100% done\nlink');
+  });
+
+  it("reads a linter's diagnostic with its rule and the offending code, errors before warnings", () => {
+    expect(tellingLine(BIOME)).toEqual({
+      line: 'lint/suspicious/noAssignInExpressions: The assignment should not be in an expression.',
+      rule: 'lint/suspicious/noAssignInExpressions',
+      file: 'src/lib/parse.ts',
+      snippet: 'while ((m = re.exec(text)) !== null) {',
+    });
+    const warningFirst =
+      'src/a.ts:3:7 lint/correctness/noUnusedVariables ━━━━━━\n\n  ! This variable x is unused.\n\nsrc/b.ts format ━━━━━━━━\n\n  × Formatter would have printed the following content:\n';
+    expect(tellingLine(warningFirst).line).toBe(
+      'format: Formatter would have printed the following content:',
+    );
+    expect(
+      tellingLine(
+        '[lint] $ golangci-lint run ./...\ninternal/db/db_test.go:88:9: os/exec.Command must not be called. use os/exec.CommandContext (noctx)\n\tcmd := exec.Command("git", "init")\n1 issues:\n* noctx: 1\n[lint] ERROR task failed',
+      ),
+    ).toMatchObject({
+      line: 'noctx: os/exec.Command must not be called. use os/exec.CommandContext',
+      rule: 'noctx',
+    });
+    expect(
+      tellingLine(
+        "/app/src/a.ts\n  3:5  error  'x' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",
+      ),
+    ).toMatchObject({
+      line: "no-unused-vars: 'x' is assigned a value but never used",
+      rule: 'no-unused-vars',
+    });
+  });
+
+  it('reads an Elixir compile error by its message, not the CompileError that follows', () => {
+    const out = [
+      'Compiling 4 files (.ex)',
+      '     error: undefined function get/2 (expected MyAppWeb.PageLiveTest to define such a function or for it to be imported, but none are available)',
+      '     │',
+      ' 12 │       {:ok, _view, html} = live(conn, "/pages")',
+      '     │       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+      '     │',
+      '     └─ test/my_app_web/live/page_live_test.exs:12: MyAppWeb.PageLiveTest."test mounts"/1',
+      '',
+      '** (CompileError) test/my_app_web/live/page_live_test.exs: cannot compile module MyAppWeb.PageLiveTest (errors have been logged)',
+    ].join('\n');
+    expect(tellingLine(out, 'test')).toMatchObject({
+      line: 'undefined function get/2 (expected MyAppWeb.PageLiveTest to define such a function or for it to be imported, but none are available)',
+      file: 'test/my_app_web/live/page_live_test.exs',
+      snippet: '{:ok, _view, html} = live(conn, "/pages")',
+    });
+    expect(errorClass(tellingLine(out, 'test'), 'test')).toBe('setup');
+  });
+
+  it('reads compiler errors in both tsc formats, coloured or not, past stack traces', () => {
+    expect(
+      tellingLine("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.").line,
+    ).toBe("TS2322: Type 'string' is not assignable to type 'number'.");
+    const pretty = `    at run (/repo/node_modules/x/helper.js:315:18)\n${ESC}[96msrc/chart.tsx${ESC}[0m:${ESC}[93m21${ESC}[0m:${ESC}[93m3${ESC}[0m - ${ESC}[91merror${ESC}[0m${ESC}[90m TS2687: ${ESC}[0mAll declarations of 'x' must have identical modifiers.\n\nFound 1 error.`;
+    expect(tellingLine(pretty)).toMatchObject({
+      line: "TS2687: All declarations of 'x' must have identical modifiers.",
+      rule: 'TS2687',
+    });
+  });
+
+  it('names the failing test and its first error for a test run', () => {
+    expect(
+      tellingLine(
+        ' FAIL  src/cart.test.ts > applies coupons\nAssertionError: expected 90 to be 81\n Tests  1 failed | 20 passed (21)',
+        'test',
+      ),
+    ).toMatchObject({
+      line: 'AssertionError: expected 90 to be 81',
+      test: 'src/cart.test.ts > applies coupons',
+    });
+  });
+
+  it('skips exit codes, npm echo lines, banners and host tags in a plain error', () => {
+    expect(
+      errorHeadline('Exit code 2\n> shop@1.0.0 build\n> tsc\n\nsrc/a.ts(3,5): error TS2322: Type string'),
+    ).toBe('src/a.ts(3,5): error TS2322: Type string');
+    expect(
+      errorHeadline('<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>'),
+    ).toBe('String to replace not found in file.');
+    expect(
+      errorHeadline(
+        '╭──────────────────────╮\n│ 🥊 lefthook  hook: pre-commit │\n╰──────────────────────╯\n┃  lint ❯\nThe following paths are ignored by one of your .gitignore files:\nnode_modules\nexit status 1',
+      ),
+    ).toBe('The following paths are ignored by one of your .gitignore files: node_modules');
+  });
+
+  it("reads RuboCop's and mypy's lines, and takes a run that failed on warnings by its first warning", () => {
+    const rubocop =
+      'Inspecting 12 files\n..C\n\nOffenses:\n\napp/models/user.rb:3:5: C: Style/StringLiterals: Prefer single-quoted strings.\n\n12 files inspected, 1 offense detected';
+    expect(tellingLine(rubocop)).toMatchObject({
+      line: 'Style/StringLiterals: Prefer single-quoted strings.',
+      rule: 'Style/StringLiterals',
+    });
+    const mypy =
+      'src/bill.py:14: error: Incompatible return value type (got "str", expected "int")  [return-value]\nFound 1 error in 1 file (checked 9 source files)';
+    const t = tellingLine(mypy);
+    expect(t).toMatchObject({ rule: 'return-value' });
+    expect(errorClass(t, 'typecheck')).toBe('compile');
+  });
+
+  it('classes an error: a wrong result, the setup, a rule, the compiler, a crash', () => {
+    expect(errorClass({ line: 'AssertionError: expected 90 to be 81', rule: '' }, 'test')).toBe('assertion');
+    expect(errorClass({ line: 'tests/x.py::test_dates: ValueError: bad month', rule: '' }, 'test')).toBe(
+      'assertion',
+    );
+    expect(errorClass({ line: 'ReferenceError: structuredClone is not defined', rule: '' }, 'test')).toBe(
+      'setup',
+    );
+    expect(errorClass({ line: 'connect ECONNREFUSED 127.0.0.1:5432', rule: '' }, 'test')).toBe('setup');
+    expect(errorClass({ line: 'noctx: os/exec.Command must not be called', rule: 'noctx' }, 'lint')).toBe(
+      'rule',
+    );
+    expect(errorClass({ line: 'TS2769: No overload matches this call.', rule: 'TS2769' }, 'build')).toBe(
+      'compile',
+    );
+    expect(errorClass({ line: 'panic: runtime error: index out of range', rule: '' }, 'run')).toBe('runtime');
+  });
+
+  it('finds the command the output suggests', () => {
+    expect(
+      hintOf('fatal: no upstream\nTo push the current branch, use\n\n    git push --set-upstream origin x\n'),
+    ).toBe('git push --set-upstream origin x');
+  });
+});

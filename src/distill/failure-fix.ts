@@ -1,0 +1,192 @@
+/**
+ * What fixed a failure: what changed between the run that failed and the run that passed — the
+ * command's own spelling (another flag, another tool), another command that succeeded in between,
+ * the imported API an edit swapped, the files (and symbols) edited — never a later prompt and never a
+ * step that itself failed; with the assistant's explanation of the cause said in between. And whether
+ * the error and its fix are worth keeping as a gotcha, or were just progress on the code being written.
+ */
+import type { TurnAnalysis } from './analyse-turn.ts';
+import type { PartRun, TurnError } from './command-runs.ts';
+import { describeImportSwap, type ImportChanges } from './import-changes.ts';
+import { causeSentences } from './narration.ts';
+import { clip, unique } from './text.ts';
+
+export interface Fix {
+  /** What kind of change made it pass. */
+  kind: 'command' | 'step' | 'imports' | 'config' | 'code' | 'none';
+  /** The fix in a few words, for a title. */
+  short: string;
+  /** The assistant's explanation of the cause, when it gave one. */
+  cause: string;
+  files: string[];
+  symbols: string[];
+  /** Other commands that succeeded in between (`\`npm run format\``). */
+  steps: string[];
+  /** The spelling that worked, when it differs from the one that failed. */
+  command: string;
+  /** The fix touched files other than the ones being written when it failed. */
+  beyondWork: boolean;
+  /** Characters the edits in between changed (a typo-sized fix is a few). */
+  size: number;
+  /** The edits in between only took code out. */
+  deletion: boolean;
+}
+
+/** Files that are configuration, manifests or infrastructure rather than the program's code. */
+const CONFIG_FILE =
+  /(?:^|\/)(?:[^/]+\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|lock|env|properties|xml|gradle|mod|sum|plist)|\.[\w.-]+rc(?:\.\w+)?|\.env[\w.]*|\.gitignore|\.\w*ignore|Dockerfile[\w.-]*|Containerfile[\w.-]*|Makefile|Justfile|Gemfile|Procfile|Rakefile|mix\.exs|Cargo\.toml|go\.mod|package\.json|tsconfig[\w.-]*\.json|requirements[\w.-]*\.txt|setup\.(?:py|cfg)|pyproject\.toml|[\w.-]*\.config\.[cm]?[jt]s|lefthook\.ya?ml|\.lefthook\.ya?ml|\.pre-commit-config\.yaml)$/i;
+
+/** Flags of a part as written (`--no-verify`, `--legacy-peer-deps`), values dropped. */
+const flagsOf = (raw: string) =>
+  new Set(
+    (raw.match(/(?:^|\s)(--?[A-Za-z][\w-]*)/g) ?? [])
+      .map((f) => f.trim())
+      .filter((f) => !/^-(?:m|am|qm|v|q|vv)$/.test(f)),
+  );
+
+/** How the spelling that passed differs from the one that failed ('' when only files or targets differ). */
+function spellingChange(failed: PartRun, passed: PartRun): string {
+  const before = flagsOf(failed.raw);
+  const after = flagsOf(passed.raw);
+  const added = [...after].filter((f) => !before.has(f));
+  const removed = [...before].filter((f) => !after.has(f));
+  const head = (p: PartRun) =>
+    p.canonical
+      .split(' ')
+      .filter((w) => !w.startsWith('-'))
+      .join(' ');
+  if (head(failed) !== head(passed)) return clip(passed.canonical, 80);
+  if (added.length === 0 && removed.length === 0) return '';
+  // The checker told to fix what it found (`ruff check --fix`, `biome check --write`) fixed the code,
+  // not a pitfall of the command.
+  if (
+    /^(?:lint|format|gate)$/.test(failed.purpose) &&
+    removed.length === 0 &&
+    added.every((f) => AUTOFIX.test(f))
+  )
+    return '';
+  if (passed.raw.length <= 60 && !/["'$`<]/.test(passed.raw)) return passed.raw;
+  const base = head(passed);
+  return [
+    added.length > 0 ? `${base} ${added.join(' ')}` : '',
+    removed.length > 0 ? `without ${removed.join(' ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+const basename = (p: string) => p.split('/').pop() ?? p;
+
+/** Flags that make a linter or formatter fix what it finds. */
+const AUTOFIX =
+  /^(?:--fix|--fix-only|--unsafe-fixes|--unsafe|--write|-w|--apply|--apply-unsafe|--autocorrect|--autocorrect-all|-a|-A)$/;
+
+/**
+ * What changed between a failure (`from`: the last run that still showed the error) and the run that
+ * passed (`to`).
+ */
+export function fixBetween(
+  a: TurnAnalysis,
+  from: PartRun | { index: number; raw?: string },
+  to: PartRun,
+  options: { loose?: boolean } = {},
+): Fix {
+  const inside = (i: number) => i > from.index && i < to.index;
+  // An edit that changed nothing (old text = new text) is not a fix.
+  const edits = a.edits.filter((e) => inside(e.index) && (e.size ?? 1) > 0);
+  const files = unique(edits.map((e) => e.path));
+  const symbols = unique(edits.flatMap((e) => e.symbols ?? []));
+  const imports: ImportChanges = {
+    added: edits.flatMap((e) => e.imports?.added ?? []),
+    removed: edits.flatMap((e) => e.imports?.removed ?? []),
+  };
+  const failedKey = 'key' in from ? (from as PartRun).key : to.key;
+  const steps = a.commands
+    .flatMap((c) => c.parts)
+    .filter(
+      (p) =>
+        inside(p.index) &&
+        p.outcome === 'passed' &&
+        p.key !== failedKey &&
+        // A check that passed in between verified the fix; it did not make it.
+        !/^(?:inspect|commit|push|test|lint|typecheck|gate)$/.test(p.purpose) &&
+        !(p.purpose === 'other' && (/^git /.test(p.tool) || options.loose === true)) &&
+        !(p.purpose === 'run' && p.adhoc) &&
+        (p.where === 'project' || ('where' in from && (from as PartRun).where !== 'project')),
+    )
+    .map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
+  const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
+  const said = causeSentences(texts);
+  const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
+  let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
+  if ('key' in from && (from as PartRun).target === 'inline' && to.target !== 'inline') {
+    // Inline code that failed, run as a file that worked: the file was the fix.
+    const line = a.commands.find((c) => c.index === to.index);
+    const written = line?.parts.find((p) => p.index === to.index && p.writes.length > 0)?.writes[0];
+    command = written ? `write it to ${written}, then ${to.raw}` : to.raw;
+  }
+  // Files being written when it failed: the code under construction.
+  const work = new Set([
+    ...(a.earlierEdits ?? []),
+    ...a.edits.filter((e) => e.index < from.index).map((e) => e.path),
+  ]);
+  const beyondWork = files.some((f) => !work.has(f));
+  const swap = describeImportSwap(imports);
+  const where =
+    files.length > 0
+      ? `${files.slice(0, 2).map(basename).join(', ')}${
+          symbols.length > 0
+            ? ` ${symbols
+                .slice(0, 2)
+                .map((s) => `\`${s}\``)
+                .join(', ')}`
+            : ''
+        }`
+      : '';
+  const steps2 = unique(steps);
+  let kind: Fix['kind'] = 'none';
+  let short = '';
+  if (command !== '') {
+    kind = 'command';
+    short = `\`${command}\``;
+  } else if (steps2.length > 0) {
+    kind = 'step';
+    short = `run ${steps2.slice(0, 2).join(', ')} first`;
+  } else if (swap !== '') {
+    kind = 'imports';
+    short = `${swap}${where ? ` in ${basename(files[0] ?? '')}` : ''}`;
+  } else if (files.length > 0) {
+    kind = files.some((f) => CONFIG_FILE.test(f)) ? 'config' : 'code';
+    // The assistant's own words for the fix ("I need to also import X" → "also import X"), else its
+    // explanation of the cause, with where the change was made.
+    const action = (
+      /(?:^|,\s*|\.\s+)(?:(?:so|now|then|first|next)\s+)?(?:I|we)(?:'ll| will| need to| have to| should| must)(?: also)?\s+(.+)$/i.exec(
+        said.fix,
+      )?.[1] ?? said.fix
+    ).replace(/[.:]$/, '');
+    const words = (action || said.cause).replace(/[.:]$/, '');
+    short = words ? `${clip(words, 90)} (in ${where})` : `change ${where}`;
+  }
+  const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
+  const deletion = edits.length > 0 && edits.every((e) => e.deletion === true);
+  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size, deletion };
+}
+
+/**
+ * A fixed error worth keeping as a gotcha: a setup problem or a tool's rule, or any error fixed by
+ * changing the command, running another one, swapping an imported API, changing configuration, or
+ * touching code beyond what was being written. Not a wrong result a test found (the code's own bug),
+ * not something that passed again with nothing changed, and not an error in the code being written
+ * fixed by writing it differently (progress, not a pitfall).
+ */
+export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
+  if (e.cls === 'assertion' || fix.kind === 'none') return false;
+  // A rule about the code being written, met by deleting the offending code (an unused import or
+  // variable), is tidying, not a pitfall.
+  if (e.cls === 'rule') return !(fix.kind === 'code' && !fix.beyondWork && fix.deletion);
+  // A setup error in the code being written, fixed by a typo-sized edit with no word on why, was a typo.
+  if (e.cls === 'setup') return fix.kind !== 'code' || fix.beyondWork || fix.cause !== '' || fix.size > 12;
+  if (fix.kind === 'command' || fix.kind === 'step' || fix.kind === 'imports' || fix.kind === 'config')
+    return true;
+  return fix.beyondWork;
+}

@@ -1,0 +1,355 @@
+/**
+ * Outcomes by purpose in one turn: what is a failure and what is not, when it is open, what fixed it,
+ * which fixed errors are gotchas, and the commands the project is built and checked with.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
+import type { Narration } from './analyse-turn.ts';
+import { createHeuristicDistiller } from './heuristic-distiller.ts';
+import { bash, bashFail, edit, prompt, read, ROOT, stop, turn, write } from './queued-events.test-support.ts';
+
+const distil = (
+  events: QueuedEvent[],
+  narration: Narration[] = [],
+  previousSummary: SummaryDraft | null = null,
+) => createHeuristicDistiller().distilTurn({ projectRoot: ROOT, events, previousSummary, narration });
+const ofType = (obs: ObservationDraft[], type: string) => obs.filter((o) => o.type === type);
+/** What the assistant said right after event i of `turn` (event i happens at 1_700_000_000_000 + i s). */
+const said = (afterEvent: number, text: string): Narration => ({
+  at: 1_700_000_000_000 + afterEvent * 1000 + 500,
+  text,
+});
+const ESC = '\u001b';
+
+describe('what is not a failure', () => {
+  it('never stores a rejected call, a probe, nothing to commit, or a failure the assistant predicted', () => {
+    const events = turn(
+      prompt('Tidy up and commit'),
+      // Claude Code's words when the user rejects a call: the command never ran.
+      bashFail(
+        'mise run fmt',
+        "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.",
+      ),
+      bashFail('grep -rn "legacyAuth" src', 'Exit code 1'),
+      bashFail('ls -la docs/adr', 'Exit code 1\nls: docs/adr: No such file or directory'),
+      bashFail('git diff --quiet', 'Exit code 1'),
+      bashFail(
+        'npx vitest run src/auth.test.ts',
+        'Exit code 1\n FAIL  src/auth.test.ts > rejects expired tokens\nAssertionError: expected true to be false\n Tests  1 failed (1)',
+      ),
+      bashFail(
+        'git add -A && git commit -m "chore: tidy"',
+        'Exit code 1\nOn branch main\nnothing to commit, working tree clean',
+      ),
+      stop('Nothing needed committing; the new auth test fails as expected until the expiry check lands.'),
+    );
+    const r = distil(events, [said(4, 'This new test should fail until the expiry check is written.')]);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+    expect(r.summary?.nextSteps).toBe('');
+    expect(r.resolutions).toEqual([]);
+  });
+
+  it("passes a suite whose tests log 'failed', and keeps a coloured typecheck error as a failure", () => {
+    const r = distil(
+      turn(
+        prompt('Run the checks'),
+        bash(
+          'npm test 2>&1 | tail -8',
+          'stdout | src/retry.test.ts\nrequest failed, retrying (1/3)\n\n Test Files  4 passed (4)\n      Tests  31 passed (31)',
+        ),
+        bash(
+          'npx tsc --noEmit 2>&1 | head -20',
+          `${ESC}[96msrc/money.ts${ESC}[0m:${ESC}[93m12${ESC}[0m:${ESC}[93m3${ESC}[0m - ${ESC}[91merror${ESC}[0m${ESC}[90m TS2322: ${ESC}[0mType 'number' is not assignable to type 'Money'.\n\nFound 1 error in src/money.ts${ESC}[90m:12${ESC}[0m`,
+        ),
+        stop('Tests pass; the typecheck finds one error in src/money.ts.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt').map((o) => [o.title, o.subject])).toEqual([
+      [
+        "`npx tsc --noEmit` fails: TS2322: Type 'number' is not assignable to type 'Money'.",
+        'fail:typecheck',
+      ],
+    ]);
+    expect(r.summary?.completed).toMatch(/tests pass \(31 passed\)/);
+    expect(r.resolutions?.map((x) => x.key)).toEqual(['purpose:test']);
+  });
+
+  it("never takes a commit in a scratch repository for the project's", () => {
+    const r = distil(
+      turn(
+        prompt('Check how git treats a global excludes file'),
+        bash(
+          'cd /tmp/ignore-probe && git init -q && git add . && git commit -qm init',
+          '[main (root-commit) 6b599e5] init\n 1 file changed',
+        ),
+        stop('A global excludes file is read by git but not by go-git.'),
+      ),
+    );
+    expect(r.observations.flatMap((o) => o.facts).filter((f) => f.startsWith('committed'))).toEqual([]);
+    expect(r.observations.map((o) => o.title)).not.toContain('Init');
+  });
+});
+
+describe('open only while the latest run of that purpose fails', () => {
+  it('closes a failure with a differently spelled run of the same purpose, and its fix is what changed in between', () => {
+    const cart =
+      'export function total(items: Item[]) {\n  return items.reduce((s, i) => s + i.price, 0);\n}\n';
+    const r = distil(
+      turn(
+        prompt('Fix the failing tests'),
+        bashFail(
+          'npm test',
+          'Exit code 1\n> shop@1.0.0 test\n> vitest run\n\n FAIL  src/cart.test.ts > totals\nAssertionError: expected 3 to be 4\n Tests  1 failed | 20 passed (21)',
+        ),
+        // A "fix" that itself failed is never the fix.
+        bashFail('npm run seed', 'Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432'),
+        edit(
+          'src/cart.ts',
+          '  return items.reduce((s, i) => s + i.price, 0);',
+          '  return items.reduce((s, i) => s + i.price * i.qty, 0);',
+          cart,
+        ),
+        // A single file passing does not close the whole suite's failure…
+        bash('npx vitest run src/cart.test.ts', ' Test Files  1 passed (1)\n      Tests  5 passed (5)'),
+        // …a whole run does, whatever its spelling.
+        bash('CI=1 npx vitest run 2>&1 | tail -3', ' Test Files  6 passed (6)\n      Tests  21 passed (21)'),
+        stop('`total` now multiplies by quantity; all 21 tests pass.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(ofType(r.observations, 'gotcha')).toEqual([]); // the code's own bug, fixed: not a pitfall
+    expect(r.observations[0]).toMatchObject({ type: 'bugfix' });
+    expect(r.observations[0]?.facts).toContain('fixed: AssertionError: expected 3 to be 4');
+    expect(r.summary?.nextSteps).toBe('');
+    expect(r.resolutions?.find((x) => x.key === 'purpose:test')).toMatchObject({
+      target: '',
+      fix: 'change cart.ts `total`',
+    });
+  });
+
+  it('keeps a whole-suite failure open when only one file passed since, and judges each part of a chain', () => {
+    const r = distil(
+      turn(
+        prompt('Run everything'),
+        bashFail(
+          'npm run build && npm test',
+          'Exit code 1\n> shop@1.0.0 build\n> vite build\n✓ built in 1.2s\n> shop@1.0.0 test\n> vitest run\n FAIL  src/a.test.ts > a\nAssertionError: expected 1 to be 2\n Tests  1 failed | 9 passed (10)',
+        ),
+        bash('npx vitest run src/b.test.ts', ' Tests  3 passed (3)'),
+        stop('The build passes; one test still fails.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt').map((o) => o.subject)).toEqual(['fail:test']);
+    expect(ofType(r.observations, 'fact').map((o) => o.title)).toEqual([
+      '`npm run build` builds the project',
+      '`npx vitest run` runs the tests',
+    ]);
+    expect(r.summary?.nextSteps).toBe('fix `npm test`: AssertionError: expected 1 to be 2');
+  });
+});
+
+describe('gotchas, whole', () => {
+  it("keeps a tool's rule that stopped a commit: symptom, the offending code, the cause said, the fix with its file and symbol", () => {
+    const parser = 'export function events(buf: string) {\n  const out = [];\n  return out;\n}\n';
+    const hook = [
+      '╭──────────────────────────────────────╮',
+      '│ 🥊 lefthook v1.12.3  hook: pre-commit │',
+      '╰──────────────────────────────────────╯',
+      '┃  lint ❯ ',
+      '',
+      `${ESC}[0msrc/sse.ts${ESC}[0m:${ESC}[0m9${ESC}[0m:${ESC}[0m10 ${ESC}]8;;https://biomejs.dev/linter/rules/no-assign-in-expressions${ESC}\\lint/suspicious/noAssignInExpressions${ESC}]8;;${ESC}\\ ━━━━━━━━━━`,
+      '',
+      `  ${ESC}[31m✖${ESC}[0m The assignment should not be in an expression.`,
+      '',
+      '  >  9 │   while ((i = buf.indexOf("\\n\\n")) !== -1) {',
+      '',
+      'Found 1 error.',
+      'exit status 1',
+    ].join('\r\n');
+    const r = distil(
+      turn(
+        prompt('Parse SSE by event blocks'),
+        edit(
+          'src/sse.ts',
+          '  const out = [];',
+          '  const out = [];\n  let i;\n  while ((i = buf.indexOf("\\n\\n")) !== -1) {}',
+          parser,
+        ),
+        bashFail('git add -A && git commit -m "feat: parse SSE event blocks"', `Exit code 1\n${hook}`),
+        edit(
+          'src/sse.ts',
+          '  while ((i = buf.indexOf("\\n\\n")) !== -1) {}',
+          '  for (let i = buf.indexOf("\\n\\n"); i !== -1; i = buf.indexOf("\\n\\n")) {}',
+          parser.replace(
+            '  const out = [];',
+            '  const out = [];\n  let i;\n  while ((i = buf.indexOf("\\n\\n")) !== -1) {}',
+          ),
+        ),
+        bash(
+          'git add -A && git commit -m "feat: parse SSE event blocks"',
+          '[main 9f8e7d6] feat: parse SSE event blocks\n 1 file changed',
+        ),
+        stop('Committed the event-block parser.'),
+      ),
+      [said(2, 'Biome does not allow assignments inside expressions, so the loop has to be restructured.')],
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.title).toBe(
+      '`git commit` fails: noAssignInExpressions: The assignment should not be in an expression. → Biome does not allow assignments inside expressions, so the loop ha…',
+    );
+    expect(gotcha?.facts).toEqual([
+      'error: lint/suspicious/noAssignInExpressions: The assignment should not be in an expression.',
+      'rule: lint/suspicious/noAssignInExpressions',
+      'code: `while ((i = buf.indexOf("\\n\\n")) !== -1) {`',
+      'cause: Biome does not allow assignments inside expressions, so the loop has to be restructured.',
+      'fix: Biome does not allow assignments inside expressions, so the loop has to be restructured (in sse.ts `events`)',
+      'changed: src/sse.ts (events)',
+    ]);
+    expect(gotcha?.subject).toBe(
+      'gotcha:commit:noassigninexpressions the assignment should not be in an exp',
+    );
+  });
+
+  it('keeps an API whose shape surprised: the fix swapped the imported API', () => {
+    const agent =
+      "import { tool } from '@langchain/core/tools';\n\nexport function tools() {\n  return [tool(click, { schema: {} })];\n}\n";
+    const r = distil(
+      turn(
+        prompt('Build it'),
+        bashFail(
+          'npm run build',
+          "Exit code 2\n> agent@0.1.0 build\n> tsc\n\nsrc/agent.ts(4,11): error TS2769: No overload matches this call.\n  Argument of type '(input: { x: number }) => Promise<string>' is not assignable to parameter of type 'RunnableFunc<unknown, string>'.",
+        ),
+        edit(
+          'src/agent.ts',
+          "import { tool } from '@langchain/core/tools';",
+          "import { DynamicStructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';",
+          agent,
+        ),
+        bash('npm run build 2>&1', '> agent@0.1.0 build\n> tsc\n'),
+        stop('The build passes.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      '`npm run build` fails: TS2769: No overload matches this call. → use `DynamicStructuredTool` instead of `tool` (@langchain/core/tools); import `z` from zod in a…',
+    ]);
+  });
+
+  it('keeps a changed flag, and inline code that failed but worked as a file; not a typo or progress on new code', () => {
+    const r = distil(
+      turn(
+        prompt('Probe go-git, then commit'),
+        bashFail(
+          'cd /home/dev/other && go run /dev/stdin <<EOF\npackage main\nfunc main() {}\nEOF',
+          'Exit code 1\ngo: cannot find main module, but found .git/config in /home/dev/other\n\tto create a module there, run:\n\tgo mod init',
+        ),
+        bash(
+          "cat > /tmp/probe.go <<'EOF'\npackage main\nfunc main() {}\nEOF\ngo run /tmp/probe.go",
+          'IsClean: false',
+        ),
+        write('src/new.ts', 'export const x: number = 1;\n'),
+        bashFail(
+          'npx tsc --noEmit',
+          "Exit code 2\nsrc/new.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.",
+        ),
+        edit('src/new.ts', 'x: number', 'x: string'),
+        bash('npx tsc --noEmit', ''),
+        bashFail('npm run tset', 'Exit code 1\nnpm error Missing script: "tset"'),
+        bash('npm run test', ' Tests  3 passed (3)'),
+        bashFail(
+          'git commit -m "feat: x"',
+          'Exit code 1\n╭───╮\n│ husky │\n╰───╯\npre-commit: prettier --check failed\nsrc/new.ts: Code style issues found',
+        ),
+        bash('git commit --no-verify -m "feat: x"', '[main 1a2b3c4] feat: x'),
+        stop('Committed.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`',
+      '`git commit` fails: pre-commit: prettier --check failed → `git commit --no-verify`',
+    ]);
+  });
+});
+
+describe('progress, not pitfalls', () => {
+  it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
+    const r = distil(
+      turn(
+        prompt('CI says lint fails'),
+        bashFail(
+          'ruff check .',
+          'Exit code 1\nledger/api.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.',
+        ),
+        edit('ledger/api.py', 'import json', 'import json', 'import os\nimport json\n'),
+        bash('ruff check . --fix', 'Found 1 error (1 fixed, 0 remaining).'),
+        bash('ruff check .', 'All checks passed!'),
+        stop('ruff removed the unused import; lint is clean.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+  });
+});
+
+describe('progress, not pitfalls (2)', () => {
+  it('is not a gotcha when a lint rule on the code being written is met by deleting the offending code', () => {
+    const r = distil(
+      turn(
+        prompt('Add the settle helper'),
+        write('src/settle.ts', "import { log } from './log';\nexport const settle = (x: number) => x;\n"),
+        bashFail(
+          'npx eslint src',
+          "Exit code 1\n/home/dev/shop/src/settle.ts\n  1:10  error  'log' is defined but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",
+        ),
+        edit('src/settle.ts', "import { log } from './log';\n", ''),
+        bash('npx eslint src', ''),
+        stop('Added settle.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+  });
+
+  it('never takes a sibling call cancelled by a parallel failure for a failure of its own', () => {
+    const r = distil(
+      turn(
+        prompt('check both'),
+        bashFail(
+          'npm run lint',
+          '<tool_use_error>Cancelled: parallel tool call Bash(npm test) errored</tool_use_error>',
+        ),
+        stop('One of them failed to start.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+  });
+});
+
+describe('commands by purpose', () => {
+  it('keeps what CI runs as the gate, with what its script runs, and `python -m` as the command', () => {
+    const ci =
+      'name: CI\non: [push, pull_request]\njobs:\n  build:\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run check\n      - name: Unused\n        run: |\n          npm run audit:unused\n';
+    const events: CapturedEvent[] = [
+      prompt('Why does CI fail?'),
+      read('.github/workflows/ci.yml', ci),
+      bash(
+        'npm run check',
+        '\n> check\n> npm run db:generate && biome check . && npm run typecheck\n\nChecked 79 files in 11ms. No fixes applied.',
+      ),
+      bash('uv run python -m pytest -q tests/', '12 passed in 0.40s'),
+      stop('`npm run check` passes locally.'),
+    ];
+    const r = distil(turn(...events));
+    const facts = ofType(r.observations, 'fact');
+    expect(facts.map((o) => [o.title, o.subject])).toEqual([
+      ['`npm run check` runs the project’s checks — CI runs it', 'command:gate'],
+      ['`uv run python -m pytest` runs the tests', 'command:test'],
+      ['`npm run audit:unused` lints the code — CI runs it', 'command:lint'],
+    ]);
+    expect(facts[0]?.facts).toEqual([
+      'command: `npm run check`',
+      'runs: `npm run db:generate && biome check . && npm run typecheck`',
+      'CI runs it: .github/workflows/ci.yml',
+    ]);
+  });
+});

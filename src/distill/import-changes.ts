@@ -1,0 +1,97 @@
+/**
+ * Which imported names an edit removed and added, by module — in JavaScript/TypeScript, Python, Go,
+ * Rust, Ruby, Elixir, Java/Kotlin and PHP. An edit that swaps one imported API for another (`tool`
+ * → `DynamicStructuredTool` from `@langchain/core/tools`) is how a fix says "this API did not work
+ * the way it looked".
+ */
+
+export interface ImportedName {
+  name: string;
+  from: string;
+}
+
+export interface ImportChanges {
+  added: ImportedName[];
+  removed: ImportedName[];
+}
+
+function namesIn(text: string): ImportedName[] {
+  const out: ImportedName[] = [];
+  const push = (from: string, names: string) => {
+    for (const raw of names.split(',')) {
+      const name =
+        raw
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          ?.trim() ?? '';
+      if (/^[\w$*.]+$/.test(name) && name !== '') out.push({ name, from });
+    }
+  };
+  for (const m of text.matchAll(
+    /^\s*import\s+(?:type\s+)?(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s+as\s+([\w$]+))?\s*from\s+['"]([^'"]+)['"]/gm,
+  )) {
+    const from = m[4] as string;
+    if (m[1]) push(from, m[1]);
+    if (m[2]) push(from, m[2]);
+    if (m[3]) push(from, m[3]);
+  }
+  for (const m of text.matchAll(
+    /\b(?:const|let|var)\s+(?:\{([^}]*)\}|([\w$]+))\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ))
+    push(m[3] as string, (m[1] ?? m[2]) as string);
+  for (const m of text.matchAll(/^\s*from\s+([\w.]+)\s+import\s+\(?([^)\n]+)\)?/gm))
+    push(m[1] as string, m[2] as string);
+  for (const m of text.matchAll(/^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)(?:\s+as\s+\w+)?\s*$/gm))
+    for (const mod of (m[1] as string).split(',')) out.push({ name: mod.trim(), from: mod.trim() });
+  for (const m of text.matchAll(/^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w./-]+)"\s*$/gm))
+    out.push({ name: m[1] as string, from: m[1] as string });
+  for (const m of text.matchAll(/^\s*use\s+([\w:]+?)(?:::\{([^}]*)\}|::(\w+))?\s*;/gm)) {
+    if (m[2]) push(m[1] as string, m[2]);
+    else if (m[3]) push(m[1] as string, m[3]);
+    else out.push({ name: m[1] as string, from: m[1] as string });
+  }
+  for (const m of text.matchAll(/^\s*(?:require|require_relative)\s+['"]([^'"]+)['"]/gm))
+    out.push({ name: m[1] as string, from: m[1] as string });
+  for (const m of text.matchAll(/^\s*(?:alias|import|use)\s+([A-Z][\w.]*)(?:\s*,|\s*$)/gm))
+    out.push({ name: m[1] as string, from: m[1] as string });
+  for (const m of text.matchAll(/^\s*import\s+(?:static\s+)?([\w.]+)\.(\w+|\*)\s*;/gm))
+    out.push({ name: m[2] as string, from: m[1] as string });
+  for (const m of text.matchAll(/^\s*use\s+([\w\\]+)\\(\w+)\s*;/gm))
+    out.push({ name: m[2] as string, from: m[1] as string });
+  return out;
+}
+
+const key = (n: ImportedName) => `${n.from}\u0000${n.name}`;
+
+/** The imported names an edit (old text → new text) removed and added. */
+export function importChanges(before: string, after: string): ImportChanges {
+  const a = namesIn(before);
+  const b = namesIn(after);
+  const had = new Set(a.map(key));
+  const has = new Set(b.map(key));
+  return {
+    added: b.filter((n) => !had.has(key(n))),
+    removed: a.filter((n) => !has.has(key(n))),
+  };
+}
+
+/** "use `DynamicStructuredTool` instead of `tool` (@langchain/core/tools); import `z` from zod", or ''. */
+export function describeImportSwap(c: ImportChanges): string {
+  if (c.added.length === 0) return '';
+  const parts: string[] = [];
+  const used = new Set<string>();
+  for (const r of c.removed) {
+    const replacement = c.added.filter((x) => x.from === r.from && !used.has(key(x)));
+    if (replacement.length === 0) continue;
+    for (const x of replacement) used.add(key(x));
+    parts.push(
+      `use ${replacement.map((x) => `\`${x.name}\``).join(', ')} instead of \`${r.name}\` (${r.from})`,
+    );
+  }
+  const rest = c.added.filter((x) => !used.has(key(x)));
+  if (parts.length === 0 && c.removed.length === 0) return '';
+  if (rest.length > 0)
+    parts.push(`import ${rest.map((x) => `\`${x.name}\``).join(', ')} from ${rest[0]?.from ?? ''}`);
+  return parts.join('; ');
+}

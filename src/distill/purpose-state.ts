@@ -1,0 +1,110 @@
+/**
+ * Failures by purpose, not by spelling: a failure of a purpose (keyed by purpose, suite and folder:
+ * `test`, `test:e2e`, `lint@web`, `commit`) is open only while the latest run of that purpose fails.
+ * A later run of the same key closes it whatever its spelling — a wrapper in front, another flag —
+ * when it covers what failed: a whole-suite run closes any failure of its key, a single-file run only
+ * the failure of that same file. Only the project's own runs count: a command run in a scratch
+ * directory or another repository is not the project's.
+ */
+import { partRuns, type CommandRun, type PartRun } from './command-runs.ts';
+import { CHECKS, type Purpose } from './commands.ts';
+
+/** Purposes whose failure is a problem of the project (not a look, not a file shuffle). */
+const TRACKED: ReadonlySet<Purpose> = new Set([
+  ...CHECKS,
+  'run',
+  'migrate',
+  'install',
+  'uninstall',
+  'commit',
+  'push',
+  'deploy',
+]);
+
+export interface OpenFailure {
+  key: string;
+  purpose: Purpose;
+  /** '' when the whole suite (or the purpose as a whole) fails, else the failing targets. */
+  targets: string[];
+  /** The failing runs of this episode, oldest first. */
+  runs: PartRun[];
+}
+
+export interface Closed {
+  key: string;
+  failures: PartRun[];
+  closedBy: PartRun;
+}
+
+export interface PassedAtEnd {
+  key: string;
+  /** '' when a whole run passed after the last failure, else the target that passed. */
+  target: string;
+  run: PartRun;
+}
+
+export interface PurposeState {
+  /** Failures still open at the end of the turn, in the order they first failed. */
+  open: OpenFailure[];
+  /** Failure episodes a later run of the turn closed. */
+  closed: Closed[];
+  /** Keys whose latest run in the turn passed: they close failures left open before. */
+  passed: PassedAtEnd[];
+}
+
+/** Part runs that say how the project's purpose stands. */
+export function countedRuns(commands: readonly CommandRun[]): PartRun[] {
+  return partRuns(commands).filter(
+    (r) =>
+      r.where === 'project' &&
+      TRACKED.has(r.purpose) &&
+      !(r.purpose === 'run' && r.adhoc) &&
+      (r.outcome === 'passed' || r.outcome === 'failed'),
+  );
+}
+
+export function purposeState(commands: readonly CommandRun[]): PurposeState {
+  const open = new Map<string, { whole: boolean; targets: Map<string, PartRun>; runs: PartRun[] }>();
+  const closed: Closed[] = [];
+  const latest = new Map<string, { run: PartRun; wholePass: boolean }>();
+  for (const r of countedRuns(commands)) {
+    const episode = open.get(r.key);
+    if (r.outcome === 'failed') {
+      const e = episode ?? { whole: false, targets: new Map<string, PartRun>(), runs: [] };
+      if (r.target === '') e.whole = true;
+      else e.targets.set(r.target, r);
+      e.runs.push(r);
+      open.set(r.key, e);
+      latest.set(r.key, { run: r, wholePass: false });
+      continue;
+    }
+    const before = latest.get(r.key);
+    latest.set(r.key, {
+      run: r,
+      wholePass: r.target === '' || (before?.run.outcome === 'passed' && before.wholePass),
+    });
+    if (!episode) continue;
+    if (r.target === '') {
+      closed.push({ key: r.key, failures: episode.runs, closedBy: r });
+      open.delete(r.key);
+      continue;
+    }
+    episode.targets.delete(r.target);
+    if (!episode.whole && episode.targets.size === 0) {
+      closed.push({ key: r.key, failures: episode.runs, closedBy: r });
+      open.delete(r.key);
+    }
+  }
+  const openList: OpenFailure[] = [...open.entries()]
+    .map(([key, e]) => ({
+      key,
+      purpose: (e.runs[0] as PartRun).purpose,
+      targets: e.whole ? [] : [...e.targets.keys()],
+      runs: e.runs,
+    }))
+    .sort((x, y) => (x.runs[0]?.index ?? 0) - (y.runs[0]?.index ?? 0));
+  const passed: PassedAtEnd[] = [...latest.entries()]
+    .filter(([, l]) => l.run.outcome === 'passed')
+    .map(([key, l]) => ({ key, target: l.wholePass ? '' : l.run.target, run: l.run }));
+  return { open: openList, closed, passed };
+}

@@ -1,0 +1,171 @@
+/**
+ * Outcomes by purpose, end to end through the worker (live hooks, transcript, drain, real SQLite): a
+ * failure left open in one session is closed in the next by a differently spelled run of the same
+ * purpose, with its fix; and what is not a failure — a probe, a failure the assistant predicted, a
+ * rejected call, "nothing to commit", a commit in a scratch repository — is never stored as one.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveProject } from '../capture/project-identity.ts';
+import type { ProjectId } from '../core/ids.ts';
+import { createMemoryLogger } from '../core/ports.ts';
+import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { createClaudeSession } from '../../test/support/claude-session.ts';
+import { replayLive } from '../../test/support/replay.ts';
+import { drainOnce } from './drain.ts';
+
+const CWD = '/home/dev/svc';
+const project = resolveProject(CWD).id as ProjectId;
+const DB_TEST = `package db
+
+import (
+\t"os/exec"
+\t"testing"
+)
+
+func TestOpen(t *testing.T) {
+\tcmd := exec.Command("git", "init")
+\tif err := cmd.Run(); err != nil {
+\t\tt.Fatal(err)
+\t}
+}
+`;
+const LINT_OUTPUT =
+  'internal/db/db_test.go:9:16: os/exec.Command must not be called. use os/exec.CommandContext (noctx)\n\tcmd := exec.Command("git", "init")\n\t              ^\n1 issues:\n* noctx: 1';
+
+function firstDay() {
+  const s = createClaudeSession({
+    sessionId: 'b2000000-0000-4000-8000-000000000001',
+    cwd: CWD,
+    start: '2026-04-01T09:00:00Z',
+  }).start();
+  s.prompt('CI says the lint fails, can you look?')
+    // A probe: grep finding nothing exits 1; that is its answer.
+    .bash('grep -rn "exec.CommandContext" internal', { exit: 1 })
+    .read('internal/db/db_test.go', DB_TEST)
+    // A failure the assistant predicted is not a failure.
+    .say('Before touching anything, this should fail on the current code: the new test expects a context.')
+    .bash('go test ./internal/db -run TestOpenWithContext', {
+      exit: 1,
+      stdout:
+        '--- FAIL: TestOpenWithContext (0.00s)\n    db_test.go:20: no context\nFAIL\nFAIL\tgithub.com/acme/svc/internal/db\t0.01s',
+    })
+    // The lint run itself: its exit hidden by the pipe, its diagnostics say it failed.
+    .bash('golangci-lint run ./... 2>&1 | tail -20', { stdout: LINT_OUTPUT })
+    // Nothing to commit is not a failure; a scratch repository's commit is not the project's.
+    .bash('git add -A && git commit -m "wip"', {
+      exit: 1,
+      stdout: 'On branch main\nnothing to commit, working tree clean',
+    })
+    .bash('cd /tmp/lintprobe && git init -q && git commit -qm probe --allow-empty', {
+      stdout: '[main (root-commit) 1a2b3c4] probe',
+    })
+    // A call the user rejected never ran.
+    .bash('rm -rf vendor', {
+      exit: 1,
+      stderr:
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+    })
+    .say(
+      "The linter's `noctx` rule rejects `exec.Command` in internal/db/db_test.go: it wants `exec.CommandContext`.\n\nNext: switch the test helper to exec.CommandContext.",
+    )
+    .stop()
+    .end();
+  return s;
+}
+
+function nextDay() {
+  const s = createClaudeSession({
+    sessionId: 'b2000000-0000-4000-8000-000000000002',
+    cwd: CWD,
+    start: '2026-04-02T09:00:00Z',
+  }).start();
+  s.prompt('fix the lint')
+    .edit(
+      'internal/db/db_test.go',
+      '\tcmd := exec.Command("git", "init")',
+      '\tcmd := exec.CommandContext(context.Background(), "git", "init")',
+      DB_TEST,
+    )
+    // The same purpose, spelled differently: the task runner's lint task.
+    .bash('mise run lint', { stdout: '[lint] $ golangci-lint run ./...\n0 issues.' })
+    .say('The test helper now uses `exec.CommandContext`; the lint is clean.')
+    .stop()
+    .end();
+  return s;
+}
+
+describe('outcomes by purpose, across sessions', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-purpose-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const drain = (now: number) =>
+    drainOnce(
+      { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
+      { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
+    );
+  const memories = () => store.observations.recent(project, 200);
+  const ofType = (type: string) => memories().filter((o) => o.type === type);
+
+  it('keeps only the real failure open, then closes it by purpose when another spelling passes, with its fix', async () => {
+    await replayLive(store, firstDay(), join(dir, 'projects'), drain);
+    const open = ofType('failed_attempt');
+    expect(open.map((o) => [o.title, o.subject])).toEqual([
+      [
+        '`golangci-lint run ./...` fails: noctx: os/exec.Command must not be called. use os/exec.CommandContext',
+        'fail:lint',
+      ],
+    ]);
+    // No commit memory for "nothing to commit" nor for the scratch repository's commit.
+    expect(
+      memories()
+        .flatMap((o) => o.facts)
+        .filter((f) => f.startsWith('committed')),
+    ).toEqual([]);
+    expect(
+      memories()
+        .map((o) => o.title)
+        .join('\n'),
+    ).not.toMatch(/probe|wip|rm -rf|TestOpenWithContext|grep/);
+    expect(store.summaries.get('b2000000-0000-4000-8000-000000000001')?.nextSteps).toBe(
+      'switch the test helper to exec.CommandContext; fix `golangci-lint run ./...`: noctx: os/exec.Command must not be called. use os/exec.CommandContext',
+    );
+
+    await replayLive(store, nextDay(), join(dir, 'projects'), drain);
+    expect(ofType('failed_attempt')).toEqual([]);
+    const gotcha = store.observations.get(open[0]?.id ?? '');
+    expect(gotcha).toMatchObject({
+      type: 'gotcha',
+      status: 'active',
+      title:
+        '`mise run lint` fails: noctx: os/exec.Command must not be called. use os/exec.CommandContext → change db_test.go `TestOpen`',
+      subject: 'gotcha:lint:noctx must not be called use',
+    });
+    expect(gotcha?.facts).toEqual(
+      expect.arrayContaining([
+        'rule: noctx',
+        'changed: internal/db/db_test.go',
+        'then passed: `mise run lint`',
+      ]),
+    );
+    expect(
+      store.changes
+        .since(0, 1000)
+        .filter((c) => c.entityId === gotcha?.id)
+        .map((c) => c.op),
+    ).toEqual(['create', 'edit']);
+    expect(store.summaries.get('b2000000-0000-4000-8000-000000000002')?.nextSteps).toBe('');
+    expect(ofType('fact').map((o) => o.title)).toEqual(['`mise run lint` lints the code']);
+  });
+});
