@@ -33,6 +33,8 @@ describe('what a command is for', () => {
     ['docker compose exec -T web bin/rails test', 'test'],
     ['dotnet test', 'test'],
     ['node --test', 'test'],
+    ['node test.js', 'test'],
+    ['python tests.py', 'test'],
     ['bash -c "npm test"', 'test'],
     ['npm install && npm test', 'test'],
     // Checks.

@@ -192,7 +192,7 @@ function interpreter(head: string, w: string[]): Judged {
   }
   if (/^setup\.py$/.test(name))
     return { purpose: positional(w, 2)[0] === 'test' ? 'test' : 'build', tool: `${head} setup.py` };
-  if (/(?:^test_|_test\.|\.test\.|_spec\.|\.spec\.)/.test(name))
+  if (/(?:^tests?[._]|^spec[._]|_test\.|\.test\.|_spec\.|\.spec\.)/.test(name))
     return { purpose: 'test', tool: `${head} ${script}` };
   return { purpose: 'run', tool: `${head} ${script}`.trim(), adhoc: true };
 }

@@ -256,7 +256,7 @@ export function tellingLine(output: string, purpose = ''): Telling {
 
 /** A test that ran and found the code wrong. */
 const ASSERTION =
-  /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|\bwant\b.*\bgot\b|\bgot\b.*\bwant\b|^---\s*FAIL|^E\s+assert/i;
+  /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|\bwant\b.*\bgot\b|\bexpected\b[^.]*\bgot\b|\bgot\b.*\bwant\b|^---\s*FAIL|^E\s+assert/i;
 /** What a setup problem says: something missing, undefined, unconfigured, unreachable or refused. */
 const SETUP =
   /\bnot (?:defined|found|installed|configured|set|supported|available|running|a valid)\b|\bundefined (?:function|variable|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate|access)|\bno such (?:file|module|command|table|host)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument|key)\b|\bunrecognized (?:key|option|argument|flag|arguments)|\binvalid (?:option|key|configuration|config)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible (?:with|versions?|peer)\b|doesn't exist|does not exist|\bnot supported\b|\bunbound variable\b|\balready (?:used|in use|exists)\b|\bare ignored by\b|\bnot a git repository\b|\bno (?:main )?module\b|\bcannot find main module\b/i;

@@ -174,10 +174,10 @@ export function fixBetween(
 
 /**
  * A fixed error worth keeping as a gotcha: a setup problem or a tool's rule, or any error fixed by
- * changing the command, running another one, swapping an imported API, changing configuration, or
- * touching code beyond what was being written. Not a wrong result a test found (the code's own bug),
- * not something that passed again with nothing changed, and not an error in the code being written
- * fixed by writing it differently (progress, not a pitfall).
+ * changing the command, running another one, swapping an imported API or changing configuration, or
+ * an error in code beyond what was being written that the assistant explained. Not a wrong result a
+ * test found (the code's own bug), not something that passed again with nothing changed, and not an
+ * error in the code being written fixed by writing it differently (progress, not a pitfall).
  */
 export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
   if (e.cls === 'assertion' || fix.kind === 'none') return false;
@@ -188,5 +188,7 @@ export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
   if (e.cls === 'setup') return fix.kind !== 'code' || fix.beyondWork || fix.cause !== '' || fix.size > 12;
   if (fix.kind === 'command' || fix.kind === 'step' || fix.kind === 'imports' || fix.kind === 'config')
     return true;
-  return fix.beyondWork;
+  // A compiler error or crash fixed by editing code: a pitfall only when it surfaced beyond the work
+  // and the assistant said why (else it is the code's own bug, fixed).
+  return fix.beyondWork && fix.cause !== '';
 }

@@ -60,18 +60,41 @@ export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): Trans
   return turns;
 }
 
+/**
+ * Each entry's time, kept in the transcript's order: an entry stamped no later than the one before
+ * it (records written in the same millisecond, or rewritten with one time) comes 1 ms after it, so
+ * the assistant's words stay between the tool calls they were said between.
+ */
+export function entryTimes(turn: readonly TranscriptEntry[]): Map<TranscriptEntry, number> {
+  const out = new Map<TranscriptEntry, number>();
+  let previous = -Infinity;
+  for (const e of turn) {
+    const at = e.at > previous ? e.at : previous + 1;
+    out.set(e, at);
+    previous = at;
+  }
+  return out;
+}
+
 /** What the assistant said during a turn (the words between its tool calls). */
-export function turnNarration(turn: readonly TranscriptEntry[]): Narration[] {
-  return turn.flatMap((e) => (e.kind === 'assistant_text' ? [{ at: e.at, text: e.text }] : []));
+export function turnNarration(
+  turn: readonly TranscriptEntry[],
+  times: ReadonlyMap<TranscriptEntry, number> = entryTimes(turn),
+): Narration[] {
+  return turn.flatMap((e) =>
+    e.kind === 'assistant_text' ? [{ at: times.get(e) ?? e.at, text: e.text }] : [],
+  );
 }
 
 /** The events the hooks would have captured for one transcript turn. */
 export function turnEvents(
   turn: readonly TranscriptEntry[],
+  times: ReadonlyMap<TranscriptEntry, number> = entryTimes(turn),
 ): { event: CapturedEvent; at: number; uuid: string }[] {
   const out: { event: CapturedEvent; at: number; uuid: string }[] = [];
   let last: Extract<TranscriptEntry, { kind: 'assistant_text' }> | null = null;
-  for (const e of turn) {
+  for (const original of turn) {
+    const e = { ...original, at: times.get(original) ?? original.at } as TranscriptEntry;
     if (e.kind === 'prompt') out.push({ event: { kind: 'prompt', prompt: e.text }, at: e.at, uuid: e.uuid });
     else if (e.kind === 'assistant_text') last = e;
     else if (e.kind === 'compact_summary')
@@ -116,9 +139,10 @@ export function distilTranscript(
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
   let summary = options.previousSummary;
   const turns = splitTranscriptTurns(entries);
+  const times = entryTimes(entries);
   if (options.distiller) {
     for (const turn of turns) {
-      const events = turnEvents(turn);
+      const events = turnEvents(turn, times);
       if (events.length === 0) continue;
       const queued: QueuedEvent[] = events.map((e, i) => ({
         seq: i,
@@ -134,7 +158,7 @@ export function distilTranscript(
         projectRoot: options.projectRoot,
         events: queued,
         previousSummary: summary,
-        narration: turnNarration(turn),
+        narration: turnNarration(turn, times),
       });
       const at = events[events.length - 1]?.at ?? 0;
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);

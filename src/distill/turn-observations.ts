@@ -12,7 +12,6 @@ export function requestOf(a: TurnAnalysis): string {
 }
 
 export const modifiedFiles = (a: TurnAnalysis) => a.files.files().map((f) => f.path);
-export const significantErrors = (a: TurnAnalysis) => a.errors.filter((e) => !e.minor);
 
 /** "test `npm test`: passed (21 passed)" — the last outcome of each check run in the project (where `within`). */
 export function checkFacts(a: TurnAnalysis, within: (index: number) => boolean = () => true): string[] {
