@@ -5,6 +5,7 @@
 import type { SummaryDraft } from '../core/model.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
+import { digestOpenItems } from './compact-summary.ts';
 import { shortError } from './gotchas.ts';
 import { isStep, outcomeSentence, statedNextSteps } from './narration.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
@@ -123,7 +124,8 @@ const FAILURE_ITEM = /^fix `([^`]+)`:/;
  */
 function nextSteps(previous: string, a: TurnAnalysis): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
-  const stated = statedNextSteps(a.lastMessage);
+  // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
+  const stated = [...statedNextSteps(a.lastMessage), ...(a.compactSummary ? digestOpenItems(a.compactSummary) : [])];
   const worked = new Set(a.commands.filter((c) => c.ok).map((c) => c.canonical));
   const failures = significantErrors(a)
     .filter((e) => !e.fixed)
