@@ -10,6 +10,7 @@
  */
 import type { ObservationId, ProjectId } from '../core/ids.ts';
 import type { Observation, ObservationDraft, ObservationSource } from '../core/model.ts';
+import { mergedGitHookRule } from '../distill/extractors/project-rules.ts';
 import type { Resolution } from '../distill/gotchas.ts';
 import {
   attachedCommit,
@@ -144,6 +145,11 @@ export function storeKnowledge(
       } else if (subject.startsWith('env:') && existing.title !== d.title) {
         create(m, d, existing.id);
         report.superseded++;
+      } else if (subject.startsWith('rule:git-hook:')) {
+        // The same git hook seen running other checks: its convention lists them all.
+        const patch = mergedGitHookRule(existing, d);
+        if (patch) edit(existing, patch);
+        merge(existing, m);
       } else if (subject.startsWith('said:')) {
         // The same words of the user read again (from the transcript after the hook's prompt): the
         // reading with more of the dialogue (a correction, a choice) replaces a plainer one.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../core/transcript.ts';
-import { extractProjectRules, gitHookRuns } from './project-rules.ts';
+import { extractProjectRules, gitHookRuns, mergedGitHookRule } from './project-rules.ts';
 import { bash, prompt, say, tool } from './test-entries.test-support.ts';
 
 const ESC = String.fromCharCode(27);
@@ -46,6 +46,20 @@ describe('rules of the project', () => {
       ['convention', 'Git pre-commit hook (lefthook) runs biome-fix, biome-format-check, biome-lint', 'rule:git-hook:pre-commit'],
     ]);
     expect(found[0]?.draft.facts).toContain('source: the git pre-commit hook (lefthook)');
+  });
+
+  it('lists every check a git hook was seen running, across runs', () => {
+    const prePush = (job: string) => `│ 🥊 lefthook v1.12.3  hook: pre-push │\n┃  ${job} ❯ \n`;
+    const found = extractProjectRules([
+      bash('git push', prePush('build'), true),
+      bash('git push --force-with-lease', prePush('typecheck')),
+    ]);
+    expect(found.map((x) => x.draft.title)).toEqual(['Git pre-push hook (lefthook) runs build, typecheck']);
+    // Seen again later (another read): the stored convention grows.
+    const stored = found[0]?.draft ?? { facts: [] };
+    const later = extractProjectRules([bash('git push', prePush('test'))])[0]?.draft ?? { facts: [] };
+    expect(mergedGitHookRule(stored, later)?.title).toBe('Git pre-push hook (lefthook) runs build, typecheck, test');
+    expect(mergedGitHookRule(stored, stored)).toBeNull();
   });
 
   it('reads a Stop hook that refused to end the turn as a gate of the project, not as the user’s words', () => {

@@ -95,6 +95,31 @@ export function rulesInFile(content: string): string[] {
 
 const RULE_FILE = /(?:^|[\\/])((?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md)$/i;
 
+const checksOf = (facts: readonly string[]) => facts.flatMap((f) => (f.startsWith('check: ') ? [f.slice(7)] : []));
+
+/** A git hook's convention: which checks committing (or pushing) must pass, attributed to the hook. */
+export function gitHookRule(hook: string, runner: string, checks: readonly string[]) {
+  const when = hook === 'pre-push' ? 'pushing' : hook === 'commit-msg' ? 'a commit message' : 'committing';
+  return {
+    title: clipWords(`Git ${hook} hook (${runner}) runs ${checks.join(', ') || 'checks'}`, 120),
+    narrative: `The repository's ${hook} hook (${runner}) runs on ${when}: ${checks.join(', ') || 'its checks'}.`,
+    facts: [`source: the git ${hook} hook (${runner})`, `hook: ${hook}`, `runner: ${runner}`, ...checks.map((c) => `check: ${c}`)],
+  };
+}
+
+/** The same git hook seen again with checks not seen before: its convention lists them all; null when nothing is new. */
+export function mergedGitHookRule(
+  existing: { facts: readonly string[] },
+  seen: { facts: readonly string[] },
+): ReturnType<typeof gitHookRule> | null {
+  const before = checksOf(existing.facts);
+  const checks = unique([...before, ...checksOf(seen.facts)]);
+  if (checks.length === before.length) return null;
+  const fact = (key: string) =>
+    [...existing.facts, ...seen.facts].map((f) => (f.startsWith(`${key}: `) ? f.slice(key.length + 2) : '')).find(Boolean) ?? '';
+  return gitHookRule(fact('hook') || 'pre-commit', fact('runner') || 'git', checks);
+}
+
 /** Every rule of the project the entries state (see the module comment). */
 export function extractProjectRules(entries: readonly TranscriptEntry[]): Extracted[] {
   const out = new Map<string, Extracted>();
@@ -164,21 +189,14 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
     const output = [text, typeof structured?.['stdout'] === 'string' ? structured['stdout'] : '', typeof structured?.['stderr'] === 'string' ? structured['stderr'] : ''].join('\n');
     if (e.name === 'Bash' && /\bgit\s+(?:\S+\s+)*?(?:commit|push)\b/.test(command)) {
       for (const run of gitHookRuns(output)) {
-        const when = run.hook === 'pre-push' ? 'pushing' : run.hook === 'commit-msg' ? 'a commit message' : 'committing';
-        add(
-          extracted(
-            'convention',
-            clipWords(`Git ${run.hook} hook (${run.runner}) runs ${run.checks.join(', ') || 'checks'}`, 120),
-            `The repository's ${run.hook} hook (${run.runner}) runs on ${when}: ${run.checks.join(', ') || 'its checks'}.${run.failed.length > 0 ? ` It failed on ${run.failed.join(', ')} once (\`${clip(command, 100)}\`).` : ''}`,
-            { uuid: e.result.uuid || e.uuid, at: e.at },
-            0.8,
-            {
-              facts: [`source: the git ${run.hook} hook (${run.runner})`, ...run.checks.map((c) => `check: ${c}`)],
-              concepts: ['git hook', 'gate', run.runner, run.hook],
-              subject: `rule:git-hook:${run.hook}`,
-            },
-          ),
-        );
+        const x = extracted('convention', '', '', { uuid: e.result.uuid || e.uuid, at: e.at }, 0.8, {
+          concepts: ['git hook', 'gate', run.runner, run.hook],
+          subject: `rule:git-hook:${run.hook}`,
+        });
+        const before = out.get(x.draft.subject ?? '');
+        const checks = unique([...checksOf(before?.draft.facts ?? []), ...run.checks]);
+        x.draft = { ...x.draft, ...gitHookRule(run.hook, run.runner, checks) };
+        out.set(x.draft.subject ?? '', before ? { ...before, draft: { ...before.draft, ...gitHookRule(run.hook, run.runner, checks) } } : x);
       }
       continue;
     }

@@ -166,6 +166,17 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     ]);
   });
 
+  it('does not read a new rule after stopping a search as a correction of the search', () => {
+    const found = extractUserWords([
+      prompt('mix phx.server doesnt seem to start'),
+      tool('Glob', { pattern: 'mix.exs', path: '/home/dev/spotter' }),
+      reject('Glob', { pattern: 'mix.exs', path: '/home/dev/spotter' }),
+      interrupt(),
+      prompt('From now on, run mix format before every commit'),
+    ]);
+    expect(kinds(found)).toEqual([['convention', 'From now on, run mix format before every commit']]);
+  });
+
   it('reads a quote of the assistant’s line followed by an objection as a correction of that line', () => {
     const found = extractUserWords([
       prompt('make the hook command toggleable'),

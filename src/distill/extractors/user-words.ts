@@ -55,6 +55,7 @@ const AGREE =
   /^(?:yes|yeah|yep|exactly|correct|right|indeed|agreed|absolutely|true|good (?:catch|call|point)|great (?:catch|call|point)|you'?re (?:absolutely |completely |totally |quite )?right|you'?re not wrong|that'?s (?:right|correct|true|a good point)|(?:ah|oh),? (?:you'?re right|i see|good catch)|fair (?:point|enough))\b/i;
 const DISAGREE =
   /^(?:no\b|nope\b|not (?:quite|exactly|really|necessarily)\b|actually,? (?:no|that'?s not|it'?s not|it doesn'?t)\b|i don'?t think so|that'?s not (?:quite |exactly )?(?:right|correct|true|the case|how)|i disagree|unfortunately,? (?:no|not)|not true)/i;
+const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead', 'TaskOutput']);
 /** Answers that are no choice at all. */
 const TRIVIAL_ANSWER = /^(?:yes|no|ok(?:ay)?|none|skip|n\/a|no rig|other|cancel|either|both|neither)\b[.!]?$/i;
 
@@ -161,7 +162,10 @@ function contradicted(u: Utterance, p: Parts): string {
     if (mood === 'question' || mood === 'request' || mood === 'confirm' || mood === 'hypothesis') return false;
     return u.declined ? sharedScore(s, acted) >= 1 : refersTo(s, acted);
   });
-  if (u.interrupted && u.action && about) return describeAction(u.action);
+  // Stopping a search or a read redirects the work; what the user says next corrects nothing of it
+  // (the reason typed when declining it is a correction of its own: the rejection channel).
+  const reading = READING_TOOLS.has(u.action?.tool ?? '');
+  if (u.interrupted && u.action && about && !reading) return describeAction(u.action);
   if (u.prior === '') return '';
   const rejectedSentence = () => closestSentence(u.prior, p.words) || firstSentences(u.prior, 1)[0] || '';
   // A quote of the assistant's own line, then an objection to it.
@@ -207,20 +211,22 @@ export function readUtterance(u: Utterance): UserReading {
   const none: UserReading = { utterance: u, role: 'none', rejected: '', memories: [] };
   const p = partsOf(u);
   if (!p) return none;
-  const links = linksIn(p.words).map((url) => {
-    const sentence = p.sentences.find((s) => s.includes(url)) ?? url;
-    return extracted('fact', clip(`The user pointed to ${url}`, 120), `The user gave this link: ${quote(sentence, 300)}.`, u, 0.7, {
-      facts: [`link: ${url}`],
-      concepts: ['link', 'user'],
-      subject: `link:${url}`,
-    });
-  });
-  const reading = (role: Role, memory: Extracted | null, rejected = ''): UserReading => ({
-    utterance: u,
-    role,
-    rejected,
-    memories: [...(memory ? [memory] : []), ...links],
-  });
+  // Links the user gives: facts of the memory the words make, or a fact of their own.
+  const urls = linksIn(p.words);
+  const reading = (role: Role, memory: Extracted | null, rejected = ''): UserReading => {
+    if (memory) memory.draft.facts = [...memory.draft.facts, ...urls.map((url) => `link: ${url}`)];
+    const links =
+      memory || urls.length === 0
+        ? []
+        : [
+            extracted('fact', clipWords(`The user pointed to ${urls.join(', ')}`, 120), `The user gave ${urls.length === 1 ? 'this link' : 'these links'}: ${quote(p.words, 400)}.`, u, 0.7, {
+              facts: urls.map((url) => `link: ${url}`),
+              concepts: ['link', 'user'],
+              subject: `link:${urls[0]}`,
+            }),
+          ];
+    return { utterance: u, role, rejected, memories: [...(memory ? [memory] : []), ...links] };
+  };
   // The title: the user's first sentence of substance, not a quote of the assistant's line.
   const priorText = normalised(u.prior);
   const lead = clipWords(
@@ -363,7 +369,9 @@ export function readUtterance(u: Utterance): UserReading {
   if (rules.length === 0) return reading('none', null);
   // The title: the most specific of the rules (the most content words), not merely the first.
   const weight = (s: string) => contentWords(s).size - (s.length > 200 ? 3 : 0);
-  const titled = ([...rules].sort((a, b) => weight(b) - weight(a))[0] ?? '').replace(/\s*\?+$/, '');
+  const titled = ([...rules].sort((a, b) => weight(b) - weight(a))[0] ?? '')
+    .replace(/\s*\?+$/, '')
+    .replace(/^(?:(?:and|also|so|but|plus|ok(?:ay)?)[,.]?\s+)*(?:(?:remember|note|keep in mind)(?: that)?\s+)?/i, '');
   const allChoices = rules.every((s) => p.moods[p.sentences.indexOf(s)] === 'choice');
   const type: ObservationDraft['type'] = allChoices
     ? 'decision'
