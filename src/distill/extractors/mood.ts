@@ -117,6 +117,8 @@ export function moodOf(sentence: string): Mood {
   if (asks && TAG.test(s)) return 'confirm';
   if (NEGATIVE_WHY.test(c)) return 'challenge';
   if (asks && objects && !WH.test(c)) return 'challenge';
+  // "please don't …", "please always …": a rule asked for politely is still a rule.
+  if (!asks && (PROHIBITION.test(c) || ALWAYS.test(c) || SCOPE.test(s))) return 'norm';
   if (REQUEST.test(c) && !CHOOSE.test(c.replace(/^(?:let'?s|let us|please)\s+/i, 'let\'s '))) return 'request';
   if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
     return 'question';

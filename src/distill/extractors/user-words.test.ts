@@ -11,6 +11,8 @@ describe('how a sentence is meant', () => {
       ['we explicitly don’t want hardcoded visual tests.'.replace('’', "'"), 'norm'],
       ["only the `--local-dev` flag should install the version with the wrapper script", 'norm'],
       ['we do container-first.', 'norm'],
+      ["please don't use f-strings in logging calls; use %-style formatting so they stay lazy", 'norm'],
+      ['please run the tests again', 'request'],
       ["I'd rather implement it as computer use tools than low-level playwright tools.", 'norm'],
       ["let's use apple container instead of docker proper.", 'choice'],
       ['looks like we might want mcr.microsoft.com/playwright:v1.56.0-arm64 ?', 'choice'],
