@@ -41,13 +41,20 @@ export interface TranscriptDistillation {
   turns: number;
 }
 
-/** The gotchas of the host's compaction digests among the entries. */
-function digestMemories(entries: readonly TranscriptEntry[]): Extracted[] {
-  return entries.flatMap((e) =>
-    e.kind === 'compact_summary'
-      ? digestGotchas(e.text).map((draft) => ({ draft, uuid: e.uuid, at: e.at, confidence: 0.7 }))
-      : [],
-  );
+/**
+ * The gotchas of the host's compaction digests among the entries — only of a digest whose earlier
+ * part was not read (a transcript that starts with it, a session seen only from then on): where the
+ * conversation before it was read, its errors and fixes were read first-hand.
+ */
+function digestMemories(entries: readonly TranscriptEntry[], context: readonly TranscriptEntry[]): Extracted[] {
+  const out: Extracted[] = [];
+  let seen = context.some((e) => e.kind === 'prompt' || e.kind === 'tool_call' || e.kind === 'assistant_text');
+  for (const e of entries) {
+    if (e.kind === 'compact_summary' && !seen)
+      out.push(...digestGotchas(e.text).map((draft) => ({ draft, uuid: e.uuid, at: e.at, confidence: 0.7 })));
+    if (e.kind === 'prompt' || e.kind === 'tool_call' || e.kind === 'assistant_text') seen = true;
+  }
+  return out;
 }
 
 /**
@@ -67,7 +74,7 @@ export function extractAll(
     ...readings.flatMap((r) => r.memories),
     ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
     ...extractProjectRules(entries),
-    ...digestMemories(entries),
+    ...digestMemories(entries, context),
     ...extractProjectFacts(entries),
   ].filter((x) => x.confidence >= minConfidence);
 }
@@ -253,6 +260,6 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractProjectRules(fresh),
-    ...digestMemories(fresh),
+    ...digestMemories(fresh, context),
   ].filter((x) => x.confidence >= 0.5);
 }
