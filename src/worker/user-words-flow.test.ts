@@ -93,4 +93,21 @@ describe('the user’s words without a transcript', () => {
     expect(after.map((o) => o.id)).toEqual(before.map((o) => o.id));
     expect(store.observations.get(after[0]?.id ?? '')?.seenCount).toBeGreaterThan(1);
   });
+
+  it('reads "A" in a later read against options offered a message earlier, past many tool calls', () => {
+    const s = createClaudeSession({ sessionId: 'o', cwd: '/p', start: '2026-03-01T10:00:00Z' })
+      .prompt('how should we start the MVP?')
+      .say('For the MVP, do you want to:\n\n**A) Start with scenario execution** - prove the agent can drive\n\n**B) Start with bug detection** - find a known bug');
+    for (let i = 0; i < 12; i++) s.read(`/p/src/file${i}.ts`, `export const x${i} = ${i};`);
+    s.say('Does this single-agent architecture match your intuition?').stop();
+    const path = join(dir, 'o.jsonl');
+    writeFileSync(path, s.jsonl());
+    const options = { mode: 'live' as const, distiller: createHeuristicDistiller(), sessionId: 'o', cwd: '/p' };
+    ingestTranscript(store, path, { ...options, now: 2_000_000 });
+    s.prompt('A').say('Starting with scenario execution.').stop();
+    writeFileSync(path, s.jsonl());
+    const second = ingestTranscript(store, path, { ...options, now: 3_000_000 });
+    expect(second).toMatchObject({ restarted: false });
+    expect(ofType('decision').map((o) => o.title)).toEqual(['Chose option A: Start with scenario execution - prove the agent can drive']);
+  });
 });
