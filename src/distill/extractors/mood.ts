@@ -63,7 +63,12 @@ const SCOPE =
 const WILL =
   /\b(?:we|i)\s+(?:(?:really|explicitly|definitely|strongly|only|also|just|kind of|kinda|probably|still|generally|usually|always)\s+)*(?:(?:do(?:n'?t| not)|would(?:n'?t)?|'d)\s+)?(?:want|prefer|rather|love|like)\b|\b(?:we|i)'d (?:rather|prefer|like|love)\b/i;
 /** First-person singular wishes for this moment ("I want to see the logs", "I want you to …"): requests. */
-const WISH_NOW = /\bi (?:just |really )?(?:want|need|would like|'d like) (?:you|to (?:see|know|check|understand|look|try|test|run|get|find))\b/i;
+const WISH_NOW =
+  /\b(?:i (?:just |really )?(?:want|need|would like|'d like) you\b|(?:i|we) (?:just |really )?(?:want|need|would like|'d like) to (?:see|know|check|understand|look|try|test|run|get|find|figure|make sure|debug|investigate|verify|confirm|reproduce|fix)\b)/i;
+/** A purpose clause: the tool is picked for this step ("use the debugger to check …"), not as a rule. */
+const FOR_NOW = /\bto\s+(?:see|check|find|debug|test|look|get|verify|inspect|figure|print|show|run|read|reproduce|confirm|understand)\b/i;
+/** Sets the pick against another ("instead of", "rather than", "over", ", not"). */
+const AGAINST = /\b(?:instead(?: of)?|rather than|over|as opposed to)\b|,\s*not\b|\bnot\s+\S+\s*$/i;
 /** A tentative choice: "we might want X", "maybe we should use X". */
 const TENTATIVE = /\b(?:we|you)\s+(?:might|may|probably|could)\s+(?:want|need)\b/i;
 /** How the team works, in the present tense with "we" as subject. */
@@ -123,7 +128,12 @@ export function moodOf(sentence: string): Mood {
   if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
     return 'question';
   if (CONDITION.test(c)) return isNorm(s, c) && /\b(?:always|never|don'?t|do not|must)\b/i.test(s) ? 'norm' : 'hypothesis';
-  if (CHOOSE.test(c) || TENTATIVE.test(s)) return 'choice';
+  // A pick of tool or approach: a decision when it is set against another, or when the team makes it
+  // ("let's use …") for more than the step at hand; a bare "use X" is an instruction for now.
+  if (CHOOSE.test(c) && !FOR_NOW.test(s) && (AGAINST.test(s) || /^(?:let'?s|let us|we(?:'ll| will| should)|i'?d)\b/i.test(c)))
+    return 'choice';
+  if (TENTATIVE.test(s) && !/\bwant to\b/i.test(s) && !FOR_NOW.test(s)) return 'choice';
+  if (CHOOSE.test(c)) return 'request';
   if (isNorm(s, c)) return 'norm';
   if (IMPERATIVE.test(c)) return 'request';
   if (asks) return 'challenge';

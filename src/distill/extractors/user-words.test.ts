@@ -13,6 +13,10 @@ describe('how a sentence is meant', () => {
       ['we do container-first.', 'norm'],
       ["please don't use f-strings in logging calls; use %-style formatting so they stay lazy", 'norm'],
       ['please run the tests again', 'request'],
+      ['use the debugger to check the value', 'request'],
+      ['use grep', 'request'],
+      ['we might want to check the logs first', 'statement'],
+      ['we want to see why it fails', 'statement'],
       ["I'd rather implement it as computer use tools than low-level playwright tools.", 'norm'],
       ["let's use apple container instead of docker proper.", 'choice'],
       ['looks like we might want mcr.microsoft.com/playwright:v1.56.0-arm64 ?', 'choice'],
@@ -243,6 +247,10 @@ describe('corrections: what contradicts what the assistant just said or did', ()
         prompt('unrelated: which node version does CI use'),
       ]).filter((x) => x.draft.type === 'correction'),
     ).toEqual([]);
+  });
+
+  it('does not read a bare no to the assistant’s question as a correction', () => {
+    expect(extractUserWords([prompt('tidy the imports'), say('Done. Should I commit now?'), prompt('no.')])).toEqual([]);
   });
 
   it('does not mistake politeness, first prompts, questions or a slash command for corrections', () => {

@@ -174,7 +174,11 @@ function contradicted(u: Utterance, p: Parts): string {
   const rest = p.sentences.filter((s) => !quoted.includes(s));
   if (quoted.length > 0 && rest.some((s) => negates(s) || moodOf(s) === 'norm' || moodOf(s) === 'challenge'))
     return quoted.map(unmark).join(' ');
-  if (opensWithRefusal(p.sentences)) return rejectedSentence();
+  // A bare "no" to a question the assistant asked declines it; it corrects nothing (and says nothing).
+  if (opensWithRefusal(p.sentences)) {
+    const more = p.sentences.some((s, i) => core(s) !== '' && p.moods[i] !== 'refusal' && p.moods[i] !== 'approval');
+    return more ? rejectedSentence() : '';
+  }
   for (let i = 0; i < p.sentences.length; i++) {
     const s = p.sentences[i] ?? '';
     const mood = p.moods[i];
