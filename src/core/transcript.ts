@@ -13,8 +13,21 @@ export type TranscriptEntry =
       text: string;
       /** The slash command or skill it invoked (`/review-pr`), when it was one. */
       command?: string;
+      /**
+       * Typed while the agent worked (queued): the host handed it to the running turn instead of
+       * starting a new one, so it does not begin a turn of its own.
+       */
+      queued?: boolean;
     }
-  | { kind: 'interrupt'; uuid: string; at: number }
+  | {
+      kind: 'interrupt';
+      uuid: string;
+      at: number;
+      /** The tool call the user rejected (the call itself is dropped from the entries). */
+      rejected?: { tool: string; input: Json };
+      /** What the user typed when rejecting it (their words, the host's wrapping removed). */
+      reason?: string;
+    }
   | { kind: 'assistant_text'; uuid: string; at: number; messageId: string; text: string }
   | {
       kind: 'tool_call';
@@ -28,6 +41,11 @@ export type TranscriptEntry =
       sidechain: boolean;
     }
   | { kind: 'compact_summary'; uuid: string; at: number; text: string }
+  /**
+   * A hook that held the agent back: a Stop hook that refused to let the turn end, a hook's blocking
+   * feedback. The host's text, never the user's words.
+   */
+  | { kind: 'hook_feedback'; uuid: string; at: number; event: string; command: string; text: string }
   | { kind: 'compact_boundary'; uuid: string; at: number };
 
 /** Token usage of one API message. */
@@ -57,4 +75,24 @@ export interface Rewind {
   abandoned: string[];
   since: number;
   at: number;
+}
+
+/** The host's answer to a rejected tool call ("doesn't want to proceed", "doesn't want to take this action"). */
+const REJECTION = /^The user doesn't want to (?:proceed with this tool use|take this action)/;
+/** What the user typed when rejecting, after the host's lead-in. */
+const REJECTION_REASON = /To tell you how to proceed, the user said:[ \t]*\n?([\s\S]*)$/;
+/** Host text that can follow the lead-in without being the user's: a request to clarify a question. */
+const HOST_REASON = /^The user wants to clarify these questions\b/;
+
+/** Whether a tool's result is the host saying the user rejected the call. */
+export function isRejection(text: string): boolean {
+  return REJECTION.test(text.trim());
+}
+
+/** The user's words typed as the reason of a rejection, the host's wrapping removed; '' without any. */
+export function rejectionReason(text: string): string {
+  const said = REJECTION_REASON.exec(text)?.[1] ?? '';
+  // Newer hosts append a note for the model after the user's words.
+  const words = said.replace(/\n\s*\n\s*Note: The user's next message may contain[\s\S]*$/, '').trim();
+  return HOST_REASON.test(words) ? '' : words;
 }

@@ -219,3 +219,26 @@ export function attachedCommit(
 export const uncommitted = (d: ObservationDraft) =>
   ['feature', 'bugfix', 'refactor', 'change'].includes(d.type) &&
   !d.facts.some((f) => f.startsWith('committed'));
+
+/** How much of the dialogue a reading of the user's words used: a correction or a choice more than a bare rule. */
+const READING_RANK: Record<string, number> = { correction: 3, decision: 2, preference: 1, convention: 1 };
+
+/**
+ * The same words of the user read again: the new reading replaces the stored one when it used as much
+ * of the dialogue or more (a correction read from the transcript over a preference read from the
+ * prompt alone), and says something else; null when it adds nothing.
+ */
+export function saidReading(
+  existing: ObservationDraft,
+  again: ObservationDraft,
+): Partial<ObservationDraft> | null {
+  const rank = (t: string) => READING_RANK[t] ?? 0;
+  if (rank(again.type) < rank(existing.type)) return null;
+  if (
+    existing.type === again.type &&
+    existing.title === again.title &&
+    existing.narrative === again.narrative
+  )
+    return null;
+  return { type: again.type, title: again.title, narrative: again.narrative, facts: again.facts };
+}

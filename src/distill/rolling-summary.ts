@@ -7,6 +7,7 @@ import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
 import { mainPart } from './canonical-command.ts';
 import { unsupportedClaim } from './claims.ts';
+import { digestOpenItems } from './compact-summary.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
 import { isStep, outcomeSentence, proseSentences, statedNextSteps } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
@@ -157,7 +158,11 @@ function itemKey(item: string): string | null {
  */
 function nextSteps(previous: string, a: TurnAnalysis): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
-  const stated = statedNextSteps(a.lastMessage);
+  // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
+  const stated = [
+    ...statedNextSteps(a.lastMessage),
+    ...(a.compactSummary ? digestOpenItems(a.compactSummary) : []),
+  ];
   const state = purposeState(a.commands);
   const passed = new Set(state.passed.filter((p) => p.target === '').map((p) => p.key));
   const open = new Set(state.open.map((o) => o.key));

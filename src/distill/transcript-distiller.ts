@@ -1,28 +1,34 @@
 /**
- * Transcripts → memories. A session's entries are split into turns (a new turn at each prompt); each
- * turn becomes the same events the hooks would have captured, with the assistant's words between
- * them, and goes through the heuristic distiller (backfill); the typed extractors add what only a
- * transcript shows: decisions, the user's choices, corrections, standing preferences and conventions,
- * tool versions. In live use the hooks already captured the tool events, so only the extractors run
- * (no duplicate observations).
+ * Transcripts → memories. A session's entries are split into turns (a new turn at each prompt typed
+ * as such; a prompt typed while the agent worked joins the running turn); each turn becomes the same
+ * events the hooks would have captured, with the assistant's words between them, and goes through the
+ * heuristic distiller (backfill); the typed extractors add what only a transcript shows: the user's
+ * words read by their role in the dialogue (corrections, choices, approvals, preferences and
+ * conventions, links), the assistant's decisions the evidence supports, the project's rules (hooks,
+ * git hooks, rules files), the host's compaction digest (gotchas from its errors and fixes), tool
+ * versions. In live use the hooks already captured the tool events, so only the extractors run (no
+ * duplicate observations).
  */
 import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
-import type { TranscriptEntry } from '../core/transcript.ts';
+import { isRejection, rejectionReason, type TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from './analyse-turn.ts';
-import { extractAnswers } from './extractors/answers.ts';
-import { extractCorrections } from './extractors/corrections.ts';
+import { digestGotchas } from './compact-summary.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
-import { extractPreferences } from './extractors/preferences.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
+import { extractProjectRules } from './extractors/project-rules.ts';
+import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
 import type { Distiller } from './heuristic-distiller.ts';
+import { responseText } from './text.ts';
 
 export interface TranscriptMemory {
   draft: ObservationDraft;
   /** Transcript record uuids it came from. */
   provenance: string[];
   at: number;
+  /** The assistant's statements it refutes (see `Extracted.refutes`). */
+  refutes?: string[];
 }
 
 export interface TranscriptDistillation {
@@ -35,13 +41,45 @@ export interface TranscriptDistillation {
   turns: number;
 }
 
-/** Run every extractor over a session's entries; keep what passes `minConfidence`. */
-export function extractAll(entries: readonly TranscriptEntry[], minConfidence = 0.5): Extracted[] {
+/**
+ * The gotchas of the host's compaction digests among the entries — only of a digest whose earlier
+ * part was not read (a transcript that starts with it, a session seen only from then on): where the
+ * conversation before it was read, its errors and fixes were read first-hand.
+ */
+function digestMemories(
+  entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[],
+): Extracted[] {
+  const out: Extracted[] = [];
+  let seen = context.some(
+    (e) => e.kind === 'prompt' || e.kind === 'tool_call' || e.kind === 'assistant_text',
+  );
+  for (const e of entries) {
+    if (e.kind === 'compact_summary' && !seen)
+      out.push(...digestGotchas(e.text).map((draft) => ({ draft, uuid: e.uuid, at: e.at, confidence: 0.7 })));
+    if (e.kind === 'prompt' || e.kind === 'tool_call' || e.kind === 'assistant_text') seen = true;
+  }
+  return out;
+}
+
+/**
+ * Run every extractor over the entries read now (`context`: entries read before, which the new ones
+ * are read against; nothing is produced from them again); keep what passes `minConfidence`.
+ * `unverified`: also the assistant's decisions nothing acted on yet (candidates shown to the LLM
+ * distiller, never stored as such).
+ */
+export function extractAll(
+  entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[] = [],
+  options: { minConfidence?: number; unverified?: boolean } = {},
+): Extracted[] {
+  const minConfidence = options.minConfidence ?? 0.5;
+  const readings = readUserWords(entries, context);
   return [
-    ...extractDecisions(entries),
-    ...extractAnswers(entries),
-    ...extractCorrections(entries),
-    ...extractPreferences(entries),
+    ...readings.flatMap((r) => r.memories),
+    ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
+    ...extractProjectRules(entries),
+    ...digestMemories(entries, context),
     ...extractProjectFacts(entries),
   ].filter((x) => x.confidence >= minConfidence);
 }
@@ -50,7 +88,8 @@ export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): Trans
   const turns: TranscriptEntry[][] = [];
   let current: TranscriptEntry[] = [];
   for (const e of entries) {
-    if (e.kind === 'prompt' && current.some((c) => c.kind !== 'compact_boundary')) {
+    // A prompt typed while the agent worked joins the running turn.
+    if (e.kind === 'prompt' && !e.queued && current.some((c) => c.kind !== 'compact_boundary')) {
       turns.push(current);
       current = [];
     }
@@ -169,10 +208,13 @@ export function distilTranscript(
       if (result.summary) summary = result.summary;
     }
   }
-  const old = new Set(context.map((e) => e.uuid));
-  for (const x of extractAll([...context, ...entries])) {
-    if (!old.has(x.uuid)) memories.push({ draft: x.draft, provenance: [x.uuid], at: x.at });
-  }
+  for (const x of extractAll(entries, context))
+    memories.push({
+      draft: x.draft,
+      provenance: [x.uuid],
+      at: x.at,
+      ...(x.refutes ? { refutes: x.refutes } : {}),
+    });
   return {
     memories,
     resolutions,
@@ -180,4 +222,96 @@ export function distilTranscript(
     summary: options.distiller ? summary : null,
     turns: turns.length,
   };
+}
+
+/** A tool's response as text; an AskUserQuestion's answers in the host's `"question"="answer"` form. */
+function toolText(tool: string, response: unknown): string {
+  const answers = (response as { answers?: unknown } | null)?.answers;
+  if (
+    tool === 'AskUserQuestion' &&
+    answers !== null &&
+    typeof answers === 'object' &&
+    !Array.isArray(answers)
+  )
+    return `User has answered your questions: ${Object.entries(answers as Record<string, unknown>)
+      .map(([q, a]) => `"${q}"="${String(a)}"`)
+      .join(', ')}.`;
+  return responseText(response);
+}
+
+/**
+ * A turn's hook events as the entries a transcript would have given (the prompt, the tool calls with
+ * their results, a rejected call with the reason typed, the assistant's last message), so the user's
+ * words can be read the same way when no transcript can be read. `before`: the assistant's last
+ * message before the turn (what its prompt answers).
+ */
+export function entriesOfEvents(events: readonly QueuedEvent[], before: string): TranscriptEntry[] {
+  const out: TranscriptEntry[] = [];
+  const first = events[0];
+  if (before.trim() !== '' && first)
+    out.push({
+      kind: 'assistant_text',
+      uuid: `event:${first.seq}:before`,
+      at: first.at - 1,
+      messageId: 'before',
+      text: before,
+    });
+  for (const q of events) {
+    const e = q.event;
+    const uuid = `event:${q.seq}`;
+    if (e.kind === 'prompt') {
+      const text = e.prompt.trim();
+      if (text === '') continue;
+      const command = /^\/[\w:-]+/.exec(text)?.[0];
+      out.push({ kind: 'prompt', uuid, at: q.at, text, ...(command ? { command } : {}) });
+    } else if (e.kind === 'tool' || e.kind === 'tool_failure') {
+      const error = e.kind === 'tool_failure' ? e.error : '';
+      if (isRejection(error)) {
+        const reason = rejectionReason(error);
+        out.push({
+          kind: 'interrupt',
+          uuid,
+          at: q.at,
+          rejected: { tool: e.tool, input: e.input },
+          ...(reason ? { reason } : {}),
+        });
+        continue;
+      }
+      out.push({
+        kind: 'tool_call',
+        uuid,
+        at: q.at,
+        id: e.toolUseId ?? uuid,
+        name: e.tool,
+        input: e.input,
+        result: {
+          text: e.kind === 'tool' ? toolText(e.tool, e.response).slice(0, 8000) : error.slice(0, 8000),
+          isError: e.kind === 'tool_failure',
+          structured: e.kind === 'tool' ? e.response : null,
+          uuid,
+        },
+        sidechain: false,
+      });
+    } else if (e.kind === 'stop' && e.lastMessage.trim() !== '') {
+      out.push({ kind: 'assistant_text', uuid, at: q.at, messageId: uuid, text: e.lastMessage });
+    } else if (e.kind === 'post_compact' && e.summary.trim() !== '') {
+      out.push({ kind: 'compact_summary', uuid, at: q.at, text: e.summary });
+    }
+  }
+  return out;
+}
+
+/**
+ * The user's words of a turn read from its hook events alone (no transcript could be read): the same
+ * reading as from a transcript, and the same subjects, so a transcript read later merges into them.
+ */
+export function userWordsOfTurn(events: readonly QueuedEvent[], before: string): Extracted[] {
+  const entries = entriesOfEvents(events, before);
+  const context = entries.filter((e) => e.uuid.endsWith(':before'));
+  const fresh = entries.filter((e) => !e.uuid.endsWith(':before'));
+  return [
+    ...readUserWords(fresh, context).flatMap((r) => r.memories),
+    ...extractProjectRules(fresh),
+    ...digestMemories(fresh, context),
+  ].filter((x) => x.confidence >= 0.5);
 }

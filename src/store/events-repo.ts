@@ -114,6 +114,11 @@ export function createEventsRepo(db: Db) {
        (SELECT session_id FROM events WHERE status = 'parked' AND seq IN (SELECT value FROM json_each(?)))`,
   );
   const prune = lazyStatement(db, `DELETE FROM events WHERE status = 'done' AND done_at < ?`);
+  const lastStop = lazyStatement(
+    db,
+    `SELECT payload FROM events INDEXED BY events_by_session
+     WHERE session_id = ? AND kind = 'stop' AND at < ? ORDER BY at DESC, seq DESC LIMIT 1`,
+  );
 
   return {
     /** Append one event; returns its sequence number, or null when its source was imported before. */
@@ -208,6 +213,20 @@ export function createEventsRepo(db: Db) {
       return seqs ? retrySessionsOf().run(JSON.stringify(seqs)).changes : retryParked().run().changes;
     },
     /** Delete distilled raw events older than `before`; returns how many. */
+    /**
+     * The assistant's last message before `at` in a session (its latest Stop event's), or '' — what
+     * the user's next prompt answers, when no transcript can be read.
+     */
+    lastAssistantMessage(sessionId: string, at: number): string {
+      const row = lastStop().get(sessionId, at) as { payload: string } | undefined;
+      if (!row) return '';
+      try {
+        const event = JSON.parse(row.payload) as { lastMessage?: unknown };
+        return typeof event.lastMessage === 'string' ? event.lastMessage : '';
+      } catch {
+        return '';
+      }
+    },
     pruneDone(before: number): number {
       return prune().run(before).changes;
     },

@@ -10,6 +10,8 @@ import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '
 import type { Logger } from '../core/ports.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
 import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
+import type { Extracted } from '../distill/extractors/extracted.ts';
+import { userWordsOfTurn } from '../distill/transcript-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
 import { importInboxInto } from './import-inbox.ts';
@@ -134,12 +136,32 @@ function readTurn(deps: DrainDeps, events: QueuedEvent[], narration: Narration[]
   });
 }
 
+/**
+ * The user's words of a turn read from its events, when no transcript can be read for it (the host
+ * wrote none, or it is not there yet): the transcript, when it comes, is read the same way and merges
+ * into the same memories. Empty when the transcript will be read after the turn.
+ */
+function spokenWithoutTranscript(deps: DrainDeps, events: readonly QueuedEvent[]): Extracted[] {
+  const path = [...events].reverse().find((e) => e.transcriptPath)?.transcriptPath;
+  if (deps.readTranscripts && path && existsSync(path)) return [];
+  if (
+    !events.some(
+      (e) => e.event.kind === 'prompt' || e.event.kind === 'tool_failure' || e.event.kind === 'post_compact',
+    )
+  )
+    return [];
+  const first = events[0];
+  const before = first ? deps.store.events.lastAssistantMessage(first.sessionId, first.at) : '';
+  return userWordsOfTurn(events, before);
+}
+
 function distilTurn(
   deps: DrainDeps,
   events: QueuedEvent[],
   now: number,
   prepared: PreparedTurn | null,
   heuristic: TurnResult,
+  spoken: readonly Extracted[] = [],
 ): number {
   const { store } = deps;
   const first = events[0];
@@ -158,11 +180,19 @@ function distilTurn(
       projectId,
       sessionId,
       source: prepared ? 'llm' : 'hook',
-      memories: result.observations.map((draft) => {
-        // The LLM may only replace what it was shown (checked when it is prepared).
-        const { supersedes, ...plain } = { supersedes: null, ...draft };
-        return { draft: plain, createdAt: at, provenance, supersedes };
-      }),
+      memories: [
+        ...result.observations.map((draft) => {
+          // The LLM may only replace what it was shown (checked when it is prepared).
+          const { supersedes, ...plain } = { supersedes: null, ...draft };
+          return { draft: plain, createdAt: at, provenance, supersedes };
+        }),
+        ...spoken.map((x) => ({
+          draft: x.draft,
+          createdAt: x.at || at,
+          provenance,
+          ...(x.refutes ? { refutes: x.refutes } : {}),
+        })),
+      ],
       resolutions: (heuristic.resolutions ?? []).map((r) => ({ ...r, at: r.at || at })),
       finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
         subject,
@@ -230,10 +260,11 @@ function commitTurn(
       ? turnNarration(readPendingTranscript(deps.store, events), events)
       : [];
     const heuristic = readTurn(deps, events, narration);
+    const spoken = spokenWithoutTranscript(deps, events);
     const created = deps.store.transaction(() => {
       // Someone else (a flush, or another worker before it lost its lock) may have done this turn.
       if (!heuristic || !deps.store.events.allPending(seqs)) return -1;
-      return distilTurn(deps, events, options.now, prepared, heuristic);
+      return distilTurn(deps, events, options.now, prepared, heuristic, spoken);
     });
     if (created < 0) return 'stop';
     if (deps.readTranscripts) readTranscriptAfter(deps, events, options.now);

@@ -18,6 +18,23 @@ import { storeKnowledge } from './store-knowledge.ts';
 
 /** How many entries are carried to the next read as context. */
 const TAIL_ENTRIES = 8;
+/** How many of the assistant's messages the context keeps, however far back (options offered earlier). */
+const TAIL_MESSAGES = 3;
+
+/**
+ * What the next read is read against: the last entries, and the assistant's last few messages even
+ * when tool calls pushed them out of those (the user's "A" may pick an option offered two messages back).
+ */
+export function contextTail(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
+  const last = entries.slice(-TAIL_ENTRIES);
+  const keep = TAIL_MESSAGES - last.filter((e) => e.kind === 'assistant_text').length;
+  if (keep <= 0) return last;
+  const earlier = entries
+    .slice(0, -TAIL_ENTRIES)
+    .filter((e) => e.kind === 'assistant_text')
+    .slice(-keep);
+  return [...earlier, ...last];
+}
 
 export interface IngestOptions {
   /** Backfill: distil whole turns too. Live: the hooks captured the turns; only the extractors run. */
@@ -181,7 +198,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
       fingerprint: fileFingerprint(plan.path),
       records: plan.previousRecords + chunk.lines.length,
       badLines: plan.previousBadLines + chunk.badLines + chunk.oversizeLines,
-      tail: [...plan.context, ...entries].slice(-TAIL_ENTRIES),
+      tail: contextTail([...plan.context, ...entries]),
       chain: parsed.chain,
     },
     rewinds: plan.subagent ? [] : parsed.rewinds,
@@ -247,6 +264,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
             draft: m.draft,
             createdAt: m.at || p.lastAt,
             provenance: [`session:${p.sessionId}`, ...m.provenance.map((uuid) => `transcript:${uuid}`)],
+            ...(m.refutes ? { refutes: m.refutes } : {}),
           })),
           resolutions: p.resolutions,
           finishedTasks: p.finishedTasks,

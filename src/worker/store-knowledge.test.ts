@@ -317,6 +317,76 @@ describe('knowledge stored through the mutation path', () => {
     put('s3', [draftOf('node 22.3.0 in this environment', { subject: 'env:version:node' })]);
     expect(active().map((o) => [o.title, o.seenCount])).toEqual([['node 22.3.0 in this environment', 1]]);
   });
+
+  it('reads the same words of the user again into the same memory, the fuller reading replacing a plainer one', () => {
+    const said = 'said:0badc0de';
+    put('s1', [
+      draftOf('Never commit directly to main.', {
+        type: 'preference',
+        subject: said,
+        facts: ['said: Never commit directly to main.'],
+      }),
+    ]);
+    const [first] = active();
+    put('s1', [
+      draftOf('Correction: Never commit directly to main.', {
+        type: 'correction',
+        subject: said,
+        facts: ['rejected: Bash `git push origin main`', 'instead: Never commit directly to main.'],
+      }),
+    ]);
+    // A plainer reading later (the words quoted by a compaction digest) changes nothing.
+    put('s1', [draftOf('Never commit directly to main.', { type: 'preference', subject: said })]);
+    expect(active().map((o) => [o.id, o.type, o.title, o.pinned])).toEqual([
+      [first?.id, 'correction', 'Correction: Never commit directly to main.', true],
+    ]);
+  });
+
+  it('withdraws what the assistant stated when the user’s correction refutes it — never the user’s own words', () => {
+    const made = put('s1', [
+      draftOf('The issue is that CI is running on an older commit that still had the problems.', {
+        type: 'discovery',
+      }),
+      draftOf('npm run check passes locally', { type: 'discovery' }),
+      draftOf('Use pnpm, not npm, in CI', { type: 'preference' }),
+    ]);
+    const at = (clock += 1_000);
+    store.transaction(() =>
+      storeKnowledge(
+        store,
+        {
+          projectId,
+          sessionId: 's1',
+          source: 'transcript',
+          memories: [
+            {
+              draft: draftOf('Correction: the ci is running on the current commit', { type: 'correction' }),
+              createdAt: at,
+              provenance: ['session:s1'],
+              refutes: [
+                'The issue is that **CI is running on an older commit** that still had the problems.',
+                'Use pnpm, not npm, in CI',
+              ],
+            },
+          ],
+        },
+        { origin: 'transcript', at },
+      ),
+    );
+    expect(
+      active()
+        .map((o) => o.title)
+        .sort(),
+    ).toEqual([
+      'Correction: the ci is running on the current commit',
+      'Use pnpm, not npm, in CI',
+      'npm run check passes locally',
+    ]);
+    expect(store.observations.get(made.ids[0] ?? '')).toMatchObject({
+      status: 'invalidated',
+      statusReason: 'the user corrected it',
+    });
+  });
 });
 
 describe('the state of a session’s work, kept true as the session goes on', () => {

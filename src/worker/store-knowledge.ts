@@ -11,6 +11,7 @@
  */
 import type { ObservationId, ProjectId } from '../core/ids.ts';
 import type { Observation, ObservationDraft, ObservationSource } from '../core/model.ts';
+import { mergedGitHookRule } from '../distill/extractors/project-rules.ts';
 import type { Resolution } from '../distill/gotchas.ts';
 import {
   attachedCommit,
@@ -20,6 +21,7 @@ import {
   isStanding,
   mergedCommandFact,
   ruleRelation,
+  saidReading,
   uncommitted,
 } from '../distill/knowledge.ts';
 import {
@@ -38,6 +40,8 @@ export interface KnowledgeMemory {
   provenance: string[];
   /** The LLM's replacement of a memory it was shown (checked when it was prepared). */
   supersedes?: string | null;
+  /** The assistant's statements this memory shows were wrong (a user's correction): memories stating them are withdrawn. */
+  refutes?: readonly string[];
 }
 
 export interface KnowledgeBatch {
@@ -62,6 +66,15 @@ export interface KnowledgeReport {
 }
 
 const RULE_TYPES = new Set(['preference', 'convention', 'correction', 'decision']);
+/** What the user said (never withdrawn by a correction of the assistant). */
+const USER_TYPES = new Set(['preference', 'convention', 'correction']);
+/** A statement compared as words only (markup, a title's ellipsis and case removed). */
+const statementKey = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/…$/, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 /** Store a batch; invalid drafts are skipped by `onInvalid` (logged by the caller). */
 export function storeKnowledge(
@@ -161,10 +174,22 @@ export function storeKnowledge(
       } else if (subject.startsWith('env:') && existing.title !== d.title) {
         create(m, d, existing.id);
         report.superseded++;
+      } else if (subject.startsWith('rule:git-hook:')) {
+        // The same git hook seen running other checks: its convention lists them all.
+        const patch = mergedGitHookRule(existing, d);
+        if (patch) edit(existing, patch);
+        merge(existing, m);
+      } else if (subject.startsWith('said:')) {
+        // The same words of the user read again (from the transcript after the hook's prompt): the
+        // reading with more of the dialogue (a correction, a choice) replaces a plainer one.
+        const patch = saidReading(existing, d);
+        if (patch) edit(existing, patch);
+        merge(existing, m);
       } else merge(existing, m, { facts: d.facts });
       return;
     }
-    if (subject === '' && RULE_TYPES.has(d.type) && isStanding(d, { byUser: batch.byUser === true })) {
+    const unnamed = subject === '' || subject.startsWith('said:');
+    if (unnamed && RULE_TYPES.has(d.type) && isStanding(d, { byUser: batch.byUser === true })) {
       for (const older of store.observations.pinned(projectId, 300)) {
         const relation = ruleRelation(older, d);
         if (relation === 'same') {
@@ -206,10 +231,33 @@ export function storeKnowledge(
     }
   };
 
+  /**
+   * Memories of the session that state what `m` refutes (the user's own words excepted). Matched by
+   * their statement, not by time: a transcript's clock is not always in order.
+   */
+  const withdraw = (m: KnowledgeMemory) => {
+    const refuted = (m.refutes ?? []).map(statementKey).filter((t) => t.length >= 25);
+    if (refuted.length === 0 || !batch.sessionId) return;
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      if (USER_TYPES.has(o.type) || o.source === 'manual') continue;
+      const title = statementKey(o.title);
+      if (title.length < 25 || !refuted.some((r) => r.includes(title) || title.includes(r))) continue;
+      store.memory.invalidate(o.id, 'the user corrected it', ctx);
+      report.superseded++;
+    }
+  };
+
   // In time order: a failure, the run that closed it, and a failure of the same purpose after that
   // (a backfill stores a whole transcript's turns at once).
   const steps = [
-    ...batch.memories.map((m, i) => ({ at: m.createdAt, order: i, run: () => place(m) })),
+    ...batch.memories.map((m, i) => ({
+      at: m.createdAt,
+      order: i,
+      run: () => {
+        place(m);
+        withdraw(m);
+      },
+    })),
     ...(batch.resolutions ?? []).map((r, i) => ({
       at: r.at,
       order: batch.memories.length + i,

@@ -20,11 +20,10 @@ export function transcriptExtracts(store: Store, events: readonly QueuedEvent[],
   if (!pending) return [];
   const { context } = pending;
   const entries = pending.parsed.entries;
-  const old = new Set(context.map((e) => e.uuid));
   const lines = [
-    ...extractAll([...context, ...entries])
-      .filter((x) => !old.has(x.uuid))
-      .map((x) => `${x.draft.type}: ${clip(x.draft.title, 200)}`),
+    ...extractAll(entries, context, { unverified: true }).map(
+      (x) => `${x.draft.type}: ${clip(x.draft.title, 200)}`,
+    ),
     ...entries
       .filter((e) => e.kind === 'assistant_text')
       .slice(-4)

@@ -86,6 +86,14 @@ export function createClaudeSession(options: SessionOptions) {
   const push = (records: Rec[], hook: Rec | null = null) => {
     steps.push({ records, hook, at: clock });
   };
+  const queued: { text: string; at: string | null }[] = [];
+  const queueOp = (operation: string, extra: Rec = {}): Rec => ({
+    type: 'queue-operation',
+    operation,
+    timestamp: now(),
+    sessionId: options.sessionId,
+    ...extra,
+  });
   const hookBase = (event: string): Rec => ({
     session_id: options.sessionId,
     cwd: options.cwd,
@@ -473,6 +481,90 @@ export function createClaudeSession(options: SessionOptions) {
           response: { plan: text, isAgent: false },
         },
       );
+      return session;
+    },
+    /**
+     * The user rejects a tool call at the permission prompt, typing a reason or not: the host answers
+     * the call with its rejection text (the reason after "the user said:", then a note for the model in
+     * newer versions) and writes the interrupt marker. No PostToolUse fires for a call that never ran.
+     */
+    reject(name: string, input: Rec, reason = '') {
+      const toolUseId = `toolu_${id('tool').replace(/-/g, '').slice(0, 24)}`;
+      const messageId = `msg_${id('msg').replace(/-/g, '').slice(0, 24)}`;
+      tick(900);
+      const call = assistantRecord({ type: 'tool_use', id: toolUseId, name, input }, messageId);
+      tick(5000);
+      const lead =
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+      const text = reason
+        ? `${lead} To tell you how to proceed, the user said:\n${reason}\n\nNote: The user's next message may contain a correction or preference. Pay close attention — if they explain what went wrong or how they'd prefer you to work, consider saving that to memory for future sessions.`
+        : `${lead} STOP what you are doing and wait for the user to tell you how to proceed.`;
+      const res = userRecord([{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: true }], {
+        toolUseResult: `Error: ${text}`,
+      });
+      const marker = userRecord([{ type: 'text', text: '[Request interrupted by user for tool use]' }]);
+      push([call, res, marker]);
+      return session;
+    },
+    /**
+     * The user types while the agent works: the host queues the words (`queue-operation` enqueue).
+     * Then `absorb` hands them to the running turn (`remove`; newer versions also write a
+     * `queued_command` attachment), or `submitQueued` sends them as the next prompt once the turn ends —
+     * a user record attached where they were typed, not where the conversation is.
+     */
+    queue(text: string) {
+      tick(1000);
+      queued.push({ text, at: head });
+      push([queueOp('enqueue', { content: text })]);
+      return session;
+    },
+    absorb(attachment = false) {
+      tick(500);
+      const q = queued.shift();
+      const records: Rec[] = [];
+      if (q && attachment) {
+        const uuid = id('attachment');
+        records.push({
+          ...envelope('attachment'),
+          attachment: { type: 'queued_command', prompt: q.text, commandMode: 'prompt', origin: { kind: 'human' } },
+          uuid,
+          timestamp: now(),
+        });
+        head = uuid;
+      }
+      records.push(queueOp('remove'));
+      push(records);
+      return session;
+    },
+    submitQueued() {
+      tick(3000);
+      const q = queued.shift();
+      if (!q) return session;
+      head = q.at;
+      const r = userRecord(q.text);
+      push([queueOp('dequeue'), r], { ...hookBase('UserPromptSubmit'), prompt: q.text });
+      return session;
+    },
+    /** A Stop hook refuses to end the turn: its summary record, and its feedback sent back as a meta user record. */
+    stopBlocked(command: string, feedback: string) {
+      tick(500);
+      const uuid = id('system');
+      const rec: Rec = {
+        ...envelope('system'),
+        subtype: 'stop_hook_summary',
+        hookCount: 1,
+        hookInfos: [{ command }],
+        hookErrors: [feedback],
+        preventedContinuation: true,
+        stopReason: '',
+        hasOutput: true,
+        level: 'suggestion',
+        timestamp: now(),
+        uuid,
+      };
+      head = uuid;
+      const fed = userRecord(`Stop hook feedback:\n[${command}]: ${feedback}`, { isMeta: true });
+      push([rec, fed], { ...hookBase('Stop'), stop_hook_active: false, last_assistant_message: lastText });
       return session;
     },
     /** The user presses Esc: the host writes the interrupt marker. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeSession, type ClaudeSession } from '../../../test/support/claude-session.ts';
+import { rejectionReason } from '../../core/transcript.ts';
 import { createTranscriptParser, peekSkippedType, type ParsedTranscript } from './transcript-entries.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'transcripts');
@@ -230,7 +231,12 @@ describe('only the user’s words are the user’s', () => {
     expect(task?.kind === 'tool_call' && task.result?.text).toMatch(
       /^Based on the official Claude Code hooks documentation/,
     );
-    expect(prompts(big).map(([t]) => t)).toEqual(['Implement spotter-gqc', 'did you push?']);
+    expect(prompts(big).map(([t]) => t)).toEqual([
+      'Implement spotter-gqc',
+      'check again',
+      'new beads for the epic were added. tackle them',
+      'did you push?',
+    ]);
     const sub = parseFile('258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl');
     expect(sub.entries.filter((e) => e.kind === 'prompt' || e.kind === 'assistant_text')).toEqual([]);
   });
@@ -301,5 +307,101 @@ describe('the parentUuid chain: a rewound branch is not what happened', () => {
       }
       expect(p.result().rewinds, name).toEqual([]);
     }
+  });
+});
+
+describe('what the user said outside a prompt', () => {
+  const session = () => createClaudeSession({ sessionId: 's-words', cwd: '/w', start: '2026-03-01T10:00:00Z' });
+
+  it('keeps the reason typed when rejecting a tool call, without the host’s wrapping, with the call rejected', () => {
+    const s = session()
+      .prompt('silence the lint warning')
+      .say('I will add a biome-ignore comment.')
+      .reject('Edit', { file_path: '/w/app/api.ts', old_string: 'const a = 1;', new_string: '// biome-ignore lint\nconst a = 1;' }, 'we import it twice, remove the unused one instead')
+      .say('Understood.')
+      .reject('Bash', { command: 'mise run fmt' });
+    const entries = readSession(s).entries;
+    const interrupts = entries.filter((e) => e.kind === 'interrupt');
+    expect(interrupts[0]).toMatchObject({
+      rejected: { tool: 'Edit', input: { file_path: '/w/app/api.ts' } },
+      reason: 'we import it twice, remove the unused one instead',
+    });
+    // Rejected without a reason: the call is named, no words are made up.
+    expect(interrupts.find((e) => e.kind === 'interrupt' && e.rejected?.tool === 'Bash')).not.toHaveProperty('reason');
+    // A rejected call did not run: it is not a tool call of the turn.
+    expect(entries.filter((e) => e.kind === 'tool_call')).toEqual([]);
+    expect(JSON.stringify(entries)).not.toContain('Pay close attention');
+  });
+
+  it('reads no reason into the host’s request to clarify an AskUserQuestion', () => {
+    expect(
+      rejectionReason(
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n    This means they may have additional information.",
+      ),
+    ).toBe('');
+  });
+
+  it('keeps words typed while the agent worked: absorbed into the turn, or submitted later (once, not a rewind)', () => {
+    const s = session()
+      .prompt('run the full test suite')
+      .bash('mix test', { stdout: '87 tests, 0 failures' })
+      .queue('also check the credo warnings')
+      .absorb()
+      .queue('and the attachment form')
+      .absorb(true)
+      .queue('are they still running?')
+      .say('All green.')
+      .stop()
+      .submitQueued();
+    const parsed = readSession(s);
+    expect(parsed.rewinds).toEqual([]);
+    expect(parsed.entries.flatMap((e) => (e.kind === 'prompt' ? [[e.text, e.queued === true]] : []))).toEqual([
+      ['run the full test suite', false],
+      ['also check the credo warnings', true],
+      ['and the attachment form', true],
+      ['are they still running?', false],
+    ]);
+    // The assistant's words after the queued prompt are kept (nothing was taken for an abandoned branch).
+    expect(parsed.entries.some((e) => e.kind === 'assistant_text' && e.text === 'All green.')).toBe(true);
+  });
+
+  it('never takes a queued task notification for the user’s words', () => {
+    const p = createTranscriptParser();
+    p.add({
+      type: 'queue-operation',
+      operation: 'enqueue',
+      timestamp: '2026-03-01T10:00:00Z',
+      content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>',
+    });
+    expect(p.result().entries).toEqual([]);
+  });
+
+  it('reads a Stop hook that refused to end the turn as the hook’s feedback, never as a prompt', () => {
+    const s = session()
+      .prompt('fix the typo')
+      .say('Fixed.')
+      .stopBlocked('.claude/hooks/require-commit.sh', 'There are uncommitted changes: commit them before stopping.')
+      .say('Committing.')
+      .stop();
+    const entries = readSession(s).entries;
+    expect(entries.filter((e) => e.kind === 'prompt').map((e) => (e.kind === 'prompt' ? e.text : ''))).toEqual([
+      'fix the typo',
+    ]);
+    const feedback = entries.filter((e) => e.kind === 'hook_feedback');
+    expect(feedback.length).toBeGreaterThan(0);
+    expect(feedback[0]).toMatchObject({
+      event: 'Stop',
+      command: '.claude/hooks/require-commit.sh',
+      text: 'There are uncommitted changes: commit them before stopping.',
+    });
+    // A Stop hook that let the turn end says nothing (the session's plain stop() records are ignored).
+    expect(feedback.every((f) => f.kind === 'hook_feedback' && f.text.includes('uncommitted'))).toBe(true);
+  });
+
+  it('keeps a compaction summary’s later sections even after long code listings', () => {
+    const code = `\`\`\`ts\n${'const x = 1;\n'.repeat(1500)}\`\`\``;
+    const s = session().prompt('go').say('ok').compact(`Summary:\n3. Files and Code Sections:\n${code}\n7. Pending Tasks:\n   - wire the review page`);
+    const summary = readSession(s).entries.find((e) => e.kind === 'compact_summary');
+    expect(summary?.kind === 'compact_summary' && summary.text).toContain('wire the review page');
   });
 });

@@ -8,7 +8,7 @@
  * never fatal. Every string is scrubbed before it leaves this module.
  */
 import { scrubText } from '../../core/scrub.ts';
-import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../../core/transcript.ts';
+import { isRejection, rejectionReason, type ChainLink, type Rewind, type TranscriptEntry, type UsageRecord } from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
 import type { SkippedLine } from './read-jsonl.ts';
 import { createRecordChain } from './record-chain.ts';
@@ -58,6 +58,12 @@ function blocksText(content: unknown): string {
 }
 
 const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead']);
+
+/** Files whose text states the project's rules for agents: kept whole when read (see project-rules). */
+const RULE_FILE = /(?:^|[\\/])(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$/i;
+
+/** The Stop hook's blocking feedback as the host writes it into a user record. */
+const HOOK_FEEDBACK = /^(Stop|SubagentStop|TeammateIdle|TaskCompleted) hook feedback:\s*\n?([\s\S]+)$/;
 
 /** The parts of a tool's structured result the distillers use (a Read's file content is not one). */
 function usefulResultFields(value: unknown): unknown {
@@ -128,10 +134,69 @@ export function createTranscriptParser(
     if (lastText && gone.has(lastText.uuid)) lastText = null;
   };
 
+  const sameWords = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+  /** A prompt queued earlier and now submitted as a prompt of its own: one utterance, not two. */
+  const dropQueued = (text: string) => {
+    const before = parsed.entries.length;
+    parsed.entries = parsed.entries.filter((e) => !(e.kind === 'prompt' && e.queued && sameWords(e.text, text)));
+    return parsed.entries.length < before;
+  };
+  /**
+   * Words the user typed while the agent worked: the host queues them (`queue-operation` enqueue) and
+   * hands them to the running turn (newer hosts write a `queued_command` attachment then), or submits
+   * them as the next prompt (a user record follows, which replaces the queued one).
+   */
+  const queuedTexts: string[] = [];
+  const queuedPrompt = (raw: string, uuid: string, at: number) => {
+    const said = readUserText(raw);
+    if (said.kind !== 'words') return false;
+    const text = scrubText(said.text).slice(0, 8000);
+    queuedTexts.push(said.text);
+    if (queuedTexts.length > 50) queuedTexts.shift();
+    dropQueued(text);
+    push({ kind: 'prompt', uuid, at, text, queued: true }, uuid);
+    return true;
+  };
+
+  /** A Stop hook that would not let the turn end: its summary record names it and what it said. */
+  const stopHookSummary = (r: Record<string, unknown>, uuid: string, at: number): boolean => {
+    const errors = Array.isArray(r['hookErrors']) ? r['hookErrors'].map(str).filter(Boolean) : [];
+    const reason = str(r['stopReason']);
+    if (r['preventedContinuation'] !== true && errors.length === 0 && reason === '') return false;
+    const infos = Array.isArray(r['hookInfos']) ? r['hookInfos'] : [];
+    const command = infos.map((i) => str(rec(i)['command'])).find(Boolean) ?? '';
+    const text = [reason, ...errors].join('\n').trim();
+    if (text === '') return false;
+    // The feedback record that follows says the same: keep one.
+    push({ kind: 'hook_feedback', uuid, at, event: 'Stop', command: scrubText(command), text: scrubText(text).slice(0, 2000) }, uuid);
+    return true;
+  };
+
   const userRecord = (r: Record<string, unknown>, uuid: string, at: number, sidechain: boolean): boolean => {
     const content = rec(r['message'])['content'];
     if (r['isCompactSummary'] === true) {
-      push({ kind: 'compact_summary', uuid, at, text: scrubText(blocksText(content)).slice(0, 8000) }, uuid);
+      // Its code listings are the bulk; the sections after them (errors and fixes, the user's
+      // messages, pending tasks, next step) are what is read.
+      const text = blocksText(content).replace(/```[\s\S]*?```/g, '[code]');
+      push({ kind: 'compact_summary', uuid, at, text: scrubText(text).slice(0, 24_000) }, uuid);
+      return true;
+    }
+    const feedback = HOOK_FEEDBACK.exec(blocksText(content).trim());
+    if (feedback && !sidechain) {
+      const body = (feedback[2] ?? '').trim();
+      // Older hosts name the hook's command first: "[command]: what it printed".
+      const named = /^\[([^\]\n]{1,300})\]:\s*([\s\S]*)$/.exec(body);
+      push(
+        {
+          kind: 'hook_feedback',
+          uuid,
+          at,
+          event: feedback[1] ?? 'Stop',
+          command: scrubText(named?.[1] ?? ''),
+          text: scrubText((named?.[2] ?? body).trim()).slice(0, 2000),
+        },
+        uuid,
+      );
       return true;
     }
     // A skill's or slash command's expansion, a local command's caveat: the host's text.
@@ -145,16 +210,29 @@ export function createTranscriptParser(
       if (block['type'] !== 'tool_result') continue;
       const call = calls.get(str(block['tool_use_id']));
       const text = typeof block['content'] === 'string' ? block['content'] : blocksText(block['content']);
-      if (/^The user doesn't want to proceed with this tool use/.test(text)) {
-        // The user rejected the tool call: a redirect, not a failure of the tool.
+      if (isRejection(text)) {
+        // The user rejected the tool call: a redirect, not a failure of the tool. What they typed as
+        // the reason is their words about it.
         if (call) calls.delete(call.id);
         parsed.entries = parsed.entries.filter((e) => e !== call);
-        push({ kind: 'interrupt', uuid, at }, uuid);
+        const reason = scrubText(rejectionReason(text)).slice(0, 8000);
+        push(
+          {
+            kind: 'interrupt',
+            uuid,
+            at,
+            ...(call ? { rejected: { tool: call.name, input: call.input } } : {}),
+            ...(reason !== '' ? { reason } : {}),
+          },
+          uuid,
+        );
         kept = true;
       } else if (call && !call.result) {
         // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-        // bulk of a transcript and no distiller uses it.
-        const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) ? 8000 : 300;
+        // bulk of a transcript and no distiller uses it — except a file of rules for agents.
+        const input = rec(call.input);
+        const ruleFile = RULE_FILE.test(str(input['file_path']));
+        const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
         call.result = {
           text: scrubText(text.slice(0, keep)),
           isError: block['is_error'] === true,
@@ -173,8 +251,13 @@ export function createTranscriptParser(
     }
     // A subagent's prompt (its first sidechain record) is the parent agent's words, never the user's.
     if (sidechain || said.kind === 'host') return kept;
-    if ('parentUuid' in r) followRewind(typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null, at);
     const text = said.kind === 'command' ? `${said.name} ${said.args}`.trim() : said.text;
+    // A prompt that waited in the queue is attached where it was typed, not where the conversation
+    // went back to: not a rewind.
+    const wasQueued = queuedTexts.some((q) => sameWords(q, text));
+    if ('parentUuid' in r && !wasQueued)
+      followRewind(typeof r['parentUuid'] === 'string' ? r['parentUuid'] : null, at);
+    dropQueued(text);
     push(
       {
         kind: 'prompt',
@@ -275,9 +358,29 @@ export function createTranscriptParser(
           push({ kind: 'compact_boundary', uuid, at }, uuid);
           lastText = null;
           count(`system:${str(r['subtype'])}`, false);
+        } else if (str(r['subtype']) === 'stop_hook_summary' && !sidechain) {
+          count('system:stop_hook_summary', !stopHookSummary(r, uuid, at));
         } else {
           count(`system:${str(r['subtype']) || '?'}`, true);
         }
+        return;
+      }
+      case 'queue-operation': {
+        const enqueued = str(r['operation']) === 'enqueue' && typeof r['content'] === 'string';
+        // No uuid of its own: named by its time, so reading it again names it the same.
+        count(type, !(enqueued && queuedPrompt(str(r['content']), `queue:${str(r['timestamp'])}`, at)));
+        return;
+      }
+      case 'attachment': {
+        const a = rec(r['attachment']);
+        const origin = str(rec(a['origin'])['kind']);
+        const typed =
+          a['type'] === 'queued_command' &&
+          a['isMeta'] !== true &&
+          (str(a['commandMode']) || 'prompt') === 'prompt' &&
+          (origin === '' || origin === 'human') &&
+          !sidechain;
+        count(`attachment:${str(a['type']) || '?'}`, !(typed && queuedPrompt(blocksText(a['prompt']), uuid, at)));
         return;
       }
       default:
@@ -307,7 +410,9 @@ export function createTranscriptParser(
  */
 export function peekSkippedType(line: string): SkippedLine | null {
   if (line.startsWith('{"type":"file-history-snapshot"')) return { type: 'file-history-snapshot' };
-  if (line.startsWith('{"type":"queue-operation"')) return { type: 'queue-operation' };
+  // Only an enqueue carries words (what the user typed while the agent worked).
+  if (line.startsWith('{"type":"queue-operation"') && !line.includes('"operation":"enqueue"'))
+    return { type: 'queue-operation' };
   // The envelope comes first: a progress record names its type within its first few hundred bytes, so
   // only that much is searched (lastIndexOf from a bound) instead of scanning long lines to the end.
   if (line.lastIndexOf('"type":"progress","data":{', 1024) === -1) return null;

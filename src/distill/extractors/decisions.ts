@@ -1,36 +1,140 @@
 /**
- * Decisions stated by the assistant: "going with X because Y", "chose X over Y", "X instead of Y",
- * rejected alternatives — with their reason. Questions, offers, hypotheticals and the narration of a
- * step ("Now also replace X since we imported it") are not decisions.
+ * Decisions stated by the assistant: "going with X because Y", "chose X over Y", "use X instead of Y"
+ * — kept with their reason and the alternative rejected, whole. A sentence is a decision only when it
+ * says why (or what it was chosen over), and it is kept only when the evidence supports it and nothing
+ * refutes it:
+ * - supported: the same turn acted on it (an edit, a write or a command that touches what it names);
+ * - refuted: the user's next words correct it, or a later message of the assistant's says otherwise;
+ * - outranked: the user made the decision themselves (a choice, an approval, a correction on the same
+ *   subject) — the user's decision is kept, not the assistant's narration of it.
+ * Questions, offers, hypotheticals and the narration of a step ("Now also replace X since we imported
+ * it") are not decisions.
  */
 import type { TranscriptEntry } from '../../core/transcript.ts';
-import { extracted, sentences, type Extracted } from './extracted.ts';
+import { clipWords, extracted, sentences, type Extracted } from './extracted.ts';
+import { negates } from './mood.ts';
+import { contentWords, refersTo, sharedScore } from './shared-words.ts';
+import type { UserReading } from './user-words.ts';
 
 const CHOICE =
-  /\b(?:I(?:'ll| will)\b|I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best) (?:option|choice|approach) is)\b/i;
+  /\b(?:I(?:'ll| will)\b|I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best|simplest|safest) (?:option|choice|approach|fix|way) is)\b/i;
 const REASON =
-  /\b(?:because|since|as it|so that|which (?:avoids|keeps|means)|instead of|rather than|over\b|to avoid)\b/i;
-const CONTRAST = /\b(?:instead of|rather than|over)\b/i;
+  /\b(?:because|since|as it|so that|which (?:avoids|keeps|means)|instead of|rather than|to avoid)\b/i;
+const CONTRAST = /\b(?:instead of|rather than)\b/i;
 const NOT_A_DECISION =
   /\?\s*$|^(?:if|should|would|could|do you|shall|want me|let me know|maybe|perhaps)\b|\b(?:if you (?:want|prefer|like)|I could|we could|might)\b/i;
 /** A step being narrated: "Now also …", "Next I'll …", "Let me …", "First, …". */
 const NARRATION = /^(?:now|also|next|then|first|finally|ok(?:ay)?|alright|so|let me|let's|good|great)\b/i;
+const ACTING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash']);
 
 /** Whether a sentence states a decision with its reason (not a step, question or offer). */
 export function isDecision(s: string): boolean {
   if (s.length > 400 || NOT_A_DECISION.test(s) || NARRATION.test(s)) return false;
-  const contrast = CONTRAST.test(s) && /\b(?:use|using|chose|pick|went|go|keep|prefer)\b/i.test(s);
+  const contrast =
+    CONTRAST.test(s) && /\b(?:use|using|chose|pick|went|go|keep|prefer|switch|replace)\b/i.test(s);
   return (CHOICE.test(s) && REASON.test(s)) || contrast;
 }
 
-export function extractDecisions(entries: readonly TranscriptEntry[]): Extracted[] {
+const unmark = (s: string) =>
+  s
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The reason a decision gives, and the alternative it rejects. */
+function parts(s: string): { reason: string; rejected: string } {
+  const reason =
+    /\b(?:because|since|so that|as it|which (?:avoids|keeps|means)|to avoid)\b\s*(.+)$/i.exec(s)?.[0] ?? '';
+  const rejected =
+    /\b(?:instead of|rather than)\s+(.+?)(?:[,;]|\s+(?:because|since|so that|as)\b|[.!]?$)/i.exec(s)?.[1] ??
+    '';
+  return { reason: reason.replace(/[.!]$/, ''), rejected: rejected.trim() };
+}
+
+function inputText(e: Extract<TranscriptEntry, { kind: 'tool_call' }>): string {
+  const input = (e.input ?? {}) as Record<string, unknown>;
+  return ['command', 'file_path', 'new_string', 'content', 'description']
+    .map((k) => (typeof input[k] === 'string' ? (input[k] as string).slice(0, 4000) : ''))
+    .join('\n');
+}
+
+/**
+ * `readings`: the user's words of the same stretch (see `readUserWords`), which refute or outrank the
+ * assistant's decisions. `context`: entries read before (not produced again). `unverified`: keep the
+ * decisions nothing acted on too (candidates for a reader that judges them itself).
+ */
+export function extractDecisions(
+  entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[] = [],
+  readings: readonly UserReading[] = [],
+  options: { unverified?: boolean } = {},
+): Extracted[] {
+  const old = new Set(context.map((e) => e.uuid));
+  const all = [...context, ...entries];
+  const userDecided = readings.filter((r) => r.role !== 'none').map((r) => r.utterance);
   const out: Extracted[] = [];
-  for (const e of entries) {
-    if (e.kind !== 'assistant_text') continue;
-    for (const s of sentences(e.text)) {
-      if (!isDecision(s)) continue;
-      out.push(extracted('decision', s, s, e, CHOICE.test(s) && REASON.test(s) ? 0.8 : 0.6));
+  const kept: string[] = [];
+  all.forEach((e, i) => {
+    if (e.kind !== 'assistant_text' || old.has(e.uuid)) return;
+    // The rest of the turn (until the user speaks again) and the user's next words.
+    const rest: TranscriptEntry[] = [];
+    let next: TranscriptEntry | null = null;
+    for (const later of all.slice(i + 1)) {
+      if (later.kind === 'prompt' || (later.kind === 'interrupt' && later.reason)) {
+        next = later;
+        break;
+      }
+      rest.push(later);
     }
-  }
+    const earlier = all.slice(0, i);
+    for (const raw of sentences(e.text)) {
+      const s = unmark(raw);
+      if (!isDecision(s)) continue;
+      const acted = rest.filter(
+        (x): x is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
+          x.kind === 'tool_call' && ACTING_TOOLS.has(x.name) && !(x.result?.isError ?? false),
+      );
+      // Reported at the end of a turn: what the turn did before it.
+      const before = earlier
+        .slice(earlier.map((x) => x.kind).lastIndexOf('prompt') + 1)
+        .filter(
+          (x): x is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
+            x.kind === 'tool_call' && ACTING_TOOLS.has(x.name) && !(x.result?.isError ?? false),
+        );
+      const supported = [...acted, ...before].some((x) => sharedScore(s, inputText(x)) >= 1);
+      if (!supported && options.unverified !== true) continue;
+      // The user's next words correct it.
+      const reading = next ? readings.find((r) => r.utterance.uuid === next?.uuid) : undefined;
+      if (
+        reading?.role === 'correction' &&
+        (refersTo(reading.utterance.text, s) || refersTo(reading.rejected, s))
+      )
+        continue;
+      // A later message of the assistant's says the opposite about the same thing.
+      const later = rest.flatMap((x) => (x.kind === 'assistant_text' ? sentences(x.text).map(unmark) : []));
+      if (
+        later.some(
+          (l) =>
+            sharedScore(l, s) >= 3 &&
+            negates(l) !== negates(s) &&
+            /\b(?:actually|instead|wrong|revert|doesn'?t work|not work)\b/i.test(l),
+        )
+      )
+        continue;
+      // The user decided it: their decision is kept, not this narration of it.
+      // (Only what the user decided before: a later confirmation of the assistant's decision keeps both.)
+      if (userDecided.some((u) => u.at <= e.at && sharedScore(u.text, s) >= 3)) continue;
+      // The same decision said twice in the stretch.
+      if (kept.some((k) => sharedScore(k, s) >= Math.max(3, contentWords(s).size * 0.7))) continue;
+      kept.push(s);
+      const { reason, rejected } = parts(s);
+      out.push(
+        extracted('decision', clipWords(s, 110), s, e, CHOICE.test(s) && REASON.test(s) ? 0.8 : 0.6, {
+          title: clipWords(s, 110),
+          facts: [...(reason ? [`reason: ${reason}`] : []), ...(rejected ? [`instead of: ${rejected}`] : [])],
+        }),
+      );
+    }
+  });
   return out;
 }

@@ -10,6 +10,8 @@ export interface Extracted {
   uuid: string;
   at: number;
   confidence: number;
+  /** The assistant's statements it shows were wrong (a correction's target): memories stating them are withdrawn. */
+  refutes?: string[];
 }
 
 export function extracted(
@@ -45,4 +47,13 @@ export function sentences(text: string): string[] {
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim().replace(/^[-*>#\d.)\s]+/, ''))
     .filter((s) => s.length >= 8);
+}
+
+/** A title cut at a word, never in the middle of one. */
+export function clipWords(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
 }

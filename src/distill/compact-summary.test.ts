@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { digestErrors, digestGotchas, digestOpenItems, digestUserMessages } from './compact-summary.ts';
+import { createHeuristicDistiller } from './heuristic-distiller.ts';
+import { ROOT, turn } from './queued-events.test-support.ts';
+
+/** The real compaction summary of the MIT fixture session (its `isCompactSummary` record). */
+function realSummary(): string {
+  const file = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    'test',
+    'fixtures',
+    'transcripts',
+    '258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+  );
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"isCompactSummary":true')) continue;
+    const r = JSON.parse(line) as { message: { content: string } };
+    return r.message.content;
+  }
+  throw new Error('no compaction summary in the fixture');
+}
+
+describe('the host’s compaction digest, section by section', () => {
+  it('reads the user’s messages it quotes — never its paraphrases', () => {
+    expect(digestUserMessages(realSummary())).toEqual([
+      'Implement spotter-gqc',
+      'check again',
+      'new beads for the epic were added. tackle them',
+    ]);
+  });
+
+  it('reads pending tasks and the next step as the open items', () => {
+    const open = digestOpenItems(realSummary());
+    expect(open[0]).toMatch(/^spotter-gqc\.6 \(in_progress\): Close project review session/);
+    expect(open[1]).toMatch(/^spotter-gqc\.7 \(open, blocked by gqc\.5\)/);
+    expect(open[2]).toMatch(/^Complete gqc\.6 by adding LiveView tests/);
+  });
+
+  it('makes a gotcha of each error and its fix, and none of an error the work expected', () => {
+    const errors = digestErrors(realSummary());
+    expect(errors.map((e) => e.problem)).not.toContain('Compile errors for missing AnnotationMessageRef');
+    expect(errors.find((e) => /lazy_html/.test(e.problem))).toMatchObject({
+      problem: 'LiveView test: missing lazy_html dependency',
+      fix: 'Added {:lazy_html, ">= 0.1.0", only: :test} to mix.exs deps.',
+    });
+    const gotchas = digestGotchas(realSummary());
+    expect(gotchas.find((g) => /SQLite/.test(g.title))).toMatchObject({
+      type: 'gotcha',
+      title:
+        'Auto-generated migration uses ALTER TABLE MODIFY (unsupported in SQLite for nullability) → Rewrote migration manually using table rename+recreate+copy pattern already established in the repo.',
+      subject: expect.stringMatching(/^gotcha:digest:/),
+    });
+  });
+
+  it('finds the sections by their words, in markdown headings too, and reads nothing without them', () => {
+    const text = [
+      '<summary>',
+      '## Errors and fixes',
+      '- **`npm ci` fails in the container with "Exit handler never called!"**: switched the Containerfile to `npm install`.',
+      '## All user messages',
+      '- "use apple container instead of docker"',
+      '## Pending tasks',
+      '- run ./run.sh again',
+      '</summary>',
+    ].join('\n');
+    expect(digestUserMessages(text)).toEqual(['use apple container instead of docker']);
+    expect(digestOpenItems(text)).toEqual(['run ./run.sh again']);
+    expect(digestErrors(text).map((e) => e.fix)).toEqual(['switched the Containerfile to npm install.']);
+    expect(digestUserMessages('Just a plain summary with no sections.')).toEqual([]);
+    expect(digestGotchas('Just a plain summary with no sections.')).toEqual([]);
+  });
+});
+
+describe('the digest’s open items in the session summary', () => {
+  it('makes the pending tasks and next step the session’s next steps, until later turns say otherwise', () => {
+    const distiller = createHeuristicDistiller();
+    const compacted = distiller.distilTurn({
+      projectRoot: ROOT,
+      events: turn({ kind: 'post_compact', trigger: 'auto', summary: realSummary() }),
+      previousSummary: null,
+    });
+    expect(compacted.summary?.nextSteps).toMatch(
+      /^spotter-gqc\.6 \(in_progress\): Close project review session/,
+    );
+    const later = distiller.distilTurn({
+      projectRoot: ROOT,
+      events: turn(
+        { kind: 'prompt', prompt: 'did you push?' },
+        { kind: 'stop', lastMessage: 'Yes, everything is pushed. Next step: write the release notes.' },
+      ),
+      previousSummary: compacted.summary,
+    });
+    expect(later.summary?.nextSteps).toBe('write the release notes');
+  });
+});

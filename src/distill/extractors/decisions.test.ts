@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { extractDecisions, isDecision } from './decisions.ts';
+import { prompt, say, titles, tool } from './test-entries.test-support.ts';
+import { readUserWords } from './user-words.ts';
+
+const edit = (file: string, next: string) =>
+  tool('Edit', { file_path: file, old_string: 'x', new_string: next });
+const decide = (entries: Parameters<typeof extractDecisions>[0]) =>
+  extractDecisions(entries, [], readUserWords(entries));
+
+describe('the assistant’s decisions', () => {
+  it('keeps a decision the turn acted on, with its reason and the alternative rejected, whole', () => {
+    const found = decide([
+      prompt('resume says I have uncommitted changes'),
+      say(
+        'The simplest fix is to use the git CLI for the uncommitted changes check instead of go-git, since the git CLI correctly respects all gitignore sources including the global excludes file.',
+      ),
+      edit('cmd/git_operations.go', 'cmd := exec.CommandContext(ctx, "git", "status", "--porcelain")'),
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.draft.narrative).toBe(
+      'The simplest fix is to use the git CLI for the uncommitted changes check instead of go-git, since the git CLI correctly respects all gitignore sources including the global excludes file.',
+    );
+    // The title is cut at a word, never inside one.
+    const title = found[0]?.draft.title ?? '';
+    expect(title.endsWith('…')).toBe(true);
+    const kept = title.slice(0, -1);
+    expect(found[0]?.draft.narrative.startsWith(kept)).toBe(true);
+    expect(found[0]?.draft.narrative.charAt(kept.length)).toBe(' ');
+
+    expect(found[0]?.draft.facts).toEqual([
+      'reason: since the git CLI correctly respects all gitignore sources including the global excludes file',
+      'instead of: go-git',
+    ]);
+  });
+
+  it('drops a decision nothing acted on, one the user corrected, and one the user had made themselves', () => {
+    expect(
+      decide([
+        prompt('add caching'),
+        say("I'll go with Redis because it is shared across instances."),
+        say('Done thinking.'),
+      ]),
+    ).toEqual([]);
+    expect(
+      decide([
+        prompt('add caching'),
+        say("I'll use Redis instead of an in-process map because it is shared across instances."),
+        edit('src/cache.ts', 'import Redis from "ioredis";'),
+        prompt("No, don't use Redis; an in-process LRU map is enough here."),
+      ]),
+    ).toEqual([]);
+    expect(
+      decide([
+        prompt('which container runtime?'),
+        say('Docker or Apple container?'),
+        prompt("let's use apple container instead of docker proper."),
+        say('I will use Apple container instead of Docker because you asked for it.'),
+        edit('run.sh', 'container build -t scenario-agent .'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('ignores questions, offers, hypotheticals and the narration of a step', () => {
+    expect(
+      [
+        'Should we use Redis instead of Memcached?',
+        'If you want, I could switch to Vite because it is faster.',
+        'We might use a queue rather than polling.',
+        'The build failed because of a missing import.',
+        "I'll read the config file next.",
+        'Now also replace `build_conn()` with `conn` since we imported it.',
+        'Let me use the existing helper since it already handles retries.',
+        'The request goes over the network.',
+      ].filter(isDecision),
+    ).toEqual([]);
+    expect(
+      titles(
+        decide([
+          prompt('clean up registration'),
+          say('I will remove the legacy registration since the new subscriber already covers it.'),
+          edit('lib/registration.ex', '# legacy registration removed'),
+        ]),
+      ),
+    ).toEqual(['I will remove the legacy registration since the new subscriber already covers it.']);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * How a sentence the user typed is meant, read from its form (word order, modal verbs, negation, the
+ * question mark), not from a list of whole phrasings:
+ * - `question`: an interrogative (a wh-word, or an auxiliary before its subject) — asks, states nothing;
+ * - `request`: asks for something to be done ("can you …", "please …", "let's …") — the task, not a rule;
+ * - `confirm`: a claim put up for confirmation ("…, right?", "…? tell me if I'm wrong");
+ * - `challenge`: a statement with a question mark ("I see four uncommitted files?"), a negative why
+ *   ("why won't you run it?") or an objection ("but …?") — it doubts what was just said or done;
+ * - `hypothesis`: an `if` clause without a rule in it — a premise, not a decision;
+ * - `norm`: limits how the work is done — obligation or prohibition (must, should, only … should,
+ *   don't, never, always, from now on), the team's will (we want / we don't want, I'd rather … than),
+ *   a practice stated as such ("we do container-first", "we use go-git in other places");
+ * - `choice`: picks a way ("let's use X instead of Y", "we might want X");
+ * - `approval`: only assent ("ok", "yes", "sure, go ahead");
+ * - `refusal`: a bare no ("no", "nope", "wrong");
+ * - `statement`: anything else (a description, a report, narration).
+ */
+
+export type Mood =
+  | 'question'
+  | 'request'
+  | 'confirm'
+  | 'challenge'
+  | 'hypothesis'
+  | 'norm'
+  | 'choice'
+  | 'approval'
+  | 'refusal'
+  | 'statement';
+
+/** Openers that do not change what a sentence is ("ok so", "i think", "but"). */
+const LEAD =
+  /^(?:(?:ok(?:ay)?|so|and|but|also|well|hmm+|oh+|ah+|uh+|um+|yeah|yes|right|alright|sorry|actually|wait|then|honestly|anyway|btw|i think|i guess|i mean|i (?:kind of |kinda )?feel like|i bet|i believe|i suppose|i know|perhaps|maybe)\b[,.!:;\s-]*)+/i;
+
+const WH = /^(?:what|why|how|where|when|which|who|whose|whom)\b/i;
+/** An auxiliary before its subject: "is the cli …", "does it …", "should we …". */
+const INVERTED =
+  /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|have|has|had)(?:n'?t)?\s+(?:i|we|you|it|they|he|she|this|that|these|those|there|the|a|an|my|our|your|its|their|any|some|all|each|every|[a-z0-9_.-]+(?:'s)?\s+(?:still|really|already|also|just|actually|now))\b/i;
+/** Asking for the work: "can you …", "could we …", "please …", "let's …". */
+const REQUEST = /^(?:(?:can|could|would|will)\s+(?:you|we)|please|pls|let'?s|let us)\b/i;
+/** A tag that turns a claim into a question for confirmation. */
+const TAG =
+  /(?:,|\s)\s*(?:right|correct|no|yes|yeah|ok(?:ay)?|true|isn'?t (?:it|that|this)|aren'?t (?:they|we|you)|don'?t (?:we|you|they|i)|doesn'?t (?:it|that)|won'?t (?:it|that)|wouldn'?t (?:it|that)|am i right|or not)\s*\?[?!]*\s*$/i;
+/** "tell me if I'm wrong", "am I right?": the sentence before it is put up for confirmation. */
+export const CONFIRM_FOLLOWER =
+  /^(?:(?:but|and|so)\s+)?(?:(?:(?:tell|let) me (?:know )?if i'?m wrong|correct me if i'?m wrong)\b[?!.]*|(?:am i (?:wrong|right|missing something)|right|correct|or am i wrong)\s*\?[?!]*)$/i;
+const NEGATIVE_WHY =
+  /^why\s+(?:won'?t|wouldn'?t|don'?t|didn'?t|can'?t|cannot|couldn'?t|isn'?t|aren'?t|wasn'?t|haven'?t|hasn'?t|not|did you not|do you not|are you not)\b/i;
+
+/** Obligation and prohibition (deontic modals), in any position: "only the flag should install it". */
+const OBLIGATION =
+  /\b(?:must(?:n'?t| not)?|should(?:n'?t| not)?|ought(?:n'?t)? to|ha(?:ve|s) to|need(?:s)? to|needn'?t|(?:is|are)(?:n'?t| not)? (?:supposed|required|allowed|meant) to|may not|can(?:no|')t be)\b/i;
+/** The same modals saying what is expected to be true, not what must be done ("it should work now"). */
+const EXPECTATION =
+  /\b(?:should(?:n'?t)?|must|ought to|ha(?:ve|s) to)\s+(?:(?:now|still|also|probably|already|really|just|definitely|certainly|be able to)\s+)*(?:be (?:fine|ok(?:ay)?|good|possible|enough|correct|right|there|done|working|the case|true|available|similar|the same|it|easy|safe|faster|better)|work|pass|help|succeed|have (?:been|worked|passed|failed))\b/i;
+/** A prohibition opening the sentence ("don't …", "never …", "avoid …"); reminders are requests. */
+const PROHIBITION = /^(?:please\s+)?(?:don'?t|do not|never|avoid)\b(?!\s+(?:forget|worry|bother|mind)\b)/i;
+const ALWAYS = /^(?:please\s+)?always\b/i;
+/** A rule's reach: it holds beyond this task. */
+const SCOPE =
+  /\b(?:from now on|going forward|in (?:the )?future|from here on|(?:in|for|across) (?:this|the|our|every|all) (?:repo(?:sitory)?|repos|project|projects|codebase|team)|every time|each time|by default)\b/i;
+/** The team's will or the user's preference ("we want", "we explicitly don't want", "I'd rather … than"). */
+const WILL =
+  /\b(?:we|i)\s+(?:(?:really|explicitly|definitely|strongly|only|also|just|kind of|kinda|probably|still|generally|usually|always)\s+)*(?:(?:do(?:n'?t| not)|would(?:n'?t)?|'d)\s+)?(?:want|prefer|rather|love|like)\b|\b(?:we|i)'d (?:rather|prefer|like|love)\b/i;
+/** First-person singular wishes for this moment ("I want to see the logs", "I want you to …"): requests. */
+const WISH_NOW =
+  /\b(?:i (?:just |really )?(?:want|need|would like|'d like) you\b|(?:i|we) (?:just |really )?(?:want|need|would like|'d like) to (?:see|know|check|understand|look|try|test|run|get|find|figure|make sure|debug|investigate|verify|confirm|reproduce|fix)\b)/i;
+/** A purpose clause: the tool is picked for this step ("use the debugger to check …"), not as a rule. */
+const FOR_NOW =
+  /\bto\s+(?:see|check|find|debug|test|look|get|verify|inspect|figure|print|show|run|read|reproduce|confirm|understand)\b/i;
+/** Sets the pick against another ("instead of", "rather than", "over", ", not"). */
+const AGAINST = /\b(?:instead(?: of)?|rather than|over|as opposed to)\b|,\s*not\b|\bnot\s+\S+\s*$/i;
+/** A tentative choice: "we might want X", "maybe we should use X". */
+const TENTATIVE = /\b(?:we|you)\s+(?:might|may|probably|could)\s+(?:want|need)\b/i;
+/** How the team works, in the present tense with "we" as subject. */
+const PRACTICE =
+  /^we\s+(?:(?:always|usually|generally|explicitly|typically|normally|only|never|also|just|now|deliberately)\s+)*(?:use|do|run|keep|commit|deploy|follow|write|test|build|avoid|ship|prefer|rely on|release|squash|rebase|merge|review|name|store|put|pin|vendor|host|target|support|require|check|lint|format|tag|work)\b/i;
+/** A choice of tool or approach: "let's use X", "use X instead", "go with X", "switch to X". */
+const CHOOSE =
+  /^(?:(?:let'?s|let us|we(?:'ll| will| should)|please|i'?d)\s+)?(?:use|go with|stick with|stick to|switch to|keep using|pick|choose|adopt|move to|prefer)\b/i;
+/** Workflow conventions stated without a modal: "one commit per task", "run the linter before committing". */
+const CONVENTION =
+  /^(?:(?:one|a single|exactly one) \w+(?: \w+)? per \w+|(?:always )?(?:run|use) .{3,60} before (?:committing|each commit|every commit|pushing|merging)|commit (?:after|per) (?:each|every) \w+|(?:the )?(?:tests?|lint(?:er)?|ci|checks?) (?:must|should) (?:pass|be green) before)\b/i;
+const APPROVAL =
+  /^(?:(?:ok(?:ay)?|k|yes|yep|yeah|yup|sure|great|perfect|good|nice|cool|fine|lgtm|sounds good|looks good|looks great|that works|works for me|agreed|agree|correct|exactly|right|do it|go ahead|go for it|proceed|ship it|approved?|please do|yes please|let'?s do it|let'?s go|makes sense|thanks|thank you|👍)\b[\s,.!]*)+$/i;
+const REFUSAL = /^(?:no|nope|nah|not really|not quite|wrong|incorrect|not that|not like that)\b[\s,.!]*$/i;
+/** Polite negatives: not a refusal of anything. */
+const BENIGN_NO =
+  /^no\s+(?:worries|problem|thanks|need|rush|big deal)\b|^no,?\s+(?:that'?s|it'?s|this is)\s+(?:fine|ok|okay|good|great|perfect)/i;
+const CONDITION = /^(?:if|when|unless|in case|once|assuming|as long as)\b/i;
+/** Uncertainty: "I don't know if …", "not sure …", "wondering …" — it asks, it does not decide. */
+const UNSURE =
+  /^(?:i (?:don'?t|do not) know\b|i'?m not sure\b|not sure\b|i (?:was|am) wondering\b|wondering\b)|\bbut wondering\b/i;
+/**
+ * An imperative: a verb first, then its object ("fix the comments", "push up and make a pr"). Read
+ * from the second word (an article, a pronoun, a particle) since a first word alone could be a noun.
+ */
+const IMPERATIVE =
+  /^(?!(?:i|we|you|it|they|he|she|this|that|these|those|there|here|the|a|an|my|our|your|its|their|what|why|how|where|when|which|who|and|or|but|so|if|not|no|is|are|was|were)\b)[a-z]+\s+(?:the|a|an|this|that|these|those|it|them|up|all|my|our|your|some|any|out|back|down|me|us|everything|something)\b/i;
+
+/** The sentence without its openers ("ok so I think we …" → "we …"). */
+export function core(sentence: string): string {
+  return sentence
+    .trim()
+    .replace(/^[("'`]+|[)"'`]+$/g, '')
+    .replace(LEAD, '')
+    .trim();
+}
+
+/** Whether the sentence states a rule of work (the `norm` test, without the rest of the classification). */
+function isNorm(s: string, c: string): boolean {
+  if (CONVENTION.test(c) || PROHIBITION.test(c) || ALWAYS.test(c) || PRACTICE.test(c)) return true;
+  if (SCOPE.test(s)) return true;
+  if (WILL.test(s) && !WISH_NOW.test(s)) return true;
+  return OBLIGATION.test(s) && !EXPECTATION.test(s) && !/^i\s+(?:need|have) to\b/i.test(c);
+}
+
+/** What one sentence of the user's is (see the module comment). */
+export function moodOf(sentence: string): Mood {
+  const s = sentence.trim();
+  const c = core(s);
+  if (c === '') return APPROVAL.test(s) ? 'approval' : 'statement';
+  if (UNSURE.test(c) || UNSURE.test(s)) return 'question';
+  const asks = /\?[?!]*\s*\)?$|\?\s*\(.*\)$/.test(s);
+  const objects = /^(?:but|although|though|yet)\b/i.test(s);
+  if (BENIGN_NO.test(c)) return 'statement';
+  if (REFUSAL.test(s)) return 'refusal';
+  if (APPROVAL.test(s)) return 'approval';
+  if (asks && TAG.test(s)) return 'confirm';
+  if (NEGATIVE_WHY.test(c)) return 'challenge';
+  if (asks && objects && !WH.test(c)) return 'challenge';
+  // "please don't …", "please always …": a rule asked for politely is still a rule.
+  if (!asks && (PROHIBITION.test(c) || ALWAYS.test(c) || SCOPE.test(s))) return 'norm';
+  if (REQUEST.test(c) && !CHOOSE.test(c.replace(/^(?:let'?s|let us|please)\s+/i, "let's "))) return 'request';
+  if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
+    return 'question';
+  if (CONDITION.test(c))
+    return isNorm(s, c) && /\b(?:always|never|don'?t|do not|must)\b/i.test(s) ? 'norm' : 'hypothesis';
+  // A pick of tool or approach: a decision when it is set against another, or when the team makes it
+  // ("let's use …") for more than the step at hand; a bare "use X" is an instruction for now.
+  if (
+    CHOOSE.test(c) &&
+    !FOR_NOW.test(s) &&
+    (AGAINST.test(s) || /^(?:let'?s|let us|we(?:'ll| will| should)|i'?d)\b/i.test(c))
+  )
+    return 'choice';
+  if (TENTATIVE.test(s) && !/\bwant to\b/i.test(s) && !FOR_NOW.test(s)) return 'choice';
+  if (CHOOSE.test(c)) return 'request';
+  if (isNorm(s, c)) return 'norm';
+  if (IMPERATIVE.test(c)) return 'request';
+  if (asks) return 'challenge';
+  if (REQUEST.test(c) || /^(?:please|pls)\b/i.test(c)) return 'request';
+  return 'statement';
+}
+
+/**
+ * A norm that holds beyond the work at hand on its own (a scope, always/never, a prohibition, the
+ * team's will, a practice, a workflow convention) — unlike a bare "X should Y", which in a first
+ * request specifies the task rather than a rule of the project.
+ */
+export function isStandingNorm(sentence: string): boolean {
+  const s = sentence.trim();
+  const c = core(s);
+  return (
+    CONVENTION.test(c) ||
+    PROHIBITION.test(c) ||
+    ALWAYS.test(c) ||
+    PRACTICE.test(c) ||
+    SCOPE.test(s) ||
+    (WILL.test(s) && !WISH_NOW.test(s))
+  );
+}
+
+/** "X, not Y", "not X but Y", "X instead of Y", "rather than": the sentence sets one thing against another. */
+export function contrasts(sentence: string): boolean {
+  return /\b(?:instead of|rather than|as opposed to)\b|,\s*not\s+\S|\bnot\b[^.;]{1,60}\bbut\b|\binstead\b/i.test(
+    sentence,
+  );
+}
+
+/** The sentence negates (no, not, don't, never …). */
+export function negates(sentence: string): boolean {
+  return /\b(?:no|not|never|nothing|none|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|without)\b|n't\b/i.test(
+    sentence,
+  );
+}
+
+/** A bare refusal opening the utterance ("no.", "nope,", "ok. uh. no."), not a polite negative. */
+export function opensWithRefusal(sentences: readonly string[]): boolean {
+  for (const s of sentences.slice(0, 4)) {
+    const c = core(s);
+    if (BENIGN_NO.test(c) || BENIGN_NO.test(s.trim())) return false;
+    if (
+      REFUSAL.test(s.trim()) ||
+      /^(?:no|nope|nah)\b[,.!]/i.test(s.trim()) ||
+      /^(?:no|nope|nah)\b[,.!]/i.test(c)
+    )
+      return true;
+    if (c !== '') return false;
+  }
+  return false;
+}
+
+/** Whether the sentence is the workflow kind of rule (commits, tests, lint) rather than a preference. */
+export function isConvention(sentence: string): boolean {
+  return CONVENTION.test(
+    core(sentence).replace(/^(?:from now on|going forward|in (?:the )?future|from here on)[,]?\s+/i, ''),
+  );
+}

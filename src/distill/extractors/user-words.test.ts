@@ -1,0 +1,456 @@
+import { describe, expect, it } from 'vitest';
+import { moodOf } from './mood.ts';
+import {
+  ask,
+  bash,
+  digest,
+  interrupt,
+  prompt,
+  reject,
+  say,
+  titles,
+  tool,
+} from './test-entries.test-support.ts';
+import { extractUserWords, readUserWords, saidSubject } from './user-words.ts';
+
+const kinds = (xs: ReturnType<typeof extractUserWords>) => xs.map((x) => [x.draft.type, x.draft.title]);
+
+describe('how a sentence is meant', () => {
+  it('tells rules from questions, requests, hypotheses and descriptions', () => {
+    const cases: [string, string][] = [
+      ['we explicitly don’t want hardcoded visual tests.'.replace('’', "'"), 'norm'],
+      ['only the `--local-dev` flag should install the version with the wrapper script', 'norm'],
+      ['we do container-first.', 'norm'],
+      ["please don't use f-strings in logging calls; use %-style formatting so they stay lazy", 'norm'],
+      ['please run the tests again', 'request'],
+      ['use the debugger to check the value', 'request'],
+      ['use grep', 'request'],
+      ['we might want to check the logs first', 'statement'],
+      ['we want to see why it fails', 'statement'],
+      ["I'd rather implement it as computer use tools than low-level playwright tools.", 'norm'],
+      ["let's use apple container instead of docker proper.", 'choice'],
+      ['looks like we might want mcr.microsoft.com/playwright:v1.56.0-arm64 ?', 'choice'],
+      ['is the cli adding this to the global git ignore?', 'question'],
+      ['can we add a test for this?', 'request'],
+      ['fix the comments that confused the reviewer?', 'request'],
+      ['using the git cli for this should be fine, since it is the local worktree, right?', 'confirm'],
+      ['I see four uncommitted files?', 'challenge'],
+      ["why won't you run it?", 'challenge'],
+      ['if the local file overrides all hooks we can just write it there', 'hypothesis'],
+      ['The test always fails on CI', 'statement'],
+      ['it should work now', 'statement'],
+      ["i don't know for sure if we want mcp tools or an agent", 'question'],
+      ['ok', 'approval'],
+      ['no.', 'refusal'],
+      ['No worries, that looks great', 'statement'],
+    ];
+    expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
+  });
+});
+
+describe('preferences and conventions: what limits how the work is done', () => {
+  it('keeps durable rules in the user’s words, one memory per thing said', () => {
+    const found = extractUserWords([
+      prompt('Always use pnpm in this repo. Never commit directly to main.'),
+      say('Noted.'),
+      prompt('From now on, write commit messages in the imperative mood'),
+      say('Will do.'),
+      prompt('I prefer small functions over long ones'),
+    ]);
+    expect(kinds(found)).toEqual([
+      ['preference', 'Never commit directly to main.'],
+      ['preference', 'From now on, write commit messages in the imperative mood'],
+      ['preference', 'I prefer small functions over long ones'],
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'said: Always use pnpm in this repo.',
+      'said: Never commit directly to main.',
+    ]);
+    expect(found[0]?.draft.narrative).toContain(
+      '“Always use pnpm in this repo. Never commit directly to main.”',
+    );
+  });
+
+  it('reads workflow rules as conventions, and never a slash command’s arguments as a rule', () => {
+    const found = extractUserWords([
+      prompt('Implement the checkout epic. One commit per task.'),
+      say('Starting.'),
+      prompt('Always run the linter before committing'),
+      prompt('/review-pr always approve', { command: '/review-pr' }),
+    ]);
+    expect(kinds(found)).toEqual([
+      ['convention', 'One commit per task.'],
+      ['convention', 'Always run the linter before committing'],
+    ]);
+  });
+
+  it('keeps the team’s will and practice stated in a discussion, and not its descriptions or musings', () => {
+    const found = extractUserWords([
+      prompt('please read the research directory, then talk to me about the idea'),
+      say('You want an autonomous scenario-testing agent. What is the initial target: web or CLI?'),
+      prompt(
+        "so, i think the early tests are going to be both cli and web. scenario generation is fully separable from the autonomous testing. we explicitly don't want hardcoded visual tests. crash detection is...boring and table stakes. i agree that the loop is the really mindblowing part.",
+      ),
+    ]);
+    expect(kinds(found)).toEqual([['preference', "we explicitly don't want hardcoded visual tests."]]);
+    expect(found[0]?.draft.narrative).toContain('crash detection is...boring');
+  });
+
+  it('ignores descriptions, questions, hypotheses and a first request’s task specification', () => {
+    expect(
+      extractUserWords([
+        prompt('Spawn sub-agents to write poems. Each subagent should do a web search first.'),
+        say('Spawned.'),
+        prompt('The test always fails on CI'),
+        say('Looking.'),
+        prompt('Should we always run lint before tests?'),
+        say('Maybe.'),
+        prompt('It never returns null in practice'),
+        say('Good.'),
+        prompt(
+          "Let's pause, if the settings.local.json overwrites all hooks I think we can just write it there. But I'm not sold this works. So can you do a test repo?",
+        ),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads a queued prompt and the digest’s quotes of the user like any other words, once', () => {
+    const summary = [
+      'Summary:',
+      '6. All user messages:',
+      '   - "Implement the review page"',
+      '   - (interrupted the long test run)',
+      '   - "from now on run credo before every commit"',
+      '7. Pending Tasks:',
+      '   - none',
+    ].join('\n');
+    const found = extractUserWords([
+      prompt('Implement the review page'),
+      say('Working on it.'),
+      prompt('never add a migration without a down step', { queued: true }),
+      digest(summary),
+    ]);
+    expect(kinds(found)).toEqual([
+      ['preference', 'never add a migration without a down step'],
+      ['convention', 'from now on run credo before every commit'],
+    ]);
+  });
+});
+
+describe('corrections: what contradicts what the assistant just said or did', () => {
+  it('pairs a redirect with the approach it rejected', () => {
+    const found = extractUserWords([
+      prompt('Add caching to the user lookup'),
+      say('I will add Redis as a cache in front of the database.'),
+      prompt("No, don't add Redis; use an in-memory LRU map instead."),
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'correction',
+      title: "Correction: No, don't add Redis; use an in-memory LRU map instead.",
+      facts: [
+        'rejected: I will add Redis as a cache in front of the database.',
+        "instead: No, don't add Redis; use an in-memory LRU map instead.",
+      ],
+    });
+  });
+
+  it('reads the reason typed when rejecting a tool call as a correction of that call', () => {
+    const found = extractUserWords([
+      prompt('silence the lint warning in api.stream.ts'),
+      say('I will add a biome-ignore comment.'),
+      reject(
+        'Edit',
+        {
+          file_path: 'app/routes/api.stream.ts',
+          old_string: 'const { svc } = await import("x");',
+          new_string: '// biome-ignore lint: used in action\nconst { svc } = await import("x");',
+        },
+        'we import it in two methods, remove the unused import instead',
+      ),
+    ]);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'correction',
+      facts: [
+        'rejected: Edit app/routes/api.stream.ts: // biome-ignore lint: used in action',
+        'instead: we import it in two methods, remove the unused import instead',
+      ],
+    });
+  });
+
+  it('treats new instructions after an interrupt as a correction of the interrupted command', () => {
+    const found = extractUserWords([
+      prompt('Clean the build'),
+      bash('rm -rf dist node_modules'),
+      interrupt(),
+      prompt('Only delete dist, keep node_modules'),
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'rejected: Bash `rm -rf dist node_modules`',
+      'instead: Only delete dist, keep node_modules',
+    ]);
+  });
+
+  it('does not read a new rule after stopping a search as a correction of the search', () => {
+    const found = extractUserWords([
+      prompt('mix phx.server doesnt seem to start'),
+      tool('Glob', { pattern: 'mix.exs', path: '/home/dev/spotter' }),
+      reject('Glob', { pattern: 'mix.exs', path: '/home/dev/spotter' }),
+      interrupt(),
+      prompt('From now on, run mix format before every commit'),
+    ]);
+    expect(kinds(found)).toEqual([['convention', 'From now on, run mix format before every commit']]);
+  });
+
+  it('reads a quote of the assistant’s line followed by an objection as a correction of that line', () => {
+    const found = extractUserWords([
+      prompt('make the hook command toggleable'),
+      say(
+        '## Summary\n- `entire enable` now installs hooks using the wrapper script by default\n- docs added',
+      ),
+      prompt(
+        '- entire enable now installs hooks using the wrapper script by default\n\nThis should not be changed, only the `--local-dev` flag should install the version with the wrapper script',
+      ),
+    ]);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'correction',
+      title:
+        'Correction: This should not be changed, only the `--local-dev` flag should install the version with the…',
+      facts: expect.arrayContaining([
+        'rejected: entire enable now installs hooks using the wrapper script by default',
+      ]),
+    });
+  });
+
+  it('keeps a doubt put as a question only once the assistant grants it', () => {
+    const granted = extractUserWords([
+      prompt('commit everything'),
+      say('All changes are committed and the working tree is clean.'),
+      prompt('I see four uncommitted files?'),
+      say("You're right! The Prisma clients are still modified."),
+    ]);
+    expect(kinds(granted)).toEqual([['correction', 'Correction: I see four uncommitted files?']]);
+    expect(granted[0]?.draft.facts).toContain("confirmed: You're right!");
+    const disputed = extractUserWords([
+      prompt('commit everything'),
+      say('All changes are committed and the working tree is clean.'),
+      prompt('I see four uncommitted files?'),
+      say('No — those four files are ignored build outputs; git status shows a clean tree.'),
+    ]);
+    expect(disputed).toEqual([]);
+  });
+
+  it('does not pin a user’s claim the assistant’s answer disproved; it keeps the answer instead', () => {
+    const found = extractUserWords([
+      prompt('add a test for the global ignore'),
+      say('The test sets core.excludesfile in the temp repo.'),
+      prompt('but while that test is running my local git config is messed up, right?'),
+      say("No, it's only setting core.excludesfile in the repo-local config, not your global config."),
+    ]);
+    expect(kinds(found)).toEqual([
+      [
+        'discovery',
+        "No, it's only setting core.excludesfile in the repo-local config, not your global config.",
+      ],
+    ]);
+  });
+
+  it('does not take an approval, a new question or a topic change after an interrupt for a correction', () => {
+    expect(
+      extractUserWords([
+        prompt('Plan the beads for the linting setup'),
+        say('Here is the plan for your approval.'),
+        interrupt(),
+        prompt('create the beads'),
+        say('Created spotter-0p7.'),
+        prompt('go ahead and create the tickets'),
+        bash('tail -5 /tmp/claude/tasks/bae407b.output', 'REFUSED JOIN terminal'),
+        interrupt(),
+        prompt(
+          'scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions',
+        ),
+        say('Two packages would move: packages/ui and'),
+        interrupt(),
+        prompt('unrelated: which node version does CI use'),
+      ]).filter((x) => x.draft.type === 'correction'),
+    ).toEqual([]);
+  });
+
+  it('does not read a bare no to the assistant’s question as a correction', () => {
+    expect(
+      extractUserWords([prompt('tidy the imports'), say('Done. Should I commit now?'), prompt('no.')]),
+    ).toEqual([]);
+  });
+
+  it('does not mistake politeness, first prompts, questions or a slash command for corrections', () => {
+    expect(
+      extractUserWords([
+        prompt("Don't forget to add tests for the parser"),
+        say('Added tests.'),
+        prompt('No worries, that looks great'),
+        say('Thanks!'),
+        prompt('Actually, that works perfectly'),
+        interrupt(),
+        prompt('did you push?'),
+        say('Reviewing.'),
+        prompt('/review-pr no tests', { command: '/review-pr' }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('names what a correction refutes, so a memory stating it can be withdrawn', () => {
+    const found = extractUserWords([
+      prompt('why is CI failing?'),
+      say(
+        'npm run check passes locally. The issue is that CI is running on an older commit that still had the problems.',
+      ),
+      prompt('no. the ci is running on the current commit, but it checks the main branch'),
+    ]);
+    expect(found[0]?.refutes).toEqual([
+      'The issue is that CI is running on an older commit that still had the problems.',
+    ]);
+  });
+});
+
+describe('choices, approvals and confirmations', () => {
+  it('reads "A" as the option the assistant offered, even a message before', () => {
+    const found = extractUserWords([
+      prompt('talk me through the MVP'),
+      say(
+        'For the MVP, do you want to:\n\n**A) Start with scenario execution** - prove the agent can drive\n\n**B) Start with bug detection** - find a known bug',
+      ),
+      prompt('i think the executor and the oracle are the same agent? but tell me if i am wrong'),
+      say('Does this single-agent architecture match your intuition?'),
+      prompt('A'),
+    ]);
+    expect(titles(found)).toEqual([
+      'Chose option A: Start with scenario execution - prove the agent can drive',
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'chosen: option A: Start with scenario execution - prove the agent can drive',
+    ]);
+  });
+
+  it('reads "I like Option 1, …" as the choice, with the user’s own terms kept', () => {
+    const found = extractUserWords([
+      prompt('hooks fire twice?'),
+      say(
+        '## Options\n### Option 1: Wrapper in committed file (Simplest)\n- Commit settings.json with the wrapper\n### Option 2: Local dev removes hooks\n- Manual step',
+      ),
+      prompt(
+        'I like Option 1: entire enable -> just works as before. in this repo we want to commit the --local-dev state',
+      ),
+    ]);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'decision',
+      title: 'Chose option 1: Wrapper in committed file (Simplest)',
+    });
+    expect(found[0]?.draft.narrative).toContain('in this repo we want to commit the --local-dev state');
+  });
+
+  it('keeps what the user chose when asked, and not a bare yes or no', () => {
+    const found = extractUserWords([
+      ask(
+        'User has answered your questions: "Which rig do these beads belong to?"="No rig", "Which tools should we set up?"="Credo + Dialyxir + mix_audit". You can now continue with the user\'s answers in mind.',
+      ),
+      ask('User has answered your questions: "Should I commit now?"="Yes".'),
+    ]);
+    expect(kinds(found)).toEqual([
+      ['decision', 'Credo + Dialyxir + mix_audit (Which tools should we set up?)'],
+    ]);
+    expect(found[0]?.draft.facts).toEqual([
+      'question: Which tools should we set up?',
+      'chosen: Credo + Dialyxir + mix_audit',
+    ]);
+  });
+
+  it('turns an approval into the decision it approves — not an approval of a mere next step', () => {
+    const found = extractUserWords([
+      prompt('can we switch models easily?'),
+      say(
+        'I can add an environment variable `MODEL_NAME` so you can switch models without editing code. Want me to add that?',
+      ),
+      prompt('sure.'),
+      say('Added. I am in the middle of the rebase. Should I continue with the rebase?'),
+      prompt('yes.'),
+    ]);
+    expect(kinds(found)).toEqual([
+      [
+        'decision',
+        'Approved: I can add an environment variable MODEL_NAME so you can switch models without editing code',
+      ],
+    ]);
+  });
+
+  it('keeps a claim the assistant confirmed as the user’s decision', () => {
+    const found = extractUserWords([
+      prompt('why does resume say I have changes?'),
+      say('go-git ignores the global gitignore. I switched the check to git status.'),
+      prompt(
+        "using the git cli for this should be fine, since it's always against the current local worktree, right? (we use go-git in other places to not depend on a checkout)",
+      ),
+      say('Exactly. The check is about the current worktree, so the git CLI is the right tool.'),
+    ]);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'decision',
+      title:
+        "using the git cli for this should be fine, since it's always against the current local worktree",
+    });
+    expect(found[0]?.draft.facts).toContain(
+      'confirmed: Exactly. The check is about the current worktree, so the git CLI is the right tool.',
+    );
+  });
+
+  it('reads "let’s use X instead of Y" as the user’s choice', () => {
+    const found = extractUserWords([
+      prompt('set up the project'),
+      say('Project structure is set up, with a Docker setup for isolated runs.'),
+      prompt(
+        "ok. let's use apple container instead of docker proper. it works basically the same way. can you push all the way through?",
+      ),
+    ]);
+    expect(kinds(found)).toEqual([['decision', "let's use apple container instead of docker proper."]]);
+  });
+});
+
+describe('what the user pasted and the links they gave', () => {
+  it('reads no rule into a pasted review, and no link into a pasted log', () => {
+    expect(
+      extractUserWords([
+        prompt('fix it'),
+        say('Fixed.'),
+        prompt(
+          'Wrapper script hooks not recognized for removal/uninstall\n\nHigh Severity\n\nThe new localDev mode installs hooks with a prefix that is not added to entireHookPrefixes. As a result, isEntireHook() will not recognize them and they should be removed by removeEntireHooks() but are not. This means wrapper hooks can never be uninstalled.',
+        ),
+        say('Looking.'),
+        prompt(
+          'something broke streaming\n❯ npm run dev\nServer is running on http://localhost:3000\nhttps://pris.ly/d/importing-client',
+        ),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('keeps a link the user gives as a fact of the task', () => {
+    const found = extractUserWords([
+      prompt('the review is at https://github.com/acme/app/pull/17 — address the comments'),
+    ]);
+    expect(found.map((x) => [x.draft.type, x.draft.facts])).toEqual([
+      ['fact', ['link: https://github.com/acme/app/pull/17']],
+    ]);
+  });
+});
+
+describe('the same words read twice are the same memory', () => {
+  it('names every reading of an utterance by its words, whatever else changed', () => {
+    const fromPrompt = readUserWords([prompt('Never commit directly to main.')]);
+    const fromTranscript = readUserWords(
+      [say('Pushed to main.'), prompt('never commit directly to   main')],
+      [],
+    );
+    expect(fromPrompt[0]?.memories[0]?.draft.subject).toBe(saidSubject('Never commit directly to main.'));
+    expect(fromTranscript[0]?.memories[0]?.draft.subject).toBe(fromPrompt[0]?.memories[0]?.draft.subject);
+    expect(fromTranscript[0]?.role).toBe('rule');
+    // A tool call the user did not reject reads nothing.
+    expect(extractUserWords([tool('Read', { file_path: 'a.ts' }, 'x')])).toEqual([]);
+  });
+});

@@ -1,0 +1,480 @@
+/**
+ * The user's words, read by their role in the dialogue (see `dialogue.ts` for what each utterance is
+ * read with, `mood.ts` for how a sentence is meant):
+ * - a **correction** contradicts what the assistant just said or did: the reason typed when rejecting
+ *   a tool call, words about the call the user interrupted, a bare "no", a challenge ("I see four
+ *   uncommitted files?", "why won't you run it?"), "X, not Y" about the assistant's claim, or a quote
+ *   of the assistant's line followed by an objection. It is paired with what it rejected, and dropped
+ *   when the assistant's answer shows the user's claim did not hold;
+ * - a **choice** picks among options the assistant offered ("A", "I like Option 1") or answers its
+ *   question (AskUserQuestion), or chooses a way ("let's use X instead of Y");
+ * - an **approval** ("ok", "sure") accepts the proposal it answers: the proposal becomes the decision,
+ *   attributed to the user's approval (only when the message proposed something nameable);
+ * - a claim put up for confirmation ("…, right?") is kept as the user's decision when the assistant
+ *   confirms it, and as the answer when it denies it;
+ * - **preferences and conventions**: sentences that limit how the work is done (obligations,
+ *   prohibitions, the team's will, a practice), in the user's own words. A bare "X should Y" in a
+ *   first request specifies the task and is not kept;
+ * - questions, requests, hypotheses ("if …"), narration, pasted output and pasted reviews are not
+ *   memories; links the user gives are facts of the task.
+ * Every memory of an utterance is named by the utterance (`said:<hash>`), so reading the same words
+ * again — from the transcript after the hook's prompt, or from a compaction digest — is the same memory.
+ */
+import type { Json, ObservationDraft } from '../../core/model.ts';
+import type { TranscriptEntry } from '../../core/transcript.ts';
+import { clip } from '../text.ts';
+import { readDialogue, type Utterance } from './dialogue.ts';
+import { clipWords, extracted, type Extracted } from './extracted.ts';
+import {
+  CONFIRM_FOLLOWER,
+  contrasts,
+  core,
+  isConvention,
+  isStandingNorm,
+  moodOf,
+  negates,
+  opensWithRefusal,
+  type Mood,
+} from './mood.ts';
+import { findOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
+import { closestSentence, contentWords, refersTo, sharedScore } from './shared-words.ts';
+import { linksIn, proseSentences, userProse } from './user-prose.ts';
+
+export type Role = 'correction' | 'choice' | 'approval' | 'confirmed' | 'answered' | 'rule' | 'none';
+
+export interface UserReading {
+  utterance: Utterance;
+  role: Role;
+  /** What a correction rejected (a tool call, or the assistant's sentence). */
+  rejected: string;
+  /** The memories (one for the utterance, plus its links). */
+  memories: Extracted[];
+}
+
+const AGREE =
+  /^(?:yes|yeah|yep|exactly|correct|right|indeed|agreed|absolutely|true|good (?:catch|call|point)|great (?:catch|call|point)|you'?re (?:absolutely |completely |totally |quite )?right|you'?re not wrong|that'?s (?:right|correct|true|a good point)|(?:ah|oh),? (?:you'?re right|i see|good catch)|fair (?:point|enough))\b/i;
+const DISAGREE =
+  /^(?:no\b|nope\b|not (?:quite|exactly|really|necessarily)\b|actually,? (?:no|that'?s not|it'?s not|it doesn'?t)\b|i don'?t think so|that'?s not (?:quite |exactly )?(?:right|correct|true|the case|how)|i disagree|unfortunately,? (?:no|not)|not true)/i;
+const READING_TOOLS = new Set([
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'NotebookRead',
+  'TaskOutput',
+]);
+/** Answers that are no choice at all. */
+const TRIVIAL_ANSWER =
+  /^(?:yes|no|ok(?:ay)?|none|skip|n\/a|no rig|other|cancel|either|both|neither)\b[.!]?$/i;
+
+const unmark = (s: string) =>
+  s
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^[^A-Za-z0-9(]+/u, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+const firstSentences = (text: string, n: number) =>
+  text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map(unmark)
+    .filter((s) => s.length > 1)
+    .slice(0, n);
+
+/**
+ * How the assistant's answer takes what the user said: it agrees ("Exactly.", "You're right") or
+ * disagrees ("No, it's only …") in its opening words; anything else says neither.
+ */
+export function replyStance(reply: string, claim: string): 'agree' | 'disagree' | 'none' {
+  const opening = firstSentences(reply, 3);
+  const first = (opening[0] ?? '').replace(
+    /^(?:(?:oh|ah|ok(?:ay)?|hmm+|well|great|perfect|good|so)\b[,.!]*\s*)+/i,
+    '',
+  );
+  if (DISAGREE.test(first)) return 'disagree';
+  if (AGREE.test(first)) return 'agree';
+  // "You're right to question that", "Good catch — …" a little later in the opening.
+  if (
+    opening.slice(1).some((s) => /^(?:you'?re (?:absolutely |completely )?right|good catch)\b/i.test(s)) &&
+    claim !== ''
+  )
+    return 'agree';
+  return 'none';
+}
+
+/** A tool call, briefly: "Edit app/routes/api.stream.ts: // biome-ignore …", "Bash `rm -rf dist`". */
+export function describeAction(action: { tool: string; input: Json } | null): string {
+  if (!action) return '';
+  const input = (action.input ?? {}) as Record<string, unknown>;
+  const str = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
+  if (str('command')) return `${action.tool} \`${clip(str('command'), 120)}\``;
+  const file = str('file_path') || str('notebook_path') || str('path');
+  // What the call would have written: the lines an edit adds, or a new file's first line.
+  const before = new Set(
+    str('old_string')
+      .split('\n')
+      .map((l) => l.trim()),
+  );
+  const added =
+    (str('new_string') || str('content')).split('\n').find((l) => l.trim() !== '' && !before.has(l.trim())) ??
+    '';
+  if (file) return `${action.tool} ${file}${added ? `: ${clip(added.trim(), 100)}` : ''}`;
+  const other = JSON.stringify(action.input ?? '');
+  return `${action.tool}${other && other !== '""' && other !== '{}' ? ` ${clip(other, 100)}` : ''}`;
+}
+
+/** The text of a tool call that words may refer to (its command, file, and what it would write). */
+function actionText(action: { tool: string; input: Json } | null): string {
+  if (!action) return '';
+  const input = (action.input ?? {}) as Record<string, unknown>;
+  return ['command', 'file_path', 'path', 'old_string', 'new_string', 'content', 'pattern', 'description']
+    .map((k) => (typeof input[k] === 'string' ? (input[k] as string).slice(0, 2000) : ''))
+    .join('\n');
+}
+
+const normalised = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/** FNV-1a, hex: a short stable name for an utterance's words. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The subject every reading of the same words shares. */
+export const saidSubject = (text: string) => `said:${hash(normalised(text).slice(0, 600))}`;
+
+interface Parts {
+  words: string;
+  sentences: string[];
+  moods: Mood[];
+}
+
+function partsOf(u: Utterance): Parts | null {
+  const prose = u.channel === 'answer' ? { text: u.text, report: false } : userProse(u.text);
+  if (prose.report || prose.text.trim() === '') return null;
+  const sentences = proseSentences(prose.text);
+  const moods = sentences.map(moodOf);
+  // "… need to be the same agent? but tell me if I'm wrong": the claim before it asks for confirmation.
+  sentences.forEach((s, i) => {
+    if (i > 0 && CONFIRM_FOLLOWER.test(s.trim())) {
+      moods[i - 1] = 'confirm';
+      moods[i] = 'statement';
+    }
+  });
+  return { words: prose.text, sentences, moods };
+}
+
+const without = (s: string) =>
+  s.replace(/\s*(?:,\s*)?(?:right|correct|no|yes|yeah|true|am i right|or not)\s*\?+[!?]*\s*$/i, '').trim();
+
+/** What the user's words contradict, when they do (see the module comment); '' otherwise. */
+function contradicted(u: Utterance, p: Parts): string {
+  if (u.channel === 'rejection') return describeAction(u.action) || 'the assistant’s tool call';
+  // Words about the call the user stopped (not a question or a new request): a correction of it. About
+  // the very call the user declined, one word in common is enough.
+  const acted = actionText(u.action);
+  const about = p.sentences.some((s, i) => {
+    const mood = p.moods[i];
+    if (mood === 'question' || mood === 'request' || mood === 'confirm' || mood === 'hypothesis')
+      return false;
+    return u.declined ? sharedScore(s, acted) >= 1 : refersTo(s, acted);
+  });
+  // Stopping a search or a read redirects the work; what the user says next corrects nothing of it
+  // (the reason typed when declining it is a correction of its own: the rejection channel).
+  const reading = READING_TOOLS.has(u.action?.tool ?? '');
+  if (u.interrupted && u.action && about && !reading) return describeAction(u.action);
+  if (u.prior === '') return '';
+  const rejectedSentence = () => closestSentence(u.prior, p.words) || firstSentences(u.prior, 1)[0] || '';
+  // A quote of the assistant's own line, then an objection to it.
+  const priorText = normalised(u.prior);
+  const quoted = p.sentences.filter((s) => normalised(s).length >= 20 && priorText.includes(normalised(s)));
+  const rest = p.sentences.filter((s) => !quoted.includes(s));
+  if (quoted.length > 0 && rest.some((s) => negates(s) || moodOf(s) === 'norm' || moodOf(s) === 'challenge'))
+    return quoted.map(unmark).join(' ');
+  // A bare "no" to a question the assistant asked declines it; it corrects nothing (and says nothing).
+  if (opensWithRefusal(p.sentences)) {
+    const more = p.sentences.some(
+      (s, i) => core(s) !== '' && p.moods[i] !== 'refusal' && p.moods[i] !== 'approval',
+    );
+    return more ? rejectedSentence() : '';
+  }
+  for (let i = 0; i < p.sentences.length; i++) {
+    const s = p.sentences[i] ?? '';
+    const mood = p.moods[i];
+    // A doubt put as a question right after the assistant's words is about them (one word in common);
+    // it counts only once the assistant grants it (see readUtterance).
+    if (mood === 'challenge' && (/^why\b/i.test(core(s)) || sharedScore(s, u.prior) >= 1))
+      return rejectedSentence();
+    // "let's use X instead of Y" chooses; it is read as the user's choice, not as a correction.
+    if (
+      mood !== 'question' &&
+      mood !== 'request' &&
+      mood !== 'choice' &&
+      contrasts(s) &&
+      refersTo(s, u.prior)
+    )
+      return rejectedSentence();
+  }
+  return '';
+}
+
+function draft(
+  u: Utterance,
+  type: ObservationDraft['type'],
+  title: string,
+  narrative: string,
+  facts: string[],
+  confidence: number,
+): Extracted {
+  return extracted(type, title, narrative, u, confidence, {
+    title: clipWords(title, 120),
+    facts: facts.map((f) => clip(f, 300)),
+    concepts: [type === 'decision' ? 'decision' : type, 'user'],
+    subject: saidSubject(u.text),
+  });
+}
+
+const quote = (s: string, max = 600) => `“${clip(s, max)}”`;
+
+/** Read one utterance (see the module comment). */
+export function readUtterance(u: Utterance): UserReading {
+  const none: UserReading = { utterance: u, role: 'none', rejected: '', memories: [] };
+  const p = partsOf(u);
+  if (!p) return none;
+  // Links the user gives: facts of the memory the words make, or a fact of their own.
+  const urls = linksIn(p.words);
+  const reading = (role: Role, memory: Extracted | null, rejected = ''): UserReading => {
+    if (memory) memory.draft.facts = [...memory.draft.facts, ...urls.map((url) => `link: ${url}`)];
+    const links =
+      memory || urls.length === 0
+        ? []
+        : [
+            extracted(
+              'fact',
+              clipWords(`The user pointed to ${urls.join(', ')}`, 120),
+              `The user gave ${urls.length === 1 ? 'this link' : 'these links'}: ${quote(p.words, 400)}.`,
+              u,
+              0.7,
+              {
+                facts: urls.map((url) => `link: ${url}`),
+                concepts: ['link', 'user'],
+                subject: `link:${urls[0]}`,
+              },
+            ),
+          ];
+    return { utterance: u, role, rejected, memories: [...(memory ? [memory] : []), ...links] };
+  };
+  // The title: the user's first sentence of substance, not a quote of the assistant's line.
+  const priorText = normalised(u.prior);
+  const lead = clipWords(
+    p.sentences.find(
+      (s, i) =>
+        core(s) !== '' &&
+        p.moods[i] !== 'refusal' &&
+        p.moods[i] !== 'approval' &&
+        !(normalised(s).length >= 20 && priorText.includes(normalised(s))),
+    ) ?? p.words,
+    100,
+  );
+
+  if (u.channel === 'answer') {
+    const question = u.question ?? '';
+    if (u.text.length < 3 || TRIVIAL_ANSWER.test(u.text)) return reading('none', null);
+    return reading(
+      'choice',
+      draft(
+        u,
+        'decision',
+        `${clip(u.text, 60)} (${clip(question, 60)})`,
+        `Asked "${question}", the user chose: ${u.text}.`,
+        [`question: ${question}`, `chosen: ${u.text}`],
+        0.8,
+      ),
+    );
+  }
+
+  const rejected = contradicted(u, p);
+  if (rejected !== '') {
+    const stance = replyStance(u.reply, p.words);
+    const onAction = u.channel === 'rejection' || (u.interrupted && rejected === describeAction(u.action));
+    // The assistant showed the user's claim did not hold: not pinned as a correction. A doubt put as
+    // a question ("I see four uncommitted files?") is one only once the assistant grants it.
+    if (!onAction && stance === 'disagree') return reading('none', null);
+    const doubts =
+      p.moods.some((m) => m === 'challenge') &&
+      !opensWithRefusal(p.sentences) &&
+      !p.sentences.some((s, i) => p.moods[i] !== 'challenge' && (contrasts(s) || negates(s)));
+    if (!onAction && doubts && stance !== 'agree') return reading('none', null);
+    // The assistant's sentences the correction is about: a memory stating one of them is withdrawn.
+    const refutes =
+      u.channel === 'rejection' || onAction
+        ? []
+        : u.prior
+            .replace(/```[\s\S]*?```/g, ' ')
+            .split(/(?<=[.!?])\s+|\n+/)
+            .map(unmark)
+            .filter((s) => s.length >= 25 && sharedScore(s, p.words) >= 3)
+            .slice(0, 4);
+    const memory = draft(
+      u,
+      'correction',
+      `Correction: ${lead}`,
+      `The user corrected the assistant: ${quote(p.words)} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
+      [
+        `rejected: ${rejected}`,
+        `instead: ${p.words}`,
+        ...(stance === 'agree' ? [`confirmed: ${firstSentences(u.reply, 1)[0] ?? ''}`] : []),
+      ],
+      u.channel === 'rejection' || stance === 'agree' ? 0.85 : 0.75,
+    );
+    if (refutes.length > 0) memory.refutes = refutes;
+    return reading('correction', memory, rejected);
+  }
+
+  const label = pickedLabel(p.words);
+  const option = label ? findOption(label, u.recent) : null;
+  if (option) {
+    const detail = option.details.length > 0 ? ` (${option.details.join('; ')})` : '';
+    const said = normalised(p.words) === normalised(label ?? '') ? '' : ` — ${quote(p.words)}`;
+    return reading(
+      'choice',
+      draft(
+        u,
+        'decision',
+        `Chose option ${option.label}: ${option.title}`,
+        `The assistant offered options; the user chose ${option.label}: ${option.title}${detail}${said}.`,
+        [
+          `chosen: option ${option.label}: ${option.title}`,
+          ...option.details.map((d) => `option detail: ${d}`),
+          ...(said ? [`said: ${p.words}`] : []),
+        ],
+        0.85,
+      ),
+    );
+  }
+
+  const confirm = p.moods.indexOf('confirm');
+  if (confirm >= 0) {
+    const claim = without(p.sentences[confirm] ?? '').replace(/\s*\?+$/, '');
+    const stance = replyStance(u.reply, claim);
+    const answer = firstSentences(u.reply, 2).join(' ');
+    const others = p.sentences.filter((s, i) => i !== confirm && p.moods[i] === 'norm');
+    if (stance === 'agree')
+      return reading(
+        'confirmed',
+        draft(
+          u,
+          'decision',
+          claim,
+          `The user's reasoning, confirmed by the assistant: ${quote(p.words)} — ${quote(answer, 300)}.`,
+          [`chosen: ${claim}`, ...others.map((s) => `said: ${s}`), `confirmed: ${answer}`],
+          0.8,
+        ),
+      );
+    if (stance === 'disagree')
+      return reading(
+        'answered',
+        draft(
+          u,
+          'discovery',
+          clip(firstSentences(u.reply, 1)[0] ?? answer, 110),
+          `The user asked ${quote(p.sentences[confirm] ?? claim, 300)} — the answer: ${quote(answer, 400)}.`,
+          [`asked: ${p.sentences[confirm] ?? claim}`, `answer: ${answer}`],
+          0.7,
+        ),
+      );
+  }
+
+  const first = u.prior === '';
+  const rules = p.sentences.filter((s, i) => {
+    const mood = p.moods[i];
+    if (mood === 'choice') return true;
+    if (mood !== 'norm') return false;
+    // A bare obligation in a first request (or a digest quote) specifies the task, not a rule.
+    return !first || isStandingNorm(s);
+  });
+  const approves = p.moods[0] === 'approval' && rules.length === 0;
+  if (approves && u.prior !== '') {
+    const proposal = proposalIn(u.prior).replace(/[.:\s]+$/, '');
+    // Going on with the step in hand is no decision ("continue with the rebase").
+    const step =
+      /^(?:continue|proceed|keep|finish|go (?:on|ahead)|resume|try|run|check|commit|push|retry|look|start|do)\b/i;
+    if (proposal !== '' && proposal.split(/\s+/).length >= 4 && !step.test(proposal))
+      return reading(
+        'approval',
+        draft(
+          u,
+          'decision',
+          `Approved: ${proposal}`,
+          `The assistant proposed ${quote(proposal, 300)}; the user approved: ${quote(p.words, 200)}.`,
+          [`chosen: ${proposal}`, `approved: ${p.words}`],
+          0.75,
+        ),
+      );
+  }
+  if (rules.length === 0) return reading('none', null);
+  // The title: the most specific of the rules (the most content words), not merely the first.
+  const weight = (s: string) => contentWords(s).size - (s.length > 200 ? 3 : 0);
+  const titled = ([...rules].sort((a, b) => weight(b) - weight(a))[0] ?? '')
+    .replace(/\s*\?+$/, '')
+    .replace(
+      /^(?:(?:and|also|so|but|plus|ok(?:ay)?)[,.]?\s+)*(?:(?:remember|note|keep in mind)(?: that)?\s+)?/i,
+      '',
+    );
+  const allChoices = rules.every((s) => p.moods[p.sentences.indexOf(s)] === 'choice');
+  const type: ObservationDraft['type'] = allChoices
+    ? 'decision'
+    : rules.every((s) => isConvention(s))
+      ? 'convention'
+      : 'preference';
+  const asked = questionsIn(u.prior)
+    .filter((q) => sharedScore(q, p.words) >= 2)
+    .sort((a, b) => sharedScore(a, p.words) - sharedScore(b, p.words));
+  const answering = asked.length > 0 ? ` (answering: ${quote(asked[asked.length - 1] ?? '', 200)})` : '';
+  const kind =
+    type === 'decision'
+      ? 'Chosen by the user'
+      : type === 'convention'
+        ? 'Convention stated by the user'
+        : 'Stated by the user';
+  return reading(
+    'rule',
+    draft(
+      u,
+      type,
+      titled,
+      `${kind}: ${quote(p.words, 700)}${answering}.`,
+      [
+        ...rules.map((s) => (type === 'decision' ? `chosen: ${s}` : `said: ${s}`)),
+        ...(asked.length > 0 ? [`question: ${asked[asked.length - 1]}`] : []),
+      ],
+      0.8,
+    ),
+  );
+}
+
+/** Every utterance of `entries` read (context: entries read before, for what they answer). */
+export function readUserWords(
+  entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[] = [],
+): UserReading[] {
+  return readDialogue(entries, context).map(readUtterance);
+}
+
+/** The memories the user's words make (see `readUserWords`). */
+export function extractUserWords(
+  entries: readonly TranscriptEntry[],
+  context: readonly TranscriptEntry[] = [],
+): Extracted[] {
+  return readUserWords(entries, context).flatMap((r) => r.memories);
+}
