@@ -15,6 +15,7 @@ import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import { stagedPaths } from './git-staging.ts';
+import { reportedRun } from './reported-run.ts';
 import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
 import { ticketsCreated, type Ticket } from './tickets.ts';
@@ -254,6 +255,18 @@ export function analyseTurn(
     const at = typeof item.event.at === 'number' ? item.event.at : 0;
     switch (e.kind) {
       case 'prompt': {
+        // A failing run the user pasted is a failure of its purpose, as if the agent had run it.
+        const reported = reportedRun(asString(e.prompt));
+        if (reported) {
+          const { run, errors } = commandRun(reported.command, reported.output, { index, at }, 'failed', {
+            root,
+          });
+          if (!run.ok && run.purpose !== 'inspect') {
+            // The user ran it in the project on purpose: what it is for is not in doubt.
+            a.commands.push({ ...run, parts: run.parts.map((x) => ({ ...x, adhoc: false })) });
+            a.errors.push(...errors);
+          }
+        }
         const p = cleanPrompt(asString(e.prompt));
         if (p === '') return;
         tasks.prompt(p, index, a.prompts.length === 0, isTrivialPrompt(p));

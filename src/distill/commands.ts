@@ -216,8 +216,10 @@ function judge(words: string[]): Judged {
   if (INTERPRETERS.test(head)) return interpreter(head, words);
   if (/^(?:http\.server|SimpleHTTPServer|uvicorn|flask|gunicorn)$/.test(head))
     return { purpose: 'run', tool: head };
-  if (/^[a-z_][\w.]*$/.test(head) && /\./.test(head)) return { purpose: purposeOfTask(head), tool: head };
-  if (/[/\\]/.test(first) || /\.(?:sh|bash|zsh|py|rb|js|mjs|ts|pl)$/.test(first)) {
+  const script = /[/\\]/.test(first) || /\.(?:sh|bash|zsh|py|rb|js|mjs|ts|pl)$/.test(first);
+  if (!script && /^[a-z_][\w.]*$/.test(head) && /\./.test(head))
+    return { purpose: purposeOfTask(head), tool: head };
+  if (script) {
     // A project script run directly: judged by its name (`./test-local.sh`, `bin/dev`, `script/test`).
     const name = head.replace(/\.\w+$/, '');
     const p = purposeOfTask(name);

@@ -407,6 +407,28 @@ describe('heuristic distiller: outcomes, not logs', () => {
     );
   });
 
+  it('takes a failing run the user pasted as a failure of its purpose, open until a run of it passes', () => {
+    const pasted =
+      '❯ ./run.sh\n🐳 Building container image...\n158.5 npm error Exit handler never called!\nError: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1\n❯ ';
+    const r = distil(
+      turn(
+        prompt(pasted),
+        edit('docker/Containerfile', 'RUN npm ci', 'RUN npm install'),
+        stop('Switched the container build to `npm install`.'),
+      ),
+    );
+    const failure = r.observations.find((o) => o.type === 'failed_attempt');
+    expect(failure?.title).toMatch(/^`\.\/run\.sh` fails: /);
+    expect(failure?.narrative).toMatch(/npm ci|Exit handler never called/);
+    expect(r.summary?.nextSteps).toMatch(/\.\/run\.sh/);
+    // Pasted output that shows no failure, or a listing, is not a failure.
+    expect(
+      distil(turn(prompt('❯ ls docker\nContainerfile  todomvc'), stop('Two entries.'))).observations.filter(
+        (o) => o.type === 'failed_attempt',
+      ),
+    ).toEqual([]);
+  });
+
   it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {
     const r = distil(
       turn(
