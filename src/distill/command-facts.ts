@@ -90,7 +90,8 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
   const ci = ciRuns(a);
   const groups = new Map<string, PartRun[]>();
   for (const p of a.commands.flatMap((c) => c.parts)) {
-    if (p.outcome !== 'passed' || p.where !== 'project' || p.adhoc || !FACT_PURPOSES.has(p.purpose)) continue;
+    const worked = p.outcome === 'passed' || (p.purpose === 'run' && p.outcome === 'inconclusive');
+    if (!worked || p.where !== 'project' || p.adhoc || !FACT_PURPOSES.has(p.purpose)) continue;
     if (p.canonical.length > 100 || p.canonical === '') continue;
     // Starting containers (`docker compose up -d db`) sets up the environment; it is not the app.
     if (p.purpose === 'run' && /^(?:docker|podman|container|docker-compose)\b/.test(p.tool)) continue;
