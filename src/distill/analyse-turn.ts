@@ -11,6 +11,7 @@ import { commandRun, resolveErrors, type CommandRun, type TurnError } from './co
 import { commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
 import { ciCommands } from './ci-config.ts';
 import { errorHeadline } from './diagnostics.ts';
+import { stripAnsi } from './terminal-output.ts';
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
@@ -219,7 +220,7 @@ export function analyseTurn(
       for (const t of ticketsCreated(command, output))
         if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
     // Only the project's own commits: a commit in a scratch repository is not one of them.
-    const out = commitOutput(output);
+    const out = commitOutput(stripAnsi(output));
     const message = worked('commit') ? (commitMessage(command) ?? out?.subject ?? '') : '';
     if (run.ok) for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
     if (message) {

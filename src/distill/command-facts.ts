@@ -90,7 +90,8 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
   const ci = ciRuns(a);
   const groups = new Map<string, PartRun[]>();
   for (const p of a.commands.flatMap((c) => c.parts)) {
-    if (p.outcome !== 'passed' || p.where !== 'project' || p.adhoc || !FACT_PURPOSES.has(p.purpose)) continue;
+    const worked = p.outcome === 'passed' || (p.purpose === 'run' && p.outcome === 'inconclusive');
+    if (!worked || p.where !== 'project' || p.adhoc || !FACT_PURPOSES.has(p.purpose)) continue;
     if (p.canonical.length > 100 || p.canonical === '') continue;
     // Starting containers (`docker compose up -d db`) sets up the environment; it is not the app.
     if (p.purpose === 'run' && /^(?:docker|podman|container|docker-compose)\b/.test(p.tool)) continue;
@@ -129,14 +130,12 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
     const singles = unique(seen.filter((s) => s.variant === 'single file').map((s) => singleFileForm(s.raw)));
     const output = (p: PartRun) => a.commands.find((c) => c.index === p.index)?.output ?? '';
     const port = first.purpose === 'run' ? seen.map((s) => portOf(output(s))).find((x) => x !== '') : '';
-    const mainRun =
-      seen.find((s) => s.canonical === main && s.variant !== 'single file') ??
-      seen.find((s) => s.canonical === main) ??
-      first;
+    // What the task runs, as a whole run shows it (a single-file run shows its own arguments).
+    const mainRun = seen.find((s) => s.canonical === main && s.variant !== 'single file');
     const ciOthers = [...ci.entries()]
       .filter(([c, { part }]) => c !== main && subjectOf(part) === subject)
       .map(([c, { file }]) => `CI runs: \`${clip(c, 80)}\` (${file})`);
-    const body = scriptBody(mainRun.task, output(mainRun));
+    const body = mainRun ? scriptBody(mainRun.task, output(mainRun)) : '';
     const inCi = ci.get(main);
     const where = first.dir ? ` (in ${first.dir})` : '';
     const what = purposeText(first.purpose, first.suite);

@@ -120,5 +120,13 @@ describe('how each part of a command went', () => {
       ),
     ).toEqual([['bash scripts/run.sh --help', 'failed']]);
     expect(judge('npm test', '', 'interrupted')).toEqual([['npm test', 'interrupted']]);
+    // A dev server stopped by the host's time limit ran; it did not fail.
+    expect(
+      judge(
+        'npm run dev',
+        '  VITE ready in 300 ms\n  Local: http://localhost:5173/\nCommand timed out after 2m 0.0s',
+        'failed',
+      ),
+    ).toEqual([['npm run dev', 'inconclusive']]);
   });
 });

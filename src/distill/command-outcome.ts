@@ -146,6 +146,13 @@ export function judgeParts(
     if (p.purpose === 'inspect') return 'probe';
     if (e === 'nothing') return 'nothing';
     if (e === 'inconclusive') return 'inconclusive';
+    // A server run in the foreground is stopped by the host's time limit: it ran, it did not fail.
+    if (
+      p.purpose === 'run' &&
+      e !== 'failed' &&
+      /\btimed out\b|\bwas killed\b|\bSIG(?:TERM|INT|KILL)\b/i.test(text)
+    )
+      return 'inconclusive';
     return expectFailure ? 'expected' : 'failed';
   };
   if (exit === 'failed') {

@@ -99,6 +99,49 @@ describe('the telling line of a failure', () => {
     });
   });
 
+  it.each([
+    [
+      'RSpec',
+      'Failures:\n\n  1) User is valid\n     Failure/Error: expect(user).to be_valid\n       expected #<User id: nil> to be valid, but got errors: Email is invalid\n\nFinished in 0.2 seconds\n1 example, 1 failure\n\nFailed examples:\n\nrspec ./spec/models/user_spec.rb:5 # User is valid',
+      'Failure/Error: expect(user).to be_valid',
+      'assertion',
+    ],
+    [
+      'minitest',
+      'Run options: --seed 1234\n\n# Running:\n\n..F\n\nFailure:\nUserTest#test_valid [test/models/user_test.rb:8]:\nExpected false to be truthy.\n\n3 runs, 3 assertions, 1 failures, 0 errors, 0 skips',
+      'UserTest#test_valid [test/models/user_test.rb:8]: Expected false to be truthy.',
+      'assertion',
+    ],
+    [
+      'cargo test',
+      "running 2 tests\ntest tests::adds ... ok\ntest tests::subs ... FAILED\n\nfailures:\n\n---- tests::subs stdout ----\nthread 'tests::subs' panicked at src/lib.rs:12:5:\nassertion `left == right` failed\n  left: 1\n right: 2\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored",
+      "thread 'tests::subs' panicked at src/lib.rs:12:5: assertion `left == right` failed",
+      'assertion',
+    ],
+    [
+      'go test, build failed',
+      '# github.com/acme/x\n./a.go:3:2: undefined: foo\nFAIL\tgithub.com/acme/x [build failed]\nFAIL',
+      'undefined: foo',
+      'compile',
+    ],
+    [
+      'ExUnit',
+      '  1) test greets the world (HelloTest)\n     test/hello_test.exs:5\n     Assertion with == failed\n     code:  assert Hello.hello() == :world\n\nFinished in 0.02 seconds (0.00s async, 0.02s sync)\n1 test, 1 failure',
+      'Assertion with == failed',
+      'assertion',
+    ],
+    [
+      'pytest, an import error',
+      "ImportError while importing test module '/srv/app/tests/test_settle.py'.\nE   ModuleNotFoundError: No module named 'freezegun'\n=========================== short test summary info ============================\nERROR tests/test_settle.py\n1 error in 0.12s",
+      "ImportError while importing test module '/srv/app/tests/test_settle.py'.",
+      'setup',
+    ],
+  ])('tells a failed %s run by its first error, and what kind it is', (_runner, output, line, cls) => {
+    const t = tellingLine(output, 'test');
+    expect(t.line).toBe(line);
+    expect(errorClass(t, 'test')).toBe(cls);
+  });
+
   it('skips exit codes, npm echo lines, banners and host tags in a plain error', () => {
     expect(
       errorHeadline('Exit code 2\n> shop@1.0.0 build\n> tsc\n\nsrc/a.ts(3,5): error TS2322: Type string'),

@@ -220,6 +220,8 @@ function testFailure(output: string): { test: string; error: string } | null {
   const error =
     (inline && telling(inline) ? inline : undefined) ??
     lines.slice(from).find((l) => telling(l) && !/^(?:FAIL|---)/.test(l)) ??
+    // The runner listed the failing test after its details (RSpec's `rspec ./spec/…` lines).
+    lines.slice(0, from).find((l) => telling(l) && !/^(?:FAIL|---)/.test(l)) ??
     '';
   return { test: names[0] ?? '', error: error.replace(/^E\s+/, '') };
 }

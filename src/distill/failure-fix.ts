@@ -77,6 +77,23 @@ function spellingChange(failed: PartRun, passed: PartRun): string {
 
 const basename = (p: string) => p.split('/').pop() ?? p;
 
+/** Words that say nothing about which failure a sentence is about. */
+const GENERIC = new Set(
+  'the this that with from have been were will when then there their they error errors fail failed fails failing file files test tests check checks change changes code line lines type types run runs running need needs issue problem still also just into some should would could make sure'.split(
+    ' ',
+  ),
+);
+
+/** The telling words of a text, lightly stemmed (`imported` → `import`, `files` → `file`). */
+function words(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[a-z][a-z0-9_]{3,}/g) ?? [])
+      .filter((w) => !GENERIC.has(w))
+      .map((w) => w.replace(/(?:ing|ed|es|s)$/, ''))
+      .filter((w) => w.length >= 4 && !GENERIC.has(w)),
+  );
+}
+
 /** Flags that make a linter or formatter fix what it finds. */
 const AUTOFIX =
   /^(?:--fix|--fix-only|--unsafe-fixes|--unsafe|--write|-w|--apply|--apply-unsafe|--autocorrect|--autocorrect-all|-a|-A)$/;
@@ -116,7 +133,18 @@ export function fixBetween(
     )
     .map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
   const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
-  const said = causeSentences(texts);
+  // The assistant's explanation counts only when it is about this failure: it shares a word with the
+  // error, the command, or what the fix changed.
+  const found = causeSentences(texts);
+  const about = words(
+    [
+      'key' in from ? `${(from as PartRun).message} ${(from as PartRun).canonical}` : '',
+      ...files,
+      ...symbols,
+    ].join(' '),
+  );
+  const relevant = [...words(`${found.cause} ${found.fix}`)].some((w) => about.has(w));
+  const said = relevant ? found : { cause: '', fix: '' };
   const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
   let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
   if ('key' in from && (from as PartRun).target === 'inline' && to.target !== 'inline') {

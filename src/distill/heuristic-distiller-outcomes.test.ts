@@ -264,11 +264,18 @@ describe('gotchas, whole', () => {
         bash('git commit --no-verify -m "feat: x"', '[main 1a2b3c4] feat: x'),
         stop('Committed.'),
       ),
+      // Words about something else are not the cause.
+      [said(9, 'The README still needs an install section, which I will write after this.')],
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
       '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`',
       '`git commit` fails: pre-commit: prettier --check failed → `git commit --no-verify`',
     ]);
+    expect(
+      ofType(r.observations, 'gotcha')
+        .flatMap((o) => o.facts)
+        .filter((f) => f.startsWith('cause:')),
+    ).toEqual([]);
   });
 });
 
