@@ -157,6 +157,21 @@ export function facetLevel(text: string, part: Part): Level | null {
 export const memoryText = (m: LabelledMemory) =>
   normalise([m.title, m.subtitle, m.narrative, ...m.facts].join('\n'));
 
+/**
+ * What a memory claims, for must-never items: its text less what it quotes as rejected (a correction's
+ * `rejected:` fact and the "— rejected: …" clause of its narrative): quoting the claim a user turned
+ * down is not making it.
+ */
+export const claimText = (m: LabelledMemory) =>
+  normalise(
+    [
+      m.title,
+      m.subtitle,
+      m.narrative.replace(/ — rejected(?: approach)?: [^\n]*/g, ''),
+      ...m.facts.filter((f) => !f.startsWith('rejected:')),
+    ].join('\n'),
+  );
+
 const titleKey = (m: LabelledMemory) =>
   `${m.projectId}\u0000${normalise(m.title).replace(/\W+/g, ' ').trim()}`;
 
@@ -203,7 +218,7 @@ export function judgeLabelled(
   for (const m of ordered) {
     const text = memoryText(m);
     const matches = facetMatches(text, ofProject(m.projectId));
-    const bad = mustNeverHit(text, mustNeverOf(m.projectId), m.type);
+    const bad = mustNeverHit(claimText(m), mustNeverOf(m.projectId), m.type);
     for (const f of matches) note(f, m.id, bad !== null);
     const key = titleKey(m);
     const earlier = titles.get(key);
