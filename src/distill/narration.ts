@@ -135,3 +135,20 @@ export function statedNextSteps(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * `text` without the sentences that state one of `statements` (compared through `key`, which
+ * normalises both sides); the text unchanged when none does.
+ */
+export function withoutSentences(
+  text: string,
+  statements: readonly string[],
+  key: (s: string) => string,
+): string {
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  const kept = sentences.filter((s) => {
+    const k = key(s);
+    return k.length < 25 || !statements.some((r) => r.includes(k) || k.includes(r));
+  });
+  return kept.length === sentences.length ? text : kept.join(' ');
+}

@@ -349,6 +349,11 @@ describe('knowledge stored through the mutation path', () => {
       }),
       draftOf('npm run check passes locally', { type: 'discovery' }),
       draftOf('Use pnpm, not npm, in CI', { type: 'preference' }),
+      draftOf('Fix the lint setup', {
+        type: 'bugfix',
+        narrative:
+          'Moved the Prisma clients out of lint. The issue is that CI is running on an older commit that still had the problems. The lint job now passes.',
+      }),
     ]);
     const at = (clock += 1_000);
     store.transaction(() =>
@@ -379,9 +384,14 @@ describe('knowledge stored through the mutation path', () => {
         .sort(),
     ).toEqual([
       'Correction: the ci is running on the current commit',
+      'Fix the lint setup',
       'Use pnpm, not npm, in CI',
       'npm run check passes locally',
     ]);
+    // A memory that only repeats the refuted sentence keeps the rest of its account.
+    expect(store.observations.get(made.ids[3] ?? '')?.narrative).toBe(
+      'Moved the Prisma clients out of lint. The lint job now passes.',
+    );
     expect(store.observations.get(made.ids[0] ?? '')).toMatchObject({
       status: 'invalidated',
       statusReason: 'the user corrected it',

@@ -24,6 +24,7 @@ import {
   saidReading,
   uncommitted,
 } from '../distill/knowledge.ts';
+import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
   finishesList,
@@ -241,9 +242,14 @@ export function storeKnowledge(
     for (const o of store.observations.ofSession(batch.sessionId)) {
       if (USER_TYPES.has(o.type) || o.source === 'manual') continue;
       const title = statementKey(o.title);
-      if (title.length < 25 || !refuted.some((r) => r.includes(title) || title.includes(r))) continue;
-      store.memory.invalidate(o.id, 'the user corrected it', ctx);
-      report.superseded++;
+      if (title.length >= 25 && refuted.some((r) => r.includes(title) || title.includes(r))) {
+        store.memory.invalidate(o.id, 'the user corrected it', ctx);
+        report.superseded++;
+        continue;
+      }
+      // A memory that only repeats the refuted sentence in its account keeps the rest of it.
+      const kept = withoutSentences(o.narrative, refuted, statementKey);
+      if (kept !== o.narrative) store.memory.edit(o.id, { narrative: kept }, ctx);
     }
   };
 

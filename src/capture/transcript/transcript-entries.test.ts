@@ -311,13 +311,22 @@ describe('the parentUuid chain: a rewound branch is not what happened', () => {
 });
 
 describe('what the user said outside a prompt', () => {
-  const session = () => createClaudeSession({ sessionId: 's-words', cwd: '/w', start: '2026-03-01T10:00:00Z' });
+  const session = () =>
+    createClaudeSession({ sessionId: 's-words', cwd: '/w', start: '2026-03-01T10:00:00Z' });
 
   it('keeps the reason typed when rejecting a tool call, without the host’s wrapping, with the call rejected', () => {
     const s = session()
       .prompt('silence the lint warning')
       .say('I will add a biome-ignore comment.')
-      .reject('Edit', { file_path: '/w/app/api.ts', old_string: 'const a = 1;', new_string: '// biome-ignore lint\nconst a = 1;' }, 'we import it twice, remove the unused one instead')
+      .reject(
+        'Edit',
+        {
+          file_path: '/w/app/api.ts',
+          old_string: 'const a = 1;',
+          new_string: '// biome-ignore lint\nconst a = 1;',
+        },
+        'we import it twice, remove the unused one instead',
+      )
       .say('Understood.')
       .reject('Bash', { command: 'mise run fmt' });
     const entries = readSession(s).entries;
@@ -327,7 +336,9 @@ describe('what the user said outside a prompt', () => {
       reason: 'we import it twice, remove the unused one instead',
     });
     // Rejected without a reason: the call is named, no words are made up.
-    expect(interrupts.find((e) => e.kind === 'interrupt' && e.rejected?.tool === 'Bash')).not.toHaveProperty('reason');
+    expect(interrupts.find((e) => e.kind === 'interrupt' && e.rejected?.tool === 'Bash')).not.toHaveProperty(
+      'reason',
+    );
     // A rejected call did not run: it is not a tool call of the turn.
     expect(entries.filter((e) => e.kind === 'tool_call')).toEqual([]);
     expect(JSON.stringify(entries)).not.toContain('Pay close attention');
@@ -355,12 +366,14 @@ describe('what the user said outside a prompt', () => {
       .submitQueued();
     const parsed = readSession(s);
     expect(parsed.rewinds).toEqual([]);
-    expect(parsed.entries.flatMap((e) => (e.kind === 'prompt' ? [[e.text, e.queued === true]] : []))).toEqual([
-      ['run the full test suite', false],
-      ['also check the credo warnings', true],
-      ['and the attachment form', true],
-      ['are they still running?', false],
-    ]);
+    expect(parsed.entries.flatMap((e) => (e.kind === 'prompt' ? [[e.text, e.queued === true]] : []))).toEqual(
+      [
+        ['run the full test suite', false],
+        ['also check the credo warnings', true],
+        ['and the attachment form', true],
+        ['are they still running?', false],
+      ],
+    );
     // The assistant's words after the queued prompt are kept (nothing was taken for an abandoned branch).
     expect(parsed.entries.some((e) => e.kind === 'assistant_text' && e.text === 'All green.')).toBe(true);
   });
@@ -380,13 +393,16 @@ describe('what the user said outside a prompt', () => {
     const s = session()
       .prompt('fix the typo')
       .say('Fixed.')
-      .stopBlocked('.claude/hooks/require-commit.sh', 'There are uncommitted changes: commit them before stopping.')
+      .stopBlocked(
+        '.claude/hooks/require-commit.sh',
+        'There are uncommitted changes: commit them before stopping.',
+      )
       .say('Committing.')
       .stop();
     const entries = readSession(s).entries;
-    expect(entries.filter((e) => e.kind === 'prompt').map((e) => (e.kind === 'prompt' ? e.text : ''))).toEqual([
-      'fix the typo',
-    ]);
+    expect(
+      entries.filter((e) => e.kind === 'prompt').map((e) => (e.kind === 'prompt' ? e.text : '')),
+    ).toEqual(['fix the typo']);
     const feedback = entries.filter((e) => e.kind === 'hook_feedback');
     expect(feedback.length).toBeGreaterThan(0);
     expect(feedback[0]).toMatchObject({
@@ -400,7 +416,12 @@ describe('what the user said outside a prompt', () => {
 
   it('keeps a compaction summary’s later sections even after long code listings', () => {
     const code = `\`\`\`ts\n${'const x = 1;\n'.repeat(1500)}\`\`\``;
-    const s = session().prompt('go').say('ok').compact(`Summary:\n3. Files and Code Sections:\n${code}\n7. Pending Tasks:\n   - wire the review page`);
+    const s = session()
+      .prompt('go')
+      .say('ok')
+      .compact(
+        `Summary:\n3. Files and Code Sections:\n${code}\n7. Pending Tasks:\n   - wire the review page`,
+      );
     const summary = readSession(s).entries.find((e) => e.kind === 'compact_summary');
     expect(summary?.kind === 'compact_summary' && summary.text).toContain('wire the review page');
   });

@@ -8,7 +8,14 @@
  * never fatal. Every string is scrubbed before it leaves this module.
  */
 import { scrubText } from '../../core/scrub.ts';
-import { isRejection, rejectionReason, type ChainLink, type Rewind, type TranscriptEntry, type UsageRecord } from '../../core/transcript.ts';
+import {
+  isRejection,
+  rejectionReason,
+  type ChainLink,
+  type Rewind,
+  type TranscriptEntry,
+  type UsageRecord,
+} from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
 import type { SkippedLine } from './read-jsonl.ts';
 import { createRecordChain } from './record-chain.ts';
@@ -138,7 +145,9 @@ export function createTranscriptParser(
   /** A prompt queued earlier and now submitted as a prompt of its own: one utterance, not two. */
   const dropQueued = (text: string) => {
     const before = parsed.entries.length;
-    parsed.entries = parsed.entries.filter((e) => !(e.kind === 'prompt' && e.queued && sameWords(e.text, text)));
+    parsed.entries = parsed.entries.filter(
+      (e) => !(e.kind === 'prompt' && e.queued && sameWords(e.text, text)),
+    );
     return parsed.entries.length < before;
   };
   /**
@@ -168,7 +177,17 @@ export function createTranscriptParser(
     const text = [reason, ...errors].join('\n').trim();
     if (text === '') return false;
     // The feedback record that follows says the same: keep one.
-    push({ kind: 'hook_feedback', uuid, at, event: 'Stop', command: scrubText(command), text: scrubText(text).slice(0, 2000) }, uuid);
+    push(
+      {
+        kind: 'hook_feedback',
+        uuid,
+        at,
+        event: 'Stop',
+        command: scrubText(command),
+        text: scrubText(text).slice(0, 2000),
+      },
+      uuid,
+    );
     return true;
   };
 
@@ -380,7 +399,10 @@ export function createTranscriptParser(
           (str(a['commandMode']) || 'prompt') === 'prompt' &&
           (origin === '' || origin === 'human') &&
           !sidechain;
-        count(`attachment:${str(a['type']) || '?'}`, !(typed && queuedPrompt(blocksText(a['prompt']), uuid, at)));
+        count(
+          `attachment:${str(a['type']) || '?'}`,
+          !(typed && queuedPrompt(blocksText(a['prompt']), uuid, at)),
+        );
         return;
       }
       default:
