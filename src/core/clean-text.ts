@@ -33,3 +33,16 @@ export function cleanText(text: string): string {
 export function hasControlText(text: string): boolean {
   return NEEDS_CLEANING.test(text) && cleanText(text) !== text;
 }
+
+// eslint-disable-next-line no-control-regex -- as above
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What a strict text store (PostgreSQL `text` and `jsonb`) refuses outright in `text`: a NUL or a lone
+ * surrogate, named for a message; null when it has neither. Other controls are stored as they are.
+ */
+export function unstorableCharacter(text: string): string | null {
+  const m = UNSTORABLE.exec(text);
+  if (m === null) return null;
+  return m[0] === '\u0000' ? 'a NUL character (U+0000)' : 'half of a UTF-16 surrogate pair';
+}

@@ -51,7 +51,9 @@ export function cleanDraft(d: ObservationDraft): ObservationDraft {
     concepts: cleanList(d.concepts),
     filesRead: cleanList(d.filesRead),
     filesModified: cleanList(d.filesModified),
-    ...(typeof d.subject === 'string' && SUBJECT_RE.test(d.subject) ? { subject: storableText(d.subject) } : {}),
+    ...(typeof d.subject === 'string' && SUBJECT_RE.test(d.subject)
+      ? { subject: storableText(d.subject) }
+      : {}),
   };
 }
 

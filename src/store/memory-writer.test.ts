@@ -159,7 +159,6 @@ describe('the mutation path', () => {
     expect(dump).toContain('[REDACTED');
   });
 
-
   it('stores no control character in any text, whatever the surface, and a restore cannot bring one back', () => {
     // Tool output as it reaches a memory: a NUL from a binary file, colour codes, a bell, CRLF.
     const { id } = store.memory.create(
@@ -180,7 +179,11 @@ describe('the mutation path', () => {
     );
     store.memory.edit(id, { subtitle: 'see\u0000 log' }, cli(2));
     store.memory.invalidate(id, 'wrong\u0000', cli(3));
-    store.memory.link(id, 'touches', 'src/b\u0000.ts', project.id, { origin: 'hook', at: 4, actor: 'me\u0000' });
+    store.memory.link(id, 'touches', 'src/b\u0000.ts', project.id, {
+      origin: 'hook',
+      at: 4,
+      actor: 'me\u0000',
+    });
     store.memory.saveSummary(
       's',
       project.id,
