@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'CONFIG_INVALID'
   | 'CONFIG_UNKNOWN_KEY'
   | 'INPUT_INVALID'
+  | 'INPUT_TOO_LARGE'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'UNAUTHORIZED'
@@ -45,6 +46,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   },
   CONFIG_UNKNOWN_KEY: { exit: 2, http: 400, hint: 'Run "engram config list" to see the valid keys.' },
   INPUT_INVALID: { exit: 2, http: 400, hint: 'Check the arguments and try again.' },
+  INPUT_TOO_LARGE: { exit: 2, http: 413, hint: 'Send less at once: split it, or shorten the text.' },
   NOT_FOUND: { exit: 1, http: 404, hint: 'Use an id from a search result.' },
   CONFLICT: { exit: 1, http: 409, hint: 'Read the current state again and retry.' },
   UNAUTHORIZED: { exit: 1, http: 401, hint: 'Log in again or use a valid token.' },
