@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'STORE_FAILED'
   | 'STORE_BUSY'
+  | 'STORE_FOREIGN'
+  | 'STORE_DAMAGED'
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
   | 'REMOTE_FAILED'
@@ -54,6 +56,16 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   RATE_LIMITED: { exit: 1, http: 429, hint: 'Wait a moment and try again.' },
   STORE_FAILED: { exit: 1, http: 500, hint: FAULT },
   STORE_BUSY: { exit: 75, http: 503, hint: 'The database is busy; try again in a moment.' },
+  STORE_FOREIGN: {
+    exit: 2,
+    http: 500,
+    hint: 'Give engram a folder of its own: set ENGRAM_HOME (e.g. export ENGRAM_HOME=~/.engram-memory, where Claude Code runs too), or move that file away.',
+  },
+  STORE_DAMAGED: {
+    exit: 1,
+    http: 503,
+    hint: '"engram doctor" says what is damaged; "engram doctor --repair" restores the newest good backup and reads back what the inbox and transcripts still hold.',
+  },
   WORKER_FAILED: { exit: 1, http: 500, hint: FAULT },
   INSTALL_FAILED: { exit: 1, http: 500, hint: 'Check the settings file path and its permissions.' },
   REMOTE_FAILED: { exit: 1, http: 502, hint: 'Check that the server is reachable; engram retries later.' },
@@ -105,7 +117,15 @@ export function isEngramError(error: unknown, ...codes: ErrorCode[]): error is E
 export function mappingOf(error: unknown): ErrorMapping & { code: ErrorCode } {
   const sqlite = (error as { code?: unknown } | null)?.code;
   const busy = typeof sqlite === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(sqlite);
-  const code = isEngramError(error) ? error.code : busy ? 'STORE_BUSY' : 'INTERNAL';
+  // A database file SQLite cannot read (truncated, a page overwritten) is damage, not a fault.
+  const damaged = typeof sqlite === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(sqlite);
+  const code = isEngramError(error)
+    ? error.code
+    : busy
+      ? 'STORE_BUSY'
+      : damaged
+        ? 'STORE_DAMAGED'
+        : 'INTERNAL';
   return { code, ...ERROR_TABLE[code] };
 }
 
