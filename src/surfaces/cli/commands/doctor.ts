@@ -2,7 +2,7 @@
  * `engram doctor`: checks everything engram depends on and says how to fix what is wrong — Node,
  * the built bundles, `engram` on the PATH, the home's permissions, configuration and prices, the
  * database and its backups (doctor-store.ts; `--repair` too), Claude Code's hooks and MCP
- * registration, the worker, the queue and the hook log.
+ * registration, how long Claude Code keeps transcripts, the worker, the queue and the hook log.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -14,7 +14,9 @@ import type { DatabaseDiagnosis } from '../../../store/diagnose.ts';
 import { readWorkerPidFile, runningWorkerPid } from '../../worker-launcher.ts';
 import { isEngramHookCommand } from '../claude-settings.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import { cleanupPeriodOf, retentionFindings } from '../claude-retention.ts';
 import { problemsSince } from '../log-errors.ts';
+import { DEFAULT_CLEANUP_DAYS } from '../../../worker/transcript-retention.ts';
 import { boolFlag, type CommandSpec } from '../registry.ts';
 import {
   databaseChecks,
@@ -189,6 +191,21 @@ const CHECKS: Checker[] = [
         ),
       );
     return checks;
+  },
+  (ctx, db) => {
+    const findings = storeUsable(db)
+      ? withStore(ctx, (store) => retentionFindings(ctx, store))
+      : retentionFindings(ctx, null);
+    if (findings.length === 0) {
+      const { days, source } = cleanupPeriodOf(ctx);
+      return ok(
+        'transcripts',
+        `Claude Code keeps transcripts ${days ?? DEFAULT_CLEANUP_DAYS} days${days === null ? ' (its default)' : ` (${source})`}; engram reads them in time`,
+      );
+    }
+    return findings.map((f) =>
+      f.severity === 'fail' ? fail('transcripts', f.message, f.fix) : warn('transcripts', f.message, f.fix),
+    );
   },
   (ctx) => {
     const { paths } = ctx.runtime;
