@@ -78,17 +78,18 @@ export function pruneBackups(dir: string, keep: number): number {
 }
 
 /**
- * Delete every backup that began before the latest erasure (a forget, a phrase erased): it could
- * bring erased text back. Returns how many were deleted.
+ * Delete every backup that began before the latest erasure (a forget, a phrase erased) after `after`:
+ * it could bring erased text back. Returns how many were deleted.
  */
-export function dropErasedBackups(db: Db, dir: string): number {
+export function dropErasedBackups(db: Db, dir: string, after = 0): number {
   const backups = listBackups(dir);
   if (backups.length === 0) return 0;
-  const oldest = Math.min(...backups.map((b) => b.seq));
+  // Changes up to `after` were looked at before (the worker passes where its last look ended).
+  const from = Math.max(after, Math.min(...backups.map((b) => b.seq)));
   const erasedAt = db
     .prepare(`SELECT MAX(seq) FROM changes WHERE seq > ? AND op IN ('forget', 'redact')`)
     .pluck()
-    .get(oldest) as number | null;
+    .get(from) as number | null;
   if (erasedAt === null) return 0;
   const stale = backups.filter((b) => b.seq < erasedAt);
   for (const b of stale) rmSync(b.path, { force: true });

@@ -32,6 +32,8 @@ export function createBackupScheduler(deps: {
   const { store, dir, logger } = deps;
   let running: Promise<void> | null = null;
   let retryAt = 0;
+  // The change log's end at the last look: the mark and erasures are looked at only when it moved.
+  let seen = -1;
   const run = async (now: number): Promise<void> => {
     try {
       const b = await backupDatabase(store.db, dir, now);
@@ -46,9 +48,13 @@ export function createBackupScheduler(deps: {
     tick(now: number): void {
       if (running) return;
       try {
-        noteHighWater(store.db, now);
-        const dropped = dropErasedBackups(store.db, dir);
-        if (dropped > 0) logger.info('dropped backups that held erased memories', { dropped });
+        const seq = store.changes.lastSeq();
+        if (seq !== seen) {
+          noteHighWater(store.db, now);
+          const dropped = dropErasedBackups(store.db, dir, Math.max(0, seen));
+          if (dropped > 0) logger.info('dropped backups that held erased memories', { dropped });
+          seen = seq;
+        }
         if (deps.intervalMs <= 0 || now < retryAt) return;
         const newest = listBackups(dir)[0];
         if (newest && now - newest.at < deps.intervalMs) return;
