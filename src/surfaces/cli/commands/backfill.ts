@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
@@ -40,6 +40,15 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     ctx.cwd,
     flags.from ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects'),
   );
+  // A folder named on purpose must be one (the default may not exist yet: nothing to read).
+  if (flags.from !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new EngramError(
+      'INPUT_INVALID',
+      `--from ${root}: ${existsSync(root) ? 'not a folder' : 'no such folder'}`,
+      {
+        hint: 'Name a folder laid out like ~/.claude/projects (or one project folder of it).',
+      },
+    );
   const since = flags.since ? parseSince(flags.since) : undefined;
   const showProgress = ctx.io.isTTY && !flags.json;
   const options: BackfillOptions = {
