@@ -40,15 +40,6 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     ctx.cwd,
     flags.from ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects'),
   );
-  // A folder named on purpose must be one (the default may not exist yet: nothing to read).
-  if (flags.from !== undefined && !statSync(root, { throwIfNoEntry: false })?.isDirectory())
-    throw new EngramError(
-      'INPUT_INVALID',
-      `--from ${root}: ${existsSync(root) ? 'not a folder' : 'no such folder'}`,
-      {
-        hint: 'Name a folder laid out like ~/.claude/projects (or one project folder of it).',
-      },
-    );
   const since = flags.since ? parseSince(flags.since) : undefined;
   const showProgress = ctx.io.isTTY && !flags.json;
   const options: BackfillOptions = {
@@ -138,6 +129,10 @@ export const backfillSpec: CommandSpec = {
     const from = stringFlag(args, 'from');
     if (from !== undefined && !existsSync(resolve(ctx.cwd, from)))
       throw new EngramError('INPUT_INVALID', `--from: no such directory: ${resolve(ctx.cwd, from)}`);
+    if (from !== undefined && !statSync(resolve(ctx.cwd, from)).isDirectory())
+      throw new EngramError('INPUT_INVALID', `--from: not a directory: ${resolve(ctx.cwd, from)}`, {
+        hint: 'Name a folder laid out like ~/.claude/projects (or one project folder of it).',
+      });
     const since = stringFlag(args, 'since');
     const project = stringFlag(args, 'project');
     return backfillCommand(ctx, {
