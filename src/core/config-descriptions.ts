@@ -38,6 +38,9 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
   'retention.maxNodes':
     'Most active memories a project keeps: "engram prune" archives the least connected, oldest beyond it (restorable).',
   'retention.autoPrune': 'The worker prunes every project to retention.maxNodes once an hour.',
+  'backup.intervalHours':
+    'The worker copies the database into $ENGRAM_HOME/backups this often (0: never); engram doctor --repair restores the newest good copy.',
+  'backup.keep': 'How many backups are kept (the newest).',
   'graph.fileSummaryMinLines':
     'Files at least this long get a summary node (purpose from the header comment, exports, size, language).',
   'graph.anchorMaxAgeHours':

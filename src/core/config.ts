@@ -135,6 +135,18 @@ export const CONFIG_SCHEMA = {
     type: 'bool',
     default: false,
   },
+  'backup.intervalHours': {
+    type: 'int',
+    default: 24,
+    min: 0,
+    max: 8760,
+  },
+  'backup.keep': {
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 100,
+  },
   'graph.fileSummaryMinLines': {
     type: 'int',
     default: 100,

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'CONFIG_INVALID'
   | 'CONFIG_UNKNOWN_KEY'
   | 'INPUT_INVALID'
+  | 'INPUT_TOO_LARGE'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'UNAUTHORIZED'
@@ -14,6 +15,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'STORE_FAILED'
   | 'STORE_BUSY'
+  | 'STORE_FOREIGN'
+  | 'STORE_DAMAGED'
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
   | 'REMOTE_FAILED'
@@ -45,6 +48,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   },
   CONFIG_UNKNOWN_KEY: { exit: 2, http: 400, hint: 'Run "engram config list" to see the valid keys.' },
   INPUT_INVALID: { exit: 2, http: 400, hint: 'Check the arguments and try again.' },
+  INPUT_TOO_LARGE: { exit: 2, http: 413, hint: 'Send less at once: split it, or shorten the text.' },
   NOT_FOUND: { exit: 1, http: 404, hint: 'Use an id from a search result.' },
   CONFLICT: { exit: 1, http: 409, hint: 'Read the current state again and retry.' },
   UNAUTHORIZED: { exit: 1, http: 401, hint: 'Log in again or use a valid token.' },
@@ -52,6 +56,16 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   RATE_LIMITED: { exit: 1, http: 429, hint: 'Wait a moment and try again.' },
   STORE_FAILED: { exit: 1, http: 500, hint: FAULT },
   STORE_BUSY: { exit: 75, http: 503, hint: 'The database is busy; try again in a moment.' },
+  STORE_FOREIGN: {
+    exit: 2,
+    http: 500,
+    hint: 'Give engram a folder of its own: set ENGRAM_HOME (e.g. export ENGRAM_HOME=~/.engram-memory, where Claude Code runs too), or move that file away.',
+  },
+  STORE_DAMAGED: {
+    exit: 1,
+    http: 503,
+    hint: '"engram doctor" says what is damaged; "engram doctor --repair" restores the newest good backup and reads back what the inbox and transcripts still hold.',
+  },
   WORKER_FAILED: { exit: 1, http: 500, hint: FAULT },
   INSTALL_FAILED: { exit: 1, http: 500, hint: 'Check the settings file path and its permissions.' },
   REMOTE_FAILED: { exit: 1, http: 502, hint: 'Check that the server is reachable; engram retries later.' },
@@ -103,7 +117,15 @@ export function isEngramError(error: unknown, ...codes: ErrorCode[]): error is E
 export function mappingOf(error: unknown): ErrorMapping & { code: ErrorCode } {
   const sqlite = (error as { code?: unknown } | null)?.code;
   const busy = typeof sqlite === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(sqlite);
-  const code = isEngramError(error) ? error.code : busy ? 'STORE_BUSY' : 'INTERNAL';
+  // A database file SQLite cannot read (truncated, a page overwritten) is damage, not a fault.
+  const damaged = typeof sqlite === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(sqlite);
+  const code = isEngramError(error)
+    ? error.code
+    : busy
+      ? 'STORE_BUSY'
+      : damaged
+        ? 'STORE_DAMAGED'
+        : 'INTERNAL';
   return { code, ...ERROR_TABLE[code] };
 }
 

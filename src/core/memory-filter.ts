@@ -65,6 +65,18 @@ function dayOf(name: string, raw: string, endOfDay: boolean): number {
   });
 }
 
+/** The list filters' parameter names (search adds `q`). */
+export const LIST_FILTER_KEYS = [
+  'project',
+  'type',
+  'status',
+  'source',
+  'session',
+  'from',
+  'to',
+  'stale',
+] as const;
+
 const SESSION_ID = /^[\w.:-]{1,200}$/;
 const PROJECT_ID = /^prj_[0-9a-f]{16}$/;
 

@@ -26,6 +26,8 @@ export interface EngramPaths {
   viewerSecret: string;
   /** The running viewer's pid and port, so a second `engram ui` reuses it. */
   viewerState: string;
+  /** Online copies of the database (`engram-<time>-<seq>.db`, 0600), the newest few kept. */
+  backupDir: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -47,5 +49,6 @@ export function pathsFor(home: string): EngramPaths {
     teamCredentials: join(home, 'team.json'),
     viewerSecret: join(home, 'viewer.secret'),
     viewerState: join(home, 'viewer.json'),
+    backupDir: join(home, 'backups'),
   };
 }

@@ -434,8 +434,90 @@ const IN_CONTEXT: SecretCase[] = [
   },
 ];
 
+/**
+ * A password, secret or token-named key or environment variable: its value is a secret whatever it
+ * looks like (words, "Secret" inside it, digits only). The first three are a red-team run's, which
+ * reached a team server; the rest are where the same values turn up.
+ */
+const NAMED_VALUES: SecretCase[] = [
+  {
+    name: 'red team: password word value',
+    text: 'password=SuperSecretPw123',
+    secret: 'SuperSecretPw123',
+    expected: 'password=[REDACTED:assignment]',
+  },
+  {
+    name: 'red team: DB_PASSWORD word value',
+    text: 'DB_PASSWORD=SuperSecretPw123 npm run migrate',
+    secret: 'SuperSecretPw123',
+    expected: 'DB_PASSWORD=[REDACTED:assignment] npm run migrate',
+  },
+  {
+    name: 'red team: PGPASSWORD word value',
+    text: 'PGPASSWORD=SuperSecretPw123 psql -h db.internal -U app',
+    secret: 'SuperSecretPw123',
+  },
+  { name: 'exported env, no digits', text: 'export PGPASSWORD=MySecretValue', secret: 'MySecretValue' },
+  { name: 'env secret key word', text: 'SECRET_KEY=MySecret', secret: 'MySecret' },
+  { name: 'env password digits only', text: 'PGPASSWORD=97531864 pg_dump app', secret: '97531864' },
+  { name: 'env quoted digits', text: 'DB_PASSWORD="2468"', secret: '2468' },
+  {
+    name: 'env token camel value',
+    text: 'export API_TOKEN=MySecretTokenValue',
+    secret: 'MySecretTokenValue',
+  },
+  {
+    name: 'docker run -e',
+    text: 'docker run -e POSTGRES_PASSWORD=SuperSecretPw123 -d postgres:16',
+    secret: 'SuperSecretPw123',
+  },
+  {
+    name: 'compose environment yaml',
+    text: 'environment:\n  POSTGRES_PASSWORD: MySecretValue\n  POSTGRES_USER: app',
+    secret: 'MySecretValue',
+  },
+  { name: 'yaml password with digits', text: '  password: SuperSecretPw123', secret: 'SuperSecretPw123' },
+  { name: 'flag equals word', text: 'mysql --password=SuperSecretPw --host db', secret: 'SuperSecretPw' },
+  {
+    name: 'flag space word',
+    text: 'redis-cli --pass SuperSecretPw123 ping',
+    secret: 'SuperSecretPw123',
+  },
+  { name: 'mysql -p word', text: 'mysql -uroot -pSuperSecret app', secret: 'SuperSecret' },
+  {
+    name: 'connection string word',
+    text: 'Server=db;Database=app;User Id=sa;Password=SuperSecret;',
+    secret: 'SuperSecret',
+  },
+  {
+    name: 'query access token word',
+    text: 'GET /api/me?access_token=SecretAccessToken&fields=id',
+    secret: 'SecretAccessToken',
+  },
+  {
+    name: 'npmrc auth token',
+    text: '//registry.npmjs.org/:_authToken=MySecretNpmToken',
+    secret: 'MySecretNpmToken',
+  },
+  {
+    name: 'heroku config set',
+    text: 'heroku config:set SECRET_KEY_BASE=MySecretKeyBase',
+    secret: 'MySecretKeyBase',
+  },
+  { name: 'dockerfile env', text: 'ENV DB_PASSWORD SuperSecretPw123', secret: 'SuperSecretPw123' },
+  { name: 'dockerfile arg', text: 'ARG NPM_TOKEN MyNpmTokenValue', secret: 'MyNpmTokenValue' },
+  { name: 'fish set -gx', text: 'set -gx PGPASSWORD MySecretValue', secret: 'MySecretValue' },
+  {
+    name: 'powershell env word',
+    text: '$env:PGPASSWORD = "SuperSecretPw"',
+    secret: 'SuperSecretPw',
+  },
+  { name: 'windows set', text: 'set DB_PASSWORD=SuperSecret123', secret: 'SuperSecret123' },
+  { name: 'env json digits', text: '{"PGPASSWORD": "13572468"}', secret: '13572468' },
+];
+
 /** Every secret in the corpus. */
-export const SECRETS: readonly SecretCase[] = [...TOKENS, ...PEMS, ...IN_CONTEXT];
+export const SECRETS: readonly SecretCase[] = [...TOKENS, ...PEMS, ...IN_CONTEXT, ...NAMED_VALUES];
 
 /** Look-alikes that must come through unchanged. */
 export const LOOKALIKES: readonly string[] = [
@@ -530,4 +612,25 @@ export const LOOKALIKES: readonly string[] = [
   '"cookie-parser": "^1.4.6",',
   '"Unexpected_token_1012": "Unexpected token, expected a name.",',
   '"token_msg": "意外的标记。"',
+  // Names of secrets whose values are references, masks, flags or code, not secrets.
+  'psycopg2.connect(host=host, password=password)',
+  'conn = connect(user=user, password=db_password)',
+  'const TOKEN = token;',
+  'DB_PASSWORD=$DB_PASSWORD',
+  'PGPASSWORD=${PGPASSWORD:-} psql',
+  'export GITHUB_TOKEN=$(gh auth token)',
+  'AUTH_TOKEN_TTL=3600',
+  'DB_PASSWORD_FILE=/run/secrets/db',
+  'password=********',
+  'mysql --password=<password>',
+  'NPM_TOKEN=${{ secrets.NPM_TOKEN }}',
+  'token=undefined',
+  'TOKEN = None',
+  'ENV NODE_ENV production',
+  'ARG NPM_TOKEN',
+  'ENV PGPASSWORD_FILE /run/secrets/pg',
+  'set the token in your shell',
+  'SECRET_KEY=%SECRET_KEY%',
+  'PASSWORD=process.env.PASSWORD',
+  'curl --oauth2-bearer $TOKEN https://x',
 ];

@@ -7,7 +7,7 @@
  * lookaheads, and spans with open ends (PEM keys, <private>) are found with exec loops.
  */
 
-import { HINT, HINT_RE, isHarmless, isSecretName, looksRandom, type Unquoted } from './secret-names.ts';
+import { HINT, HINT_RE, isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
 export { isSecretName, looksRandom };
@@ -50,10 +50,22 @@ const quotedRule = (q: string): ContextRule => ({
       `(?<post>(?<!\\\\)(?:\\k<bs>\\k<bs>\\\\\\\\)*\\k<bs>${q})`,
     'gi',
   ),
-  accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? ''),
+  accept: (g) => {
+    const name = g['name'] ?? '';
+    return isSecretName(name) && !isHarmless(g['val'] ?? '', isEnvName(name) ? LITERAL : undefined);
+  },
 });
 /** A bare value after a flag or in a command line: not code, so only obvious references are harmless. */
-const BARE: Unquoted = { sep: '', spaced: false, next: '' };
+const BARE = LITERAL;
+/**
+ * Where an unquoted `name<sep>value` holds a literal: an environment variable's value unless code
+ * follows (`const TOKEN = token;`), a flag's, or `name=value` with nothing around the `=` unless it is
+ * an argument (`connect(password=password)`).
+ */
+const literalAt = (g: Groups, next: string): boolean =>
+  (isEnvName(g['name'] ?? '') && !';,)}'.includes(next || '\n')) ||
+  (g['name'] ?? '').startsWith('-') ||
+  (g['sep'] === '=' && g['sp'] === '' && g['sp2'] === '' && !',)'.includes(next || '\n'));
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
@@ -99,7 +111,16 @@ const CONTEXT_RULES: readonly ContextRule[] = [
         spaced: g['sp'] !== '',
         next,
         tight: g['sp2'] === '',
+        literal: literalAt(g, next),
       }),
+  },
+  {
+    // Dockerfile `ENV NAME value` / `ARG NAME value`, fish `set -gx NAME value`: no separator at all
+    kind: 'assignment',
+    hint: HINT_RE,
+    gate: /\b(?:ENV|ARG|set)[ \t]/,
+    re: /(?<pre>(?<![\w-])(?:ENV|ARG|set(?:[ \t]+-[a-zA-Z]{1,4}){1,3})[ \t]+(?<name>[A-Za-z_]\w{0,80})[ \t]+["']?)(?<val>[^\s"'=\\][^\s"'\\]{0,499})/g,
+    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? '', LITERAL),
   },
   {
     kind: 'assignment',
@@ -310,7 +331,9 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 function scrubAny(value: unknown, key: string | undefined): unknown {
   if (typeof value === 'string') {
     const text = scrubText(value);
-    return key !== undefined && isSecretName(key) && !isHarmless(text) ? redacted('assignment') : text;
+    const secret =
+      key !== undefined && isSecretName(key) && !isHarmless(text, isEnvName(key) ? LITERAL : undefined);
+    return secret ? redacted('assignment') : text;
   }
   if (Array.isArray(value)) return value.map((v: unknown) => scrubAny(v, undefined));
   if (!isPlainObject(value)) return value;

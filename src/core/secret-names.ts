@@ -67,15 +67,47 @@ export interface Unquoted {
   readonly next: string;
   /** `name:value` with no space after the colon (`auth:login`, `session:token`): a scope, not YAML. */
   readonly tight?: boolean;
+  /**
+   * The value is a literal, not code: an environment variable's (`DB_PASSWORD=…`, `PGPASSWORD: …`), a
+   * flag's (`--password …`), a `name=value` with nothing around the `=` (a query string, `.env`, a
+   * connection string). Then only references, masks and flag words are harmless, whatever the value
+   * looks like otherwise (`SuperSecretPw123`, `MySecretValue`, `1234`).
+   */
+  readonly literal?: boolean;
+}
+
+/** A value that is a literal wherever it sits (a flag's, a quoted environment variable's). */
+export const LITERAL: Unquoted = { sep: '', spaced: false, next: '', literal: true };
+
+/** An environment variable's name: upper case, digits and underscores (`PGPASSWORD`, `DB_PASSWORD`). */
+export const isEnvName = (name: string): boolean => /^[A-Z][A-Z0-9_]*$/.test(name);
+
+/**
+ * What a literal value may be without being a secret: empty, a reference (`$X`, `${X}`, `$(cmd)`,
+ * `%X%`, `{{ x }}`, `<your-token>`), a mask (`***`, `xxxx`, `…`, `[REDACTED:…]`), a YAML tag, a
+ * word that sets a flag or a scheme (`none`, `true`, `bearer`, `stdin`), a path, a URL without
+ * credentials, or a member of the environment or settings (`process.env.X`, `settings.DB_PASS`).
+ */
+const LITERAL_HARMLESS =
+  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|unset|required|optional|inherit|include|omit|basic|bearer|digest|oauth2?|jwt|env|default|auto|stdin|prompt|\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
+
+function literalIsHarmless(v: string): boolean {
+  if (v === '' || LITERAL_HARMLESS.test(v) || /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v))
+    return true;
+  if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) || /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
+  const member = /^([A-Za-z_$][\w$]*)(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.exec(v);
+  return member !== null && MEMBER_ROOT.test(member[1] ?? '');
 }
 
 /**
  * True when an assignment's value is obviously not a secret: empty, a placeholder or type, a small
  * number, a path, a URL without credentials; or, unquoted, a reference in code (`process.env.X`,
- * `token.value`, `hashedPassword`, `token = comment;`).
+ * `token.value`, `hashedPassword`, `token = comment;`). A literal (`at.literal`) is held to the
+ * stricter rule of `literalIsHarmless`.
  */
 export function isHarmless(value: string, at?: Unquoted): boolean {
   const v = value.trim();
+  if (at?.literal) return literalIsHarmless(v);
   if (v === '' || PLACEHOLDER.test(v) || /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v)) return true;
   if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) || /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
   // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
@@ -87,8 +119,10 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
     const codeNext = ';,)}'.includes(at.next || '\n');
     const noDigits = !/\d/.test(v);
     if (at.sep === ':' && /^[A-Z]/.test(v) && (noDigits || codeNext)) return true;
-    if (noDigits && (at.spaced || (at.sep === ':' && codeNext))) return true;
-    if (/[a-z][A-Z]/.test(v) && isSecretName(v)) return true; // `hashedPassword`
+    // `token = comment;`, `password: secret,`, an argument `connect(password=password)`.
+    if (noDigits && (at.spaced || codeNext)) return true;
+    // `hashedPassword`, not `SuperSecretPw123` (a variable's name seldom ends in digits).
+    if (noDigits && /[a-z][A-Z]/.test(v) && isSecretName(v)) return true;
   }
   const member = /^([A-Za-z_$][\w$]*)((?:\??\.[A-Za-z_$][\w$]*)+)[!?]?$/.exec(v);
   if (member === null) return false;

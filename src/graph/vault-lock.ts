@@ -3,9 +3,10 @@
  * dot-folders), created exclusively and holding the writer's pid and start time. A lock whose process
  * is gone (or whose pid now names another process) is taken over.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../core/errors.ts';
+import { makeDirs } from '../store/make-dirs.ts';
 import { isSameProcess, processStart } from '../store/process-identity.ts';
 
 export interface VaultLock {
@@ -14,7 +15,7 @@ export interface VaultLock {
 
 export function lockVault(dir: string, pid: number = process.pid): VaultLock {
   const folder = join(dir, '.engram');
-  mkdirSync(folder, { recursive: true });
+  makeDirs(folder, { what: 'the vault folder' });
   const path = join(folder, 'lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

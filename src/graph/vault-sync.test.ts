@@ -420,6 +420,32 @@ describe('vault sync rules', () => {
     expect(w.store.vaults.whereIs(discovery)).toEqual([]);
   });
 
+  it('status archived or invalidated set in a note puts the memory away; every later sync is clean', () => {
+    const { decision, discovery } = seed();
+    sync();
+    const decisionPath = notePath(decision);
+    edit(decision, (t) => t.replace('status: active', 'status: archived'));
+    edit(discovery, (t) => t.replace('status: active', 'status: invalidated'));
+    const r = sync();
+    expect(r.flagged).toEqual([]);
+    expect(r.ingested).toBe(2);
+    expect(w.store.observations.get(decision)).toMatchObject({ status: 'archived' });
+    expect(w.store.observations.get(discovery)).toMatchObject({ status: 'invalidated' });
+    // Archived memories leave the vault (as when archived in engram); nothing of the edit is lost.
+    expect(existsSync(decisionPath)).toBe(false);
+    expect(w.store.changes.ofEntity(decision).at(-1)).toMatchObject({ op: 'archive', origin: 'vault' });
+    for (let i = 0; i < 2; i++) {
+      const again = sync();
+      expect(again.flagged).toEqual([]);
+      expect(again.ingested).toBe(0);
+    }
+    // Restored, the note comes back with what the human wrote.
+    w.store.memory.restore(decision, cli());
+    sync();
+    expect(read(decision)).toContain('status: active');
+    expect(sync().flagged).toEqual([]);
+  });
+
   it('eraseFromVault removes a memory note by id, and a phrase everywhere', () => {
     const { decision } = seed();
     sync();

@@ -15,7 +15,8 @@
  * Phase 2, store → vault: every node is rendered; a note whose rendering changed is merged three ways
  * (base: engram's last rendering) and written atomically — only if the file still has the hash read in
  * phase 1 (a concurrent edit waits for the next sync). Notes of memories archived in engram are removed
- * (kept and flagged if edited meanwhile; always removed when forgotten). `index.md` and `graph.json`
+ * (kept and flagged if edited meanwhile, unless this sync took the whole edit in — a note set to
+ * `status: archived` goes quietly; always removed when forgotten). `index.md` and `graph.json`
  * are made anew. Nothing changed on either side → nothing is written.
  */
 import { rmSync } from 'node:fs';
@@ -196,6 +197,9 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
   }
   const skip = new Set<string>();
   const merged = new Map<string, { text: string; s0: string }>();
+  // Memory notes whose every human change is now in the store (ingested whole, no conflict): if their
+  // memory leaves the vault (the note set it to archived), removing the note loses nothing.
+  const accepted = new Set<string>();
   // Phase 1 reads a project's graph only when one of its notes changed in the vault.
   const graphs = new Map<string, ProjectGraph>();
   const projectById = new Map(options.projects.map((p) => [p.id as string, p]));
@@ -293,6 +297,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
         ctx,
       );
       if (r.edited) report.ingested++;
+      if (m.conflicts === 0) accepted.add(row.nodeId);
       for (const message of r.notices) report.notices.push({ path: file.path, message });
     } catch (error) {
       if (!isEngramError(error, 'INPUT_INVALID', 'NOT_FOUND')) throw error;
@@ -489,7 +494,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     if (!inScope.has(row.projectId) || located.has(row.nodeId)) continue;
     const file = fileById.get(row.nodeId);
     const forgotten = store.observations.get(row.nodeId)?.status === 'forgotten';
-    if (file && file.hash !== row.baseHash && !forgotten) {
+    if (file && file.hash !== row.baseHash && !forgotten && !accepted.has(row.nodeId)) {
       store.vaults.flag(
         dir,
         row.nodeId,

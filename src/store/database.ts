@@ -5,7 +5,9 @@
 import { chmodSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { EngramError, isEngramError } from '../core/errors.ts';
+import { requireOwnDatabase } from './database-identity.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+import { readMark } from './store-mark.ts';
 
 export type Db = Database.Database;
 
@@ -24,7 +26,13 @@ export interface OpenOptions {
   deferUpgrade?: boolean;
 }
 
+/**
+ * Open engram's database at `path` (made when missing): refused, untouched, when the file is another
+ * program's (STORE_FOREIGN) or damaged (STORE_DAMAGED); otherwise WAL mode and migrations (unless
+ * read-only).
+ */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  refuseEmptied(path);
   let db: Db;
   try {
     db = new Database(path, {
@@ -34,7 +42,46 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   } catch (error) {
     throw new EngramError('STORE_FAILED', `cannot open the database at ${path}`, { cause: error });
   }
+  try {
+    prepareConnection(db, path, options);
+  } catch (error) {
+    db.close();
+    throw damageOf(error, path) ?? error;
+  }
+  return db;
+}
+
+/** The error a SQLite read of a damaged file raised, as STORE_DAMAGED; null for any other error. */
+export function damageOf(error: unknown, path: string): EngramError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return null;
+  return new EngramError(
+    'STORE_DAMAGED',
+    `the database at ${path} is damaged (${(error as Error).message})`,
+    { cause: error },
+  );
+}
+
+/** A database emptied to 0 bytes that once held changes (its mark says so) is damage, not a new start. */
+function refuseEmptied(path: string): void {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return; // no file: a new database
+  }
+  const mark = size === 0 ? readMark(path) : null;
+  if (mark && mark.seq > 0)
+    throw new EngramError(
+      'STORE_DAMAGED',
+      `the database at ${path} is empty (0 bytes), but it held ${mark.seq} changes`,
+    );
+}
+
+function prepareConnection(db: Db, path: string, options: OpenOptions): void {
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  // Before anything could write to it: a file engram did not make is left alone.
+  requireOwnDatabase(db, path);
   // Deleted content is overwritten, not left in free pages: forgetting must not leave the text behind.
   db.pragma('secure_delete = ON');
   // Reads through a memory map: a page SQLite's own cache does not hold costs a memory access, not a
@@ -49,7 +96,6 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     migrate(db);
     keepPrivate(path);
   }
-  return db;
 }
 
 /** The database and its WAL are the user's alone (0600), whatever the umask they were made under. */

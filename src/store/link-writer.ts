@@ -1,7 +1,9 @@
 /**
  * Typed edges between memories (and from memories to files and sessions) through the mutation path:
- * each edge added or removed is one row in the change log.
+ * each edge added or removed is one row in the change log. Ends and kind are stored without control
+ * characters (a file path from tool output may carry one).
  */
+import { cleanText } from '../core/clean-text.ts';
 import type { Db } from './database.ts';
 import type { MutationContext, MutationKit } from './mutation-kit.ts';
 import { lazyStatement } from './statements.ts';
@@ -16,6 +18,7 @@ export function createLinkWriter(db: Db, { tx, log }: MutationKit) {
   return {
     /** Add a typed edge; false when it existed. */
     link(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      [fromId, kind, toId] = [cleanText(fromId), cleanText(kind), cleanText(toId)];
       return tx(() => {
         if (add().run(fromId, kind, toId, projectId, ctx.at, ctx.origin).changes !== 1) return false;
         log('link', `${fromId} ${kind} ${toId}`, projectId, 'add', ctx, null);
@@ -25,6 +28,7 @@ export function createLinkWriter(db: Db, { tx, log }: MutationKit) {
 
     /** Remove a typed edge; false when there was none. */
     unlink(fromId: string, kind: string, toId: string, projectId: string, ctx: MutationContext): boolean {
+      [fromId, kind, toId] = [cleanText(fromId), cleanText(kind), cleanText(toId)];
       return tx(() => {
         if (remove().run(fromId, kind, toId).changes !== 1) return false;
         log('link', `${fromId} ${kind} ${toId}`, projectId, 'remove', ctx, null);

@@ -1,7 +1,8 @@
 /**
- * A memory's text as it may be stored: scrubbed, trimmed, lists deduplicated and capped; and the
- * snapshot of a memory kept as one of its versions.
+ * A memory's text as it may be stored: cleaned of control characters, scrubbed, trimmed, lists
+ * deduplicated and capped; and the snapshot of a memory kept as one of its versions.
  */
+import { cleanText } from '../core/clean-text.ts';
 import { EngramError } from '../core/errors.ts';
 import { contentOf, type MemorySnapshot, type Observation, type ObservationDraft } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
@@ -13,12 +14,19 @@ const TYPE_RE = /^[a-z][a-z0-9_-]{0,39}$/;
 /** A subject key: `command:test`, `fail:npm run build`, `env:port:dev`… (one line, bounded). */
 const SUBJECT_RE = /^[a-z][a-z-]*:[^\n]{1,200}$/;
 
+/**
+ * Text as the mutation path stores it: control characters removed (`core/clean-text.ts`: NUL, escape
+ * codes, lone surrogates; line feeds and tabs stay), then secrets scrubbed. Every text column of a
+ * memory, summary or link passes through here, so no stored record is refused downstream.
+ */
+export const storableText = (text: string): string => scrubText(cleanText(text));
+
 export const unique = (items: readonly string[]) => [...new Set(items)];
 export const cleanList = (items: readonly string[] | undefined, max = MAX_LIST) =>
   unique(
     (items ?? [])
       .filter((s): s is string => typeof s === 'string')
-      .map((s) => scrubText(s).trim())
+      .map((s) => storableText(s).trim())
       .filter((s) => s !== ''),
   ).slice(0, max);
 
@@ -29,7 +37,7 @@ export function cleanDraft(d: ObservationDraft): ObservationDraft {
     throw new EngramError('INPUT_INVALID', `"${String(d.type)}" is not a memory type`, {
       hint: 'Types are lower-case words such as decision, bugfix, fact.',
     });
-  const title = scrubText(String(d.title ?? ''))
+  const title = storableText(String(d.title ?? ''))
     .replace(/\s+/g, ' ')
     .trim();
   if (title === '')
@@ -37,13 +45,35 @@ export function cleanDraft(d: ObservationDraft): ObservationDraft {
   return {
     type: type as ObservationDraft['type'],
     title,
-    subtitle: scrubText(String(d.subtitle ?? '')).trim(),
-    narrative: scrubText(String(d.narrative ?? '')).trim(),
+    subtitle: storableText(String(d.subtitle ?? '')).trim(),
+    narrative: storableText(String(d.narrative ?? '')).trim(),
     facts: cleanList(d.facts),
     concepts: cleanList(d.concepts),
     filesRead: cleanList(d.filesRead),
     filesModified: cleanList(d.filesModified),
-    ...(typeof d.subject === 'string' && SUBJECT_RE.test(d.subject) ? { subject: scrubText(d.subject) } : {}),
+    ...(typeof d.subject === 'string' && SUBJECT_RE.test(d.subject)
+      ? { subject: storableText(d.subject) }
+      : {}),
+  };
+}
+
+/**
+ * A state about to be written, its texts cleaned of control characters: what `rewrite` stores, so a
+ * version kept from before cleaning existed (restored, merged into) cannot bring a NUL back.
+ */
+export function cleanSnapshot(s: MemorySnapshot): MemorySnapshot {
+  const list = (l: readonly string[]) => l.map(cleanText);
+  return {
+    ...s,
+    title: cleanText(s.title),
+    subtitle: cleanText(s.subtitle),
+    narrative: cleanText(s.narrative),
+    facts: list(s.facts),
+    concepts: list(s.concepts),
+    filesRead: list(s.filesRead),
+    filesModified: list(s.filesModified),
+    statusReason: s.statusReason === null ? null : cleanText(s.statusReason),
+    ...(s.subject ? { subject: cleanText(s.subject) } : {}),
   };
 }
 

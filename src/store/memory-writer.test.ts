@@ -159,6 +159,71 @@ describe('the mutation path', () => {
     expect(dump).toContain('[REDACTED');
   });
 
+  it('stores no control character in any text, whatever the surface, and a restore cannot bring one back', () => {
+    // Tool output as it reaches a memory: a NUL from a binary file, colour codes, a bell, CRLF.
+    const { id } = store.memory.create(
+      {
+        projectId: project.id,
+        sessionId: null,
+        source: 'hook',
+        createdAt: 1,
+        provenance: ['turn:1-2\u0000'],
+        draft: draftOf('\u001b[31mnpm test\u001b[39m fails on\u0000 Windows', {
+          narrative: 'error TS2307\r\nCannot find module\u0007',
+          facts: ['reads data.bin: PK\u0003\u0004\u0000\u0000'],
+          filesModified: ['src/a\u0000.ts'],
+          subject: 'fail:npm test\u0000',
+        }),
+      },
+      { origin: 'hook', at: 1 },
+    );
+    store.memory.edit(id, { subtitle: 'see\u0000 log' }, cli(2));
+    store.memory.invalidate(id, 'wrong\u0000', cli(3));
+    store.memory.link(id, 'touches', 'src/b\u0000.ts', project.id, {
+      origin: 'hook',
+      at: 4,
+      actor: 'me\u0000',
+    });
+    store.memory.saveSummary(
+      's',
+      project.id,
+      {
+        request: 'fix\u0000 it',
+        investigated: '\u001b[2Klogs',
+        learned: '',
+        completed: '',
+        nextSteps: '',
+        filesRead: ['x\u0000.ts'],
+        filesEdited: [],
+        notes: '',
+      },
+      false,
+      cli(5),
+    );
+    // A version written before cleaning existed (raw SQL: test data of an older store), then restored.
+    store.db
+      .prepare(`UPDATE observation_versions SET snapshot = ? WHERE observation_id = ? AND version = 2`)
+      .run(JSON.stringify({ ...store.observations.history(id)[0]?.snapshot, title: 'old\u0000 title' }), id);
+    store.memory.restore(id, cli(6));
+
+    expect(store.observations.get(id)).toMatchObject({
+      title: 'old title',
+      narrative: 'error TS2307\nCannot find module',
+      facts: ['reads data.bin: PK'],
+      filesModified: ['src/a.ts'],
+    });
+    const dump = JSON.stringify([
+      store.db.prepare('SELECT * FROM observations').all(),
+      store.db.prepare('SELECT * FROM summaries').all(),
+      store.db.prepare('SELECT * FROM links').all(),
+      store.db.prepare('SELECT * FROM changes').all(),
+    ]);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(dump.match(/\\u00[01][0-9a-f]|\\u007f|\\r|\\u001b|[\u0000-\u0008\u000b-\u001f]/gi)).toBeNull();
+    expect(dump).toContain('"request":"fix it"');
+    expect(dump).toContain('src/b.ts');
+    expect(store.observations.history(id).at(-1)?.snapshot.title).toBe('npm test fails on Windows');
+  });
   it('refuses what cannot be a memory, and never brings back a forgotten one', () => {
     const bad = {
       projectId: project.id,

@@ -15,7 +15,6 @@ import type {
   ObservationStatus,
 } from '../core/model.ts';
 import { erasePhrase, phrasePattern } from '../core/phrase.ts';
-import { scrubText } from '../core/scrub.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import type { Db } from './database.ts';
 import { eraseInjectedLinesOf } from './erase-injected.ts';
@@ -24,10 +23,12 @@ import { createLinkWriter } from './link-writer.ts';
 import {
   cleanDraft,
   cleanList,
+  cleanSnapshot,
   MAX_LIST,
   MAX_PROVENANCE,
   sameDraft,
   snapshotOf,
+  storableText,
   unique,
 } from './memory-draft.ts';
 import { createMutationKit, type MutationContext, type MutationKit } from './mutation-kit.ts';
@@ -160,11 +161,12 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
    */
   const rewrite = (
     cur: Observation,
-    next: MemorySnapshot,
+    state: MemorySnapshot,
     op: string,
     ctx: MutationContext,
     keep = true,
   ): Observation => {
+    const next = cleanSnapshot(state);
     const version = cur.version + 1;
     if (keep) {
       keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
@@ -208,7 +210,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     tx(() => {
       const cur = mustLoad(id);
       if (cur.status === status) return false;
-      const cleanReason = reason === null ? null : scrubText(reason).trim().slice(0, 500);
+      const cleanReason = reason === null ? null : storableText(reason).trim().slice(0, 500);
       rewrite(cur, { ...snapshotOf(cur), status, statusReason: cleanReason, ...extra }, op, ctx);
       return true;
     });

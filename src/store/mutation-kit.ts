@@ -2,6 +2,7 @@
  * What every mutation shares: who makes it (origin, actor, time), running inside the caller's
  * transaction or one of its own, and appending its row to the change log.
  */
+import { cleanText } from '../core/clean-text.ts';
 import type { Change, ChangeOrigin } from '../core/model.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import { writeTransaction, type Db } from './database.ts';
@@ -37,7 +38,7 @@ export function createMutationKit(db: Db, changes: ChangesRepo): MutationKit {
         projectId,
         op,
         origin: ctx.origin,
-        actor: ctx.actor ?? null,
+        actor: ctx.actor == null ? null : cleanText(ctx.actor),
         at: ctx.at,
         version,
       });

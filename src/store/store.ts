@@ -1,6 +1,7 @@
 /**
  * The store: every repository over one connection. SQL lives only in this layer.
  */
+import { noteHighWater } from './store-mark.ts';
 import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
 import { createAnchorsRepo } from './anchors-repo.ts';
@@ -53,7 +54,9 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     transaction<T>(fn: () => T): T {
       return writeTransaction(db, fn);
     },
+    /** Close; a read-write store first raises the change log's high-water mark (store-mark.ts). */
     close(): void {
+      noteHighWater(db, Date.now());
       db.close();
     },
   };

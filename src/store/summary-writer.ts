@@ -1,13 +1,12 @@
 /**
- * Session summaries through the mutation path: saved (scrubbed) at each checkpoint, finished when the
+ * Session summaries through the mutation path: saved (cleaned and scrubbed) at each checkpoint, finished when the
  * session ends, and a phrase erased from them in place — each logged in the change log.
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { SummaryDraft } from '../core/model.ts';
 import { erasePhrase } from '../core/phrase.ts';
-import { scrubText } from '../core/scrub.ts';
 import type { Db } from './database.ts';
-import { cleanList } from './memory-draft.ts';
+import { cleanList, storableText } from './memory-draft.ts';
 import type { MutationContext, MutationKit } from './mutation-kit.ts';
 import { lazyStatement } from './statements.ts';
 
@@ -64,7 +63,7 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
       ctx: MutationContext,
       sessionAt?: number,
     ): void {
-      const text = (v: string) => scrubText(String(v ?? '')).trim();
+      const text = (v: string) => storableText(String(v ?? '')).trim();
       tx(() => {
         upsert().run(
           sessionId,

@@ -144,6 +144,16 @@ export function createTranscriptsRepo(db: Db) {
       }
       return added;
     },
+    /** Every transcript file the store has read or a session named, wherever it lies. */
+    knownPaths(): string[] {
+      return db
+        .prepare(
+          `SELECT path FROM transcript_files
+           UNION SELECT transcript_path FROM sessions WHERE transcript_path IS NOT NULL`,
+        )
+        .pluck()
+        .all() as string[];
+    },
     totals(): { files: number; records: number; badLines: number } {
       const r = totals().get() as { files: number; records: number; bad: number };
       return { files: r.files, records: r.records, badLines: r.bad };

@@ -3,11 +3,12 @@
  * Entry points call `loadRuntime` once and pass the frozen result down.
  */
 import type * as OsModule from 'node:os';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { resolveConfigReport, type Config, type ConfigIssue } from '../core/config.ts';
 import type { ProjectLinks } from '../core/model.ts';
 import { pathsFor, type EngramPaths } from '../core/paths.ts';
+import { makeDirs } from '../store/make-dirs.ts';
 import { readProjectLinks } from '../store/project-links.ts';
 
 export interface Runtime {
@@ -64,8 +65,14 @@ export function loadRuntime(env: Readonly<Record<string, string | undefined>> = 
   return { home, paths, config, configIssues: issues, env, projectLinks };
 }
 
+/**
+ * Make engram's home (and its logs folder); an ENGRAM_HOME that cannot be a folder (a file, a place
+ * nothing can be created in) is a configuration error (exit 2) that says so, never an internal fault.
+ */
 export function ensureHome(paths: EngramPaths): void {
-  mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
+  const hint = 'Point ENGRAM_HOME at a folder you can write to, or unset it to use ~/.engram.';
+  makeDirs(paths.home, { what: 'ENGRAM_HOME', code: 'CONFIG_INVALID', hint });
+  makeDirs(paths.logDir, { what: 'the logs folder', code: 'CONFIG_INVALID', hint });
   // A home made by an older engram (or by hand) under a loose umask is closed to others.
   for (const dir of [paths.home, paths.logDir]) {
     try {

@@ -16,6 +16,8 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EngramError } from '../core/errors.ts';
 import type { EngramPaths } from '../core/paths.ts';
 import { isSameProcess, WORKER_STALE_MS, type ProcessStamp } from '../store/process-identity.ts';
 
@@ -105,4 +107,21 @@ export function spawnWorker(
   } finally {
     closeSync(out);
   }
+}
+
+/**
+ * Stop engram's worker (verified by identity) and wait until it is gone, so nothing holds the
+ * database open (compacting it, repairing it). Resolves with the pid stopped, or null when none ran.
+ */
+export async function stopWorker(paths: EngramPaths, timeoutMs = 10_000): Promise<number | null> {
+  const pid = runningWorkerPid(paths);
+  if (pid === null) return null;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + timeoutMs;
+  while (runningWorkerPid(paths) !== null) {
+    if (Date.now() > deadline)
+      throw new EngramError('WORKER_FAILED', `worker ${pid} did not stop within ${timeoutMs / 1000} s`);
+    await sleep(50);
+  }
+  return pid;
 }

@@ -86,11 +86,10 @@ export function createTeamApi(options: TeamApiOptions) {
       const code = (
         res.status >= 500 || !err?.code || !CODES.has(err.code) ? 'REMOTE_FAILED' : err.code
       ) as ErrorCode;
-      throw new EngramError(
-        code,
-        `team server: ${err?.message ?? `HTTP ${res.status}`}`,
-        err?.hint ? { hint: err.hint } : undefined,
-      );
+      throw new EngramError(code, `team server: ${err?.message ?? `HTTP ${res.status}`}`, {
+        ...(err?.hint ? { hint: err.hint } : {}),
+        status: res.status,
+      });
     }
     if (!schema) return json;
     const parsed = schema.safeParse(json);

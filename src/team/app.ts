@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cleanText } from '../core/clean-text.ts';
 import { EngramError } from '../core/errors.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
@@ -102,7 +103,7 @@ export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
         audit(c, who, projectId, 'records.push', projectId, {
           records: req.records.length,
           ...counts,
-          ids: req.records.slice(0, 20).map((r) => r.id),
+          ids: req.records.slice(0, 20).map((r) => cleanText(r.id)),
         }),
       );
       return out.results;

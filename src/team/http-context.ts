@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { EngramError } from '../core/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth.ts';
 import type { appendAudit } from './audit-log.ts';
 import type { Pool } from './database.ts';
 import type { Principal } from './principal.ts';
@@ -39,8 +40,11 @@ export function requestInfo(deps: TeamAppDeps, c: Context<Env>): RequestInfo {
 /** Parse a JSON body with a schema: 400 with the first problem otherwise. */
 export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown;
+  const text = await c.req.text();
+  if (nestsDeeperThan(text))
+    throw new EngramError('INPUT_INVALID', `the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    raw = await c.req.json();
+    raw = JSON.parse(text);
   } catch {
     throw new EngramError('INPUT_INVALID', 'the request body is not JSON');
   }

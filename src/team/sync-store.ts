@@ -7,6 +7,7 @@
  * it to a new sequence number); a tombstone keeps the id and drops the body: forgotten content is
  * purged from the server, and every device learns of the forget from the tombstone.
  */
+import { unstorableCharacter } from '../core/clean-text.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
 import { num, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
@@ -43,16 +44,31 @@ interface Write {
   body: string | null;
 }
 
-/** Every string inside a value. */
-function stringsOf(value: unknown, out: string[] = []): string[] {
+/** Every string inside a value (with `keys`, object keys too). */
+function stringsOf(value: unknown, out: string[] = [], keys = false): string[] {
   if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out, keys);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      if (keys) out.push(k);
+      stringsOf(v, out, keys);
+    }
   return out;
+}
+
+/** What in a record PostgreSQL could not store (a NUL, half a surrogate pair), or null. */
+function unstorableIn(r: PushRecord): string | null {
+  for (const text of [r.id, ...stringsOf(r.body, [], true)]) {
+    const found = unstorableCharacter(text);
+    if (found !== null) return `it holds ${found}, which the server cannot store`;
+  }
+  return null;
 }
 
 /** Why a record may not be stored, or null. The server re-checks what every client checks. */
 export function rejectReason(r: PushRecord): string | null {
+  const unstorable = unstorableIn(r);
+  if (unstorable !== null) return unstorable;
   if (r.hash !== recordHash(r.kind, r.id, r.deleted, r.body)) return 'its hash does not match its content';
   if (r.deleted) return r.body === null ? null : 'a tombstone carries no body';
   const parsed = BODY_SCHEMAS[r.kind].safeParse(r.body);
@@ -84,6 +100,7 @@ export async function pushRecords(
   let seq = num(head.rows[0]?.last_seq ?? 0);
   const existing = new Map<string, Existing>();
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
+  const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
   const found = await tx.query<{
     kind: string;
     entity_id: string;
@@ -94,7 +111,8 @@ export async function pushRecords(
   }>(
     `SELECT kind, entity_id, version, hash, deleted, author_name FROM entities
      WHERE project_id = $1 AND (kind, entity_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-    [projectId, records.map((r) => r.kind), records.map((r) => r.id)],
+    // (An id PostgreSQL cannot hold is looked up nowhere: that record is rejected below.)
+    [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
   );
   for (const row of found.rows) {
     existing.set(keyOf(row.kind, row.entity_id), {

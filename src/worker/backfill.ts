@@ -5,7 +5,7 @@
  * nothing.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ProjectLinks } from '../core/model.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
@@ -72,6 +72,10 @@ export interface BackfillOptions {
   limitFiles?: number;
   /** Confirmed `.engram.json` project links. */
   projectLinks?: ProjectLinks;
+  /** Repairing a restored database: distil every turn read, even of sessions the hooks saw. */
+  repair?: boolean;
+  /** Transcript files to read besides those under `root` (paths the store knows). */
+  extraFiles?: readonly string[];
 }
 
 export interface BackfillReport {
@@ -86,9 +90,24 @@ export interface BackfillReport {
 }
 
 function selectFiles(options: BackfillOptions): TranscriptFile[] {
-  const files = findTranscripts(options.root).filter(
-    (f) => options.since === undefined || f.mtimeMs >= options.since,
-  );
+  const found = findTranscripts(options.root);
+  const seen = new Set(found.map((f) => f.path));
+  for (const path of options.extraFiles ?? []) {
+    if (seen.has(path) || !path.endsWith('.jsonl')) continue;
+    try {
+      const st = statSync(path);
+      if (st.isFile())
+        found.push({
+          path,
+          subagent: basename(dirname(path)) === 'subagents',
+          bytes: st.size,
+          mtimeMs: st.mtimeMs,
+        });
+    } catch {
+      continue; // gone since: nothing to read
+    }
+  }
+  const files = found.filter((f) => options.since === undefined || f.mtimeMs >= options.since);
   return options.limitFiles === undefined ? files : files.slice(0, options.limitFiles);
 }
 
@@ -118,7 +137,7 @@ function tally(report: BackfillReport, sessions: Set<string>, file: TranscriptFi
 
 function ingestOptions(options: BackfillOptions, file: TranscriptFile) {
   return {
-    mode: 'backfill' as const,
+    mode: options.repair ? ('repair' as const) : ('backfill' as const),
     now: options.now(),
     subagent: file.subagent,
     ...(options.dryRun ? { dryRun: true } : {}),

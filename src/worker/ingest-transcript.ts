@@ -37,8 +37,12 @@ export function contextTail(entries: readonly TranscriptEntry[]): TranscriptEntr
 }
 
 export interface IngestOptions {
-  /** Backfill: distil whole turns too. Live: the hooks captured the turns; only the extractors run. */
-  mode: 'backfill' | 'live';
+  /**
+   * Backfill: distil whole turns too (of sessions the hooks never saw). Live: the hooks captured the
+   * turns; only the extractors run. Repair: distil whole turns even of sessions the hooks saw (a
+   * database restored from a backup lost the hook events after it; the transcript still holds them).
+   */
+  mode: 'backfill' | 'live' | 'repair';
   distiller: Distiller;
   now: number;
   dryRun?: boolean;
@@ -140,7 +144,7 @@ export function planIngest(
     restarted,
     previousRecords: keep ? previous.records : 0,
     previousBadLines: keep ? previous.badLines : 0,
-    live: options.mode === 'live' || store.events.hasEventsFor(sessionKey),
+    live: options.mode === 'live' || (options.mode === 'backfill' && store.events.hasEventsFor(sessionKey)),
     previousSummary: options.subagent ? null : store.summaries.get(sessionKey),
     subagent: options.subagent === true,
     dryRun: options.dryRun === true,

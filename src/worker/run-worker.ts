@@ -1,6 +1,6 @@
 /**
  * The long-lived worker loop: hold the single-worker lock, drain the queue, prune old raw events,
- * and exit after a quiet spell (the next hook starts a new worker).
+ * back the database up on a schedule, and exit after a quiet spell (the next hook starts a new worker).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../core/config.ts';
@@ -14,6 +14,7 @@ import { eraseDueForgets } from '../store/erase-due.ts';
 import type { Store } from '../store/store.ts';
 import { pruneTold } from '../store/told-ledger.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
+import { createBackupScheduler } from './backup-scheduler.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
@@ -43,6 +44,8 @@ export interface WorkerDeps {
   projectLinks?: ProjectLinks;
   /** One team sync of the shared projects (after `engram team login`); absent: no team. */
   teamSync?: (() => Promise<SyncReport>) | null;
+  /** Where the database is backed up (backup.intervalHours, backup.keep); absent: no backups. */
+  backupDir?: string;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held' | 'lock-lost';
@@ -109,6 +112,16 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         signal: embedAbort.signal,
       })
     : null;
+  const backups = deps.backupDir
+    ? createBackupScheduler({
+        store,
+        dir: deps.backupDir,
+        logger,
+        clock,
+        intervalMs: config['backup.intervalHours'] * 3_600_000,
+        keep: config['backup.keep'],
+      })
+    : null;
   try {
     while (!stopRequested()) {
       const now = clock.now();
@@ -165,6 +178,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         // After distillation, never before it: embedding only ever uses the time the queue leaves.
         embeds?.tick(clock.now());
         team?.tick(clock.now());
+        backups?.tick(clock.now());
         // Open turns still waiting for their Stop keep the worker alive until they are distilled.
         if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
         // So do forgets whose undo window has not ended yet.
@@ -206,6 +220,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     signal.removeEventListener('abort', stopEmbedding);
     await embeds?.settled();
     await team?.settled();
+    await backups?.settled();
     store.workerLock.release(pid);
   }
 }

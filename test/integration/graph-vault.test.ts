@@ -176,4 +176,70 @@ describe('the memory graph and the vault, through the real CLI', () => {
     expect(holding()).toEqual([]);
     expect(ok(['search', 'staging password hint'], repo)).not.toMatch(/zebra/i);
   });
+
+  it('bad vault paths exit 2 at once with a clear message; a sync never starts a vault unasked', () => {
+    const fail = (args: string[], env?: NodeJS.ProcessEnv) => {
+      const started = Date.now();
+      const r = sb.engram(args, { timeoutMs: 10_000, ...(env ? { env } : {}) });
+      expect(Date.now() - started, args.join(' ')).toBeLessThan(10_000);
+      expect(r.status, `${args.join(' ')}\n${r.stderr}`).toBe(2);
+      return r.stderr;
+    };
+    expect(fail(['vault', 'export', '--dir', '/proc/nope'])).toMatch(
+      /the vault folder \/proc\/nope: cannot create \/proc\/nope \(nothing can be created there\)/,
+    );
+    expect(fail(['vault', 'export', '--dir', '/etc/passwd/x'])).toMatch(
+      /the vault folder \/etc\/passwd\/x: \/etc\/passwd is a file, not a folder/,
+    );
+    const typo = join(sb.root, 'vualt');
+    expect(fail(['vault', 'sync', '--dir', typo])).toMatch(
+      new RegExp(`${typo} is not a vault[\\s\\S]*engram vault sync --dir ${typo} --init`),
+    );
+    expect(() => readFileSync(join(typo, 'index.md'))).toThrow();
+    const made = JSON.parse(ok(['vault', 'sync', '--dir', typo, '--init', '--all', '--json'])) as {
+      notes: number;
+    };
+    expect(made.notes).toBeGreaterThan(0);
+    ok(['vault', 'sync', '--dir', typo]);
+    expect(fail(['backfill', '--from', '/etc/passwd'])).toMatch(/--from: not a directory: \/etc\/passwd/);
+    // An ENGRAM_HOME that is a file is the user's to fix, not a fault of engram's.
+    const file = join(sb.root, 'not-a-folder');
+    writeFileSync(file, 'x');
+    expect(fail(['status'], { ENGRAM_HOME: file })).toMatch(
+      /ENGRAM_HOME .*not-a-folder: is a file, not a folder/,
+    );
+  });
+
+  it('a note set to status: archived or invalidated in the vault puts its memory away; syncs exit 0', () => {
+    const repo = sb.project('archiving');
+    const p = payloads('sess-archiving', repo);
+    for (const payload of [
+      p.start(),
+      p.prompt('Add a retry to the fetch helper'),
+      p.tool('Edit', { file_path: `${repo}/src/fetch.ts`, old_string: 'a', new_string: 'b' }, {}),
+      p.stop('The fetch helper now retries three times.'),
+      p.tool('Edit', { file_path: `${repo}/src/cache.ts`, old_string: 'a', new_string: 'b' }, {}),
+      p.stop('The cache now expires entries after an hour.'),
+    ])
+      expect(sb.hook(payload).status).toBe(0);
+    ok(['flush']);
+    const vault = join(sb.root, 'vault3');
+    ok(['vault', 'export', '--dir', vault], repo);
+    const memoryNotes = listNotes(vault).filter((n) =>
+      /^status: active$/m.test(readFileSync(join(vault, n), 'utf8')),
+    );
+    expect(memoryNotes.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = memoryNotes as [string, string];
+    const set = (note: string, status: string) =>
+      writeFileSync(
+        join(vault, note),
+        readFileSync(join(vault, note), 'utf8').replace(/^status: active$/m, `status: ${status}`),
+      );
+    set(first, 'archived');
+    set(second, 'invalidated');
+    for (let i = 0; i < 3; i++) {
+      const r = JSON.parse(ok(['vault', 'sync', '--dir', vault, '--json'], repo)) as { flagged: unknown[] };
+      expect(r.flagged).toEqual([]);
+    }
+  });
 });

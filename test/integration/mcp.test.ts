@@ -84,6 +84,58 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     expect(text(missing)).toMatch(/How to fix: Use a memory id from search/);
   });
 
+  it('reads and changes only its own project by id, unless the call names the other project', async () => {
+    const other = sb.project('billing', 'git@github.com:example/billing.git');
+    const p = payloads('sess-billing', other);
+    for (const c of [
+      p.start(),
+      p.prompt('Round invoice totals half-even'),
+      p.tool(
+        'Edit',
+        { file_path: `${other}/src/invoice.ts`, old_string: 'Math.round', new_string: 'roundHalfEven' },
+        {},
+      ),
+      p.stop('Invoice totals now round half-even.'),
+      p.end(),
+    ]) {
+      expect(sb.hook(c).status).toBe(0);
+    }
+    expect(sb.engram(['flush']).status).toBe(0);
+    const listed = text(await call('search', { query: 'invoice half-even', all_projects: true }));
+    const theirs = /obs_[0-9a-z]{20}/.exec(listed)?.[0] as string;
+    expect(theirs).toBeDefined();
+    const status = () =>
+      JSON.parse(sb.engram(['show', theirs, '--json']).stdout) as { status: string; title: string };
+
+    for (const [tool, args] of [
+      ['get_observations', { ids: [theirs] }],
+      ['timeline', { id: theirs }],
+      ['related', { ref: theirs }],
+      ['neighbourhood', { ref: theirs }],
+      ['invalidate', { id: theirs, reason: 'planted from another repository' }],
+      ['forget', { id: theirs }],
+    ] as const) {
+      const r = await call(tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(text(r), tool).toMatch(/belongs to another project \("billing"\)/);
+      expect(text(r), tool).toMatch(/project: "billing"/);
+      expect(text(r), tool).not.toContain('half-even');
+    }
+    expect(status().status).toBe('active');
+
+    // Named explicitly, the other project's memory is read and changed.
+    expect(text(await call('get_observations', { ids: [theirs], project: 'billing' }))).toContain(
+      'half-even',
+    );
+    const named = await call('invalidate', {
+      id: theirs,
+      reason: 'superseded by banker rounding',
+      project: 'billing',
+    });
+    expect(named.isError).toBeFalsy();
+    expect(status().status).toBe('invalidated');
+  });
+
   it('searches, reads, browses, remembers, invalidates and forgets', async () => {
     const found = await call('search', { query: 'webhook retry' });
     expect(found.isError).toBeFalsy();

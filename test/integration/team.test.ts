@@ -375,6 +375,33 @@ describe('team memory across three machines', () => {
     expect((await engram('alice', ['team', 'status'])).stdout).toContain(`held back: memory ${target}`);
   });
 
+  it('a memory holding a NUL is refused alone with the reason, shown in team status; the rest is pushed', async () => {
+    await capture('alice', 'nul-1', 'add the export script', 'scripts/export.sh', 'Added the export script.');
+    const file = join((machines['alice'] as Sandbox).engramHome, 'engram.db');
+    const sqlite = new Database(file);
+    const [good, bad] = memories('alice')
+      .filter((m) => m.status === 'active')
+      .slice(-2);
+    // Written around the mutation path on purpose: a memory stored before text was cleaned.
+    sqlite.prepare('UPDATE observations SET narrative = ? WHERE id = ?').run('tar: \u0000 header', bad?.id);
+    const enqueue = sqlite.prepare(
+      `INSERT INTO team_outbox (entity, entity_id, project_id, queued_at) SELECT 'memory', id, project_id, 1 FROM observations WHERE id = ?`,
+    );
+    for (const m of [bad, good]) enqueue.run(m?.id);
+    sqlite.close();
+    const sync = await engram('alice', ['team', 'sync']);
+    expect(sync.status, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(new RegExp(`held back ${bad?.id}: the server refused it: .*NUL`));
+    const status = await engram('alice', ['team', 'status']);
+    expect(status.stdout).toMatch(new RegExp(`held back: memory ${bad?.id}: .*NUL character`));
+    const pushed = await pg.query<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n FROM entities WHERE entity_id = $1`,
+      [good?.id],
+    );
+    expect(pushed.rows[0]?.n).toBe(1);
+  });
+
   it('audit --verify passes untouched and fails after an SQL update', async () => {
     const ok = await engram('alice', [...adminArgs(), 'audit', '--verify']);
     expect(ok.status).toBe(0);

@@ -27,7 +27,8 @@ export interface Sandbox {
   project(name: string, remote?: string): string;
   hook(payload: unknown, opts?: { raw?: Buffer | string; cwd?: string }): RunResult;
   hookAsync(payload: unknown): Promise<RunResult>;
-  engram(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): RunResult;
+  /** The CLI; with `timeoutMs`, killed after that long (status null) instead of hanging the test. */
+  engram(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): RunResult;
   /** The CLI without blocking this process (a loopback server in the test must keep answering). */
   engramAsync(args: string[], opts?: { cwd?: string }): Promise<RunResult>;
   cleanup(): void;
@@ -47,8 +48,20 @@ export function createSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
     ENGRAM_WORKER_AUTOSTART: 'false',
     ...extraEnv,
   };
-  const run = (args: string[], input: Buffer | string | undefined, cwd: string, e = env): RunResult => {
-    const r = spawnSync(process.execPath, args, { input, cwd, env: e, maxBuffer: 256 * 1024 * 1024 });
+  const run = (
+    args: string[],
+    input: Buffer | string | undefined,
+    cwd: string,
+    e = env,
+    timeout?: number,
+  ): RunResult => {
+    const r = spawnSync(process.execPath, args, {
+      input,
+      cwd,
+      env: e,
+      maxBuffer: 256 * 1024 * 1024,
+      ...(timeout ? { timeout } : {}),
+    });
     return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
   };
   const runAsync = (args: string[], cwd: string, input?: string): Promise<RunResult> =>
@@ -84,7 +97,7 @@ export function createSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
       return runAsync([HOOK_BUNDLE], root, JSON.stringify(payload));
     },
     engram(args, opts = {}) {
-      return run([CLI_BIN, ...args], undefined, opts.cwd ?? root, { ...env, ...opts.env });
+      return run([CLI_BIN, ...args], undefined, opts.cwd ?? root, { ...env, ...opts.env }, opts.timeoutMs);
     },
     engramAsync(args, opts = {}) {
       return runAsync([CLI_BIN, ...args], opts.cwd ?? root);

@@ -12,6 +12,7 @@ import m0007 from './0007_knowledge.sql';
 import m0008 from './0008_graph.sql';
 import m0009 from './0009_viewer.sql';
 import m0010 from './0010_team.sql';
+import m0011 from './0011_identity.sql';
 
 export interface Migration {
   version: number;
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: '0008_graph', sql: m0008 },
   { version: 9, name: '0009_viewer', sql: m0009 },
   { version: 10, name: '0010_team', sql: m0010 },
+  { version: 11, name: '0011_identity', sql: m0011 },
 ];
 
 /** The newest migration's version (numbers are assigned ahead, so the list may have gaps while they land). */

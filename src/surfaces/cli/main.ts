@@ -49,7 +49,12 @@ export async function runCli(
     return await spec.run(createCliContext(loadRuntime(env), io, cwd), args);
   } catch (error) {
     const mapping = mappingOf(error);
-    io.err(`engram: ${isEngramError(error) ? error.message : describeError(error)}\n`);
+    const message = isEngramError(error)
+      ? error.message
+      : mapping.code === 'STORE_DAMAGED'
+        ? `the database is damaged (${(error as Error).message})`
+        : describeError(error);
+    io.err(`engram: ${message}\n`);
     io.err(`  ${hintOf(error)}\n`);
     return mapping.exit;
   }

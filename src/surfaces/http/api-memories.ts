@@ -8,7 +8,7 @@ import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
-import { parseMemoryFilter, type MemoryFilter } from '../../core/memory-filter.ts';
+import { LIST_FILTER_KEYS, parseMemoryFilter, type MemoryFilter } from '../../core/memory-filter.ts';
 import {
   OBSERVATION_TYPES,
   type Observation,
@@ -77,14 +77,24 @@ function bulkFilter(body: Record<string, unknown>): MemoryFilter {
     throw new EngramError('INPUT_INVALID', 'filter must be an object of list filters', {
       hint: 'e.g. {"filter": {"project": "prj_…", "type": "task", "to": "2026-01-31"}}',
     });
+  // A key or value it does not understand is refused: dropping it would widen the set to forget.
   const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') params[k] = v;
-  const filter = parseMemoryFilter(params);
-  if (filter.query !== undefined)
-    throw new EngramError('INPUT_INVALID', 'a bulk forget takes list filters, not search words', {
-      hint: 'Use project, type, status, source, session, from and to.',
-    });
-  return filter;
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'q')
+      throw new EngramError('INPUT_INVALID', 'a bulk forget takes list filters, not search words', {
+        hint: `Use ${LIST_FILTER_KEYS.join(', ')}.`,
+      });
+    if (!(LIST_FILTER_KEYS as readonly string[]).includes(k))
+      throw new EngramError('INPUT_INVALID', `unknown filter "${k}"`, {
+        hint: `A bulk forget's filter takes ${LIST_FILTER_KEYS.join(', ')}.`,
+      });
+    if (typeof v !== 'string')
+      throw new EngramError('INPUT_INVALID', `filter "${k}" must be text`, {
+        hint: 'Lists are comma-separated: {"type": "task,change"}.',
+      });
+    params[k] = v;
+  }
+  return parseMemoryFilter(params);
 }
 
 export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {

@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
+import { EngramError } from '../../core/errors.ts';
 import { mountMemoryApi } from './api-memories.ts';
 import type { RouteDeps, ViewerDeps } from './deps.ts';
 import { mountSessionApi } from './api-sessions.ts';
@@ -16,6 +17,9 @@ import { onViewerError, type ErrorPage } from './http-errors.ts';
 import { layout } from './pages/layout.ts';
 import { mountPages } from './pages/routes.ts';
 import { authGuard, hostGuard, strictHeaders, type ViewerEnv } from './security.ts';
+
+/** The largest request body the API reads (a memory's edit is far smaller). */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
   const app = new Hono<ViewerEnv>();
@@ -47,7 +51,15 @@ export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
     return c.redirect(/^\/(?!\/)[\w\-./?=&%]*$/.test(next) ? next : '/', 303);
   });
   app.use('*', authGuard(deps.auth, deps.port));
-  app.use('/api/*', bodyLimit({ maxSize: 1024 * 1024 }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new EngramError('INPUT_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
   app.get('/assets/viewer.js', (c) => {
     c.header('cache-control', 'max-age=31536000, immutable');
     return c.body(deps.assets.js, 200, { 'content-type': 'text/javascript; charset=utf-8' });

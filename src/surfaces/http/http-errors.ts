@@ -3,7 +3,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { describeError, EngramError, type ErrorCode } from '../../core/errors.ts';
+import { describeError, ERROR_TABLE, EngramError, isEngramError, type ErrorCode } from '../../core/errors.ts';
 import type { Logger } from '../../core/ports.ts';
 import type { ViewerEnv } from './security.ts';
 
@@ -15,13 +15,15 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   STORE_BUSY: 503,
 };
 
+/** An error's status: the viewer's own mapping, else the error table's; anything else is a 500. */
 export function statusOf(error: unknown): ContentfulStatusCode {
-  return error instanceof EngramError ? (STATUS[error.code] ?? 500) : 500;
+  if (!isEngramError(error)) return 500;
+  return STATUS[error.code] ?? (ERROR_TABLE[error.code].http as ContentfulStatusCode);
 }
 
 /** The JSON body of an error (internal errors say little; the log has the rest). */
 export function errorBody(error: unknown): { error: { code: string; message: string; hint?: string } } {
-  if (error instanceof EngramError && statusOf(error) < 500) {
+  if (isEngramError(error) && statusOf(error) < 500) {
     return {
       error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
     };

@@ -5,15 +5,26 @@
 import type { Context } from 'hono';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../core/json-depth.ts';
 
 export function queryOf(c: Context): Record<string, string> {
   return c.req.query();
 }
 
+/** The body as a JSON object; not JSON, not an object, or nested past MAX_JSON_DEPTH: INPUT_INVALID. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (nestsDeeperThan(text))
+    throw new EngramError(
+      'INPUT_INVALID',
+      `the request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      {
+        hint: 'Send a flat JSON object.',
+      },
+    );
   let value: unknown;
   try {
-    value = await c.req.json();
+    value = JSON.parse(text);
   } catch {
     throw new EngramError('INPUT_INVALID', 'the request body must be JSON', {
       hint: 'Send Content-Type: application/json with an object.',

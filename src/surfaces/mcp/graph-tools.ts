@@ -15,6 +15,7 @@ import {
 import { resolveNodeRef } from '../../graph/query.ts';
 import { neighbourhood, relatedNodes } from '../../graph/related.ts';
 import type { Store } from '../../store/store.ts';
+import { checkScope, PROJECT_ARG } from './project-scope.ts';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -35,9 +36,18 @@ function nodeLine(n: GraphNode): string {
   return `[${n.type}] ${n.title}${status}${stale} · ${n.id}`;
 }
 
-/** The graph of the project a reference belongs to (a memory id names its own project). */
-function graphFor(store: Store, ref: string, here: Project): { g: ProjectGraph; id: string } {
+/**
+ * The graph of the project a reference belongs to: this one, or the project the call names (a
+ * memory id of another project is refused without it).
+ */
+function graphFor(
+  store: Store,
+  ref: string,
+  here: Project,
+  named: string | undefined,
+): { g: ProjectGraph; id: string } {
   const memory = /^obs_/.test(ref) ? store.observations.get(ref) : null;
+  if (memory) checkScope(store, memory, here, named);
   const project = memory ? (store.sessions.project(memory.projectId) ?? here) : here;
   const g = loadProjectGraph(store, project, {
     maxMemories: WORKING_SET,
@@ -62,11 +72,12 @@ export function registerGraphTools(server: McpServer, deps: GraphToolDeps): void
       inputSchema: {
         ref: z.string().min(1).max(400).describe('A memory id (obs_…) or a file path (src/store.ts).'),
         limit: z.number().int().min(1).max(30).optional().describe('How many (default 10).'),
+        project: PROJECT_ARG,
       },
     },
-    deps.guarded(({ ref, limit }: { ref: string; limit?: number }) =>
+    deps.guarded(({ ref, limit, project }: { ref: string; limit?: number; project?: string }) =>
       deps.withStore((store) => {
-        const { g, id } = graphFor(store, ref, deps.project());
+        const { g, id } = graphFor(store, ref, deps.project(), project);
         const hits = relatedNodes(g, id, limit ?? 10);
         if (hits.length === 0) return deps.ok(`Nothing is related to ${ref} yet.`);
         return deps.okList(
@@ -91,22 +102,24 @@ export function registerGraphTools(server: McpServer, deps: GraphToolDeps): void
         ref: z.string().min(1).max(400).describe('A memory id (obs_…), a file path, or a fil_/ses_ id.'),
         depth: z.number().int().min(1).max(2).optional().describe('Steps out (default 1).'),
         limit: z.number().int().min(1).max(80).optional().describe('Most neighbours listed (default 40).'),
+        project: PROJECT_ARG,
       },
     },
-    deps.guarded(({ ref, depth, limit }: { ref: string; depth?: number; limit?: number }) =>
-      deps.withStore((store) => {
-        const { g, id } = graphFor(store, ref, deps.project());
-        const n = neighbourhood(g, id, depth ?? 1, limit ?? 40);
-        if (!n) return deps.ok(`Nothing called ${ref}.`);
-        const lines = [nodeLine(n.centre)];
-        for (const r of n.rings) {
-          const arrow = r.via.direction === 'out' ? '→' : '←';
-          const indent = '  '.repeat(r.depth);
-          lines.push(`${indent}${arrow} ${r.via.kind} ${nodeLine(r.node)}`);
-        }
-        if (n.rings.length === 0) lines.push('  (no links yet)');
-        return deps.ok(lines.join('\n'));
-      }),
+    deps.guarded(
+      ({ ref, depth, limit, project }: { ref: string; depth?: number; limit?: number; project?: string }) =>
+        deps.withStore((store) => {
+          const { g, id } = graphFor(store, ref, deps.project(), project);
+          const n = neighbourhood(g, id, depth ?? 1, limit ?? 40);
+          if (!n) return deps.ok(`Nothing called ${ref}.`);
+          const lines = [nodeLine(n.centre)];
+          for (const r of n.rings) {
+            const arrow = r.via.direction === 'out' ? '→' : '←';
+            const indent = '  '.repeat(r.depth);
+            lines.push(`${indent}${arrow} ${r.via.kind} ${nodeLine(r.node)}`);
+          }
+          if (n.rings.length === 0) lines.push('  (no links yet)');
+          return deps.ok(lines.join('\n'));
+        }),
     ),
   );
 }

@@ -10,6 +10,7 @@ import { resolveProject } from '../../capture/project-identity.ts';
 import { describeError, hintOf } from '../../core/errors.ts';
 import { eraseFromVault } from '../../graph/vault-erase.ts';
 import { registerGraphTools } from './graph-tools.ts';
+import { checkScope, PROJECT_ARG } from './project-scope.ts';
 import type { StaleMark } from '../../core/graph.ts';
 import {
   OBSERVATION_TYPES,
@@ -247,6 +248,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
         'What happened in this project around a memory (by id) or a date: the memories just before and after, as a compact index.',
       inputSchema: {
         id: ID.optional().describe('Centre on this memory.'),
+        project: PROJECT_ARG,
         date: z
           .string()
           .max(40)
@@ -257,17 +259,31 @@ export function createMcpServer(deps: McpDeps): McpServer {
       },
     },
     guarded(
-      ({ id, date, before, after }: { id?: string; date?: string; before?: number; after?: number }) => {
+      ({
+        id,
+        date,
+        before,
+        after,
+        project: named,
+      }: {
+        id?: string;
+        date?: string;
+        before?: number;
+        after?: number;
+        project?: string;
+      }) => {
         const now = deps.now();
-        const t = withStore((store) =>
-          timeline(store, {
+        const t = withStore((store) => {
+          const anchor = id ? store.observations.get(id) : null;
+          if (anchor) checkScope(store, anchor, project(), named);
+          return timeline(store, {
             ...(id ? { id } : {}),
             ...(date ? { date } : {}),
             projectId: project().id,
             before: before ?? 5,
             after: after ?? 5,
-          }),
-        );
+          });
+        });
         if (t.items.length === 0) return ok('No memories in this project around that point.');
         return okList(
           `Around ${new Date(t.at).toISOString()}:`,
@@ -287,16 +303,39 @@ export function createMcpServer(deps: McpDeps): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
       description:
         'The full text of memories by id (narrative, facts, files), as listed by search or timeline.',
-      inputSchema: { ids: z.array(ID).min(1).max(20).describe('Ids from search or timeline (at most 20).') },
+      inputSchema: {
+        ids: z.array(ID).min(1).max(20).describe('Ids from search or timeline (at most 20).'),
+        project: PROJECT_ARG,
+      },
     },
-    guarded(({ ids }: { ids: string[] }) => {
+    guarded(({ ids, project: named }: { ids: string[]; project?: string }) => {
       const now = deps.now();
-      const found = withStore((store) => ids.map((id) => ({ id, o: store.observations.get(id) })));
-      const missing = found.filter((f) => !f.o).map((f) => f.id);
-      if (missing.length === ids.length)
-        return failure(`no memory with id ${missing.join(', ')}`, 'Use ids from a search result.');
+      const here = project();
+      // Each id is read only in scope; one of another project says where it is instead.
+      const found = withStore((store) =>
+        ids.map((id) => {
+          const o = store.observations.get(id);
+          if (!o) return { id, o: null, outside: null };
+          try {
+            checkScope(store, o, here, named);
+            return { id, o, outside: null };
+          } catch (error) {
+            return { id, o: null, outside: `${(error as Error).message}; ${hintOf(error)}` };
+          }
+        }),
+      );
+      const missing = found.filter((f) => !f.o && !f.outside).map((f) => f.id);
+      const outside = found.filter((f) => f.outside).map((f) => f.outside as string);
+      if (missing.length + outside.length === ids.length)
+        return outside.length > 0
+          ? failure(outside.join('\n'), 'Read only this project\u2019s memories, or name the other project.')
+          : failure(`no memory with id ${missing.join(', ')}`, 'Use ids from a search result.');
+      const notes = [
+        ...(missing.length > 0 ? [`(not found: ${missing.join(', ')})`] : []),
+        ...outside.map((o) => `(${o})`),
+      ];
       return okList(
-        missing.length > 0 ? `(not found: ${missing.join(', ')})` : `${found.length} memories:`,
+        notes.length > 0 ? notes.join('\n') : `${found.length} memories:`,
         found.filter((f) => f.o).map((f) => ({ id: f.id, text: details(f.o as Observation, now) })),
         '\n\n---\n\n',
       );
@@ -442,12 +481,18 @@ export function createMcpServer(deps: McpDeps): McpServer {
       },
       description:
         'Mark a memory as wrong or no longer true, with the reason; it stops being shown or found.',
-      inputSchema: { id: ID, reason: z.string().min(3).max(500).describe('Why it is wrong or outdated.') },
+      inputSchema: {
+        id: ID,
+        reason: z.string().min(3).max(500).describe('Why it is wrong or outdated.'),
+        project: PROJECT_ARG,
+      },
     },
-    guarded(({ id, reason }: { id: string; reason: string }) => {
-      const changed = withStore((store) =>
-        store.memory.invalidate(id, reason, { origin: 'mcp', at: deps.now() }),
-      );
+    guarded(({ id, reason, project: named }: { id: string; reason: string; project?: string }) => {
+      const changed = withStore((store) => {
+        const o = store.observations.get(id);
+        if (o && o.status !== 'forgotten') checkScope(store, o, project(), named);
+        return store.memory.invalidate(id, reason, { origin: 'mcp', at: deps.now() });
+      });
       return ok(changed ? `Invalidated ${id}: ${reason}` : `${id} was already invalidated.`);
     }),
   );
@@ -459,10 +504,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description:
         'Erase a memory for good: its text is deleted everywhere engram keeps it and cannot be restored. To mark a memory wrong but keep it, use invalidate.',
-      inputSchema: { id: ID },
+      inputSchema: { id: ID, project: PROJECT_ARG },
     },
-    guarded(({ id }: { id: string }) => {
+    guarded(({ id, project: named }: { id: string; project?: string }) => {
       const done = withStore((store) => {
+        const o = store.observations.get(id);
+        if (o && o.status !== 'forgotten') checkScope(store, o, project(), named);
         const forgotten = store.memory.forget(id, { origin: 'mcp', at: deps.now() });
         if (forgotten) eraseFromVault(store, null, { id });
         return forgotten;

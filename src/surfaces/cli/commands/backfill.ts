@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
@@ -129,6 +129,10 @@ export const backfillSpec: CommandSpec = {
     const from = stringFlag(args, 'from');
     if (from !== undefined && !existsSync(resolve(ctx.cwd, from)))
       throw new EngramError('INPUT_INVALID', `--from: no such directory: ${resolve(ctx.cwd, from)}`);
+    if (from !== undefined && !statSync(resolve(ctx.cwd, from)).isDirectory())
+      throw new EngramError('INPUT_INVALID', `--from: not a directory: ${resolve(ctx.cwd, from)}`, {
+        hint: 'Name a folder laid out like ~/.claude/projects (or one project folder of it).',
+      });
     const since = stringFlag(args, 'since');
     const project = stringFlag(args, 'project');
     return backfillCommand(ctx, {

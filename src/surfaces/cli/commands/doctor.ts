@@ -1,7 +1,8 @@
 /**
  * `engram doctor`: checks everything engram depends on and says how to fix what is wrong — Node,
  * the built bundles, `engram` on the PATH, the home's permissions, configuration and prices, the
- * database, Claude Code's hooks and MCP registration, the worker, the queue and the hook log.
+ * database and its backups (doctor-store.ts; `--repair` too), Claude Code's hooks and MCP
+ * registration, how long Claude Code keeps transcripts, the worker, the queue and the hook log.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -9,24 +10,30 @@ import { resolveProjectIdentity } from '../../../capture/project-identity.ts';
 import { describeError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
 import { listInbox } from '../../../store/inbox.ts';
-import { SCHEMA_VERSION } from '../../../store/migrations/index.ts';
+import type { DatabaseDiagnosis } from '../../../store/diagnose.ts';
 import { readWorkerPidFile, runningWorkerPid } from '../../worker-launcher.ts';
 import { isEngramHookCommand } from '../claude-settings.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import { cleanupPeriodOf, retentionFindings } from '../claude-retention.ts';
 import { problemsSince } from '../log-errors.ts';
-import type { CommandSpec } from '../registry.ts';
+import { DEFAULT_CLEANUP_DAYS } from '../../../worker/transcript-retention.ts';
+import { boolFlag, type CommandSpec } from '../registry.ts';
+import {
+  databaseChecks,
+  diagnose,
+  homeCheck,
+  repairCommand,
+  storeUsable,
+  type Check,
+} from './doctor-store.ts';
 import { loadSettings } from '../settings-files.ts';
 import { claudeJsonPath, defaultSettingsPath } from './install.ts';
 import { loadPricesChecked } from '../../prices-file.ts';
 
-export interface Check {
-  name: string;
-  status: 'ok' | 'warn' | 'fail';
-  detail: string;
-  fix?: string;
-}
+export type { Check } from './doctor-store.ts';
 
-type Checker = (ctx: CliContext) => Check | Check[];
+/** A check sees the database's diagnosis, made once before the checks run (reads only). */
+type Checker = (ctx: CliContext, db: DatabaseDiagnosis) => Check | Check[];
 
 const ok = (name: string, detail: string): Check => ({ name, status: 'ok', detail });
 const warn = (name: string, detail: string, fix: string): Check => ({ name, status: 'warn', detail, fix });
@@ -66,6 +73,8 @@ const CHECKS: Checker[] = [
   },
   (ctx) => {
     const { home, paths } = ctx.runtime;
+    const notFolder = homeCheck(ctx);
+    if (notFolder) return notFolder;
     if (!existsSync(home)) return ok('home', `${home} does not exist yet (made on first capture)`);
     const loose: string[] = [];
     if ((mode(home) & 0o077) !== 0) loose.push(`${home} (${mode(home).toString(8)})`);
@@ -101,23 +110,7 @@ const CHECKS: Checker[] = [
       ? ok('prices', 'price table valid')
       : problems.map((p) => fail('prices', p, `Fix ${join(ctx.runtime.home, 'prices.json')}.`));
   },
-  (ctx) => {
-    try {
-      const { version, integrity } = withStore(ctx, (store) => ({
-        version: store.db.pragma('user_version', { simple: true }) as number,
-        integrity: store.db.pragma('quick_check', { simple: true }) as string,
-      }));
-      return integrity === 'ok' && version === SCHEMA_VERSION
-        ? ok('database', `${ctx.runtime.paths.db} (schema ${version}, integrity ok)`)
-        : fail(
-            'database',
-            `schema ${version}, quick_check: ${integrity}`,
-            'Restore from a backup, or move the file away to start afresh.',
-          );
-    } catch (error) {
-      return fail('database', describeError(error), 'Check that the file is readable and the disk not full.');
-    }
-  },
+  (ctx, db) => databaseChecks(ctx, db),
   (ctx) => {
     const path = defaultSettingsPath(ctx);
     let settings: ReturnType<typeof loadSettings>;
@@ -174,8 +167,9 @@ const CHECKS: Checker[] = [
         )
       : ok('worker', 'not running (the next hook starts it)');
   },
-  (ctx) => {
+  (ctx, db) => {
     const { paths } = ctx.runtime;
+    if (!storeUsable(db)) return [];
     const counts = withStore(ctx, (store) => store.events.counts());
     const rejected = listInbox(join(paths.inboxDir, 'rejected')).length;
     const checks: Check[] = [];
@@ -197,6 +191,21 @@ const CHECKS: Checker[] = [
         ),
       );
     return checks;
+  },
+  (ctx, db) => {
+    const findings = storeUsable(db)
+      ? withStore(ctx, (store) => retentionFindings(ctx, store))
+      : retentionFindings(ctx, null);
+    if (findings.length === 0) {
+      const { days, source } = cleanupPeriodOf(ctx);
+      return ok(
+        'transcripts',
+        `Claude Code keeps transcripts ${days ?? DEFAULT_CLEANUP_DAYS} days${days === null ? ' (its default)' : ` (${source})`}; engram reads them in time`,
+      );
+    }
+    return findings.map((f) =>
+      f.severity === 'fail' ? fail('transcripts', f.message, f.fix) : warn('transcripts', f.message, f.fix),
+    );
   },
   (ctx) => {
     const { paths } = ctx.runtime;
@@ -237,9 +246,10 @@ function commandsOf(groups: unknown): string[] {
 
 /** Run every check; a check that throws is itself reported, never fatal. */
 export function runChecks(ctx: CliContext): Check[] {
+  const db = diagnose(ctx);
   return CHECKS.flatMap((check) => {
     try {
-      return check(ctx);
+      return check(ctx, db);
     } catch (error) {
       return [
         fail('doctor', `a check failed: ${describeError(error)}`, 'Report this; the other checks still ran.'),
@@ -254,11 +264,18 @@ export const doctorSpec: CommandSpec = {
   name: 'doctor',
   group: 'Health and plumbing',
   summary: 'check everything engram depends on, and say how to fix what is wrong',
-  usage: '',
-  details: 'Exits 1 when a check fails (✗); warnings (!) do not fail it.',
-  flags: {},
-  examples: ['engram doctor', 'engram doctor --json'],
+  usage: '[--repair]',
+  details:
+    'Exits 1 when a check fails (✗); warnings (!) do not fail it. --repair brings a damaged database back: it is set aside (kept), the newest backup that passes SQLite\u2019s integrity check takes its place, then what the inbox still holds is imported and every transcript is read on from where that backup had stopped; the report says what came back from where, and what could not.',
+  flags: {
+    repair: {
+      type: 'boolean',
+      description: 'restore a damaged database from its backup, inbox and transcripts',
+    },
+  },
+  examples: ['engram doctor', 'engram doctor --json', 'engram doctor --repair'],
   run: (ctx, args) => {
+    if (boolFlag(args, 'repair')) return repairCommand(ctx, args.json);
     const checks = runChecks(ctx);
     const failed = checks.some((c) => c.status === 'fail');
     if (args.json) printJson(ctx, { ok: !failed, home: ctx.runtime.home, checks });

@@ -3,10 +3,11 @@
  * stays so they never come back). `engram forget --match TEXT`: erase a phrase (a leaked secret, a
  * name) from everything engram stores, counted first, leaving no byte of it under ENGRAM_HOME.
  */
+import { rmSync } from 'node:fs';
 import { eraseFromVault } from '../../../graph/vault-erase.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EngramError } from '../../../core/errors.ts';
 import { checkPhrase, phrasePattern, phraseWordsPattern } from '../../../core/phrase.ts';
+import { dropErasedBackups, listBackups } from '../../../store/backup.ts';
 import { phraseInFiles, type FileTally } from '../../../store/erase-files.ts';
 import {
   compactStore,
@@ -15,7 +16,7 @@ import {
   type PhraseScope,
   type PhraseTally,
 } from '../../../store/erase-text.ts';
-import { runningWorkerPid } from '../../worker-launcher.ts';
+import { stopWorker } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../registry.ts';
 import { projectOf } from './memory.ts';
@@ -25,28 +26,16 @@ export function forgetIds(ctx: CliContext, ids: string[], flags: { json: boolean
     const done = store.transaction(() =>
       ids.map((id) => ({ id, forgotten: store.memory.forget(id, { origin: 'cli', at: ctx.now() }) })),
     );
-    // Its notes go from every vault engram keeps, at once (not at the next sync).
+    // Its notes go from every vault engram keeps, at once (not at the next sync); so do the backups
+    // that still hold it (the worker takes a new one).
     for (const r of done) if (r.forgotten) eraseFromVault(store, null, { id: r.id });
+    dropErasedBackups(store.db, ctx.runtime.paths.backupDir);
     return done;
   });
   const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
   if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });
   else for (const r of results) ctx.io.out(r.forgotten ? `forgot ${r.id}\n` : `no memory with id ${r.id}\n`);
   return missing.length > 0 ? 1 : 0;
-}
-
-/** Stop engram's worker (verified by identity) so nothing holds the database open while it is compacted. */
-async function stopWorker(ctx: CliContext): Promise<number | null> {
-  const pid = runningWorkerPid(ctx.runtime.paths);
-  if (pid === null) return null;
-  process.kill(pid, 'SIGTERM');
-  const deadline = Date.now() + 10_000;
-  while (runningWorkerPid(ctx.runtime.paths) !== null) {
-    if (Date.now() > deadline)
-      throw new EngramError('WORKER_FAILED', `worker ${pid} did not stop within 10 s`);
-    await sleep(50);
-  }
-  return pid;
 }
 
 function describeCounts(store: PhraseTally[], files: FileTally[]): string[] {
@@ -106,7 +95,7 @@ async function forgetMatch(ctx: CliContext, args: ParsedArgs, phrase: string): P
       return 1;
     }
   }
-  const stopped = await stopWorker(ctx);
+  const stopped = await stopWorker(ctx.runtime.paths);
   const at = ctx.now();
   const { erased, compacted } = withStore(ctx, (store) => {
     // Vaults first: a note still holding the phrase must not come back in as a human edit.
@@ -114,6 +103,9 @@ async function forgetMatch(ctx: CliContext, args: ParsedArgs, phrase: string): P
     const result = erasePhraseInStore(store.db, store.memory, scope, { origin: 'cli', at });
     return { erased: result, compacted: compactStore(store.db) };
   });
+  // A backup may hold the phrase anywhere (a SQLite file is not rewritten in place): every one goes;
+  // the worker takes a new one.
+  for (const b of listBackups(ctx.runtime.paths.backupDir)) rmSync(b.path, { force: true });
   const files = phraseInFiles(home, filePattern, true);
   const left = withStore(ctx, (store) => countPhraseInStore(store.db, scope));
   const leftFiles = phraseInFiles(home, filePattern, false);

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { listInbox } from '../../../store/inbox.ts';
 import { findTranscripts } from '../../../worker/backfill.ts';
+import { retentionFindings } from '../claude-retention.ts';
 import { problemsSince } from '../log-errors.ts';
 import { loadPricesChecked } from '../../prices-file.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
@@ -80,6 +81,7 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       },
       hookProblems,
       missed: unreadTranscripts(ctx, store),
+      transcripts: retentionFindings(ctx, store),
     };
   });
   if (flags.json) {
@@ -114,6 +116,8 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     lines.push(
       `${report.missed.sessions} Claude Code sessions in ${report.missed.root} are not in memory yet: read them with "engram backfill"`,
     );
+  for (const f of report.transcripts)
+    lines.push(`${f.severity === 'fail' ? 'TRANSCRIPTS' : 'transcripts'}: ${f.message}`, `  ${f.fix}`);
   const o = report.counts.observations;
   lines.push(
     `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,

@@ -3,6 +3,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
+import { prepareVaultDir, requireVault } from '../../../graph/vault-dir.ts';
 import { projectsOfScope } from '../../../graph/vault-scope.ts';
 import { syncVault, type VaultSyncReport } from '../../../graph/vault-sync.ts';
 import type { VaultScope } from '../../../store/vault-repo.ts';
@@ -20,6 +21,8 @@ export interface VaultFlags {
   projectGiven: boolean;
   show?: string;
   resolve?: string;
+  /** sync: start a new vault in a folder that is not one yet. */
+  init?: boolean;
 }
 
 /** --dir, else vault.dir, else $ENGRAM_HOME/vault. */
@@ -41,9 +44,17 @@ function summary(r: VaultSyncReport, verb: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function run(ctx: CliContext, flags: VaultFlags, scopeOf: (known: VaultScope | null) => VaultScope) {
+function run(
+  ctx: CliContext,
+  flags: VaultFlags,
+  action: 'export' | 'sync',
+  scopeOf: (known: VaultScope | null) => VaultScope,
+) {
   const dir = vaultDir(ctx, flags);
+  // Where it may be is checked before any work (a bad path exits 2 at once).
+  if (action === 'export' || flags.init) prepareVaultDir(dir);
   return withStore(ctx, (store) => {
+    if (action === 'sync' && !flags.init) requireVault(store, dir);
     catchUpGraph(store, ctx.runtime.config, ctx.now());
     const scope = scopeOf(store.vaults.get(dir)?.scope ?? null);
     store.vaults.put(dir, scope);
@@ -54,7 +65,7 @@ function run(ctx: CliContext, flags: VaultFlags, scopeOf: (known: VaultScope | n
 export function vaultCommand(ctx: CliContext, action: string, flags: VaultFlags): number {
   switch (action) {
     case 'export': {
-      const report = run(ctx, flags, () => {
+      const report = run(ctx, flags, 'export', () => {
         const project = flags.project();
         return project === null ? 'all' : [project];
       });
@@ -66,7 +77,7 @@ export function vaultCommand(ctx: CliContext, action: string, flags: VaultFlags)
       return report.flagged.length > 0 ? 1 : 0;
     }
     case 'sync': {
-      const report = run(ctx, flags, (known) => {
+      const report = run(ctx, flags, 'sync', (known) => {
         if (known !== null && !flags.projectGiven) return known;
         const project = flags.project();
         return project === null ? 'all' : [project];
@@ -140,12 +151,13 @@ export const vaultSpec: CommandSpec = {
   name: 'vault',
   group: 'Graph',
   summary: 'an Obsidian vault of the memory graph, kept in step both ways (export | sync | conflicts)',
-  usage: 'export|sync|conflicts [--dir D] [--project P | --all] [--show N] [--resolve N]',
+  usage: 'export|sync|conflicts [--dir D] [--project P | --all] [--init] [--show N] [--resolve N]',
   details:
-    'export writes a vault: per project a folder with decisions/, discoveries/, errors/, files/, sessions/, tasks/… , an index.md and a graph.json; one note per node (frontmatter id, type, status, dates, tags; typed links as inline fields). sync brings it up to date both ways: edits made in Obsidian come back as memory edits, a deleted note archives its memory, a note written by hand with a type becomes a memory; both sides changed → merged (the human wins on their keys and lines; engram\u2019s version is kept as a conflict revision). The folder: --dir, else vault.dir, else $ENGRAM_HOME/vault.',
+    'export writes a vault: per project a folder with decisions/, discoveries/, errors/, files/, sessions/, tasks/… , an index.md and a graph.json; one note per node (frontmatter id, type, status, dates, tags; typed links as inline fields). sync brings it up to date both ways: edits made in Obsidian come back as memory edits, a deleted note archives its memory, a note written by hand with a type becomes a memory; both sides changed → merged (the human wins on their keys and lines; engram\u2019s version is kept as a conflict revision). The folder: --dir, else vault.dir, else $ENGRAM_HOME/vault. sync needs a folder that already is a vault (exported to before); --init starts a new one. A path that cannot be a folder exits 2 before any work.',
   flags: {
     dir: { type: 'string', value: 'D', description: 'the vault folder' },
     all: { type: 'boolean', description: 'every project (export / sync)' },
+    init: { type: 'boolean', description: 'sync: start a new vault in a folder that is not one yet' },
     show: { type: 'string', value: 'N', description: "conflicts: print engram's version of conflict N" },
     resolve: { type: 'string', value: 'N', description: 'conflicts: mark conflict N resolved' },
     cwd: CWD_FLAG,
@@ -165,5 +177,6 @@ export const vaultSpec: CommandSpec = {
         boolFlag(args, 'all') || args.values['project'] !== undefined || args.values['cwd'] !== undefined,
       ...(stringFlag(args, 'show') ? { show: stringFlag(args, 'show') as string } : {}),
       ...(stringFlag(args, 'resolve') ? { resolve: stringFlag(args, 'resolve') as string } : {}),
+      init: boolFlag(args, 'init'),
     }),
 };

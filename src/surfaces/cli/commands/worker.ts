@@ -133,6 +133,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
       teamSync: await teamSyncFor(ctx, store, logger),
+      backupDir: paths.backupDir,
     });
     return 0;
   } finally {

@@ -1,0 +1,26 @@
+/**
+ * How deeply a JSON text nests, found in one pass over the text before it is parsed: a request body
+ * nested thousands of levels deep parses, then overflows the stack of whatever walks it. Brackets
+ * inside strings do not count.
+ */
+
+/** The deepest nesting a request body may have (engram's own bodies nest three or four levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `text` (JSON) nests arrays and objects deeper than `max`. */
+export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}

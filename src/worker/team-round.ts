@@ -1,0 +1,82 @@
+/**
+ * What one round of team sync shares between its push and pull halves: its dependencies, its report,
+ * and the server's epoch (a new one — a reset or another server — starts every shared project over).
+ */
+import type { Clock, Logger } from '../core/ports.ts';
+import type { Store } from '../store/store.ts';
+import type { TeamApi } from '../team/api-client.ts';
+import type { ProjectState, PushResult } from '../team/protocol.ts';
+import type { ApplyOutcome } from './team-records.ts';
+
+export interface TeamSyncDeps {
+  store: Store;
+  api: TeamApi;
+  logger: Logger;
+  clock: Clock;
+  /** This machine's user name on the server (attribution: "from alice" is never shown for oneself). */
+  me: string;
+  /** This machine's device name on the server (its own state is not shown back to it). */
+  device?: string;
+  /** The project's branch, commit and changed files (worker/git-state); absent: not shared. */
+  readState?: (root: string, now: number) => Promise<ProjectState | null>;
+  pushBatch?: number;
+  pullPage?: number;
+}
+
+export interface SyncReport {
+  projects: number;
+  pushed: Record<PushResult['status'], number>;
+  blocked: { id: string; reason: string }[];
+  pulled: number;
+  applied: Record<ApplyOutcome, number>;
+  conflicts: number;
+  epochReset: boolean;
+  /** Shared projects this login may only read: nothing was pushed there. */
+  readOnly: string[];
+  errors: { project: string; error: string }[];
+}
+
+export const emptyReport = (): SyncReport => ({
+  projects: 0,
+  pushed: { accepted: 0, duplicate: 0, conflict: 0, gone: 0, rejected: 0 },
+  blocked: [],
+  pulled: 0,
+  applied: { created: 0, updated: 0, merged: 0, forgotten: 0, unchanged: 0, skipped: 0 },
+  conflicts: 0,
+  epochReset: false,
+  readOnly: [],
+  errors: [],
+});
+
+/** Offer everything of a project to the team (share, and after a server reset). */
+export function enqueueProject(store: Store, projectId: string, at: number): number {
+  const all = store.team.entitiesOf(projectId);
+  for (const e of all) store.team.enqueue(e.entity, e.entityId, projectId, at);
+  return all.length;
+}
+
+const EPOCH_KEY = 'epoch';
+
+export class EpochChanged extends Error {}
+
+/** Record the server's epoch; a different one than before starts every shared project over. */
+export function checkEpoch(store: Store, epoch: string, at: number, report: SyncReport): void {
+  const known = store.team.meta(EPOCH_KEY);
+  if (known === epoch) return;
+  store.transaction(() => {
+    store.team.setMeta(EPOCH_KEY, epoch);
+    if (known === null) return;
+    for (const p of store.team.projects()) restartProject(store, p.projectId, at);
+  });
+  if (known !== null) {
+    report.epochReset = true;
+    throw new EpochChanged();
+  }
+}
+
+/** Start a project over against the server: cursor 0, versions unknown, everything queued again. */
+export function restartProject(store: Store, projectId: string, at: number): void {
+  store.team.setCursor(projectId, 0, at);
+  store.team.forgetVersions(projectId);
+  enqueueProject(store, projectId, at);
+}
