@@ -48,9 +48,7 @@ describe('transcript retention in doctor and status', () => {
     expect(doctor.stdout).toMatch(
       /fix: Read them now with "engram backfill"; to keep transcripts longer, set "cleanupPeriodDays": 90/,
     );
-    expect(sb.engram(['status']).stdout).toMatch(
-      /transcripts: 1 Claude Code transcript engram has not read/,
-    );
+    expect(sb.engram(['status']).stdout).toMatch(/transcripts: 1 Claude Code transcript engram has not read/);
     expect(sb.engram(['backfill']).status).toBe(0);
     expect(sb.engram(['doctor']).stdout).toMatch(/✓ transcripts: Claude Code keeps transcripts 10 days/);
   });

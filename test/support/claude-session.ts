@@ -499,9 +499,12 @@ export function createClaudeSession(options: SessionOptions) {
       const text = reason
         ? `${lead} To tell you how to proceed, the user said:\n${reason}\n\nNote: The user's next message may contain a correction or preference. Pay close attention — if they explain what went wrong or how they'd prefer you to work, consider saving that to memory for future sessions.`
         : `${lead} STOP what you are doing and wait for the user to tell you how to proceed.`;
-      const res = userRecord([{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: true }], {
-        toolUseResult: `Error: ${text}`,
-      });
+      const res = userRecord(
+        [{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: true }],
+        {
+          toolUseResult: `Error: ${text}`,
+        },
+      );
       const marker = userRecord([{ type: 'text', text: '[Request interrupted by user for tool use]' }]);
       push([call, res, marker]);
       return session;
@@ -526,7 +529,12 @@ export function createClaudeSession(options: SessionOptions) {
         const uuid = id('attachment');
         records.push({
           ...envelope('attachment'),
-          attachment: { type: 'queued_command', prompt: q.text, commandMode: 'prompt', origin: { kind: 'human' } },
+          attachment: {
+            type: 'queued_command',
+            prompt: q.text,
+            commandMode: 'prompt',
+            origin: { kind: 'human' },
+          },
           uuid,
           timestamp: now(),
         });
