@@ -15,7 +15,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'Token budget of the memories added to each prompt (0 turns prompt-time recall off).',
   'context.promptMaxItems': 'At most this many memories are added to one prompt.',
   'context.promptMinScore':
-    'Relevance threshold for prompt-time recall: the share of the prompt\u2019s distinctive words a memory must match.',
+    'Relevance threshold for prompt-time recall: the share of the prompt\u2019s words a memory must match, each word weighed by how rare it is in the store.',
   'capture.skipTools':
     'Tool names never captured (a trailing * matches a prefix), in addition to engram\u2019s own MCP tools, which are never captured.',
   'capture.maxFieldChars':
