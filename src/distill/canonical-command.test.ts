@@ -99,15 +99,21 @@ describe('canonical commands', () => {
         'python manage.py migrate',
         'python3 manage.py runserver 8001',
         'node scripts/build.mjs',
+        'node migrate.js',
+        'node scratch.js',
         'python3 -m http.server 8080',
       ].map((c) => [canonicalCommand(c), mainPart(c)?.purpose]),
     ).toEqual([
       ['python manage.py migrate', 'migrate'],
       ['python3 manage.py runserver 8001', 'run'],
-      ['node scripts/build.mjs', 'run'],
+      // A script named for what it does is that; any other script run once is a throwaway run.
+      ['node scripts/build.mjs', 'build'],
+      ['node migrate.js', 'migrate'],
+      ['node scratch.js', 'run'],
       ['python3 -m http.server 8080', 'run'],
     ]);
-    expect(mainPart('node scripts/build.mjs')?.adhoc).toBe(true);
+    expect(mainPart('node scripts/build.mjs')?.adhoc).toBeFalsy();
+    expect(mainPart('node scratch.js')?.adhoc).toBe(true);
     expect(
       [
         'docker compose ps postgres',

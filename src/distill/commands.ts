@@ -194,6 +194,9 @@ function interpreter(head: string, w: string[]): Judged {
     return { purpose: positional(w, 2)[0] === 'test' ? 'test' : 'build', tool: `${head} setup.py` };
   if (/(?:^tests?[._]|^spec[._]|_test\.|\.test\.|_spec\.|\.spec\.)/.test(name))
     return { purpose: 'test', tool: `${head} ${script}` };
+  // A script named for what it does (`node migrate.js`, `python build.py`) is that, not a throwaway.
+  const named = purposeOfTask(name.replace(/\.\w+$/, ''));
+  if (named !== 'other' && named !== 'run') return { purpose: named, tool: `${head} ${script}`.trim() };
   return { purpose: 'run', tool: `${head} ${script}`.trim(), adhoc: true };
 }
 

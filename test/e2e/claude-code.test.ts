@@ -214,7 +214,7 @@ describe('engram inside the real Claude Code', () => {
     expect(ctx.stdout).toContain('migrate');
   });
 
-  it('learns a correction and a failed attempt from a real transcript and mentions them next time', async () => {
+  it('learns a correction from a real transcript and mentions it next time; a probe that found no Redis is no failure', async () => {
     const projectC = sb.project('users-service', 'git@github.com:example/users-service.git');
     const s = randomUUID();
     const first = await run(CACHE, projectC, s);
@@ -244,9 +244,11 @@ describe('engram inside the real Claude Code', () => {
     expect(types).toEqual(
       expect.arrayContaining([
         "correction: Correction: No, don't use Redis; use an in-memory LRU map instead.",
-        expect.stringMatching(/^failed_attempt: `redis-cli ping` fails: /),
       ]),
     );
+    // `redis-cli ping` asked whether a Redis runs here; its non-zero exit is the answer, not a failure
+    // of the project's to fix.
+    expect(types.filter((t) => t.startsWith('failed_attempt:'))).toEqual([]);
     // The next session in this project is told about both.
     const next = randomUUID();
     const ask = 'Continue with the user lookup cache';
@@ -257,7 +259,7 @@ describe('engram inside the real Claude Code', () => {
       .map((q) => mock.textOf(q))
       .join('\n');
     expect(sent).toContain("Correction: No, don't use Redis");
-    expect(sent).toMatch(/`redis-cli ping` fails: /);
+    expect(sent).not.toMatch(/`redis-cli ping` fails: /);
   });
 
   it('lets the model call an engram MCP tool and get memories back', async () => {
