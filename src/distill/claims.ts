@@ -2,7 +2,8 @@
  * The assistant's words are kept only where what happened supports them. A sentence that claims how a
  * check went ("all tests pass", "the build is green", "lint is clean") stands only when the turn ran
  * that check and its last run passed; a claim about a check that cannot run here (CI) or that no run
- * backs, a hope ("this should fix it", "it will probably work") and a verdict on the work as a whole
+ * backs, a hope ("this should fix it", "it will probably work"), a conditional ("this would catch a
+ * regression") and a verdict on the work as a whole
  * ("production-ready", "fully ready to go") are not knowledge and are never stored as if they were.
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
@@ -11,6 +12,8 @@ import type { Purpose } from './purpose-names.ts';
 /** A hope or a guess about what will happen, not a statement of what did. */
 const HOPE =
   /\b(?:should (?:now )?(?:work|pass|fix|be (?:fixed|green|good|ready|resolved|working))|(?:will|would) (?:now )?(?:work|pass|fix|succeed)|probably|hopefully|ought to|expected to (?:work|pass))\b/i;
+/** A conditional: what would or could be, not what is ("this would catch a regression if …"). */
+const CONDITIONAL = /\b(?:would|could|might)\b|\b(?:would|could|might)n'?t\b/i;
 
 /** The work as a whole declared finished or fit for use: a self-assessment no run can back. */
 const VERDICT =
@@ -48,7 +51,7 @@ function lastRunsPassed(a: TurnAnalysis, kinds: readonly Purpose[]): boolean {
  * check's outcome that no run of that check in the turn backs.
  */
 export function unsupportedClaim(sentence: string, a: TurnAnalysis): boolean {
-  if (HOPE.test(sentence) || VERDICT.test(sentence)) return true;
+  if (HOPE.test(sentence) || VERDICT.test(sentence) || CONDITIONAL.test(sentence)) return true;
   if (!OUTCOME.test(sentence)) return false;
   for (const [names, kinds] of CHECKS) {
     if (!names.test(sentence)) continue;

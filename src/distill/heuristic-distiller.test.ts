@@ -383,13 +383,13 @@ describe('heuristic distiller: outcomes, not logs', () => {
         edit('hooks.go', 'var prefixes = []string{', 'var prefixes = []string{\n\t"bash wrapper.sh ",'),
         bash('go run /tmp/check.go', 'isEntireHook("bash wrapper.sh stop") = true'),
         stop(
-          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready.',
+          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready. This would catch a regression if someone reverted it.',
         ),
       ),
     );
     const memory = unverified.observations.find((o) => o.filesModified.includes('hooks.go'));
     expect(memory?.narrative).toContain('`isEntireHook` recognises wrapper hooks');
-    expect(memory?.narrative).not.toMatch(/All tests pass|should be green|production-ready/);
+    expect(memory?.narrative).not.toMatch(/All tests pass|should be green|production-ready|would catch/);
     expect(unverified.summary?.completed).not.toMatch(/All tests pass|should be green/);
 
     const verified = distil(
