@@ -32,6 +32,19 @@ function termPattern(term: string): RegExp {
   );
 }
 
+/** Every text of a memory a query's words are looked for in (content, concepts, files). */
+export function searchableText(o: Observation): string {
+  return [
+    o.title,
+    o.subtitle,
+    o.narrative,
+    ...o.facts,
+    ...o.concepts,
+    ...o.filesModified,
+    ...o.filesRead,
+  ].join('\n');
+}
+
 /** Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. */
 export function coverageMatcher(terms: readonly string[]): (o: Observation) => number {
   // Each term's root as plain text first: a cheap substring test rules most memories out before any
@@ -45,17 +58,7 @@ export function coverageMatcher(terms: readonly string[]): (o: Observation) => n
   });
   return (o) => {
     if (checks.length === 0) return 0;
-    const text = [
-      o.title,
-      o.subtitle,
-      o.narrative,
-      ...o.facts,
-      ...o.concepts,
-      ...o.filesModified,
-      ...o.filesRead,
-    ]
-      .join('\n')
-      .toLowerCase();
+    const text = searchableText(o).toLowerCase();
     let hit = 0;
     for (const c of checks) if (text.includes(c.probe) && c.pattern.test(text)) hit++;
     return hit / checks.length;

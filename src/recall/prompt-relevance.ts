@@ -13,7 +13,7 @@
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
-import { stem } from './coverage.ts';
+import { searchableText, stem } from './coverage.ts';
 
 /** The probe's cap: a store larger than this is weighed as if it held this many. */
 const DF_CAP = 2_000;
@@ -39,15 +39,7 @@ export function weighTerms(store: Store, terms: readonly string[]): WeightedTerm
 
 /** The words of a memory as the prompt is compared with them: stems of its words and identifier parts. */
 function memoryStems(o: Observation): Set<string> {
-  const text = [
-    o.title,
-    o.subtitle,
-    o.narrative,
-    ...o.facts,
-    ...o.concepts,
-    ...o.filesModified,
-    ...o.filesRead,
-  ].join('\n');
+  const text = searchableText(o);
   const out = new Set<string>();
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = m[0];
