@@ -16,6 +16,7 @@ import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import { stagedPaths } from './git-staging.ts';
+import { removedPaths } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
 import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
@@ -62,6 +63,8 @@ export interface TurnAnalysis {
   commands: CommandRun[];
   commits: Commit[];
   pushed: boolean;
+  /** Project files the turn removed (`rm`, `git rm`), relative to the root. */
+  removed: string[];
   dependencies: DependencyChanges;
   errors: TurnError[];
   subagents: SubagentFinding[];
@@ -161,6 +164,7 @@ export function analyseTurn(
     commands: [],
     commits: [],
     pushed: false,
+    removed: [],
     dependencies: { added: [], removed: [], updated: [] },
     errors: [],
     subagents: [],
@@ -235,6 +239,13 @@ export function analyseTurn(
       tasks.commit(commit, index);
     }
     if (worked('push')) a.pushed = true;
+    if (run.ok && run.where !== 'scratch')
+      pushUnique(
+        a.removed,
+        removedPaths(command)
+          .map((p) => rel(p))
+          .filter((p) => !isScratchPath(p)),
+      );
     if (worked('install') || worked('uninstall')) {
       const pkgs = packagesOf(command);
       addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });

@@ -429,6 +429,17 @@ describe('heuristic distiller: outcomes, not logs', () => {
     ).toEqual([]);
   });
 
+  it('reports the project files a turn removed, and never a scratch file', () => {
+    const r = distil(
+      turn(
+        prompt('Remove the docs I did not ask for'),
+        bash(`rm ${ROOT}/docs/local-development.md docs/SETUP.md /tmp/test-env/.env`, ''),
+        stop('Removed both docs files.'),
+      ),
+    );
+    expect(r.removedFiles).toEqual(['docs/local-development.md', 'docs/SETUP.md']);
+  });
+
   it('keeps the open task list (named by session) and the failure still open, and says what is next', () => {
     const r = distil(
       turn(

@@ -37,6 +37,8 @@ export interface TurnResult {
   finishedTasks?: string[];
   /** The items of the list it finished (a stored list with other items still open stays open). */
   doneTasks?: string[];
+  /** Project files the turn removed: earlier work of the session on them is no longer part of it. */
+  removedFiles?: string[];
 }
 
 export interface Distiller {
@@ -74,6 +76,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     resolutions: resolutions(a),
     finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
     ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),
+    ...(a.removed.length > 0 ? { removedFiles: a.removed } : {}),
   };
 }
 

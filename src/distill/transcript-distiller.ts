@@ -37,6 +37,8 @@ export interface TranscriptDistillation {
   resolutions: Resolution[];
   /** Task lists finished (their memories are closed), with when. */
   finishedTasks: { subject: string; at: number; done?: string[] }[];
+  /** Project files removed (the session's earlier work on them is no longer part of it), with when. */
+  removedFiles: { path: string; at: number }[];
   summary: SummaryDraft | null;
   turns: number;
 }
@@ -176,6 +178,7 @@ export function distilTranscript(
   const memories: TranscriptMemory[] = [];
   const resolutions: Resolution[] = [];
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
+  const removedFiles: { path: string; at: number }[] = [];
   let summary = options.previousSummary;
   const turns = splitTranscriptTurns(entries);
   const times = entryTimes(entries);
@@ -203,6 +206,7 @@ export function distilTranscript(
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
       for (const draft of result.observations) memories.push({ draft, provenance, at });
       resolutions.push(...(result.resolutions ?? []));
+      for (const path of result.removedFiles ?? []) removedFiles.push({ path, at });
       for (const subject of result.finishedTasks ?? [])
         finishedTasks.push({ subject, at, ...(result.doneTasks ? { done: result.doneTasks } : {}) });
       if (result.summary) summary = result.summary;
@@ -219,6 +223,7 @@ export function distilTranscript(
     memories,
     resolutions,
     finishedTasks,
+    removedFiles,
     summary: options.distiller ? summary : null,
     turns: turns.length,
   };

@@ -130,3 +130,16 @@ export function withoutCarried(
   const onlyAbandoned = new Set(abandoned.filesModified.filter((f) => !stillNamed(f)));
   return { facts, filesModified: later.filesModified.filter((f) => !onlyAbandoned.has(f)) };
 }
+
+/**
+ * A memory of work without what it said of a file removed later in the session (its facts about it
+ * and the file itself), or null when nothing else is left of it.
+ */
+export function withoutRemovedFile(
+  memory: Pick<ObservationDraft, 'facts' | 'filesModified'>,
+  path: string,
+): Pick<ObservationDraft, 'facts' | 'filesModified'> | null {
+  const filesModified = memory.filesModified.filter((f) => f !== path);
+  if (filesModified.length === 0) return null;
+  return { facts: memory.facts.filter((f) => factFile(f) !== path), filesModified };
+}

@@ -194,6 +194,7 @@ function distilTurn(
         })),
       ],
       resolutions: (heuristic.resolutions ?? []).map((r) => ({ ...r, at: r.at || at })),
+      removedFiles: (heuristic.removedFiles ?? []).map((path) => ({ path, at })),
       finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
         subject,
         at,

@@ -108,6 +108,7 @@ export interface PreparedIngest {
   memories: TranscriptMemory[];
   resolutions: Resolution[];
   finishedTasks: { subject: string; at: number; done?: string[] }[];
+  removedFiles: { path: string; at: number }[];
   /** Branches the user rewound away from; what was stored of them is invalidated. */
   rewinds: Rewind[];
   summary: SummaryDraft | null;
@@ -210,7 +211,15 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
   const empty = chunk.lines.length === 0 && chunk.badLines === 0 && chunk.oversizeLines === 0;
   if (empty || (plan.projectFilter !== null && !cwd.startsWith(plan.projectFilter))) {
     report.filtered = !empty;
-    return { ...base, nothingToStore: true, memories: [], resolutions: [], finishedTasks: [], summary: null };
+    return {
+      ...base,
+      nothingToStore: true,
+      memories: [],
+      resolutions: [],
+      finishedTasks: [],
+      removedFiles: [],
+      summary: null,
+    };
   }
   const distilled = distilTranscript(entries, plan.context, {
     distiller: plan.live ? null : distiller,
@@ -225,6 +234,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     memories: distilled.memories,
     resolutions: distilled.resolutions,
     finishedTasks: distilled.finishedTasks,
+    removedFiles: distilled.removedFiles,
     summary: distilled.summary,
   };
 }
@@ -272,6 +282,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
           })),
           resolutions: p.resolutions,
           finishedTasks: p.finishedTasks,
+          removedFiles: p.removedFiles,
         },
         ctx,
       );

@@ -469,6 +469,27 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.ofSession('s2')).toHaveLength(1);
   });
 
+  it('takes a file removed later in the session out of the work that made it', () => {
+    put('s1', [
+      work(
+        'Document local development',
+        ['docs/local-development.md', 'scripts/wrapper.sh'],
+        ['created docs/local-development.md (75 lines)', 'created scripts/wrapper.sh (20 lines)'],
+      ),
+      work('Add a setup guide', ['docs/SETUP.md'], ['created docs/SETUP.md (52 lines)']),
+    ]);
+    put('s1', [], {
+      removedFiles: [
+        { path: 'docs/local-development.md', at: clock + 10 },
+        { path: 'docs/SETUP.md', at: clock + 10 },
+      ],
+    });
+    const shown = store.observations.ofSession('s1');
+    expect(shown.map((o) => o.title)).toEqual(['Document local development']);
+    expect(shown[0]?.facts).toEqual(['created scripts/wrapper.sh (20 lines)']);
+    expect(shown[0]?.filesModified).toEqual(['scripts/wrapper.sh']);
+  });
+
   it('attaches a commit to the work whose files it staged, not to the newest unrelated work', () => {
     put('s1', [work('Parse the SSE stream across chunk boundaries', ['app/ai-chat.ts'])]);
     put('s1', [work('Document the release steps', ['RELEASING.md'])]);

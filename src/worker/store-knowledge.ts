@@ -31,6 +31,7 @@ import {
   isUncommittedWork,
   restatedWork,
   sameWork,
+  withoutRemovedFile,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -51,6 +52,8 @@ export interface KnowledgeBatch {
   source: ObservationSource;
   memories: KnowledgeMemory[];
   resolutions?: readonly Resolution[];
+  /** Project files removed, and when: the session's earlier work on them is no longer part of it. */
+  removedFiles?: readonly { path: string; at: number }[];
   /** Task lists finished, with the items done on them (when known). */
   finishedTasks?: readonly { subject: string; at: number; done?: readonly string[] }[];
   /** The memories were stated by the user (MCP `remember`): their decisions are standing. */
@@ -275,6 +278,16 @@ export function storeKnowledge(
       step.run();
     } catch (error) {
       onInvalid(error);
+    }
+  }
+  for (const r of batch.removedFiles ?? []) {
+    if (!batch.sessionId) break;
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      // Committed work stays history; knowledge (a gotcha, a fact) stays true of the past file.
+      if (o.createdAt > r.at || !isUncommittedWork(o) || !o.filesModified.includes(r.path)) continue;
+      const left = withoutRemovedFile(o, r.path);
+      if (left === null) store.memory.archive(o.id, `${r.path} was removed later in the session`, ctx);
+      else store.memory.edit(o.id, left, ctx);
     }
   }
   for (const t of batch.finishedTasks ?? []) {
