@@ -58,6 +58,11 @@ export function projectIdFromKey(key: string): ProjectId {
   return `prj_${hash64Hex(key)}` as ProjectId;
 }
 
+/** 8 hex digits of FNV-1a: a short stable name for a text (not for telling many thousands apart). */
+export function hash32Hex(text: string): string {
+  return fnv1a(text, 0x811c9dc5, 0x01000193).toString(16).padStart(8, '0');
+}
+
 /** 16 hex digits from two independent FNV-1a hashes: a stable name for a key, without the crypto module. */
 export function hash64Hex(text: string): string {
   const hex = (n: number) => n.toString(16).padStart(8, '0');

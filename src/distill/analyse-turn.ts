@@ -16,6 +16,7 @@ import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import { stagedPaths } from './git-staging.ts';
+import { EDITING_TOOLS, READ_ONLY_TOOLS } from './tool-kinds.ts';
 import { removedPaths } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
 import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
@@ -90,18 +91,8 @@ export interface TurnAnalysis {
   sessionEnded: boolean;
 }
 
-const READ_ONLY = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'LS',
-  'WebFetch',
-  'WebSearch',
-  'NotebookRead',
-  'TaskOutput',
-  'ToolSearch',
-]);
-const EDITING = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const READ_ONLY = READ_ONLY_TOOLS;
+const EDITING = EDITING_TOOLS;
 const EVERYDAY = new Set([
   ...READ_ONLY,
   ...EDITING,

@@ -229,15 +229,11 @@ function testFailure(output: string): { test: string; error: string } | null {
 /** What a failed run's output says went wrong: its first error diagnostic, failing test, or error line. */
 export function tellingLine(output: string, purpose = ''): Telling {
   const test = testFailure(output);
-  if (purpose === 'test' && test && (test.error || test.test)) {
-    return {
-      line: (test.error || test.test).slice(0, 240),
-      test: test.test,
-      rule: '',
-      file: '',
-      snippet: '',
-    };
-  }
+  const fromTest =
+    test && (test.error || test.test)
+      ? { line: (test.error || test.test).slice(0, 240), test: test.test, rule: '', file: '', snippet: '' }
+      : null;
+  if (purpose === 'test' && fromTest) return fromTest;
   const found = diagnostics(output);
   // Errors first; a run that failed on warnings (`--warnings-as-errors`, RuboCop's conventions) by them.
   const d = found.find((x) => x.severity === 'error') ?? found[0];
@@ -245,14 +241,7 @@ export function tellingLine(output: string, purpose = ''): Telling {
     const rule = d.rule && !d.message.includes(d.rule) ? `${d.rule}: ` : '';
     return { line: `${rule}${d.message}`.slice(0, 240), rule: d.rule, file: d.file, snippet: d.snippet };
   }
-  if (test && (test.error || test.test))
-    return {
-      line: (test.error || test.test).slice(0, 240),
-      test: test.test,
-      rule: '',
-      file: '',
-      snippet: '',
-    };
+  if (fromTest) return fromTest;
   return { line: errorHeadline(output), rule: '', file: '', snippet: '' };
 }
 

@@ -25,10 +25,12 @@ export function candidates(
   expressions: readonly string[],
   options: { projectId: ProjectId | null; limit: number; includeHidden?: boolean },
   pool: number,
+  /** Counts already probed (with a cap above COMMON_AT) by expression: not probed again. */
+  probed?: ReadonlyMap<string, number>,
 ): SearchHit[] {
   if (expressions.length === 0) return [];
   const includeHidden = options.includeHidden ?? false;
-  const counts = expressions.map((e) => store.observations.matchCount(e, COMMON_AT + 1));
+  const counts = expressions.map((e) => probed?.get(e) ?? store.observations.matchCount(e, COMMON_AT + 1));
   // The rarest few distinctive terms bound BM25's work; coverage still counts every term.
   const distinctive = expressions
     .map((e, i) => ({ e, n: counts[i] ?? 0 }))

@@ -28,11 +28,21 @@ export interface WeightedTerm {
 /** Inverse document frequency of a word held by `df` of `n` memories. */
 const idf = (df: number, n: number) => Math.log(1 + n / (df + 1));
 
-/** The prompt's content words with their weights (rare words weigh more). */
-export function weighTerms(store: Store, terms: readonly string[]): WeightedTerm[] {
+/**
+ * The prompt's content words with their weights (rare words weigh more). `probed` receives each word's
+ * capped count by its FTS expression, so candidate search need not probe it again.
+ */
+export function weighTerms(
+  store: Store,
+  terms: readonly string[],
+  probed?: Map<string, number>,
+): WeightedTerm[] {
   const n = Math.max(1, Math.min(DF_CAP, store.observations.sizeEstimate()));
   return terms.map((term) => {
-    const df = Math.min(n, store.observations.matchCount(`"${term.replace(/"/g, '""')}"`, DF_CAP));
+    const expression = `"${term.replace(/"/g, '""')}"`;
+    const count = store.observations.matchCount(expression, DF_CAP);
+    probed?.set(expression, count);
+    const df = Math.min(n, count);
     return { term, df, weight: df === 0 ? idf(0, n) / 2 : idf(df, n) };
   });
 }

@@ -336,9 +336,10 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const parsed = parseQuery(req.prompt);
   if (!parsed.fts) return empty;
-  const weights = weighTerms(store, parsed.coverageTerms);
+  const probed = new Map<string, number>();
+  const weights = weighTerms(store, parsed.coverageTerms, probed);
   const relevance = relevanceMatcher(weights);
-  const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20);
+  const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20, probed);
   const scored: { o: Observation; share: number; order: number }[] = [];
   // A stale memory is never offered as current truth with a prompt.
   const stale = store.anchors.staleOf(hits.map((h) => h.observation.id));

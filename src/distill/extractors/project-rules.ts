@@ -9,22 +9,14 @@
  * Hook output is the host's or the repository's text, never the user's words: these are conventions
  * "from the Stop hook", "from CLAUDE.md", not preferences.
  */
+import { hash32Hex } from '../../core/ids.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { stripAnsi } from '../terminal-output.ts';
 import { clip, unique } from '../text.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
 import { moodOf } from './mood.ts';
 
-// eslint-disable-next-line no-control-regex -- ANSI colour codes start with the escape character.
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\]8;;[^\u001b]*\u001b\\/g;
-
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
+const hash = hash32Hex;
 
 const firstLine = (text: string) =>
   text
@@ -42,7 +34,7 @@ interface GitHookRun {
 
 /** Which git hook ran and which checks it ran, from lefthook, husky, pre-commit or lint-staged output. */
 export function gitHookRuns(output: string): GitHookRun[] {
-  const text = output.replace(ANSI, '').replace(/\r/g, '');
+  const text = stripAnsi(output).replace(/\r/g, '');
   const runs: GitHookRun[] = [];
   // lefthook: "🥊 lefthook v1.12.3  hook: pre-commit", jobs "┃  biome-fix ❯", summary "✔️ name" / "🥊 name".
   const lefthook = [...text.matchAll(/lefthook v[\d.]+\s+hook:\s*([\w-]+)/g)];

@@ -21,8 +21,10 @@
  * again — from the transcript after the hook's prompt, or from a compaction digest — is the same memory.
  */
 import type { Json, ObservationDraft } from '../../core/model.ts';
+import { hash32Hex } from '../../core/ids.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip } from '../text.ts';
+import { READ_ONLY_TOOLS } from '../tool-kinds.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
 import {
@@ -55,16 +57,6 @@ const AGREE =
   /^(?:yes|yeah|yep|exactly|correct|right|indeed|agreed|absolutely|true|good (?:catch|call|point)|great (?:catch|call|point)|you'?re (?:absolutely |completely |totally |quite )?right|you'?re not wrong|that'?s (?:right|correct|true|a good point)|(?:ah|oh),? (?:you'?re right|i see|good catch)|fair (?:point|enough))\b/i;
 const DISAGREE =
   /^(?:no\b|nope\b|not (?:quite|exactly|really|necessarily)\b|actually,? (?:no|that'?s not|it'?s not|it doesn'?t)\b|i don'?t think so|that'?s not (?:quite |exactly )?(?:right|correct|true|the case|how)|i disagree|unfortunately,? (?:no|not)|not true)/i;
-const READING_TOOLS = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'LS',
-  'WebFetch',
-  'WebSearch',
-  'NotebookRead',
-  'TaskOutput',
-]);
 /** Answers that are no choice at all. */
 const TRIVIAL_ANSWER =
   /^(?:yes|no|ok(?:ay)?|none|skip|n\/a|no rig|other|cancel|either|both|neither)\b[.!]?$/i;
@@ -140,15 +132,8 @@ const normalised = (s: string) =>
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 
-/** FNV-1a, hex: a short stable name for an utterance's words. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
+/** A short stable name for an utterance's words. */
+const hash = hash32Hex;
 
 /** The subject every reading of the same words shares. */
 export const saidSubject = (text: string) => `said:${hash(normalised(text).slice(0, 600))}`;
@@ -191,7 +176,7 @@ function contradicted(u: Utterance, p: Parts): string {
   });
   // Stopping a search or a read redirects the work; what the user says next corrects nothing of it
   // (the reason typed when declining it is a correction of its own: the rejection channel).
-  const reading = READING_TOOLS.has(u.action?.tool ?? '');
+  const reading = READ_ONLY_TOOLS.has(u.action?.tool ?? '');
   if (u.interrupted && u.action && about && !reading) return describeAction(u.action);
   if (u.prior === '') return '';
   const rejectedSentence = () => closestSentence(u.prior, p.words) || firstSentences(u.prior, 1)[0] || '';
