@@ -45,12 +45,6 @@ const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|C
 const PREFIX = 'State: ';
 const MAX_LISTED = 8;
 
-/** A command run in a scratch directory (`cd /tmp/x && …`, `git -C /tmp/x …`) says nothing of the project. */
-const inScratch = (command: string) =>
-  [...command.matchAll(/(?:^|[;&|]\s*)cd\s+("?)([^\s"&;|]+)\1|\bgit\s+-C\s+("?)([^\s"&;|]+)\3/g)].some((m) =>
-    isScratchPath(m[2] ?? m[4] ?? ''),
-  );
-
 /** Files `git status` (long or short format) reports as changed or untracked; null when it is not one. */
 export function statusFiles(command: string, output: string): string[] | null {
   if (!/\bgit\s+(?:-C\s+\S+\s+)?status\b/.test(command)) return null;
@@ -120,7 +114,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       continue;
     }
     const run = 'run' in step ? step.run : undefined;
-    if (!run || run.where === 'scratch' || inScratch(run.command)) continue;
+    if (!run || run.where === 'scratch') continue;
     if ((CHECK_KINDS as readonly string[]).includes(run.purpose))
       s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
     if (!run.ok) continue;
