@@ -65,7 +65,7 @@ export interface TurnAnalysis {
   commits: Commit[];
   pushed: boolean;
   /** Project files the turn removed (`rm`, `git rm`), relative to the root. */
-  removed: string[];
+  removed: { path: string; index: number }[];
   dependencies: DependencyChanges;
   errors: TurnError[];
   subagents: SubagentFinding[];
@@ -231,12 +231,8 @@ export function analyseTurn(
     }
     if (worked('push')) a.pushed = true;
     if (run.ok && run.where !== 'scratch')
-      pushUnique(
-        a.removed,
-        removedPaths(command)
-          .map((p) => rel(p))
-          .filter((p) => !isScratchPath(p)),
-      );
+      for (const path of removedPaths(command).map((p) => rel(p)))
+        if (!isScratchPath(path) && !a.removed.some((r) => r.path === path)) a.removed.push({ path, index });
     if (worked('install') || worked('uninstall')) {
       const pkgs = packagesOf(command);
       addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });

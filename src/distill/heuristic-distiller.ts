@@ -76,7 +76,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     resolutions: resolutions(a),
     finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
     ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),
-    ...(a.removed.length > 0 ? { removedFiles: a.removed } : {}),
+    ...(a.removed.length > 0 ? { removedFiles: a.removed.map((r) => r.path) } : {}),
   };
 }
 

@@ -85,6 +85,21 @@ describe('rolling session summary', () => {
     expect(second.summary?.completed.match(/State: /g)).toHaveLength(1);
   });
 
+  it('leaves a file the session made and then removed out of what is uncommitted', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Add a setup guide, then drop the draft'),
+        write('docs/SETUP.md', '# Setup\n'),
+        write('docs/draft.md', '# Draft\n'),
+        bash('rm docs/draft.md', ''),
+        stop('Added docs/SETUP.md and removed the draft.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(/^State: uncommitted: docs\/SETUP\.md \| /);
+  });
+
   it('says which checks passed, failed, or were not run since the code last changed', () => {
     const d = createHeuristicDistiller();
     const r = d.distilTurn({

@@ -90,8 +90,14 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     ...a.commands.map((c) => ({ index: c.index, run: c })),
     ...a.edits.map((e) => ({ index: e.index, edit: e.path })),
     ...a.commits.map((c) => ({ index: c.index, commit: c })),
+    ...a.removed.map((r) => ({ index: r.index, removed: r.path })),
   ].sort((x, y) => x.index - y.index);
   for (const step of steps) {
+    // A file the session made and then removed is no longer a change it leaves.
+    if ('removed' in step && step.removed !== undefined) {
+      uncommitted?.delete(step.removed);
+      continue;
+    }
     if ('edit' in step && step.edit !== undefined) {
       (uncommitted ??= new Set()).add(step.edit);
       if (!isDoc(step.edit)) {
