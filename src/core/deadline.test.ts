@@ -58,7 +58,11 @@ describe('deadline', () => {
     try {
       const parent = new AbortController();
       const d = deadline(150, parent.signal);
-      const outcome = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'x', signal: d.signal }).then(
+      const outcome = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        body: 'x',
+        signal: d.signal,
+      }).then(
         () => 'answered',
         (error: Error) => error.name,
       );

@@ -15,6 +15,7 @@ import type { Narration } from './analyse-turn.ts';
 import { digestGotchas } from './compact-summary.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
+import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
 import { readUserWords } from './extractors/user-words.ts';
@@ -83,6 +84,7 @@ export function extractAll(
     ...extractProjectRules(entries),
     ...digestMemories(entries, context),
     ...extractProjectFacts(entries),
+    ...extractCodeNotes(entries),
   ].filter((x) => x.confidence >= minConfidence);
 }
 
@@ -317,6 +319,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractProjectRules(fresh),
+    ...extractCodeNotes(fresh),
     ...digestMemories(fresh, context),
   ].filter((x) => x.confidence >= 0.5);
 }

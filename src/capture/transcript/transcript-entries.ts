@@ -7,6 +7,7 @@
  * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
  * never fatal. Every string is scrubbed before it leaves this module.
  */
+import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
 import { scrubText } from '../../core/scrub.ts';
 import {
   isRejection,
@@ -248,12 +249,14 @@ export function createTranscriptParser(
         kept = true;
       } else if (call && !call.result) {
         // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-        // bulk of a transcript and no distiller uses it — except a file of rules for agents.
+        // bulk of a transcript and no distiller uses it — except a file of rules for agents, and the
+        // comments of a file read that cite an upstream issue (the code's notes of known bugs).
         const input = rec(call.input);
         const ruleFile = RULE_FILE.test(str(input['file_path']));
         const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
+        const notes = keep < text.length && call.name === 'Read' ? linesAroundTrackerLinks(text) : '';
         call.result = {
-          text: scrubText(text.slice(0, keep)),
+          text: scrubText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`),
           isError: block['is_error'] === true,
           structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
           uuid,
