@@ -7,6 +7,7 @@
  */
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
+import { attemptTitle, stillFailedFact } from './outcomes.ts';
 import { clip, unique } from './text.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
@@ -142,4 +143,32 @@ export function withoutRemovedFile(
   const filesModified = memory.filesModified.filter((f) => f !== path);
   if (filesModified.length === 0) return null;
   return { facts: memory.facts.filter((f) => factFile(f) !== path), filesModified };
+}
+
+/** The command a failure memory is about (`\`./run.sh\` fails: …` → `./run.sh`). */
+const failingCommand = (title: string) => /^`([^`]+)` fails:/.exec(title)?.[1]?.replace(/…$/, '') ?? null;
+
+/**
+ * Work done after a failure, and the same failure seen again later: the work was an attempt, not the
+ * fix. Its title says so and its facts say what still failed; null when `work` did not answer that
+ * failure or already says it failed again.
+ */
+export function refutedAttempt(
+  work: Pick<ObservationDraft, 'title' | 'facts' | 'type'>,
+  failure: Pick<ObservationDraft, 'title' | 'facts' | 'type'>,
+): Pick<ObservationDraft, 'title' | 'facts'> | null {
+  if (failure.type !== 'failed_attempt' || work.type === 'failed_attempt') return null;
+  const command = failingCommand(failure.title);
+  if (!command) return null;
+  const sameCommand = (c: string) => c === command || c.startsWith(command) || command.startsWith(c);
+  const answered = work.facts.some((f) => {
+    const c = /^after `([^`]+)` failed:/.exec(f)?.[1]?.replace(/…$/, '');
+    return c !== undefined && sameCommand(c);
+  });
+  if (!answered || work.facts.some((f) => /^`[^`]+` still failed after it:/.test(f))) return null;
+  const error = failure.title.replace(/^`[^`]+` fails:\s*/, '');
+  return {
+    title: attemptTitle(work.title, command),
+    facts: unique([...work.facts, stillFailedFact(command, error)]).slice(0, 12),
+  };
 }

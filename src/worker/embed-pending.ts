@@ -39,9 +39,10 @@ export function pickBatch(
 /** Embed a batch and store its vectors in one transaction; returns how many were stored. */
 export async function embedBatch(deps: EmbedPendingDeps, batch: readonly EmbeddingSource[]): Promise<number> {
   const limit = deadline(deps.timeoutMs, deps.signal);
-  return embedMemories(deps.store, deps.embedder, batch, { at: deps.clock.now(), signal: limit.signal }).finally(
-    limit.clear,
-  );
+  return embedMemories(deps.store, deps.embedder, batch, {
+    at: deps.clock.now(),
+    signal: limit.signal,
+  }).finally(limit.clear);
 }
 
 const FIRST_BACKOFF_MS = 5000;

@@ -32,6 +32,7 @@ import {
   restatedWork,
   sameWork,
   withoutRemovedFile,
+  refutedAttempt,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -256,6 +257,20 @@ export function storeKnowledge(
     }
   };
 
+  /** A failure seen again: the session's earlier work that answered it was an attempt, not the fix. */
+  const attempts = (m: KnowledgeMemory) => {
+    if (m.draft.type !== 'failed_attempt' || !batch.sessionId) return;
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      // Work of the same turn was judged by the turn's own runs (see outcomes): only earlier turns here.
+      if (o.status !== 'active' || o.createdAt >= m.createdAt) continue;
+      const patch = refutedAttempt(o, m.draft);
+      if (patch) {
+        store.memory.edit(o.id, patch, ctx);
+        report.updated++;
+      }
+    }
+  };
+
   // In time order: a failure, the run that closed it, and a failure of the same purpose after that
   // (a backfill stores a whole transcript's turns at once).
   const steps = [
@@ -265,6 +280,7 @@ export function storeKnowledge(
       run: () => {
         place(m);
         withdraw(m);
+        attempts(m);
       },
     })),
     ...(batch.resolutions ?? []).map((r, i) => ({
