@@ -140,6 +140,38 @@ describe('transcript records → entries', () => {
     expect(text).not.toContain('tail39');
   });
 
+  it('keeps that a subagent was launched in the background (its launch notice is not its finding)', () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    p.add({
+      ...base,
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        id: 'm1',
+        content: [{ type: 'tool_use', id: 't1', name: 'Task', input: { description: 'Poem' } }],
+      },
+    });
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'u1',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: 'Async agent launched successfully.\nagentId: a9c',
+          },
+        ],
+      },
+      toolUseResult: { isAsync: true, status: 'async_launched', agentId: 'a9c', prompt: 'Write a poem' },
+    });
+    const call = p.result().entries[0] as { result: { structured: unknown } };
+    expect(call.result.structured).toEqual({ isAsync: true, status: 'async_launched' });
+  });
+
   it('treats a rejected tool call and an interrupt as interrupts, and skips system wrappers', () => {
     const p = createTranscriptParser();
     p.add({

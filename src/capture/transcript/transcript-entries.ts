@@ -87,6 +87,9 @@ function usefulResultFields(value: unknown): unknown {
     'originalFile',
     'content',
     'totalTokens',
+    // A background agent's launch: its notice is not what it found.
+    'isAsync',
+    'status',
   ]) {
     if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
   }
