@@ -50,7 +50,12 @@ export function sameWork(earlier: WorkDraft, later: WorkDraft): boolean {
   const shared = earlier.filesModified.filter((f) => now.has(f)).length;
   if (shared === 0 || shared * 2 < earlier.filesModified.length) return false;
   const before = changedSymbols(earlier.facts);
-  if ([...changedSymbols(later.facts)].some((x) => before.has(x))) return true;
+  const after = changedSymbols(later.facts);
+  if ([...after].some((x) => before.has(x))) return true;
+  // Neither names what it changed in the files (edits inside a body): the very same files changed
+  // again, and nothing else, is the same work going on.
+  if (before.size === 0 && after.size === 0 && shared === now.size && shared === earlier.filesModified.length)
+    return true;
   const a = topicWords(earlier.title);
   return [...topicWords(later.title)].filter((w) => a.has(w)).length >= 2;
 }
@@ -69,7 +74,10 @@ function factFile(fact: string): string | null {
  */
 export function restatedWork(
   later: ObservationDraft,
-  earlier: readonly Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'>[],
+  earlier: readonly (Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'> & {
+    /** The user corrected the work after it was done (a correction came between it and `later`). */
+    corrected?: boolean;
+  })[],
   maxFacts = 14,
 ): ObservationDraft {
   const covered = new Set(later.facts.map(factFile).filter((f): f is string => f !== null));
@@ -80,9 +88,12 @@ export function restatedWork(
     }),
   );
   const before = earlier
-    .map((e) => e.title)
-    .filter((t) => t !== later.title)
-    .map((t) => `earlier in the session: ${clip(t, 120)}`);
+    .filter((e) => e.title !== later.title)
+    .map((e) =>
+      e.corrected
+        ? `an earlier version, rejected by the user's correction: ${clip(e.title, 100)}`
+        : `earlier in the session: ${clip(e.title, 120)}`,
+    );
   return {
     ...later,
     facts: unique([...later.facts, ...carried, ...before]).slice(0, maxFacts),

@@ -469,6 +469,40 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.ofSession('s2')).toHaveLength(1);
   });
 
+  it('the same files edited again with no symbol named either time are the same work; a version the user corrected says so', () => {
+    put('s1', [
+      work(
+        'The test creates a .gitignore, commits it, then checks nothing is reported',
+        ['cli/git_test.go'],
+        ['cli/git_test.go: edited (+63 −9 lines)'],
+      ),
+    ]);
+    put('s1', [
+      draftOf('Correction: the issue was the global git ignore, local ones already worked', {
+        type: 'correction',
+      }),
+    ]);
+    put('s1', [
+      work(
+        'The test sets core.excludesfile to a global ignore file outside the repository',
+        ['cli/git_test.go'],
+        ['cli/git_test.go: edited (+45 −61 lines)'],
+      ),
+    ]);
+    const works = store.observations.ofSession('s1').filter((o) => o.type === 'change');
+    expect(works.map((o) => o.title)).toEqual([
+      'The test sets core.excludesfile to a global ignore file outside the repository',
+    ]);
+    expect(works[0]?.facts).toContain(
+      "an earlier version, rejected by the user's correction: The test creates a .gitignore, commits it, then checks nothing is reported",
+    );
+    // Other files as well, or a symbol named on one side only: two pieces of work.
+    put('s1', [
+      work('Add a README section', ['cli/git_test.go', 'README.md'], ['README.md: edited (+4 −0 lines)']),
+    ]);
+    expect(store.observations.ofSession('s1').filter((o) => o.type === 'change')).toHaveLength(2);
+  });
+
   it('takes a file removed later in the session out of the work that made it', () => {
     put('s1', [
       work(

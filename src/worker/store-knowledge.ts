@@ -161,7 +161,14 @@ export function storeKnowledge(
         );
       const [newest, ...older] = [...earlier].reverse();
       if (newest) {
-        const id = create(m, restatedWork(d, [...earlier]), newest.id);
+        const corrections = store.observations
+          .ofSession(batch.sessionId)
+          .filter((o) => o.type === 'correction' && o.createdAt <= m.createdAt);
+        const restated = earlier.map((o) => ({
+          ...o,
+          corrected: corrections.some((c) => c.createdAt > o.createdAt),
+        }));
+        const id = create(m, restatedWork(d, restated), newest.id);
         report.superseded++;
         for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
         return;
