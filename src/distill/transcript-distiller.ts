@@ -16,6 +16,7 @@ import { digestGotchas } from './compact-summary.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
+import { extractEnvExample } from './extractors/env-example.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
 import { readUserWords } from './extractors/user-words.ts';
@@ -85,6 +86,7 @@ export function extractAll(
     ...digestMemories(entries, context),
     ...extractProjectFacts(entries),
     ...extractCodeNotes(entries),
+    ...extractEnvExample(entries),
   ].filter((x) => x.confidence >= minConfidence);
 }
 
@@ -320,6 +322,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractProjectRules(fresh),
     ...extractCodeNotes(fresh),
+    ...extractEnvExample(fresh),
     ...digestMemories(fresh, context),
   ].filter((x) => x.confidence >= 0.5);
 }

@@ -183,7 +183,10 @@ export function storeKnowledge(
       } else if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
         edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts });
         merge(existing, m);
-      } else if (subject.startsWith('env:') && existing.title !== d.title) {
+      } else if (
+        subject.startsWith('env:') &&
+        (existing.title !== d.title || existing.narrative !== d.narrative)
+      ) {
         create(m, d, existing.id);
         report.superseded++;
       } else if (subject.startsWith('rule:git-hook:')) {
