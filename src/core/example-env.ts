@@ -5,3 +5,6 @@
  */
 export const ENV_EXAMPLE_FILE =
   /(?:^|[\\/])(?:\.env\.(?:example|sample|template|dist|defaults)|example\.env|\.env-example)$/i;
+
+/** A package manifest: the transcript reader keeps it when read (its scripts say how the project runs). */
+export const PACKAGE_MANIFEST = /(?:^|[\\/])package\.json$/;

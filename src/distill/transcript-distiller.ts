@@ -17,6 +17,7 @@ import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
+import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
 import { readUserWords } from './extractors/user-words.ts';
@@ -87,6 +88,7 @@ export function extractAll(
     ...extractProjectFacts(entries),
     ...extractCodeNotes(entries),
     ...extractEnvExample(entries),
+    ...extractPackageScripts(entries),
   ].filter((x) => x.confidence >= minConfidence);
 }
 
@@ -323,6 +325,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractProjectRules(fresh),
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),
+    ...extractPackageScripts(fresh),
     ...digestMemories(fresh, context),
   ].filter((x) => x.confidence >= 0.5);
 }

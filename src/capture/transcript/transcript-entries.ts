@@ -7,7 +7,7 @@
  * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
  * never fatal. Every string is scrubbed before it leaves this module.
  */
-import { ENV_EXAMPLE_FILE } from '../../core/example-env.ts';
+import { ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
 import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
 import { scrubText } from '../../core/scrub.ts';
 import {
@@ -256,8 +256,8 @@ export function createTranscriptParser(
         // bulk of a transcript and no distiller uses it — except a file of rules for agents, and the
         // comments of a file read that cite an upstream issue (the code's notes of known bugs).
         const input = rec(call.input);
-        const ruleFile =
-          RULE_FILE.test(str(input['file_path'])) || ENV_EXAMPLE_FILE.test(str(input['file_path']));
+        const path = str(input['file_path']);
+        const ruleFile = RULE_FILE.test(path) || ENV_EXAMPLE_FILE.test(path) || PACKAGE_MANIFEST.test(path);
         const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
         const notes = keep < text.length && call.name === 'Read' ? linesAroundTrackerLinks(text) : '';
         call.result = {
