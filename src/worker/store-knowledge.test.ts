@@ -503,6 +503,35 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.ofSession('s1').filter((o) => o.type === 'change')).toHaveLength(2);
   });
 
+  it("keeps of a manifest's scripts only those no command fact states already", () => {
+    put('s1', [
+      draftOf('`npm run build` builds the project', {
+        type: 'fact',
+        facts: ['command: `npm run build`'],
+        subject: 'command:build',
+      }),
+    ]);
+    const scripts = (names: string[]) =>
+      draftOf(`Scripts of shop: ${names.join(', ')}`, {
+        type: 'fact',
+        narrative: `package.json defines: ${names.map((n) => `\`npm run ${n}\` runs \`x-${n}\``).join('; ')}.`,
+        facts: ['source: /shop/package.json', ...names.map((n) => `\`npm run ${n}\` runs \`x-${n}\``)],
+        subject: 'env:scripts:/shop/package.json',
+      });
+    put('s2', [scripts(['build', 'dev'])]);
+    const kept = store.observations.bySubject(projectId, 'env:scripts:/shop/package.json');
+    expect(kept?.title).toBe('Scripts of shop: dev');
+    expect(kept?.facts).toEqual(['source: /shop/package.json', '`npm run dev` runs `x-dev`']);
+    put('s3', [
+      draftOf('unrelated', {
+        type: 'fact',
+        subject: 'env:scripts:/other/package.json',
+        facts: ['`npm run build` runs `tsc`'],
+      }),
+    ]);
+    expect(store.observations.bySubject(projectId, 'env:scripts:/other/package.json')).toBeNull();
+  });
+
   it('takes a file removed later in the session out of the work that made it', () => {
     put('s1', [
       work(

@@ -23,6 +23,7 @@ import {
   ruleRelation,
   saidReading,
   uncommitted,
+  scriptsNotKnown,
 } from '../distill/knowledge.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
@@ -136,8 +137,17 @@ export function storeKnowledge(
   };
 
   const place = (m: KnowledgeMemory) => {
-    const d = m.draft;
+    let d = m.draft;
     const subject = d.subject ?? '';
+    if (subject.startsWith('env:scripts:')) {
+      const commands = store.observations
+        .pinned(projectId, 300)
+        .filter((o) => (o.subject ?? '').startsWith('command:'));
+      const left = scriptsNotKnown(d, commands);
+      if (!left) return;
+      d = left;
+      m = { ...m, draft: d };
+    }
     if (subject === 'attach:commit') {
       const { subject: _attach, ...plain } = d;
       const work = batch.sessionId
