@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeCacheRoot, exec, withLock } from '../claude-cli.ts';
 
@@ -19,7 +19,7 @@ export interface PinnedCli {
   /** The command in `node_modules/.bin`. */
   bin: string;
   /** Extra step inside the staging directory after `npm install` (e.g. a seed for opencode). */
-  after?: (staging: string) => Promise<void>;
+  after?: (staging: string, env: NodeJS.ProcessEnv) => Promise<void>;
 }
 
 export const CODEX: PinnedCli = {
@@ -46,7 +46,7 @@ export const OPENCODE: PinnedCli = {
   // opencode `npm install`s `@opencode-ai/plugin@<its version>` into every config directory it loads, at
   // every start (73 s of retries when the registry cannot be reached). A config directory that already
   // holds exactly that install is left alone: the seed is one, linked into each test's config directory.
-  after: async (staging) => {
+  after: async (staging, env) => {
     const seed = join(staging, OPENCODE_PLUGIN_SEED);
     await mkdir(seed);
     await writeFile(
@@ -55,7 +55,7 @@ export const OPENCODE: PinnedCli = {
     );
     await exec('npm', ['install', '--no-audit', '--no-fund'], {
       cwd: seed,
-      env: process.env,
+      env,
       timeoutMs: 10 * 60_000,
     });
   },
@@ -77,10 +77,18 @@ async function works(cli: PinnedCli, dir: string): Promise<boolean> {
   if (!existsSync(bin)) return false;
   const home = await mkdtemp(join(tmpdir(), `engram-${cli.bin}-version-`));
   try {
+    // Every state directory inside the temporary home: opencode resolves its XDG directories from the
+    // passwd entry, not from HOME, when XDG_* are unset.
     const env = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
       HOME: home,
       TMPDIR: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      CODEX_HOME: join(home, '.codex'),
+      COPILOT_HOME: join(home, '.copilot'),
       COPILOT_AUTO_UPDATE: 'false',
       COPILOT_CACHE_HOME: join(dir, 'copilot-cache'),
     };
@@ -93,20 +101,41 @@ async function works(cli: PinnedCli, dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * npm's environment for an install: the user's npm settings and cache, but a temporary HOME and XDG
+ * directories — installing `opencode-ai` creates opencode's state directories in the installer's home
+ * (`~/.config/opencode`, `~/.local/share/opencode`, `~/.cache/opencode`; seen with npm 11).
+ */
+function npmEnv(home: string): NodeJS.ProcessEnv {
+  const realHome = homedir();
+  return {
+    ...process.env,
+    npm_config_userconfig: process.env['npm_config_userconfig'] ?? join(realHome, '.npmrc'),
+    npm_config_cache: process.env['npm_config_cache'] ?? join(realHome, '.npm'),
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
+}
+
 async function install(cli: PinnedCli, root: string, finalDir: string): Promise<void> {
   const staging = await mkdtemp(join(root, `.${cli.name}-staging-`));
+  const home = await mkdtemp(join(tmpdir(), `engram-${cli.bin}-install-`));
   try {
     await writeFile(
       join(staging, 'package.json'),
       JSON.stringify({ name: `${cli.bin}-cache`, private: true }),
     );
+    const env = npmEnv(home);
     const { stdout, stderr } = await exec('npm', ['install', '--no-audit', '--no-fund', ...cli.packages], {
       cwd: staging,
-      env: process.env,
+      env,
       timeoutMs: 15 * 60_000,
     });
     await writeFile(join(staging, 'install.log'), stdout + stderr);
-    await cli.after?.(staging);
+    await cli.after?.(staging, env);
     if (!(await works(cli, staging))) throw new Error(`${cli.name} did not install into ${staging}`);
     if (existsSync(finalDir)) {
       const aside = `${finalDir}.broken-${process.pid}-${Date.now()}`;
@@ -117,6 +146,7 @@ async function install(cli: PinnedCli, root: string, finalDir: string): Promise<
     await chmod(finalDir, 0o755);
   } finally {
     await rm(staging, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
   }
 }
 
