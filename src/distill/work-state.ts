@@ -12,6 +12,11 @@ import { clip, unique } from './text.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
 
+/** An outcome memory: work done (committed or not), not a named fact. */
+export function isWork(d: Pick<ObservationDraft, 'type' | 'subject'>): boolean {
+  return OUTCOME_TYPES.has(d.type) && (d.subject ?? '') === '';
+}
+
 /** An outcome memory (work done) that no commit recorded yet. */
 export function isUncommittedWork(d: Pick<ObservationDraft, 'type' | 'facts' | 'subject'>): boolean {
   return (

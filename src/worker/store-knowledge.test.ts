@@ -532,6 +532,30 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'env:scripts:/other/package.json')).toBeNull();
   });
 
+  it('work committed later in the session restates the uncommitted work on the same code it finishes', () => {
+    put('s1', [
+      work('Stream tokens as strings', ['ai-chat.ts'], ['ai-chat.ts: changed pipeAIStreamToSession']),
+    ]);
+    put('s1', [
+      work(
+        'Resolve [object][object] display in streaming',
+        ['ai-chat.ts'],
+        [
+          'ai-chat.ts: changed pipeAIStreamToSession',
+          'committed 6722d1d: fix: resolve [object][object] display issue in streaming',
+        ],
+      ),
+    ]);
+    const works = store.observations.ofSession('s1');
+    expect(works.map((o) => o.title)).toEqual(['Resolve [object][object] display in streaming']);
+    expect(works[0]?.facts).toContain('earlier in the session: Stream tokens as strings');
+    // Committed work stays history: a later change to the same code is a memory of its own.
+    put('s1', [
+      work('Buffer SSE events across chunks', ['ai-chat.ts'], ['ai-chat.ts: changed pipeAIStreamToSession']),
+    ]);
+    expect(store.observations.ofSession('s1')).toHaveLength(2);
+  });
+
   it('takes a file removed later in the session out of the work that made it', () => {
     put('s1', [
       work(

@@ -30,6 +30,7 @@ import {
   commitBelongsTo,
   finishesList,
   isUncommittedWork,
+  isWork,
   restatedWork,
   sameWork,
   withoutRemovedFile,
@@ -161,8 +162,9 @@ export function storeKnowledge(
       } else create(m, plain);
       return;
     }
-    if (batch.sessionId && isUncommittedWork(d)) {
-      // The same files changed again in this session: this is the work as it now stands.
+    if (batch.sessionId && isWork(d)) {
+      // The same files changed again in this session (and perhaps committed now): this is the work as
+      // it now stands. Committed work before it stays history.
       const earlier = store.observations
         .ofSession(batch.sessionId)
         .filter(
