@@ -310,6 +310,8 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
   }
   // Context rules are line-local: run them only on the lines where some rule's hint occurs and some
   // rule could match, found in one scan (in long tool output and transcripts a small share of the lines).
+  // (Most texts hold no hint at all: the small ANY_HINT says so before the larger CANDIDATE is compiled.)
+  if (!ANY_HINT.test(out)) return { text: out, redactions: count.n };
   CANDIDATE.lastIndex = 0;
   let result = '';
   let done = 0;
