@@ -49,7 +49,7 @@ function changedSymbols(facts: readonly string[]): Set<string> {
  * the same symbol changed again, or titles that share their subject. Two requests that happened to
  * edit one file stay two memories.
  */
-export function sameWork(earlier: WorkDraft, later: WorkDraft): boolean {
+export function sameWork(earlier: WorkDraft, later: WorkDraft, correctedBetween = false): boolean {
   if (earlier.filesModified.length === 0 || later.filesModified.length === 0) return false;
   const now = new Set(later.filesModified);
   const shared = earlier.filesModified.filter((f) => now.has(f)).length;
@@ -57,9 +57,15 @@ export function sameWork(earlier: WorkDraft, later: WorkDraft): boolean {
   const before = changedSymbols(earlier.facts);
   const after = changedSymbols(later.facts);
   if ([...after].some((x) => before.has(x))) return true;
-  // Neither names what it changed in the files (edits inside a body): the very same files changed
-  // again, and nothing else, is the same work going on.
-  if (before.size === 0 && after.size === 0 && shared === now.size && shared === earlier.filesModified.length)
+  // Neither names what it changed (edits inside a body), and the user corrected the first between
+  // them: the very same files changed again, and nothing else, is that work redone.
+  if (
+    correctedBetween &&
+    before.size === 0 &&
+    after.size === 0 &&
+    shared === now.size &&
+    shared === earlier.filesModified.length
+  )
     return true;
   const a = topicWords(earlier.title);
   return [...topicWords(later.title)].filter((w) => a.has(w)).length >= 2;

@@ -496,6 +496,10 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(works[0]?.facts).toContain(
       "an earlier version, rejected by the user's correction: The test creates a .gitignore, commits it, then checks nothing is reported",
     );
+    // Without a correction between them, two requests editing one file in a body stay two.
+    put('s2', [work('Design the handshake', ['src/a.ts'], ['src/a.ts: edited (+1 −1 lines)'])]);
+    put('s2', [work('Write the README intro', ['src/a.ts'], ['src/a.ts: edited (+1 −1 lines)'])]);
+    expect(store.observations.ofSession('s2')).toHaveLength(2);
     // Other files as well, or a symbol named on one side only: two pieces of work.
     put('s1', [
       work('Add a README section', ['cli/git_test.go', 'README.md'], ['README.md: edited (+4 −0 lines)']),

@@ -165,21 +165,20 @@ export function storeKnowledge(
     if (batch.sessionId && isWork(d)) {
       // The same files changed again in this session (and perhaps committed now): this is the work as
       // it now stands. Committed work before it stays history.
-      const earlier = store.observations
-        .ofSession(batch.sessionId)
-        .filter(
-          (o) =>
-            o.status === 'active' && o.createdAt <= m.createdAt && isUncommittedWork(o) && sameWork(o, d),
-        );
+      const session = store.observations.ofSession(batch.sessionId);
+      // The user's corrections up to now: work done before one of them and redone after it is the same.
+      const corrections = session.filter((o) => o.type === 'correction' && o.createdAt <= m.createdAt);
+      const corrected = (o: { createdAt: number }) => corrections.some((c) => c.createdAt > o.createdAt);
+      const earlier = session.filter(
+        (o) =>
+          o.status === 'active' &&
+          o.createdAt <= m.createdAt &&
+          isUncommittedWork(o) &&
+          sameWork(o, d, corrected(o)),
+      );
       const [newest, ...older] = [...earlier].reverse();
       if (newest) {
-        const corrections = store.observations
-          .ofSession(batch.sessionId)
-          .filter((o) => o.type === 'correction' && o.createdAt <= m.createdAt);
-        const restated = earlier.map((o) => ({
-          ...o,
-          corrected: corrections.some((c) => c.createdAt > o.createdAt),
-        }));
+        const restated = earlier.map((o) => ({ ...o, corrected: corrected(o) }));
         const id = create(m, restatedWork(d, restated), newest.id);
         report.superseded++;
         for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
