@@ -227,6 +227,14 @@ export function createTeamRepo(db: Db) {
     setError(projectId: string, error: string | null, at: number | null): void {
       setError().run(error, at, projectId);
     },
+    /** When the project's last sync (push, pull and state) ended without an error. */
+    syncedAt(projectId: string): number | null {
+      const v = (getMeta().get(`synced_at:${projectId}`) as { value: string } | undefined)?.value;
+      return v === undefined ? null : Number(v);
+    },
+    setSyncedAt(projectId: string, at: number): void {
+      setMeta().run(`synced_at:${projectId}`, String(at));
+    },
     enqueue(e: SyncEntity, entityId: string, projectId: string, at: number): void {
       enqueue().run(e, entityId, projectId, at);
     },

@@ -176,6 +176,11 @@ export const grantSchema = z.object({
   role: z.enum(ROLES),
 });
 export const revokeGrantSchema = grantSchema.omit({ role: true });
+/** A machine names the device of the token it uses (by default its host name, at login). */
+export const DEVICE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export const deviceNameSchema = z.object({
+  device: z.string().regex(DEVICE_NAME_RE, 'a device name is 1–63 of A-Z a-z 0-9 . _ -'),
+});
 export const loginSchema = z.object({
   name: userName,
   password: z.string().min(1).max(1000),

@@ -241,6 +241,11 @@ export async function pullRecords(
   return { head: num(head.rows[0]?.last_seq ?? 0), records, more };
 }
 
+/** Name the device of a token (the caller's own: row-level security allows no other). */
+export async function nameDevice(tx: Tx, tokenId: string, device: string): Promise<void> {
+  await tx.query('UPDATE tokens SET device = $2 WHERE id = $1', [tokenId, device]);
+}
+
 /** Record this member's branch, commit and changed files on this device. False: may not write. */
 export async function putState(tx: Tx, who: Principal, projectId: string, s: ProjectState): Promise<boolean> {
   const head = await tx.query('SELECT 1 FROM heads WHERE project_id = $1 AND engram_can(project_id, $2)', [

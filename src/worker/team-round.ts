@@ -19,6 +19,8 @@ export interface TeamSyncDeps {
   device?: string;
   /** The project's branch, commit and changed files (worker/git-state); absent: not shared. */
   readState?: (root: string, now: number) => Promise<ProjectState | null>;
+  /** Send the project state only when the last was sent this long ago (default 5 min; 0: now). */
+  stateEveryMs?: number;
   pushBatch?: number;
   pullPage?: number;
 }
