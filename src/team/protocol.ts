@@ -18,6 +18,11 @@ const list = (max: number, each = 2000) => z.array(text(each)).max(max);
 export const ENTITY_KINDS = ['memory', 'summary', 'link'] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 
+/**
+ * A memory as it travels. A body may carry fields a version does not know (what a newer client adds
+ * about a memory): the server keeps the body as sent and passes it on whole; a client ignores what it
+ * does not know. So a field added later is optional, and its absence means what older clients meant.
+ */
 export const memoryBodySchema = z.object({
   type: text(40),
   title: text(2000),
@@ -35,6 +40,8 @@ export const memoryBodySchema = z.object({
   createdAt: z.number().int().nonnegative(),
   /** Set on a memory forked from a conflicting edit: the memory it conflicts with. */
   conflictsWith: text(100).nullable().optional(),
+  /** Standing knowledge where it was written (pinned); absent from older clients: not standing. */
+  pinned: z.boolean().optional(),
 });
 export type MemoryBody = z.infer<typeof memoryBodySchema>;
 

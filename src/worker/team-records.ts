@@ -61,6 +61,7 @@ export function memoryBody(o: Observation, conflictsWith: string | null): Memory
     supersedes: o.supersedes,
     createdAt: o.createdAt,
     conflictsWith,
+    pinned: o.pinned,
   };
 }
 
@@ -236,10 +237,14 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
         provenance: [`team:${rec.author}@${rec.device}`],
         draft: draftOf(body),
         supersedes: body.supersedes,
+        // Standing here exactly when it was standing where it was written.
+        pinned: body.pinned === true,
       },
       ctx,
     );
     id = created.id;
+    // The same memory existed here (merged): it becomes standing if the author's was.
+    if (created.outcome === 'merged' && body.pinned === true) store.memory.pin(id, true, ctx);
     outcome =
       created.outcome === 'created' ? 'created' : created.outcome === 'merged' ? 'merged' : 'unchanged';
   } else {
@@ -252,6 +257,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       store.memory.restore(localId, ctx);
     store.memory.edit(localId, draftOf(body), ctx);
     if (!keepStatus) applyStatus(store, id, body, ctx);
+    if (!keepStatus) store.memory.pin(localId, body.pinned === true, ctx);
     outcome = 'updated';
   }
   if (!local) applyStatus(store, id, body, ctx);
@@ -307,7 +313,15 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
     if (rec.deleted || !parsed.success) return 'skipped';
     const existing = store.summaries.get(parsed.data.sessionId);
     if (existing && existing.projectId !== c.projectId) return 'skipped';
-    store.memory.saveSummary(parsed.data.sessionId, c.projectId, parsed.data, parsed.data.final, ctx);
+    // At the session's own time, not the pull's: a teammate's old session is not "the latest".
+    store.memory.saveSummary(
+      parsed.data.sessionId,
+      c.projectId,
+      parsed.data,
+      parsed.data.final,
+      ctx,
+      parsed.data.updatedAt,
+    );
     remember();
     return existing ? 'updated' : 'created';
   }
