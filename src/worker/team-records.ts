@@ -20,6 +20,7 @@ import {
   type PushRecord,
 } from '../team/protocol.ts';
 import { recordHash } from '../team/record-hash.ts';
+import { erasePhraseHere, erasureBetween, memoryTexts, summaryTexts } from './team-erasure.ts';
 
 export type BuiltRecord =
   | { kind: 'record'; record: PushRecord; title: string }
@@ -114,7 +115,9 @@ export function buildRecord(store: Store, entry: OutboxEntry, me: string): Built
   return record('link', entry.entityId, null, exists ? { from, kind, to } : null, `${from} ${kind} ${to}`);
 }
 
-export type ApplyOutcome = 'created' | 'updated' | 'merged' | 'forgotten' | 'unchanged' | 'skipped';
+/** `erased`: it took text out that this machine still had (a teammate's forget --match): compact after. */
+export type ApplyOutcome =
+  'created' | 'updated' | 'merged' | 'forgotten' | 'erased' | 'unchanged' | 'skipped';
 
 export interface ApplyContext {
   projectId: ProjectId;
@@ -248,17 +251,23 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
     outcome =
       created.outcome === 'created' ? 'created' : created.outcome === 'merged' ? 'merged' : 'unchanged';
   } else {
+    // Text erased where it was written: the phrase goes from everything here, or no version keeps it.
+    const erasure = erasureBetween(memoryTexts(local), memoryTexts(body));
+    if (erasure?.kind === 'phrase') erasePhraseHere(store, c.projectId, erasure.phrase, ctx);
+    const here = store.observations.get(localId) ?? local;
     const pending = store.team.isQueued('memory', localId);
     // Changed here too: only its status (keep that, take their content, push again on their version),
-    // or its content (keep ours as a new memory, flagged, and take theirs).
-    const keepStatus = pending && onlyStatusChanged(store, local);
-    if (pending && !keepStatus) forkConflict(store, local, rec.author, c.at);
-    if (!keepStatus && body.status === 'active' && local.status !== 'active')
+    // or its content (keep ours as a new memory, flagged, and take theirs) — unless theirs erased
+    // text this machine cannot name: ours may hold it, and an erasure wins.
+    const keepStatus = pending && onlyStatusChanged(store, here);
+    if (pending && !keepStatus && erasure?.kind !== 'unknown') forkConflict(store, here, rec.author, c.at);
+    if (!keepStatus && body.status === 'active' && here.status !== 'active')
       store.memory.restore(localId, ctx);
     store.memory.edit(localId, draftOf(body), ctx);
     if (!keepStatus) applyStatus(store, id, body, ctx);
     if (!keepStatus) store.memory.pin(localId, body.pinned === true, ctx);
-    outcome = 'updated';
+    if (erasure?.kind === 'unknown') store.memory.dropHistory(localId, ctx);
+    outcome = erasure ? 'erased' : 'updated';
   }
   if (!local) applyStatus(store, id, body, ctx);
   if (body.supersedes && store.observations.get(body.supersedes)?.status === 'active') {
@@ -313,6 +322,8 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
     if (rec.deleted || !parsed.success) return 'skipped';
     const existing = store.summaries.get(parsed.data.sessionId);
     if (existing && existing.projectId !== c.projectId) return 'skipped';
+    const erasure = existing ? erasureBetween(summaryTexts(existing), summaryTexts(parsed.data)) : null;
+    if (erasure?.kind === 'phrase') erasePhraseHere(store, c.projectId, erasure.phrase, ctx);
     // At the session's own time, not the pull's: a teammate's old session is not "the latest".
     store.memory.saveSummary(
       parsed.data.sessionId,
@@ -323,7 +334,7 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
       parsed.data.updatedAt,
     );
     remember();
-    return existing ? 'updated' : 'created';
+    return erasure ? 'erased' : existing ? 'updated' : 'created';
   }
   const [from = '', kind = '', to = ''] = rec.id.split(' ');
   if (rec.deleted) {

@@ -10,6 +10,7 @@
 import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change } from '../core/model.ts';
+import { compactStore } from '../store/erase-text.ts';
 import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
@@ -136,7 +137,8 @@ async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncRep
       throw new EpochChanged();
     }
     const last = page.records.at(-1)?.seq ?? cursor;
-    store.transaction(() => {
+    const erased = store.transaction(() => {
+      let n = 0;
       for (const rec of page.records) {
         const outcome = applyPulled(store, rec, {
           projectId: p.projectId as ProjectId,
@@ -144,9 +146,14 @@ async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncRep
           at: now,
         });
         report.applied[outcome]++;
+        if (outcome === 'erased') n++;
       }
       store.team.setCursor(p.projectId, last, now);
+      return n;
     });
+    // Text erased by a teammate: no byte of it may stay in old index segments, free pages or the WAL.
+    if (erased > 0 && !compactStore(store.db))
+      deps.logger.warn('erased text pulled from the team; the WAL could not be truncated yet (a reader)');
     report.pulled += page.records.length;
     cursor = last;
     if (!page.more) return;
