@@ -116,8 +116,11 @@ export const pulledRecordSchema = z.object({
   hash,
   deleted: z.boolean(),
   body: z.unknown().nullable(),
+  /** Who pushed this version, from which machine. */
   author: z.string(),
   device: z.string(),
+  /** Who first shared the entity, from which machine (absent from older servers: the pusher). */
+  origin: z.object({ author: z.string(), device: z.string() }).optional(),
   at: z.number().int(),
 });
 export type PulledRecord = z.infer<typeof pulledRecordSchema>;

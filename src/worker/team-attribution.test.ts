@@ -164,6 +164,42 @@ describe('team memories keep their author, machine and standing', () => {
     expect(section(startOf(bob), /^Standing knowledge/)).toBe('');
   });
 
+  it("a teammate's edit keeps a memory its author's, on every machine and on a new one", async () => {
+    const id = insertMemory(alice.store, {
+      projectId: PROJECT,
+      title: 'Releases are cut from the release branch',
+      draft: { type: 'fact', narrative: 'cut from release' },
+      createdAt: Date.now() - 2 * HOUR,
+    });
+    await alice.sync();
+    await bob.sync();
+    bob.store.memory.edit(
+      id,
+      { narrative: 'cut from release, tagged vX.Y.Z' },
+      { origin: 'cli', at: Date.now() },
+    );
+    await bob.sync();
+    await alice.sync();
+    expect(alice.store.observations.get(id)?.narrative).toBe('cut from release, tagged vX.Y.Z');
+    const line = (m: Machine) =>
+      startOf(m)
+        .split('\n')
+        .find((l) => l.includes(id)) ?? '';
+    expect(line(alice)).not.toMatch(/from (alice|bob)/);
+    expect(line(bob)).toContain('from alice, 2h ago');
+    const carol = await machine('carol');
+    await carol.sync();
+    expect(line(carol)).toContain('from alice, 2h ago');
+    const row = await pg.query(
+      server.databaseUrl,
+      'SELECT author_name, device, origin_name, origin_device FROM entities WHERE entity_id = $1',
+      [id],
+    );
+    expect(row.rows).toEqual([
+      { author_name: 'bob', device: 'bob-laptop', origin_name: 'alice', origin_device: 'alice-laptop' },
+    ]);
+  });
+
   it('a body field this version does not know is kept by the server and passed on; clients still apply it', async () => {
     const id = insertMemory(alice.store, { projectId: PROJECT, title: 'Deploys go out on Tuesdays' });
     const o = alice.store.observations.get(id);

@@ -191,6 +191,9 @@ function applyStatus(store: Store, id: string, body: MemoryBody, ctx: MutationCo
   else if (body.status === 'archived') store.memory.archive(id, reason, ctx);
 }
 
+/** Who a pulled entity is attributed to: who first shared it (a teammate's edit or pin keeps it theirs). */
+const authorOf = (rec: PulledRecord) => rec.origin ?? { author: rec.author, device: rec.device };
+
 function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOutcome {
   const known = store.team.entity('memory', rec.id);
   const localId = known?.localId ?? rec.id;
@@ -205,8 +208,8 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       version: rec.version,
       hash: rec.hash,
       contentHash: parsedBody?.success ? contentKey(parsedBody.data) : null,
-      author: rec.author,
-      device: rec.device,
+      author: authorOf(rec).author,
+      device: authorOf(rec).device,
       at: rec.at,
       localId: id === rec.id ? null : id,
     });
@@ -237,7 +240,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
         sessionId: body.sessionId,
         source: 'team',
         createdAt: body.createdAt,
-        provenance: [`team:${rec.author}@${rec.device}`],
+        provenance: [`team:${authorOf(rec).author}@${authorOf(rec).device}`],
         draft: draftOf(body),
         supersedes: body.supersedes,
         // Standing here exactly when it was standing where it was written.
@@ -281,7 +284,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       c.at,
     );
   }
-  if (rec.author !== c.me) flagSameSubject(store, id, rec.author, c);
+  if (authorOf(rec).author !== c.me) flagSameSubject(store, id, authorOf(rec).author, c);
   remember(id);
   return outcome;
 }
@@ -312,8 +315,8 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
       version: rec.version,
       hash: rec.hash,
       contentHash: null,
-      author: rec.author,
-      device: rec.device,
+      author: authorOf(rec).author,
+      device: authorOf(rec).device,
       at: rec.at,
       localId: null,
     });
