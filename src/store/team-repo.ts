@@ -424,6 +424,16 @@ export function createTeamRepo(db: Db) {
       }));
     },
     /** Everything of a project that sharing it offers to the team (forgotten memories excepted). */
+    /** The local ids of a project's memories or summaries that are shared with the team (synced). */
+    syncedIds(projectId: string, e: 'memory' | 'summary'): string[] {
+      return (
+        db
+          .prepare(
+            'SELECT COALESCE(local_id, entity_id) AS id FROM team_entities WHERE project_id = ? AND entity = ?',
+          )
+          .all(projectId, e) as { id: string }[]
+      ).map((r) => r.id);
+    },
     entitiesOf(projectId: string): { entity: SyncEntity; entityId: string }[] {
       return [
         ...(memoriesOf().all(projectId) as { id: string }[]).map((r) => ({

@@ -92,6 +92,39 @@ describe('erasure on this machine', () => {
     expect(store.observations.history(id)).toEqual([]);
   });
 
+  it("a teammate's erasure reaches what the team shares here, never this machine's own memories", () => {
+    const shared = insertMemory(store, { projectId: PROJECT, title: 'Build with pnpm' });
+    store.memory.edit(shared, { narrative: 'pnpm -r build' }, TEST_CHANGE);
+    const own = insertMemory(store, { projectId: PROJECT, title: 'I prefer pnpm over npm' });
+    const pulled = (id: string, title: string, narrative: string, version: number) => {
+      const o = store.observations.get(id);
+      if (!o) throw new Error('no memory');
+      const body = { ...memoryBody(o, null), title, narrative };
+      return store.transaction(() =>
+        applyPulled(
+          store,
+          {
+            seq: version,
+            kind: 'memory',
+            id,
+            version,
+            hash: recordHash('memory', id, false, body),
+            deleted: false,
+            body,
+            author: 'mallory',
+            device: 'm-box',
+            at: 2,
+          },
+          { projectId: PROJECT, me: 'bob', at: 2 },
+        ),
+      );
+    };
+    expect(pulled(shared, 'Build with pnpm', 'pnpm -r build', 1)).toBe('updated');
+    expect(pulled(shared, 'Build with [erased]', '[erased] -r build', 2)).toBe('erased');
+    expect(JSON.stringify(store.observations.history(shared))).not.toContain('pnpm');
+    expect(store.observations.get(own)?.title).toBe('I prefer pnpm over npm');
+  });
+
   it("redacting a phrase takes its words out of earlier versions' keywords too", () => {
     const id = insertMemory(store, {
       projectId: PROJECT,

@@ -1,14 +1,13 @@
 /**
  * A phrase erased on another machine (`engram forget --match` there) reaching this one. The phrase
  * itself never travels: the pulled memory or summary holds `[erased]` where it was. Set against this
- * machine's copy, the erased spans are read back; when they are all one phrase, it is erased here as
- * `forget --match` erases it — every memory and earlier version, summary, raw place and vault note of
- * the project. When they cannot be told, the memory's earlier versions are dropped instead, so none
- * keeps what was erased. Either way the caller compacts the file after the pull (`compactStore`).
+ * machine's copy, the erased spans are read back; when they are all one phrase, it is erased from what
+ * the team shares here (every version) and the context injected of it (`erasePhraseHere`). When they
+ * cannot be told, the memory's earlier versions are dropped instead, so none keeps what was erased.
+ * Either way the caller compacts the file after the pull (`compactStore`).
  */
 import { ERASED, checkPhrase, phrasePattern, phraseWordsPattern } from '../core/phrase.ts';
-import { eraseFromVault } from '../graph/vault-erase.ts';
-import { erasePhraseInStore } from '../store/erase-text.ts';
+import { erasePhraseFrom } from '../store/erase-text.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
 
@@ -52,13 +51,22 @@ export function erasureBetween(local: Texts, pulled: Texts): Erasure {
   return { kind: 'phrase', phrase };
 }
 
-/** Erase a phrase told by a pulled record from everything this machine keeps of the project. */
+/**
+ * Erase a phrase told by a pulled record from what the team shares of the project here — its memories
+ * (every version) and summaries — and from the context this machine injected of them. Not from the
+ * rest this machine keeps (its own prompts, events, unshared memories, vault notes): a teammate's
+ * record may only reach what the team shares.
+ */
 export function erasePhraseHere(store: Store, projectId: string, phrase: string, ctx: MutationContext): void {
-  eraseFromVault(store, null, { phrase, projectId });
-  erasePhraseInStore(
+  erasePhraseFrom(
     store.db,
     store.memory,
     { phrase, pattern: phrasePattern(phrase), words: phraseWordsPattern(phrase), projectId },
+    {
+      memories: new Set(store.team.syncedIds(projectId, 'memory')),
+      summaries: new Set(store.team.syncedIds(projectId, 'summary')),
+      places: ['injected context'],
+    },
     ctx,
   );
 }
