@@ -107,6 +107,7 @@ export function createTeamApi(options: TeamApiOptions) {
   return {
     server: base,
     me: () => call('GET', '/v1/me', undefined, meResponseSchema) as Promise<MeResponse>,
+    nameDevice: (device: string) => call('PUT', '/v1/me/device', { device }),
     push: (projectId: string, records: PushRecord[]) =>
       call('POST', `${project(projectId)}/push`, { records }, pushResponseSchema) as Promise<PushResponse>,
     pull: (projectId: string, after: number, limit?: number) =>
