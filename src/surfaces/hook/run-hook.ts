@@ -6,6 +6,7 @@
  *
  * This module is on the capture hot path: it must not import the store, recall or SQLite.
  */
+import { DEFAULT_HOST } from '../../capture/hosts/index.ts';
 import type { HostAdapter } from '../../capture/hosts/host-port.ts';
 import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
 import type { Runtime } from '../runtime.ts';
@@ -110,6 +111,7 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     at: deps.now(),
     event: n.event,
     project,
+    ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
   if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {

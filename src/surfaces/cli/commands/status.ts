@@ -66,6 +66,7 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
         : null,
       projects: store.sessions.projectStats(),
       hooks: store.sessions.hookStats(),
+      hosts: store.sessions.hostStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
       config: {
         file: paths.config,
@@ -134,6 +135,10 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
     );
   }
+  if (report.hosts.length > 0)
+    lines.push(
+      `hosts: ${report.hosts.map((h) => `${h.host} ${h.sessions} sessions (last ${h.lastAt ? formatAge(now - h.lastAt) : 'never'})`).join(' · ')}`,
+    );
   const d = report.distill;
   if (d.provider === 'none')
     lines.push('distiller: heuristic (LLM distillation off: distill.provider = none)');
