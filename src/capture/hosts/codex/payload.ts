@@ -43,7 +43,9 @@ export function normaliseCodexPayload(payload: unknown, options: NormaliseOption
     return { ok: false, skip: false, reason: `${hook} payload has no usable session_id` };
   }
   const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
-  const transcriptPath = optStr(p['transcript_path']) ?? null;
+  // The rollout (`transcript_path`) is not handed on: the worker's transcript reader knows Claude Code's
+  // JSONL only, and a rollout read as that yields no user words, so the turn's words come from its events.
+  const transcriptPath = null;
   let event: CapturedEvent;
   switch (hook) {
     case 'SessionStart':
