@@ -85,6 +85,28 @@ describe('engram for Codex CLI', () => {
     expect(sb.engram(['uninstall', '--host', 'codex'], {}).status).toBe(0);
     expect(existsSync(join(fresh, 'hooks.json'))).toBe(false);
 
+    // engram doctor: installed, not yet trusted (a warning), trusted, the hooks feature turned off.
+    type Doctor = { checks: { name: string; status: string; detail: string }[] };
+    const doctor = () =>
+      Object.fromEntries(
+        (JSON.parse(sb.engram(['doctor', '--json'], { env }).stdout) as Doctor).checks
+          .filter((c) => c.name.includes('codex'))
+          .map((c) => [c.name, c.status]),
+      );
+    expect(doctor()).toEqual({ 'hooks codex': 'ok' }); // Codex set up, without engram: said, not a problem
+    expect(sb.engram(['install', '--host', 'codex'], { env }).status).toBe(0);
+    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'codex hook trust': 'warn' });
+    const config = join(codexHome, 'config.toml');
+    writeFileSync(
+      config,
+      `model = "x"\n\n[hooks.state."${file}:session_start:1:0"]\ntrusted_hash = "sha256:00"\n`,
+    );
+    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'codex hook trust': 'ok' });
+    writeFileSync(config, '[features]\nhooks = false\n');
+    expect(doctor()).toMatchObject({ 'codex hooks feature': 'fail' });
+    expect(sb.engram(['uninstall', '--host', 'codex'], { env }).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+
     const bad = sb.engram(['install', '--host', 'nope']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('claude-code, codex');
