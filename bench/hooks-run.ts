@@ -69,6 +69,9 @@ const COMMANDS = {
   edit: 'capture: PostToolUse Edit, secret-ish code',
   atCap: 'capture: PostToolUse MultiEdit at the size cap',
   stop: 'capture: Stop',
+  codexSessionStart: `Codex SessionStart, ${memories} memories`,
+  codexUserPromptSubmit: `Codex UserPromptSubmit, ${memories} memories`,
+  codexBash: 'Codex capture: PostToolUse Bash, test output',
 } as const;
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -196,7 +199,34 @@ function payloads(project: string, transcript: string) {
   );
   // One more session, before the measured ones: what SessionStart injects.
   const preview = base(rounds, 'SessionStart', { source: 'startup' });
-  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview };
+  // The same session as Codex CLI sends it (`engram hook --host codex`): its own session ids, a turn
+  // id, a tool's output as one string.
+  const codexBase = (i: number, event: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      session_id: `codex-${session(i)}`,
+      turn_id: `turn-${i}`,
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: event,
+      model: 'gpt-5.1-codex',
+      permission_mode: 'bypassPermissions',
+      ...extra,
+    });
+  const codex = {
+    sessionStart: perRound((i) => codexBase(i, 'SessionStart', { source: 'startup' })),
+    userPromptSubmit: perRound((i) =>
+      codexBase(i, 'UserPromptSubmit', { prompt: prompts[i % prompts.length] }),
+    ),
+    bash: perRound((i) =>
+      codexBase(i, 'PostToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+        tool_response: 'PASS src/a.test.ts\n'.repeat(40) + 'Tests: 40 passed, 40 total\n',
+        tool_use_id: `call_bench_${i}`,
+      }),
+    ),
+  };
+  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview, codex };
 }
 
 // ---- another build, side by side ----------------------------------------------------------------------
@@ -358,13 +388,18 @@ try {
   progress(
     `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + Object.keys(againstRuns).length} processes, alternating…`,
   );
+  const codexRun = (stdins: string[]): Command => ({ argv: [node, hook, '--host', 'codex'], stdins });
   const results = measure(
     {
       ...againstRuns,
       [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
+      // Each Codex hook right after Claude Code's of the same kind, so both meet the same moment of a round.
       [COMMANDS.sessionStart]: hookRun(p.sessionStart),
+      [COMMANDS.codexSessionStart]: codexRun(p.codex.sessionStart),
       [COMMANDS.userPromptSubmit]: hookRun(p.userPromptSubmit),
+      [COMMANDS.codexUserPromptSubmit]: codexRun(p.codex.userPromptSubmit),
       [COMMANDS.bash]: hookRun(p.bash),
+      [COMMANDS.codexBash]: codexRun(p.codex.bash),
       [COMMANDS.edit]: hookRun(p.edit),
       [COMMANDS.atCap]: hookRun(p.atCap),
       [COMMANDS.stop]: hookRun(p.stop),
@@ -437,6 +472,16 @@ try {
         }),
       )
     : null;
+  // Codex's hooks (`--host codex`), each beside Claude Code's of the same kind.
+  const codex = {
+    sessionStart: figures(results[COMMANDS.codexSessionStart] as Run[], baseline, BUDGETS.sessionStart),
+    userPromptSubmit: figures(
+      results[COMMANDS.codexUserPromptSubmit] as Run[],
+      baseline,
+      BUDGETS.userPromptSubmit,
+    ),
+    bash: figures(results[COMMANDS.codexBash] as Run[], baseline, BUDGETS.capture),
+  };
   const baseWall = baseline.map((r) => r.wall_ms);
   const base = {
     p50: median(baseWall),
@@ -463,6 +508,7 @@ try {
         },
         sessionStart: rounded(sessionStart),
         userPromptSubmit: rounded(userPromptSubmit),
+        codex: Object.fromEntries(Object.entries(codex).map(([k, v]) => [k, rounded(v)])),
         baseline: { command: 'node -e 0', ...rounded(base) },
         ...(vsAgainst ? { against: { dist: againstDir, ...vsAgainst } } : {}),
         ...conditions,
@@ -501,7 +547,16 @@ try {
         );
       }
     }
-    const failed = capture.failed + sessionStart.failed + userPromptSubmit.failed;
+    row(COMMANDS.codexSessionStart, codex.sessionStart, codex.sessionStart.ratio);
+    row(COMMANDS.codexUserPromptSubmit, codex.userPromptSubmit, codex.userPromptSubmit.ratio);
+    row(COMMANDS.codexBash, codex.bash, codex.bash.ratio);
+    const failed =
+      capture.failed +
+      sessionStart.failed +
+      userPromptSubmit.failed +
+      codex.sessionStart.failed +
+      codex.userPromptSubmit.failed +
+      codex.bash.failed;
     if (failed > 0) out(`  WARNING: ${failed} hook runs exited non-zero`);
     out('\nBudgets (DESIGN.md §4; ratio = median over rounds of hook / node -e 0 of the same round):');
     const verdict = (label: string, value: string, ok: string) =>
@@ -527,6 +582,15 @@ try {
       `${fmt(userPromptSubmit.ratio, 3)}x`,
       userPromptSubmit.verdict,
     );
+    const versus = (label: string, mine: number, claude: number) =>
+      verdict(
+        `Codex ${label} vs Claude Code's`,
+        `${fmt(mine / claude, 3)}x`,
+        mine <= claude * 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER',
+      );
+    versus('SessionStart', codex.sessionStart.ratio, sessionStart.ratio);
+    versus('UserPromptSubmit', codex.userPromptSubmit.ratio, userPromptSubmit.ratio);
+    versus('capture (Bash)', codex.bash.ratio, byPayload.bash.ratio);
     out(`  (workers stopped at the end, by pid: ${stopped.join(', ') || 'none'})`);
   }
 } finally {

@@ -2,53 +2,13 @@
  * Claude Code hook payloads → engram's host-neutral CapturedEvent. Validates what it needs, tolerates
  * missing and unknown fields, and scrubs and caps every string before anything is kept.
  */
-import type { CapturedEvent, Json } from '../core/model.ts';
+import type { CapturedEvent } from '../core/model.ts';
+import type { NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
+import { isSkippedTool, optNum, optStr, str, text } from './hosts/payload-fields.ts';
 import { scrubAndLimit, type SizeLimits } from './limit-size.ts';
 
-export interface NormalisedPayload {
-  hook: string;
-  sessionId: string;
-  cwd: string;
-  transcriptPath: string | null;
-  event: CapturedEvent;
-}
-
-export type NormaliseResult =
-  | { ok: true; value: NormalisedPayload }
-  | { ok: false; skip: true; reason: string }
-  | { ok: false; skip: false; reason: string };
-
-export interface NormaliseOptions extends SizeLimits {
-  skipTools: readonly string[];
-  /** Used when the payload has no cwd. */
-  fallbackCwd: string;
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function optStr(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function optNum(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/**
- * Tools engram never captures whatever `capture.skipTools` says: its own MCP tools (registered by
- * `engram install`, or through the Claude Code plugin), so reading memory never becomes a memory.
- */
-export const MUST_SKIP_TOOLS: readonly string[] = ['mcp__engram__*', 'mcp__plugin_engram_*'];
-
-const matches = (tool: string, rule: string) =>
-  rule.endsWith('*') ? tool.startsWith(rule.slice(0, -1)) : rule === tool;
-
-/** `mcp__engram__*` matches by prefix; anything else must match exactly. The user's list adds to MUST_SKIP_TOOLS. */
-export function isSkippedTool(tool: string, skipTools: readonly string[]): boolean {
-  return MUST_SKIP_TOOLS.some((rule) => matches(tool, rule)) || skipTools.some((rule) => matches(tool, rule));
-}
+export type { NormalisedPayload, NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
+export { isSkippedTool, MUST_SKIP_TOOLS } from './hosts/payload-fields.ts';
 
 function toolFields(p: Record<string, unknown>, limits: SizeLimits) {
   return {
@@ -58,11 +18,6 @@ function toolFields(p: Record<string, unknown>, limits: SizeLimits) {
     ...(optNum(p['duration_ms']) !== undefined ? { durationMs: optNum(p['duration_ms']) } : {}),
     ...(optStr(p['agent_id']) ? { agentId: str(p['agent_id']) } : {}),
   };
-}
-
-function text(value: unknown, limits: SizeLimits): string {
-  const out: Json = scrubAndLimit(str(value), limits);
-  return typeof out === 'string' ? out : '';
 }
 
 /** Turn one parsed hook payload into a CapturedEvent, or say why it is skipped or rejected. */

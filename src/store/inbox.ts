@@ -33,6 +33,8 @@ export interface InboxRecord {
   project: ProjectIdentity;
   /** A SessionStart / UserPromptSubmit event: what its hook injected (or tried to). */
   injected?: InjectedContext;
+  /** The host whose hook captured it (`codex`, …); absent for Claude Code, as in every earlier record. */
+  host?: string;
 }
 
 export interface InboxEntry extends InboxRecord {
@@ -108,6 +110,9 @@ export function checkInboxRecord(
       Array.isArray(injected['items']) &&
       typeof injected['latencyMs'] === 'number');
   if (!injectedOk) return bad('injected must hold text, tokens, observationIds, items and latencyMs');
+  const host = r['host'];
+  if (host !== undefined && !(isStr(host) && /^[a-z][a-z0-9-]{0,39}$/.test(host)))
+    return bad('host must be a short lower-case name');
   return {
     ok: true,
     record: {
@@ -119,6 +124,7 @@ export function checkInboxRecord(
       event: r['event'] as CapturedEvent,
       project: { name: p['name'], key: p['key'], root: p['root'] },
       ...(injected ? { injected: injected as unknown as InjectedContext } : {}),
+      ...(isStr(host) ? { host } : {}),
     },
   };
 }

@@ -43,7 +43,7 @@ export function createSessionsRepo(db: Db) {
   );
   const upsertSession = lazyStatement(
     db,
-    `INSERT INTO sessions (id, project_id, cwd, transcript_path, started_at, last_event_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO sessions (id, project_id, cwd, transcript_path, started_at, last_event_at, host) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET last_event_at = MAX(sessions.last_event_at, excluded.last_event_at),
        transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path),
        status = CASE WHEN sessions.status = 'interrupted' THEN 'active' ELSE sessions.status END`,
@@ -73,6 +73,10 @@ export function createSessionsRepo(db: Db) {
        (SELECT COUNT(*) FROM observations o WHERE o.project_id = p.id AND o.status = 'active') AS observations
      FROM projects p ORDER BY p.last_capture_at DESC`,
   );
+  const hostStats = lazyStatement(
+    db,
+    `SELECT host, COUNT(*) AS sessions, MAX(last_event_at) AS last_at FROM sessions WHERE id <> 'mcp' GROUP BY host ORDER BY host`,
+  );
   const hookStats = lazyStatement(
     db,
     `SELECT hook, SUM(count) AS count, MAX(last_at) AS last_at FROM capture_stats GROUP BY hook ORDER BY hook`,
@@ -85,7 +89,7 @@ export function createSessionsRepo(db: Db) {
      */
     touch(
       project: Project,
-      session: { id: string; cwd: string; transcriptPath: string | null },
+      session: { id: string; cwd: string; transcriptPath: string | null; host?: string },
       hook: string,
       at: number,
       lastAt: number = at,
@@ -98,6 +102,7 @@ export function createSessionsRepo(db: Db) {
         session.transcriptPath,
         at,
         Math.max(at, lastAt),
+        session.host ?? 'claude-code',
       );
       bumpStat().run(project.id, hook, at);
     },
@@ -133,6 +138,14 @@ export function createSessionsRepo(db: Db) {
         lastCaptureAt: r.last_capture_at,
         sessions: r.sessions,
         observations: r.observations,
+      }));
+    },
+    /** Sessions per host (`claude-code`, `codex`, …) and when each host last captured anything. */
+    hostStats(): { host: string; sessions: number; lastAt: number | null }[] {
+      return (hostStats().all() as { host: string; sessions: number; last_at: number | null }[]).map((r) => ({
+        host: r.host,
+        sessions: r.sessions,
+        lastAt: r.last_at,
       }));
     },
     hookStats(): { hook: string; count: number; lastAt: number }[] {

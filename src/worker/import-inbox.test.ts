@@ -61,3 +61,44 @@ describe('importing a context hook event', () => {
     expect(store.injections.has('sess-1', gone)).toBe(false);
   });
 });
+
+describe('importing events of other hosts', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-import-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const project = { name: 'app', key: 'app', root: '/app' };
+  const event = (sessionId: string, host?: string) => ({
+    sessionId,
+    hook: 'SessionStart',
+    cwd: '/app',
+    transcriptPath: null,
+    at: 10,
+    event: { kind: 'session_start' as const, source: 'startup' },
+    project,
+    ...(host === undefined ? {} : { host }),
+  });
+
+  it('records the host on the session (Claude Code when the record names none), and refuses a bad name', () => {
+    const inbox = join(dir, 'inbox');
+    writeInbox(inbox, event('from-codex', 'codex'));
+    writeInbox(inbox, event('from-claude'));
+    writeInbox(inbox, event('bad-host', 'Not A Host!'));
+    const report = importInboxInto(store, inbox);
+    expect(report.imported).toBe(2);
+    expect(report.reasons.map((r) => r.reason)).toEqual(['host must be a short lower-case name']);
+    expect(store.sessions.get('from-codex')?.host).toBe('codex');
+    expect(store.sessions.get('from-claude')?.host).toBe('claude-code');
+    expect(store.sessions.hostStats().map((h) => [h.host, h.sessions])).toEqual([
+      ['claude-code', 1],
+      ['codex', 1],
+    ]);
+  });
+});

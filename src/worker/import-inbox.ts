@@ -57,7 +57,12 @@ export function importInboxInto(store: Store, inboxDir: string, logger?: Logger)
         if (seq !== null) {
           store.sessions.touch(
             project,
-            { id: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath },
+            {
+              id: e.sessionId,
+              cwd: e.cwd,
+              transcriptPath: e.transcriptPath,
+              ...(e.host ? { host: e.host } : {}),
+            },
             e.hook,
             e.at,
           );

@@ -49,10 +49,6 @@ function nativeBindingPath(): string | undefined {
   }
 }
 
-function contextJson(hookEventName: string, text: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
-}
-
 function render(
   store: Store,
   runtime: Runtime,
@@ -100,7 +96,7 @@ function render(
  */
 export function handleContextEvent(
   record: InboxRecord,
-  deps: { runtime: Runtime; logger: Logger },
+  deps: { runtime: Runtime; logger: Logger; renderContext: (hookEventName: string, text: string) => string },
 ): ContextOutcome {
   const { runtime, logger } = deps;
   const project = withProjectId(record.project);
@@ -144,5 +140,5 @@ export function handleContextEvent(
       latencyMs: Math.round(process.uptime() * 1000),
     },
   });
-  return { stdout: injected ? contextJson(record.hook, injected.text) : '' };
+  return { stdout: injected ? deps.renderContext(record.hook, injected.text) : '' };
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_HOST, hostAdapter, isHostName, type HostAdapter } from '../../capture/hosts/index.ts';
 import { describeError } from '../../core/errors.ts';
 import { pathsFor } from '../../core/paths.ts';
 import type { Logger } from '../../core/ports.ts';
@@ -39,6 +40,19 @@ function printOut(text: string): void {
   }
 }
 
+/**
+ * The host named by `--host <name>` on the command line (`engram hook --host codex`, or the bundle run
+ * directly with it); Claude Code when none is named. An unknown name is an error: guessing would
+ * misread the payload.
+ */
+function chosenHost(argv: readonly string[]): HostAdapter | string {
+  const at = argv.findIndex((a) => a === '--host' || a.startsWith('--host='));
+  if (at === -1) return hostAdapter(DEFAULT_HOST);
+  const word = argv[at] ?? '';
+  const name = word === '--host' ? (argv[at + 1] ?? '') : word.slice('--host='.length);
+  return isHostName(name) ? hostAdapter(name) : `unknown host ${JSON.stringify(name)} after --host`;
+}
+
 function main(): void {
   // engram's files are private whatever the umask: 0600 files, 0700 directories.
   process.umask(0o077);
@@ -48,7 +62,14 @@ function main(): void {
   try {
     const runtime = loadRuntime();
     logger = createFileLogger(runtime.paths.hookLog, runtime.config['log.level'], 'hook');
+    const host = chosenHost(process.argv.slice(2));
+    if (typeof host === 'string') {
+      logger.error('hook not run', { reason: host });
+      process.exitCode = 0;
+      return;
+    }
     const outcome = runHook(readStdin(), {
+      host,
       runtime,
       logger,
       now: Date.now,

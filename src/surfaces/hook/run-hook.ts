@@ -6,7 +6,8 @@
  *
  * This module is on the capture hot path: it must not import the store, recall or SQLite.
  */
-import { normaliseClaudePayload } from '../../capture/claude-code-payload.ts';
+import { DEFAULT_HOST } from '../../capture/hosts/index.ts';
+import type { HostAdapter } from '../../capture/hosts/host-port.ts';
 import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
 import type { Runtime } from '../runtime.ts';
 import { describeError } from '../../core/errors.ts';
@@ -24,10 +25,12 @@ export interface ContextOutcome {
  */
 export type ContextHandler = (
   record: InboxRecord,
-  deps: { runtime: Runtime; logger: Logger },
+  deps: { runtime: Runtime; logger: Logger; renderContext: HostAdapter['renderContext'] },
 ) => ContextOutcome;
 
 export interface HookDeps {
+  /** The host whose hook this is: parses the payload and renders the context. */
+  host: HostAdapter;
   runtime: Runtime;
   logger: Logger;
   now: () => number;
@@ -80,7 +83,7 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     return { stdout: '', status: 'rejected' };
   }
   const { config } = runtime;
-  const normalised = normaliseClaudePayload(payload, {
+  const normalised = deps.host.normalise(payload, {
     skipTools: config['capture.skipTools'],
     maxFieldChars: config['capture.maxFieldChars'],
     maxEventBytes: config['capture.maxEventBytes'],
@@ -108,11 +111,12 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     at: deps.now(),
     event: n.event,
     project,
+    ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
   if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
     try {
-      const r = deps.contextHandler()(record, { runtime, logger });
+      const r = deps.contextHandler()(record, { runtime, logger, renderContext: deps.host.renderContext });
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {
       logger.error('the context hook failed; capturing the event only', {

@@ -27,6 +27,7 @@ import {
   type Check,
 } from './doctor-store.ts';
 import { loadSettings } from '../settings-files.ts';
+import { otherHostChecks } from './doctor-hosts.ts';
 import { claudeJsonPath, defaultSettingsPath } from './install.ts';
 import { loadPricesChecked } from '../../prices-file.ts';
 
@@ -135,6 +136,7 @@ const CHECKS: Checker[] = [
           'Run "engram install" again (it is idempotent).',
         );
   },
+  (ctx) => otherHostChecks(ctx),
   (ctx) => {
     const path = claudeJsonPath(ctx);
     let json: Record<string, unknown> | undefined;

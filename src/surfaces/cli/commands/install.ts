@@ -13,6 +13,7 @@ import { findTranscripts } from '../../../worker/backfill.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../registry.ts';
 import { backfillCommand } from './backfill.ts';
+import { HOST_FLAG, hostFlag, installHostCommand, uninstallHostCommand } from './install-host.ts';
 
 export function defaultSettingsPath(ctx: CliContext): string {
   return join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'settings.json');
@@ -121,7 +122,7 @@ const SETTINGS_FLAG = {
   type: 'string' as const,
   value: 'FILE',
   description:
-    'a Claude Code settings file to change instead of ~/.claude/settings.json (then only that file is touched: no MCP registration)',
+    "the hook file to change instead of the host's own (Claude Code: ~/.claude/settings.json; then only that file is touched: no MCP registration)",
 };
 
 /** `--settings FILE`: resolved; its directory must exist (a typo must not create a stray settings file). */
@@ -140,20 +141,31 @@ export const installSpec: CommandSpec = {
   name: 'install',
   group: 'Set-up',
   summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
-  usage: '[--settings FILE] [--backfill]',
+  usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. Idempotent; undo with "engram uninstall".',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead. Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
+    host: HOST_FLAG,
     settings: SETTINGS_FLAG,
     backfill: { type: 'boolean', description: 'also read your earlier sessions’ transcripts now' },
   },
   examples: [
     'engram install',
+    'engram install --host codex',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
   run: (ctx, args) => {
+    const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);
+    if (host.name !== 'claude-code') {
+      if (boolFlag(args, 'backfill'))
+        throw new EngramError(
+          'INPUT_INVALID',
+          `--backfill reads Claude Code transcripts only, not ${host.setup.label}'s`,
+        );
+      return installHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
+    }
     return installCommand(ctx, {
       json: args.json,
       backfill: boolFlag(args, 'backfill'),
@@ -166,11 +178,14 @@ export const uninstallSpec: CommandSpec = {
   name: 'uninstall',
   group: 'Set-up',
   summary: "take engram's hooks and MCP server out again (memories stay)",
-  usage: '[--settings FILE]',
-  flags: { settings: SETTINGS_FLAG },
-  examples: ['engram uninstall'],
+  usage: '[--host NAME] [--settings FILE]',
+  flags: { host: HOST_FLAG, settings: SETTINGS_FLAG },
+  examples: ['engram uninstall', 'engram uninstall --host codex'],
   run: (ctx, args) => {
+    const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);
+    if (host.name !== 'claude-code')
+      return uninstallHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
     return uninstallCommand(ctx, { json: args.json, ...(settings ? { settings } : {}) });
   },
 };

@@ -159,7 +159,14 @@ export function timelineCommand(
 }
 
 export function showCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
-  const found = withStore(ctx, (store) => ids.map((id) => ({ id, o: store.observations.get(id) })));
+  const found = withStore(ctx, (store) =>
+    ids.map((id) => {
+      const o = store.observations.get(id);
+      // The host whose session it came from (claude-code, codex, …).
+      const host = o?.sessionId ? (store.sessions.get(o.sessionId)?.host ?? null) : null;
+      return { id, o, host };
+    }),
+  );
   const missing = found.filter((f) => f.o === null).map((f) => f.id);
   if (missing.length > 0) {
     throw new EngramError('NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
@@ -168,14 +175,16 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
   }
   const list = found.map((f) => f.o as Observation);
   if (flags.json) {
-    printJson(ctx, ids.length === 1 ? memoryJson(list[0] as Observation) : list.map(memoryJson));
+    const withHost = found.map((f) => ({ ...memoryJson(f.o as Observation), host: f.host }));
+    printJson(ctx, ids.length === 1 ? withHost[0] : withHost);
     return 0;
   }
   const now = ctx.now();
-  const blocks = list.map((o) => {
+  const blocks = list.map((o, i) => {
+    const host = found[i]?.host;
     const lines = [
       `${o.id} [${o.type}] ${o.title}`,
-      `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`,
+      `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}${host ? ` (${host})` : ''}`,
     ];
     if (o.subtitle) lines.push(`  ${o.subtitle}`);
     if (o.narrative) lines.push('', o.narrative);

@@ -11,12 +11,22 @@ import type { CommandSpec } from '../registry.ts';
 export const hookSpec: CommandSpec = {
   name: 'hook',
   group: 'Health and plumbing',
-  summary: 'handle one Claude Code hook payload on stdin (what the installed hooks run)',
-  usage: '< payload.json',
-  details: 'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent.',
-  flags: {},
+  summary: 'handle one hook payload on stdin (what the installed hooks run)',
+  usage: '[--host NAME] < payload.json',
+  details:
+    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex).',
+  flags: {
+    host: {
+      type: 'string',
+      value: 'NAME',
+      description: 'the host whose payload this is: claude-code (default) or codex',
+    },
+  },
   noJson: true,
-  examples: ['engram hook < payload.json   (Claude Code pipes each hook payload in)'],
+  examples: [
+    'engram hook < payload.json   (Claude Code pipes each hook payload in)',
+    'engram hook --host codex < payload.json',
+  ],
   // bin/engram hands `engram hook` to dist/hook.cjs before the CLI loads; this runs it from dist/cli.mjs.
   run: async (ctx) => {
     const { createRequire } = await import('node:module');

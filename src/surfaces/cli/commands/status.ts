@@ -79,6 +79,7 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       // Shared projects (engram team share): when each last synced with the team server.
       team: teamProjects(store),
       hooks: store.sessions.hookStats(),
+      hosts: store.sessions.hostStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
       config: {
         file: paths.config,
@@ -153,6 +154,10 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       `team: ${t.name} ${synced} · ${t.queued} to push${t.lastError ? ` · last error: ${t.lastError}` : ''}`,
     );
   }
+  if (report.hosts.length > 0)
+    lines.push(
+      `hosts: ${report.hosts.map((h) => `${h.host} ${h.sessions} sessions (last ${h.lastAt ? formatAge(now - h.lastAt) : 'never'})`).join(' · ')}`,
+    );
   const d = report.distill;
   if (d.provider === 'none')
     lines.push('distiller: heuristic (LLM distillation off: distill.provider = none)');

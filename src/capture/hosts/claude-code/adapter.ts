@@ -1,0 +1,34 @@
+/**
+ * Claude Code, the first host: its hook payloads (`../../claude-code-payload.ts`), its context output
+ * (`hookSpecificOutput.additionalContext`, at most 10,000 characters), its settings file and transcripts.
+ */
+import { join } from 'node:path';
+import { HOOK_EVENTS } from '../../../core/model.ts';
+import { normaliseClaudePayload } from '../../claude-code-payload.ts';
+import type { HostAdapter } from '../host-port.ts';
+import { hookSpecificContext } from '../render-output.ts';
+
+const CONTEXT_CHAR_CAP = 10_000;
+
+export const claudeCodeAdapter: HostAdapter = {
+  name: 'claude-code',
+  capabilities: {
+    sessionEnd: true,
+    injectsContextAt: ['SessionStart', 'UserPromptSubmit'],
+    contextCharCap: CONTEXT_CHAR_CAP,
+    strictOutput: false,
+    toolFailureEvent: true,
+    transcripts: 'claude-code-jsonl',
+    hookTrust: false,
+  },
+  normalise: normaliseClaudePayload,
+  renderContext: (hookEventName, text) => hookSpecificContext(hookEventName, text, CONTEXT_CHAR_CAP),
+  setup: {
+    label: 'Claude Code',
+    hooksFile: (_env, home) => join(home, '.claude', 'settings.json'),
+    events: HOOK_EVENTS,
+    timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
+    hookArgs: [],
+    transcriptsDir: (_env, home) => join(home, '.claude', 'projects'),
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Codex CLI hook payloads → engram's CapturedEvent. Codex's payloads follow Claude Code's field names
+ * (`hook_event_name`, `session_id`, `tool_name`, …) with its own differences: a tool's response is the
+ * command's output as one string with no exit status, there is no failure event (a failing command is
+ * a PostToolUse whose output says so), and every turn carries a `turn_id`. Facts: docs/hosts.md.
+ */
+import type { CapturedEvent } from '../../../core/model.ts';
+import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
+import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
+import { isSkippedTool, optStr, str, text } from '../payload-fields.ts';
+
+/** The Codex hook events engram registers (the verified ones, plus compaction from Codex's docs). */
+export const CODEX_HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+  'Stop',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+] as const;
+
+function toolEvent(p: Record<string, unknown>, limits: SizeLimits): CapturedEvent {
+  return {
+    kind: 'tool',
+    tool: str(p['tool_name']),
+    ...(optStr(p['tool_use_id']) ? { toolUseId: str(p['tool_use_id']) } : {}),
+    input: scrubAndLimit(p['tool_input'] ?? null, limits),
+    response: scrubAndLimit(p['tool_response'] ?? null, limits),
+  };
+}
+
+/** Turn one parsed Codex hook payload into a CapturedEvent, or say why it is skipped or rejected. */
+export function normaliseCodexPayload(payload: unknown, options: NormaliseOptions): NormaliseResult {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    return { ok: false, skip: false, reason: 'payload is not a JSON object' };
+  }
+  const p = payload as Record<string, unknown>;
+  const hook = str(p['hook_event_name']);
+  const sessionId = str(p['session_id']);
+  if (hook === '') return { ok: false, skip: false, reason: 'payload has no hook_event_name' };
+  if (sessionId === '' || sessionId.length > 200) {
+    return { ok: false, skip: false, reason: `${hook} payload has no usable session_id` };
+  }
+  const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
+  // The rollout (`transcript_path`) is not handed on: the worker's transcript reader knows Claude Code's
+  // JSONL only, and a rollout read as that yields no user words, so the turn's words come from its events.
+  const transcriptPath = null;
+  let event: CapturedEvent;
+  switch (hook) {
+    case 'SessionStart':
+      event = {
+        kind: 'session_start',
+        source: str(p['source']) || 'startup',
+        ...(optStr(p['model']) ? { model: str(p['model']) } : {}),
+      };
+      break;
+    case 'UserPromptSubmit':
+      event = { kind: 'prompt', prompt: text(p['prompt'], options) };
+      break;
+    case 'PostToolUse': {
+      const tool = str(p['tool_name']);
+      if (tool === '') return { ok: false, skip: false, reason: 'PostToolUse payload has no tool_name' };
+      if (isSkippedTool(tool, options.skipTools))
+        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      event = toolEvent(p, options);
+      break;
+    }
+    case 'Stop':
+      event = { kind: 'stop', lastMessage: text(p['last_assistant_message'], options) };
+      break;
+    case 'PreCompact':
+      event = { kind: 'pre_compact', trigger: str(p['trigger']) || 'auto', instructions: '' };
+      break;
+    case 'PostCompact':
+      event = { kind: 'post_compact', trigger: str(p['trigger']) || 'auto', summary: '' };
+      break;
+    case 'SessionEnd':
+      event = { kind: 'session_end', reason: str(p['reason']) || 'other' };
+      break;
+    default:
+      return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+  }
+  return { ok: true, value: { hook, sessionId, cwd, transcriptPath, event } };
+}

@@ -1,0 +1,80 @@
+/**
+ * The host port: everything engram needs to know about one coding-agent host (Claude Code, Codex CLI, …)
+ * behind one interface, so nothing outside an adapter knows a host's field names. The hook half (parse a
+ * payload, render context) runs on the hook's hot path; the set-up half is data the CLI's installer and
+ * doctor read (where the hook configuration lives, which events to register, how long each may take).
+ */
+import type { CapturedEvent } from '../../core/model.ts';
+import type { SizeLimits } from '../limit-size.ts';
+
+/** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
+export const HOST_NAMES = ['claude-code', 'codex'] as const;
+export type HostName = (typeof HOST_NAMES)[number];
+
+export const isHostName = (value: string): value is HostName =>
+  (HOST_NAMES as readonly string[]).includes(value);
+
+/** What a host can do, as far as engram is concerned. */
+export interface HostCapabilities {
+  /** A session-end event fires (else a session ends when it goes quiet). */
+  sessionEnd: boolean;
+  /** The hook events whose output reaches the model as context (empty: no injection). */
+  injectsContextAt: readonly string[];
+  /** Most characters of context one hook may print (engram's render budget never exceeds it). */
+  contextCharCap: number;
+  /** An unknown field in the hook's output makes the host drop it (so render only documented fields). */
+  strictOutput: boolean;
+  /** A failing tool call has an event of its own (else the failure is only in the tool's output text). */
+  toolFailureEvent: boolean;
+  /** The host keeps a transcript engram can read (`null`: none; else its format). */
+  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | null;
+  /** The host runs an installed hook only once the user has approved it. */
+  hookTrust: boolean;
+}
+
+/** A hook payload turned into engram's event, with the session facts every event carries. */
+export interface NormalisedPayload {
+  hook: string;
+  sessionId: string;
+  cwd: string;
+  transcriptPath: string | null;
+  event: CapturedEvent;
+}
+
+export type NormaliseResult =
+  | { ok: true; value: NormalisedPayload }
+  | { ok: false; skip: true; reason: string }
+  | { ok: false; skip: false; reason: string };
+
+export interface NormaliseOptions extends SizeLimits {
+  skipTools: readonly string[];
+  /** Used when the payload has no cwd. */
+  fallbackCwd: string;
+}
+
+/** Where and what `engram install --host <name>` writes. */
+export interface HostHookSetup {
+  /** A display name for messages ("Claude Code", "Codex CLI"). */
+  label: string;
+  /** The hook configuration file (a `{"hooks":{"<Event>":[matcher groups]}}` JSON file), from the environment. */
+  hooksFile: (env: Readonly<Record<string, string | undefined>>, home: string) => string;
+  /** The events engram registers, in order. */
+  events: readonly string[];
+  /** Seconds each event's hook may take (`undefined`: the host's default). */
+  timeoutSeconds: (event: string) => number | undefined;
+  /** Extra words the hook command passes to engram's hook bundle (`--host codex`); none for the default host. */
+  hookArgs: readonly string[];
+  /** The folder holding the host's transcripts (for backfill and messages), or null. */
+  transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
+}
+
+/** One host's adapter. */
+export interface HostAdapter {
+  name: HostName;
+  capabilities: HostCapabilities;
+  /** Turn one parsed hook payload into a CapturedEvent, or say why it is skipped or rejected. */
+  normalise: (payload: unknown, options: NormaliseOptions) => NormaliseResult;
+  /** What the hook prints to inject `text` as context at `hookEventName`, in the host's format and cap. */
+  renderContext: (hookEventName: string, text: string) => string;
+  setup: HostHookSetup;
+}

@@ -1,0 +1,120 @@
+/**
+ * `engram doctor` for the hosts other than Claude Code: are engram's hooks in the host's hook file for
+ * every event, and, for Codex, is its hooks feature on and have the hooks been trusted (Codex skips an
+ * untrusted hook without a word). Nothing is reported for a host that is neither installed nor set up.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { HOST_NAMES, hostAdapter, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { describeError } from '../../../core/errors.ts';
+import { isEngramHookCommand } from '../claude-settings.ts';
+import type { CliContext } from '../context.ts';
+import { isObject, loadSettings } from '../settings-files.ts';
+import type { Check } from './doctor-store.ts';
+import { hostHooksFile } from './install-host.ts';
+
+function commandsOf(groups: unknown): string[] {
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((g) =>
+    isObject(g) && Array.isArray(g['hooks'])
+      ? (g['hooks'] as unknown[]).flatMap((h) =>
+          isObject(h) && typeof h['command'] === 'string' ? [h['command']] : [],
+        )
+      : [],
+  );
+}
+
+/** The table a TOML line opens (`[features]` → `features`), or null for any other line. */
+const tableOf = (line: string): string | null =>
+  /^\s*\[([^[\]]+)\]\s*(?:#.*)?$/.exec(line)?.[1]?.trim() ?? null;
+
+/**
+ * What Codex's config.toml says about hooks, read line by line (enough for the two facts needed):
+ * whether `[features] hooks` (or its old name `codex_hooks`) is false, and how many trust entries name
+ * engram's hook file (`[hooks.state."<file>:<event>:<group>:<hook>"]`).
+ */
+function codexConfig(configFile: string, hooksFile: string): { hooksOff: boolean; trusted: number } {
+  let text = '';
+  try {
+    text = readFileSync(configFile, 'utf8');
+  } catch {
+    return { hooksOff: false, trusted: 0 }; // no config.toml: Codex's defaults (hooks on, nothing trusted)
+  }
+  let table = '';
+  let hooksOff = false;
+  let trusted = 0;
+  for (const line of text.split('\n')) {
+    const opened = tableOf(line);
+    if (opened !== null) {
+      table = opened;
+      if (table.startsWith(`hooks.state."${hooksFile}:`)) trusted += 1;
+      continue;
+    }
+    if (table === 'features' && /^\s*(?:codex_)?hooks\s*=\s*false\b/.test(line)) hooksOff = true;
+  }
+  return { hooksOff, trusted };
+}
+
+function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
+  const name = `hooks ${host.name}`;
+  const file = hostHooksFile(ctx, host);
+  let hooks: Record<string, unknown>;
+  try {
+    hooks = (loadSettings(file)?.json['hooks'] ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    return [{ name, status: 'fail', detail: describeError(error), fix: `Fix ${file}.` }];
+  }
+  const events = host.setup.events;
+  const missing = events.filter((e) => !commandsOf(hooks[e]).some(isEngramHookCommand));
+  if (missing.length === events.length) {
+    if (!existsSync(dirname(file))) return [];
+    return [
+      {
+        name,
+        status: 'ok',
+        detail: `${host.setup.label} is set up in ${dirname(file)}, without engram (add it with "engram install --host ${host.name}")`,
+      },
+    ];
+  }
+  if (missing.length > 0)
+    return [
+      {
+        name,
+        status: 'fail',
+        detail: `missing for ${missing.join(', ')} in ${file}`,
+        fix: `Run "engram install --host ${host.name}" again (it is idempotent).`,
+      },
+    ];
+  const checks: Check[] = [{ name, status: 'ok', detail: `engram hooks installed in ${file}` }];
+  if (host.name === 'codex') {
+    const config = join(dirname(file), 'config.toml');
+    const { hooksOff, trusted } = codexConfig(config, file);
+    if (hooksOff)
+      checks.push({
+        name: 'codex hooks feature',
+        status: 'fail',
+        detail: `${config} turns Codex's hooks off ([features] hooks = false)`,
+        fix: `Set "hooks = true" under [features] in ${config}.`,
+      });
+    checks.push(
+      trusted === 0
+        ? {
+            name: 'codex hook trust',
+            status: 'warn',
+            detail: `none of engram's hooks is trusted in ${config}: Codex skips them without a word`,
+            fix: 'Start "codex", type /hooks and trust the engram hooks.',
+          }
+        : {
+            name: 'codex hook trust',
+            status: 'ok',
+            detail: `${trusted} trusted hook entries for ${file} (Codex re-checks each hook's hash: after an engram update, review them again in /hooks)`,
+          },
+    );
+  }
+  return checks;
+}
+
+/** The checks of every host but Claude Code (whose checks are doctor's own). */
+export function otherHostChecks(ctx: CliContext): Check[] {
+  return HOST_NAMES.filter((n) => n !== 'claude-code').flatMap((n) => hostCheck(ctx, hostAdapter(n)));
+}

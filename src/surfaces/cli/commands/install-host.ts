@@ -1,0 +1,109 @@
+/**
+ * `engram install --host <name>` / `engram uninstall --host <name>` for a host other than Claude Code:
+ * engram's hook for each of the adapter's events, merged into the host's own hook file (same shape as
+ * Claude Code's settings: a backup first, undone byte for byte), and what the user still has to do there.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { HOST_NAMES, hostAdapter, isHostName, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { EngramError } from '../../../core/errors.ts';
+import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
+import { printJson, type CliContext } from '../context.ts';
+import { stringFlag, type ParsedArgs } from '../registry.ts';
+
+export const HOST_FLAG = {
+  type: 'string' as const,
+  value: 'NAME',
+  description: `the coding agent to set up: ${HOST_NAMES.map((n, i) => (i === 0 ? `${n} (default)` : n)).join(', ')}`,
+};
+
+/** `--host NAME`: the adapter it names (Claude Code when absent); an unknown name exits 2. */
+export function hostFlag(args: ParsedArgs): HostAdapter {
+  const name = stringFlag(args, 'host') ?? 'claude-code';
+  if (!isHostName(name))
+    throw new EngramError('INPUT_INVALID', `--host: engram has no adapter for "${name}"`, {
+      hint: `Give one of: ${HOST_NAMES.join(', ')}.`,
+    });
+  return hostAdapter(name);
+}
+
+const homeOf = (ctx: CliContext): string => ctx.runtime.env['HOME'] || homedir();
+
+/** The host's hook file, from the environment (`$CODEX_HOME/hooks.json`, …). */
+export const hostHooksFile = (ctx: CliContext, host: HostAdapter): string =>
+  host.setup.hooksFile(ctx.runtime.env, homeOf(ctx));
+
+/**
+ * The command the host runs for each hook: this node binary and this install's hook bundle with the
+ * host's words (`--host codex`), ending with the marker that makes it engram's for uninstall.
+ */
+export function hostHookCommand(ctx: CliContext, host: HostAdapter): string {
+  const hook = join(ctx.distDir, 'hook.cjs');
+  if (!existsSync(hook)) {
+    throw new EngramError('INSTALL_FAILED', `the hook bundle is missing at ${hook}`, {
+      hint: 'Run "npm run build".',
+    });
+  }
+  const words = [`"${process.execPath}"`, `"${hook}"`, ...host.setup.hookArgs];
+  return `${words.join(' ')} ${ENGRAM_HOOK_MARKER}`;
+}
+
+/** What the user must still do in the host for the hooks to run (Codex: trust them). */
+function trustSteps(host: HostAdapter, file: string): string[] {
+  if (!host.capabilities.hookTrust) return [];
+  return [
+    `  ${host.setup.label} runs a hook only once you have trusted it, and skips the others without a word:`,
+    `  start "codex", type /hooks and trust the engram hooks from ${file} (engram does not approve its own hooks)`,
+  ];
+}
+
+export function installHostCommand(
+  ctx: CliContext,
+  host: HostAdapter,
+  flags: { json: boolean; settings?: string },
+): number {
+  const file = flags.settings ?? hostHooksFile(ctx, host);
+  const report = installHooks(file, {
+    command: hostHookCommand(ctx, host),
+    events: host.setup.events,
+    timeoutSeconds: host.setup.timeoutSeconds,
+  });
+  if (flags.json) {
+    printJson(ctx, { ...report, host: host.name, needsTrust: host.capabilities.hookTrust });
+    return 0;
+  }
+  const lines = [
+    `engram hooks for ${host.setup.label} installed in ${report.settingsPath}`,
+    report.added.length > 0 ? `  added: ${report.added.join(', ')}` : '  nothing to add (already installed)',
+  ];
+  if (report.backupPath) lines.push(`  backup of your previous hooks: ${report.backupPath}`);
+  lines.push(
+    ...trustSteps(host, report.settingsPath),
+    `  memory lives in ${ctx.runtime.home}, shared with your other agents; check capture with "engram status"`,
+    `  undo with "engram uninstall --host ${host.name}"`,
+  );
+  ctx.io.out(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+export function uninstallHostCommand(
+  ctx: CliContext,
+  host: HostAdapter,
+  flags: { json: boolean; settings?: string },
+): number {
+  const file = flags.settings ?? hostHooksFile(ctx, host);
+  const report = uninstallHooks(file);
+  if (flags.json) {
+    printJson(ctx, { ...report, host: host.name });
+    return 0;
+  }
+  if (report.removed.length === 0) ctx.io.out(`no engram hooks found in ${file}\n`);
+  else
+    ctx.io.out(
+      `removed engram hooks (${report.removed.join(', ')}) from ${file}` +
+        `${report.deletedFile ? ' (the file was created by engram and is now deleted)' : report.restoredExactly ? ' (restored exactly as before)' : ''}\n` +
+        `  your memories stay in ${ctx.runtime.home}\n`,
+    );
+  return 0;
+}
