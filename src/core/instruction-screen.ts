@@ -14,7 +14,9 @@
  * Who may say what: the user's own words are never screened; the repository may tell the agent how to
  * work on itself ("run npm test before committing") but nothing hostile; local tool output (the
  * agent's own commands and words: todo items and fix steps are commands by nature) nothing hostile and
- * no insistent command ("always run …", "you must send …"); external content no command at all. A prohibition ("never run …", "don't …") is not a command to act.
+ * no insistent command ("always run …", "you must send …"); external content (a page, a dependency,
+ * a teammate's memory) not even a plain outward one ("download …", "run npx …"), though it may say
+ * how the project works ("run migrations with pnpm db:migrate before tests"). A prohibition ("never run …", "don't …") is not a command to act.
  *
  * `SCREEN_VERSION` is stored with every decision: a memory screened by an older version is screened
  * again. Pure; cheap enough for the hook (a few regular expressions over a short line).
@@ -206,6 +208,14 @@ const LEADING = /^(?:to|if|when|whenever|before|after|once|in order to|for|on)\b
 const ACTION =
   /^(?:please\s+)?(?:run|execute|exec|invoke|launch|fetch|download|curl|wget|install|uninstall|reinstall|send|post|upload|e-?mail|forward|transmit|share|delete|rm|wipe|erase|overwrite|disable|turn off|export|grant|allow|approve|visit|navigate to|browse to|go to|open https?|reveal|ignore|disregard|forget|skip|bypass|override|respond|reply|tell|source|eval|pipe|chmod|chown|sudo|ssh|scp|rsync|push|force-push|deploy|publish|inject|paste|transfer|pay|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|ping|add (?:the following|this)|append (?:the following|this)|set (?:the following|this))\b/;
 
+/**
+ * Of those, the ones that reach outside the project or destroy or give away something: fetching,
+ * installing, sending, publishing, granting, disabling, deleting, running a package straight from a
+ * registry. External content is not to command even these plainly ("To fix this, run npx …").
+ */
+const OUTWARD =
+  /^(?:please\s+)?(?:fetch|download|curl|wget|install|reinstall|send|post|upload|e-?mail|forward|transmit|share|publish|deploy|push|force-push|transfer|pay|visit|navigate to|browse to|go to|open https?|grant|allow|approve|disable|turn off|ignore|disregard|forget|skip|bypass|override|delete|rm|wipe|erase|overwrite|reveal|paste|inject|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget|sudo)\b)\b/;
+
 /** A prohibition opening a clause: not a command to act. */
 const NEGATED = /^(?:please\s+)?(?:never|don'?t|do not|avoid|no|not)\b/;
 
@@ -275,15 +285,16 @@ function matchRules(raw: string, folded: string, severities: ReadonlySet<string>
 
 /**
  * The first clause of `folded` that commands the agent to act: an action verb opening it (after a
- * leading condition), and — unless `anyCommand` — insistence before it ("always run …").
+ * leading condition) with insistence before it ("always run …"), or — `outward` — an outward one
+ * even without ("download …", "run npx …").
  */
-function commandClause(folded: string, anyCommand: boolean): string | null {
+function commandClause(folded: string, outward: boolean): string | null {
   for (const c of clauses(folded)) {
     if (NEGATED.test(c)) continue;
     const afterLead = c.replace(LEADING, '');
     const rest = afterLead.replace(INSIST, '');
     if (NEGATED.test(rest)) continue;
-    if ((anyCommand || rest !== afterLead) && ACTION.test(rest)) return c;
+    if (rest !== afterLead ? ACTION.test(rest) : outward && OUTWARD.test(rest)) return c;
   }
   return null;
 }
@@ -294,7 +305,7 @@ const EVERY: ReadonlySet<string> = new Set(['hostile', 'imperative']);
 /**
  * Screen a text of the given trust: the first rule it breaks, or null. The user's words are never
  * screened; the repository's only for hostile text; local tool output for hostile text and insistent
- * commands ("always run …", "you must send …"); external content for any command to act.
+ * commands ("always run …", "you must send …"); external content for those and plain outward ones.
  */
 export function screenText(text: string, trust: TrustClass): ScreenHit | null {
   if (trust === 'user' || text.trim() === '') return null;
