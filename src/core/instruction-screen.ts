@@ -55,9 +55,17 @@ interface Rule {
   unlessNegated?: boolean;
   /** Matched against the raw text (before whitespace and case are folded). */
   raw?: boolean;
+  /** A cheap test the text must pass before `re` is tried (most text passes none). */
+  pre?: RegExp;
 }
 
 const H = 'hostile' as const;
+
+/** Cheap first looks (literal words, no backtracking) shared by the rules below. */
+const HOST_PRE =
+  /https?:|@|\.(?:com|net|org|io|dev|app|xyz|ru|cn|top|site|info|co|me|sh|cc|tk|link|click|online)\b|\d\.\d+\.\d/;
+const SECRET_PRE =
+  /secret|credential|passw|passphrase|token|key|id_rsa|id_ed|env|cookie|npmrc|netrc|\.aws|ssh|kube|keychain|wallet|seed phrase/;
 
 /** Words of outside reach the rules share. */
 const SECRET = String.raw`(?:secrets?|credentials?|passwords?|passphrases?|(?:access |auth |api |bearer |session |npm |github |gh |aws )?tokens?|api[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|id_rsa|id_ed25519|\.env\b|env(?:ironment)?(?: variables| vars| file)|process\.env|printenv|cookies|\.npmrc|\.netrc|\.aws|\.ssh|kube ?config|keychain|wallet|seed phrase|[a-z0-9]+_[a-z0-9_]*(?:token|secret|password|passwd|api_?key|private_?key)\b)`;
@@ -67,18 +75,21 @@ const RULES: readonly Rule[] = [
   // Overriding the agent's instructions or its role.
   {
     rule: 'ignore-instructions',
+    pre: /ignore|disregard|forget|overrid|overrule|bypass|drop/,
     category: 'override',
     severity: H,
     re: /\b(?:ignore|disregard|forget|override|overrule|bypass|drop)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the|other|existing|original|system)\b[^.\n]{0,30}\b(?:instructions?|rules|guidelines|directions|directives|prompts?|constraints|polic(?:y|ies)|guardrails|context)\b/,
   },
   {
     rule: 'new-instructions',
+    pre: /instruction|directive|system|orders|<|\[/,
     category: 'override',
     severity: H,
     re: /\b(?:new|updated|revised|real|actual|true|hidden|secret|additional) (?:system )?(?:instructions|directives|system prompt|orders)\b|\bsystem prompt\b|<\/?(?:system|instructions?|assistant|im_start|im_end)\b[^>]{0,20}>|\[\/?(?:system|inst)\]|\bbegin (?:system|new) (?:instructions|prompt)\b/,
   },
   {
     rule: 'role-change',
+    pre: /you are|from now on|pretend|mode\b/,
     category: 'override',
     severity: H,
     re: /\byou are (?:now|no longer)\b|\bfrom now on,? you (?:are|will|must|should)\b|\bpretend (?:to be|you are|that you)\b|\b(?:enter|switch to|enable) (?:developer|god|jailbreak|dan|unrestricted) mode\b/,
@@ -86,12 +97,14 @@ const RULES: readonly Rule[] = [
   // Keeping the user out of it.
   {
     rule: 'hide-from-user',
+    pre: /tell|inform|mention|notify|alert|reveal|report|show|let|silent|secret|covert|surreptitious|stealth|knowing|noticing|knowledge|consent/,
     category: 'conceal',
     severity: H,
     re: /\b(?:do not|don't|never|without)\s+(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|report|reporting|show|showing|let)\b[^.\n]{0,20}\b(?:the )?(?:user|human|developer|operator|owner|maintainers?|anyone)\b|\b(?:silently|secretly|covertly|surreptitiously|stealthily)\b|\bwithout (?:the )?(?:user|human|developer)(?:'s)? (?:knowing|noticing|knowledge|consent)\b/,
   },
   {
     rule: 'skip-confirmation',
+    pre: /without|ask/,
     category: 'conceal',
     severity: 'imperative',
     re: /\bwithout (?:asking|confirmation|confirming|approval|permission|prompting|review)\b|\b(?:do not|don't|never) ask (?:the user |me |for )/,
@@ -99,6 +112,7 @@ const RULES: readonly Rule[] = [
   // Sending things out.
   {
     rule: 'send-secrets',
+    pre: SECRET_PRE,
     category: 'exfiltrate',
     severity: H,
     re: new RegExp(
@@ -108,6 +122,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'send-to-host',
+    pre: HOST_PRE,
     category: 'exfiltrate',
     severity: H,
     re: new RegExp(
@@ -117,6 +132,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'secret-to-host',
+    pre: HOST_PRE,
     category: 'exfiltrate',
     severity: H,
     re: new RegExp(String.raw`${SECRET}[^.\n]{0,60}\b(?:to|at|into)\s+${HOST}`),
@@ -124,6 +140,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'upload-command',
+    pre: /curl|wget|http|nc |ncat|netcat|socat|\/dev\/tcp|iwr|invoke-|\$/,
     category: 'exfiltrate',
     severity: H,
     re: /\b(?:curl|wget|http|httpie|invoke-webrequest|iwr)\b[^\n|;]{0,120}\s(?:-d|--data(?:-[a-z]+)?|-f|--form|-t|--upload-file|--post-data|--post-file|--body-file)\b|\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[a-z0-9.-]+\s+\d{2,5}\b|\/dev\/tcp\/|\$\{?[a-z_]*(?:token|secret|password|api_?key|private_?key)[a-z_]*\}?[^\n]{0,40}\b(?:https?:\/\/|curl|wget)/,
@@ -131,18 +148,21 @@ const RULES: readonly Rule[] = [
   // Running code from elsewhere.
   {
     rule: 'pipe-to-shell',
+    pre: /\||\$\(|<\(|`/,
     category: 'remote-code',
     severity: H,
     re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/,
   },
   {
     rule: 'download-and-run',
+    pre: /download|https?:|git\+|github:|gist\.|remote|fetched/,
     category: 'remote-code',
     severity: H,
     re: /\bdownload\w*\b[^.\n]{0,80}\b(?:and|then)\s+(?:run|execute|exec|install|source|launch|open)\b|\b(?:run|execute|install)\b[^.\n]{0,40}\b(?:downloaded|fetched|remote) (?:script|binary|file|payload|code)\b|\b(?:npm|pnpm|yarn|npx|bunx?|pip3?|pipx|gem|cargo|go)\s+(?:i|install|add|get|exec|run|dlx)?\s*[^\n]{0,40}\b(?:https?:\/\/|git\+|github:|gist\.)/,
   },
   {
     rule: 'decode-and-run',
+    pre: /base64|atob|fromcharcode|xxd|decode|deobfusc|unescape/,
     category: 'encoded',
     severity: H,
     re: /\bbase64\s+(?:-d|--decode|-D)\b|\batob\s*\(|\bfromcharcode\s*\(|\bxxd\s+-r\b|\b(?:decode|deobfuscate|unescape)\b[^.\n]{0,40}\b(?:and|then)\s+(?:run|execute|eval|follow|obey)\b/,
@@ -150,6 +170,7 @@ const RULES: readonly Rule[] = [
   // Turning off what protects the user.
   {
     rule: 'disable-safety',
+    pre: /disable|turn off|switch off|skip|bypass|deactivat|suppress|circumvent|get around|remove|uninstall|kill|stop/,
     category: 'disable-safety',
     severity: H,
     re: /\b(?:disable|turn off|switch off|skip|bypass|deactivate|suppress|circumvent|get around|remove|uninstall|kill|stop)\b[^.\n]{0,40}\b(?:(?:pre-commit |git |commit |security |safety )?hooks?|pre-commit|verification|security (?:checks?|scan\w*|warnings?|policy)|sandbox(?:ing)?|permission (?:checks?|prompts?|system)|confirmation (?:prompts?|dialogs?)|guardrails?|safety (?:checks?|filters?|measures)|firewall|antivirus|signature (?:checks?|verification)|ssl verification|tls verification|certificate (?:checks?|verification|validation)|2fa|mfa|two-factor|audit log\w*|engram|memory review|quarantine)\b/,
@@ -157,6 +178,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'unsafe-flag',
+    pre: /--|bypasspermissions|tls_reject|ssl/,
     category: 'disable-safety',
     severity: H,
     re: /--no-verify\b|--dangerously-skip-permissions|\bbypasspermissions\b|--permission-mode\s+bypass|--no-sandbox\b|--insecure\b|--trusted-host\b|--disable-web-security|node_tls_reject_unauthorized\s*=\s*['"]?0|git_ssl_no_verify|strict-ssl\s*(?:=|\s)\s*false|--allow-unauthenticated|sslverify\s*=?\s*false/,
@@ -165,6 +187,7 @@ const RULES: readonly Rule[] = [
   // Changing who may do what.
   {
     rule: 'change-permissions',
+    pre: /chmod|chown|authorized_keys|\/etc\/|visudo|allow|approve|bashrc|zshrc|profile|\.ssh|gitconfig|claude|settings|crontab|launchagents|systemd|grant|admin|owner|maintainer|collaborator/,
     category: 'permissions',
     severity: H,
     re: /\bchmod\s+(?:-r\s+)?(?:0?777|0?666|a\+w|o\+w|\+s|u\+s|g\+s)\b|\bchown\s+(?:-r\s+)?root\b|\bauthorized_keys\b|\/etc\/(?:sudoers|passwd|shadow|hosts)\b|\bvisudo\b|\b(?:allowedtools|permissions\.allow|allowed_?tools|auto-?approve|always allow)\b|\b(?:add|append|write|put|insert|edit|modify|change)\b[^.\n]{0,50}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile|ssh|gitconfig|claude)|\.claude\/settings|settings(?:\.local)?\.json|crontab|launchagents|systemd)\b|\bgrant\b[^.\n]{0,40}\b(?:access|permissions?|admin|write|root|sudo|owner)\b|\b(?:add|invite|make)\b[^.\n]{0,30}\bas (?:an? )?(?:admin|owner|maintainer|collaborator)\b/,
@@ -173,6 +196,7 @@ const RULES: readonly Rule[] = [
   // Text written for AI agents as such.
   {
     rule: 'addresses-agent',
+    pre: /\bai\b|llm|language model|assistant|agent|model|claude|copilot|gpt|codex|gemini|cursor|\bbots?\b/,
     category: 'addresses-agent',
     severity: H,
     re: /\b(?:note|message|instructions?|attention|important|notice|directive) (?:to|for) (?:the |any |all )?(?:ai|llms?|language models?|assistants?|agents?|models?|claude|copilot|chatgpt|gpt|codex|gemini|cursor|bots?)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot|coding agent)\b|\b(?:ai|llm|coding) (?:agents?|assistants?|models?)(?: reading this)?,? (?:must|should|shall|are required to|are instructed to|need to|will)\b|\bwhen (?:you|an? (?:ai|agent|assistant|llm)) (?:reads?|sees?|processe?s?|summari[sz]es?) this\b|\b(?:to|dear) (?:the )?(?:ai|assistant|agent|llm)\s*[:,]/,
@@ -180,6 +204,7 @@ const RULES: readonly Rule[] = [
   // Hidden and encoded payloads (on the raw text: case and spacing matter).
   {
     rule: 'hidden-characters',
+    pre: /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\udb40]/,
     category: 'hidden',
     severity: H,
     raw: true,
@@ -187,6 +212,7 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'encoded-blob',
+    pre: /[A-Za-z0-9+/]{60}|\\[xu][0-9a-fA-F]{2}|%[0-9a-fA-F]{2}%|&#/,
     category: 'encoded',
     severity: H,
     raw: true,
@@ -272,6 +298,7 @@ function matchRules(raw: string, folded: string, severities: ReadonlySet<string>
   for (const r of RULES) {
     if (!severities.has(r.severity)) continue;
     const text = r.raw ? raw : folded;
+    if (r.pre && !r.pre.test(text)) continue;
     const m = r.re.exec(text);
     if (!m) continue;
     if (!r.unlessNegated || !negatedAt(folded, m.index)) return hitOf(r, text, m);

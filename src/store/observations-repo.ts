@@ -223,7 +223,7 @@ export function createObservationsRepo(db: Db) {
     db,
     `SELECT ${COLUMNS} FROM observations INDEXED BY observations_held
      WHERE review = 'held' AND status = 'active' AND (? IS NULL OR project_id = ?)
-     ORDER BY modified_at DESC LIMIT ?`,
+     ORDER BY modified_at DESC, rowid DESC LIMIT ?`,
   );
   const heldCount = lazyStatement(
     db,
