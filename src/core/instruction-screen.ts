@@ -13,8 +13,9 @@
  *   fetch, install, send, delete, …), whatever it asks for.
  * Who may say what: the user's own words are never screened; the repository may tell the agent how to
  * work on itself ("run npm test before committing") but nothing hostile; local tool output (the
- * agent's own commands and words: todo items and fix steps are commands by nature) nothing hostile and
- * no insistent command ("always run …", "you must send …"); external content (a page, a dependency,
+ * agent's own commands and words: todo items and fix steps are commands by nature) nothing hostile, no
+ * insistent command ("always run …", "you must send …") and no plain one reaching outside the machine
+ * ("to repair it, run npx …", "upload the log to …"); external content (a page, a dependency,
  * a teammate's memory) not even a plain outward one ("download …", "run npx …"), though it may say
  * how the project works ("run migrations with pnpm db:migrate before tests"). A prohibition ("never run …", "don't …") is not a command to act.
  *
@@ -81,6 +82,13 @@ const RULES: readonly Rule[] = [
     re: /\b(?:ignore|disregard|forget|override|overrule|bypass|drop)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the|other|existing|original|system)\b[^.\n]{0,30}\b(?:instructions?|rules|guidelines|directions|directives|prompts?|constraints|polic(?:y|ies)|guardrails|context)\b/,
   },
   {
+    rule: 'void-instructions',
+    category: 'override',
+    severity: H,
+    pre: /earlier|previous|prior|above|original|existing|supersed|overrid|replac|void/,
+    re: /\b(?:earlier|previous|prior|above|original|existing|other|initial)\b (?:guidance|instructions|rules|directions|directives|guidelines|constraints|prompts?|policies)\b[^.\n]{0,20}\b(?:(?:is|are|as|be) (?:now )?(?:void|obsolete|invalid|superseded|cancell?ed|revoked|irrelevant|outdated)|no longer (?:apply|applies|valid|in effect|hold|matter))\b|\b(?:supersedes?|overrides?|replaces?|voids?|cancels?|nullifies)\b[^.\n]{0,30}\b(?:rules|instructions|guidance|guidelines|directions|constraints|system prompt)\b[^.\n]{0,30}\b(?:you|the assistant|the agent|the model|claude)\b/,
+  },
+  {
     rule: 'new-instructions',
     pre: /instruction|directive|system|orders|<|\[/,
     category: 'override',
@@ -89,18 +97,18 @@ const RULES: readonly Rule[] = [
   },
   {
     rule: 'role-change',
-    pre: /you are|from now on|pretend|mode\b/,
+    pre: /you are|from now on|pretend|mode\b|precedence|priority/,
     category: 'override',
     severity: H,
-    re: /\byou are (?:now|no longer)\b|\bfrom now on,? you (?:are|will|must|should)\b|\bpretend (?:to be|you are|that you)\b|\b(?:enter|switch to|enable) (?:developer|god|jailbreak|dan|unrestricted) mode\b/,
+    re: /\byou are (?:now|no longer)\b|\b(?:takes?|has|have|given) (?:higher |more |absolute )?(?:precedence|priority) (?:over|than) (?:the user|the human|your (?:instructions|user|system prompt)|any (?:other )?instructions)\b|\b(?:higher|more) priority than (?:the user|your instructions)\b|\bfrom now on,? you (?:are|will|must|should)\b|\bpretend (?:to be|you are|that you)\b|\b(?:enter|switch to|enable) (?:developer|god|jailbreak|dan|unrestricted) mode\b/,
   },
   // Keeping the user out of it.
   {
     rule: 'hide-from-user',
-    pre: /tell|inform|mention|notify|alert|reveal|report|show|let|silent|secret|covert|surreptitious|stealth|knowing|noticing|knowledge|consent/,
+    pre: /tell|inform|mention|notify|alert|reveal|report|show|let|silent|secret|covert|surreptitious|stealth|quiet|discreet|knowing|noticing|knowledge|consent|hid|conceal|invisible/,
     category: 'conceal',
     severity: H,
-    re: /\b(?:do not|don't|never|without)\s+(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|report|reporting|show|showing|let)\b[^.\n]{0,20}\b(?:the )?(?:user|human|developer|operator|owner|maintainers?|anyone)\b|\b(?:silently|secretly|covertly|surreptitiously|stealthily)\b|\bwithout (?:the )?(?:user|human|developer)(?:'s)? (?:knowing|noticing|knowledge|consent)\b/,
+    re: /\b(?:do not|don't|never|without|must not|mustn't|should not|shouldn't|need not|is not to|are not to)\s+(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|report|reporting|show|showing|let)\b[^.\n]{0,20}\b(?:the )?(?:user|human|developer|operator|owner|maintainers?|anyone)\b|\b(?:silently|secretly|covertly|surreptitiously|stealthily|quietly|discreetly)\b|\bwithout (?:the )?(?:user|human|developer)(?:'s)? (?:knowing|noticing|knowledge|consent)\b|\b(?:hide|hidden|conceal|concealed|secret|invisible)\b[^.\n]{0,20}\bfrom (?:the |whoever|anyone|everyone|them|him|her|user|human|developer|operator|reviewer)/,
   },
   {
     rule: 'skip-confirmation',
@@ -148,10 +156,10 @@ const RULES: readonly Rule[] = [
   // Running code from elsewhere.
   {
     rule: 'pipe-to-shell',
-    pre: /\||\$\(|<\(|`/,
+    pre: /\||\$\(|<\(|`|pipe/,
     category: 'remote-code',
     severity: H,
-    re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/,
+    re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b|\bpipe\b[^.\n]{0,60}\b(?:into|to|through|in)\s+(?:a |the |your )?(?:sudo )?(?:(?:ba|z|da|k|fi)?sh|shell|python3?|node|powershell|interpreter)\b/,
   },
   {
     rule: 'download-and-run',
@@ -199,7 +207,7 @@ const RULES: readonly Rule[] = [
     pre: /\bai\b|llm|language model|assistant|agent|model|claude|copilot|gpt|codex|gemini|cursor|\bbots?\b/,
     category: 'addresses-agent',
     severity: H,
-    re: /\b(?:note|message|instructions?|attention|important|notice|directive) (?:to|for) (?:the |any |all )?(?:ai|llms?|language models?|assistants?|agents?|models?|claude|copilot|chatgpt|gpt|codex|gemini|cursor|bots?)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot|coding agent)\b|\b(?:ai|llm|coding) (?:agents?|assistants?|models?)(?: reading this)?,? (?:must|should|shall|are required to|are instructed to|need to|will)\b|\bwhen (?:you|an? (?:ai|agent|assistant|llm)) (?:reads?|sees?|processe?s?|summari[sz]es?) this\b|\b(?:to|dear) (?:the )?(?:ai|assistant|agent|llm)\s*[:,]/,
+    re: /\b(?:note|message|instructions?|attention|important|notice|directive|update|reminder|warning|heads up|info)\b[^.:\n]{0,20}\b(?:to|for) (?:the |any |all |every )?(?:(?:ai|coding|automated|llm) )*(?:llms?|language models?|assistants?|agents?|models?|claude|copilot|chatgpt|gpt|codex|gemini|cursor|bots?)\b|\bif you are an? (?:ai|llm|language model|assistant|agent|bot|coding agent)\b|\b(?:ai|llm|coding|automated) (?:agents?|assistants?|models?|tools?)\b[^.;\n]{0,40}?\b(?:must|should|shall|are required to|are instructed to|need to|will have to)\b|\bwhen (?:you|an? (?:ai|agent|assistant|llm)) (?:reads?|sees?|processe?s?|summari[sz]es?) this\b|\b(?:to|dear) (?:the )?(?:ai|assistant|agent|llm)\s*[:,]/,
   },
   // Hidden and encoded payloads (on the raw text: case and spacing matter).
   {
@@ -225,14 +233,14 @@ const RULES: readonly Rule[] = [
  * anything else,"): the text speaks to whoever reads it and wants something done.
  */
 const INSIST =
-  /^(?:(?:please|now|also|immediately|just|and|so|then)\s*,?\s+)*(?:always|first of all|you (?:must|should|shall|need to|have to|are required to|will need to)|make sure (?:to|that you|you)|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|it is (?:important|required|mandatory|essential|critical|necessary) (?:that you|to)|before (?:doing )?anything(?: else)?,?|before (?:you )?(?:continue|continuing|proceeding|answering|starting|responding|replying|doing anything)[^,]{0,30},|(?:important|note|nb|attention|required|mandatory|action required|reminder)\s*[:!-])\s*/;
+  /^(?:(?:please|now|also|immediately|just|and|so|then)\s*,?\s+)*(?:always|first of all|you (?:must|should|shall|need to|have to|are required to|will need to)|make sure (?:to|that you|you)|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|it is (?:important|required|mandatory|essential|critical|necessary) (?:that you|to)|before (?:doing )?anything(?: else)?,?|before (?:you )?(?:continue|continuing|proceeding|answering|starting|responding|replying|doing anything)[^,]{0,30},|(?:important|note|nb|attention|required|mandatory|action required|reminder)\s*[:!-]|(?:[\w-]+ ){0,2}(?:requires?|asks?|expects?|wants?|needs?|instructs?) (?:that )?you (?:to )?)\s*/;
 
 /** A leading condition or purpose ("to fix this,", "if the build fails,", "before committing,"). */
 const LEADING = /^(?:to|if|when|whenever|before|after|once|in order to|for|on)\b[^,]{0,60},\s*/;
 
 /** Action verbs that, opening a clause, make it a command to the agent or its tools. */
 const ACTION =
-  /^(?:please\s+)?(?:run|execute|exec|invoke|launch|fetch|download|curl|wget|install|uninstall|reinstall|send|post|upload|e-?mail|forward|transmit|share|delete|rm|wipe|erase|overwrite|disable|turn off|export|grant|allow|approve|visit|navigate to|browse to|go to|open https?|reveal|ignore|disregard|forget|skip|bypass|override|respond|reply|tell|source|eval|pipe|chmod|chown|sudo|ssh|scp|rsync|push|force-push|deploy|publish|inject|paste|transfer|pay|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|ping|add (?:the following|this)|append (?:the following|this)|set (?:the following|this))\b/;
+  /^(?:please\s+)?(?:run|execute|exec|invoke|launch|fetch|download|curl|wget|install|uninstall|reinstall|send|post|upload|e-?mail|forward|transmit|share|delete|rm|wipe|erase|overwrite|disable|turn off|export|grant|allow|approve|visit|navigate to|browse to|go to|open https?|reveal|ignore|disregard|forget|skip|bypass|override|respond|reply|tell|source|eval|pipe|chmod|chown|sudo|ssh|scp|rsync|push|force-push|deploy|publish|inject|paste|transfer|pay|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|ping|add (?:the following|this)|append (?:the following|this)|set (?:the following|this)|add \S+ (?:to|as) (?:the |a |your )?(?:dependenc(?:y|ies)|devdependencies|package\.json|requirements|gemfile|cargo\.toml|go\.mod))\b/;
 
 /**
  * Of those, the ones that reach outside the project or destroy or give away something: fetching,
@@ -240,7 +248,14 @@ const ACTION =
  * registry. External content is not to command even these plainly ("To fix this, run npx …").
  */
 const OUTWARD =
-  /^(?:please\s+)?(?:fetch|download|curl|wget|install|reinstall|send|post|upload|e-?mail|forward|transmit|share|publish|deploy|push|force-push|transfer|pay|visit|navigate to|browse to|go to|open https?|grant|allow|approve|disable|turn off|ignore|disregard|forget|skip|bypass|override|delete|rm|wipe|erase|overwrite|reveal|paste|inject|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget|sudo)\b)\b/;
+  /^(?:please\s+)?(?:fetch|download|curl|wget|install|reinstall|send|post|upload|e-?mail|forward|transmit|share|publish|deploy|push|force-push|transfer|pay|visit|navigate to|browse to|go to|open https?|grant|allow|approve|disable|turn off|ignore|disregard|forget|skip|bypass|override|delete|rm|wipe|erase|overwrite|reveal|paste|inject|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget|sudo)\b|add \S+ (?:to|as) (?:the |a |your )?(?:dependenc(?:y|ies)|devdependencies|package\.json|requirements|gemfile|cargo\.toml|go\.mod))\b/;
+
+/**
+ * Of those, the ones that reach outside the machine or run code from a registry: even local tool output
+ * is not to command them ("to repair it, run npx …", "upload the log to …").
+ */
+const REACH =
+  /^(?:please\s+)?(?:fetch|download|curl|wget|send|post|upload|e-?mail|forward|transmit|share|transfer|pay|visit|navigate to|browse to|go to|open https?|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget)\b)\b/;
 
 /** A prohibition opening a clause: not a command to act. */
 const NEGATED = /^(?:please\s+)?(?:never|don'?t|do not|avoid|no|not)\b/;
@@ -312,16 +327,16 @@ function matchRules(raw: string, folded: string, severities: ReadonlySet<string>
 
 /**
  * The first clause of `folded` that commands the agent to act: an action verb opening it (after a
- * leading condition) with insistence before it ("always run …"), or — `outward` — an outward one
- * even without ("download …", "run npx …").
+ * leading condition) with insistence before it ("always run …"), or a `plain` one even without
+ * (external content: any outward command; tool output: one that reaches outside the machine).
  */
-function commandClause(folded: string, outward: boolean): string | null {
+function commandClause(folded: string, plain: RegExp): string | null {
   for (const c of clauses(folded)) {
     if (NEGATED.test(c)) continue;
     const afterLead = c.replace(LEADING, '');
     const rest = afterLead.replace(INSIST, '');
     if (NEGATED.test(rest)) continue;
-    if (rest !== afterLead ? ACTION.test(rest) : outward && OUTWARD.test(rest)) return c;
+    if (rest !== afterLead ? ACTION.test(rest) : plain.test(rest)) return c;
   }
   return null;
 }
@@ -331,15 +346,16 @@ const EVERY: ReadonlySet<string> = new Set(['hostile', 'imperative']);
 
 /**
  * Screen a text of the given trust: the first rule it breaks, or null. The user's words are never
- * screened; the repository's only for hostile text; local tool output for hostile text and insistent
- * commands ("always run …", "you must send …"); external content for those and plain outward ones.
+ * screened; the repository's only for hostile text; local tool output for hostile text, insistent
+ * commands ("always run …", "you must send …") and plain ones that reach outside the machine
+ * ("to repair it, run npx …"); external content for those and any plain outward command.
  */
 export function screenText(text: string, trust: TrustClass): ScreenHit | null {
   if (trust === 'user' || text.trim() === '') return null;
   const folded = fold(text);
   const hit = matchRules(text, folded, trust === 'repository' ? HOSTILE_ONLY : EVERY);
   if (hit || trust === 'repository') return hit;
-  const command = commandClause(folded, trust === 'external');
+  const command = commandClause(folded, trust === 'external' ? OUTWARD : REACH);
   return command
     ? {
         rule: 'command-to-agent',
