@@ -238,24 +238,67 @@ const INSIST =
 /** A leading condition or purpose ("to fix this,", "if the build fails,", "before committing,"). */
 const LEADING = /^(?:to|if|when|whenever|before|after|once|in order to|for|on)\b[^,]{0,60},\s*/;
 
-/** Action verbs that, opening a clause, make it a command to the agent or its tools. */
-const ACTION =
-  /^(?:please\s+)?(?:run|execute|exec|invoke|launch|fetch|download|curl|wget|install|uninstall|reinstall|send|post|upload|e-?mail|forward|transmit|share|delete|rm|wipe|erase|overwrite|disable|turn off|export|grant|allow|approve|visit|navigate to|browse to|go to|open https?|reveal|ignore|disregard|forget|skip|bypass|override|respond|reply|tell|source|eval|pipe|chmod|chown|sudo|ssh|scp|rsync|push|force-push|deploy|publish|inject|paste|transfer|pay|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|ping|add (?:the following|this)|append (?:the following|this)|set (?:the following|this)|add \S+ (?:to|as) (?:the |a |your )?(?:dependenc(?:y|ies)|devdependencies|package\.json|requirements|gemfile|cargo\.toml|go\.mod))\b/;
-
 /**
- * Of those, the ones that reach outside the project or destroy or give away something: fetching,
- * installing, sending, publishing, granting, disabling, deleting, running a package straight from a
- * registry. External content is not to command even these plainly ("To fix this, run npx …").
+ * The verbs that, opening a clause, make it a command, in three reaches (word sets, not one large
+ * expression: the hook screens every injected line in a fresh process, where compiling large
+ * alternations costs milliseconds):
+ * - `reach`: reaching outside the machine or running code from a registry (fetch, download, send,
+ *   upload, visit, "run npx …") — even local tool output is not to command these;
+ * - `outward`: those, and what installs, publishes, grants, disables, deletes or sets aside
+ *   instructions — external content is not to command these even plainly;
+ * - `action`: those, and running anything — a command at all, held from tool output and external
+ *   content when insisted on ("always run …").
  */
-const OUTWARD =
-  /^(?:please\s+)?(?:fetch|download|curl|wget|install|reinstall|send|post|upload|e-?mail|forward|transmit|share|publish|deploy|push|force-push|transfer|pay|visit|navigate to|browse to|go to|open https?|grant|allow|approve|disable|turn off|ignore|disregard|forget|skip|bypass|override|delete|rm|wipe|erase|overwrite|reveal|paste|inject|sign in|log ?in(?:to)?|authenticate|authori[sz]e|connect to|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget|sudo)\b|add \S+ (?:to|as) (?:the |a |your )?(?:dependenc(?:y|ies)|devdependencies|package\.json|requirements|gemfile|cargo\.toml|go\.mod))\b/;
+type Reach = 'reach' | 'outward' | 'action';
+const words = (list: string) => new Set(list.split(' '));
+const REACH_VERBS = words(
+  'fetch download curl wget send post upload email e-mail forward transmit share transfer pay visit',
+);
+const OUTWARD_VERBS = words(
+  'install reinstall publish deploy push force-push grant allow approve disable ignore disregard forget skip bypass override delete rm wipe erase overwrite reveal paste inject authenticate authorise authorize',
+);
+const ACTION_VERBS = words(
+  'run execute exec invoke launch uninstall export respond reply tell source eval pipe chmod chown sudo ssh scp rsync ping',
+);
+const REACH_PAIRS = words('navigate_to browse_to go_to');
+const OUTWARD_PAIRS = words('turn_off sign_in log_in connect_to');
+const REGISTRY_RUNNERS = words('npx bunx uvx curl wget sudo');
+const MANIFESTS =
+  /^(?:dependenc(?:y|ies)|devdependencies|package\.json|requirements|gemfile|cargo\.toml|go\.mod)\b/;
+const RANK: Readonly<Record<Reach, number>> = { reach: 0, outward: 1, action: 2 };
 
-/**
- * Of those, the ones that reach outside the machine or run code from a registry: even local tool output
- * is not to command them ("to repair it, run npx …", "upload the log to …").
- */
-const REACH =
-  /^(?:please\s+)?(?:fetch|download|curl|wget|send|post|upload|e-?mail|forward|transmit|share|transfer|pay|visit|navigate to|browse to|go to|open https?|(?:run|execute|exec|invoke)\s+`?(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|curl|wget)\b)\b/;
+/** How far the command opening `rest` reaches, or null when it opens with no command verb. */
+function commandReach(rest: string): Reach | null {
+  const w = rest
+    .replace(/^please\s+/, '')
+    .split(' ', 6)
+    .map((x) => x.replace(/^[`'(]+|[`'),:;.]+$/g, ''));
+  const [first = '', second = ''] = w;
+  if (REACH_VERBS.has(first) || REACH_PAIRS.has(`${first}_${second}`)) return 'reach';
+  if (first === 'open' && second.startsWith('http')) return 'reach';
+  if (['run', 'execute', 'exec', 'invoke'].includes(first)) {
+    const runner = `${second} ${w[2] ?? ''}`;
+    if (REGISTRY_RUNNERS.has(second) || /^(?:pnpm dlx|yarn dlx|pipx run)$/.test(runner)) return 'reach';
+    return 'action';
+  }
+  if (OUTWARD_VERBS.has(first) || OUTWARD_PAIRS.has(`${first}_${second}`) || first === 'login')
+    return 'outward';
+  // "add <package> to the dependencies": a dependency chosen for the project.
+  if (first === 'add' && (w[2] === 'to' || w[2] === 'as')) {
+    const after = w
+      .slice(3)
+      .filter((x) => !['the', 'a', 'your'].includes(x))
+      .join(' ');
+    if (MANIFESTS.test(after)) return 'outward';
+  }
+  if (ACTION_VERBS.has(first)) return 'action';
+  if (
+    ['add', 'append', 'set'].includes(first) &&
+    (second === 'this' || (second === 'the' && w[2] === 'following'))
+  )
+    return 'action';
+  return null;
+}
 
 /** A prohibition opening a clause: not a command to act. */
 const NEGATED = /^(?:please\s+)?(?:never|don'?t|do not|avoid|no|not)\b/;
@@ -330,13 +373,16 @@ function matchRules(raw: string, folded: string, severities: ReadonlySet<string>
  * leading condition) with insistence before it ("always run …"), or a `plain` one even without
  * (external content: any outward command; tool output: one that reaches outside the machine).
  */
-function commandClause(folded: string, plain: RegExp): string | null {
+function commandClause(folded: string, plain: Reach): string | null {
   for (const c of clauses(folded)) {
     if (NEGATED.test(c)) continue;
     const afterLead = c.replace(LEADING, '');
     const rest = afterLead.replace(INSIST, '');
     if (NEGATED.test(rest)) continue;
-    if (rest !== afterLead ? ACTION.test(rest) : plain.test(rest)) return c;
+    const reach = commandReach(rest);
+    if (reach === null) continue;
+    // Insisted on, any command; plain, only one that reaches as far as `plain` or further.
+    if (rest !== afterLead || RANK[reach] <= RANK[plain]) return c;
   }
   return null;
 }
@@ -355,7 +401,7 @@ export function screenText(text: string, trust: TrustClass): ScreenHit | null {
   const folded = fold(text);
   const hit = matchRules(text, folded, trust === 'repository' ? HOSTILE_ONLY : EVERY);
   if (hit || trust === 'repository') return hit;
-  const command = commandClause(folded, trust === 'external' ? OUTWARD : REACH);
+  const command = commandClause(folded, trust === 'external' ? 'outward' : 'reach');
   return command
     ? {
         rule: 'command-to-agent',
