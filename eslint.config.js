@@ -56,7 +56,7 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.build-*/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.build-*/', '.bench-against-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

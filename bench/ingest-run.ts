@@ -9,6 +9,7 @@ import { createStore } from '../src/store/store.ts';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { backfill, backfillParallel, findTranscripts } from '../src/worker/backfill.ts';
+import { describeLoad } from './lib/machine.ts';
 
 // Default: the real (MIT) transcripts the tests use, in the repository.
 const fixtures = process.argv[2] ?? join(import.meta.dirname, '..', 'test', 'fixtures', 'transcripts');
@@ -106,6 +107,7 @@ try {
   const b = median(base);
   const o = median(ours);
   const ratios = ours.map((x, i) => (base[i] ?? NaN) / x);
+  console.log(`Machine: ${describeLoad()} (after the rounds)`);
   console.log(
     `Ingest of ${files.length} transcript files, ${mb.toFixed(1)} MB, ${records} records (${rounds} alternating rounds, medians)`,
   );

@@ -18,6 +18,7 @@ import { createStore, type Store } from '../src/store/store.ts';
 import { corpus, GENERATOR_VERSION, queries, type QueryKind } from './lib/synthetic-memories.ts';
 import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
 import { cliSearchMs, mcpSearchMs } from './lib/surface-latency.ts';
+import { describeLoad, machineLoad } from './lib/machine.ts';
 
 /** The one call into search: what `engram search` and the MCP tool run (lexical, limit 10). */
 function search(store: Store, query: string, projectId: ProjectId | null): number {
@@ -39,6 +40,8 @@ const warmup = Math.min(30, Math.ceil(queryCount / 5));
 const log = (s: string) => {
   if (!json) console.log(s);
 };
+const loadBefore = machineLoad();
+log(`bench:search: ${describeLoad(loadBefore)}`);
 
 const pct = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -259,7 +262,18 @@ const budgets = results
 
 if (json) {
   console.log(
-    JSON.stringify({ queries: queryCount, generator: GENERATOR_VERSION, results, growth, budgets }, null, 2),
+    JSON.stringify(
+      {
+        queries: queryCount,
+        generator: GENERATOR_VERSION,
+        results,
+        growth,
+        budgets,
+        machine: { before: loadBefore, after: machineLoad() },
+      },
+      null,
+      2,
+    ),
   );
 } else {
   log('\nGrowth (larger / smaller):');
@@ -272,4 +286,5 @@ if (json) {
     log(
       `  ${b.size} observations, ${b.scope.padEnd(13)} ${f(b.p95_ms).padStart(8)} ms ≤ ${b.budget_ms} ms: ${b.verdict}`,
     );
+  log(`\nMachine: before ${describeLoad(loadBefore)}; after ${describeLoad()}`);
 }

@@ -15,6 +15,7 @@ import { syncVault, type VaultSyncReport } from '../src/graph/vault-sync.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
 import { corpus, generate } from './lib/synthetic-memories.ts';
+import { describeLoad } from './lib/machine.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -117,6 +118,7 @@ try {
     log(
       `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files)`,
     );
+    log(`  (${describeLoad()}, after the runs)`);
     log(`  sync, nothing changed (quiet path):              ${result.quietSyncMs} ms`);
     log(
       `  sync, full render and compare, nothing to write: ${result.fullSyncMs} ms (${result.fullSyncWritten} files)`,

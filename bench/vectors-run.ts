@@ -11,6 +11,7 @@ import { openDatabase } from '../src/store/database.ts';
 import { loadSqliteVec } from '../src/store/sqlite-vec-loader.ts';
 import { createStore } from '../src/store/store.ts';
 import { createVectorsRepo } from '../src/store/vectors-repo.ts';
+import { describeLoad } from './lib/machine.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -113,6 +114,7 @@ try {
     console.log(
       `store.vectors KNN: ${N} vectors × ${DIMS} dims (loaded in ${(loadMs / 1000).toFixed(1)} s, index built in ${indexBuildMs.toFixed(0)} ms), ${QUERIES} queries, k = 10`,
     );
+    console.log(`  ${describeLoad()}, after the queries`);
     for (const s of report.scopes) {
       console.log(
         `  ${s.scope}: exact scan p50 ${s.exact_ms.p50.toFixed(1)} ms p95 ${s.exact_ms.p95.toFixed(1)} ms`,

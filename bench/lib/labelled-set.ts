@@ -70,6 +70,7 @@ export interface SessionFigures {
 }
 
 export interface QuestionResult {
+  projectId: string;
   item: string;
   sessionId: string;
   question: string;
@@ -101,6 +102,8 @@ export interface StartText {
 
 export interface LabelledReport {
   datasetDir: string;
+  /** The store's folder, when kept (`engram.db` in it). */
+  storeDir?: string;
   backfill: { files: number; sessions: number; created: number; errors: number };
   sessions: SessionFigures[];
   total: SessionFigures;
@@ -148,8 +151,11 @@ function recallOf(results: readonly QuestionResult[]): RecallFigures {
   };
 }
 
-/** Backfill the dataset into a fresh store and judge it. */
-export function runLabelled(datasetDir: string): LabelledReport {
+/**
+ * Backfill the dataset into a fresh store and judge it. `keep`: leave the store's folder (its path in
+ * `storeDir`; the caller removes it) so other surfaces can be asked the same questions.
+ */
+export function runLabelled(datasetDir: string, options: { keep?: boolean } = {}): LabelledReport {
   const work = mkdtempSync(join(tmpdir(), 'engram-bench-labelled-'));
   const store = createStore(openDatabase(join(work, 'engram.db')));
   try {
@@ -222,6 +228,7 @@ export function runLabelled(datasetDir: string): LabelledReport {
             now: NEXT_SESSION_AT,
           });
           return {
+            projectId,
             item: item.id,
             sessionId: annotation.sessionId,
             question,
@@ -272,6 +279,7 @@ export function runLabelled(datasetDir: string): LabelledReport {
 
     return {
       datasetDir,
+      ...(options.keep ? { storeDir: work } : {}),
       backfill: {
         files: report.files,
         sessions: report.sessions,
@@ -293,6 +301,6 @@ export function runLabelled(datasetDir: string): LabelledReport {
     };
   } finally {
     store.close();
-    rmSync(work, { recursive: true, force: true });
+    if (!options.keep) rmSync(work, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,7 @@
  * Scrub and size-cap a JSON-like value in one pass. Long strings are cut before scrubbing (with a
  * margin, so a secret straddling the cut is still recognised whole), then cut to the limit.
  */
-import { scrubText } from '../core/scrub.ts';
+import { scrubbingTogether, scrubText } from '../core/scrub.ts';
 import type { Json } from '../core/model.ts';
 
 const SCRUB_MARGIN = 1024;
@@ -45,14 +45,22 @@ function limitValue(value: unknown, maxChars: number, depth: number): Json {
   return null;
 }
 
-/** Scrubbed, capped copy of `value` whose JSON is at most `maxEventBytes` (shrinking field caps as needed). */
+const jsonBytes = (value: Json): number => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * Scrubbed, capped copy of `value` whose JSON is at most `maxEventBytes` (shrinking field caps as needed).
+ * Its strings are scrubbed together: a line met again in another field is not scrubbed twice.
+ */
 export function scrubAndLimit(value: unknown, limits: SizeLimits): Json {
-  let maxChars = limits.maxFieldChars;
-  let out = limitValue(value, maxChars, 0);
-  while (Buffer.byteLength(JSON.stringify(out)) > limits.maxEventBytes && maxChars > 64) {
-    maxChars = Math.floor(maxChars / 4);
-    out = limitValue(value, maxChars, 0);
-  }
-  if (Buffer.byteLength(JSON.stringify(out)) > limits.maxEventBytes) return '[payload too large]';
-  return out;
+  return scrubbingTogether(() => {
+    let maxChars = limits.maxFieldChars;
+    let out = limitValue(value, maxChars, 0);
+    let bytes = jsonBytes(out);
+    while (bytes > limits.maxEventBytes && maxChars > 64) {
+      maxChars = Math.floor(maxChars / 4);
+      out = limitValue(value, maxChars, 0);
+      bytes = jsonBytes(out);
+    }
+    return bytes > limits.maxEventBytes ? '[payload too large]' : out;
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * The secret scrubber: every string engram keeps (hook payloads, transcripts, logs) passes through here
- * first. Pure and synchronous, and on the hook hot path, so: every pattern is precompiled; a rule runs
- * only when a cheap literal pre-check finds its hint; and everything is linear-time. Token shapes may
+ * first. Pure and synchronous, and on the hook hot path, so: every pattern is precompiled; token rules
+ * run only when one scan finds a hint; the line-local context rules run only on the lines one scan
+ * (`CANDIDATE`) finds something they could match, and a line met again in the same `scrubbingTogether`
+ * scope is looked up, not scrubbed again; and everything is linear-time. Token shapes may
  * only start where no token character precedes them (a failed attempt never rescans the same run),
  * quantifiers are bounded, checks that could fail after a long scan live in callbacks rather than in
  * lookaheads, and spans with open ends (PEM keys, <private>) are found with exec loops.
@@ -26,6 +28,8 @@ interface ContextRule {
    * regex is neither compiled nor run on lines that cannot hold a match.
    */
   readonly gate?: RegExp;
+  /** A character every match holds (a quoted value's quote): the rule runs only on lines holding it. */
+  readonly needs?: string;
   /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
   readonly re: RegExp;
   /** Whether `val` is a secret; `next` is the character after the match. */
@@ -45,6 +49,7 @@ const quotedRule = (q: string): ContextRule => ({
   kind: 'assignment',
   hint: HINT_RE,
   gate: NAME_SEP_GATE,
+  needs: q,
   re: new RegExp(
     `(?<pre>${NAME}${SEP}(?<bs>\\\\{0,3})${q})(?<val>[^${q}\\\\\\n](?:[^${q}\\n]|(?<=\\\\)${q}){0,499}?)` +
       `(?<post>(?<!\\\\)(?:\\k<bs>\\k<bs>\\\\\\\\)*\\k<bs>${q})`,
@@ -161,8 +166,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
 ];
 
 /**
- * A superset of every context rule's hint, as plain words (cheap to scan for): which lines need the
- * context rules at all. Keep it in step with the rules' `hint`s.
+ * A superset of every context rule's hint, as plain words: the lines the context rules run on at all.
+ * Keep it in step with the rules' `hint`s.
  */
 const anyCase = (word: string): string =>
   [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
@@ -176,7 +181,25 @@ const ANY_HINT = new RegExp(
       anyCase,
     ),
   ].join('|'),
-  'g',
+);
+/**
+ * What any match of any context rule holds (case aside): a line holding none of these is left as it
+ * is, whatever its hints, so only lines holding one are looked at. Keep it in step with the rules.
+ */
+const CANDIDATE = new RegExp(
+  [
+    ':\\/\\/', // url-password
+    'authorization', // basic-auth, bearer after an Authorization header
+    'bearer[ \\t]', // a bare bearer token
+    NAME_SEP_GATE.source, // quoted and unquoted assignments
+    '(?:ENV|ARG|set(?:[ \\t]+-[a-zA-Z]{1,4}){1,3})[ \\t]', // ENV NAME value
+    `${HINT}[\\w.-]{0,40}>`, // <password>…</password>
+    `--[\\w-]{0,30}${HINT}`, // --password value
+    'mysql|curl',
+    // a random-looking value after a secret-ish word (high-entropy)
+    '(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\\b(?:[ \\t]*(?:(?:is|was|of|for|value|here|to)\\b|[:=]|->|=>)){0,4}[ \\t]*["\'`]?[ \\t]*[\\w+/=.-]{20}',
+  ].join('|'),
+  'gi',
 );
 
 // ---- spans with open ends ----------------------------------------------------------------------
@@ -273,49 +296,103 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
-  // One scan for any token hint first: most strings have none, and then no rule needs to look.
-  const anyToken = ALWAYS_RUN_TOKEN_RULE || ANY_TOKEN_HINT.test(out);
-  for (const rule of anyToken ? TOKEN_RULES : []) {
-    if (rule.hints.length > 0 && !rule.hints.some((h) => out.includes(h))) continue;
+  // One scan for any token hint first: most strings have none, and then only the rules without
+  // hints run. (Every match of a rule holds one of its hints, and no replacement adds a hint a later
+  // rule looks for, so the scan of the text as it came decides for every rule.)
+  const anyToken = ANY_TOKEN_HINT.test(out);
+  for (const rule of anyToken || ALWAYS_RUN_TOKEN_RULE ? TOKEN_RULES : []) {
+    if (rule.hints.length > 0 && (!anyToken || !rule.hints.some((h) => out.includes(h)))) continue;
     out = replaceMatches(out, rule.re, (m) => {
       if (rule.verify && !rule.verify(m[0])) return null;
       count.n++;
       return redacted(rule.kind);
     });
   }
-  // Context rules are line-local: run them only on the lines where some rule's hint occurs, found in one
-  // scan (in long tool output and transcripts those are a small share of the lines).
-  ANY_HINT.lastIndex = 0;
-  if (ANY_HINT.test(out)) {
-    ANY_HINT.lastIndex = 0;
-    let result = '';
-    let done = 0;
-    for (let m = ANY_HINT.exec(out); m !== null; m = ANY_HINT.exec(out)) {
-      const start = out.lastIndexOf('\n', m.index) + 1;
-      if (start < done) continue;
-      const nl = out.indexOf('\n', m.index);
-      const end = nl === -1 ? out.length : nl;
-      result += out.slice(done, start) + applyContextRules(out.slice(start, end), count);
+  // Context rules are line-local: run them only on the lines where some rule's hint occurs and some
+  // rule could match, found in one scan (in long tool output and transcripts a small share of the lines).
+  // (Most texts hold no hint at all: the small ANY_HINT says so before the larger CANDIDATE is compiled.)
+  if (!ANY_HINT.test(out)) return { text: out, redactions: count.n };
+  CANDIDATE.lastIndex = 0;
+  let result = '';
+  let done = 0;
+  for (let m = CANDIDATE.exec(out); m !== null; m = CANDIDATE.exec(out)) {
+    const start = out.lastIndexOf('\n', m.index) + 1;
+    const nl = out.indexOf('\n', m.index);
+    const end = nl === -1 ? out.length : nl;
+    const line = out.slice(start, end);
+    if (ANY_HINT.test(line)) {
+      result += out.slice(done, start) + scrubLine(line, count);
       done = end;
-      ANY_HINT.lastIndex = end;
     }
-    out = result + out.slice(done);
+    CANDIDATE.lastIndex = end + 1;
   }
+  if (done > 0) out = result + out.slice(done);
   return { text: out, redactions: count.n };
 }
 
+/**
+ * The context rules on one line, in order, each on what the rules before it left. `HINT_RE` and
+ * `NAME_SEP_GATE` are shared by several rules, so each is tested once per version of the line.
+ */
 function applyContextRules(line: string, count: { n: number }): string {
   let out = line;
+  let hint: boolean | undefined;
+  let nameSep: boolean | undefined;
   for (const rule of CONTEXT_RULES) {
-    if (!rule.hint.test(out) || (rule.gate && !rule.gate.test(out))) continue;
-    out = replaceMatches(out, rule.re, (m, next) => {
+    const hinted = rule.hint === HINT_RE ? (hint ??= HINT_RE.test(out)) : rule.hint.test(out);
+    if (!hinted) continue;
+    if (rule.needs !== undefined && !out.includes(rule.needs)) continue;
+    const gate = rule.gate;
+    if (gate && !(gate === NAME_SEP_GATE ? (nameSep ??= gate.test(out)) : gate.test(out))) continue;
+    const next = replaceMatches(out, rule.re, (m, after) => {
       const g = m.groups ?? {};
-      if (!rule.accept(g, next)) return null;
+      if (!rule.accept(g, after)) return null;
       count.n++;
       return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
     });
+    if (next !== out) {
+      out = next;
+      hint = undefined;
+      nameSep = undefined;
+    }
   }
   return out;
+}
+
+/**
+ * Lines already scrubbed in the current `scrubbingTogether` scope, with their redaction counts: one
+ * payload repeats its lines (an edit's old and new text, its patch, the file it read), and the context
+ * rules are a pure function of the line. Only inside a scope, so no long-lived process keeps the texts.
+ */
+let lineMemo: Map<string, { text: string; n: number }> | null = null;
+const MEMO_LINE_CHARS = 2000;
+const MEMO_LINES = 20_000;
+
+function scrubLine(line: string, count: { n: number }): string {
+  if (lineMemo === null || line.length > MEMO_LINE_CHARS) return applyContextRules(line, count);
+  const known = lineMemo.get(line);
+  if (known !== undefined) {
+    count.n += known.n;
+    return known.text;
+  }
+  const before = count.n;
+  const text = applyContextRules(line, count);
+  if (lineMemo.size < MEMO_LINES) lineMemo.set(line, { text, n: count.n - before });
+  return text;
+}
+
+/**
+ * Run `fn` with the scrubber remembering the lines it scrubbed, so a line met again (in the same
+ * string or another) costs a lookup. Results are exactly those of scrubbing each string alone.
+ */
+export function scrubbingTogether<T>(fn: () => T): T {
+  const outer = lineMemo;
+  lineMemo ??= new Map();
+  try {
+    return fn();
+  } finally {
+    lineMemo = outer;
+  }
 }
 
 /** Replace secrets and `<private>…</private>` spans in a string. */
@@ -351,5 +428,5 @@ function scrubAny(value: unknown, key: string | undefined): unknown {
  * booleans, null and non-plain objects pass through; returns a new value and never mutates.
  */
 export function scrubValue<T>(value: T): T {
-  return scrubAny(value, undefined) as T;
+  return scrubbingTogether(() => scrubAny(value, undefined) as T);
 }

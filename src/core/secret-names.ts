@@ -131,9 +131,41 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
 
 export const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 
-/** Shannon entropy, character classes and case mix: random keys, not words, identifiers or prose. */
-export function looksRandom(s: string): boolean {
-  if (s.length < 20) return false;
+const asciiCounts = new Int32Array(128);
+const asciiOrder = new Uint8Array(128);
+
+/** Count each character of `s` (ASCII only; null otherwise): counts in first-seen order, and the classes. */
+function asciiCensus(s: string): { counts: number[]; lower: number; upper: number; digit: number } | null {
+  let seen = 0;
+  let lower = 0;
+  let upper = 0;
+  let digit = 0;
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) {
+      ascii = false;
+      break;
+    }
+    if (asciiCounts[c] === 0) asciiOrder[seen++] = c;
+    asciiCounts[c] = (asciiCounts[c] as number) + 1;
+    if (c >= 97 && c <= 122) lower++;
+    else if (c >= 65 && c <= 90) upper++;
+    else if (c >= 48 && c <= 57) digit++;
+  }
+  const counts: number[] = [];
+  for (let k = 0; k < seen; k++) {
+    const c = asciiOrder[k] as number;
+    counts.push(asciiCounts[c] as number);
+    asciiCounts[c] = 0;
+  }
+  return ascii ? { counts, lower, upper, digit } : null;
+}
+
+/** The same census for any text, per code point (a Map keeps the first-seen order). */
+function census(s: string): { counts: Iterable<number>; lower: number; upper: number; digit: number } {
+  const fast = asciiCensus(s);
+  if (fast) return fast;
   const counts = new Map<string, number>();
   let lower = 0;
   let upper = 0;
@@ -144,8 +176,16 @@ export function looksRandom(s: string): boolean {
     else if (ch >= 'A' && ch <= 'Z') upper++;
     else if (ch >= '0' && ch <= '9') digit++;
   }
+  return { counts: counts.values(), lower, upper, digit };
+}
+
+/** Shannon entropy, character classes and case mix: random keys, not words, identifiers or prose. */
+export function looksRandom(s: string): boolean {
+  if (s.length < 20) return false;
+  const { counts, lower, upper, digit } = census(s);
+  // Summed in first-seen order, so the figure is the same to the last bit whichever census ran.
   let entropy = 0;
-  for (const n of counts.values()) entropy -= (n / s.length) * Math.log2(n / s.length);
+  for (const n of counts) entropy -= (n / s.length) * Math.log2(n / s.length);
   // Without digits, demand the frequent case changes of random text (not the few of camelCase words).
   let changes = 0;
   for (let i = 1; i < s.length; i++) {

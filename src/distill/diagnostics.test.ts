@@ -194,3 +194,29 @@ describe('the telling line of a failure', () => {
     ).toBe('git push --set-upstream origin x');
   });
 });
+
+describe('a wrapper’s verdict is not what went wrong', () => {
+  it('takes the failing step’s own first error, printed before the build tool’s verdict', () => {
+    const docker = [
+      ' => CACHED [linux/arm64/v8 2/7] COPY package*.json ./                     0.0s',
+      ' => ERROR [linux/arm64 3/7] RUN npm ci                                    158.6s',
+      '------',
+      ' > [linux/arm64 3/7] RUN npm ci:',
+      '158.5 npm error Exit handler never called!',
+      '158.5 npm error This is an error with npm itself. Please report this error at:',
+      '------',
+      'Error: unknown (2): failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+    ].join('\n');
+    expect(errorHeadline(docker)).toBe('npm error Exit handler never called!');
+    const make = [
+      'gcc -c main.c',
+      'main.c:3: fatal error: missing.h: No such file',
+      'make: *** [Makefile:4: main.o] Error 1',
+    ].join('\n');
+    expect(errorHeadline(make)).toBe('main.c:3: fatal error: missing.h: No such file');
+    // A verdict with nothing before it stays the headline.
+    expect(errorHeadline('Error: Process completed with exit code 2.')).toBe(
+      'Error: Process completed with exit code 2.',
+    );
+  });
+});

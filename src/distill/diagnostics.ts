@@ -194,11 +194,33 @@ const STRONG =
 const WEAK =
   /error|exception|fail|cannot|can't|not found|denied|refused|✕|traceback|no such|invalid|unrecognized|unknown/i;
 
+/**
+ * A line that only says a step run by another tool failed (a build step, a make target, a script run
+ * by npm): what went wrong is in that step's own output, printed before it.
+ */
+const WRAPPER =
+  /did not complete successfully|returned a non-zero (?:exit )?(?:code|status)|\bexit(?:ed)? (?:with )?(?:code|status):? \d+|\bmake(?:\[\d+\])?: \*\*\*|\bELIFECYCLE\b|\bcommand failed with exit code\b|^ERROR \[[^\]]*\] RUN\b|\bprocess completed with exit code\b|^Error: Process completed/i;
+/** The prefixes a tool puts before the lines of a step it runs: a build step's time (`158.5 `), `#8 `, `=> `. */
+const STEP_PREFIX = /^(?:=>\s+|#\d+\s+|\d+(?:\.\d+)?\s+|\[[^\]]{1,40}\]\s+)+/;
+
 /** The first line of an error text that says what went wrong. */
 export function errorHeadline(text: string): string {
   const lines = meaningfulLines(stripHostMarkup(text));
-  const telling = lines.find((l) => STRONG.test(l)) ?? lines.find((l) => WEAK.test(l));
-  return (telling ?? lines[0] ?? stripAnsi(text).trim()).slice(0, 200);
+  const telling = lines.find((l) => STRONG.test(l) && !WRAPPER.test(l)) ?? lines.find((l) => STRONG.test(l));
+  if (telling !== undefined && WRAPPER.test(telling)) {
+    // Only a wrapper's verdict: the step's own first error, printed before it, says what went wrong.
+    const inner = lines
+      .slice(0, lines.indexOf(telling))
+      .map((l) => l.replace(STEP_PREFIX, ''))
+      .find((l) => STRONG.test(l) && !WRAPPER.test(l));
+    if (inner) return inner.slice(0, 200);
+  }
+  const found = telling ?? lines.find((l) => WEAK.test(l));
+  if (found === undefined) {
+    const inner = lines.map((l) => l.replace(STEP_PREFIX, '')).find((l) => STRONG.test(l));
+    if (inner) return inner.slice(0, 200);
+  }
+  return (found ?? lines[0] ?? stripAnsi(text).trim()).slice(0, 200);
 }
 
 /** The first error of a test run that failed: the failing test and the first error line after it. */

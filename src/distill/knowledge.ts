@@ -242,3 +242,29 @@ export function saidReading(
     return null;
   return { type: again.type, title: again.title, narrative: again.narrative, facts: again.facts };
 }
+
+/**
+ * A project's defined scripts without those a command fact already states (a script run in some
+ * session has its own fact, with how it went): null when none is left.
+ */
+export function scriptsNotKnown(
+  scripts: ObservationDraft,
+  commandFacts: readonly Pick<ObservationDraft, 'title' | 'facts'>[],
+): ObservationDraft | null {
+  const known = commandFacts.flatMap((c) => [c.title, ...c.facts]).join('\n');
+  const run = (fact: string) => /^`([^`]+)` runs /.exec(fact)?.[1] ?? null;
+  const facts = scripts.facts.filter((f) => {
+    const command = run(f);
+    return command === null || !known.includes(`\`${command}\``);
+  });
+  const left = facts.filter((f) => run(f) !== null);
+  if (left.length === 0) return null;
+  if (left.length === scripts.facts.filter((f) => run(f) !== null).length) return scripts;
+  const names = left.map((f) => (run(f) ?? '').replace(/^npm (?:run )?/, ''));
+  return {
+    ...scripts,
+    title: clip(`${scripts.title.replace(/:.*$/, '')}: ${names.join(', ')}`, 90),
+    narrative: `${scripts.narrative.replace(/ defines: .*$/, '')} defines: ${left.join('; ')}.`,
+    facts,
+  };
+}

@@ -10,7 +10,11 @@ import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
+import { topicWords } from './knowledge.ts';
 import { unsupportedClaim } from './claims.ts';
+import type { PartRun } from './command-runs.ts';
+import { shortError } from './gotchas.ts';
+import { countedRuns, purposeState } from './purpose-state.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
@@ -105,6 +109,50 @@ function title(
   return first ? clip(describeFileChange(first), 100) : '';
 }
 
+/** Words any failure's output may hold: they say nothing of what failed. */
+const GENERIC_ERROR_WORD =
+  /^(?:err(?:or)?s?|fail\w*|fatal|exit\w*|code|status|process\w*|complete\w*|success\w*|command|run\w*|found|not|unknown|cannot|could|did|does|line|file|expected|received|warn\w*|panic\w*|exception|traceback|undefined|null|true|false|\d+)$/;
+
+/**
+ * The failures a task's work answered: purposes failing when it began. For each, what the next run of
+ * that purpose in the turn said — still failing (the work was an attempt, not the fix), passed (the
+ * checks' facts say so), or not run again (the work is untested against it).
+ */
+export function answeredFailures(
+  a: TurnAnalysis,
+  s: Segment,
+  texts: readonly string[],
+): { canonical: string; message: string; after: PartRun | null }[] {
+  const open = purposeState(a.commands.filter((c) => c.index <= s.start)).open;
+  const runs = countedRuns(a.commands);
+  // The work is about the failure when it touches a file the error names, or its words (the
+  // assistant's, the commit's) share a distinctive word with the error — not one every error has.
+  const files = s.files.files().map((f) => f.path.split('/').pop() ?? f.path);
+  const words = topicWords([...texts, ...s.commits.map((c) => c.message)].join(' '));
+  const about = (r: PartRun) => {
+    if (files.some((f) => f.length > 3 && r.message.includes(f))) return true;
+    for (const w of topicWords(r.message)) if (!GENERIC_ERROR_WORD.test(w) && words.has(w)) return true;
+    return false;
+  };
+  return open
+    .map((o) => ({ o, last: o.runs[o.runs.length - 1] as PartRun }))
+    .filter(({ last }) => about(last))
+    .slice(0, 2)
+    .map(({ o, last }) => {
+      const later = runs.filter((r) => r.key === o.key && r.index > s.end);
+      return { canonical: last.canonical, message: last.message, after: later[later.length - 1] ?? null };
+    });
+}
+
+/** The fact naming the failure a task's work answered (the worker matches it to later runs). */
+export const answeredFact = (canonical: string, message: string) =>
+  `after \`${clip(canonical, 60)}\` failed: ${shortError(message || 'failed', 80)}`;
+export const stillFailedFact = (canonical: string, message: string) =>
+  `\`${clip(canonical, 60)}\` still failed after it: ${shortError(message || 'failed', 80)}`;
+/** A title stating an attempt: the work was done, the failure it answered was not gone. */
+export const attemptTitle = (title: string, canonical: string) =>
+  /^Tried: /.test(title) ? title : clip(`Tried: ${title} — \`${clip(canonical, 40)}\` still failed`, 140);
+
 /** The outcome memory of one task, or null when it changed nothing. */
 /** Work on a task still in progress at the end of the turn: its state is the task list, not an outcome. */
 function unfinished(a: TurnAnalysis, s: Segment, last: boolean): boolean {
@@ -129,8 +177,15 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   if (unfinished(a, s, last) || planOnly(a, s)) return null;
   const request = s.prompt || requestOf(a);
   const texts = segmentTexts(a, s, last);
-  const heading = title(a, s, texts, request, last);
-  if (heading === '') return null;
+  const told = title(a, s, texts, request, last);
+  if (told === '') return null;
+  const answered = answeredFailures(a, s, texts);
+  const stillFailing = answered.find((f) => f.after?.outcome === 'failed');
+  const heading = stillFailing ? attemptTitle(told, stillFailing.canonical) : told;
+  const answeredFacts = answered.flatMap((f) => [
+    answeredFact(f.canonical, f.message),
+    ...(f.after?.outcome === 'failed' ? [stillFailedFact(f.canonical, f.after.message)] : []),
+  ]);
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
   const commitFacts = s.commits.map(
     (c) =>
@@ -141,6 +196,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion')
     .map((e) => `fixed: ${clip(e.message, 100)}`);
   const others = unique([
+    ...answeredFacts,
     ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
     ...commitFacts,
     ...checkFacts(a, (i) => inSegment(s, i)),

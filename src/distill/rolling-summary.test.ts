@@ -46,6 +46,47 @@ describe('rolling session summary', () => {
     expect(third.summary?.notes).toBe('then: Now add a README | then: What is left?');
   });
 
+  it('lists a question of the user that the assistant never answered, until a new plan replaces it', () => {
+    const d = createHeuristicDistiller();
+    const asked = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      // The user stops the agent's first look-up: nothing was said in reply.
+      events: turn(
+        prompt("is the cli adding this to the global git ignore? I don't recall adding it there myself"),
+        read('src/ignore.ts'),
+      ),
+    });
+    expect(asked.summary?.nextSteps).toBe(
+      'unanswered question: “is the cli adding this to the global git ignore?”',
+    );
+    const answered = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('is the cli adding this to the global git ignore?'),
+        stop('No: nothing in the CLI writes the global ignore file.'),
+      ),
+    });
+    expect(answered.summary?.nextSteps).toBe('');
+    const moved = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: asked.summary,
+      events: turn(prompt('Add the test for the ignore check'), stop('Added the test.')),
+    });
+    expect(moved.summary?.nextSteps).toContain('unanswered question');
+    const planned = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: asked.summary,
+      events: turn(
+        prompt('Plan the rest'),
+        tool('TodoWrite', { todos: [{ content: 'Write the release note', status: 'pending' }] }),
+        stop('Planned.'),
+      ),
+    });
+    expect(planned.summary?.nextSteps).toBe('Write the release note');
+  });
+
   it('leads with where the repository was left, from what git printed, carried across turns', () => {
     const d = createHeuristicDistiller();
     const first = d.distilTurn({

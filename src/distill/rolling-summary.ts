@@ -8,6 +8,8 @@ import { statedDecision } from './classify-request.ts';
 import { mainPart } from './canonical-command.ts';
 import { unsupportedClaim } from './claims.ts';
 import { digestOpenItems } from './compact-summary.ts';
+import { moodOf } from './extractors/mood.ts';
+import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
 import { isStep, outcomeSentence, proseSentences, statedNextSteps } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
@@ -183,7 +185,30 @@ function nextSteps(previous: string, a: TurnAnalysis): string {
       return !fresh;
     });
   return clip(
-    unique([...openTodos.slice(0, 5), ...stated.slice(0, 3), ...failures.slice(0, 3), ...carried]).join('; '),
+    unique([
+      ...openTodos.slice(0, 5),
+      ...stated.slice(0, 3),
+      ...failures.slice(0, 3),
+      ...unanswered(a),
+      ...carried,
+    ]).join('; '),
     MAX_FIELD,
   );
+}
+
+/**
+ * The user's questions that the turn left without an answer: the assistant said nothing at all after
+ * them (the user stopped it, or the session ended). What the user asked is theirs, quoted; a question
+ * the assistant answered, even in part, is not listed.
+ */
+export function unanswered(a: TurnAnalysis): string[] {
+  if (a.lastMessage.trim() !== '' || a.narration.length > 0) return [];
+  return a.prompts
+    .flatMap((p) => userSentences(userProse(p).text))
+    .filter((s) => {
+      const mood = moodOf(s);
+      return (mood === 'question' || mood === 'confirm') && s.length >= 12;
+    })
+    .slice(0, 2)
+    .map((q) => `unanswered question: “${clip(q, 140)}”`);
 }

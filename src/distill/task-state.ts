@@ -23,7 +23,9 @@ export function todoObservation(a: TurnAnalysis, sessionId: string): Observation
     title: clip(`Open tasks (${open.length} of ${todos.length}): ${current?.content ?? ''}`, 100),
     subtitle: '',
     narrative: `Task list at the end of the turn: ${todos.length - open.length} done, ${open.length} open (${open.map((t) => t.content).join('; ')}).`,
-    facts: todos.map(todoFact).slice(0, 15),
+    // The open items only: a finished item's words are the plan's, not evidence of what was true
+    // (the work done is in the outcome memories).
+    facts: open.map(todoFact).slice(0, 15),
     concepts: conceptsOf({ prompt: requestOf(a), files: [], commands: [], extra: ['todo'] }),
     filesRead: [],
     filesModified: [],

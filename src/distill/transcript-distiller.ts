@@ -16,6 +16,9 @@ import { digestGotchas } from './compact-summary.ts';
 import { floorOfEntries, floorOfEvents, relayedTrust } from './evidence-trust.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
+import { extractCodeNotes } from './extractors/code-notes.ts';
+import { extractEnvExample } from './extractors/env-example.ts';
+import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
 import { readUserWords } from './extractors/user-words.ts';
@@ -85,6 +88,9 @@ export function extractAll(
       ...extractProjectRules(entries),
       ...digestMemories(entries, context),
       ...extractProjectFacts(entries),
+      ...extractCodeNotes(entries),
+      ...extractEnvExample(entries),
+      ...extractPackageScripts(entries),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
@@ -353,6 +359,9 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractProjectRules(fresh),
+    ...extractCodeNotes(fresh),
+    ...extractEnvExample(fresh),
+    ...extractPackageScripts(fresh),
     ...digestMemories(fresh, context),
   ]
     .filter((x) => x.confidence >= 0.5)

@@ -7,9 +7,15 @@
  */
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
+import { attemptTitle, stillFailedFact } from './outcomes.ts';
 import { clip, unique } from './text.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
+
+/** An outcome memory: work done (committed or not), not a named fact. */
+export function isWork(d: Pick<ObservationDraft, 'type' | 'subject'>): boolean {
+  return OUTCOME_TYPES.has(d.type) && (d.subject ?? '') === '';
+}
 
 /** An outcome memory (work done) that no commit recorded yet. */
 export function isUncommittedWork(d: Pick<ObservationDraft, 'type' | 'facts' | 'subject'>): boolean {
@@ -43,13 +49,24 @@ function changedSymbols(facts: readonly string[]): Set<string> {
  * the same symbol changed again, or titles that share their subject. Two requests that happened to
  * edit one file stay two memories.
  */
-export function sameWork(earlier: WorkDraft, later: WorkDraft): boolean {
+export function sameWork(earlier: WorkDraft, later: WorkDraft, correctedBetween = false): boolean {
   if (earlier.filesModified.length === 0 || later.filesModified.length === 0) return false;
   const now = new Set(later.filesModified);
   const shared = earlier.filesModified.filter((f) => now.has(f)).length;
   if (shared === 0 || shared * 2 < earlier.filesModified.length) return false;
   const before = changedSymbols(earlier.facts);
-  if ([...changedSymbols(later.facts)].some((x) => before.has(x))) return true;
+  const after = changedSymbols(later.facts);
+  if ([...after].some((x) => before.has(x))) return true;
+  // Neither names what it changed (edits inside a body), and the user corrected the first between
+  // them: the very same files changed again, and nothing else, is that work redone.
+  if (
+    correctedBetween &&
+    before.size === 0 &&
+    after.size === 0 &&
+    shared === now.size &&
+    shared === earlier.filesModified.length
+  )
+    return true;
   const a = topicWords(earlier.title);
   return [...topicWords(later.title)].filter((w) => a.has(w)).length >= 2;
 }
@@ -68,7 +85,10 @@ function factFile(fact: string): string | null {
  */
 export function restatedWork(
   later: ObservationDraft,
-  earlier: readonly Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'>[],
+  earlier: readonly (Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'> & {
+    /** The user corrected the work after it was done (a correction came between it and `later`). */
+    corrected?: boolean;
+  })[],
   maxFacts = 14,
 ): ObservationDraft {
   const covered = new Set(later.facts.map(factFile).filter((f): f is string => f !== null));
@@ -79,9 +99,12 @@ export function restatedWork(
     }),
   );
   const before = earlier
-    .map((e) => e.title)
-    .filter((t) => t !== later.title)
-    .map((t) => `earlier in the session: ${clip(t, 120)}`);
+    .filter((e) => e.title !== later.title)
+    .map((e) =>
+      e.corrected
+        ? `an earlier version, rejected by the user's correction: ${clip(e.title, 100)}`
+        : `earlier in the session: ${clip(e.title, 120)}`,
+    );
   return {
     ...later,
     facts: unique([...later.facts, ...carried, ...before]).slice(0, maxFacts),
@@ -142,4 +165,32 @@ export function withoutRemovedFile(
   const filesModified = memory.filesModified.filter((f) => f !== path);
   if (filesModified.length === 0) return null;
   return { facts: memory.facts.filter((f) => factFile(f) !== path), filesModified };
+}
+
+/** The command a failure memory is about (`\`./run.sh\` fails: …` → `./run.sh`). */
+const failingCommand = (title: string) => /^`([^`]+)` fails:/.exec(title)?.[1]?.replace(/…$/, '') ?? null;
+
+/**
+ * Work done after a failure, and the same failure seen again later: the work was an attempt, not the
+ * fix. Its title says so and its facts say what still failed; null when `work` did not answer that
+ * failure or already says it failed again.
+ */
+export function refutedAttempt(
+  work: Pick<ObservationDraft, 'title' | 'facts' | 'type'>,
+  failure: Pick<ObservationDraft, 'title' | 'facts' | 'type'>,
+): Pick<ObservationDraft, 'title' | 'facts'> | null {
+  if (failure.type !== 'failed_attempt' || work.type === 'failed_attempt') return null;
+  const command = failingCommand(failure.title);
+  if (!command) return null;
+  const sameCommand = (c: string) => c === command || c.startsWith(command) || command.startsWith(c);
+  const answered = work.facts.some((f) => {
+    const c = /^after `([^`]+)` failed:/.exec(f)?.[1]?.replace(/…$/, '');
+    return c !== undefined && sameCommand(c);
+  });
+  if (!answered || work.facts.some((f) => /^`[^`]+` still failed after it:/.test(f))) return null;
+  const error = failure.title.replace(/^`[^`]+` fails:\s*/, '');
+  return {
+    title: attemptTitle(work.title, command),
+    facts: unique([...work.facts, stillFailedFact(command, error)]).slice(0, 12),
+  };
 }

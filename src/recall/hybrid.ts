@@ -4,6 +4,7 @@
  * ever add: with no embedder, no vectors yet, or an embedder that fails or is slow (past
  * `queryTimeoutMs`), the result is the lexical ranking and `vectorError` says why.
  */
+import { deadline } from '../core/deadline.ts';
 import { describeError } from '../core/errors.ts';
 import type { Embedder } from '../core/ports.ts';
 import type { Store } from '../store/store.ts';
@@ -46,12 +47,8 @@ export async function hybridSearch(
     return lexicalOnly(`no memories embedded yet by ${embedder.id}`);
   let neighbours: { observationId: string; distance: number }[];
   try {
-    const timeout = AbortSignal.timeout(queryTimeoutMs ?? 3000);
-    const [vector] = await embedder.embed(
-      [search.query],
-      'query',
-      signal ? AbortSignal.any([signal, timeout]) : timeout,
-    );
+    const limit = deadline(queryTimeoutMs ?? 3000, signal);
+    const [vector] = await embedder.embed([search.query], 'query', limit.signal).finally(limit.clear);
     if (!vector) return lexicalOnly('the embedder returned no vector');
     neighbours = store.vectors.knn(
       embedder.id,

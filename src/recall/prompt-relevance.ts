@@ -47,16 +47,26 @@ export function weighTerms(
   });
 }
 
-/** The words of a memory as the prompt is compared with them: stems of its words and identifier parts. */
-function memoryStems(o: Observation): Set<string> {
+/** A text without a character past ASCII: its words are plain `[A-Za-z0-9_]` runs. */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+
+/**
+ * The words of a memory as the prompt is compared with them: stems of its words and identifier parts.
+ * `stemOf` is `stem`, remembered across the memories of one prompt (they share most of their words).
+ */
+function memoryStems(o: Observation, stemOf: (word: string) => string): Set<string> {
   const text = searchableText(o);
+  const lower = text.toLowerCase();
+  // Each distinct word once; in ASCII text the Unicode classes are exactly the ASCII ones.
+  const words = new Set<string>();
+  for (const m of lower.matchAll(ASCII_ONLY.test(lower) ? /[A-Za-z0-9_]+/g : /[\p{L}\p{N}_]+/gu))
+    words.add(m[0]);
   const out = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const word = m[0];
-    out.add(stem(word));
-    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) out.add(stem(part));
+  for (const word of words) {
+    out.add(stemOf(word));
+    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) out.add(stemOf(part));
   }
-  for (const part of identifierParts(text)) out.add(stem(part));
+  for (const part of identifierParts(text)) out.add(stemOf(part));
   return out;
 }
 
@@ -71,9 +81,15 @@ export interface Relevance {
 export function relevanceMatcher(terms: readonly WeightedTerm[]): (o: Observation) => Relevance {
   const total = terms.reduce((n, t) => n + t.weight, 0);
   const stems = terms.map((t) => ({ ...t, stem: stem(t.term) }));
+  const known = new Map<string, string>();
+  const stemOf = (word: string): string => {
+    let s = known.get(word);
+    if (s === undefined) known.set(word, (s = stem(word)));
+    return s;
+  };
   return (o) => {
     if (total === 0) return { share: 0, matched: 0 };
-    const words = memoryStems(o);
+    const words = memoryStems(o, stemOf);
     let matched = 0;
     for (const t of stems) if (words.has(t.stem)) matched += t.weight;
     return { share: matched / total, matched };

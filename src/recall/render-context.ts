@@ -11,10 +11,13 @@ import type { InjectedItem } from '../store/context-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
 import { createInjectionGate, SOURCE_LABELS, type InjectionGate } from './injection-gate.ts';
+import { formatAge } from './format-age.ts';
 import { parseQuery } from './fts-query.ts';
 import { enoughEvidence, relevanceMatcher, weighTerms } from './prompt-relevance.ts';
 import { teamView, type TeamNote } from './team-notes.ts';
 import type { MemberStateRow } from '../store/team-repo.ts';
+
+export { formatAge };
 
 /** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
 export const HOST_CONTEXT_CHAR_CAP = 9_500;
@@ -61,18 +64,6 @@ const nothing = (dropped: DroppedLine[] = []): RenderedContext => ({
   items: [],
   dropped,
 });
-
-export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 90) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m}m ago`;
-  const h = Math.round(m / 60);
-  if (h < 36) return `${h}h ago`;
-  const d = Math.round(h / 24);
-  if (d < 60) return `${d}d ago`;
-  return `${Math.round(d / 30)}mo ago`;
-}
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -254,13 +245,19 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   const staleStanding =
     standing.length > 0 ? staleOf(standing.map((o) => o.id)) : new Map<string, StaleMark>();
   if (standing.length > 0) {
+    // A teammate's standing knowledge is theirs: "from alice".
+    const standingTeam = teamView(
+      store,
+      project.id,
+      standing.map((o) => o.id),
+    );
     const share = Math.max(0, Math.min(0.8, req.standingShare ?? 0.4));
     const limit = budget.used() + Math.floor(budget.max * share);
     if (budget.lines.length > 1) budget.tryAdd('');
     budget.tryAdd('Standing knowledge (kept until superseded; id [type] title · age · source · ~tokens):');
     let shown = 0;
     for (const o of standing) {
-      const line = indexLine(o, now, { stale: staleStanding.get(o.id) });
+      const line = indexLine(o, now, { stale: staleStanding.get(o.id), team: standingTeam?.note(o.id) });
       if (!gate.pass(line, o.trust, o.id, o.review === 'approved')) {
         shown++;
         continue;
@@ -276,7 +273,8 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
   }
   const pinned = new Set(ids);
   if (req.source !== 'resume') {
-    const [last, ...before] = store.summaries.latest(project.id, sessionId, 3);
+    // This machine's sessions only: a teammate's session is theirs (listed under Team), never "last".
+    const [last, ...before] = store.summaries.latestHere(project.id, sessionId, 3);
     if (last) {
       budget.tryAdd('');
       summary('Last session', last);
@@ -311,6 +309,12 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
       const line = memberStateLine(s, now);
       if (gate.pass(line, 'external') && !budget.tryAdd(line)) break;
     }
+  }
+  const theirs = team && req.source !== 'resume' ? team.sessions(now) : [];
+  if (theirs.length > 0 && budget.fits(reserve + 400)) {
+    budget.tryAdd('');
+    budget.tryAdd("Teammates' sessions (theirs, not this machine's):");
+    for (const line of theirs) if (!budget.fits(reserve + line.length) || !budget.tryAdd(line)) break;
   }
   if (current.length > 0) {
     budget.tryAdd('');

@@ -3,8 +3,10 @@
  * memories disagree (both kept, flagged), and where teammates stand (branch, commit, changed files per
  * member and machine). Nothing for a project that is not shared: one cheap lookup.
  */
+import type { ProjectId } from '../core/ids.ts';
 import type { MemberStateRow } from '../store/team-repo.ts';
 import type { Store } from '../store/store.ts';
+import { formatAge } from './format-age.ts';
 
 export interface TeamNote {
   /** Another member wrote it (never shown for one's own memories). */
@@ -17,6 +19,26 @@ export interface TeamView {
   note(id: string): TeamNote | undefined;
   /** Teammates' (and this user's other machines') last known state of the project, newest first. */
   states: MemberStateRow[];
+  /** Their latest session summaries, a line each under their name ("alice on laptop-2, 1d ago: …"). */
+  sessions(now: number): string[];
+}
+
+const flat = (text: string, max: number) => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length <= max ? one : `${one.slice(0, max - 1).trimEnd()}…`;
+};
+
+/** "- alice on laptop-2, 1d ago: <request> (State: …); their next steps: …", or '' when empty. */
+function sessionLine(
+  s: { request: string; completed: string; nextSteps: string; updatedAt: number },
+  who: string,
+  now: number,
+): string {
+  const first = s.completed.split(' | ')[0] ?? '';
+  const state = first.startsWith('State: ') ? first.slice('State: '.length) : '';
+  if (s.request.trim() === '' && state === '') return '';
+  const next = s.nextSteps.trim() ? `; their next steps: ${flat(s.nextSteps, 120)}` : '';
+  return `- ${who}, ${formatAge(now - s.updatedAt)}: ${flat(s.request, 120)}${state ? ` (State: ${flat(state, 140)})` : ''}${next}`;
 }
 
 /** Team notes for `ids` of `projectId`, or null when the project is not shared. */
@@ -38,6 +60,11 @@ export function teamView(store: Store, projectId: string, ids: readonly string[]
   return {
     note: (id) => notes.get(id),
     states: store.team.memberStates(projectId).filter((s) => !(s.user === me && s.device === myDevice)),
+    sessions: (now) =>
+      store.summaries
+        .latestOfTeam(projectId as ProjectId, 3)
+        .map((s) => sessionLine(s, `${s.author === me ? 'you' : s.author} on ${s.device}`, now))
+        .filter((line) => line !== ''),
   };
 }
 

@@ -230,6 +230,37 @@ export function erasePhraseInStore(
 }
 
 /**
+ * Erase the phrase from some memories and summaries only (through the mutation path, earlier versions
+ * included) and from the raw places named — what another machine's erasure may reach here (what the
+ * team shared, and what was injected of it), never the rest this machine keeps. Inside the caller's
+ * transaction; call `compactStore` afterwards.
+ */
+export function erasePhraseFrom(
+  db: Db,
+  writer: MemoryWriter,
+  scope: PhraseScope,
+  targets: { memories: ReadonlySet<string>; summaries: ReadonlySet<string>; places: readonly string[] },
+  ctx: MutationContext,
+): void {
+  for (const h of findHits(db, scope)) {
+    const id = String(h.id);
+    if (h.table === 'observations') {
+      if (targets.memories.has(id)) writer.redact(id, scope.pattern, ctx, scope.words);
+    } else if (h.table === 'summaries') {
+      if (targets.summaries.has(id)) writer.redactSummary(id, scope.pattern, ctx);
+    } else if (targets.places.includes(h.place)) {
+      const values = h.columns.map((c) => {
+        const v = h.row[c];
+        return typeof v === 'string' ? erasePhrase(v, scope.pattern) : v;
+      });
+      db.prepare(
+        `UPDATE ${h.table} SET ${h.columns.map((c) => `${c} = ?`).join(', ')} WHERE ${h.key} = ?`,
+      ).run(...values, h.id);
+    }
+  }
+}
+
+/**
  * Leave nothing behind in the file: rebuild the full-text indexes (their old segments still hold the
  * words), VACUUM (rewrites every page, dropping free ones) and truncate the WAL. Needs no other
  * connection reading at the end (the caller stops the worker first); returns false when the WAL could

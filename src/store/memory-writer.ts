@@ -454,6 +454,20 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     },
 
     /**
+     * Drop every earlier version of a memory: text erased elsewhere, that this machine cannot name
+     * (a teammate's `forget --match`), must not survive in its history. Logged as `redact`.
+     */
+    dropHistory(id: string, ctx: MutationContext): boolean {
+      return tx(() => {
+        const cur = load(id);
+        if (!cur || cur.status === 'forgotten') return false;
+        if (dropVersions().run(id).changes === 0) return false;
+        log('memory', id, cur.projectId, 'redact', ctx, cur.version);
+        return true;
+      });
+    },
+
+    /**
      * Erase a phrase (a leaked secret, a name) from a memory: every text field and every earlier
      * version, in place — no version keeps the old text. False when the memory did not hold it.
      */
@@ -463,7 +477,10 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
         if (!cur || cur.status === 'forgotten') return false;
         let touched = false;
         for (const v of versionsOf().all(id) as { version: number; snapshot: string }[]) {
-          const erased = erasePhrase(v.snapshot, pattern);
+          const snapshot = JSON.parse(erasePhrase(v.snapshot, pattern)) as MemorySnapshot;
+          // Earlier versions' keywords lose the phrase's words too (as the current ones below).
+          if (words !== null) snapshot.concepts = snapshot.concepts.filter((c) => !words.test(c));
+          const erased = JSON.stringify(snapshot);
           if (erased !== v.snapshot) {
             setSnapshot().run(erased, id, v.version);
             touched = true;

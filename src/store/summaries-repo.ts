@@ -49,6 +49,21 @@ export function createSummariesRepo(db: Db) {
     db,
     `SELECT ${COLUMNS} FROM summaries WHERE project_id = ? AND session_id <> ? ORDER BY updated_at DESC LIMIT ?`,
   );
+  // A summary pulled from the team has a synced row and no session on this machine.
+  const fromTeam = `EXISTS (SELECT 1 FROM team_entities te WHERE te.entity = 'summary' AND te.entity_id = s.session_id)
+    AND NOT EXISTS (SELECT 1 FROM sessions se WHERE se.id = s.session_id)`;
+  const latestHere = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM summaries s WHERE project_id = ? AND session_id <> ? AND NOT (${fromTeam})
+      ORDER BY updated_at DESC LIMIT ?`,
+  );
+  const latestOfTeam = lazyStatement(
+    db,
+    `SELECT ${COLUMNS.replace(/(\w+)/g, 's.$1')}, te.author, te.device FROM summaries s
+       JOIN team_entities te ON te.entity = 'summary' AND te.entity_id = s.session_id
+      WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM sessions se WHERE se.id = s.session_id)
+      ORDER BY s.updated_at DESC LIMIT ?`,
+  );
   const ofProject = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM summaries WHERE project_id = ? ORDER BY updated_at DESC`,
@@ -69,6 +84,16 @@ export function createSummariesRepo(db: Db) {
     /** The newest summaries of a project, leaving out one session (the one asking). */
     latest(projectId: ProjectId, exceptSessionId: string, limit: number): Summary[] {
       return (latest().all(projectId, exceptSessionId, limit) as SummaryRow[]).map(toSummary);
+    },
+    /** The newest summaries of sessions of this machine (not pulled from the team), leaving one out. */
+    latestHere(projectId: ProjectId, exceptSessionId: string, limit: number): Summary[] {
+      return (latestHere().all(projectId, exceptSessionId, limit) as SummaryRow[]).map(toSummary);
+    },
+    /** The newest summaries pulled from the team, with who wrote them on which machine. */
+    latestOfTeam(projectId: ProjectId, limit: number): (Summary & { author: string; device: string })[] {
+      return (
+        latestOfTeam().all(projectId, limit) as (SummaryRow & { author: string; device: string })[]
+      ).map((r) => ({ ...toSummary(r), author: r.author, device: r.device }));
     },
     /** Every summary of a project, newest first. */
     ofProject(projectId: ProjectId): Summary[] {

@@ -227,6 +227,14 @@ export function createTeamRepo(db: Db) {
     setError(projectId: string, error: string | null, at: number | null): void {
       setError().run(error, at, projectId);
     },
+    /** When the project's last sync (push, pull and state) ended without an error. */
+    syncedAt(projectId: string): number | null {
+      const v = (getMeta().get(`synced_at:${projectId}`) as { value: string } | undefined)?.value;
+      return v === undefined ? null : Number(v);
+    },
+    setSyncedAt(projectId: string, at: number): void {
+      setMeta().run(`synced_at:${projectId}`, String(at));
+    },
     enqueue(e: SyncEntity, entityId: string, projectId: string, at: number): void {
       enqueue().run(e, entityId, projectId, at);
     },
@@ -416,6 +424,16 @@ export function createTeamRepo(db: Db) {
       }));
     },
     /** Everything of a project that sharing it offers to the team (forgotten memories excepted). */
+    /** The local ids of a project's memories or summaries that are shared with the team (synced). */
+    syncedIds(projectId: string, e: 'memory' | 'summary'): string[] {
+      return (
+        db
+          .prepare(
+            'SELECT COALESCE(local_id, entity_id) AS id FROM team_entities WHERE project_id = ? AND entity = ?',
+          )
+          .all(projectId, e) as { id: string }[]
+      ).map((r) => r.id);
+    },
     entitiesOf(projectId: string): { entity: SyncEntity; entityId: string }[] {
       return [
         ...(memoriesOf().all(projectId) as { id: string }[]).map((r) => ({

@@ -3,6 +3,7 @@
  * and the tests. Answers are validated; failures become EngramErrors (REMOTE_FAILED when the
  * server cannot be reached or answers 5xx, so callers can tell "try later" from "refused").
  */
+import { deadline } from '../core/deadline.ts';
 import { EngramError, type ErrorCode } from '../core/errors.ts';
 import type { z } from 'zod';
 import {
@@ -49,6 +50,7 @@ export function createTeamApi(options: TeamApiOptions) {
   async function call(method: string, path: string, body?: unknown, schema?: z.ZodType): Promise<unknown> {
     let res: Response;
     let text: string;
+    const limit = deadline(timeoutMs);
     try {
       res = await doFetch(`${base}${path}`, {
         method,
@@ -57,7 +59,7 @@ export function createTeamApi(options: TeamApiOptions) {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: limit.signal,
       });
       text = await res.text();
     } catch (error) {
@@ -68,6 +70,8 @@ export function createTeamApi(options: TeamApiOptions) {
           cause: error,
         },
       );
+    } finally {
+      limit.clear();
     }
     let json: unknown;
     try {
@@ -103,6 +107,7 @@ export function createTeamApi(options: TeamApiOptions) {
   return {
     server: base,
     me: () => call('GET', '/v1/me', undefined, meResponseSchema) as Promise<MeResponse>,
+    nameDevice: (device: string) => call('PUT', '/v1/me/device', { device }),
     push: (projectId: string, records: PushRecord[]) =>
       call('POST', `${project(projectId)}/push`, { records }, pushResponseSchema) as Promise<PushResponse>,
     pull: (projectId: string, after: number, limit?: number) =>

@@ -11,9 +11,15 @@ import { EngramError } from '../core/errors.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
 import { myProjects } from './admin-store.ts';
-import { MAX_PULL_RECORDS, projectStateSchema, pushRequestSchema, type MeResponse } from './protocol.ts';
+import {
+  deviceNameSchema,
+  MAX_PULL_RECORDS,
+  projectStateSchema,
+  pushRequestSchema,
+  type MeResponse,
+} from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
-import { listStates, pullRecords, pushRecords, putState } from './sync-store.ts';
+import { listStates, nameDevice, pullRecords, pushRecords, putState } from './sync-store.ts';
 import { asTenant } from './tenant.ts';
 import { bodyOf, requestInfo, type AuditFor, type Env, type TeamAppDeps } from './http-context.ts';
 
@@ -88,6 +94,16 @@ export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
       };
     });
     return c.json(body);
+  });
+
+  // The device of the calling token is the machine's to name (its host name at login, or its choice).
+  app.put('/v1/me/device', async (c) => {
+    const { device } = await bodyOf(c, deviceNameSchema);
+    await asTenant(deps, requestInfo(deps, c), null, async (tx, who) => {
+      await nameDevice(tx, who.tokenId, device);
+      await appendAudit(tx, audit(c, who, SERVER_CHAIN, 'token.device', who.tokenId, { device }));
+    });
+    return c.json({ device });
   });
 
   app.post('/v1/projects/:project/push', async (c) => {

@@ -210,6 +210,21 @@ describe('authorisation matrix', () => {
     ).toBe(200);
   });
 
+  it('a token names its own device, and no other token\u2019s', async () => {
+    expect(await as('rita', 'PUT', '/v1/me/device', { device: 'rita-laptop.local' })).toBe(200);
+    const rita = createTeamApi({ server: server.url, token: tokens['rita'] as string });
+    expect((await rita.me()).token.device).toBe('rita-laptop.local');
+    for (const device of ['', 'has space', 'x'.repeat(64), '-dash-first'])
+      expect(await as('rita', 'PUT', '/v1/me/device', { device }), device).toBe(400);
+    expect(await as(null, 'PUT', '/v1/me/device', { device: 'nobody' })).toBe(401);
+    const admin = createTeamApi({ server: server.url, token: server.adminToken });
+    const devices = new Map((await admin.listTokens()).map((t) => [t.id, `${t.user} ${t.device}`]));
+    expect([...devices.values()].filter((d) => d.endsWith('rita-laptop.local'))).toEqual([
+      'rita rita-laptop.local',
+    ]);
+    expect([...devices.values()]).toContain('alice alice-pc');
+  });
+
   it('a user whose role was just revoked, a revoked token and a removed user are refused at once', async () => {
     const admin = createTeamApi({ server: server.url, token: server.adminToken });
     expect(await as('carl', 'GET', `/v1/projects/${idA}/pull?after=0`)).toBe(200);

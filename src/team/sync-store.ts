@@ -170,8 +170,8 @@ export async function pushRecords(
     const w = [...writes.values()];
     await tx.query(
       `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
-                             author_name, device)
-       SELECT $1, k, i, s, v, h, d, b::jsonb, $9, $10, $11
+                             author_name, device, origin_name, origin_device)
+       SELECT $1, k, i, s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
          FROM unnest($2::text[], $3::text[], $4::bigint[], $5::int[], $6::text[], $7::bool[], $8::text[])
               AS x (k, i, s, v, h, d, b)
        ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
@@ -218,10 +218,12 @@ export async function pullRecords(
     body: unknown;
     author_name: string;
     device: string;
+    origin_name: string | null;
+    origin_device: string | null;
     at: string;
   }>(
-    `SELECT seq, kind, entity_id, version, hash, deleted, body, author_name, device,
-            (extract(epoch FROM updated_at) * 1000)::bigint AS at
+    `SELECT seq, kind, entity_id, version, hash, deleted, body, author_name, device, origin_name,
+            origin_device, (extract(epoch FROM updated_at) * 1000)::bigint AS at
        FROM entities WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     [projectId, after, limit + 1],
   );
@@ -236,9 +238,15 @@ export async function pullRecords(
     body: row.body ?? null,
     author: row.author_name,
     device: row.device,
+    origin: { author: row.origin_name ?? row.author_name, device: row.origin_device ?? row.device },
     at: num(row.at),
   }));
   return { head: num(head.rows[0]?.last_seq ?? 0), records, more };
+}
+
+/** Name the device of a token (the caller's own: row-level security allows no other). */
+export async function nameDevice(tx: Tx, tokenId: string, device: string): Promise<void> {
+  await tx.query('UPDATE tokens SET device = $2 WHERE id = $1', [tokenId, device]);
 }
 
 /** Record this member's branch, commit and changed files on this device. False: may not write. */

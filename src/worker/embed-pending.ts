@@ -7,6 +7,7 @@
  * time, and a memory refused on its own is skipped for the life of the worker, so one bad text never
  * holds the others back.
  */
+import { deadline } from '../core/deadline.ts';
 import { describeError, isEngramError } from '../core/errors.ts';
 import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import { embedMemories } from '../recall/embed-memories.ts';
@@ -37,8 +38,11 @@ export function pickBatch(
 
 /** Embed a batch and store its vectors in one transaction; returns how many were stored. */
 export async function embedBatch(deps: EmbedPendingDeps, batch: readonly EmbeddingSource[]): Promise<number> {
-  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.timeoutMs)]);
-  return embedMemories(deps.store, deps.embedder, batch, { at: deps.clock.now(), signal });
+  const limit = deadline(deps.timeoutMs, deps.signal);
+  return embedMemories(deps.store, deps.embedder, batch, {
+    at: deps.clock.now(),
+    signal: limit.signal,
+  }).finally(limit.clear);
 }
 
 const FIRST_BACKOFF_MS = 5000;

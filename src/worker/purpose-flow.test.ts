@@ -168,4 +168,63 @@ describe('outcomes by purpose, across sessions', () => {
     expect(store.summaries.get('b2000000-0000-4000-8000-000000000002')?.nextSteps).toBe('');
     expect(ofType('fact').map((o) => o.title)).toEqual(['`mise run lint` lints the code']);
   });
+
+  it('work done after a failure is an attempt, not the fix, when the same run fails again in a later turn', async () => {
+    const containerfile = 'FROM node:20\nCOPY . .\nRUN npm ci\n';
+    const s = createClaudeSession({
+      sessionId: 'b2000000-0000-4000-8000-000000000003',
+      cwd: CWD,
+      start: '2026-04-03T09:00:00Z',
+    }).start();
+    s.prompt(
+      '❯ ./run.sh\nBuilding container image...\nERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+    )
+      .write('docs/setup.md', '# Setup\n\nRun the agent locally first.\n')
+      .bash('git add docs/setup.md && git commit -m "Document the local setup"', {
+        stdout: '[main 1a1a1a1] Document the local setup\n 1 file changed',
+      })
+      .edit('docker/Containerfile', 'RUN npm ci', 'RUN npm install', containerfile)
+      .say(
+        '`npm ci` fails in the container build; switched the Containerfile to `npm install`, which is more reliable.',
+      )
+      .bash('git add docker/Containerfile && git commit -m "Fix npm ci failure in container"', {
+        stdout: '[main 0bc41d9] Fix npm ci failure in container\n 1 file changed',
+      })
+      .stop()
+      .prompt(
+        '❯ ./run.sh\nBuilding container image...\nERROR: failed to solve: process "/bin/sh -c npm install --omit=dev" did not complete successfully: exit code: 1',
+      )
+      .edit(
+        'docker/Containerfile',
+        'RUN npm install',
+        'RUN npm install -g npm@latest && npm install',
+        containerfile.replace('npm ci', 'npm install'),
+      )
+      .say('npm itself crashes in the container build; updating npm first in the Containerfile.')
+      .bash('git add docker/Containerfile && git commit -m "Update npm in the container"', {
+        stdout: '[main bb3e424] Update npm in the container\n 1 file changed',
+      })
+      .stop()
+      .end();
+    await replayLive(store, s, join(dir, 'projects'), drain);
+    const byCommit = (hash: string) =>
+      memories().find((o) => o.facts.some((f) => f.includes(`committed ${hash}`)));
+    const first = byCommit('0bc41d9');
+    expect(first?.title).toBe('Tried: Fix npm ci failure in container — `./run.sh` still failed');
+    expect(first?.facts).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^after `\.\/run\.sh` failed: .*npm ci/),
+        expect.stringMatching(/^`\.\/run\.sh` still failed after it: .*npm install --omit=dev/),
+      ]),
+    );
+    // The last attempt was never run again: it is what was done, not a failure, and not a fix either.
+    const last = byCommit('bb3e424');
+    expect(last?.title).toBe('Update npm in the container');
+    expect(last?.facts.some((f) => f.startsWith('after `./run.sh` failed'))).toBe(true);
+    expect(last?.facts.some((f) => f.includes('still failed'))).toBe(false);
+    // Unrelated work of the same turn answered nothing.
+    const docs = byCommit('1a1a1a1');
+    expect(docs?.title).toBe('Document the local setup');
+    expect(docs?.facts.some((f) => f.startsWith('after'))).toBe(false);
+  });
 });

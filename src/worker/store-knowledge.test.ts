@@ -469,6 +469,97 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.ofSession('s2')).toHaveLength(1);
   });
 
+  it('the same files edited again with no symbol named either time are the same work; a version the user corrected says so', () => {
+    put('s1', [
+      work(
+        'The test creates a .gitignore, commits it, then checks nothing is reported',
+        ['cli/git_test.go'],
+        ['cli/git_test.go: edited (+63 −9 lines)'],
+      ),
+    ]);
+    put('s1', [
+      draftOf('Correction: the issue was the global git ignore, local ones already worked', {
+        type: 'correction',
+      }),
+    ]);
+    put('s1', [
+      work(
+        'The test sets core.excludesfile to a global ignore file outside the repository',
+        ['cli/git_test.go'],
+        ['cli/git_test.go: edited (+45 −61 lines)'],
+      ),
+    ]);
+    const works = store.observations.ofSession('s1').filter((o) => o.type === 'change');
+    expect(works.map((o) => o.title)).toEqual([
+      'The test sets core.excludesfile to a global ignore file outside the repository',
+    ]);
+    expect(works[0]?.facts).toContain(
+      "an earlier version, rejected by the user's correction: The test creates a .gitignore, commits it, then checks nothing is reported",
+    );
+    // Without a correction between them, two requests editing one file in a body stay two.
+    put('s2', [work('Design the handshake', ['src/a.ts'], ['src/a.ts: edited (+1 −1 lines)'])]);
+    put('s2', [work('Write the README intro', ['src/a.ts'], ['src/a.ts: edited (+1 −1 lines)'])]);
+    expect(store.observations.ofSession('s2')).toHaveLength(2);
+    // Other files as well, or a symbol named on one side only: two pieces of work.
+    put('s1', [
+      work('Add a README section', ['cli/git_test.go', 'README.md'], ['README.md: edited (+4 −0 lines)']),
+    ]);
+    expect(store.observations.ofSession('s1').filter((o) => o.type === 'change')).toHaveLength(2);
+  });
+
+  it("keeps of a manifest's scripts only those no command fact states already", () => {
+    put('s1', [
+      draftOf('`npm run build` builds the project', {
+        type: 'fact',
+        facts: ['command: `npm run build`'],
+        subject: 'command:build',
+      }),
+    ]);
+    const scripts = (names: string[]) =>
+      draftOf(`Scripts of shop: ${names.join(', ')}`, {
+        type: 'fact',
+        narrative: `package.json defines: ${names.map((n) => `\`npm run ${n}\` runs \`x-${n}\``).join('; ')}.`,
+        facts: ['source: /shop/package.json', ...names.map((n) => `\`npm run ${n}\` runs \`x-${n}\``)],
+        subject: 'env:scripts:/shop/package.json',
+      });
+    put('s2', [scripts(['build', 'dev'])]);
+    const kept = store.observations.bySubject(projectId, 'env:scripts:/shop/package.json');
+    expect(kept?.title).toBe('Scripts of shop: dev');
+    expect(kept?.facts).toEqual(['source: /shop/package.json', '`npm run dev` runs `x-dev`']);
+    put('s3', [
+      draftOf('unrelated', {
+        type: 'fact',
+        subject: 'env:scripts:/other/package.json',
+        facts: ['`npm run build` runs `tsc`'],
+      }),
+    ]);
+    expect(store.observations.bySubject(projectId, 'env:scripts:/other/package.json')).toBeNull();
+  });
+
+  it('work committed later in the session restates the uncommitted work on the same code it finishes', () => {
+    put('s1', [
+      work('Stream tokens as strings', ['ai-chat.ts'], ['ai-chat.ts: changed pipeAIStreamToSession']),
+    ]);
+    put('s1', [
+      work(
+        'Resolve [object][object] display in streaming',
+        ['ai-chat.ts'],
+        [
+          'ai-chat.ts: changed pipeAIStreamToSession',
+          'committed 6722d1d: fix: resolve [object][object] display issue in streaming',
+        ],
+      ),
+    ]);
+    const works = store.observations.ofSession('s1');
+    expect(works.map((o) => o.title)).toEqual(['Resolve [object][object] display in streaming']);
+    expect(works[0]?.facts).toContain('earlier in the session: Stream tokens as strings');
+    // Committed work stays history: a later change to the same code is a memory of its own.
+    put('s1', [
+      work('Buffer SSE events across chunks', ['ai-chat.ts'], ['ai-chat.ts: changed pipeAIStreamToSession']),
+    ]);
+    expect(store.observations.ofSession('s1')).toHaveLength(2);
+  });
+
   it('takes a file removed later in the session out of the work that made it', () => {
     put('s1', [
       work(

@@ -23,15 +23,18 @@ import {
   ruleRelation,
   saidReading,
   uncommitted,
+  scriptsNotKnown,
 } from '../distill/knowledge.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
   finishesList,
   isUncommittedWork,
+  isWork,
   restatedWork,
   sameWork,
   withoutRemovedFile,
+  refutedAttempt,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -138,8 +141,17 @@ export function storeKnowledge(
   };
 
   const place = (m: KnowledgeMemory) => {
-    const d = m.draft;
+    let d = m.draft;
     const subject = d.subject ?? '';
+    if (subject.startsWith('env:scripts:')) {
+      const commands = store.observations
+        .pinned(projectId, 300)
+        .filter((o) => (o.subject ?? '').startsWith('command:'));
+      const left = scriptsNotKnown(d, commands);
+      if (!left) return;
+      d = left;
+      m = { ...m, draft: d };
+    }
     if (subject === 'attach:commit') {
       const { subject: _attach, ...plain } = d;
       const work = batch.sessionId
@@ -153,17 +165,24 @@ export function storeKnowledge(
       } else create(m, plain);
       return;
     }
-    if (batch.sessionId && isUncommittedWork(d)) {
-      // The same files changed again in this session: this is the work as it now stands.
-      const earlier = store.observations
-        .ofSession(batch.sessionId)
-        .filter(
-          (o) =>
-            o.status === 'active' && o.createdAt <= m.createdAt && isUncommittedWork(o) && sameWork(o, d),
-        );
+    if (batch.sessionId && isWork(d)) {
+      // The same files changed again in this session (and perhaps committed now): this is the work as
+      // it now stands. Committed work before it stays history.
+      const session = store.observations.ofSession(batch.sessionId);
+      // The user's corrections up to now: work done before one of them and redone after it is the same.
+      const corrections = session.filter((o) => o.type === 'correction' && o.createdAt <= m.createdAt);
+      const corrected = (o: { createdAt: number }) => corrections.some((c) => c.createdAt > o.createdAt);
+      const earlier = session.filter(
+        (o) =>
+          o.status === 'active' &&
+          o.createdAt <= m.createdAt &&
+          isUncommittedWork(o) &&
+          sameWork(o, d, corrected(o)),
+      );
       const [newest, ...older] = [...earlier].reverse();
       if (newest) {
-        const id = create(m, restatedWork(d, [...earlier]), newest.id);
+        const restated = earlier.map((o) => ({ ...o, corrected: corrected(o) }));
+        const id = create(m, restatedWork(d, restated), newest.id);
         report.superseded++;
         for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
         return;
@@ -178,7 +197,10 @@ export function storeKnowledge(
       } else if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
         edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts }, m);
         merge(existing, m);
-      } else if (subject.startsWith('env:') && existing.title !== d.title) {
+      } else if (
+        subject.startsWith('env:') &&
+        (existing.title !== d.title || existing.narrative !== d.narrative)
+      ) {
         create(m, d, existing.id);
         report.superseded++;
       } else if (subject.startsWith('rule:git-hook:')) {
@@ -259,6 +281,20 @@ export function storeKnowledge(
     }
   };
 
+  /** A failure seen again: the session's earlier work that answered it was an attempt, not the fix. */
+  const attempts = (m: KnowledgeMemory) => {
+    if (m.draft.type !== 'failed_attempt' || !batch.sessionId) return;
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      // Work of the same turn was judged by the turn's own runs (see outcomes): only earlier turns here.
+      if (o.status !== 'active' || o.createdAt >= m.createdAt) continue;
+      const patch = refutedAttempt(o, m.draft);
+      if (patch) {
+        store.memory.edit(o.id, patch, ctx);
+        report.updated++;
+      }
+    }
+  };
+
   // In time order: a failure, the run that closed it, and a failure of the same purpose after that
   // (a backfill stores a whole transcript's turns at once).
   const steps = [
@@ -268,6 +304,7 @@ export function storeKnowledge(
       run: () => {
         place(m);
         withdraw(m);
+        attempts(m);
       },
     })),
     ...(batch.resolutions ?? []).map((r, i) => ({

@@ -172,8 +172,9 @@ function handlePushResult(
         version: result.version,
         hash: rec.hash,
         contentHash: body ? contentKey(body) : null,
-        author: result.status === 'accepted' ? deps.me : (known?.author ?? deps.me),
-        device: result.status === 'accepted' ? (deps.device ?? '') : (known?.device ?? deps.device ?? ''),
+        // Attribution stays with whoever first shared it: an edit or pin pushed from here keeps it theirs.
+        author: known?.author ?? deps.me,
+        device: known?.device ?? deps.device ?? '',
         at: now,
         localId: known?.localId ?? null,
       });

@@ -20,6 +20,7 @@ import {
   type PushRecord,
 } from '../team/protocol.ts';
 import { recordHash } from '../team/record-hash.ts';
+import { erasePhraseHere, erasureBetween, memoryTexts, summaryTexts } from './team-erasure.ts';
 
 export type BuiltRecord =
   | { kind: 'record'; record: PushRecord; title: string }
@@ -61,6 +62,7 @@ export function memoryBody(o: Observation, conflictsWith: string | null): Memory
     supersedes: o.supersedes,
     createdAt: o.createdAt,
     conflictsWith,
+    pinned: o.pinned,
   };
 }
 
@@ -116,7 +118,9 @@ export function buildRecord(store: Store, entry: OutboxEntry, me: string): Built
   return record('link', entry.entityId, null, exists ? { from, kind, to } : null, `${from} ${kind} ${to}`);
 }
 
-export type ApplyOutcome = 'created' | 'updated' | 'merged' | 'forgotten' | 'unchanged' | 'skipped';
+/** `erased`: it took text out that this machine still had (a teammate's forget --match): compact after. */
+export type ApplyOutcome =
+  'created' | 'updated' | 'merged' | 'forgotten' | 'erased' | 'unchanged' | 'skipped';
 
 export interface ApplyContext {
   projectId: ProjectId;
@@ -190,6 +194,9 @@ function applyStatus(store: Store, id: string, body: MemoryBody, ctx: MutationCo
   else if (body.status === 'archived') store.memory.archive(id, reason, ctx);
 }
 
+/** Who a pulled entity is attributed to: who first shared it (a teammate's edit or pin keeps it theirs). */
+const authorOf = (rec: PulledRecord) => rec.origin ?? { author: rec.author, device: rec.device };
+
 function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOutcome {
   const known = store.team.entity('memory', rec.id);
   const localId = known?.localId ?? rec.id;
@@ -204,8 +211,8 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       version: rec.version,
       hash: rec.hash,
       contentHash: parsedBody?.success ? contentKey(parsedBody.data) : null,
-      author: rec.author,
-      device: rec.device,
+      author: authorOf(rec).author,
+      device: authorOf(rec).device,
       at: rec.at,
       localId: id === rec.id ? null : id,
     });
@@ -236,26 +243,37 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
         sessionId: body.sessionId,
         source: 'team',
         createdAt: body.createdAt,
-        provenance: [`team:${rec.author}@${rec.device}`],
+        provenance: [`team:${authorOf(rec).author}@${authorOf(rec).device}`],
         draft: draftOf(body),
         supersedes: body.supersedes,
+        // Standing here exactly when it was standing where it was written.
+        pinned: body.pinned === true,
       },
       ctx,
     );
     id = created.id;
+    // The same memory existed here (merged): it becomes standing if the author's was.
+    if (created.outcome === 'merged' && body.pinned === true) store.memory.pin(id, true, ctx);
     outcome =
       created.outcome === 'created' ? 'created' : created.outcome === 'merged' ? 'merged' : 'unchanged';
   } else {
+    // Text erased where it was written: the phrase goes from everything here, or no version keeps it.
+    const erasure = erasureBetween(memoryTexts(local), memoryTexts(body));
+    if (erasure?.kind === 'phrase') erasePhraseHere(store, c.projectId, erasure.phrase, ctx);
+    const here = store.observations.get(localId) ?? local;
     const pending = store.team.isQueued('memory', localId);
     // Changed here too: only its status (keep that, take their content, push again on their version),
-    // or its content (keep ours as a new memory, flagged, and take theirs).
-    const keepStatus = pending && onlyStatusChanged(store, local);
-    if (pending && !keepStatus) forkConflict(store, local, rec.author, c.at);
-    if (!keepStatus && body.status === 'active' && local.status !== 'active')
+    // or its content (keep ours as a new memory, flagged, and take theirs) — unless theirs erased
+    // text this machine cannot name: ours may hold it, and an erasure wins.
+    const keepStatus = pending && onlyStatusChanged(store, here);
+    if (pending && !keepStatus && erasure?.kind !== 'unknown') forkConflict(store, here, rec.author, c.at);
+    if (!keepStatus && body.status === 'active' && here.status !== 'active')
       store.memory.restore(localId, ctx);
     store.memory.edit(localId, draftOf(body), ctx);
     if (!keepStatus) applyStatus(store, id, body, ctx);
-    outcome = 'updated';
+    if (!keepStatus) store.memory.pin(localId, body.pinned === true, ctx);
+    if (erasure?.kind === 'unknown') store.memory.dropHistory(localId, ctx);
+    outcome = erasure ? 'erased' : 'updated';
   }
   if (!local) applyStatus(store, id, body, ctx);
   if (body.supersedes && store.observations.get(body.supersedes)?.status === 'active') {
@@ -269,7 +287,7 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
       c.at,
     );
   }
-  if (rec.author !== c.me) flagSameSubject(store, id, rec.author, c);
+  if (authorOf(rec).author !== c.me) flagSameSubject(store, id, authorOf(rec).author, c);
   remember(id);
   return outcome;
 }
@@ -300,8 +318,8 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
       version: rec.version,
       hash: rec.hash,
       contentHash: null,
-      author: rec.author,
-      device: rec.device,
+      author: authorOf(rec).author,
+      device: authorOf(rec).device,
       at: rec.at,
       localId: null,
     });
@@ -310,9 +328,19 @@ export function applyPulled(store: Store, rec: PulledRecord, c: ApplyContext): A
     if (rec.deleted || !parsed.success) return 'skipped';
     const existing = store.summaries.get(parsed.data.sessionId);
     if (existing && existing.projectId !== c.projectId) return 'skipped';
-    store.memory.saveSummary(parsed.data.sessionId, c.projectId, parsed.data, parsed.data.final, ctx);
+    const erasure = existing ? erasureBetween(summaryTexts(existing), summaryTexts(parsed.data)) : null;
+    if (erasure?.kind === 'phrase') erasePhraseHere(store, c.projectId, erasure.phrase, ctx);
+    // At the session's own time, not the pull's: a teammate's old session is not "the latest".
+    store.memory.saveSummary(
+      parsed.data.sessionId,
+      c.projectId,
+      parsed.data,
+      parsed.data.final,
+      ctx,
+      parsed.data.updatedAt,
+    );
     remember();
-    return existing ? 'updated' : 'created';
+    return erasure ? 'erased' : existing ? 'updated' : 'created';
   }
   const [from = '', kind = '', to = ''] = rec.id.split(' ');
   if (rec.deleted) {

@@ -19,6 +19,8 @@ export interface TeamSyncDeps {
   device?: string;
   /** The project's branch, commit and changed files (worker/git-state); absent: not shared. */
   readState?: (root: string, now: number) => Promise<ProjectState | null>;
+  /** Send the project state only when the last was sent this long ago (default 5 min; 0: now). */
+  stateEveryMs?: number;
   pushBatch?: number;
   pullPage?: number;
 }
@@ -41,7 +43,7 @@ export const emptyReport = (): SyncReport => ({
   pushed: { accepted: 0, duplicate: 0, conflict: 0, gone: 0, rejected: 0 },
   blocked: [],
   pulled: 0,
-  applied: { created: 0, updated: 0, merged: 0, forgotten: 0, unchanged: 0, skipped: 0 },
+  applied: { created: 0, updated: 0, merged: 0, forgotten: 0, erased: 0, unchanged: 0, skipped: 0 },
   conflicts: 0,
   epochReset: false,
   readOnly: [],

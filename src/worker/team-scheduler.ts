@@ -60,3 +60,22 @@ export function createTeamSyncScheduler(deps: {
     settled: () => running ?? Promise.resolve(),
   };
 }
+
+/**
+ * A scheduler ticked by a timer, for a process without a loop of its own (the viewer). `stop` ends
+ * the ticks and waits for the sync in flight.
+ */
+export function tickEvery(
+  scheduler: TeamSyncScheduler,
+  clock: Clock,
+  everyMs: number,
+): { stop(): Promise<void> } {
+  scheduler.tick(clock.now());
+  const timer = setInterval(() => scheduler.tick(clock.now()), everyMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await scheduler.settled();
+    },
+  };
+}

@@ -10,6 +10,8 @@
 import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change } from '../core/model.ts';
+import { compactStore } from '../store/erase-text.ts';
+import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
 import type { PushRecord } from '../team/protocol.ts';
@@ -40,7 +42,11 @@ export interface PlannedRecord {
 }
 
 const CURSOR_KEY = 'changes_seq';
+/** How often background sync sends this machine's project state (a sync asked for sends it always). */
 const STATE_EVERY_MS = 5 * 60_000;
+const LEASE_KEY = 'sync_lease';
+/** Longest a background sync may hold the lease without ending (a process killed mid-sync). */
+const LEASE_MS = 10 * 60_000;
 
 /** Start sharing a project: the change-log cursor starts now, and its past is queued. */
 export function shareProject(
@@ -131,7 +137,8 @@ async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncRep
       throw new EpochChanged();
     }
     const last = page.records.at(-1)?.seq ?? cursor;
-    store.transaction(() => {
+    const erased = store.transaction(() => {
+      let n = 0;
       for (const rec of page.records) {
         const outcome = applyPulled(store, rec, {
           projectId: p.projectId as ProjectId,
@@ -139,9 +146,14 @@ async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncRep
           at: now,
         });
         report.applied[outcome]++;
+        if (outcome === 'erased') n++;
       }
       store.team.setCursor(p.projectId, last, now);
+      return n;
     });
+    // Text erased by a teammate: no byte of it may stay in old index segments, free pages or the WAL.
+    if (erased > 0 && !compactStore(store.db))
+      deps.logger.warn('erased text pulled from the team; the WAL could not be truncated yet (a reader)');
     report.pulled += page.records.length;
     cursor = last;
     if (!page.more) return;
@@ -152,7 +164,7 @@ async function exchangeState(deps: TeamSyncDeps, p: SharedProject): Promise<void
   const { store, api, clock } = deps;
   const key = `state_at:${p.projectId}`;
   const now = clock.now();
-  if (now - Number(store.team.meta(key) ?? 0) < STATE_EVERY_MS) return;
+  if (now - Number(store.team.meta(key) ?? 0) < (deps.stateEveryMs ?? STATE_EVERY_MS)) return;
   const state = deps.readState ? await deps.readState(p.root, now) : null;
   if (state) {
     try {
@@ -203,6 +215,7 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
       await pullProject(deps, p, report);
       await exchangeState(deps, p);
       store.team.setError(p.projectId, null, null);
+      store.team.setSyncedAt(p.projectId, clock.now());
     } catch (error) {
       if (error instanceof EpochChanged) throw error;
       const message = describeError(error);
@@ -215,5 +228,29 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
       // An unreachable server fails every project alike: do not wait on it once per project.
       if (isEngramError(error, 'REMOTE_FAILED')) return;
     }
+  }
+}
+
+/**
+ * One background sync, by whichever engram process holds the lease (the worker, a viewer): two
+ * processes alive at once do not both sync. A holder that died frees it at once (its stamp no longer
+ * names a live process), one that hangs after LEASE_MS. Skipped: an empty report.
+ */
+export async function syncInBackground(deps: TeamSyncDeps, holder: ProcessStamp): Promise<SyncReport> {
+  const { store, clock } = deps;
+  const taken = store.transaction(() => {
+    const now = clock.now();
+    const raw = store.team.meta(LEASE_KEY);
+    const lease = raw ? (JSON.parse(raw) as ProcessStamp & { until: number }) : null;
+    const mine = lease !== null && lease.pid === holder.pid && lease.start === holder.start;
+    if (lease && !mine && lease.until > now && isSameProcess(lease)) return false;
+    store.team.setMeta(LEASE_KEY, JSON.stringify({ ...holder, until: now + LEASE_MS }));
+    return true;
+  });
+  if (!taken) return emptyReport();
+  try {
+    return await syncOnce(deps);
+  } finally {
+    store.transaction(() => store.team.setMeta(LEASE_KEY, ''));
   }
 }

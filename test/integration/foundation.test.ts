@@ -116,11 +116,12 @@ describe('the foundation', () => {
     sb = createSandbox();
     const worker = spawn(process.execPath, [CLI_BIN, 'worker', 'run'], { env: sb.env, stdio: 'ignore' });
     started.push(worker.pid as number);
-    await until(() => statusOf(sb).worker.pid === worker.pid, 15_000, 'the worker to be seen');
+    // Generous bounds: under the full suite's load a worker's start and each `status` take seconds.
+    await until(() => statusOf(sb).worker.pid === worker.pid, 45_000, 'the worker to be seen');
     expect(sb.engram(['worker', 'stop']).stdout).toMatch(`worker stopped (pid ${worker.pid})`);
-    await until(() => worker.exitCode !== null, 15_000, 'the worker to exit');
+    await until(() => worker.exitCode !== null, 30_000, 'the worker to exit');
     expect(worker.exitCode).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('keeps its files private whatever the umask, and forget leaves no trace of the memory’s turn', () => {
     sb = createSandbox();

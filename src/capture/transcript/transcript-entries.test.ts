@@ -106,6 +106,72 @@ describe('transcript records → entries', () => {
     expect(r.types.get('something-new')).toEqual({ seen: 1, skipped: 1 });
   });
 
+  it('keeps only the start of a file that was read, and the lines around a comment citing an upstream issue', () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    const file = [
+      ...Array.from({ length: 40 }, (_, i) => `const filler${i} = ${i};`),
+      '// Uses the git CLI: go-git Checkout deletes untracked files (https://github.com/go-git/go-git/issues/970).',
+      'export function checkout() {}',
+      ...Array.from({ length: 40 }, (_, i) => `const tail${i} = ${i};`),
+    ]
+      .map((l, i) => `${String(i + 1).padStart(6)}→${l}`)
+      .join('\n');
+    p.add({
+      ...base,
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        id: 'm1',
+        content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/git.ts' } }],
+      },
+    });
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'u1',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: file }] },
+    });
+    const text = (p.result().entries[0] as { result: { text: string } }).result.text;
+    expect(text.length).toBeLessThan(1500);
+    expect(text).toContain('filler0');
+    expect(text).toContain('issues/970');
+    expect(text).toContain('export function checkout');
+    expect(text).not.toContain('tail39');
+  });
+
+  it('keeps that a subagent was launched in the background (its launch notice is not its finding)', () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    p.add({
+      ...base,
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        id: 'm1',
+        content: [{ type: 'tool_use', id: 't1', name: 'Task', input: { description: 'Poem' } }],
+      },
+    });
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'u1',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: 'Async agent launched successfully.\nagentId: a9c',
+          },
+        ],
+      },
+      toolUseResult: { isAsync: true, status: 'async_launched', agentId: 'a9c', prompt: 'Write a poem' },
+    });
+    const call = p.result().entries[0] as { result: { structured: unknown } };
+    expect(call.result.structured).toEqual({ isAsync: true, status: 'async_launched' });
+  });
+
   it('treats a rejected tool call and an interrupt as interrupts, and skips system wrappers', () => {
     const p = createTranscriptParser();
     p.add({

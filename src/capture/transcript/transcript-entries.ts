@@ -7,6 +7,8 @@
  * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
  * never fatal. Every string is scrubbed before it leaves this module.
  */
+import { ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
+import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
 import { scrubText } from '../../core/scrub.ts';
 import {
   isRejection,
@@ -86,6 +88,9 @@ function usefulResultFields(value: unknown): unknown {
     'originalFile',
     'content',
     'totalTokens',
+    // A background agent's launch: its notice is not what it found.
+    'isAsync',
+    'status',
   ]) {
     if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
   }
@@ -248,12 +253,15 @@ export function createTranscriptParser(
         kept = true;
       } else if (call && !call.result) {
         // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-        // bulk of a transcript and no distiller uses it — except a file of rules for agents.
+        // bulk of a transcript and no distiller uses it — except a file of rules for agents, and the
+        // comments of a file read that cite an upstream issue (the code's notes of known bugs).
         const input = rec(call.input);
-        const ruleFile = RULE_FILE.test(str(input['file_path']));
+        const path = str(input['file_path']);
+        const ruleFile = RULE_FILE.test(path) || ENV_EXAMPLE_FILE.test(path) || PACKAGE_MANIFEST.test(path);
         const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
+        const notes = keep < text.length && call.name === 'Read' ? linesAroundTrackerLinks(text) : '';
         call.result = {
-          text: scrubText(text.slice(0, keep)),
+          text: scrubText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`),
           isError: block['is_error'] === true,
           structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
           uuid,

@@ -312,6 +312,38 @@ describe('corrections: what contradicts what the assistant just said or did', ()
   });
 });
 
+describe('a stopped action and the claims behind it', () => {
+  const stopped = (reply: string) =>
+    extractUserWords([
+      prompt('why the unused-variable warning?'),
+      say(
+        'It IS being used on line 86! This is a biome bug - it is not detecting usage inside the event listener. Let me disable the warning with a comment:',
+      ),
+      reject('Edit', {
+        file_path: 'app/routes/api.stream.ts',
+        old_string: 'const { svc } = await import("x");',
+        new_string: '// biome-ignore lint: used in listener\nconst { svc } = await import("x");',
+      }),
+      interrupt(),
+      prompt("we're importing it in two different methods?"),
+      say(reply),
+    ]);
+
+  it('once the assistant grants the point, the claims it gave for the stopped action are refuted', () => {
+    const found = stopped("You're absolutely right! The loader imports it too and never uses it.");
+    expect(found[0]?.draft.type).toBe('correction');
+    expect(found[0]?.refutes).toEqual([
+      'It IS being used on line 86!',
+      'This is a biome bug - it is not detecting usage inside the event listener.',
+    ]);
+  });
+
+  it('while it does not, only the action is corrected', () => {
+    const found = stopped('Only once: the action imports it, the loader does not.');
+    expect(found[0]?.refutes).toBeUndefined();
+  });
+});
+
 describe('choices, approvals and confirmations', () => {
   it('reads "A" as the option the assistant offered, even a message before', () => {
     const found = extractUserWords([

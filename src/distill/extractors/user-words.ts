@@ -304,15 +304,20 @@ export function readUtterance(u: Utterance): UserReading {
       !p.sentences.some((s, i) => p.moods[i] !== 'challenge' && (contrasts(s) || negates(s)));
     if (!onAction && doubts && stance !== 'agree') return reading('none', null);
     // The assistant's sentences the correction is about: a memory stating one of them is withdrawn.
+    // Stopping an action corrects the action — and, once the assistant grants the user's point, the
+    // claims it gave for it just before (its last statements, not its plans).
+    const priorSentences = u.prior
+      .replace(/```[\s\S]*?```/g, ' ')
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map(unmark);
     const refutes =
-      u.channel === 'rejection' || onAction
+      u.channel === 'rejection' || (onAction && stance !== 'agree')
         ? []
-        : u.prior
-            .replace(/```[\s\S]*?```/g, ' ')
-            .split(/(?<=[.!?])\s+|\n+/)
-            .map(unmark)
-            .filter((s) => s.length >= 25 && sharedScore(s, p.words) >= 3)
-            .slice(0, 4);
+        : onAction
+          ? priorSentences
+              .filter((s) => s.length >= 25 && !/^(?:let me|i'll|i will|now|next|first)\b/i.test(s))
+              .slice(-2)
+          : priorSentences.filter((s) => s.length >= 25 && sharedScore(s, p.words) >= 3).slice(0, 4);
     const memory = draft(
       u,
       'correction',

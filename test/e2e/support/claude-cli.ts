@@ -30,7 +30,7 @@ function bareEnv(home: string): Record<string, string> {
 }
 
 /** Run a command; resolves with its output, rejects on a non-zero exit, a signal or the timeout. */
-function exec(
+export function exec(
   cmd: string,
   args: string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
@@ -88,7 +88,7 @@ const LOCK_STALE_MS = 30 * 60_000;
  * A cross-process lock: a directory created atomically with `mkdir`, holding the owner's pid. A lock whose
  * owner is gone (or older than 30 min) is broken.
  */
-async function withLock<T>(lock: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(lock: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

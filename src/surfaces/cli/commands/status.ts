@@ -25,6 +25,17 @@ function unreadTranscripts(ctx: CliContext, store: Store): { root: string; sessi
   return { root, sessions };
 }
 
+function teamProjects(store: Store) {
+  const queued = store.team.outboxCounts();
+  return store.team.projects().map((p) => ({
+    id: p.projectId,
+    name: p.name,
+    lastSyncAt: store.team.syncedAt(p.projectId),
+    queued: queued.get(p.projectId) ?? 0,
+    lastError: p.lastError,
+  }));
+}
+
 export function statusCommand(ctx: CliContext, flags: { json: boolean }): number {
   const { config, env, home, paths } = ctx.runtime;
   const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
@@ -65,6 +76,8 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
           }
         : null,
       projects: store.sessions.projectStats(),
+      // Shared projects (engram team share): when each last synced with the team server.
+      team: teamProjects(store),
       hooks: store.sessions.hookStats(),
       distill: distillStatus(store, ctx.runtime.config, ctx.now()),
       config: {
@@ -151,6 +164,12 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
     const last = p.lastCaptureAt ? formatAge(now - p.lastCaptureAt) : 'never';
     lines.push(
       `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
+    );
+  }
+  for (const t of report.team) {
+    const synced = t.lastSyncAt === null ? 'never synced' : `synced ${formatAge(now - t.lastSyncAt)}`;
+    lines.push(
+      `team: ${t.name} ${synced} · ${t.queued} to push${t.lastError ? ` · last error: ${t.lastError}` : ''}`,
     );
   }
   const d = report.distill;

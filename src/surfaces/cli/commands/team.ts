@@ -4,7 +4,12 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { describeError } from '../../../core/errors.ts';
+import type { Logger } from '../../../core/ports.ts';
+import type { Store } from '../../../store/store.ts';
+import type { SyncReport } from '../../../worker/team-sync.ts';
 import type { CliContext } from '../context.ts';
+import { readTeamCredentials } from '../team/team-credentials.ts';
 import { boolFlag, intFlag, stringFlag, type CommandSpec } from '../registry.ts';
 import { TEAM_ADMIN_USAGE } from '../team/team-admin-usage.ts';
 import type * as TeamEntry from '../team/team-entry.ts';
@@ -14,17 +19,42 @@ export async function loadTeamEntry(ctx: CliContext): Promise<typeof TeamEntry> 
   return (await import(pathToFileURL(join(ctx.distDir, 'team.mjs')).href)) as typeof TeamEntry;
 }
 
+/**
+ * Background team sync for a long-lived engram process (the worker, the viewer), when this machine
+ * is logged in to a team server; null otherwise. Processes alive at once take turns (a lease).
+ */
+export async function backgroundTeamSync(
+  ctx: CliContext,
+  store: Store,
+  logger: Logger,
+): Promise<(() => Promise<SyncReport>) | null> {
+  let creds;
+  try {
+    creds = readTeamCredentials(ctx.runtime.paths.teamCredentials);
+  } catch (error) {
+    // A broken team.json must not stop capture, distillation or the viewer: no sync until it is fixed.
+    logger.error('team sync off: cannot read the team login', { error: describeError(error) });
+    return null;
+  }
+  if (!creds) return null;
+  const { workerTeamSync } = await loadTeamEntry(ctx);
+  return workerTeamSync(creds, store, logger, ctx.runtime.config['team.timeoutMs']);
+}
+
 export const teamSpec: CommandSpec = {
   name: 'team',
   group: 'Team',
   summary: 'share memory with a team server: login | share | status | sync | mark | unmark | admin',
-  usage: 'login --server URL --token T | share | status | sync [--dry-run] | mark|unmark <id…> | admin …',
+  usage:
+    'login --server URL --token T [--device NAME] | share | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
   details: [
     'login     check the token with the server and keep it in $ENGRAM_HOME/team.json (mode 0600)',
     'share     share this project (opt-in; needs a role there): its distilled memories, summaries and links',
     'status    the server, your role per shared project, what waits to be pushed, what is held back and why',
-    'sync      push and pull now (the worker also does it every team.syncIntervalSeconds); --dry-run shows',
-    '          exactly what would leave this machine and what stays, without sending anything',
+    'sync      push, pull and send the project state now (the worker and the viewer also sync every',
+    '          team.syncIntervalSeconds while they run); --dry-run shows exactly what would leave this',
+    '          machine and what stays, without sending anything',
+    'device    this machine\'s name on the server (its host name at login); "device NAME" renames it',
     'mark      share personal preferences (type preference stays private unless marked); unmark stops it',
     '',
     TEAM_ADMIN_USAGE,
@@ -45,7 +75,11 @@ export const teamSpec: CommandSpec = {
       description: 'admin: a git remote (any form), name:<project> or prj_ id',
     },
     role: { type: 'string', value: 'ROLE', description: 'admin grant: reader, writer or admin' },
-    device: { type: 'string', value: 'NAME', description: 'admin: the device a new token is for' },
+    device: {
+      type: 'string',
+      value: 'NAME',
+      description: 'login: name this machine (default: its host name); admin: the device a new token is for',
+    },
     scopes: {
       type: 'string',
       value: 'LIST',

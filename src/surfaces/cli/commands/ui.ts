@@ -15,8 +15,10 @@ import { launchUrlFor, startViewer } from '../../http/viewer-server.ts';
 import { clearViewerState, runningViewer, writeViewerState } from '../../http/viewer-state.ts';
 import { openBrowser } from '../../open-browser.ts';
 import { ensureHome } from '../../runtime.ts';
+import { createTeamSyncScheduler, tickEvery } from '../../../worker/team-scheduler.ts';
 import type { CliContext } from '../context.ts';
 import { boolFlag, intFlag, type CommandSpec } from '../registry.ts';
+import { backgroundTeamSync } from './team.ts';
 
 export interface UiFlags {
   port: number | null;
@@ -53,6 +55,22 @@ export async function uiCommand(ctx: CliContext, flags: UiFlags): Promise<number
       port: flags.port ?? config['viewer.port'],
     });
     writeViewerState(paths.viewerState, { stamp: ownStamp(), port: viewer.port, startedAt: ctx.now() });
+    // While it runs, the viewer keeps shared projects in sync too (an edit made here reaches the team).
+    const teamSync = await backgroundTeamSync(ctx, store, logger);
+    const teamStop = new AbortController();
+    const team = teamSync
+      ? tickEvery(
+          createTeamSyncScheduler({
+            sync: teamSync,
+            logger,
+            clock: systemClock,
+            intervalMs: config['team.syncIntervalSeconds'] * 1000,
+            signal: teamStop.signal,
+          }),
+          systemClock,
+          1000,
+        )
+      : null;
     const stop = () => void viewer.stop();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
@@ -69,6 +87,8 @@ export async function uiCommand(ctx: CliContext, flags: UiFlags): Promise<number
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      teamStop.abort();
+      await team?.stop();
       clearViewerState(paths.viewerState, process.pid);
     }
     return 0;
@@ -85,7 +105,8 @@ export const uiSpec: CommandSpec = {
   details:
     'Prints a one-time sign-in link as the first line of stdout and opens it in the browser. Runs in a process ' +
     'of its own until no browser tab has been open for viewer.idleExitSeconds (or Ctrl-C); the capture worker ' +
-    'is not involved. Run it again while it runs to get a new link.',
+    'is not involved. On a machine logged in to a team server it also syncs shared projects while it runs. ' +
+    'Run it again while it runs to get a new link.',
   flags: {
     port: {
       type: 'string',

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeError, EngramError } from '../../../core/errors.ts';
+import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
@@ -26,8 +26,7 @@ import { ownStamp } from '../../../store/process-identity.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
 import type { CommandSpec } from '../registry.ts';
-import { readTeamCredentials } from '../team/team-credentials.ts';
-import { loadTeamEntry } from './team.ts';
+import { backgroundTeamSync } from './team.ts';
 
 function cliEntry(ctx: CliContext): string {
   const path = join(ctx.distDir, 'cli.mjs');
@@ -132,7 +131,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
-      teamSync: await teamSyncFor(ctx, store, logger),
+      teamSync: await backgroundTeamSync(ctx, store, logger),
       backupDir: paths.backupDir,
     });
     return 0;
@@ -140,25 +139,6 @@ async function runForeground(ctx: CliContext): Promise<number> {
     removeWorkerPidFile(paths, stamp.pid);
     store.close();
   }
-}
-
-/** The worker's team sync, when this machine is logged in to a team server (dist/team.mjs). */
-async function teamSyncFor(
-  ctx: CliContext,
-  store: ReturnType<CliContext['openStore']>,
-  logger: ReturnType<typeof createFileLogger>,
-) {
-  let creds;
-  try {
-    creds = readTeamCredentials(ctx.runtime.paths.teamCredentials);
-  } catch (error) {
-    // A broken team.json must not stop capture and distillation: no sync until it is fixed.
-    logger.error('team sync off: cannot read the team login', { error: describeError(error) });
-    return null;
-  }
-  if (!creds) return null;
-  const { workerTeamSync } = await loadTeamEntry(ctx);
-  return workerTeamSync(creds, store, logger, ctx.runtime.config['team.timeoutMs']);
 }
 
 export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {

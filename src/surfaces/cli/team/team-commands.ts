@@ -2,9 +2,11 @@
  * `engram team login | share | status | sync | mark | unmark` (the sync side) and the dispatch to
  * `engram team admin …` (team-admin.ts). In dist/team.mjs: loaded only by `engram team`.
  */
+import { hostname } from 'node:os';
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../../core/errors.ts';
 import { readGitState } from '../../../worker/git-state.ts';
+import { formatAge } from '../../../recall/render-context.ts';
 import { planPush, shareProject } from '../../../worker/team-sync.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -18,7 +20,8 @@ export interface TeamFlags extends TeamAdminFlags {
   cwd: string;
 }
 
-const USAGE = 'engram team login | share | status | sync [--dry-run] | mark <id…> | unmark <id…> | admin …';
+const USAGE =
+  'engram team login | share | status | sync [--dry-run] | device [NAME] | mark <id…> | unmark <id…> | admin …';
 
 export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFlags): Promise<number> {
   const [action, ...rest] = args;
@@ -27,6 +30,8 @@ export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFl
       return login(ctx, flags);
     case 'share':
       return share(ctx, flags);
+    case 'device':
+      return device(ctx, rest[0], flags);
     case 'status':
       return status(ctx, flags);
     case 'sync':
@@ -49,22 +54,25 @@ async function login(ctx: CliContext, flags: TeamFlags): Promise<number> {
   }
   const api = teamApiFor({ server: flags.server, token: flags.token }, ctx.runtime.config['team.timeoutMs']);
   const me = await api.me();
+  // A token made without a device name is named after this machine; --device names it as asked.
+  const device = flags.device ?? (me.token.device === UNNAMED_DEVICE ? hostDeviceName() : me.token.device);
+  if (device !== me.token.device) await api.nameDevice(device);
   writeTeamCredentials(ctx.runtime.paths.teamCredentials, {
     server: api.server,
     token: flags.token,
     user: me.user.name,
-    device: me.token.device,
+    device,
   });
   if (flags.json)
     printJson(ctx, {
       server: api.server,
       user: me.user.name,
-      device: me.token.device,
+      device,
       projects: me.projects,
     });
   else {
     ctx.io.out(
-      `logged in to ${api.server} as ${me.user.name} (device ${me.token.device}); token kept in ${ctx.runtime.paths.teamCredentials}\n`,
+      `logged in to ${api.server} as ${me.user.name} (device ${device}); token kept in ${ctx.runtime.paths.teamCredentials}\n`,
     );
     ctx.io.out(
       me.projects.length === 0
@@ -72,6 +80,31 @@ async function login(ctx: CliContext, flags: TeamFlags): Promise<number> {
         : `your projects: ${me.projects.map((p) => `${p.key.replace(/^git:/, '')} (${p.role})`).join(', ')}\n`,
     );
   }
+  return 0;
+}
+
+/** What the admin API names a token's device when not told (protocol's default). */
+const UNNAMED_DEVICE = 'default';
+
+/** This machine's host name as a device name (letters, digits, . _ -; at most 63). */
+export function hostDeviceName(host = hostname()): string {
+  const name = host
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 63);
+  return name === '' ? 'machine' : name;
+}
+
+/** `team device [NAME]`: this machine's device name on the server; with NAME, renamed. */
+async function device(ctx: CliContext, name: string | undefined, flags: TeamFlags): Promise<number> {
+  const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
+  if (name !== undefined) {
+    await teamApiFor(creds, ctx.runtime.config['team.timeoutMs']).nameDevice(name);
+    writeTeamCredentials(ctx.runtime.paths.teamCredentials, { ...creds, device: name });
+  }
+  const current = name ?? creds.device;
+  if (flags.json) printJson(ctx, { device: current });
+  else ctx.io.out(`this machine is ${current} on ${creds.server}\n`);
   return 0;
 }
 
@@ -129,6 +162,7 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
         queued: counts.get(p.projectId) ?? 0,
         lastPushAt: p.lastPushAt,
         lastPullAt: p.lastPullAt,
+        lastSyncAt: store.team.syncedAt(p.projectId),
         lastError: p.lastError,
       })),
       blocked: store.team.blocked(),
@@ -157,7 +191,7 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
   if (local.projects.length === 0) ctx.io.out('no shared projects (run "engram team share" in one)\n');
   for (const p of local.projects) {
     ctx.io.out(
-      `  ${p.name} ${p.id} ${p.role ?? 'no role'}: ${p.queued} to push, pulled up to ${p.cursor}` +
+      `  ${p.name} ${p.id} ${p.role ?? 'no role'}: ${p.lastSyncAt === null ? 'never synced' : `synced ${formatAge(ctx.now() - p.lastSyncAt)}`}, ${p.queued} to push, pulled up to ${p.cursor}` +
         `${p.lastError ? `; last error: ${p.lastError}` : ''}\n`,
     );
   }
@@ -199,7 +233,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const { config, paths } = ctx.runtime;
   const logger = createFileLogger(paths.workerLog, config['log.level'], 'team-sync');
   const report = await withStoreAsync(ctx, (store) =>
-    teamSyncFor(creds, store, logger, config['team.timeoutMs'])(),
+    teamSyncFor(creds, store, logger, config['team.timeoutMs'], 'now')(),
   );
   if (flags.json) printJson(ctx, report);
   else {
