@@ -85,12 +85,12 @@ const RULES: readonly Rule[] = [
     rule: 'void-instructions',
     category: 'override',
     severity: H,
-    pre: /earlier|previous|prior|above|original|existing|supersed|overrid|replac|void/,
+    pre: /guidance|instructions|rules|directions|directives|guidelines|constraints|prompt|policies/,
     re: /\b(?:earlier|previous|prior|above|original|existing|other|initial)\b (?:guidance|instructions|rules|directions|directives|guidelines|constraints|prompts?|policies)\b[^.\n]{0,20}\b(?:(?:is|are|as|be) (?:now )?(?:void|obsolete|invalid|superseded|cancell?ed|revoked|irrelevant|outdated)|no longer (?:apply|applies|valid|in effect|hold|matter))\b|\b(?:supersedes?|overrides?|replaces?|voids?|cancels?|nullifies)\b[^.\n]{0,30}\b(?:rules|instructions|guidance|guidelines|directions|constraints|system prompt)\b[^.\n]{0,30}\b(?:you|the assistant|the agent|the model|claude)\b/,
   },
   {
     rule: 'new-instructions',
-    pre: /instruction|directive|system|orders|<|\[/,
+    pre: /instruction|directive|system|orders|<\/?(?:system|inst|assistant|im_)|\[\/?(?:system|inst)\]|begin (?:system|new)/,
     category: 'override',
     severity: H,
     re: /\b(?:new|updated|revised|real|actual|true|hidden|secret|additional) (?:system )?(?:instructions|directives|system prompt|orders)\b|\bsystem prompt\b|<\/?(?:system|instructions?|assistant|im_start|im_end)\b[^>]{0,20}>|\[\/?(?:system|inst)\]|\bbegin (?:system|new) (?:instructions|prompt)\b/,
@@ -105,7 +105,7 @@ const RULES: readonly Rule[] = [
   // Keeping the user out of it.
   {
     rule: 'hide-from-user',
-    pre: /tell|inform|mention|notify|alert|reveal|report|show|let|silent|secret|covert|surreptitious|stealth|quiet|discreet|knowing|noticing|knowledge|consent|hid|conceal|invisible/,
+    pre: /(?:not|never|n't|without|need not|is not to|are not to)\s+(?:tell|inform|mention|notify|alert|reveal|report|show|let)|silent|secret|covert|surreptitious|stealth|quiet|discreet|knowing|noticing|knowledge|consent|hid|conceal|invisible/,
     category: 'conceal',
     severity: H,
     re: /\b(?:do not|don't|never|without|must not|mustn't|should not|shouldn't|need not|is not to|are not to)\s+(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|report|reporting|show|showing|let)\b[^.\n]{0,20}\b(?:the )?(?:user|human|developer|operator|owner|maintainers?|anyone)\b|\b(?:silently|secretly|covertly|surreptitiously|stealthily|quietly|discreetly)\b|\bwithout (?:the )?(?:user|human|developer)(?:'s)? (?:knowing|noticing|knowledge|consent)\b|\b(?:hide|hidden|conceal|concealed|secret|invisible)\b[^.\n]{0,20}\bfrom (?:the |whoever|anyone|everyone|them|him|her|user|human|developer|operator|reviewer)/,
@@ -156,7 +156,7 @@ const RULES: readonly Rule[] = [
   // Running code from elsewhere.
   {
     rule: 'pipe-to-shell',
-    pre: /\||\$\(|<\(|`|pipe/,
+    pre: /\|\s*(?:sudo\s+)?(?:[a-z]*sh|python|node|perl|ruby|iex|invoke|powershell|pwsh)\b|\$\(|<\(|`\s*(?:curl|wget)|pipe/,
     category: 'remote-code',
     severity: H,
     re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b|\bpipe\b[^.\n]{0,60}\b(?:into|to|through|in)\s+(?:a |the |your )?(?:sudo )?(?:(?:ba|z|da|k|fi)?sh|shell|python3?|node|powershell|interpreter)\b/,

@@ -258,7 +258,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     let shown = 0;
     for (const o of standing) {
       const line = indexLine(o, now, { stale: staleStanding.get(o.id), team: standingTeam?.note(o.id) });
-      if (!gate.pass(line, o.trust, o.id, o.review === 'approved')) {
+      if (!gate.passMemory(line, o)) {
         shown++;
         continue;
       }
@@ -322,7 +322,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     for (const o of current) {
       if (!budget.fits(reserve)) break;
       const line = indexLine(o, now, { team: team?.note(o.id) });
-      if (!gate.pass(line, o.trust, o.id, o.review === 'approved')) continue;
+      if (!gate.passMemory(line, o)) continue;
       if (!budget.tryAdd(line)) break;
       ids.push(o.id);
       items.push({ id: o.id, tokens: estimateTokens(line), score: null, why: 'recent' });
@@ -341,7 +341,7 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     for (const o of outdated) {
       if (!budget.fits(reserve)) break;
       const line = indexLine(o, now, { stale: stale.get(o.id), team: team?.note(o.id) });
-      if (!gate.pass(line, o.trust, o.id, o.review === 'approved')) continue;
+      if (!gate.passMemory(line, o)) continue;
       if (!budget.tryAdd(line)) break;
       ids.push(o.id);
       items.push({ id: o.id, tokens: estimateTokens(line), score: null, why: 'stale' });
@@ -408,7 +408,7 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   for (const { o, share } of chosen) {
     const detail = o.narrative ? ` — ${oneLine(o.narrative, 160)}` : '';
     const line = `${indexLine(o, req.now, { team: team?.note(o.id) })}${detail}`;
-    if (!gate.pass(line, o.trust, o.id, o.review === 'approved')) continue;
+    if (!gate.passMemory(line, o)) continue;
     if (!budget.tryAdd(line)) break;
     ids.push(o.id);
     items.push({ id: o.id, tokens: estimateTokens(line), score: share, why: 'match' });
