@@ -159,7 +159,7 @@ const RULES: readonly Rule[] = [
     pre: /\|\s*(?:sudo\s+)?(?:[a-z]*sh|python|node|perl|ruby|iex|invoke|powershell|pwsh)\b|\$\(|<\(|`\s*(?:curl|wget)|pipe/,
     category: 'remote-code',
     severity: H,
-    re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b|\bpipe\b[^.\n]{0,60}\b(?:into|to|through|in)\s+(?:a |the |your )?(?:sudo )?(?:(?:ba|z|da|k|fi)?sh|shell|python3?|node|powershell|interpreter)\b/,
+    re: /\b(?:curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|python3?|node|perl|ruby|iex|invoke-expression|powershell|pwsh)\b|\b(?:eval|source|bash|sh|zsh)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b|\bpipe\b(?:[^.\n]|\.(?=\S)){0,80}?\b(?:into|to|through|in)\s+(?:a |the |your )?(?:sudo )?(?:(?:ba|z|da|k|fi)?sh|shell|python3?|node|powershell|interpreter)\b/,
   },
   {
     rule: 'download-and-run',
