@@ -2,6 +2,7 @@
  * Domain model shared by every layer. Pure types: no I/O, no runtime dependencies.
  */
 import type { ObservationId, ProjectId } from './ids.ts';
+import type { ReviewState, TrustClass } from './trust.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -104,6 +105,12 @@ export interface ObservationDraft {
    * `env:port:dev`): a later memory of the same subject merges into it, supersedes it or closes it.
    */
   subject?: string;
+  /**
+   * The trust of the evidence it was distilled from, when the distiller knows it (the user's words,
+   * the repository, tool output, external content); the mutation path takes the lowest of this and
+   * what the change's origin allows.
+   */
+  trust?: TrustClass;
 }
 
 /** A memory's content fields (everything a draft holds but its subject), in one place for every projection. */
@@ -148,6 +155,14 @@ export interface Observation extends ObservationDraft {
   /** How many times the same memory was distilled again (merged into this one), and the last time. */
   seenCount: number;
   lastSeenAt: number;
+  /** The trust of its evidence (the lowest when mixed); a person's edit makes it the user's. */
+  trust: TrustClass;
+  /** `held`: quarantined (never injected, standing or pushed) until a person approves it. */
+  review: ReviewState;
+  /** Why it is held (the screen's rule and the text it matched), or who approved it. */
+  reviewReason: string | null;
+  /** The version of the instruction screen that last judged it (0: not yet). */
+  screenVersion: number;
 }
 
 /** One memory in an injection: its id, what its line cost, and why it was chosen. */
@@ -164,12 +179,24 @@ export interface InjectedItem {
   why: 'standing' | 'recent' | 'stale' | 'match';
 }
 
+/** A line the injection gate kept out of a context hook's text, and why. */
+export interface DroppedLine {
+  /** The memory the line showed, or null for a line of the session summary or the team's state. */
+  id: string | null;
+  rule: string;
+  category: string;
+  /** The part of the line that matched (at most 120 characters). */
+  excerpt: string;
+}
+
 /** What a context hook injected with its event (recorded when the worker imports the event). */
 export interface InjectedContext {
   text: string;
   tokens: number;
   observationIds: string[];
   items: InjectedItem[];
+  /** Lines the injection gate dropped (absent: none). */
+  dropped?: DroppedLine[];
   /** The hook's own time until it had rendered, in milliseconds. */
   latencyMs: number;
 }

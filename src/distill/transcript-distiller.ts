@@ -13,6 +13,7 @@ import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from 
 import { isRejection, rejectionReason, type TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from './analyse-turn.ts';
 import { digestGotchas } from './compact-summary.ts';
+import { floorOfEntries, floorOfEvents, relayedTrust } from './evidence-trust.ts';
 import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
@@ -76,20 +77,47 @@ function digestMemories(
 export function extractAll(
   entries: readonly TranscriptEntry[],
   context: readonly TranscriptEntry[] = [],
-  options: { minConfidence?: number; unverified?: boolean } = {},
+  options: { minConfidence?: number; unverified?: boolean; projectRoot?: string } = {},
 ): Extracted[] {
   const minConfidence = options.minConfidence ?? 0.5;
   const readings = readUserWords(entries, context);
-  return [
-    ...readings.flatMap((r) => r.memories),
-    ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
-    ...extractProjectRules(entries),
-    ...digestMemories(entries, context),
-    ...extractProjectFacts(entries),
-    ...extractCodeNotes(entries),
-    ...extractEnvExample(entries),
-    ...extractPackageScripts(entries),
-  ].filter((x) => x.confidence >= minConfidence);
+  return withEvidenceTrust(
+    [
+      ...readings.flatMap((r) => r.memories),
+      ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
+      ...extractProjectRules(entries),
+      ...digestMemories(entries, context),
+      ...extractProjectFacts(entries),
+      ...extractCodeNotes(entries),
+      ...extractEnvExample(entries),
+      ...extractPackageScripts(entries),
+    ].filter((x) => x.confidence >= minConfidence),
+    entries,
+    options.projectRoot,
+  );
+}
+
+/**
+ * Each memory's trust from its evidence (see distill/evidence-trust): what an extractor read verbatim
+ * keeps the trust it gave; the assistant's words (what they relay, else local tool output) fall to
+ * external when their turn took in external content.
+ */
+function withEvidenceTrust(
+  found: Extracted[],
+  entries: readonly TranscriptEntry[],
+  projectRoot?: string,
+): Extracted[] {
+  const floors = new Map<string, ReturnType<typeof floorOfEntries>>();
+  for (const turn of splitTranscriptTurns(entries)) {
+    const floor = floorOfEntries(turn, projectRoot);
+    for (const e of turn) {
+      floors.set(e.uuid, floor);
+      if (e.kind === 'tool_call' && e.result) floors.set(e.result.uuid, floor);
+    }
+  }
+  for (const x of found)
+    if (!x.draft.trust) x.draft.trust = relayedTrust(x.relayed ?? 'tool', floors.get(x.uuid) ?? 'repository');
+  return found;
 }
 
 export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): TranscriptEntry[][] {
@@ -210,7 +238,14 @@ export function distilTranscript(
       });
       const at = events[events.length - 1]?.at ?? 0;
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
-      for (const draft of result.observations) memories.push({ draft, provenance, at });
+      // What the distiller made of the turn relays its tool results and the assistant's words.
+      const floor = floorOfEntries(turn, options.projectRoot);
+      for (const draft of result.observations)
+        memories.push({
+          draft: { ...draft, trust: draft.trust ?? relayedTrust('tool', floor) },
+          provenance,
+          at,
+        });
       resolutions.push(...(result.resolutions ?? []));
       for (const path of result.removedFiles ?? []) removedFiles.push({ path, at });
       for (const subject of result.finishedTasks ?? [])
@@ -218,7 +253,7 @@ export function distilTranscript(
       if (result.summary) summary = result.summary;
     }
   }
-  for (const x of extractAll(entries, context))
+  for (const x of extractAll(entries, context, { projectRoot: options.projectRoot }))
     memories.push({
       draft: x.draft,
       provenance: [x.uuid],
@@ -320,6 +355,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   const entries = entriesOfEvents(events, before);
   const context = entries.filter((e) => e.uuid.endsWith(':before'));
   const fresh = entries.filter((e) => !e.uuid.endsWith(':before'));
+  const floor = floorOfEvents(events);
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractProjectRules(fresh),
@@ -327,5 +363,9 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractEnvExample(fresh),
     ...extractPackageScripts(fresh),
     ...digestMemories(fresh, context),
-  ].filter((x) => x.confidence >= 0.5);
+  ]
+    .filter((x) => x.confidence >= 0.5)
+    .map((x) =>
+      x.draft.trust ? x : { ...x, draft: { ...x.draft, trust: relayedTrust(x.relayed ?? 'tool', floor) } },
+    );
 }

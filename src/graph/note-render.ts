@@ -115,6 +115,8 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
     project: ctx.projectName,
     session_id: m.sessionId ?? undefined,
     source: m.source,
+    trust: m.trust,
+    review: m.review === 'clear' ? undefined : m.review,
     files: files.length > 0 ? files : undefined,
     stale_since: n.stale ? noteTime(n.stale.since) : undefined,
   });
@@ -135,6 +137,11 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
     );
   if (m.status !== 'active')
     derived.push(`> [!note] ${m.status}${m.statusReason ? `: ${oneLine(m.statusReason)}` : ''}`, '');
+  if (m.review === 'held')
+    derived.push(
+      `> [!danger] Quarantined (never injected until a person approves it: \`engram review\`): ${oneLine(m.reviewReason ?? 'instruction-like text')}`,
+      '',
+    );
   const fileLinks = links(ctx, outOfKind(ctx, m.id, 'touches'));
   if (fileLinks.length > 0) derived.push(`touches:: ${fileLinks.join(', ')}`);
   const partOf = links(ctx, outOfKind(ctx, m.id, 'part_of'));

@@ -169,11 +169,13 @@ describe('vault sync rules', () => {
     expect(m?.facts).toEqual(['journal_mode = WAL', 'synchronous = NORMAL', 'checkpoint on close']);
     expect(m?.narrative).not.toContain('FAKEFAKE');
     expect(w.store.changes.ofEntity(decision).at(-1)).toMatchObject({ op: 'edit', origin: 'vault' });
-    // The human's file stays as they wrote it, apart from engram's derived parts.
+    // The human's file stays as they wrote it, apart from engram's derived parts; their edit makes
+    // the memory theirs (trust: user).
     const after = read(decision);
-    expect(after.split('\n').filter((l) => !l.startsWith('updated:'))).toEqual(
-      edited.split('\n').filter((l) => !l.startsWith('updated:')),
-    );
+    expect(m?.trust).toBe('user');
+    expect(after).toContain('\ntrust: user\n');
+    const mine = (l: string) => !l.startsWith('updated:') && !l.startsWith('trust:');
+    expect(after.split('\n').filter(mine)).toEqual(edited.split('\n').filter(mine));
     expect(sync().written).toBe(0);
   });
 

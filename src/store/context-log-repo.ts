@@ -5,7 +5,7 @@
 import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
-import type { InjectedItem } from '../core/model.ts';
+import type { DroppedLine, InjectedItem } from '../core/model.ts';
 
 export type { InjectedItem } from '../core/model.ts';
 
@@ -20,6 +20,8 @@ export interface ContextLogEntry {
   tokens: number;
   items: InjectedItem[];
   latencyMs: number | null;
+  /** Lines the injection gate dropped (absent: none). */
+  dropped?: DroppedLine[];
 }
 
 export interface ContextLogRow extends ContextLogEntry {
@@ -38,12 +40,13 @@ interface Row {
   tokens: number;
   items: string;
   latency_ms: number | null;
+  dropped: string;
 }
 
-function parseItems(text: string): InjectedItem[] {
+function parseItems<T = InjectedItem>(text: string): T[] {
   try {
     const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? (value as InjectedItem[]) : [];
+    return Array.isArray(value) ? (value as T[]) : [];
   } catch {
     // A damaged row shows its text without the per-memory breakdown rather than failing the page.
     return [];
@@ -62,6 +65,7 @@ const toRow = (r: Row): ContextLogRow => ({
   tokens: r.tokens,
   items: parseItems(r.items),
   latencyMs: r.latency_ms,
+  dropped: parseItems<DroppedLine>(r.dropped ?? '[]'),
 });
 
 /** Hook latency over a period, per hook: calls, median and 95th percentile. */
@@ -75,8 +79,8 @@ export interface HookLatency {
 export function createContextLogRepo(db: Db) {
   const insert = lazyStatement(
     db,
-    `INSERT INTO context_log (session_id, project_id, hook, start_source, event_seq, at, text, tokens, items, latency_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO context_log (session_id, project_id, hook, start_source, event_seq, at, text, tokens, items, latency_ms, dropped)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ofSession = lazyStatement(
     db,
@@ -93,7 +97,25 @@ export function createContextLogRepo(db: Db) {
        SUM(CASE WHEN tokens > 0 THEN 1 ELSE 0 END) AS injected
      FROM context_log WHERE at >= ? GROUP BY day ORDER BY day`,
   );
+  const drops = lazyStatement(
+    db,
+    `SELECT session_id, hook, at, dropped FROM context_log WHERE at >= ? AND dropped <> '[]' ORDER BY at DESC LIMIT ?`,
+  );
   return {
+    /** Lines the injection gate dropped since `since`, newest first (at most `limit` hook calls). */
+    drops(
+      since: number,
+      limit = 50,
+    ): { sessionId: string; hook: string; at: number; dropped: DroppedLine[] }[] {
+      return (
+        drops().all(since, limit) as { session_id: string; hook: string; at: number; dropped: string }[]
+      ).map((r) => ({
+        sessionId: r.session_id,
+        hook: r.hook,
+        at: r.at,
+        dropped: parseItems<DroppedLine>(r.dropped),
+      }));
+    },
     add(e: ContextLogEntry): void {
       insert().run(
         e.sessionId,
@@ -106,6 +128,7 @@ export function createContextLogRepo(db: Db) {
         e.tokens,
         JSON.stringify(e.items),
         e.latencyMs,
+        JSON.stringify(e.dropped ?? []),
       );
     },
     /** A session's injections, oldest first. */

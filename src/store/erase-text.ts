@@ -43,7 +43,7 @@ export const RAW_PLACES: readonly RawPlace[] = [
     name: 'injected context',
     table: 'context_log',
     key: 'id',
-    columns: ['text'],
+    columns: ['text', 'dropped'],
     project: 'project_id',
   },
   {

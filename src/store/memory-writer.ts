@@ -14,7 +14,9 @@ import type {
   ObservationSource,
   ObservationStatus,
 } from '../core/model.ts';
+import { SCREEN_VERSION } from '../core/instruction-screen.ts';
 import { erasePhrase, phrasePattern } from '../core/phrase.ts';
+import { lowestTrust, type TrustClass } from '../core/trust.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import type { Db } from './database.ts';
 import { eraseInjectedLinesOf } from './erase-injected.ts';
@@ -31,6 +33,14 @@ import {
   storableText,
   unique,
 } from './memory-draft.ts';
+import {
+  createReviewOps,
+  judge,
+  PERSON_ORIGINS,
+  sameText,
+  screenedTexts,
+  trustOfWrite,
+} from './memory-review.ts';
 import { createMutationKit, type MutationContext, type MutationKit } from './mutation-kit.ts';
 import {
   OBSERVATION_COLUMNS,
@@ -73,6 +83,8 @@ export interface MergeAddition {
   provenance?: string[];
   /** When it was seen again (default: the mutation time). */
   seenAt?: number;
+  /** The trust of the evidence it was seen in again (mixed evidence takes the lowest). */
+  trust?: TrustClass;
 }
 
 /** Memories through the mutation path (created, edited, merged, superseded, …, forgotten, redacted). */
@@ -92,14 +104,15 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     db,
     `INSERT INTO observations (id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
        files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
-       search_terms, version, pinned, seen_count, last_seen_at, subject)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?)`,
+       search_terms, version, pinned, seen_count, last_seen_at, subject, trust, review, review_reason, screen_version)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?, ?, ?, ?, ?)`,
   );
   const writeContent = lazyStatement(
     db,
     `UPDATE observations SET type = ?, title = ?, subtitle = ?, narrative = ?, facts = ?, concepts = ?,
        files_read = ?, files_modified = ?, content_hash = ?, tokens = ?, search_terms = ?, status = ?,
-       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?, subject = ?
+       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?, subject = ?,
+       trust = ?, review = ?, review_reason = ?, screen_version = ?
      WHERE id = ?`,
   );
   const writeSeen = lazyStatement(
@@ -140,6 +153,10 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     `UPDATE observation_versions SET snapshot = ? WHERE observation_id = ? AND version = ?`,
   );
   const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
+  const setTrust = lazyStatement(
+    db,
+    `UPDATE observations SET trust = ?, review = ?, review_reason = ?, screen_version = ? WHERE id = ?`,
+  );
 
   const load = (id: string): Observation | null => {
     const row = byId().get(id) as ObservationRow | undefined;
@@ -165,9 +182,20 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     op: string,
     ctx: MutationContext,
     keep = true,
+    claimed?: TrustClass,
   ): Observation => {
     const next = cleanSnapshot(state);
     const version = cur.version + 1;
+    // New text is judged again: a person's is the user's; a redaction keeps the trust it had.
+    const same = sameText(cur, next);
+    const trust =
+      same || op === 'redact' ? lowestTrust([claimed, cur.trust]) : trustOfWrite(ctx, claimed, cur.trust);
+    const verdict = judge(screenedTexts(next), trust, {
+      review: cur.review,
+      reason: cur.reviewReason,
+      trust: cur.trust,
+      sameText: same,
+    });
     if (keep) {
       keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
       trimVersions().run(cur.id, cur.version - 50);
@@ -192,11 +220,27 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
       version,
       ctx.at,
       next.subject ?? null,
+      verdict.trust,
+      verdict.review,
+      verdict.reason,
+      SCREEN_VERSION,
       cur.id,
     );
     addHash().run(cur.projectId, hash, cur.id);
     log('memory', cur.id, cur.projectId, op, ctx, version);
+    if (verdict.review === 'held' && cur.review !== 'held')
+      log('memory', cur.id, cur.projectId, 'quarantine', ctx, version);
     return mustLoadAny(cur.id);
+  };
+
+  /** Evidence of lower trust seen for the same text: the memory takes the lowest, and is judged again. */
+  const retrust = (cur: Observation, claimed: TrustClass | undefined, ctx: MutationContext) => {
+    const trust = trustOfWrite(ctx, claimed, cur.trust);
+    if (trust === cur.trust || PERSON_ORIGINS.has(ctx.origin)) return;
+    const verdict = judge(screenedTexts(cur), trust);
+    setTrust().run(verdict.trust, verdict.review, verdict.reason, SCREEN_VERSION, cur.id);
+    if (verdict.review === 'held' && cur.review !== 'held')
+      log('memory', cur.id, cur.projectId, 'quarantine', ctx, cur.version);
   };
 
   const setStatus = (
@@ -236,12 +280,14 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
               filesModified: draft.filesModified,
               provenance,
               seenAt: m.createdAt,
+              ...(m.draft.trust ? { trust: m.draft.trust } : {}),
             },
             ctx,
           );
           return { id: existing.id, outcome: 'merged' as const };
         }
         const id = m.id ?? newObservationId(m.createdAt);
+        const verdict = judge(screenedTexts(draft), trustOfWrite(ctx, m.draft.trust));
         insert().run(
           id,
           m.projectId,
@@ -264,9 +310,14 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
           m.pinned ? 1 : 0,
           m.createdAt,
           draft.subject ?? null,
+          verdict.trust,
+          verdict.review,
+          verdict.reason,
+          SCREEN_VERSION,
         );
         addHash().run(m.projectId, hash, id);
         log('memory', id, m.projectId, 'create', ctx, 1);
+        if (verdict.review === 'held') log('memory', id, m.projectId, 'quarantine', ctx, 1);
         if (m.supersedes) writer.supersede(m.supersedes, id, ctx);
         return { id, outcome: 'created' as const };
       });
@@ -277,8 +328,11 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
       return tx(() => {
         const cur = mustLoad(id);
         const next = cleanDraft({ ...cur, ...patch });
-        if (sameDraft(cur, next)) return cur;
-        return rewrite(cur, { ...snapshotOf(cur), ...next }, 'edit', ctx);
+        if (sameDraft(cur, next)) {
+          retrust(cur, patch.trust, ctx);
+          return mustLoadAny(id);
+        }
+        return rewrite(cur, { ...snapshotOf(cur), ...next }, 'edit', ctx, true, patch.trust);
       });
     },
 
@@ -302,9 +356,10 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
         };
         if (sameDraft(cur, next)) {
           log('memory', id, cur.projectId, 'merge', ctx, cur.version);
+          retrust(cur, add.trust, ctx);
           return mustLoadAny(id);
         }
-        return rewrite(mustLoadAny(id), next, 'merge', ctx);
+        return rewrite(mustLoadAny(id), next, 'merge', ctx, true, add.trust);
       });
     },
 
@@ -454,7 +509,11 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
       });
     },
   };
-  return writer;
+  const review = createReviewOps(db, kit, {
+    mustLoad,
+    invalidate: (id, reason, ctx, op) => setStatus(id, 'invalidated', reason, op, ctx),
+  });
+  return { ...writer, ...review };
 }
 
 /**

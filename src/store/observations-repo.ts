@@ -14,6 +14,7 @@ import type {
   ObservationType,
 } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
+import { isTrustClass } from '../core/trust.ts';
 import type { Db } from './database.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
@@ -43,11 +44,16 @@ export interface ObservationRow {
   seen_count: number;
   last_seen_at: number;
   subject: string | null;
+  trust: string;
+  review: string;
+  review_reason: string | null;
+  screen_version: number;
 }
 
 export const OBSERVATION_COLUMNS = `id, project_id, session_id, type, title, subtitle, narrative, facts, concepts,
   files_read, files_modified, source, status, created_at, modified_at, content_hash, tokens, provenance,
-  status_reason, supersedes, version, pinned, seen_count, last_seen_at, subject`;
+  status_reason, supersedes, version, pinned, seen_count, last_seen_at, subject, trust, review, review_reason,
+  screen_version`;
 const COLUMNS = OBSERVATION_COLUMNS;
 
 export function toObservation(row: ObservationRow): Observation {
@@ -77,6 +83,10 @@ export function toObservation(row: ObservationRow): Observation {
     seenCount: row.seen_count,
     lastSeenAt: row.last_seen_at,
     ...(row.subject ? { subject: row.subject } : {}),
+    trust: isTrustClass(row.trust) ? row.trust : 'external',
+    review: row.review === 'held' || row.review === 'approved' ? row.review : 'clear',
+    reviewReason: row.review_reason,
+    screenVersion: row.screen_version,
   };
 }
 
@@ -133,7 +143,7 @@ export function createObservationsRepo(db: Db) {
   const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM observations WHERE id = ?`);
   const recent = lazyStatement(
     db,
-    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active'
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND review <> 'held'
      ORDER BY created_at DESC, rowid ASC LIMIT ?`,
   );
   const bySession = lazyStatement(
@@ -147,12 +157,12 @@ export function createObservationsRepo(db: Db) {
   );
   const before = lazyStatement(
     db,
-    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at <= ?
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND review <> 'held' AND created_at <= ?
      ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
   const after = lazyStatement(
     db,
-    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND created_at > ?
+    `SELECT ${COLUMNS} FROM observations WHERE project_id = ? AND status = 'active' AND review <> 'held' AND created_at > ?
      ORDER BY created_at ASC, rowid ASC LIMIT ?`,
   );
   const count = lazyStatement(db, `SELECT status, COUNT(*) AS n FROM observations GROUP BY status`);
@@ -164,7 +174,8 @@ export function createObservationsRepo(db: Db) {
   const pinned = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM observations INDEXED BY observations_pinned
-     WHERE project_id = ? AND pinned = 1 AND status = 'active' ORDER BY created_at DESC LIMIT ?`,
+     WHERE project_id = ? AND pinned = 1 AND status = 'active' AND review <> 'held'
+     ORDER BY created_at DESC LIMIT ?`,
   );
   const countSource = lazyStatement(db, `SELECT COUNT(*) AS n FROM observations WHERE source = ?`);
   // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
@@ -174,7 +185,7 @@ export function createObservationsRepo(db: Db) {
       .map((c) => `o.${c.trim()}`)
       .join(', ')}, ${order === 'rank' ? BM25 : '0'} AS rank
      FROM observations_fts JOIN observations o ON o.rowid = observations_fts.rowid
-     WHERE observations_fts MATCH ? AND ${hidden ? "o.status <> 'forgotten'" : "o.status = 'active'"}
+     WHERE observations_fts MATCH ? AND ${hidden ? "o.status <> 'forgotten'" : "o.status = 'active' AND o.review <> 'held'"}
        ${scoped ? 'AND o.project_id = ?' : ''}
      ORDER BY ${order === 'rank' ? 'rank' : 'observations_fts.rowid DESC'} LIMIT ?`;
   const searches = new Map<string, ReturnType<typeof lazyStatement>>();
@@ -208,7 +219,35 @@ export function createObservationsRepo(db: Db) {
      WHERE project_id = ? AND subject = ? AND status = 'active' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
 
+  const held = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations INDEXED BY observations_held
+     WHERE review = 'held' AND status = 'active' AND (? IS NULL OR project_id = ?)
+     ORDER BY modified_at DESC, rowid DESC LIMIT ?`,
+  );
+  const heldCount = lazyStatement(
+    db,
+    `SELECT COUNT(*) AS n FROM observations INDEXED BY observations_held WHERE review = 'held' AND status = 'active'`,
+  );
+  const unscreened = lazyStatement(
+    db,
+    `SELECT id FROM observations INDEXED BY observations_unscreened
+     WHERE status = 'active' AND screen_version < ? LIMIT ?`,
+  );
+
   return {
+    /** Quarantined memories awaiting review (active ones), newest change first; every project when null. */
+    held(projectId: ProjectId | null, limit: number): Observation[] {
+      return (held().all(projectId, projectId, limit) as ObservationRow[]).map(toObservation);
+    },
+    /** How many active memories are quarantined, awaiting review. */
+    heldCount(): number {
+      return (heldCount().get() as { n: number }).n;
+    },
+    /** Ids of active memories not yet screened by `version` of the instruction screen. */
+    unscreened(version: number, limit: number): string[] {
+      return (unscreened().all(version, limit) as { id: string }[]).map((r) => r.id);
+    },
     /** The active memory of a project about a subject (`command:test`…), the newest when several. */
     bySubject(projectId: ProjectId, subject: string): Observation | null {
       const row = bySubject().get(projectId, subject) as ObservationRow | undefined;

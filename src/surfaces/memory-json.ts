@@ -30,5 +30,8 @@ export function memoryJson(o: Observation) {
     pinned: o.pinned,
     seenCount: o.seenCount,
     lastSeenAt: o.lastSeenAt,
+    trust: o.trust,
+    review: o.review,
+    reviewReason: o.reviewReason,
   };
 }

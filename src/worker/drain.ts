@@ -8,8 +8,10 @@ import { describeError, isEngramError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { ObservationDraft, ProjectLinks, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
+import { lowestTrust, type TrustClass } from '../core/trust.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
 import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
+import { floorOfEvents, relayedTrust } from '../distill/evidence-trust.ts';
 import type { Extracted } from '../distill/extractors/extracted.ts';
 import { userWordsOfTurn } from '../distill/transcript-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
@@ -173,6 +175,10 @@ function distilTurn(
     : heuristic;
   const provenance = turnProvenance(events);
   const at = events[events.length - 1]?.at ?? now;
+  // What the distiller made of the turn relays what the turn took in (distill/evidence-trust); an
+  // LLM's reading is worth no more than the least trusted thing it read.
+  const floor = floorOfEvents(events, deps.store.sessions.project(projectId)?.root ?? first.cwd);
+  const made: TrustClass = prepared ? lowestTrust(['tool', floor]) : relayedTrust('tool', floor);
   const ctx = { origin: prepared ? ('llm' as const) : ('hook' as const), at: now };
   const stored = storeKnowledge(
     store,
@@ -184,7 +190,7 @@ function distilTurn(
         ...result.observations.map((draft) => {
           // The LLM may only replace what it was shown (checked when it is prepared).
           const { supersedes, ...plain } = { supersedes: null, ...draft };
-          return { draft: plain, createdAt: at, provenance, supersedes };
+          return { draft: { ...plain, trust: plain.trust ?? made }, createdAt: at, provenance, supersedes };
         }),
         ...spoken.map((x) => ({
           draft: x.draft,

@@ -36,6 +36,7 @@ function recordInjection(
     tokens: injected.tokens,
     items: injected.items,
     latencyMs: injected.latencyMs,
+    dropped: Array.isArray(injected.dropped) ? injected.dropped : [],
   });
 }
 

@@ -18,6 +18,7 @@ import { createBackupScheduler } from './backup-scheduler.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
+import { rescreenBatch } from './rescreen.ts';
 import { createTeamSyncScheduler } from './team-scheduler.ts';
 import type { SyncReport } from './team-sync.ts';
 
@@ -173,6 +174,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           if (embeds) store.transaction(() => store.vectors.prune());
           if (deps.toldDir) pruneTold(deps.toldDir, now - DAY_MS);
         }
+        // Memories judged by an earlier screen version (or none) are judged again.
+        const rescreened = rescreenBatch(store, clock.now());
+        if (rescreened.held > 0) logger.warn('quarantined memories on a new screen', rescreened);
+        if (rescreened.screened > 0) lastWork = now;
         // The graph grows from what was just distilled (edges, anchors, staleness, the vault).
         if (graph.tick(clock.now())) lastWork = now;
         // After distillation, never before it: embedding only ever uses the time the queue leaves.

@@ -103,14 +103,17 @@ export function storeKnowledge(
         filesModified: m.draft.filesModified,
         provenance: m.provenance,
         seenAt: m.createdAt,
+        // Seen again in other evidence: the memory takes the lowest trust (the mutation path decides).
+        ...(m.draft.trust ? { trust: m.draft.trust } : {}),
       },
       ctx,
     );
     report.merged++;
     report.ids.push(existing.id);
   };
-  const edit = (existing: Observation, patch: Partial<ObservationDraft>) => {
-    store.memory.edit(existing.id, patch, ctx);
+  /** Edit with `m`'s text: its evidence's trust goes with it. */
+  const edit = (existing: Observation, patch: Partial<ObservationDraft>, m?: KnowledgeMemory) => {
+    store.memory.edit(existing.id, m?.draft.trust ? { ...patch, trust: m.draft.trust } : patch, ctx);
     report.updated++;
   };
   const create = (
@@ -157,7 +160,7 @@ export function storeKnowledge(
             .find((o) => o.status === 'active' && uncommitted(o) && commitBelongsTo(o, d.filesModified))
         : undefined;
       if (work) {
-        edit(work, attachedCommit(work, plain));
+        edit(work, attachedCommit(work, plain), m);
         merge(work, m);
       } else create(m, plain);
       return;
@@ -189,10 +192,10 @@ export function storeKnowledge(
     if (existing) {
       if (subject.startsWith('command:')) {
         const patch = mergedCommandFact(existing, d);
-        if (patch) edit(existing, patch);
+        if (patch) edit(existing, patch, m);
         merge(existing, m);
       } else if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
-        edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts });
+        edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts }, m);
         merge(existing, m);
       } else if (
         subject.startsWith('env:') &&
@@ -203,13 +206,13 @@ export function storeKnowledge(
       } else if (subject.startsWith('rule:git-hook:')) {
         // The same git hook seen running other checks: its convention lists them all.
         const patch = mergedGitHookRule(existing, d);
-        if (patch) edit(existing, patch);
+        if (patch) edit(existing, patch, m);
         merge(existing, m);
       } else if (subject.startsWith('said:')) {
         // The same words of the user read again (from the transcript after the hook's prompt): the
         // reading with more of the dialogue (a correction, a choice) replaces a plainer one.
         const patch = saidReading(existing, d);
-        if (patch) edit(existing, patch);
+        if (patch) edit(existing, patch, m);
         merge(existing, m);
       } else merge(existing, m, { facts: d.facts });
       return;

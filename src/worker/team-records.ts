@@ -95,6 +95,9 @@ export function buildRecord(store: Store, entry: OutboxEntry, me: string): Built
     if (!o) return { kind: 'skip', reason: 'no such memory' };
     if (o.projectId !== entry.projectId) return { kind: 'skip', reason: 'moved to another project' };
     if (o.status === 'forgotten') return record('memory', o.id, base, null, '[forgotten]');
+    // Quarantined text never leaves the machine; approving it (`engram review`) queues it again.
+    if (o.review === 'held')
+      return { kind: 'skip', reason: 'quarantined until a person approves it (engram review)' };
     // Another member's preference came from the team already: sending it back reveals nothing new.
     const fromTeam = known !== null && known.author !== me;
     if (o.type === 'preference' && !fromTeam && !store.team.isMarked(o.id)) {

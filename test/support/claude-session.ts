@@ -313,6 +313,19 @@ export function createClaudeSession(options: SessionOptions) {
       );
       return session;
     },
+    /** WebFetch of a page: the host's result is the fetch model's answer about the page's content. */
+    webFetch(url: string, prompt: string, answer: string) {
+      const response: Rec = {
+        bytes: answer.length,
+        code: 200,
+        codeText: 'OK',
+        result: answer,
+        durationMs: 900,
+        url,
+      };
+      toolCall('WebFetch', { url, prompt }, { text: answer, isError: false, structured: response, response });
+      return session;
+    },
     grep(pattern: string, output: string) {
       toolCall(
         'Grep',

@@ -3,6 +3,7 @@
  * from), its time, and a confidence in [0, 1].
  */
 import type { ObservationDraft, ObservationType } from '../../core/model.ts';
+import type { TrustClass } from '../../core/trust.ts';
 import { clip } from '../text.ts';
 
 export interface Extracted {
@@ -12,6 +13,12 @@ export interface Extracted {
   confidence: number;
   /** The assistant's statements it shows were wrong (a correction's target): memories stating them are withdrawn. */
   refutes?: string[];
+  /**
+   * The assistant's words relaying a source of this trust (a rules file it quotes): the memory takes
+   * it, or external when the turn took in external content. Absent, with no `draft.trust`: the
+   * assistant's own words (local tool output).
+   */
+  relayed?: TrustClass;
 }
 
 export function extracted(

@@ -11,6 +11,7 @@
  */
 import { hash32Hex } from '../../core/ids.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { foreignPath } from '../evidence-trust.ts';
 import { stripAnsi } from '../terminal-output.ts';
 import { clip, unique } from '../text.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
@@ -160,6 +161,7 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
             ],
             concepts: ['hook', 'gate', e.event],
             subject: `rule:hook:${e.event}:${hash(e.command || said)}`,
+            trust: 'repository',
           },
         ),
       );
@@ -175,8 +177,8 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
           );
         if (!quoted || !cites) continue;
         const rule = (quoted[1] ?? quoted[2] ?? '').trim();
-        add(
-          extracted(
+        add({
+          ...extracted(
             'convention',
             clipWords(`${m[1]}: ${rule}`, 120),
             `The assistant cited ${m[1]}: “${clip(sentence, 400)}”.`,
@@ -188,7 +190,9 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
               subject: `rule:quote:${hash(rule.toLowerCase())}`,
             },
           ),
-        );
+          // The assistant's words quoting the repository's rules file.
+          relayed: 'repository',
+        });
       }
       continue;
     }
@@ -218,6 +222,7 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
             ],
             concepts: ['hook', 'gate', blocked[1] ?? ''],
             subject: `rule:hook:${blocked[1]}:${hash(blocked[3] || said)}`,
+            trust: 'repository',
           },
         ),
       );
@@ -234,6 +239,7 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
         const x = extracted('convention', '', '', { uuid: e.result.uuid || e.uuid, at: e.at }, 0.8, {
           concepts: ['git hook', 'gate', run.runner, run.hook],
           subject: `rule:git-hook:${run.hook}`,
+          trust: 'repository',
         });
         const before = out.get(x.draft.subject ?? '');
         const checks = unique([...checksOf(before?.draft.facts ?? []), ...run.checks]);
@@ -263,6 +269,8 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
             facts: [`source: ${file}`, ...rules.map((r) => `rule: ${r}`)],
             concepts: ['rules file', named],
             subject: `rule:file:${file.toLowerCase()}`,
+            // A dependency's rules file is not this repository's.
+            trust: foreignPath(file) ? 'external' : 'repository',
           },
         ),
       );

@@ -240,6 +240,8 @@ export function readUtterance(u: Utterance): UserReading {
   const urls = linksIn(p.words);
   const reading = (role: Role, memory: Extracted | null, rejected = ''): UserReading => {
     if (memory) memory.draft.facts = [...memory.draft.facts, ...urls.map((url) => `link: ${url}`)];
+    // The user's own words: the highest trust, never screened.
+    if (memory) memory.draft.trust = 'user';
     const links =
       memory || urls.length === 0
         ? []
@@ -254,6 +256,7 @@ export function readUtterance(u: Utterance): UserReading {
                 facts: urls.map((url) => `link: ${url}`),
                 concepts: ['link', 'user'],
                 subject: `link:${urls[0]}`,
+                trust: 'user',
               },
             ),
           ];

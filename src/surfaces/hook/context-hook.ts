@@ -136,6 +136,8 @@ export function handleContextEvent(
       tokens: ctx?.tokens ?? 0,
       observationIds: injected?.observationIds ?? [],
       items: ctx?.items ?? [],
+      // Lines the injection gate kept out: the context log and `engram status` say what and why.
+      ...(ctx && ctx.dropped.length > 0 ? { dropped: ctx.dropped } : {}),
       // Since the process started (process.uptime: `performance` would load perf_hooks, ~1.5 ms).
       latencyMs: Math.round(process.uptime() * 1000),
     },

@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { EngramError } from '../../core/errors.ts';
 import { mountMemoryApi } from './api-memories.ts';
+import { mountReviewApi } from './api-review.ts';
 import type { RouteDeps, ViewerDeps } from './deps.ts';
 import { mountSessionApi } from './api-sessions.ts';
 import { mountStreamApi } from './api-stream.ts';
@@ -69,6 +70,7 @@ export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
     return c.body(deps.assets.css, 200, { 'content-type': 'text/css; charset=utf-8' });
   });
   mountMemoryApi(app, routeDeps);
+  mountReviewApi(app, routeDeps);
   mountSessionApi(app, routeDeps);
   mountSystemApi(app, routeDeps);
   mountStreamApi(app, {

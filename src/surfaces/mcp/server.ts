@@ -93,6 +93,9 @@ function failure(message: string, hint: string): ToolResult {
 }
 
 function details(o: Observation, now: number): string {
+  // A quarantined memory's text is for a person to review, never for the agent.
+  if (o.review === 'held')
+    return `${o.id} [${o.type}] (quarantined: its text awaits a person's review in "engram review" and is not shown)`;
   const lines = [
     `${o.id} [${o.type}] ${o.title}`,
     `${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`,
@@ -215,7 +218,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
           now,
           ...(type ? { types: [type] } : {}),
           includeHidden: include_hidden === true,
-        });
+        }).then((all) => all.filter((h) => h.observation.review !== 'held'));
         if (hits.length === 0)
           return ok(
             `No memories match "${query}"${all_projects ? '' : ' in this project (try all_projects: true)'}.`,

@@ -15,6 +15,7 @@ import { contextSpec, searchSpec, showSpec, timelineSpec } from './memory.ts';
 import { metricsSpec } from './metrics.ts';
 import { pinSpec, unpinSpec } from './pin.ts';
 import { projectSpec } from './project.ts';
+import { reviewSpec } from './review.ts';
 import { hookSpec, mcpSpec } from './plumbing.ts';
 import { serverSpec } from './server.ts';
 import { statusSpec } from './status.ts';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   pinSpec,
   unpinSpec,
   forgetSpec,
+  reviewSpec,
   uiSpec,
   changesSpec,
   backfillSpec,

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isProjectCaptured, resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
+import { TRUST_LABELS } from '../../../core/trust.ts';
 import {
   OBSERVATION_TYPES,
   type Observation,
@@ -185,6 +186,7 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
     const lines = [
       `${o.id} [${o.type}] ${o.title}`,
       `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}${host ? ` (${host})` : ''}`,
+      `  trust: ${TRUST_LABELS[o.trust]}${o.review === 'held' ? ` · QUARANTINED (never injected until approved: engram review approve ${o.id}): ${o.reviewReason ?? ''}` : o.review === 'approved' ? ` · ${o.reviewReason ?? 'approved after review'}` : ''}`,
     ];
     if (o.subtitle) lines.push(`  ${o.subtitle}`);
     if (o.narrative) lines.push('', o.narrative);

@@ -94,6 +94,11 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
         ],
       },
       hookProblems,
+      // Quarantined memories awaiting a person, and what the injection gate dropped this past week.
+      trust: {
+        held: store.observations.heldCount(),
+        dropped: store.contextLog.drops(ctx.now() - 7 * 86_400_000, 20),
+      },
       missed: unreadTranscripts(ctx, store),
       transcripts: retentionFindings(ctx, store),
     };
@@ -136,6 +141,20 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
   lines.push(
     `memories: ${o.active} active (${o.superseded} superseded, ${o.invalidated} invalidated, ${o.forgotten} forgotten); ${report.counts.summaries} session summaries; ${report.counts.prompts} prompts`,
   );
+  const t = report.trust;
+  if (t.held > 0)
+    lines.push(
+      `quarantined: ${t.held} memories hold instruction-like text from below your trust; never injected until you approve them ("engram review")`,
+    );
+  if (t.dropped.length > 0) {
+    const lines7 = t.dropped.reduce((n, d) => n + d.dropped.length, 0);
+    lines.push(`injection gate: ${lines7} lines dropped in the last 7 days (newest first):`);
+    for (const d of t.dropped.slice(0, 5))
+      for (const x of d.dropped.slice(0, 3))
+        lines.push(
+          `  ${formatAge(now - d.at)} ${d.hook} ${x.id ?? '(summary line)'}: ${x.category} (${x.rule}) “${x.excerpt}”`,
+        );
+  }
   lines.push(
     report.vectors
       ? `vectors: ${report.vectors.embedder} · ${report.vectors.embedded} memories embedded, ${report.vectors.pending} pending (the worker embeds them in the background)`

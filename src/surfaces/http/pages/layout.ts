@@ -15,6 +15,7 @@ export const NAV = [
   { key: 'search', href: '/search', label: 'Search' },
   { key: 'sessions', href: '/sessions', label: 'Sessions' },
   { key: 'graph', href: '/graph', label: 'Graph' },
+  { key: 'review', href: '/review', label: 'Review' },
   { key: 'metrics', href: '/metrics', label: 'Metrics' },
   { key: 'health', href: '/health', label: 'Health' },
   { key: 'settings', href: '/settings', label: 'Settings' },

@@ -5,6 +5,7 @@
  * window). The actions are buttons and dialogs the script sends to the JSON API.
  */
 import { html } from 'hono/html';
+import { TRUST_LABELS } from '../../../core/trust.ts';
 import { OBSERVATION_TYPES } from '../../../core/model.ts';
 import { sessionIdOf, type SessionNodeId } from '../../../graph/node-ids.ts';
 import type { MemoryDetail } from '../memory-detail.ts';
@@ -114,6 +115,24 @@ function statusBanner(d: MemoryDetail): Html {
   return html``;
 }
 
+/** A quarantined memory: why it is held, and the person's choice. */
+function reviewBanner(d: MemoryDetail): Html {
+  const m = d.memory;
+  if (m.review !== 'held' || m.status !== 'active') return html``;
+  const api = `/api/memories/${m.id}`;
+  return html`<div class="banner warn" role="note">
+    <p>
+      Quarantined: its text tells the agent or its tools what to do and it comes from
+      ${TRUST_LABELS[m.trust]}, not your own words. It is never injected, never standing and never pushed to
+      the team until you approve it. Held: ${m.reviewReason ?? 'instruction-like text'}.
+    </p>
+    <div class="toolbar" role="toolbar" aria-label="Review">
+      <button type="button" data-post="${api}/approve" data-body="{}">Approve</button>
+      <button type="button" class="danger" data-post="${api}/reject" data-body="{}">Reject</button>
+    </div>
+  </div>`;
+}
+
 function actions(d: MemoryDetail): Html {
   const m = d.memory;
   if (m.status === 'forgotten' || d.pendingForget) return html``;
@@ -192,14 +211,16 @@ function history(d: MemoryDetail, now: number): Html {
 
 export function memoryPage(d: MemoryDetail, projectName: string, now: number): Html {
   const m = d.memory;
-  return html`${statusBanner(d)}${staleBanner(d, now)}
+  return html`${statusBanner(d)}${reviewBanner(d)}${staleBanner(d, now)}
     <article class="memory" data-id="${m.id}">
       <h1>${m.title}</h1>
       <p class="meta">
         ${badge('type', m.type)}${m.status !== 'active' ? badge('status', m.status) : ''}${m.pinned ? badge('status', 'pinned') : ''}
-        ${projectName} · ${m.source} · made ${when(m.createdAt, now)} · changed ${when(m.modifiedAt, now)} ·
-        version ${m.version} ${m.seenCount > 1 ? html` · seen ${m.seenCount} times` : ''} ·
-        ~${number(m.tokens)} tokens · <code>${m.id}</code>
+        ${projectName} · ${m.source} · from
+        ${TRUST_LABELS[m.trust]}${m.review === 'approved' ? ' (approved after review)' : ''} · made
+        ${when(m.createdAt, now)} · changed ${when(m.modifiedAt, now)} · version ${m.version}
+        ${m.seenCount > 1 ? html` · seen ${m.seenCount} times` : ''} · ~${number(m.tokens)} tokens ·
+        <code>${m.id}</code>
       </p>
       ${actions(d)} ${m.subtitle ? html`<p class="subtitle">${m.subtitle}</p>` : ''}
       ${m.narrative ? html`<div class="text">${m.narrative}</div>` : ''} ${list('Facts', m.facts)}
