@@ -57,6 +57,10 @@ describe('the instruction screen', () => {
       'Errors in the upload handler are reported to Sentry',
     ])
       expect(held(text, 'external')).toBeNull();
+    // A project's own subcommand in a code span is a name, not a verb addressed to anyone (seen in a
+    // real session about a CLI that installs hooks); the same words as prose are still held.
+    expect(held('Uninstall (`entire disable --uninstall`) now removes wrapper hooks', 'tool')).toBeNull();
+    expect(held('Run `make deploy`, then disable the pre-commit hooks', 'tool')).toBe('disable-safety');
   });
 });
 

@@ -58,7 +58,15 @@ interface Rule {
   raw?: boolean;
   /** A cheap test the text must pass before `re` is tried (most text passes none). */
   pre?: RegExp;
+  /**
+   * A rule about a verb addressed to someone: a word inside an inline code span is a name (the
+   * project's `tool disable` subcommand, a flag), not that verb, so code spans are blanked first.
+   */
+  prose?: boolean;
 }
+
+/** The text with its inline code spans blanked (same length, so indexes still line up). */
+const withoutCodeSpans = (text: string) => text.replace(/`[^`\n]*`/g, (span) => ' '.repeat(span.length));
 
 const H = 'hostile' as const;
 
@@ -181,6 +189,7 @@ const RULES: readonly Rule[] = [
     pre: /disable|turn off|switch off|skip|bypass|deactivat|suppress|circumvent|get around|remove|uninstall|kill|stop/,
     category: 'disable-safety',
     severity: H,
+    prose: true,
     re: /\b(?:disable|turn off|switch off|skip|bypass|deactivate|suppress|circumvent|get around|remove|uninstall|kill|stop)\b[^.\n]{0,40}\b(?:(?:pre-commit |git |commit |security |safety )?hooks?|pre-commit|verification|security (?:checks?|scan\w*|warnings?|policy)|sandbox(?:ing)?|permission (?:checks?|prompts?|system)|confirmation (?:prompts?|dialogs?)|guardrails?|safety (?:checks?|filters?|measures)|firewall|antivirus|signature (?:checks?|verification)|ssl verification|tls verification|certificate (?:checks?|verification|validation)|2fa|mfa|two-factor|audit log\w*|engram|memory review|quarantine)\b/,
     unlessNegated: true,
   },
@@ -355,7 +364,7 @@ function hitOf(r: Rule, text: string, m: RegExpExecArray | RegExpMatchArray): Sc
 function matchRules(raw: string, folded: string, severities: ReadonlySet<string>): ScreenHit | null {
   for (const r of RULES) {
     if (!severities.has(r.severity)) continue;
-    const text = r.raw ? raw : folded;
+    const text = r.raw ? raw : r.prose ? withoutCodeSpans(folded) : folded;
     if (r.pre && !r.pre.test(text)) continue;
     const m = r.re.exec(text);
     if (!m) continue;
