@@ -75,6 +75,12 @@ func gitCheckout(t *testing.T, dir, ref string) {}`;
       '`CheckoutBranch` (git_operations.go), `gitCheckout` (git_operations_test.go)',
     );
     expect(d?.facts).toContain('upstream: go-git/go-git#970');
+    // Written in the session, the note is partly the agent's words; read only, the repository's.
+    expect(d?.trust).toBeUndefined();
+    const readOnly = extractCodeNotes([
+      tool('Read', { file_path: '/repo/cli/git_operations.go' }, numbered(GO)),
+    ]);
+    expect(readOnly[0]?.draft.trust).toBe('repository');
   });
 
   it('the transcript reader can keep just the lines around a tracker link of a long file', () => {

@@ -94,7 +94,10 @@ function seenText(e: Extract<TranscriptEntry, { kind: 'tool_call' }>): string {
 const base = (path: string) => path.split('/').pop() ?? path;
 
 export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted[] {
-  const byRef = new Map<string, { notes: (CodeNote & { file: string })[]; uuid: string; at: number }>();
+  const byRef = new Map<
+    string,
+    { notes: (CodeNote & { file: string })[]; uuid: string; at: number; written: boolean }
+  >();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain) continue;
     const file = fileOf(e.input);
@@ -102,12 +105,14 @@ export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted
     const text = seenText(e);
     if (!TRACKER.test(text)) continue;
     for (const n of codeNotes(text).slice(0, 3)) {
-      const at = byRef.get(n.ref) ?? { notes: [], uuid: e.result?.uuid || e.uuid, at: e.at };
+      const at = byRef.get(n.ref) ?? { notes: [], uuid: e.result?.uuid || e.uuid, at: e.at, written: false };
+      // Read from the repository, the note is the repository's words; written in the session, the agent's.
+      if (e.name !== 'Read') at.written = true;
       if (!at.notes.some((x) => x.file === file && x.symbol === n.symbol)) at.notes.push({ ...n, file });
       byRef.set(n.ref, at);
     }
   }
-  return [...byRef.entries()].map(([ref, { notes, uuid, at }]) => {
+  return [...byRef.entries()].map(([ref, { notes, uuid, at, written }]) => {
     const first = notes[0] as CodeNote & { file: string };
     const places = unique(notes.map((n) => (n.symbol ? `\`${n.symbol}\` (${base(n.file)})` : base(n.file))));
     return extracted(
@@ -127,6 +132,7 @@ export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted
         concepts: ['code note', 'upstream issue', ...unique(notes.map((n) => n.symbol).filter(Boolean))],
         filesRead: unique(notes.map((n) => n.file)).slice(0, 10),
         subject: `note:${ref.toLowerCase()}`,
+        ...(written ? {} : { trust: 'repository' as const }),
       },
     );
   });

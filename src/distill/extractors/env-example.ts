@@ -60,7 +60,7 @@ const fileOf = (input: unknown): string => {
 };
 
 export function extractEnvExample(entries: readonly TranscriptEntry[]): Extracted[] {
-  const latest = new Map<string, { text: string; uuid: string; at: number }>();
+  const latest = new Map<string, { text: string; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const file = fileOf(e.input);
@@ -76,9 +76,9 @@ export function extractEnvExample(entries: readonly TranscriptEntry[]): Extracte
             ? e.result.text
             : '';
     if (envVariables(text).length === 0) continue;
-    latest.set(file, { text, uuid: e.result.uuid || e.uuid, at: e.at });
+    latest.set(file, { text, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
   }
-  return [...latest.entries()].map(([file, { text, uuid, at }]) => {
+  return [...latest.entries()].map(([file, { text, uuid, at, read }]) => {
     const vars = envVariables(text);
     const name = file.split(/[\\/]/).pop() ?? file;
     const names = vars.map((v) => v.name);
@@ -93,6 +93,8 @@ export function extractEnvExample(entries: readonly TranscriptEntry[]): Extracte
         concepts: ['environment', 'configuration', ...names.slice(0, 8)],
         filesRead: [file],
         subject: `env:example:${file.toLowerCase()}`,
+        // Read from the repository, the file's words; written in the session, the agent's.
+        ...(read ? { trust: 'repository' as const } : {}),
       },
     );
   });

@@ -35,7 +35,7 @@ const runLine = (script: string) => (NPM_OWN.has(script) ? `npm ${script}` : `np
 export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extracted[] {
   const latest = new Map<
     string,
-    { found: NonNullable<ReturnType<typeof packageScripts>>; uuid: string; at: number }
+    { found: NonNullable<ReturnType<typeof packageScripts>>; uuid: string; at: number; read: boolean }
   >();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
@@ -46,7 +46,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
     const text =
       e.name === 'Write' ? String(input?.['content'] ?? '') : e.name === 'Read' ? e.result.text : '';
     const found = packageScripts(text);
-    if (found) latest.set(file, { found, uuid: e.result.uuid || e.uuid, at: e.at });
+    if (found) latest.set(file, { found, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
   }
   // A script the session ran has its own fact, from the run (see command-facts).
   const ran = entries
@@ -58,7 +58,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
     .join('\n');
   const run = (script: string) =>
     new RegExp(`\\bnpm (?:run )?${script.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(ran);
-  return [...latest.entries()].flatMap(([file, { found, uuid, at }]) => {
+  return [...latest.entries()].flatMap(([file, { found, uuid, at, read }]) => {
     const scripts = found.scripts.filter(([name]) => !run(name));
     if (scripts.length === 0) return [];
     const lines = scripts.map(([name, body]) => `\`${runLine(name)}\` runs \`${clip(body, 100)}\``);
@@ -73,6 +73,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
         concepts: ['project command', 'scripts', ...scripts.map(([n]) => n).slice(0, 8)],
         filesRead: [file],
         subject: `env:scripts:${file.toLowerCase()}`,
+        ...(read ? { trust: 'repository' as const } : {}),
       },
     );
   });
