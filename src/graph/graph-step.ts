@@ -49,6 +49,7 @@ export interface GraphStepReport {
   projects: number;
 }
 
+const MEMORY_OPS: ReadonlySet<string> = new Set(['create', 'merge', 'edit', 'forget', 'restore', 'seed']);
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
 /** A memory's file path relative to the project root (with /), or null when it lies outside. */
@@ -77,6 +78,12 @@ interface Context {
   ranksDue: Set<string>;
   /** Files read in this step (many memories touch the same files). */
   files: Map<string, ReturnType<typeof fileFacts>>;
+  /**
+   * The step's writes in order, committed together at its end: files are read outside the
+   * transaction, and what a change reads before its writes (memories, tasks, tool calls) is nothing
+   * the step itself writes.
+   */
+  writes: (() => void)[];
 }
 
 function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
@@ -143,7 +150,7 @@ function memoryChanged(c: Context, change: Change): void {
   const o = store.observations.get(change.entityId);
   if (!o) return;
   if (o.status === 'forgotten') {
-    store.transaction(() => store.anchors.dropMemory(o.id));
+    c.writes.push(() => store.anchors.dropMemory(o.id));
     return;
   }
   const project = store.sessions.project(o.projectId);
@@ -162,7 +169,7 @@ function memoryChanged(c: Context, change: Change): void {
   const task =
     o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
-  store.transaction(() => {
+  c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
     const wasStale = reanchor && store.anchors.isStale(o.id);
     if (reanchor) store.anchors.dropMemory(o.id);
@@ -214,7 +221,7 @@ function sessionEnded(c: Context, change: Change): void {
     .map((f) => projectPath(project.root, f))
     .filter((f): f is string => f !== null)
     .map((path) => cachedFacts(c, project, path));
-  store.transaction(() => {
+  c.writes.push(() => {
     for (const f of files) {
       if (f.facts) store.graphFiles.save(f.facts, options.now);
       else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
@@ -292,16 +299,17 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     touchedPaths: new Map(),
     ranksDue: new Set(),
     files: new Map(),
+    writes: [],
   };
   for (const change of changes) {
     report.changes++;
-    if (
-      change.entity === 'memory' &&
-      ['create', 'merge', 'edit', 'forget', 'restore', 'seed'].includes(change.op)
-    )
-      memoryChanged(c, change);
+    if (change.entity === 'memory' && MEMORY_OPS.has(change.op)) memoryChanged(c, change);
     else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
   }
+  // One commit for the step's edges, file nodes and anchors, not one per memory.
+  store.transaction(() => {
+    for (const write of c.writes) write();
+  });
   for (const [projectId, paths] of c.touchedPaths) {
     const project = store.sessions.project(projectId as ProjectId);
     if (!project) continue;
