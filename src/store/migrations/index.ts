@@ -13,6 +13,7 @@ import m0008 from './0008_graph.sql';
 import m0009 from './0009_viewer.sql';
 import m0010 from './0010_team.sql';
 import m0011 from './0011_identity.sql';
+import m0013 from './0013_graph_indexes.sql';
 
 export interface Migration {
   version: number;
@@ -32,6 +33,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: '0009_viewer', sql: m0009 },
   { version: 10, name: '0010_team', sql: m0010 },
   { version: 11, name: '0011_identity', sql: m0011 },
+  // 0012 is assigned to the trust branch, landing separately.
+  { version: 13, name: '0013_graph_indexes', sql: m0013 },
 ];
 
 /** The newest migration's version (numbers are assigned ahead, so the list may have gaps while they land). */
