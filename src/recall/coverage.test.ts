@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../core/model.ts';
-import { coverageMatcher } from './coverage.ts';
+import { coverageMatcher, termPattern, termTest } from './coverage.ts';
 
 const memory = (title: string, narrative: string, files: string[] = []): Observation =>
   ({
@@ -45,5 +45,38 @@ describe('coverageMatcher', () => {
     // Many other words go through: the kept patterns are let go and compiled again.
     for (let i = 0; i < 2500; i++) coverageMatcher([`word${i}`])(memories[0] as Observation);
     expect(shares()).toEqual(before);
+  });
+});
+
+describe('termTest', () => {
+  // The oracle is the whole pattern (`termPattern`), which termTest answers for without compiling it.
+  const pieces = [
+    'paint', 'painted', 'painting', 'paints', 'repaint', 'study', 'studies', 'studied', 'stud', 'ss',
+    'test', 'tests', 'testing', 'tested', 'TEST', 'ts', 'src', 'run', 'running', 'runner', 'y', 'e', 'es',
+    'ſtudy', 'ſ', 'K', 'İ', 'ı', 'é', 'e\u0301', '\u0345', '𝐀', '😀', '\uD800', '\uDC00', '_', '.', '/',
+    '-', ' ', '\n', '2', '٣', 'x2', 'hash_batch', 'über', 'naïve', 'café',
+  ];
+  const terms = [
+    'paint', 'Painting', 'study', 'STUDIES', 'test', 'ts', 'src', 'run', 'es', 'e2e', 'x2', 'k8s', 'ss',
+    'hash_batch', 'café', 'über', 'ıd', 'ſtudy', 'kelvin', 'sky', 'stays', 'boss', 'yy',
+  ];
+  let seed = 0x2545f491;
+  const next = (n: number) => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+
+  it('answers exactly what the whole pattern answers', () => {
+    const pairs = terms.map((term) => ({ term, fast: termTest(term), oracle: termPattern(term) }));
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + next(8) }, () => pieces[next(pieces.length)]).join(
+        next(2) ? '' : ' ',
+      );
+      for (const variant of [text, text.toLowerCase()])
+        for (const { term, fast, oracle } of pairs)
+          expect(fast.test(variant), `${term} in ${JSON.stringify(variant)}`).toBe(oracle.test(variant));
+    }
   });
 });
