@@ -307,9 +307,10 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
   }
   // One commit for the step's edges, file nodes and anchors, not one per memory.
-  store.transaction(() => {
-    for (const write of c.writes) write();
-  });
+  if (c.writes.length > 0)
+    store.transaction(() => {
+      for (const write of c.writes) write();
+    });
   for (const [projectId, paths] of c.touchedPaths) {
     const project = store.sessions.project(projectId as ProjectId);
     if (!project) continue;
