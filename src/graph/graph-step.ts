@@ -84,6 +84,27 @@ interface Context {
    * the step itself writes.
    */
   writes: (() => void)[];
+  /** File nodes saved in this step: saving the same facts again changes nothing. */
+  savedFiles: Set<string>;
+  /** Projects read in this step. */
+  projects: Map<string, Project | null>;
+}
+
+function projectOf(c: Context, id: ProjectId): Project | null {
+  let project = c.projects.get(id);
+  if (project === undefined) c.projects.set(id, (project = c.store.sessions.project(id)));
+  return project;
+}
+
+type Facts = ReturnType<typeof fileFacts>;
+
+/** Save a file node once per step (the first save of its facts; later ones would change nothing). */
+function saveFile(c: Context, f: Facts, projectId: string): boolean {
+  if (c.savedFiles.has(f.id)) return false;
+  c.savedFiles.add(f.id);
+  if (f.facts) return c.store.graphFiles.save(f.facts, c.options.now);
+  c.store.graphFiles.saveMissing(f.id, projectId, f.path, c.options.now, f.gone);
+  return false;
 }
 
 function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
@@ -153,7 +174,7 @@ function memoryChanged(c: Context, change: Change): void {
     c.writes.push(() => store.anchors.dropMemory(o.id));
     return;
   }
-  const project = store.sessions.project(o.projectId);
+  const project = projectOf(c, o.projectId);
   if (!project) return;
   const files = [...new Set([...o.filesModified, ...o.filesRead])]
     .map((f) => projectPath(project.root, f))
@@ -174,9 +195,7 @@ function memoryChanged(c: Context, change: Change): void {
     const wasStale = reanchor && store.anchors.isStale(o.id);
     if (reanchor) store.anchors.dropMemory(o.id);
     for (const f of read) {
-      if (f.facts) {
-        if (store.graphFiles.save(f.facts, options.now)) c.report.files++;
-      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      if (saveFile(c, f, project.id)) c.report.files++;
       link(c, o.id, 'touches', f.id, project.id, origin);
       c.ranksDue.add(project.id);
       if (!f.content || !anchorable || !(young || reanchor)) continue;
@@ -211,10 +230,10 @@ function memoryChanged(c: Context, change: Change): void {
 
 /** A session ended: its node touches the files it edited. */
 function sessionEnded(c: Context, change: Change): void {
-  const { store, options } = c;
+  const { store } = c;
   const summary = store.summaries.get(change.entityId);
   if (!summary) return;
-  const project = store.sessions.project(summary.projectId);
+  const project = projectOf(c, summary.projectId);
   if (!project) return;
   const node = sessionNodeId(summary.sessionId);
   const files = summary.filesEdited
@@ -223,8 +242,7 @@ function sessionEnded(c: Context, change: Change): void {
     .map((path) => cachedFacts(c, project, path));
   c.writes.push(() => {
     for (const f of files) {
-      if (f.facts) store.graphFiles.save(f.facts, options.now);
-      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      saveFile(c, f, project.id);
       link(c, node, 'touches', f.id, project.id, change.origin);
     }
   });
@@ -300,6 +318,8 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     ranksDue: new Set(),
     files: new Map(),
     writes: [],
+    savedFiles: new Set(),
+    projects: new Map(),
   };
   for (const change of changes) {
     report.changes++;
