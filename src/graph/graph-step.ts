@@ -49,6 +49,7 @@ export interface GraphStepReport {
   projects: number;
 }
 
+const MEMORY_OPS: ReadonlySet<string> = new Set(['create', 'merge', 'edit', 'forget', 'restore', 'seed']);
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
 /** A memory's file path relative to the project root (with /), or null when it lies outside. */
@@ -77,6 +78,33 @@ interface Context {
   ranksDue: Set<string>;
   /** Files read in this step (many memories touch the same files). */
   files: Map<string, ReturnType<typeof fileFacts>>;
+  /**
+   * The step's writes in order, committed together at its end: files are read outside the
+   * transaction, and what a change reads before its writes (memories, tasks, tool calls) is nothing
+   * the step itself writes.
+   */
+  writes: (() => void)[];
+  /** File nodes saved in this step: saving the same facts again changes nothing. */
+  savedFiles: Set<string>;
+  /** Projects read in this step. */
+  projects: Map<string, Project | null>;
+}
+
+function projectOf(c: Context, id: ProjectId): Project | null {
+  let project = c.projects.get(id);
+  if (project === undefined) c.projects.set(id, (project = c.store.sessions.project(id)));
+  return project;
+}
+
+type Facts = ReturnType<typeof fileFacts>;
+
+/** Save a file node once per step (the first save of its facts; later ones would change nothing). */
+function saveFile(c: Context, f: Facts, projectId: string): boolean {
+  if (c.savedFiles.has(f.id)) return false;
+  c.savedFiles.add(f.id);
+  if (f.facts) return c.store.graphFiles.save(f.facts, c.options.now);
+  c.store.graphFiles.saveMissing(f.id, projectId, f.path, c.options.now, f.gone);
+  return false;
 }
 
 function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
@@ -143,10 +171,10 @@ function memoryChanged(c: Context, change: Change): void {
   const o = store.observations.get(change.entityId);
   if (!o) return;
   if (o.status === 'forgotten') {
-    store.transaction(() => store.anchors.dropMemory(o.id));
+    c.writes.push(() => store.anchors.dropMemory(o.id));
     return;
   }
-  const project = store.sessions.project(o.projectId);
+  const project = projectOf(c, o.projectId);
   if (!project) return;
   const files = [...new Set([...o.filesModified, ...o.filesRead])]
     .map((f) => projectPath(project.root, f))
@@ -162,14 +190,12 @@ function memoryChanged(c: Context, change: Change): void {
   const task =
     o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
-  store.transaction(() => {
+  c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
     const wasStale = reanchor && store.anchors.isStale(o.id);
     if (reanchor) store.anchors.dropMemory(o.id);
     for (const f of read) {
-      if (f.facts) {
-        if (store.graphFiles.save(f.facts, options.now)) c.report.files++;
-      } else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      if (saveFile(c, f, project.id)) c.report.files++;
       link(c, o.id, 'touches', f.id, project.id, origin);
       c.ranksDue.add(project.id);
       if (!f.content || !anchorable || !(young || reanchor)) continue;
@@ -204,20 +230,19 @@ function memoryChanged(c: Context, change: Change): void {
 
 /** A session ended: its node touches the files it edited. */
 function sessionEnded(c: Context, change: Change): void {
-  const { store, options } = c;
+  const { store } = c;
   const summary = store.summaries.get(change.entityId);
   if (!summary) return;
-  const project = store.sessions.project(summary.projectId);
+  const project = projectOf(c, summary.projectId);
   if (!project) return;
   const node = sessionNodeId(summary.sessionId);
   const files = summary.filesEdited
     .map((f) => projectPath(project.root, f))
     .filter((f): f is string => f !== null)
     .map((path) => cachedFacts(c, project, path));
-  store.transaction(() => {
+  c.writes.push(() => {
     for (const f of files) {
-      if (f.facts) store.graphFiles.save(f.facts, options.now);
-      else store.graphFiles.saveMissing(f.id, project.id, f.path, options.now, f.gone);
+      saveFile(c, f, project.id);
       link(c, node, 'touches', f.id, project.id, change.origin);
     }
   });
@@ -292,16 +317,20 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     touchedPaths: new Map(),
     ranksDue: new Set(),
     files: new Map(),
+    writes: [],
+    savedFiles: new Set(),
+    projects: new Map(),
   };
   for (const change of changes) {
     report.changes++;
-    if (
-      change.entity === 'memory' &&
-      ['create', 'merge', 'edit', 'forget', 'restore', 'seed'].includes(change.op)
-    )
-      memoryChanged(c, change);
+    if (change.entity === 'memory' && MEMORY_OPS.has(change.op)) memoryChanged(c, change);
     else if (change.entity === 'summary' && change.op === 'final') sessionEnded(c, change);
   }
+  // One commit for the step's edges, file nodes and anchors, not one per memory.
+  if (c.writes.length > 0)
+    store.transaction(() => {
+      for (const write of c.writes) write();
+    });
   for (const [projectId, paths] of c.touchedPaths) {
     const project = store.sessions.project(projectId as ProjectId);
     if (!project) continue;

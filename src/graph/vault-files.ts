@@ -31,15 +31,27 @@ export function listNotes(dir: string): string[] {
 
 let counter = 0;
 
-/** Write `text` to `path` atomically, creating its folder. */
-export function writeAtomically(path: string, text: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.engram-${process.pid}-${++counter}.tmp`);
+/**
+ * Write `text` to `path` atomically, creating its folder. `folders` (folders known to exist, shared by
+ * the writes of one sync) spares a mkdir per note; a folder removed meanwhile is made again.
+ */
+export function writeAtomically(path: string, text: string | Buffer, folders?: Set<string>): void {
+  const folder = dirname(path);
+  if (!folders?.has(folder)) {
+    mkdirSync(folder, { recursive: true });
+    folders?.add(folder);
+  }
+  const temp = join(folder, `.engram-${process.pid}-${++counter}.tmp`);
   try {
     writeFileSync(temp, text);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
+    // The folder was taken away since this sync made it: make it again, once.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && folders?.delete(folder)) {
+      writeAtomically(path, text, folders);
+      return;
+    }
     throw error;
   }
 }

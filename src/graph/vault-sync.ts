@@ -382,10 +382,18 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
     assigned.set(id, `${folders.get(project.id)}/${typeFolder(node.type)}/${name}.md`);
   }
   linkResolver = createLinkResolver([...new Set([...files.map((f) => f.path), ...assigned.values()])]);
+  const names = new Map<string, string>();
   const nameOf = (id: string) => {
-    const p = assigned.get(id);
-    return p === undefined ? null : noteNameOf(p);
+    let name = names.get(id);
+    if (name === undefined) {
+      const p = assigned.get(id);
+      if (p === undefined) return null;
+      names.set(id, (name = noteNameOf(p)));
+    }
+    return name;
   };
+  // Folders this sync made or wrote into (a mkdir per folder, not per note).
+  const madeFolders = new Set<string>();
   const write = (path: string, text: string, expectedHash: string | null): boolean => {
     options.beforeWrite?.(path);
     const now = readVaultFile(dir, path);
@@ -393,7 +401,7 @@ function runSync(store: Store, options: VaultSyncOptions): VaultSyncReport {
       report.busy++;
       return false;
     }
-    writeAtomically(join(dir, path), text);
+    writeAtomically(join(dir, path), text, madeFolders);
     report.written++;
     return true;
   };

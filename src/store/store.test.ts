@@ -67,6 +67,19 @@ describe('store', () => {
     ]);
   });
 
+
+  it("0013 reads a project's edges through an index, not a scan of every project's links", () => {
+    const ctx = { origin: 'cli' as const, at: 1 };
+    store.memory.link('obs_a', 'related', 'obs_b', 'prj_1', ctx);
+    store.memory.link('obs_c', 'related', 'obs_d', 'prj_2', ctx);
+    const plan = (
+      store.db
+        .prepare(`EXPLAIN QUERY PLAN SELECT from_id, kind, to_id FROM links WHERE project_id = ?`)
+        .all('prj_1') as { detail: string }[]
+    ).map((r) => r.detail);
+    expect(plan.join('\n')).toMatch(/USING COVERING INDEX links_by_project/);
+    expect(store.graph.edgesOf('prj_1' as never)).toEqual([{ from: 'obs_a', kind: 'related', to: 'obs_b' }]);
+  });
   it('upgrades an older database in place, keeping memories searchable; hooks leave the upgrade to the worker', () => {
     const path = join(dir, 'old.db');
     const old = new Database(path);
