@@ -25,7 +25,7 @@
 import type { TrustClass } from './trust.ts';
 
 /** Bump when a rule changes: memories screened by an earlier version are screened again. */
-export const SCREEN_VERSION = 1;
+export const SCREEN_VERSION = 2;
 
 export type ScreenCategory =
   | 'override'
