@@ -4,7 +4,7 @@
  */
 import type { CapturedEvent } from '../core/model.ts';
 import type { NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
-import { isSkippedTool, optNum, optStr, str, text } from './hosts/payload-fields.ts';
+import { optNum, optStr, readEnvelope, str, text, toolOf } from './hosts/payload-fields.ts';
 import { scrubAndLimit, type SizeLimits } from './limit-size.ts';
 
 export type { NormalisedPayload, NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
@@ -22,16 +22,9 @@ function toolFields(p: Record<string, unknown>, limits: SizeLimits) {
 
 /** Turn one parsed hook payload into a CapturedEvent, or say why it is skipped or rejected. */
 export function normaliseClaudePayload(payload: unknown, options: NormaliseOptions): NormaliseResult {
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-    return { ok: false, skip: false, reason: 'payload is not a JSON object' };
-  }
-  const p = payload as Record<string, unknown>;
-  const hook = str(p['hook_event_name']);
-  const sessionId = str(p['session_id']);
-  if (hook === '') return { ok: false, skip: false, reason: 'payload has no hook_event_name' };
-  if (sessionId === '' || sessionId.length > 200) {
-    return { ok: false, skip: false, reason: `${hook} payload has no usable session_id` };
-  }
+  const envelope = readEnvelope(payload);
+  if (!envelope.ok) return envelope;
+  const { p, hook, sessionId } = envelope;
   const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
   const transcriptPath = optStr(p['transcript_path']) ?? null;
   const limits: SizeLimits = options;
@@ -48,10 +41,8 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       event = { kind: 'prompt', prompt: text(p['prompt'], limits) };
       break;
     case 'PostToolUse': {
-      const tool = str(p['tool_name']);
-      if (tool === '') return { ok: false, skip: false, reason: 'PostToolUse payload has no tool_name' };
-      if (isSkippedTool(tool, options.skipTools))
-        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      const tool = toolOf(p, hook, options.skipTools);
+      if (!tool.ok) return tool;
       event = {
         kind: 'tool',
         ...toolFields(p, limits),
@@ -60,11 +51,8 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       break;
     }
     case 'PostToolUseFailure': {
-      const tool = str(p['tool_name']);
-      if (tool === '')
-        return { ok: false, skip: false, reason: 'PostToolUseFailure payload has no tool_name' };
-      if (isSkippedTool(tool, options.skipTools))
-        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      const tool = toolOf(p, hook, options.skipTools);
+      if (!tool.ok) return tool;
       event = {
         kind: 'tool_failure',
         ...toolFields(p, limits),

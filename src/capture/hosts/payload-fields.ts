@@ -36,3 +36,35 @@ const matches = (tool: string, rule: string) =>
 export function isSkippedTool(tool: string, skipTools: readonly string[]): boolean {
   return MUST_SKIP_TOOLS.some((rule) => matches(tool, rule)) || skipTools.some((rule) => matches(tool, rule));
 }
+
+type Refusal = { ok: false; skip: boolean; reason: string };
+
+/**
+ * What every payload of the hosts that use Claude Code's field names carries: a JSON object with its
+ * event (`hook_event_name`) and a usable `session_id`.
+ */
+export function readEnvelope(
+  payload: unknown,
+): { ok: true; p: Record<string, unknown>; hook: string; sessionId: string } | Refusal {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    return { ok: false, skip: false, reason: 'payload is not a JSON object' };
+  const p = payload as Record<string, unknown>;
+  const hook = str(p['hook_event_name']);
+  const sessionId = str(p['session_id']);
+  if (hook === '') return { ok: false, skip: false, reason: 'payload has no hook_event_name' };
+  if (sessionId === '' || sessionId.length > 200)
+    return { ok: false, skip: false, reason: `${hook} payload has no usable session_id` };
+  return { ok: true, p, hook, sessionId };
+}
+
+/** A tool event's `tool_name`: refused when missing, skipped when the configuration says so. */
+export function toolOf(
+  p: Record<string, unknown>,
+  hook: string,
+  skipTools: readonly string[],
+): { ok: true; tool: string } | Refusal {
+  const tool = str(p['tool_name']);
+  if (tool === '') return { ok: false, skip: false, reason: `${hook} payload has no tool_name` };
+  if (isSkippedTool(tool, skipTools)) return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+  return { ok: true, tool };
+}

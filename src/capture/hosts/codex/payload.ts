@@ -7,7 +7,7 @@
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { isSkippedTool, optStr, str, text } from '../payload-fields.ts';
+import { optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
 
 /** The Codex hook events engram registers (the verified ones, plus compaction from Codex's docs). */
 export const CODEX_HOOK_EVENTS = [
@@ -32,16 +32,9 @@ function toolEvent(p: Record<string, unknown>, limits: SizeLimits): CapturedEven
 
 /** Turn one parsed Codex hook payload into a CapturedEvent, or say why it is skipped or rejected. */
 export function normaliseCodexPayload(payload: unknown, options: NormaliseOptions): NormaliseResult {
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-    return { ok: false, skip: false, reason: 'payload is not a JSON object' };
-  }
-  const p = payload as Record<string, unknown>;
-  const hook = str(p['hook_event_name']);
-  const sessionId = str(p['session_id']);
-  if (hook === '') return { ok: false, skip: false, reason: 'payload has no hook_event_name' };
-  if (sessionId === '' || sessionId.length > 200) {
-    return { ok: false, skip: false, reason: `${hook} payload has no usable session_id` };
-  }
+  const envelope = readEnvelope(payload);
+  if (!envelope.ok) return envelope;
+  const { p, hook, sessionId } = envelope;
   const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
   // The rollout (`transcript_path`) is not handed on: the worker's transcript reader knows Claude Code's
   // JSONL only, and a rollout read as that yields no user words, so the turn's words come from its events.
@@ -59,10 +52,8 @@ export function normaliseCodexPayload(payload: unknown, options: NormaliseOption
       event = { kind: 'prompt', prompt: text(p['prompt'], options) };
       break;
     case 'PostToolUse': {
-      const tool = str(p['tool_name']);
-      if (tool === '') return { ok: false, skip: false, reason: 'PostToolUse payload has no tool_name' };
-      if (isSkippedTool(tool, options.skipTools))
-        return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
+      const tool = toolOf(p, hook, options.skipTools);
+      if (!tool.ok) return tool;
       event = toolEvent(p, options);
       break;
     }
