@@ -11,7 +11,6 @@ import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
 
-const TRACKER = TRACKER_LINK;
 /** Folders of code the project does not own: notes there are someone else's. */
 const VENDORED =
   /(?:^|\/)(?:node_modules|vendor|third_party|dist|build|target|\.venv|venv|site-packages|\.git)\//;
@@ -57,7 +56,7 @@ export function codeNotes(text: string): CodeNote[] {
     }
     i = j - 1;
     const words = block.join(' ').replace(/\s+/g, ' ').trim();
-    const link = TRACKER.exec(words)?.[0];
+    const link = TRACKER_LINK.exec(words)?.[0];
     if (!link) continue;
     const ref = issueRef(link);
     const note = words.replace(link, ref).trim();
@@ -103,7 +102,7 @@ export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted
     const file = fileOf(e.input);
     if (file === '' || VENDORED.test(file) || isScratchPath(file)) continue;
     const text = seenText(e);
-    if (!TRACKER.test(text)) continue;
+    if (!TRACKER_LINK.test(text)) continue;
     for (const n of codeNotes(text).slice(0, 3)) {
       const at = byRef.get(n.ref) ?? { notes: [], uuid: e.result?.uuid || e.uuid, at: e.at, written: false };
       // Read from the repository, the note is the repository's words; written in the session, the agent's.
