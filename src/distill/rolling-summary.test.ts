@@ -252,3 +252,41 @@ describe('rolling session summary', () => {
     expect(r.summary?.nextSteps).toBe('');
   });
 });
+
+describe('rolling summary fields over a long session', () => {
+  it('keeps the first and the latest turns whole and drops whole turns between', async () => {
+    const { append } = await import('./rolling-summary.ts');
+    let field = '';
+    const turns = Array.from({ length: 40 }, (_, i) => `changed src/module-${i}.ts and ran the tests (turn ${i})`);
+    for (const t of turns) field = append(field, t);
+    const parts = field.split(' | ');
+    expect(field.length).toBeLessThanOrEqual(600);
+    expect(parts[0]).toBe(turns[0]);
+    expect(parts[1]).toBe('…');
+    expect(parts.at(-1)).toBe(turns.at(-1));
+    // every segment after the gap is one whole turn, in order, ending with the latest
+    const rest = parts.slice(2);
+    expect(rest.length).toBeGreaterThan(3);
+    expect(rest).toEqual(turns.slice(turns.length - rest.length));
+  });
+});
+
+describe('the end-of-turn answer in the summary', () => {
+  it('drops a claim that the problem is fixed while a failure of the turn is still open', () => {
+    const d = createHeuristicDistiller();
+    const out = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('the container build fails, fix it'),
+        bashFail('npm start', 'npm error Exit handler never called!'),
+        write('docker/Containerfile', 'FROM node:20\nRUN npm install -g npm@latest\n'),
+        stop(
+          'Try again:\n\n```bash\n./run.sh\n```\n\nThis should fix it by:\n1. Updating npm to latest version first (fixes the bug)\n2. Using `--legacy-peer-deps` flag as extra safety\n\nIf this still fails, we can build locally.',
+        ),
+      ),
+    });
+    expect(out.summary?.completed).toContain('docker/Containerfile');
+    expect(out.summary?.completed).not.toMatch(/fixes the bug|should fix/);
+  });
+});

@@ -23,17 +23,35 @@ const MAX_FILES = 30;
 const listed = (items: readonly string[], max: number) =>
   items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} (+${items.length - max} more)`;
 
+const SEGMENT = ' | ';
+const GAP = '…';
+
 /**
- * Earlier text first, newest last. When too long, the earlier text is shortened at its end: the
- * session's beginning (what it set out to do) and its latest turn are what a reader needs most.
+ * Earlier text first, newest last, one segment per turn. When too long, whole segments are dropped
+ * after the first: the session's beginning (what it set out to do) and its latest turns are what a
+ * reader needs most, and a segment is kept whole or not at all (never cut again on every turn).
  */
-function append(before: string | undefined, now: string, max = MAX_FIELD): string {
+export function append(before: string | undefined, now: string, max = MAX_FIELD): string {
   const latest = clip(now, max / 2);
-  const earlier = (before ?? '').trim();
-  if (earlier === '') return latest;
-  if (latest === '' || earlier.endsWith(latest)) return earlier;
-  const text = `${earlier} | ${latest}`;
-  return text.length <= max ? text : `${clip(earlier, max - latest.length - 3)} | ${latest}`;
+  const segments = (before ?? '')
+    .split(SEGMENT)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (segments.length === 0) return latest;
+  if (latest === '' || segments[segments.length - 1] === latest) return segments.join(SEGMENT);
+  const all = [...segments, latest];
+  if (all.join(SEGMENT).length <= max) return all.join(SEGMENT);
+  const first = segments[0] === GAP ? '' : (segments[0] ?? '');
+  const kept: string[] = [latest];
+  let room = max - latest.length - (first ? Math.min(first.length, max / 4) + GAP.length + 2 * SEGMENT.length : 0);
+  for (let i = segments.length - 1; i >= 1; i--) {
+    const seg = segments[i] ?? '';
+    if (seg === GAP) continue;
+    if (seg.length + SEGMENT.length > room) break;
+    kept.unshift(seg);
+    room -= seg.length + SEGMENT.length;
+  }
+  return first ? [clip(first, max / 4), GAP, ...kept].join(SEGMENT) : kept.join(SEGMENT);
 }
 
 const nonAnswer = (m: string) => m.length < 40 || /^(?:let me|i'll|i will|now i'll|now let me)\b/i.test(m);
