@@ -43,7 +43,8 @@ export function append(before: string | undefined, now: string, max = MAX_FIELD)
   if (all.join(SEGMENT).length <= max) return all.join(SEGMENT);
   const first = segments[0] === GAP ? '' : (segments[0] ?? '');
   const kept: string[] = [latest];
-  let room = max - latest.length - (first ? Math.min(first.length, max / 4) + GAP.length + 2 * SEGMENT.length : 0);
+  let room =
+    max - latest.length - (first ? Math.min(first.length, max / 4) + GAP.length + 2 * SEGMENT.length : 0);
   for (let i = segments.length - 1; i >= 1; i--) {
     const seg = segments[i] ?? '';
     if (seg === GAP) continue;
@@ -83,7 +84,17 @@ function passingChecks(a: TurnAnalysis): string[] {
     .map(([purpose, r]) => `${CHECK_WORDS[purpose] ?? purpose}${r.detail ? ` (${r.detail})` : ''}`);
 }
 
-export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): SummaryDraft | null {
+/**
+ * `relayed`: the turn took in external content (distill/evidence-trust), so the assistant's own
+ * sentences may repeat what a page or a package told it. The summary then keeps only what happened
+ * (files, commits, checks, failures, the user's prompts), never the assistant's account: a summary
+ * is injected as it is, with no review between.
+ */
+export function mergeSummary(
+  prev: SummaryDraft | null,
+  a: TurnAnalysis,
+  relayed = false,
+): SummaryDraft | null {
   const files = modifiedFiles(a);
   const hasContent =
     a.prompts.length > 0 || files.length > 0 || a.lastMessage !== '' || a.toolCount > 0 || a.compacted;
@@ -100,7 +111,7 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     .filter(Boolean)
     .join('; ');
 
-  const decision = statedDecision(a.lastMessage);
+  const decision = relayed ? '' : statedDecision(a.lastMessage);
   const learned = [
     ...a.subagents.map(
       (s) => `${clip(s.label || s.agentType || 'subagent', 60)}: ${informativeSentence(s.findings, 160)}`,
@@ -121,8 +132,9 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
   ].filter(Boolean);
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
-  const answer =
-    said !== ''
+  const answer = relayed
+    ? ''
+    : said !== ''
       ? clip(said, 160)
       : nonAnswer(a.lastMessage)
         ? ''
@@ -145,7 +157,7 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     investigated: append(prev?.investigated, investigated),
     learned: append(prev?.learned, learned),
     completed: completedWithState(prev?.completed ?? '', completed, a),
-    nextSteps: nextSteps(prev?.nextSteps ?? '', a),
+    nextSteps: nextSteps(prev?.nextSteps ?? '', a, relayed),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
     filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
@@ -176,11 +188,11 @@ function itemKey(item: string): string | null {
  * never a probe. A failure listed earlier stays until a run of its purpose passes; other earlier items
  * stay until the turn brings a task list or next steps of its own.
  */
-function nextSteps(previous: string, a: TurnAnalysis): string {
+function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
   // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
   const stated = [
-    ...statedNextSteps(a.lastMessage),
+    ...(relayed ? [] : statedNextSteps(a.lastMessage)),
     ...(a.compactSummary ? digestOpenItems(a.compactSummary) : []),
   ];
   const state = purposeState(a.commands);

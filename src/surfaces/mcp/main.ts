@@ -16,6 +16,7 @@ export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void>
     now: Date.now,
     embedder: createEmbedderFromConfig(runtime.config, { env: runtime.env, engramHome: runtime.home }),
     queryTimeoutMs: runtime.config['embed.queryTimeoutMs'],
+    inboxDir: runtime.paths.inboxDir,
     openStore: () => {
       ensureHome(runtime.paths);
       return createStore(openDatabase(runtime.paths.db), { loadVectorExtension: loadSqliteVec });
