@@ -14,8 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-// @ts-expect-error plain JS helper shared by the benchmarks
-import { fmt, quantile } from './lib/stats.mjs';
+import { fmt, quantile } from './lib/stats.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
 import { freePort, startEmbeddedPostgres } from '../src/team/embedded-postgres.ts';
 import { createTeamApi, type TeamApi } from '../src/team/api-client.ts';
