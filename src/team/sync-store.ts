@@ -174,14 +174,13 @@ export async function pushRecords(
   }
   if (writes.size > 0) {
     const w = [...writes.values()];
-    const first = await tx.query<{ at: string }>('SELECT engram_push_position() AS at');
-    const base = num(first.rows[0]?.at ?? null);
     await tx.query(
       `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
                              author_name, device, origin_name, origin_device)
-       SELECT $1, k, i, s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
-         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::int[], $6::text[], $7::bool[], $8::text[])
-              AS x (k, i, s, v, h, d, b)
+       SELECT $1, k, i, pos.first + s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
+         FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::bool[], $8::text[])
+              AS x (k, i, s, v, h, d, b),
+              (SELECT engram_push_position() AS first) pos
        ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
          seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
          body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
@@ -190,7 +189,7 @@ export async function pushRecords(
         projectId,
         w.map((x) => x.kind),
         w.map((x) => x.id),
-        w.map((_, i) => base + i),
+        w.map((_, i) => i),
         w.map((x) => x.version),
         w.map((x) => x.hash),
         w.map((x) => x.deleted),
