@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { fmt, quantile } from './lib/stats.ts';
@@ -115,10 +115,13 @@ interface ScaleResult {
   records: number;
   push: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number };
   pull: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number; delivered: number };
+  /** The 1-minute load average when the scale started and when it ended (other work on the machine). */
+  load: { start: number; end: number };
   serverRssMb: { idle: number; afterPush: number; afterPull: number; peak: number };
 }
 
 async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleResult> {
+  const loadStart = loadavg()[0] as number;
   const dbName = `bench_${n}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -163,14 +166,21 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     await Promise.all(
       apis.map(async (api) => {
         let cursor = 0;
+        const ids = new Set<string>();
+        let received = 0;
         for (;;) {
           const t = performance.now();
           const page = await api.pull(project, cursor, 500);
           pullLatency.push(performance.now() - t);
           delivered += page.records.length;
+          received += page.records.length;
+          for (const r of page.records) ids.add(r.id);
           cursor = page.records.at(-1)?.seq ?? cursor;
           if (!page.more) break;
         }
+        // Every row exactly once: as many as were pushed, none twice.
+        if (received !== n * MEMORIES || ids.size !== received)
+          throw new Error(`a puller received ${received} rows, ${ids.size} distinct, of ${n * MEMORIES}`);
       }),
     );
     const pullSeconds = (performance.now() - started) / 1000;
@@ -194,6 +204,7 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
         delivered,
       },
       serverRssMb: { idle, afterPush, afterPull: rssMb(pid), peak: Math.max(peak, rssMb(pid)) },
+      load: { start: loadStart, end: loadavg()[0] as number },
     };
   } finally {
     clearInterval(sampler);
@@ -221,11 +232,13 @@ if (JSON_OUT) {
     `team server load: ${MEMORIES} memories per client, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
     `${cpus().length} CPUs shared by the server, PostgreSQL (fsync ${NO_FSYNC ? 'off' : 'on'}) and the clients`,
     '',
-    'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak)',
+    'every puller received every row exactly once (checked); load = 1-minute load average at start → end',
+    '',
+    'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak) | load',
   ];
   for (const r of results) {
     out.push(
-      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)})`,
+      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)}) | ${fmt(r.load.start)} → ${fmt(r.load.end)}`,
     );
   }
   const first = results[0];
