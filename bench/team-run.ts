@@ -10,7 +10,7 @@
  * Clients run in this process: on a small machine they share the CPU with the server (noted).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -69,6 +69,33 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (0 once it is gone). */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name: state is the 3rd, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the embedded PostgreSQL: its postmaster and every backend of it. */
+function postgresCpuSeconds(): number {
+  const postmaster = Number(readFileSync(join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuSeconds(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[1]);
+      if (ppid === postmaster) total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function startServer(
   db: string,
   dir: string,
@@ -118,6 +145,8 @@ interface ScaleResult {
   /** The 1-minute load average when the scale started and when it ended (other work on the machine). */
   load: { start: number; end: number };
   serverRssMb: { idle: number; afterPush: number; afterPull: number; peak: number };
+  /** CPU seconds spent during the push phase by the server process, PostgreSQL, and the clients. */
+  pushCpu: { server: number; postgres: number; clients: number };
 }
 
 async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleResult> {
@@ -145,6 +174,11 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     }
     const idle = rssMb(pid);
     const pushLatency: number[] = [];
+    const cpuBefore = {
+      server: cpuSeconds(pid),
+      postgres: postgresCpuSeconds(),
+      clients: process.cpuUsage(),
+    };
     let started = performance.now();
     await Promise.all(
       apis.map(async (api, c) => {
@@ -159,6 +193,12 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       }),
     );
     const pushSeconds = (performance.now() - started) / 1000;
+    const clientCpu = process.cpuUsage(cpuBefore.clients);
+    const pushCpu = {
+      server: cpuSeconds(pid) - cpuBefore.server,
+      postgres: postgresCpuSeconds() - cpuBefore.postgres,
+      clients: (clientCpu.user + clientCpu.system) / 1e6,
+    };
     const afterPush = rssMb(pid);
     const pullLatency: number[] = [];
     let delivered = 0;
@@ -205,6 +245,7 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       },
       serverRssMb: { idle, afterPush, afterPull: rssMb(pid), peak: Math.max(peak, rssMb(pid)) },
       load: { start: loadStart, end: loadavg()[0] as number },
+      pushCpu,
     };
   } finally {
     clearInterval(sampler);
@@ -234,11 +275,11 @@ if (JSON_OUT) {
     '',
     'every puller received every row exactly once (checked); load = 1-minute load average at start → end',
     '',
-    'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak) | load',
+    'clients  records | push rec/s  p50 ms  p95 ms | push CPU s server/pg/clients | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak) | load',
   ];
   for (const r of results) {
     out.push(
-      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)}) | ${fmt(r.load.start)} → ${fmt(r.load.end)}`,
+      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${`${fmt(r.pushCpu.server, 2)} / ${fmt(r.pushCpu.postgres, 2)} / ${fmt(r.pushCpu.clients, 2)}`.padStart(28)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)}) | ${fmt(r.load.start)} → ${fmt(r.load.end)}`,
     );
   }
   const first = results[0];
