@@ -6,9 +6,9 @@
  * therefore not sequence order; a puller reads only below engram_pull_horizon — the position of the
  * oldest transaction still running — and every transaction that can still commit numbers its rows
  * at or above it, so a cursor never passes a row that commits later. Each entity keeps only its
- * latest version (a new version moves it to a higher number); a tombstone keeps the id and drops the
- * body: forgotten content is purged from the server, and every device learns of the forget from the
- * tombstone.
+ * latest version (a new version moves it above every number a puller has been given); a tombstone
+ * keeps the id and drops the body: forgotten content is purged from the server, and every device
+ * learns of the forget from the tombstone.
  */
 import { unstorableCharacter } from '../core/clean-text.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
