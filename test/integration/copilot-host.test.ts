@@ -7,11 +7,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'hosts', 'copilot');
+const SESSION = '3fe14a49-7439-4580-8f4e-dfc7093dd8ac';
 const PREFERENCE = 'Always use pnpm in this repository, never npm: the lockfile is pnpm-lock.yaml.';
 const RECORDED_PROMPT = 'Create notes.md with a greeting for the release team, then check missing-dir';
 
@@ -135,6 +136,10 @@ describe('engram for GitHub Copilot CLI', () => {
         cwd: project,
         env,
       });
+    // The session's log where Stop says it is (Copilot writes it as the session runs).
+    const log = join(copilotHome, 'session-state', SESSION, 'events.jsonl');
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, placed(readFileSync(join(FIXTURES, 'events.jsonl'), 'utf8'), project, sb.home));
     let started = '';
     for (const payload of recordedSession(project, sb.home)) {
       if (payload['hook_event_name'] === 'PreToolUse') continue; // engram registers no PreToolUse hook
@@ -149,6 +154,20 @@ describe('engram for GitHub Copilot CLI', () => {
       hosts: { host: string; sessions: number }[];
     };
     expect(status.hosts).toEqual([expect.objectContaining({ host: 'copilot', sessions: 1 })]);
+    // The worker read events.jsonl after the turn: its records, and the token usage only it holds.
+    const metrics = JSON.parse(sb.engram(['metrics', '--json']).stdout) as {
+      capture: {
+        transcripts: { files: number };
+        recordTypes: { type: string; seen: number; skipped: number }[];
+      };
+    };
+    expect(metrics.capture.transcripts.files).toBe(1);
+    expect(metrics.capture.recordTypes).toContainEqual({ type: 'user.message', seen: 1, skipped: 0 });
+    expect(metrics.capture.recordTypes).toContainEqual({
+      type: 'tool.execution_complete',
+      seen: 2,
+      skipped: 0,
+    });
     const found = JSON.parse(sb.engram(['search', 'pnpm', '--cwd', project, '--json']).stdout) as {
       results: { id: string; title: string }[];
     };
