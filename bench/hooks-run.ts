@@ -72,6 +72,9 @@ const COMMANDS = {
   codexSessionStart: `Codex SessionStart, ${memories} memories`,
   codexUserPromptSubmit: `Codex UserPromptSubmit, ${memories} memories`,
   codexBash: 'Codex capture: PostToolUse Bash, test output',
+  copilotSessionStart: `Copilot SessionStart, ${memories} memories`,
+  copilotUserPromptSubmit: `Copilot UserPromptSubmit, ${memories} memories`,
+  copilotBash: 'Copilot capture: PostToolUse Bash, test output',
 } as const;
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -226,7 +229,35 @@ function payloads(project: string, transcript: string) {
       }),
     ),
   };
-  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview, codex };
+  // And as Copilot CLI sends it (`engram hook --host copilot`, its PascalCase events): a shell tool's
+  // result as one text ending with its exit code.
+  const copilotBase = (i: number, event: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      hook_event_name: event,
+      session_id: `copilot-${session(i)}`,
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      cwd: project,
+      ...extra,
+    });
+  const copilot = {
+    sessionStart: perRound((i) => copilotBase(i, 'SessionStart', { source: 'new', initial_prompt: '' })),
+    userPromptSubmit: perRound((i) =>
+      copilotBase(i, 'UserPromptSubmit', { prompt: prompts[i % prompts.length] }),
+    ),
+    bash: perRound((i) =>
+      copilotBase(i, 'PostToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test', description: 'Run the tests' },
+        tool_result: {
+          result_type: 'success',
+          text_result_for_llm:
+            'PASS src/a.test.ts\n'.repeat(40) +
+            'Tests: 40 passed, 40 total\n<shellId: 0 completed with exit code 0>',
+        },
+      }),
+    ),
+  };
+  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview, codex, copilot };
 }
 
 // ---- another build, side by side ----------------------------------------------------------------------
@@ -389,17 +420,21 @@ try {
     `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + Object.keys(againstRuns).length} processes, alternating…`,
   );
   const codexRun = (stdins: string[]): Command => ({ argv: [node, hook, '--host', 'codex'], stdins });
+  const copilotRun = (stdins: string[]): Command => ({ argv: [node, hook, '--host', 'copilot'], stdins });
   const results = measure(
     {
       ...againstRuns,
       [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
-      // Each Codex hook right after Claude Code's of the same kind, so both meet the same moment of a round.
+      // Each other host's hook right after Claude Code's of the same kind, so all meet the same moment of a round.
       [COMMANDS.sessionStart]: hookRun(p.sessionStart),
       [COMMANDS.codexSessionStart]: codexRun(p.codex.sessionStart),
+      [COMMANDS.copilotSessionStart]: copilotRun(p.copilot.sessionStart),
       [COMMANDS.userPromptSubmit]: hookRun(p.userPromptSubmit),
       [COMMANDS.codexUserPromptSubmit]: codexRun(p.codex.userPromptSubmit),
+      [COMMANDS.copilotUserPromptSubmit]: copilotRun(p.copilot.userPromptSubmit),
       [COMMANDS.bash]: hookRun(p.bash),
       [COMMANDS.codexBash]: codexRun(p.codex.bash),
+      [COMMANDS.copilotBash]: copilotRun(p.copilot.bash),
       [COMMANDS.edit]: hookRun(p.edit),
       [COMMANDS.atCap]: hookRun(p.atCap),
       [COMMANDS.stop]: hookRun(p.stop),
@@ -482,6 +517,16 @@ try {
     ),
     bash: figures(results[COMMANDS.codexBash] as Run[], baseline, BUDGETS.capture),
   };
+  // Copilot's (`--host copilot`), the same way.
+  const copilot = {
+    sessionStart: figures(results[COMMANDS.copilotSessionStart] as Run[], baseline, BUDGETS.sessionStart),
+    userPromptSubmit: figures(
+      results[COMMANDS.copilotUserPromptSubmit] as Run[],
+      baseline,
+      BUDGETS.userPromptSubmit,
+    ),
+    bash: figures(results[COMMANDS.copilotBash] as Run[], baseline, BUDGETS.capture),
+  };
   const baseWall = baseline.map((r) => r.wall_ms);
   const base = {
     p50: median(baseWall),
@@ -509,6 +554,7 @@ try {
         sessionStart: rounded(sessionStart),
         userPromptSubmit: rounded(userPromptSubmit),
         codex: Object.fromEntries(Object.entries(codex).map(([k, v]) => [k, rounded(v)])),
+        copilot: Object.fromEntries(Object.entries(copilot).map(([k, v]) => [k, rounded(v)])),
         baseline: { command: 'node -e 0', ...rounded(base) },
         ...(vsAgainst ? { against: { dist: againstDir, ...vsAgainst } } : {}),
         ...conditions,
@@ -550,13 +596,19 @@ try {
     row(COMMANDS.codexSessionStart, codex.sessionStart, codex.sessionStart.ratio);
     row(COMMANDS.codexUserPromptSubmit, codex.userPromptSubmit, codex.userPromptSubmit.ratio);
     row(COMMANDS.codexBash, codex.bash, codex.bash.ratio);
+    row(COMMANDS.copilotSessionStart, copilot.sessionStart, copilot.sessionStart.ratio);
+    row(COMMANDS.copilotUserPromptSubmit, copilot.userPromptSubmit, copilot.userPromptSubmit.ratio);
+    row(COMMANDS.copilotBash, copilot.bash, copilot.bash.ratio);
     const failed =
       capture.failed +
       sessionStart.failed +
       userPromptSubmit.failed +
       codex.sessionStart.failed +
       codex.userPromptSubmit.failed +
-      codex.bash.failed;
+      codex.bash.failed +
+      copilot.sessionStart.failed +
+      copilot.userPromptSubmit.failed +
+      copilot.bash.failed;
     if (failed > 0) out(`  WARNING: ${failed} hook runs exited non-zero`);
     out('\nBudgets (DESIGN.md §4; ratio = median over rounds of hook / node -e 0 of the same round):');
     const verdict = (label: string, value: string, ok: string) =>
@@ -582,15 +634,18 @@ try {
       `${fmt(userPromptSubmit.ratio, 3)}x`,
       userPromptSubmit.verdict,
     );
-    const versus = (label: string, mine: number, claude: number) =>
+    const versus = (label: string, mine: number, claude: number, host = 'Codex') =>
       verdict(
-        `Codex ${label} vs Claude Code's`,
+        `${host} ${label} vs Claude Code's`,
         `${fmt(mine / claude, 3)}x`,
         mine <= claude * 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER',
       );
     versus('SessionStart', codex.sessionStart.ratio, sessionStart.ratio);
     versus('UserPromptSubmit', codex.userPromptSubmit.ratio, userPromptSubmit.ratio);
     versus('capture (Bash)', codex.bash.ratio, byPayload.bash.ratio);
+    versus('SessionStart', copilot.sessionStart.ratio, sessionStart.ratio, 'Copilot');
+    versus('UserPromptSubmit', copilot.userPromptSubmit.ratio, userPromptSubmit.ratio, 'Copilot');
+    versus('capture (Bash)', copilot.bash.ratio, byPayload.bash.ratio, 'Copilot');
     out(`  (workers stopped at the end, by pid: ${stopped.join(', ') || 'none'})`);
   }
 } finally {

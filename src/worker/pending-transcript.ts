@@ -6,11 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
-import {
-  createTranscriptParser,
-  peekSkippedType,
-  type ParsedTranscript,
-} from '../capture/transcript/transcript-entries.ts';
+import { peekSkippedType, type ParsedTranscript } from '../capture/transcript/transcript-entries.ts';
+import { transcriptParserFor } from '../capture/hosts/transcript-parser.ts';
 import type { QueuedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
@@ -36,7 +33,7 @@ export function readPendingTranscript(
     peek: peekSkippedType,
     maxBytes: 8_000_000,
   });
-  const parser = createTranscriptParser(context, keep ? previous.chain : []);
+  const parser = transcriptParserFor(path, context, keep ? previous.chain : []);
   for (const line of chunk.lines) {
     if (line.skipped !== undefined) parser.skip(line.skipped);
     else parser.add(line.value);

@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'copilot'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -27,7 +27,7 @@ export interface HostCapabilities {
   /** A failing tool call has an event of its own (else the failure is only in the tool's output text). */
   toolFailureEvent: boolean;
   /** The host keeps a transcript engram can read (`null`: none; else its format). */
-  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | null;
+  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
 }
@@ -56,7 +56,10 @@ export interface NormaliseOptions extends SizeLimits {
 export interface HostHookSetup {
   /** A display name for messages ("Claude Code", "Codex CLI"). */
   label: string;
-  /** The hook configuration file (a `{"hooks":{"<Event>":[matcher groups]}}` JSON file), from the environment. */
+  /**
+   * The hook configuration file (a `{"hooks":{"<Event>":[matcher groups]}}` JSON file, or flat entries
+   * with `flatEntries`), from the environment.
+   */
   hooksFile: (env: Readonly<Record<string, string | undefined>>, home: string) => string;
   /** The events engram registers, in order. */
   events: readonly string[];
@@ -64,6 +67,11 @@ export interface HostHookSetup {
   timeoutSeconds: (event: string) => number | undefined;
   /** Extra words the hook command passes to engram's hook bundle (`--host codex`); none for the default host. */
   hookArgs: readonly string[];
+  /**
+   * The host lists its hook entries directly under each event (`{"type":"command","bash":…}`: Copilot),
+   * naming the command and timeout keys; absent: Claude Code's matcher groups (`command`, `timeout`).
+   */
+  flatEntries?: { commandKey: string; timeoutKey: string };
   /** The folder holding the host's transcripts (for backfill and messages), or null. */
   transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
 }

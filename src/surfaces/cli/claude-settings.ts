@@ -6,6 +6,8 @@
  * else: other settings, the user's own hooks and their order stay as they were. A backup is written next to the
  * file before every change, writes are atomic (temp file + rename, mode kept), and a sidecar
  * `<settings>.engram-install.json` records what the first install created so uninstall can undo exactly that.
+ * A host that lists entries directly under each event (Copilot CLI: `{"hooks":{"<Event>":[{"type":"command",
+ * "bash":"…","timeoutSec":30}]}}`) names its command and timeout keys (`flat`); the rest is the same.
  */
 import { rmSync, unlinkSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -33,6 +35,13 @@ export interface HookInstallSpec {
   events: readonly string[];
   /** Per-event timeout (seconds) written as `"timeout"`; `undefined` leaves Claude Code's default. */
   timeoutSeconds?: (event: string) => number | undefined;
+  /** Entries sit directly under each event, with these keys for the command and the timeout (Copilot CLI). */
+  flat?: FlatEntries;
+}
+
+export interface FlatEntries {
+  commandKey: string;
+  timeoutKey: string;
 }
 
 export interface InstallReport {
@@ -62,18 +71,52 @@ export { ENGRAM_HOOK_MARKER, isEngramHookCommand } from './engram-hook-command.t
 // ---------------------------------------------------------------------------------------------------------------
 // Hook entries
 
-const isEngramEntry = (entry: unknown): boolean =>
-  isObject(entry) && typeof entry['command'] === 'string' && isEngramHookCommand(entry['command']);
+/** Whether an entry is engram's (its command, under `commandKey`, carries engram's marker). */
+const engramEntryTest =
+  (commandKey: string) =>
+  (entry: unknown): boolean => {
+    if (!isObject(entry)) return false;
+    const command = entry[commandKey];
+    return typeof command === 'string' && isEngramHookCommand(command);
+  };
+const isEngramEntry = engramEntryTest('command');
 
 const groupEntries = (group: unknown): unknown[] | null =>
   isObject(group) && Array.isArray(group['hooks']) ? (group['hooks'] as unknown[]) : null;
 
-function hasAnyEngramEntry(hooks: JsonObject | undefined): boolean {
+function hasAnyEngramEntry(hooks: JsonObject | undefined, flat: FlatEntries | undefined): boolean {
   if (!hooks) return false;
+  const isEngram = engramEntryTest(flat?.commandKey ?? 'command');
   return Object.values(hooks).some(
     (groups) =>
-      Array.isArray(groups) && groups.some((group) => groupEntries(group)?.some(isEngramEntry) ?? false),
+      Array.isArray(groups) &&
+      groups.some((group) => (flat ? isEngram(group) : (groupEntries(group)?.some(isEngram) ?? false))),
   );
+}
+
+/** A flat event list with engram's entry in place of the first of its own (duplicates dropped), or added. */
+function withFlatEntry(
+  current: unknown[],
+  wanted: JsonObject,
+  isEngram: (entry: unknown) => boolean,
+): { entries: unknown[]; changed: boolean } {
+  let found = false;
+  let changed = false;
+  const entries: unknown[] = [];
+  for (const entry of current) {
+    if (!isEngram(entry)) entries.push(entry);
+    else if (found) changed = true;
+    else {
+      found = true;
+      if (!isDeepStrictEqual(entry, wanted)) changed = true;
+      entries.push(wanted);
+    }
+  }
+  if (!found) {
+    entries.push(wanted);
+    changed = true;
+  }
+  return { entries, changed };
 }
 
 function validateSpec(spec: HookInstallSpec): { events: string[]; entryFor: (event: string) => JsonObject } {
@@ -105,7 +148,10 @@ function validateSpec(spec: HookInstallSpec): { events: string[]; entryFor: (eve
         `the timeout for ${event} must be a positive number of seconds (got ${String(timeout)})`,
       );
     }
-    return timeout === undefined ? { type: 'command', command } : { type: 'command', command, timeout };
+    const keys = spec.flat ?? { commandKey: 'command', timeoutKey: 'timeout' };
+    const entry: JsonObject = { type: 'command', [keys.commandKey]: command };
+    if (timeout !== undefined) entry[keys.timeoutKey] = timeout;
+    return entry;
   };
   for (const event of events) entryFor(event); // fail before touching anything
   return { events, entryFor };
@@ -128,7 +174,7 @@ export function installHooks(
   const settings: JsonObject = existing ? structuredClone(existing.json) : {};
   const createdHooksKey = settings['hooks'] === undefined;
   const hooks = (settings['hooks'] ??= {}) as JsonObject;
-  const fresh = !hasAnyEngramEntry(hooks);
+  const fresh = !hasAnyEngramEntry(hooks, spec.flat);
 
   const added: string[] = [];
   const alreadyPresent: string[] = [];
@@ -137,7 +183,7 @@ export function installHooks(
     const wanted = entryFor(event);
     const current = hooks[event];
     if (current === undefined) {
-      hooks[event] = [{ hooks: [wanted] }];
+      hooks[event] = spec.flat ? [wanted] : [{ hooks: [wanted] }];
       added.push(event);
       dirty = true;
       continue;
@@ -145,9 +191,18 @@ export function installHooks(
     if (!Array.isArray(current)) {
       throw new EngramError(
         'INSTALL_FAILED',
-        `${settingsPath}: "hooks.${event}" must be an array of matcher groups (it is ${describeType(current)}); nothing was changed`,
+        `${settingsPath}: "hooks.${event}" must be an array of ${spec.flat ? 'hook entries' : 'matcher groups'} (it is ${describeType(current)}); nothing was changed`,
         { hint: 'Fix that setting (or move the file away) and run the command again.' },
       );
+    }
+    if (spec.flat) {
+      const { entries, changed } = withFlatEntry(current, wanted, engramEntryTest(spec.flat.commandKey));
+      if (changed) {
+        hooks[event] = entries;
+        added.push(event);
+        dirty = true;
+      } else alreadyPresent.push(event);
+      continue;
     }
     current.forEach((group, index) => {
       if (!isObject(group) || (group['hooks'] !== undefined && !Array.isArray(group['hooks']))) {
@@ -215,7 +270,7 @@ export function installHooks(
  * object if engram created it and it is now empty. Restores the pre-install backup byte for byte when the result
  * equals it, deletes the file when engram created it and nothing else is left, and deletes the sidecar.
  */
-export function uninstallHooks(settingsPath: string): UninstallReport {
+export function uninstallHooks(settingsPath: string, flat?: FlatEntries): UninstallReport {
   const report: UninstallReport = { settingsPath, removed: [], restoredExactly: false, deletedFile: false };
   const sidecar = readSidecar(settingsPath);
   const existing = loadSettings(settingsPath);
@@ -234,16 +289,21 @@ export function uninstallHooks(settingsPath: string): UninstallReport {
       if (!Array.isArray(groups)) continue;
       let removedHere = false;
       const kept: unknown[] = [];
-      for (const group of groups) {
-        const entries = groupEntries(group);
-        const remaining = entries?.filter((entry) => !isEngramEntry(entry));
-        if (!entries || !remaining || remaining.length === entries.length) {
-          kept.push(group);
-          continue;
+      if (flat) {
+        const isEngram = engramEntryTest(flat.commandKey);
+        kept.push(...groups.filter((entry) => !isEngram(entry)));
+        removedHere = kept.length < groups.length;
+      } else
+        for (const group of groups) {
+          const entries = groupEntries(group);
+          const remaining = entries?.filter((entry) => !isEngramEntry(entry));
+          if (!entries || !remaining || remaining.length === entries.length) {
+            kept.push(group);
+            continue;
+          }
+          removedHere = true;
+          if (remaining.length > 0) kept.push({ ...(group as JsonObject), hooks: remaining });
         }
-        removedHere = true;
-        if (remaining.length > 0) kept.push({ ...(group as JsonObject), hooks: remaining });
-      }
       if (!removedHere) continue;
       report.removed.push(event);
       if (kept.length === 0) delete hooks[event];

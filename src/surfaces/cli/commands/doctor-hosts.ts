@@ -13,14 +13,13 @@ import { isObject, loadSettings } from '../settings-files.ts';
 import type { Check } from './doctor-store.ts';
 import { hostHooksFile } from './install-host.ts';
 
-function commandsOf(groups: unknown): string[] {
+/** The commands of an event's hooks: in matcher groups, or flat under the event (`bash`: Copilot CLI). */
+function commandsOf(groups: unknown, commandKey = 'command'): string[] {
   if (!Array.isArray(groups)) return [];
+  const commandOf = (h: unknown): string[] =>
+    isObject(h) && typeof h[commandKey] === 'string' ? [h[commandKey]] : [];
   return groups.flatMap((g) =>
-    isObject(g) && Array.isArray(g['hooks'])
-      ? (g['hooks'] as unknown[]).flatMap((h) =>
-          isObject(h) && typeof h['command'] === 'string' ? [h['command']] : [],
-        )
-      : [],
+    isObject(g) && Array.isArray(g['hooks']) ? (g['hooks'] as unknown[]).flatMap(commandOf) : commandOf(g),
   );
 }
 
@@ -65,7 +64,8 @@ function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
     return [{ name, status: 'fail', detail: describeError(error), fix: `Fix ${file}.` }];
   }
   const events = host.setup.events;
-  const missing = events.filter((e) => !commandsOf(hooks[e]).some(isEngramHookCommand));
+  const key = host.setup.flatEntries?.commandKey;
+  const missing = events.filter((e) => !commandsOf(hooks[e], key).some(isEngramHookCommand));
   if (missing.length === events.length) {
     if (!existsSync(dirname(file))) return [];
     return [

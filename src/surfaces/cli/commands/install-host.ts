@@ -1,7 +1,8 @@
 /**
  * `engram install --host <name>` / `engram uninstall --host <name>` for a host other than Claude Code:
- * engram's hook for each of the adapter's events, merged into the host's own hook file (same shape as
- * Claude Code's settings: a backup first, undone byte for byte), and what the user still has to do there.
+ * engram's hook for each of the adapter's events, merged into the host's own hook file (Claude Code's
+ * shape, or the flat entries of Copilot CLI's settings: a backup first, undone byte for byte), and what
+ * the user still has to do there.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -68,6 +69,7 @@ export function installHostCommand(
     command: hostHookCommand(ctx, host),
     events: host.setup.events,
     timeoutSeconds: host.setup.timeoutSeconds,
+    ...(host.setup.flatEntries ? { flat: host.setup.flatEntries } : {}),
   });
   if (flags.json) {
     printJson(ctx, { ...report, host: host.name, needsTrust: host.capabilities.hookTrust });
@@ -93,7 +95,7 @@ export function uninstallHostCommand(
   flags: { json: boolean; settings?: string },
 ): number {
   const file = flags.settings ?? hostHooksFile(ctx, host);
-  const report = uninstallHooks(file);
+  const report = uninstallHooks(file, host.setup.flatEntries);
   if (flags.json) {
     printJson(ctx, { ...report, host: host.name });
     return 0;

@@ -14,12 +14,12 @@ export const hookSpec: CommandSpec = {
   summary: 'handle one hook payload on stdin (what the installed hooks run)',
   usage: '[--host NAME] < payload.json',
   details:
-    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex).',
+    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex, copilot).',
   flags: {
     host: {
       type: 'string',
       value: 'NAME',
-      description: 'the host whose payload this is: claude-code (default) or codex',
+      description: 'the host whose payload this is: claude-code (default), codex or copilot',
     },
   },
   noJson: true,
