@@ -7,22 +7,27 @@ import { join } from 'node:path';
 import { EngramError } from '../../core/errors.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
-import { healthReport } from './health-report.ts';
+import { status } from '../../app/health.ts';
+import { healthDeps } from '../health-deps.ts';
 import { metricsReport } from './metrics-report.ts';
 import { intParam, jsonBody, queryOf } from './request-input.ts';
 
-/** The health page's and API's report. */
+/** The health page's and API's report: the status verb's model, and the viewer's own process. */
 export function health(deps: RouteDeps) {
-  return healthReport(
-    {
-      store: deps.store,
-      paths: deps.paths,
+  const { store, paths, env, cwd, viewer } = deps;
+  const report = status({
+    ...healthDeps({
+      paths,
+      env,
+      cwd,
       config: deps.config(),
-      viewer: deps.viewer,
       configIssues: deps.settings.problems(),
-    },
-    deps.clock.now(),
-  );
+      embedderId: deps.embedder?.id ?? null,
+      now: deps.clock.now(),
+    }),
+    store,
+  });
+  return { ...report, viewer: { pid: viewer.pid, startedAt: viewer.startedAt, streams: viewer.streams() } };
 }
 
 /** The metrics page's and API's report over the last `days` days. */

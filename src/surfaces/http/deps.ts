@@ -8,10 +8,18 @@ import type { Clock, Embedder, Logger } from '../../core/ports.ts';
 import type { Prices } from '../../core/prices.ts';
 import type { Store } from '../../store/store.ts';
 import type { ChangeFeed } from './change-feed.ts';
-import type { Forgetting } from './forgetting.ts';
-import type { ViewerProcess } from './health-report.ts';
+import type { Forgetting } from '../../app/forgetting.ts';
+
 import type { ViewerAuth } from './local-auth.ts';
 import type { Settings } from './settings.ts';
+
+/** What the viewer knows of its own process. */
+export interface ViewerProcess {
+  pid: number;
+  startedAt: number;
+  /** Open live streams (browser tabs). */
+  streams: () => number;
+}
 
 /** The browser script and stylesheet (built into dist/viewer/), with a version for cache-busting. */
 export interface ViewerAssets {
@@ -36,6 +44,9 @@ export interface ViewerDeps {
   embedder: Embedder | null;
   prices: () => Prices;
   viewer: ViewerProcess;
+  /** The environment it was started with (HOME: where the host keeps transcripts) and its directory. */
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
   /** Called when a browser opens a live stream; returns the function called when it closes. */
   onStreamOpen?: () => () => void;
 }

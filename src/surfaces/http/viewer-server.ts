@@ -16,7 +16,7 @@ import { loadPrices } from '../prices-file.ts';
 import { createApp } from './app.ts';
 import type { ViewerAssets } from './deps.ts';
 import { createChangeFeed } from './change-feed.ts';
-import { createForgetting } from './forgetting.ts';
+import { createForgetting } from '../../app/forgetting.ts';
 import { createLocalAuth, LAUNCH_TTL_MS, mintLaunchToken } from './local-auth.ts';
 import { createSettings } from './settings.ts';
 
@@ -33,6 +33,8 @@ export interface ViewerOptions {
   port: number;
   /** How often the live stream reads the change log (default 250 ms). */
   pollMs?: number;
+  /** The directory it was started in (default: this process's). */
+  cwd?: string;
 }
 
 export interface RunningViewer {
@@ -76,6 +78,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     clock,
     logger,
     undoMs: () => settings.current()['viewer.forgetUndoSeconds'] * 1000,
+    backupDir: paths.backupDir,
   });
   const startedAt = clock.now();
   let lastActivity = startedAt;
@@ -96,6 +99,8 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     embedder: options.embedder,
     prices: () => loadPrices(join(paths.home, 'prices.json')),
     viewer: { pid: process.pid, startedAt, streams: () => streams },
+    env: options.env,
+    cwd: options.cwd ?? process.cwd(),
     onStreamOpen: () => {
       streams++;
       everConnected = true;

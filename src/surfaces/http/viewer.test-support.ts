@@ -14,7 +14,7 @@ import { openDatabase } from '../../store/database.ts';
 import { createStore, type Store } from '../../store/store.ts';
 import { createApp } from './app.ts';
 import { createChangeFeed, type ChangeFeed } from './change-feed.ts';
-import { createForgetting, type Forgetting } from './forgetting.ts';
+import { createForgetting, type Forgetting } from '../../app/forgetting.ts';
 import { createLocalAuth, mintLaunchToken } from './local-auth.ts';
 import type { ViewerEnv } from './security.ts';
 import { createSettings } from './settings.ts';
@@ -59,6 +59,7 @@ export async function createTestViewer(options: { env?: Record<string, string> }
     clock,
     logger,
     undoMs: () => settings.current()['viewer.forgetUndoSeconds'] * 1000,
+    backupDir: paths.backupDir,
   });
   const app = createApp({
     store,
@@ -74,6 +75,8 @@ export async function createTestViewer(options: { env?: Record<string, string> }
     embedder: null,
     prices: () => ({}),
     viewer: { pid: process.pid, startedAt: now, streams: () => feed.listeners() },
+    env: { HOME: root, ...options.env },
+    cwd: root,
   });
   const launch = await app.request(`${ORIGIN}/auth/launch?token=${mintLaunchToken(secret, now)}`);
   const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;

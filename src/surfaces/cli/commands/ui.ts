@@ -53,6 +53,7 @@ export async function uiCommand(ctx: CliContext, flags: UiFlags): Promise<number
       logger,
       embedder: createEmbedderFromConfig(config, { env, engramHome: home }),
       port: flags.port ?? config['viewer.port'],
+      cwd: ctx.cwd,
     });
     writeViewerState(paths.viewerState, { stamp: ownStamp(), port: viewer.port, startedAt: ctx.now() });
     // While it runs, the viewer keeps shared projects in sync too (an edit made here reaches the team).
