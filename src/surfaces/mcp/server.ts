@@ -7,7 +7,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
-import { describeError, hintOf } from '../../core/errors.ts';
+import { edgeError } from '../../app/edge-errors.ts';
+import { hintOf } from '../../core/errors.ts';
 import { forget } from '../../app/forget.ts';
 import { status, type HealthDeps } from '../../app/health.ts';
 import { show } from '../../app/memory-view.ts';
@@ -130,9 +131,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
       store.close();
     }
   };
-  // The hint comes from the error, else from the one error table: a fault on engram's side never
-  // tells the model to check its arguments.
-  const toFailure = (error: unknown): ToolResult => failure(describeError(error), hintOf(error));
+  // The one error table (app/edge-errors.ts): the hint comes from the error, else from the table, so
+  // a fault on engram's side never tells the model to check its arguments.
+  const toFailure = (error: unknown): ToolResult => ({
+    content: [{ type: 'text', text: edgeError(error).mcpText }],
+    isError: true,
+  });
   const guarded =
     <A>(fn: (args: A) => ToolResult) =>
     (args: A): ToolResult => {
