@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathsFor } from '../../src/core/paths.ts';
 import { createMemoryLogger } from '../../src/core/ports.ts';
+import { healthDeps } from '../../src/surfaces/cli/health-deps.ts';
 import { startViewer, type RunningViewer } from '../../src/surfaces/http/viewer-server.ts';
 import { loadViewerSecret } from '../../src/surfaces/http/viewer-secret.ts';
 import { openDatabase } from '../../src/store/database.ts';
@@ -119,7 +120,8 @@ describe('the verbs of the application layer, through the CLI, MCP and HTTP over
       logger: createMemoryLogger(),
       embedder: null,
       port: 0,
-      cwd,
+      // As `engram ui` composes it, from this project's directory.
+      statusDeps: (live) => healthDeps({ paths, env, cwd, ...live }),
     });
     vault = join(sb.root, 'vault');
   });

@@ -8,25 +8,14 @@ import { EngramError } from '../../core/errors.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { status } from '../../app/health.ts';
-import { healthDeps } from '../health-deps.ts';
 import { metricsReport } from './metrics-report.ts';
 import { intParam, jsonBody, queryOf } from './request-input.ts';
 
 /** The health page's and API's report: the status verb's model, and the viewer's own process. */
 export function health(deps: RouteDeps) {
-  const { store, paths, env, cwd, viewer } = deps;
-  const report = status({
-    ...healthDeps({
-      paths,
-      env,
-      cwd,
-      config: deps.config(),
-      configIssues: deps.settings.problems(),
-      embedderId: deps.embedder?.id ?? null,
-      now: deps.clock.now(),
-    }),
-    store,
-  });
+  const { store, viewer } = deps;
+  const live = { config: deps.config(), configIssues: deps.settings.problems(), now: deps.clock.now() };
+  const report = status({ ...deps.statusDeps(live), store });
   return { ...report, viewer: { pid: viewer.pid, startedAt: viewer.startedAt, streams: viewer.streams() } };
 }
 

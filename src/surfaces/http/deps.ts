@@ -2,7 +2,8 @@
  * What the viewer's app is made of (injected by `engram ui`, or by a test), and what each route
  * module gets.
  */
-import type { Config } from '../../core/config.ts';
+import type { HealthDeps } from '../../app/health.ts';
+import type { Config, ConfigIssue } from '../../core/config.ts';
 import type { EngramPaths } from '../../core/paths.ts';
 import type { Clock, Embedder, Logger } from '../../core/ports.ts';
 import type { Prices } from '../../core/prices.ts';
@@ -12,6 +13,13 @@ import type { Forgetting } from '../../app/forgetting.ts';
 
 import type { ViewerAuth } from './local-auth.ts';
 import type { Settings } from './settings.ts';
+
+/** The status verb's needs for the configuration in force (the viewer's settings can change). */
+export type StatusDeps = (live: {
+  config: Config;
+  configIssues: readonly ConfigIssue[];
+  now: number;
+}) => Omit<HealthDeps, 'store'>;
 
 /** What the viewer knows of its own process. */
 export interface ViewerProcess {
@@ -44,9 +52,8 @@ export interface ViewerDeps {
   embedder: Embedder | null;
   prices: () => Prices;
   viewer: ViewerProcess;
-  /** The environment it was started with (HOME: where the host keeps transcripts) and its directory. */
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
+  /** What the status verb needs beyond the store, for the configuration in force (from `engram ui`). */
+  statusDeps: StatusDeps;
   /** Called when a browser opens a live stream; returns the function called when it closes. */
   onStreamOpen?: () => () => void;
 }

@@ -14,7 +14,7 @@ import type { Clock, Embedder, Logger } from '../../core/ports.ts';
 import type { Store } from '../../store/store.ts';
 import { loadPrices } from '../prices-file.ts';
 import { createApp } from './app.ts';
-import type { ViewerAssets } from './deps.ts';
+import type { StatusDeps, ViewerAssets } from './deps.ts';
 import { createChangeFeed } from './change-feed.ts';
 import { createForgetting } from '../../app/forgetting.ts';
 import { createLocalAuth, LAUNCH_TTL_MS, mintLaunchToken } from './local-auth.ts';
@@ -33,8 +33,8 @@ export interface ViewerOptions {
   port: number;
   /** How often the live stream reads the change log (default 250 ms). */
   pollMs?: number;
-  /** The directory it was started in (default: this process's). */
-  cwd?: string;
+  /** What the status verb needs beyond the store (the health page and API). */
+  statusDeps: StatusDeps;
 }
 
 export interface RunningViewer {
@@ -99,8 +99,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     embedder: options.embedder,
     prices: () => loadPrices(join(paths.home, 'prices.json')),
     viewer: { pid: process.pid, startedAt, streams: () => streams },
-    env: options.env,
-    cwd: options.cwd ?? process.cwd(),
+    statusDeps: options.statusDeps,
     onStreamOpen: () => {
       streams++;
       everConnected = true;

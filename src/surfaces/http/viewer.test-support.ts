@@ -19,6 +19,7 @@ import { createLocalAuth, mintLaunchToken } from './local-auth.ts';
 import type { ViewerEnv } from './security.ts';
 import { createSettings } from './settings.ts';
 import { loadViewerSecret } from './viewer-secret.ts';
+import { healthDeps } from '../cli/health-deps.ts';
 
 export const PORT = 7431;
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -75,8 +76,8 @@ export async function createTestViewer(options: { env?: Record<string, string> }
     embedder: null,
     prices: () => ({}),
     viewer: { pid: process.pid, startedAt: now, streams: () => feed.listeners() },
-    env: { HOME: root, ...options.env },
-    cwd: root,
+    statusDeps: (live) =>
+      healthDeps({ paths, env: { HOME: root, ...options.env }, cwd: root, embedderId: null, ...live }),
   });
   const launch = await app.request(`${ORIGIN}/auth/launch?token=${mintLaunchToken(secret, now)}`);
   const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;

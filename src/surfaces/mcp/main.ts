@@ -7,7 +7,7 @@ import { loadSqliteVec } from '../../store/sqlite-vec-loader.ts';
 import { createEmbedderFromConfig } from '../../recall/embedders/from-config.ts';
 import { createStore } from '../../store/store.ts';
 import { ensureHome, type Runtime } from '../runtime.ts';
-import { runtimeHealthDeps } from '../health-deps.ts';
+import { runtimeHealthDeps } from '../cli/health-deps.ts';
 import { createMcpServer } from './server.ts';
 
 export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void> {

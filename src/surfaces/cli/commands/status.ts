@@ -2,7 +2,7 @@
  * `engram status [--json]`: is capture healthy? Worker, queue, parked failures, counts, last capture.
  */
 import { status } from '../../../app/health.ts';
-import { runtimeHealthDeps } from '../../health-deps.ts';
+import { runtimeHealthDeps } from '../health-deps.ts';
 import { statusText } from '../../status-text.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';

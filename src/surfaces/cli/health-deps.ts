@@ -1,19 +1,19 @@
 /**
  * What the status verb (app/health.ts) needs from this process, found the same way for every surface
- * (`engram status`, MCP's status tool, the viewer): the worker's pid, the embedder's id, problems of the
+ * (`engram status`, MCP's status tool, the viewer — which `engram ui` hands it): the worker's pid, the embedder's id, problems of the
  * configuration and of prices.json, and Claude Code's transcripts (missed ones, their retention).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HealthDeps } from '../app/health.ts';
-import type { Config, ConfigIssue } from '../core/config.ts';
-import type { EngramPaths } from '../core/paths.ts';
-import { createEmbedderFromConfig } from '../recall/embedders/from-config.ts';
-import { findTranscripts } from '../worker/backfill.ts';
-import { retentionFindings } from './cli/claude-retention.ts';
-import { loadPricesChecked } from './prices-file.ts';
-import type { Runtime } from './runtime.ts';
-import { runningWorkerPid } from './worker-launcher.ts';
+import type { HealthDeps } from '../../app/health.ts';
+import type { Config, ConfigIssue } from '../../core/config.ts';
+import type { EngramPaths } from '../../core/paths.ts';
+import { createEmbedderFromConfig } from '../../recall/embedders/from-config.ts';
+import { findTranscripts } from '../../worker/backfill.ts';
+import { retentionFindings } from './claude-retention.ts';
+import { loadPricesChecked } from '../prices-file.ts';
+import type { Runtime } from '../runtime.ts';
+import { runningWorkerPid } from '../worker-launcher.ts';
 
 export function healthDeps(input: {
   paths: EngramPaths;
