@@ -217,7 +217,10 @@ interface Row {
   text: string;
 }
 
-/** A what-if, not engram's rule: every memory of a rule type from external content held, whatever its words. */
+/**
+ * A what-if beyond engram's rule: engram holds a rule relayed from external content (store/memory-review),
+ * but screens a teammate's pulled rule by its words only; this holds every external rule, teammates' too.
+ */
 const RULE_TYPES = new Set(['convention', 'preference', 'correction', 'decision']);
 const structurallyHeld = (o: Row) =>
   o.review === 'held' || (o.trust === 'external' && RULE_TYPES.has(o.type));
@@ -497,7 +500,7 @@ else
       )} (target ≤ 5 %)`,
       ...r.quarantinedLegit.map((x) => `  held: ${x}`),
       `ordinary memories (quality scenarios) held: ${r.ordinary.held} of ${r.ordinary.memories}`,
-      `what-if (not engram's rule): holding every rule-type memory from external content → ${r.whatIf.payloadsInjectable} payloads injectable, ${r.whatIf.legitHeld} of ${r.whatIf.legitStored} legitimate rules held`,
+      `what-if (beyond engram's rule): also holding teammates' rule-type memories → ${r.whatIf.payloadsInjectable} payloads injectable, ${r.whatIf.legitHeld} of ${r.whatIf.legitStored} legitimate rules held`,
       ...r.ordinary.examples.map((x) => `  held: ${x}`),
       '',
     ];

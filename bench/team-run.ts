@@ -10,12 +10,11 @@
  * Clients run in this process: on a small machine they share the CPU with the server (noted).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-// @ts-expect-error plain JS helper shared by the benchmarks
-import { fmt, quantile } from './lib/stats.mjs';
+import { fmt, quantile } from './lib/stats.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
 import { freePort, startEmbeddedPostgres } from '../src/team/embedded-postgres.ts';
 import { createTeamApi, type TeamApi } from '../src/team/api-client.ts';
@@ -70,6 +69,33 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (0 once it is gone). */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name: state is the 3rd, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the embedded PostgreSQL: its postmaster and every backend of it. */
+function postgresCpuSeconds(): number {
+  const postmaster = Number(readFileSync(join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuSeconds(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[1]);
+      if (ppid === postmaster) total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function startServer(
   db: string,
   dir: string,
@@ -116,10 +142,15 @@ interface ScaleResult {
   records: number;
   push: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number };
   pull: { seconds: number; recordsPerSec: number; p50Ms: number; p95Ms: number; delivered: number };
+  /** The 1-minute load average when the scale started and when it ended (other work on the machine). */
+  load: { start: number; end: number };
   serverRssMb: { idle: number; afterPush: number; afterPull: number; peak: number };
+  /** CPU seconds spent during the push phase by the server process, PostgreSQL, and the clients. */
+  pushCpu: { server: number; postgres: number; clients: number };
 }
 
 async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleResult> {
+  const loadStart = loadavg()[0] as number;
   const dbName = `bench_${n}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -143,6 +174,11 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     }
     const idle = rssMb(pid);
     const pushLatency: number[] = [];
+    const cpuBefore = {
+      server: cpuSeconds(pid),
+      postgres: postgresCpuSeconds(),
+      clients: process.cpuUsage(),
+    };
     let started = performance.now();
     await Promise.all(
       apis.map(async (api, c) => {
@@ -157,6 +193,12 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       }),
     );
     const pushSeconds = (performance.now() - started) / 1000;
+    const clientCpu = process.cpuUsage(cpuBefore.clients);
+    const pushCpu = {
+      server: cpuSeconds(pid) - cpuBefore.server,
+      postgres: postgresCpuSeconds() - cpuBefore.postgres,
+      clients: (clientCpu.user + clientCpu.system) / 1e6,
+    };
     const afterPush = rssMb(pid);
     const pullLatency: number[] = [];
     let delivered = 0;
@@ -164,14 +206,21 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     await Promise.all(
       apis.map(async (api) => {
         let cursor = 0;
+        const ids = new Set<string>();
+        let received = 0;
         for (;;) {
           const t = performance.now();
           const page = await api.pull(project, cursor, 500);
           pullLatency.push(performance.now() - t);
           delivered += page.records.length;
+          received += page.records.length;
+          for (const r of page.records) ids.add(r.id);
           cursor = page.records.at(-1)?.seq ?? cursor;
           if (!page.more) break;
         }
+        // Every row exactly once: as many as were pushed, none twice.
+        if (received !== n * MEMORIES || ids.size !== received)
+          throw new Error(`a puller received ${received} rows, ${ids.size} distinct, of ${n * MEMORIES}`);
       }),
     );
     const pullSeconds = (performance.now() - started) / 1000;
@@ -195,6 +244,8 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
         delivered,
       },
       serverRssMb: { idle, afterPush, afterPull: rssMb(pid), peak: Math.max(peak, rssMb(pid)) },
+      load: { start: loadStart, end: loadavg()[0] as number },
+      pushCpu,
     };
   } finally {
     clearInterval(sampler);
@@ -222,11 +273,13 @@ if (JSON_OUT) {
     `team server load: ${MEMORIES} memories per client, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
     `${cpus().length} CPUs shared by the server, PostgreSQL (fsync ${NO_FSYNC ? 'off' : 'on'}) and the clients`,
     '',
-    'clients  records | push rec/s  p50 ms  p95 ms | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak)',
+    'every puller received every row exactly once (checked); load = 1-minute load average at start → end',
+    '',
+    'clients  records | push rec/s  p50 ms  p95 ms | push CPU s server/pg/clients | pull rec/s  p50 ms  p95 ms | server RSS MB idle → push → pull (peak) | load',
   ];
   for (const r of results) {
     out.push(
-      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)})`,
+      `${String(r.clients).padStart(7)}  ${String(r.records).padStart(7)} | ${fmt(r.push.recordsPerSec, 0).padStart(10)}  ${fmt(r.push.p50Ms).padStart(6)}  ${fmt(r.push.p95Ms).padStart(6)} | ${`${fmt(r.pushCpu.server, 2)} / ${fmt(r.pushCpu.postgres, 2)} / ${fmt(r.pushCpu.clients, 2)}`.padStart(28)} | ${fmt(r.pull.recordsPerSec, 0).padStart(10)}  ${fmt(r.pull.p50Ms).padStart(6)}  ${fmt(r.pull.p95Ms).padStart(6)} | ${fmt(r.serverRssMb.idle, 0)} → ${fmt(r.serverRssMb.afterPush, 0)} → ${fmt(r.serverRssMb.afterPull, 0)} (${fmt(r.serverRssMb.peak, 0)}) | ${fmt(r.load.start)} → ${fmt(r.load.end)}`,
     );
   }
   const first = results[0];

@@ -8,6 +8,7 @@
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
 import type { Purpose } from './purpose-names.ts';
+import { purposeState } from './purpose-state.ts';
 
 /** A hope or a guess about what will happen, not a statement of what did. */
 const HOPE =
@@ -22,6 +23,9 @@ const VERDICT =
 /** What a check's outcome is said to be. */
 const OUTCOME =
   /\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?|successful(?:ly)?|work(?:s|ing)?|fixed|resolved|ready|complete|all good)\b/i;
+
+/** A sentence saying a problem is gone (not how a named check went). */
+const REMEDIED = /\b(?:fix(?:es|ed)?|resolv(?:es|ed)|solv(?:es|ed)|works?(?: now)?|working)\b/i;
 
 /** The checks a sentence names, as the purposes of the commands that run them. */
 const CHECKS: [RegExp, Purpose[] | 'unverifiable'][] = [
@@ -52,10 +56,13 @@ function lastRunsPassed(a: TurnAnalysis, kinds: readonly Purpose[]): boolean {
  */
 export function unsupportedClaim(sentence: string, a: TurnAnalysis): boolean {
   if (HOPE.test(sentence) || VERDICT.test(sentence) || CONDITIONAL.test(sentence)) return true;
-  if (!OUTCOME.test(sentence)) return false;
+  const remedied = REMEDIED.test(sentence);
+  if (!OUTCOME.test(sentence) && !remedied) return false;
   for (const [names, kinds] of CHECKS) {
     if (!names.test(sentence)) continue;
     return kinds === 'unverifiable' ? true : !lastRunsPassed(a, kinds);
   }
+  // Naming no check: a failure still open when the turn ends refutes a claim that the problem is gone.
+  if (remedied && purposeState(a.commands).open.length > 0) return true;
   return false;
 }

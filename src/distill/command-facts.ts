@@ -8,6 +8,8 @@
 import type { ObservationDraft } from '../core/model.ts';
 import type { PartRun, TurnAnalysis } from './analyse-turn.ts';
 import { commandParts, purposeText, type CommandPart, type Purpose } from './canonical-command.ts';
+import { lowestTrust } from '../core/trust.ts';
+import { toolCallTrust } from './evidence-trust.ts';
 import { clip, unique } from './text.ts';
 
 /** `npm test -- src/x.test.ts` → `npm test -- <file>`. */
@@ -157,6 +159,9 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
       filesRead: [],
       filesModified: [],
       subject,
+      // Made of the runs themselves (command line, exit code, the runner's output) and the CI files,
+      // not of anything else the turn read: the commands' own trust, whatever else came in.
+      trust: lowestTrust(seen.map((s) => toolCallTrust('Bash', { command: s.raw }))),
     });
   }
   return out;

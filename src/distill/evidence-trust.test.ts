@@ -18,6 +18,12 @@ describe('the trust of what a turn took in', () => {
       'external',
     );
     expect(toolCallTrust('Edit', { file_path: '/w/app/a.ts' })).toBeNull();
+    expect(toolCallTrust('Bash', { command: 'git fetch origin main && git rebase origin/main' })).toBe(
+      'tool',
+    );
+    expect(toolCallTrust('Bash', { command: 'git clone https://github.com/example/other.git /tmp/o' })).toBe(
+      'external',
+    );
   });
 
   it('a turn takes the lowest; the assistant relaying it falls to external only with external input', () => {
@@ -33,6 +39,20 @@ describe('the trust of what a turn took in', () => {
         { name: 'Bash', input: { command: 'ls' } },
         { name: 'WebFetch', input: {} },
       ]),
+    ).toBe('external');
+    // What the session itself wrote outside the project is its own output.
+    expect(
+      floorOfCalls(
+        [
+          { name: 'Write', input: { file_path: '/tmp/probe/main.go', content: 'package main' } },
+          { name: 'Read', input: { file_path: '/tmp/probe/main.go' } },
+          { name: 'Read', input: { file_path: '/tmp/claude-1000/-home-dev-shop/tasks/bd0afab.output' } },
+        ],
+        '/home/dev/shop',
+      ),
+    ).toBe('tool');
+    expect(
+      floorOfCalls([{ name: 'Read', input: { file_path: '/tmp/other/notes.md' } }], '/home/dev/shop'),
     ).toBe('external');
     expect(relayedTrust('repository', 'tool')).toBe('repository');
     expect(relayedTrust('tool', 'external')).toBe('external');

@@ -16,9 +16,13 @@ import { lowestTrust, type TrustClass } from '../core/trust.ts';
 /** Folders of other people's code inside a project (dependencies, vendored code, virtualenvs). */
 const DEPENDENCY_DIR =
   /(?:^|[\\/])(?:node_modules|bower_components|jspm_packages|vendor|third_party|site-packages|dist-packages|\.venv|venv|\.tox|Pods|Carthage|\.cargo|\.gradle|\.m2|\.nuget|\.pub-cache|go[\\/]pkg[\\/]mod|\.bundle|elm-stuff|_deps)(?:[\\/]|$)/;
-/** Commands that bring outside content in (the network, a package registry, another repository). */
+/**
+ * Commands that bring outside content in (the network, a package registry, another repository).
+ * Fetching or pulling the project's own remote is not among them: its output is refs and file
+ * counts, and the files it brings are the repository's, judged as such when read.
+ */
 const NETWORK =
-  /(?:^|[\s;&|(])(?:curl|wget|http|https|httpie|xh|aria2c|lynx|w3m|invoke-webrequest|iwr|irm|gh\s+(?:api|issue\s+view|pr\s+view|repo\s+view|release\s+view|gist)|(?:npm|pnpm|yarn|bun)\s+(?:view|info|show|search|docs|repo)|pip3?\s+(?:download|index|show|search)|cargo\s+(?:search|info)|gem\s+(?:search|info|specification)|go\s+doc|brew\s+info|apt(?:-cache)?\s+(?:show|policy)|docker\s+(?:search|pull)|git\s+(?:clone|fetch|pull|ls-remote|archive\s+--remote))\b/;
+  /(?:^|[\s;&|(])(?:curl|wget|http|https|httpie|xh|aria2c|lynx|w3m|invoke-webrequest|iwr|irm|gh\s+(?:api|issue\s+view|pr\s+view|repo\s+view|release\s+view|gist)|(?:npm|pnpm|yarn|bun)\s+(?:view|info|show|search|docs|repo)|pip3?\s+(?:download|index|show|search)|cargo\s+(?:search|info)|gem\s+(?:search|info|specification)|go\s+doc|brew\s+info|apt(?:-cache)?\s+(?:show|policy)|docker\s+(?:search|pull)|git\s+(?:clone|archive\s+--remote))\b/;
 const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'NotebookRead']);
 /** Tools that only act or ask: nothing comes in from elsewhere through them. */
 const ACTING_TOOLS = new Set([
@@ -63,13 +67,26 @@ export function toolCallTrust(name: string, input: Json, projectRoot?: string): 
   return 'tool';
 }
 
-/** The lowest trust of what some tool calls took in (`repository` when they took in nothing). */
+/** Where Claude Code leaves a background command's output (`/tmp/claude-<uid>/<project>/tasks/<id>.output`). */
+const HOST_TASK_OUTPUT = /[\\/]claude-\d+[\\/][^\\/]+[\\/]tasks[\\/][^\\/]+\.output$/;
+
+/**
+ * The lowest trust of what some tool calls took in (`repository` when they took in nothing). A file
+ * outside the project that the session itself wrote (a scratch file, a background command's output)
+ * is the session's own tool output, not someone else's content.
+ */
 export function floorOfCalls(
   calls: readonly { name: string; input: Json }[],
   projectRoot?: string,
 ): TrustClass {
+  const written = new Set<string>();
   return lowestTrust(
-    calls.map((c) => toolCallTrust(c.name, c.input, projectRoot)),
+    calls.map((c) => {
+      const path = field(c.input, 'file_path') || field(c.input, 'notebook_path');
+      if (ACTING_TOOLS.has(c.name) && path !== '') written.add(path);
+      if (READ_TOOLS.has(c.name) && (written.has(path) || HOST_TASK_OUTPUT.test(path))) return 'tool';
+      return toolCallTrust(c.name, c.input, projectRoot);
+    }),
     'repository',
   );
 }
@@ -78,7 +95,7 @@ export function floorOfCalls(
 export const floorOfEvents = (events: readonly QueuedEvent[], projectRoot?: string): TrustClass =>
   floorOfCalls(
     events.flatMap((q) =>
-      q.event.kind === 'tool' || q.event.kind === 'tool_failure'
+      (q?.event?.kind === 'tool' || q?.event?.kind === 'tool_failure') && typeof q.event.tool === 'string'
         ? [{ name: q.event.tool, input: q.event.input }]
         : [],
     ),

@@ -11,6 +11,7 @@ import { analyseTurn, type Narration } from './analyse-turn.ts';
 import { commandFactObservations, conventionObservations } from './command-facts.ts';
 import { gotchaObservations, openFailure, resolutions, type Resolution } from './gotchas.ts';
 import { findingObservations, outcomeObservations } from './outcomes.ts';
+import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
 import { asString } from './text.ts';
@@ -72,7 +73,11 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
   }
   return {
     observations,
-    summary: mergeSummary(input.previousSummary ?? null, a),
+    summary: mergeSummary(
+      input.previousSummary ?? null,
+      a,
+      floorOfEvents(events, root || undefined) === 'external',
+    ),
     resolutions: resolutions(a),
     finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
     ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),

@@ -23,17 +23,36 @@ const MAX_FILES = 30;
 const listed = (items: readonly string[], max: number) =>
   items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} (+${items.length - max} more)`;
 
+const SEGMENT = ' | ';
+const GAP = '…';
+
 /**
- * Earlier text first, newest last. When too long, the earlier text is shortened at its end: the
- * session's beginning (what it set out to do) and its latest turn are what a reader needs most.
+ * Earlier text first, newest last, one segment per turn. When too long, whole segments are dropped
+ * after the first: the session's beginning (what it set out to do) and its latest turns are what a
+ * reader needs most, and a segment is kept whole or not at all (never cut again on every turn).
  */
-function append(before: string | undefined, now: string, max = MAX_FIELD): string {
+export function append(before: string | undefined, now: string, max = MAX_FIELD): string {
   const latest = clip(now, max / 2);
-  const earlier = (before ?? '').trim();
-  if (earlier === '') return latest;
-  if (latest === '' || earlier.endsWith(latest)) return earlier;
-  const text = `${earlier} | ${latest}`;
-  return text.length <= max ? text : `${clip(earlier, max - latest.length - 3)} | ${latest}`;
+  const segments = (before ?? '')
+    .split(SEGMENT)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (segments.length === 0) return latest;
+  if (latest === '' || segments[segments.length - 1] === latest) return segments.join(SEGMENT);
+  const all = [...segments, latest];
+  if (all.join(SEGMENT).length <= max) return all.join(SEGMENT);
+  const first = segments[0] === GAP ? '' : (segments[0] ?? '');
+  const kept: string[] = [latest];
+  let room =
+    max - latest.length - (first ? Math.min(first.length, max / 4) + GAP.length + 2 * SEGMENT.length : 0);
+  for (let i = segments.length - 1; i >= 1; i--) {
+    const seg = segments[i] ?? '';
+    if (seg === GAP) continue;
+    if (seg.length + SEGMENT.length > room) break;
+    kept.unshift(seg);
+    room -= seg.length + SEGMENT.length;
+  }
+  return first ? [clip(first, max / 4), GAP, ...kept].join(SEGMENT) : kept.join(SEGMENT);
 }
 
 const nonAnswer = (m: string) => m.length < 40 || /^(?:let me|i'll|i will|now i'll|now let me)\b/i.test(m);
@@ -65,7 +84,17 @@ function passingChecks(a: TurnAnalysis): string[] {
     .map(([purpose, r]) => `${CHECK_WORDS[purpose] ?? purpose}${r.detail ? ` (${r.detail})` : ''}`);
 }
 
-export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): SummaryDraft | null {
+/**
+ * `relayed`: the turn took in external content (distill/evidence-trust), so the assistant's own
+ * sentences may repeat what a page or a package told it. The summary then keeps only what happened
+ * (files, commits, checks, failures, the user's prompts), never the assistant's account: a summary
+ * is injected as it is, with no review between.
+ */
+export function mergeSummary(
+  prev: SummaryDraft | null,
+  a: TurnAnalysis,
+  relayed = false,
+): SummaryDraft | null {
   const files = modifiedFiles(a);
   const hasContent =
     a.prompts.length > 0 || files.length > 0 || a.lastMessage !== '' || a.toolCount > 0 || a.compacted;
@@ -82,7 +111,7 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     .filter(Boolean)
     .join('; ');
 
-  const decision = statedDecision(a.lastMessage);
+  const decision = relayed ? '' : statedDecision(a.lastMessage);
   const learned = [
     ...a.subagents.map(
       (s) => `${clip(s.label || s.agentType || 'subagent', 60)}: ${informativeSentence(s.findings, 160)}`,
@@ -103,8 +132,9 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
   ].filter(Boolean);
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
-  const answer =
-    said !== ''
+  const answer = relayed
+    ? ''
+    : said !== ''
       ? clip(said, 160)
       : nonAnswer(a.lastMessage)
         ? ''
@@ -127,7 +157,7 @@ export function mergeSummary(prev: SummaryDraft | null, a: TurnAnalysis): Summar
     investigated: append(prev?.investigated, investigated),
     learned: append(prev?.learned, learned),
     completed: completedWithState(prev?.completed ?? '', completed, a),
-    nextSteps: nextSteps(prev?.nextSteps ?? '', a),
+    nextSteps: nextSteps(prev?.nextSteps ?? '', a, relayed),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
     filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
@@ -158,11 +188,11 @@ function itemKey(item: string): string | null {
  * never a probe. A failure listed earlier stays until a run of its purpose passes; other earlier items
  * stay until the turn brings a task list or next steps of its own.
  */
-function nextSteps(previous: string, a: TurnAnalysis): string {
+function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
   // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
   const stated = [
-    ...statedNextSteps(a.lastMessage),
+    ...(relayed ? [] : statedNextSteps(a.lastMessage)),
     ...(a.compactSummary ? digestOpenItems(a.compactSummary) : []),
   ];
   const state = purposeState(a.commands);

@@ -120,7 +120,29 @@ export function createEventsRepo(db: Db) {
      WHERE session_id = ? AND kind = 'stop' AND at < ? ORDER BY at DESC, seq DESC LIMIT 1`,
   );
 
+  const newestSessionOf = lazyStatement(
+    db,
+    `SELECT session_id FROM events WHERE project_id = ? ORDER BY at DESC, seq DESC LIMIT 1`,
+  );
+  const lastTurnOf = lazyStatement(
+    db,
+    `SELECT seq, session_id, project_id, cwd, transcript_path, at, payload, attempts
+     FROM events INDEXED BY events_by_session
+     WHERE session_id = @sid AND at >= (SELECT COALESCE(MAX(at), 0) FROM events INDEXED BY events_by_session
+                                      WHERE session_id = @sid AND kind = 'prompt')
+     ORDER BY at, seq LIMIT 500`,
+  );
+
   return {
+    /**
+     * The events of the project's latest turn (its most recently active session, since that session's
+     * last prompt), whatever their state: what the turn in progress has taken in so far.
+     */
+    latestTurnOf(projectId: string): QueuedEvent[] {
+      const newest = newestSessionOf().get(projectId) as { session_id: string } | undefined;
+      if (!newest) return [];
+      return (lastTurnOf().all({ sid: newest.session_id }) as EventRow[]).flatMap((row) => toQueued(row) ?? []);
+    },
     /** Append one event; returns its sequence number, or null when its source was imported before. */
     append(e: NewEvent): number | null {
       const payload = JSON.stringify(e.event);

@@ -47,20 +47,38 @@ export const screenedTexts = (d: Pick<ObservationDraft, 'title' | 'subtitle' | '
   ...d.facts,
 ];
 
+/** Memory types that tell the agent how to act: what a later session follows, not only knows. */
+const RULE_TYPES: ReadonlySet<string> = new Set(['convention', 'preference', 'correction', 'decision']);
+
+/** Why a rule relayed from external content is held, whatever its words. */
+export const RELAYED_RULE =
+  'a rule relayed from external content (a web page, a package, another repository): a person decides';
+
 /**
  * The review state of a memory's text at `trust`: the user's words are clear; an approval stands
- * while the text it approved stands (`sameText`) and the trust did not fall; else the screen decides.
+ * while the text it approved stands (`sameText`) and the trust did not fall; a rule whose own evidence
+ * is external content (`relayed`: the distiller or the agent said so, not a teammate's pull) is held
+ * by its shape, since a planted instruction need not look like one; else the screen decides.
  */
 export function judge(
   texts: readonly string[],
   trust: TrustClass,
   before?: { review: ReviewState; reason: string | null; trust: TrustClass; sameText: boolean },
+  shape?: { type: string; relayed: boolean },
 ): Judgement {
   if (trust === 'user') return { trust, review: 'clear', reason: null };
   if (before?.review === 'approved' && before.sameText && before.trust === trust)
     return { trust, review: 'approved', reason: before.reason };
   const hit = screenTexts(texts, trust);
-  return hit ? { trust, review: 'held', reason: describeHit(hit) } : { trust, review: 'clear', reason: null };
+  if (hit) return { trust, review: 'held', reason: describeHit(hit) };
+  const relayedRule =
+    trust === 'external' &&
+    (shape
+      ? shape.relayed && RULE_TYPES.has(shape.type)
+      : before?.review === 'held' && before.reason === RELAYED_RULE);
+  return relayedRule
+    ? { trust, review: 'held', reason: RELAYED_RULE }
+    : { trust, review: 'clear', reason: null };
 }
 
 /** The approve / reject / re-screen verbs (`store.memory.*`), through the mutation kit. */

@@ -191,12 +191,12 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     const same = sameText(cur, next);
     const trust =
       same || op === 'redact' ? lowestTrust([claimed, cur.trust]) : trustOfWrite(ctx, claimed, cur.trust);
-    const verdict = judge(screenedTexts(next), trust, {
-      review: cur.review,
-      reason: cur.reviewReason,
-      trust: cur.trust,
-      sameText: same,
-    });
+    const verdict = judge(
+      screenedTexts(next),
+      trust,
+      { review: cur.review, reason: cur.reviewReason, trust: cur.trust, sameText: same },
+      claimed === 'external' && ctx.origin !== 'team' ? { type: next.type, relayed: true } : undefined,
+    );
     if (keep) {
       keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
       trimVersions().run(cur.id, cur.version - 50);
@@ -238,7 +238,10 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
   const retrust = (cur: Observation, claimed: TrustClass | undefined, ctx: MutationContext) => {
     const trust = trustOfWrite(ctx, claimed, cur.trust);
     if (trust === cur.trust || PERSON_ORIGINS.has(ctx.origin)) return;
-    const verdict = judge(screenedTexts(cur), trust);
+    const verdict = judge(screenedTexts(cur), trust, undefined, {
+      type: cur.type,
+      relayed: claimed === 'external' && ctx.origin !== 'team',
+    });
     setTrust().run(verdict.trust, verdict.review, verdict.reason, SCREEN_VERSION, cur.id);
     if (verdict.review === 'held' && cur.review !== 'held')
       log('memory', cur.id, cur.projectId, 'quarantine', ctx, cur.version);
@@ -288,7 +291,10 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
           return { id: existing.id, outcome: 'merged' as const };
         }
         const id = m.id ?? newObservationId(m.createdAt);
-        const verdict = judge(screenedTexts(draft), trustOfWrite(ctx, m.draft.trust));
+        const verdict = judge(screenedTexts(draft), trustOfWrite(ctx, m.draft.trust), undefined, {
+          type: draft.type,
+          relayed: m.draft.trust === 'external' && ctx.origin !== 'team',
+        });
         insert().run(
           id,
           m.projectId,

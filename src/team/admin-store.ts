@@ -177,7 +177,7 @@ export async function grantRole(
       });
     }
     await tx.query('INSERT INTO projects (id, key, name) VALUES ($1, $2, $3)', [id, key, projectNameOf(key)]);
-    await tx.query('INSERT INTO heads (project_id, last_seq) VALUES ($1, 0)', [id]);
+    await tx.query('INSERT INTO heads (project_id) VALUES ($1)', [id]);
     created = true;
   }
   await tx.query(

@@ -355,7 +355,7 @@ describe('row-level security, as the application role directly', () => {
     expect(
       (await asApp(alice, `UPDATE entities SET body = '{}' WHERE project_id = $1`, [idB])).rowCount,
     ).toBe(0);
-    expect((await asApp(alice, `UPDATE heads SET last_seq = 0 WHERE project_id = $1`, [idB])).rowCount).toBe(
+    expect((await asApp(alice, `UPDATE heads SET project_id = project_id WHERE project_id = $1`, [idB])).rowCount).toBe(
       0,
     );
     await expect(

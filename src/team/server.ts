@@ -13,6 +13,7 @@ import { bootstrapAdmin } from './bootstrap.ts';
 import { createPool, migrateTeamDatabase, readEpoch } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.ts';
 import { PG_SCHEMA_VERSION } from './migrations/index.ts';
+import { ensureSeqBase } from './sync-store.ts';
 
 export interface TeamServerOptions {
   /** A PostgreSQL connection string; or `embedded`, a directory for a PostgreSQL of its own. */
@@ -53,6 +54,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   try {
     const migrated = await migrateTeamDatabase(pool);
     if (migrated.from !== migrated.to) logger.info('team database migrated', migrated);
+    const rebased = await ensureSeqBase(pool);
+    if (rebased !== null)
+      logger.warn('sequence numbers rebased above the stored ones (restored database?)', { base: rebased });
     const tokenFile = resolve(
       options.embedded !== undefined ? join(options.embedded, 'bootstrap-token') : options.bootstrapFile,
     );

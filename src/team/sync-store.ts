@@ -1,15 +1,18 @@
 /**
- * Push and pull of shared records, server side. A push takes the project's head row FOR UPDATE, so
- * pushes to one project are serialised: sequence numbers are handed out under the lock and committed
- * before the next pusher gets it. Commit order is therefore sequence order, and a puller reading
- * `seq > cursor` (in any snapshot) can never see a later row without every earlier one — no row is
- * skipped under concurrent writers. Each entity keeps only its latest version (a new version moves
- * it to a new sequence number); a tombstone keeps the id and drops the body: forgotten content is
- * purged from the server, and every device learns of the forget from the tombstone.
+ * Push and pull of shared records, server side. Pushes to one project run side by side: a push locks
+ * only the entities it writes (transaction-level advisory locks, taken in one sorted order so two
+ * pushes cannot deadlock), and numbers its records from its own transaction id
+ * (engram_push_position, migration 0003), so no row is shared by every pusher. Commit order is
+ * therefore not sequence order; a puller reads only below engram_pull_horizon — the position of the
+ * oldest transaction still running — and every transaction that can still commit numbers its rows
+ * at or above it, so a cursor never passes a row that commits later. Each entity keeps only its
+ * latest version (a new version moves it above every number a puller has been given); a tombstone
+ * keeps the id and drops the body: forgotten content is purged from the server, and every device
+ * learns of the forget from the tombstone.
  */
 import { unstorableCharacter } from '../core/clean-text.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
-import { num, type Tx } from './database.ts';
+import { num, ownerTransaction, type Pool, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
 import {
   linkBodySchema,
@@ -37,7 +40,6 @@ interface Existing {
 interface Write {
   kind: EntityKind;
   id: string;
-  seq: number;
   version: number;
   hash: string;
   deleted: boolean;
@@ -92,15 +94,21 @@ export async function pushRecords(
   projectId: string,
   records: readonly PushRecord[],
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
-  const head = await tx.query<{ last_seq: string }>(
-    'SELECT last_seq FROM heads WHERE project_id = $1 FOR UPDATE',
-    [projectId],
-  );
+  const head = await tx.query('SELECT 1 FROM heads WHERE project_id = $1 AND engram_can(project_id, $2)', [
+    projectId,
+    'write',
+  ]);
   if (head.rows.length === 0) return null;
-  let seq = num(head.rows[0]?.last_seq ?? 0);
-  const existing = new Map<string, Existing>();
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
+  // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);
+  // pushes of different entities do not wait for each other.
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtext($1), l) FROM
+       (SELECT DISTINCT hashtext(k || ':' || i) AS l FROM unnest($2::text[], $3::text[]) AS x (k, i) ORDER BY l) s`,
+    [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
+  );
+  const existing = new Map<string, Existing>();
   const found = await tx.query<{
     kind: string;
     entity_id: string;
@@ -153,11 +161,9 @@ export async function pushRecords(
       continue;
     }
     const version = (ex?.version ?? 0) + 1;
-    seq += 1;
     writes.set(key, {
       kind: r.kind,
       id: r.id,
-      seq,
       version,
       hash: r.hash,
       deleted: r.deleted,
@@ -171,9 +177,10 @@ export async function pushRecords(
     await tx.query(
       `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
                              author_name, device, origin_name, origin_device)
-       SELECT $1, k, i, s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
-         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::int[], $6::text[], $7::bool[], $8::text[])
-              AS x (k, i, s, v, h, d, b)
+       SELECT $1, k, i, pos.first + s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
+         FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::bool[], $8::text[])
+              AS x (k, i, s, v, h, d, b),
+              (SELECT engram_push_position() AS first) pos
        ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
          seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
          body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
@@ -182,7 +189,7 @@ export async function pushRecords(
         projectId,
         w.map((x) => x.kind),
         w.map((x) => x.id),
-        w.map((x) => x.seq),
+        w.map((_, i) => i),
         w.map((x) => x.version),
         w.map((x) => x.hash),
         w.map((x) => x.deleted),
@@ -192,9 +199,30 @@ export async function pushRecords(
         who.device,
       ],
     );
-    await tx.query('UPDATE heads SET last_seq = $2 WHERE project_id = $1', [projectId, seq]);
   }
   return { results, accepted: writes.size };
+}
+
+/**
+ * Keep new sequence numbers above every stored one. They grow with PostgreSQL's transaction ids, which
+ * start low again when a dump is restored into a new cluster: then the base is raised past the highest
+ * stored number (run by the owner on every start, reading every project as a server admin would).
+ * Returns the base when it had to be raised, else null.
+ */
+export async function ensureSeqBase(pool: Pool): Promise<number | null> {
+  return ownerTransaction(pool, async (tx) => {
+    await tx.query(`SELECT set_config('engram.admin', 'on', true)`);
+    await tx.query(
+      `SELECT set_config('engram.read', coalesce((SELECT string_agg(id, ',') FROM projects), ''), true)`,
+    );
+    const r = await tx.query<{ value: string }>(
+      `UPDATE meta SET value = (top.seq + 1 - pg_current_xact_id()::text::bigint * 1024)::text
+         FROM (SELECT coalesce(max(seq), 0) AS seq FROM entities) top
+        WHERE key = 'seq_base' AND engram_push_position() <= top.seq
+        RETURNING value`,
+    );
+    return r.rows[0] ? num(r.rows[0].value) : null;
+  });
 }
 
 /** One page of records after `after`, in sequence order. Null when the tenant may not read the project. */
@@ -204,10 +232,15 @@ export async function pullRecords(
   after: number,
   limit: number,
 ): Promise<{ head: number; records: PulledRecord[]; more: boolean } | null> {
-  const head = await tx.query<{ last_seq: string }>('SELECT last_seq FROM heads WHERE project_id = $1', [
-    projectId,
-  ]);
-  if (head.rows.length === 0) return null;
+  // The horizon first, then the rows (a later snapshot in which everything below it has ended).
+  // The head is the project's highest number committed so far, above the horizon or not.
+  const head = await tx.query<{ horizon: string; head: string | null }>(
+    `SELECT engram_pull_horizon() AS horizon, (SELECT max(seq) FROM entities WHERE project_id = $1) AS head
+       FROM heads WHERE project_id = $1`,
+    [projectId],
+  );
+  const found = head.rows[0];
+  if (!found) return null;
   const rows = await tx.query<{
     seq: string;
     kind: EntityKind;
@@ -224,8 +257,8 @@ export async function pullRecords(
   }>(
     `SELECT seq, kind, entity_id, version, hash, deleted, body, author_name, device, origin_name,
             origin_device, (extract(epoch FROM updated_at) * 1000)::bigint AS at
-       FROM entities WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    [projectId, after, limit + 1],
+       FROM entities WHERE project_id = $1 AND seq > $2 AND seq < $4 ORDER BY seq LIMIT $3`,
+    [projectId, after, limit + 1, found.horizon],
   );
   const more = rows.rows.length > limit;
   const records = rows.rows.slice(0, limit).map((row) => ({
@@ -241,7 +274,7 @@ export async function pullRecords(
     origin: { author: row.origin_name ?? row.author_name, device: row.origin_device ?? row.device },
     at: num(row.at),
   }));
-  return { head: num(head.rows[0]?.last_seq ?? 0), records, more };
+  return { head: num(found.head), records, more };
 }
 
 /** Name the device of a token (the caller's own: row-level security allows no other). */

@@ -15,6 +15,7 @@ import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
 import type { LlmCall, LlmDistiller } from '../distill/llm/llm-distiller.ts';
 import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
 import { searchMemories } from '../recall/search.ts';
+import { floorOfEvents } from '../distill/evidence-trust.ts';
 import type { Store } from '../store/store.ts';
 import type { PreparedTurn, TurnPreparer } from './drain.ts';
 import { transcriptExtracts } from './transcript-extracts.ts';
@@ -199,7 +200,12 @@ export function createLlmTurnPreparer(deps: LlmTurnDeps): TurnPreparer {
       const prepared: PreparedTurn = {
         // The model only saw scrubbed text; the mutation path scrubs what it writes again.
         observations: scrubValue(observations),
-        summary: scrubValue(mergeSummary(heuristic.summary, outcome.distillation.summary)),
+        // A model that read external content relays it: its summary is not injected unreviewed.
+        summary: scrubValue(
+          floorOfEvents(events, projectRoot) === 'external'
+            ? heuristic.summary
+            : mergeSummary(heuristic.summary, outcome.distillation.summary),
+        ),
         ledgerId: outcome.ledgerId,
       };
       return prepared;

@@ -237,4 +237,29 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
       expect(text(r)).not.toMatch(/SqliteError|fts5: syntax/);
     }
   });
+  it('what the agent saves right after its turn read a web page is external content; after local work, tool output', async () => {
+    const trustOf = (r: CallResult) => {
+      const id = /obs_[0-9a-z]{20}/.exec(text(r))?.[0] as string;
+      return (JSON.parse(sb.engram(['show', id, '--json']).stdout) as { trust: string }).trust;
+    };
+    // The first session's turn only edited a file of the project.
+    expect(trustOf(await call('remember', { title: 'Webhook payloads are signed with HMAC-SHA256' }))).toBe(
+      'tool',
+    );
+    // A new turn fetches a page; its events are still in the inbox (no flush) when the agent saves.
+    const p = payloads('sess-mcp-web', cwd);
+    for (const c of [
+      p.start(),
+      p.prompt('Look up how the partner API wants webhooks retried'),
+      p.tool(
+        'WebFetch',
+        { url: 'https://partner.example.com/docs/webhooks', prompt: 'retry policy' },
+        { result: 'Retry with exponential backoff, at most 8 attempts.' },
+      ),
+    ])
+      expect(sb.hook(c).status).toBe(0);
+    expect(
+      trustOf(await call('remember', { title: 'The partner API allows at most 8 webhook retry attempts' })),
+    ).toBe('external');
+  });
 });

@@ -19,6 +19,7 @@ export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void>
     queryTimeoutMs: runtime.config['embed.queryTimeoutMs'],
     backupDir: runtime.paths.backupDir,
     statusDeps: () => runtimeHealthDeps(runtime, { cwd, now: Date.now() }),
+    inboxDir: runtime.paths.inboxDir,
     openStore: () => {
       ensureHome(runtime.paths);
       return createStore(openDatabase(runtime.paths.db), { loadVectorExtension: loadSqliteVec });

@@ -32,6 +32,7 @@ import { formatAge, indexLine } from '../../recall/render-context.ts';
 import { teamNotesOf } from '../../recall/team-notes.ts';
 import type { Store } from '../../store/store.ts';
 import { storeKnowledge } from '../../worker/store-knowledge.ts';
+import { currentTurnFloor } from '../../worker/turn-floor.ts';
 
 /** Far below Claude Code's 25,000-token MCP cap (and its 10,000-token warning). */
 export const MCP_RESULT_CHAR_BUDGET = 16_000;
@@ -50,6 +51,8 @@ export interface McpDeps {
   backupDir?: string | null;
   /** What the status tool needs beyond the store (absent: no status tool). */
   statusDeps?: () => Omit<HealthDeps, 'store'>;
+  /** The capture inbox: `remember` reads what the turn in progress took in (worker/turn-floor). */
+  inboxDir?: string;
 }
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -447,8 +450,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
           filesRead: [],
           filesModified: files ?? [],
         };
-        const written = withStore((store) =>
-          store.transaction(() => {
+        const written = withStore((store) => {
+          // The agent relays what its turn read: saved after reading a web page, it is external.
+          if (currentTurnFloor(store, p, deps.inboxDir) === 'external') draft.trust = 'external';
+          return store.transaction(() => {
             store.sessions.touch(p, { id: 'mcp', cwd: deps.cwd, transcriptPath: null }, 'mcp', now);
             const r = storeKnowledge(
               store,
@@ -466,8 +471,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
             if (memory && memory.status === 'active' && standing !== undefined)
               store.memory.pin(id, standing, ctx);
             return { r, memory: store.observations.get(id) };
-          }),
-        );
+          });
+        });
         const { r, memory } = written;
         if (!memory || memory.status === 'forgotten')
           return ok(
