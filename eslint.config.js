@@ -12,8 +12,9 @@ const LAYERS = {
   distill: ['core'],
   recall: ['core', 'store'],
   graph: ['core', 'store'],
-  worker: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'team'],
-  surfaces: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'worker', 'team'],
+  app: ['core', 'store', 'capture', 'distill', 'recall', 'graph'],
+  worker: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'app', 'team'],
+  surfaces: ['core', 'store', 'capture', 'distill', 'recall', 'graph', 'app', 'worker', 'team'],
   team: ['core'],
 };
 const ALL = Object.keys(LAYERS);

@@ -12,6 +12,7 @@ import { createMemoryLogger, systemClock } from '../src/core/ports.ts';
 import { pathsFor } from '../src/core/paths.ts';
 import { loadViewerAssets } from '../src/surfaces/http/viewer-assets.ts';
 import { loadViewerSecret } from '../src/surfaces/http/viewer-secret.ts';
+import { healthDeps } from '../src/surfaces/cli/health-deps.ts';
 import { startViewer } from '../src/surfaces/http/viewer-server.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
@@ -70,6 +71,7 @@ const viewer = await startViewer({
   logger: createMemoryLogger(),
   embedder: null,
   port: 0,
+  statusDeps: (live) => healthDeps({ paths, env: {}, cwd: home, embedderId: null, ...live }),
 });
 const origin = `http://127.0.0.1:${viewer.port}`;
 const headers = { authorization: `Bearer ${secret}` };

@@ -46,7 +46,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
     http: 400,
     hint: 'Fix the setting it names ("engram config list" shows each key).',
   },
-  CONFIG_UNKNOWN_KEY: { exit: 2, http: 400, hint: 'Run "engram config list" to see the valid keys.' },
+  // Over HTTP an unknown key names a resource that does not exist (PUT /api/config/<key>).
+  CONFIG_UNKNOWN_KEY: { exit: 2, http: 404, hint: 'Run "engram config list" to see the valid keys.' },
   INPUT_INVALID: { exit: 2, http: 400, hint: 'Check the arguments and try again.' },
   INPUT_TOO_LARGE: { exit: 2, http: 413, hint: 'Send less at once: split it, or shorten the text.' },
   NOT_FOUND: { exit: 1, http: 404, hint: 'Use an id from a search result.' },

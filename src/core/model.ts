@@ -213,25 +213,53 @@ export interface MemorySnapshot extends ObservationDraft {
 export interface MemoryVersion {
   version: number;
   snapshot: MemorySnapshot;
-  replacedByOp: string;
+  replacedByOp: MemoryOp;
   origin: ChangeOrigin;
   replacedAt: number;
 }
 
-/** One row of the change log. */
-export interface Change {
+/** What the change log records of a memory (each is one mutation of `store.memory`). */
+export const MEMORY_OPS = [
+  'create',
+  'edit',
+  'merge',
+  'supersede',
+  'invalidate',
+  'archive',
+  'restore',
+  'pin',
+  'unpin',
+  'forget',
+  'redact',
+  'stale',
+  'fresh',
+  'quarantine',
+  'approve',
+  'reject',
+  'release',
+] as const;
+export type MemoryOp = (typeof MEMORY_OPS)[number];
+/** Of a session's summary: saved at a Stop, final at SessionEnd, a phrase erased. */
+export type SummaryOp = 'save' | 'final' | 'redact';
+/** Of a link between memories. */
+export type LinkOp = 'add' | 'remove';
+
+/** The operation of a change-log row, by the kind of thing it changed. */
+export type ChangeOp =
+  { entity: 'memory'; op: MemoryOp } | { entity: 'summary'; op: SummaryOp } | { entity: 'link'; op: LinkOp };
+
+/** One row of the change log: every tailer (vault, graph step, team push, viewer stream) reads these. */
+export type Change = ChangeOp & {
   seq: number;
-  entity: 'memory' | 'summary' | 'link';
   /** A memory id, a session id (summaries), or "<from> <kind> <to>" (links). */
   entityId: string;
   projectId: string | null;
-  op: string;
   origin: ChangeOrigin;
   actor: string | null;
   at: number;
   /** The memory's version after the change (memories only). */
   version: number | null;
-}
+};
 
 /** A session's rolling summary, checkpointed at each Stop and finalised at SessionEnd. */
 export interface SummaryDraft {

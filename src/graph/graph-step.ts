@@ -27,6 +27,9 @@ export const GRAPH_CURSOR = 'graph_cursor';
 /** Memories made before the change log existed are walked once, by rowid, up to this one (-1: done). */
 export const GRAPH_SEED = 'graph_seed_rowid';
 
+/** A change-log row, or a memory older than the log being seeded (not a row: `seed` is no logged op). */
+type StepChange = Change | (Omit<Change, 'entity' | 'op'> & { entity: 'memory'; op: 'seed' });
+
 export interface GraphStepOptions {
   now: number;
   /** Files with at least this many lines get a summary (purpose, symbols). */
@@ -166,7 +169,7 @@ function wikiTargets(store: Store, o: Observation): string[] {
 }
 
 /** Grow the graph around one memory that was made, merged or edited. */
-function memoryChanged(c: Context, change: Change): void {
+function memoryChanged(c: Context, change: StepChange): void {
   const { store, options } = c;
   const o = store.observations.get(change.entityId);
   if (!o) return;
@@ -288,7 +291,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   // not anchored (the code they describe may have changed since).
   const older =
     seeded >= 0
-      ? store.graph.memoryIdsAfter(seeded, batch).map((m): Change & { rowid: number } => ({
+      ? store.graph.memoryIdsAfter(seeded, batch).map((m): StepChange & { rowid: number } => ({
           rowid: m.rowid,
           seq: 0,
           entity: 'memory',

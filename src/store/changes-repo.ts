@@ -19,17 +19,19 @@ interface ChangeRow {
   version: number | null;
 }
 
-const toChange = (r: ChangeRow): Change => ({
-  seq: r.seq,
-  entity: r.entity,
-  entityId: r.entity_id,
-  projectId: r.project_id,
-  op: r.op,
-  origin: r.origin,
-  actor: r.actor,
-  at: r.at,
-  version: r.version,
-});
+// Rows are written only through the mutation kit, whose `log` takes typed operations.
+const toChange = (r: ChangeRow): Change =>
+  ({
+    seq: r.seq,
+    entity: r.entity,
+    entityId: r.entity_id,
+    projectId: r.project_id,
+    op: r.op,
+    origin: r.origin,
+    actor: r.actor,
+    at: r.at,
+    version: r.version,
+  }) as Change;
 
 const COLUMNS = 'seq, entity, entity_id, project_id, op, origin, actor, at, version';
 

@@ -36,7 +36,7 @@ describe('forgets with an undo window', () => {
     store.memory.restore(restored, { origin: 'cli', at: 20 });
     expect(store.pendingForgets.any()).toBe(true);
 
-    expect(eraseDueForgets(store, 200, () => ({ origin: 'viewer', at: 200 }))).toBe(1);
+    expect(eraseDueForgets(store, 200, () => ({ origin: 'viewer', at: 200 }))).toEqual([due]);
     expect(store.observations.get(due)?.status).toBe('forgotten');
     expect(store.observations.get(due)?.narrative ?? '').not.toContain('secret plan');
     expect(store.observations.get(restored)?.status).toBe('active');
@@ -46,7 +46,7 @@ describe('forgets with an undo window', () => {
     const forgets = store.changes.since(0, 100).filter((c) => c.op === 'forget');
     expect(forgets.map((c) => [c.entityId, c.origin])).toEqual([[due, 'viewer']]);
 
-    expect(eraseDueForgets(store, 600, () => ({ origin: 'viewer', at: 600 }))).toBe(1);
+    expect(eraseDueForgets(store, 600, () => ({ origin: 'viewer', at: 600 }))).toEqual([later]);
     expect(store.pendingForgets.any()).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { EngramError } from '../core/errors.ts';
 import { describeHit, SCREEN_VERSION, screenTexts } from '../core/instruction-screen.ts';
-import type { ChangeOrigin, MemorySnapshot, Observation, ObservationDraft } from '../core/model.ts';
+import type { ChangeOrigin, MemoryOp, MemorySnapshot, Observation, ObservationDraft } from '../core/model.ts';
 import { lowestTrust, type ReviewState, type TrustClass } from '../core/trust.ts';
 import type { Db } from './database.ts';
 import type { MutationContext, MutationKit } from './mutation-kit.ts';
@@ -87,7 +87,7 @@ export function createReviewOps(
   kit: MutationKit,
   deps: {
     mustLoad: (id: string) => Observation;
-    invalidate: (id: string, reason: string, ctx: MutationContext, op: string) => boolean;
+    invalidate: (id: string, reason: string, ctx: MutationContext, op: MemoryOp) => boolean;
   },
 ) {
   const { tx, log } = kit;

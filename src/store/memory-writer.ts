@@ -8,6 +8,7 @@ import { EngramError } from '../core/errors.ts';
 import { searchTermsOf } from '../core/identifiers.ts';
 import { newObservationId, type ObservationId, type ProjectId } from '../core/ids.ts';
 import type {
+  MemoryOp,
   MemorySnapshot,
   Observation,
   ObservationDraft,
@@ -179,7 +180,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
   const rewrite = (
     cur: Observation,
     state: MemorySnapshot,
-    op: string,
+    op: MemoryOp,
     ctx: MutationContext,
     keep = true,
     claimed?: TrustClass,
@@ -250,7 +251,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
     id: string,
     status: Exclude<ObservationStatus, 'forgotten'>,
     reason: string | null,
-    op: string,
+    op: MemoryOp,
     ctx: MutationContext,
     extra: Partial<MemorySnapshot> = {},
   ): boolean =>

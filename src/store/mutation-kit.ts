@@ -3,7 +3,7 @@
  * transaction or one of its own, and appending its row to the change log.
  */
 import { cleanText } from '../core/clean-text.ts';
-import type { Change, ChangeOrigin } from '../core/model.ts';
+import type { Change, ChangeOp, ChangeOrigin, LinkOp, MemoryOp, SummaryOp } from '../core/model.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import { writeTransaction, type Db } from './database.ts';
 
@@ -17,21 +17,44 @@ export interface MutationContext {
 export interface MutationKit {
   /** Run in the caller's transaction, or in a write transaction of its own. */
   tx<T>(fn: () => T): T;
-  /** Append one row to the change log (inside the mutation's transaction). */
+  /** Append one row to the change log (inside the mutation's transaction); each kind its own ops. */
   log(
-    entity: Change['entity'],
-    entityId: string,
+    entity: 'memory',
+    id: string,
     projectId: string | null,
-    op: string,
+    op: MemoryOp,
     ctx: MutationContext,
     version: number | null,
+  ): void;
+  log(
+    entity: 'summary',
+    id: string,
+    projectId: string | null,
+    op: SummaryOp,
+    ctx: MutationContext,
+    version: null,
+  ): void;
+  log(
+    entity: 'link',
+    id: string,
+    projectId: string | null,
+    op: LinkOp,
+    ctx: MutationContext,
+    version: null,
   ): void;
 }
 
 export function createMutationKit(db: Db, changes: ChangesRepo): MutationKit {
   return {
     tx: (fn) => (db.inTransaction ? fn() : writeTransaction(db, fn)),
-    log: (entity, entityId, projectId, op, ctx, version) => {
+    log: (
+      entity: Change['entity'],
+      entityId: string,
+      projectId: string | null,
+      op: ChangeOp['op'],
+      ctx: MutationContext,
+      version: number | null,
+    ) => {
       changes.append({
         entity,
         entityId,

@@ -5,6 +5,7 @@
 import { contentHash, type ObservationId, type ProjectId } from '../core/ids.ts';
 import type {
   ChangeOrigin,
+  MemoryOp,
   MemorySnapshot,
   MemoryVersion,
   Observation,
@@ -263,7 +264,7 @@ export function createObservationsRepo(db: Db) {
         versions().all(id) as {
           version: number;
           snapshot: string;
-          replaced_by_op: string;
+          replaced_by_op: MemoryOp;
           origin: string;
           replaced_at: number;
         }[]

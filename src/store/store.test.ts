@@ -67,7 +67,6 @@ describe('store', () => {
     ]);
   });
 
-
   it("0013 reads a project's edges through an index, not a scan of every project's links", () => {
     const ctx = { origin: 'cli' as const, at: 1 };
     store.memory.link('obs_a', 'related', 'obs_b', 'prj_1', ctx);

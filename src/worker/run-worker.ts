@@ -10,7 +10,7 @@ import type { Clock, Embedder, Logger } from '../core/ports.ts';
 import { isStoreBusy } from '../store/database.ts';
 import { WORKER_HEARTBEAT_MS, type ProcessStamp } from '../store/process-identity.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
-import { eraseDueForgets } from '../store/erase-due.ts';
+import { forgetDue } from '../app/forget.ts';
 import type { Store } from '../store/store.ts';
 import { pruneTold } from '../store/told-ledger.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
@@ -158,7 +158,10 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         }
         if (report.failures > 0) lastWork = now;
         // Forgets asked for in a viewer that stopped before their undo window ended.
-        const forgotten = eraseDueForgets(store, now, () => ({ origin: 'viewer', at: clock.now() }));
+        const forgotten = forgetDue({ store, backupDir: deps.backupDir ?? null }, now, () => ({
+          origin: 'viewer',
+          at: clock.now(),
+        })).length;
         if (forgotten > 0) logger.info('forgot memories whose undo window ended', { erased: forgotten });
         busy = report.busy > 0;
         if (now - lastPrune > 3_600_000) {

@@ -21,6 +21,7 @@ import {
 } from '../team/protocol.ts';
 import { recordHash } from '../team/record-hash.ts';
 import { erasePhraseHere, erasureBetween, memoryTexts, summaryTexts } from './team-erasure.ts';
+import { forget } from '../app/forget.ts';
 
 export type BuiltRecord =
   | { kind: 'record'; record: PushRecord; title: string }
@@ -218,7 +219,8 @@ function applyMemory(store: Store, rec: PulledRecord, c: ApplyContext): ApplyOut
     });
   if (local && local.projectId !== c.projectId) return 'skipped'; // an id of another project: never touched
   if (rec.deleted) {
-    if (local) store.memory.forget(localId, ctx);
+    // As every forget: its vault notes go at once (the backup scheduler drops the backups holding it).
+    if (local) forget({ store, backupDir: null }, [localId], () => ctx);
     store.team.dropFromOutbox('memory', localId);
     remember(localId);
     return local && local.status !== 'forgotten' ? 'forgotten' : 'unchanged';

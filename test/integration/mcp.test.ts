@@ -64,6 +64,7 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
       'related',
       'remember',
       'search',
+      'status',
       'timeline',
     ]);
     const search = tools.find((t) => t.name === 'search');
@@ -179,7 +180,7 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
     expect(client.getInstructions()).toMatch(/Before changing something, search for earlier decisions/);
     const { tools } = await client.listTools();
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['search', 'timeline', 'get_observations', 'get_session_summaries'])
+    for (const name of ['search', 'timeline', 'get_observations', 'get_session_summaries', 'status'])
       expect(hints[name], name).toMatchObject({ readOnlyHint: true });
     expect(hints['forget']).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(hints['invalidate']).toMatchObject({ readOnlyHint: false, destructiveHint: false });

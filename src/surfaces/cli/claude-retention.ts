@@ -8,11 +8,18 @@ import { join } from 'node:path';
 import type { Store } from '../../store/store.ts';
 import { findTranscripts } from '../../worker/backfill.ts';
 import { transcriptRetention, type RetentionFinding } from '../../worker/transcript-retention.ts';
-import type { CliContext } from './context.ts';
+import type { Runtime } from '../runtime.ts';
 import { loadSettings } from './settings-files.ts';
 
+/** Where retention is read: the environment (HOME), the configuration, the project directory, the time. */
+export interface RetentionContext {
+  runtime: Pick<Runtime, 'env' | 'config'>;
+  cwd: string;
+  now: () => number;
+}
+
 /** The effective `cleanupPeriodDays` and the file that set it (null days: not set anywhere). */
-export function cleanupPeriodOf(ctx: CliContext): { days: number | null; source: string } {
+export function cleanupPeriodOf(ctx: RetentionContext): { days: number | null; source: string } {
   const home = ctx.runtime.env['HOME'] || homedir();
   const user = join(home, '.claude', 'settings.json');
   let found: { days: number | null; source: string } = { days: null, source: user };
@@ -34,7 +41,7 @@ export function cleanupPeriodOf(ctx: CliContext): { days: number | null; source:
 }
 
 /** What Claude Code's transcript retention will cost; with no store, unread transcripts are not counted. */
-export function retentionFindings(ctx: CliContext, store: Store | null): RetentionFinding[] {
+export function retentionFindings(ctx: RetentionContext, store: Store | null): RetentionFinding[] {
   const { days, source } = cleanupPeriodOf(ctx);
   const root = join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
   return transcriptRetention({

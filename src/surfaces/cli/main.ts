@@ -1,9 +1,9 @@
 /**
  * The `engram` command line (bundled to dist/cli.mjs): finds the command in the registry, parses its
- * flags, runs it, and maps errors through the one error table (exit codes: 0 success, 1 failure,
+ * flags, runs it, and maps errors through the one error table, app/edge-errors.ts (exit codes: 0 success, 1 failure,
  * 2 bad usage or configuration, 75 busy — try again).
  */
-import { describeError, hintOf, isEngramError, mappingOf } from '../../core/errors.ts';
+import { edgeError } from '../../app/edge-errors.ts';
 import { loadRuntime, processEnv } from '../runtime.ts';
 import { COMMANDS } from './commands/index.ts';
 import { createCliContext, type CliIo } from './context.ts';
@@ -48,15 +48,10 @@ export async function runCli(
     }
     return await spec.run(createCliContext(loadRuntime(env), io, cwd), args);
   } catch (error) {
-    const mapping = mappingOf(error);
-    const message = isEngramError(error)
-      ? error.message
-      : mapping.code === 'STORE_DAMAGED'
-        ? `the database is damaged (${(error as Error).message})`
-        : describeError(error);
-    io.err(`engram: ${message}\n`);
-    io.err(`  ${hintOf(error)}\n`);
-    return mapping.exit;
+    const e = edgeError(error);
+    io.err(`engram: ${e.message}\n`);
+    io.err(`  ${e.hint}\n`);
+    return e.exit;
   }
 }
 

@@ -19,9 +19,10 @@ import { timeline } from '../../recall/timeline.ts';
 import type { MutationContext } from '../../store/memory-writer.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
-import { MAX_FORGET } from './forgetting.ts';
+import { MAX_FORGET } from '../../app/forgetting.ts';
 import { notFound } from './http-errors.ts';
 import { memoryDetail } from './memory-detail.ts';
+import { showOne } from '../../app/memory-view.ts';
 import { exportMarkdown } from './memory-export.ts';
 import { memoryJson } from '../memory-json.ts';
 import { decodeCursor, listMemories, searchWithParts } from './memory-views.ts';
@@ -196,7 +197,7 @@ export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
     });
   });
 
-  app.get('/api/memories/:id', (c) => c.json(memoryDetail(deps, mustGet(idOf(c)))));
+  app.get('/api/memories/:id', (c) => c.json(memoryDetail(showOne(store, idOf(c)))));
 
   app.get('/api/memories/:id/history', (c) => {
     const id = idOf(c);

@@ -88,7 +88,7 @@ describe('the viewer’s system API and live stream', () => {
     v.store.transaction(() => v.store.events.park([seq], 'distiller exploded'));
     const h = await json(await v.request('/api/health'));
     expect(h['queue']).toMatchObject({ parked: 1 });
-    expect((h['parked'] as Json[])[0]).toMatchObject({ seq, lastError: 'distiller exploded' });
+    expect((h['parked'] as Json[])[0]).toMatchObject({ seq, error: 'distiller exploded' });
     expect(await json(await v.request('/api/health/retry', { body: {} }))).toEqual({ retried: 1 });
     expect((await json(await v.request('/api/health')))['queue']).toMatchObject({ parked: 0, pending: 1 });
   });

@@ -7,22 +7,16 @@ import { join } from 'node:path';
 import { EngramError } from '../../core/errors.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
-import { healthReport } from './health-report.ts';
+import { status } from '../../app/health.ts';
 import { metricsReport } from './metrics-report.ts';
 import { intParam, jsonBody, queryOf } from './request-input.ts';
 
-/** The health page's and API's report. */
+/** The health page's and API's report: the status verb's model, and the viewer's own process. */
 export function health(deps: RouteDeps) {
-  return healthReport(
-    {
-      store: deps.store,
-      paths: deps.paths,
-      config: deps.config(),
-      viewer: deps.viewer,
-      configIssues: deps.settings.problems(),
-    },
-    deps.clock.now(),
-  );
+  const { store, viewer } = deps;
+  const live = { config: deps.config(), configIssues: deps.settings.problems(), now: deps.clock.now() };
+  const report = status({ ...deps.statusDeps(live), store });
+  return { ...report, viewer: { pid: viewer.pid, startedAt: viewer.startedAt, streams: viewer.streams() } };
 }
 
 /** The metrics page's and API's report over the last `days` days. */

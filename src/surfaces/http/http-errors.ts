@@ -1,33 +1,23 @@
 /**
- * EngramError codes → HTTP statuses, and the one JSON error shape: `{error: {code, message, hint?}}`.
+ * Errors as the viewer answers them, through the one error table (app/edge-errors.ts): the status and
+ * the one JSON error shape, `{error: {code, message, hint?}}`.
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { describeError, ERROR_TABLE, EngramError, isEngramError, type ErrorCode } from '../../core/errors.ts';
+import { edgeError } from '../../app/edge-errors.ts';
+import { describeError, EngramError } from '../../core/errors.ts';
 import type { Logger } from '../../core/ports.ts';
 import type { ViewerEnv } from './security.ts';
 
-const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
-  INPUT_INVALID: 400,
-  CONFIG_INVALID: 400,
-  CONFIG_UNKNOWN_KEY: 404,
-  NOT_FOUND: 404,
-  STORE_BUSY: 503,
-};
-
-/** An error's status: the viewer's own mapping, else the error table's; anything else is a 500. */
+/** An error's status, from the one error table (a busy database is 503). */
 export function statusOf(error: unknown): ContentfulStatusCode {
-  if (!isEngramError(error)) return 500;
-  return STATUS[error.code] ?? (ERROR_TABLE[error.code].http as ContentfulStatusCode);
+  return edgeError(error).http as ContentfulStatusCode;
 }
 
-/** The JSON body of an error (internal errors say little; the log has the rest). */
+/** The JSON body of an error (a fault on engram's side says little; the log has the rest). */
 export function errorBody(error: unknown): { error: { code: string; message: string; hint?: string } } {
-  if (isEngramError(error) && statusOf(error) < 500) {
-    return {
-      error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-    };
-  }
+  const e = edgeError(error);
+  if (!e.fault) return { error: { code: e.code, message: e.message, hint: e.hint } };
   return { error: { code: 'INTERNAL', message: 'the viewer failed to answer; see logs/viewer.log' } };
 }
 

@@ -7,7 +7,7 @@
 import type { Config } from '../../core/config.ts';
 import { costOf, type Prices } from '../../core/prices.ts';
 import type { Store } from '../../store/store.ts';
-import { distillStatus } from '../distill-status.ts';
+import { distillStatus } from '../../app/distill-status.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -3,6 +3,7 @@
  * keys (a bulk forget never means "everything" by mistake), bodies past the size limit, JSON nested
  * past the depth limit.
  */
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertMemory } from '../../store/store.test-support.ts';
 import { createTestViewer, ORIGIN, type TestViewer } from './viewer.test-support.ts';
@@ -83,5 +84,24 @@ describe('the viewer refuses what it does not understand', () => {
     // Ordinary nesting is fine.
     const ok = await raw('/api/memories/forget', '{"filter":{"type":"task"},"dryRun":true}');
     expect(ok.status).toBe(200);
+  });
+
+  it('a busy database is a 503 that says to try again, not a 500', async () => {
+    // Another process holds the write lock; the viewer's write waits a moment, then gives up.
+    v.store.db.pragma('busy_timeout = 20');
+    const other = new Database(v.paths.db);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const r = await v.request(`/api/memories/${ids[0]}`, { method: 'PATCH', body: { title: 'Renamed' } });
+      expect(r.status).toBe(503);
+      expect(((await r.json()) as { error: Json }).error).toMatchObject({
+        code: 'STORE_BUSY',
+        hint: expect.stringMatching(/try again/),
+      });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(v.store.observations.get(ids[0] as string)?.title).toBe('Build with esbuild');
   });
 });

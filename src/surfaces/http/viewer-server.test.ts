@@ -9,6 +9,7 @@ import { openDatabase } from '../../store/database.ts';
 import { createStore, type Store } from '../../store/store.ts';
 import { insertMemory } from '../../store/store.test-support.ts';
 import { LAUNCH_TTL_MS } from './local-auth.ts';
+import { healthDeps } from '../cli/health-deps.ts';
 import { startViewer } from './viewer-server.ts';
 import { loadViewerSecret } from './viewer-secret.ts';
 
@@ -30,6 +31,7 @@ describe('the running viewer', () => {
       embedder: null,
       port: 0,
       pollMs: 20,
+      statusDeps: (live) => healthDeps({ paths, env: { HOME: root }, cwd: root, embedderId: null, ...live }),
     });
 
   beforeEach(() => {

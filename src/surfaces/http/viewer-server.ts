@@ -14,9 +14,9 @@ import type { Clock, Embedder, Logger } from '../../core/ports.ts';
 import type { Store } from '../../store/store.ts';
 import { loadPrices } from '../prices-file.ts';
 import { createApp } from './app.ts';
-import type { ViewerAssets } from './deps.ts';
+import type { StatusDeps, ViewerAssets } from './deps.ts';
 import { createChangeFeed } from './change-feed.ts';
-import { createForgetting } from './forgetting.ts';
+import { createForgetting } from '../../app/forgetting.ts';
 import { createLocalAuth, LAUNCH_TTL_MS, mintLaunchToken } from './local-auth.ts';
 import { createSettings } from './settings.ts';
 
@@ -33,6 +33,8 @@ export interface ViewerOptions {
   port: number;
   /** How often the live stream reads the change log (default 250 ms). */
   pollMs?: number;
+  /** What the status verb needs beyond the store (the health page and API). */
+  statusDeps: StatusDeps;
 }
 
 export interface RunningViewer {
@@ -76,6 +78,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     clock,
     logger,
     undoMs: () => settings.current()['viewer.forgetUndoSeconds'] * 1000,
+    backupDir: paths.backupDir,
   });
   const startedAt = clock.now();
   let lastActivity = startedAt;
@@ -96,6 +99,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     embedder: options.embedder,
     prices: () => loadPrices(join(paths.home, 'prices.json')),
     viewer: { pid: process.pid, startedAt, streams: () => streams },
+    statusDeps: options.statusDeps,
     onStreamOpen: () => {
       streams++;
       everConnected = true;

@@ -14,11 +14,12 @@ import { openDatabase } from '../../store/database.ts';
 import { createStore, type Store } from '../../store/store.ts';
 import { createApp } from './app.ts';
 import { createChangeFeed, type ChangeFeed } from './change-feed.ts';
-import { createForgetting, type Forgetting } from './forgetting.ts';
+import { createForgetting, type Forgetting } from '../../app/forgetting.ts';
 import { createLocalAuth, mintLaunchToken } from './local-auth.ts';
 import type { ViewerEnv } from './security.ts';
 import { createSettings } from './settings.ts';
 import { loadViewerSecret } from './viewer-secret.ts';
+import { healthDeps } from '../cli/health-deps.ts';
 
 export const PORT = 7431;
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -59,6 +60,7 @@ export async function createTestViewer(options: { env?: Record<string, string> }
     clock,
     logger,
     undoMs: () => settings.current()['viewer.forgetUndoSeconds'] * 1000,
+    backupDir: paths.backupDir,
   });
   const app = createApp({
     store,
@@ -74,6 +76,8 @@ export async function createTestViewer(options: { env?: Record<string, string> }
     embedder: null,
     prices: () => ({}),
     viewer: { pid: process.pid, startedAt: now, streams: () => feed.listeners() },
+    statusDeps: (live) =>
+      healthDeps({ paths, env: { HOME: root, ...options.env }, cwd: root, embedderId: null, ...live }),
   });
   const launch = await app.request(`${ORIGIN}/auth/launch?token=${mintLaunchToken(secret, now)}`);
   const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;

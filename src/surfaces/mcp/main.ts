@@ -7,6 +7,7 @@ import { loadSqliteVec } from '../../store/sqlite-vec-loader.ts';
 import { createEmbedderFromConfig } from '../../recall/embedders/from-config.ts';
 import { createStore } from '../../store/store.ts';
 import { ensureHome, type Runtime } from '../runtime.ts';
+import { runtimeHealthDeps } from '../cli/health-deps.ts';
 import { createMcpServer } from './server.ts';
 
 export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void> {
@@ -16,6 +17,8 @@ export async function runMcpServer(runtime: Runtime, cwd: string): Promise<void>
     now: Date.now,
     embedder: createEmbedderFromConfig(runtime.config, { env: runtime.env, engramHome: runtime.home }),
     queryTimeoutMs: runtime.config['embed.queryTimeoutMs'],
+    backupDir: runtime.paths.backupDir,
+    statusDeps: () => runtimeHealthDeps(runtime, { cwd, now: Date.now() }),
     inboxDir: runtime.paths.inboxDir,
     openStore: () => {
       ensureHome(runtime.paths);

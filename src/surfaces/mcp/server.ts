@@ -7,8 +7,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveProject } from '../../capture/project-identity.ts';
-import { describeError, hintOf } from '../../core/errors.ts';
-import { eraseFromVault } from '../../graph/vault-erase.ts';
+import { edgeError } from '../../app/edge-errors.ts';
+import { hintOf } from '../../core/errors.ts';
+import { forget } from '../../app/forget.ts';
+import { status, type HealthDeps } from '../../app/health.ts';
+import { show } from '../../app/memory-view.ts';
+import { statusText } from '../status-text.ts';
 import { registerGraphTools } from './graph-tools.ts';
 import { checkScope, PROJECT_ARG } from './project-scope.ts';
 import type { StaleMark } from '../../core/graph.ts';
@@ -43,6 +47,10 @@ export interface McpDeps {
   embedder?: Embedder | null;
   /** Longest wait for a query's embedding before searching lexically only. */
   queryTimeoutMs?: number;
+  /** Where backups are kept: a forget drops those holding the memory (absent: left). */
+  backupDir?: string | null;
+  /** What the status tool needs beyond the store (absent: no status tool). */
+  statusDeps?: () => Omit<HealthDeps, 'store'>;
   /** The capture inbox: `remember` reads what the turn in progress took in (worker/turn-floor). */
   inboxDir?: string;
 }
@@ -126,9 +134,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
       store.close();
     }
   };
-  // The hint comes from the error, else from the one error table: a fault on engram's side never
-  // tells the model to check its arguments.
-  const toFailure = (error: unknown): ToolResult => failure(describeError(error), hintOf(error));
+  // The one error table (app/edge-errors.ts): the hint comes from the error, else from the table, so
+  // a fault on engram's side never tells the model to check its arguments.
+  const toFailure = (error: unknown): ToolResult => ({
+    content: [{ type: 'text', text: edgeError(error).mcpText }],
+    isError: true,
+  });
   const guarded =
     <A>(fn: (args: A) => ToolResult) =>
     (args: A): ToolResult => {
@@ -318,9 +329,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const now = deps.now();
       const here = project();
       // Each id is read only in scope; one of another project says where it is instead.
-      const found = withStore((store) =>
-        ids.map((id) => {
-          const o = store.observations.get(id);
+      const found = withStore((store) => {
+        const views = show(store, ids);
+        return ids.map((id) => {
+          const o = views.found.find((v) => v.memory.id === id)?.memory;
           if (!o) return { id, o: null, outside: null };
           try {
             checkScope(store, o, here, named);
@@ -328,8 +340,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
           } catch (error) {
             return { id, o: null, outside: `${(error as Error).message}; ${hintOf(error)}` };
           }
-        }),
-      );
+        });
+      });
       const missing = found.filter((f) => !f.o && !f.outside).map((f) => f.id);
       const outside = found.filter((f) => f.outside).map((f) => f.outside as string);
       if (missing.length + outside.length === ids.length)
@@ -515,18 +527,37 @@ export function createMcpServer(deps: McpDeps): McpServer {
       inputSchema: { id: ID, project: PROJECT_ARG },
     },
     guarded(({ id, project: named }: { id: string; project?: string }) => {
-      const done = withStore((store) => {
+      const { forgotten } = withStore((store) => {
         const o = store.observations.get(id);
         if (o && o.status !== 'forgotten') checkScope(store, o, project(), named);
-        const forgotten = store.memory.forget(id, { origin: 'mcp', at: deps.now() });
-        if (forgotten) eraseFromVault(store, null, { id });
-        return forgotten;
+        return forget({ store, backupDir: deps.backupDir ?? null }, [id], () => ({
+          origin: 'mcp',
+          at: deps.now(),
+        }));
       });
-      return done
+      return forgotten.length > 0
         ? ok(`Forgot ${id}.`)
         : failure(`no memory with id ${id} (or it was already forgotten)`, 'Use an id from a search result.');
     }),
   );
+
+  const statusDeps = deps.statusDeps;
+  if (statusDeps)
+    server.registerTool(
+      'status',
+      {
+        title: 'engram status',
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        description:
+          'Is engram capturing? The worker, the queue and parked turns, configuration problems, memory counts, projects, hosts: what "engram status" prints.',
+        inputSchema: {},
+      },
+      guarded(() => {
+        const health = statusDeps();
+        const report = withStore((store) => status({ ...health, store }));
+        return ok(statusText(report, health.paths, health.now));
+      }),
+    );
 
   registerGraphTools(server, { withStore, project, guarded, ok, okList });
   return server;

@@ -15,7 +15,7 @@ import { readWorkerPidFile, runningWorkerPid } from '../../worker-launcher.ts';
 import { isEngramHookCommand } from '../claude-settings.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { cleanupPeriodOf, retentionFindings } from '../claude-retention.ts';
-import { problemsSince } from '../log-errors.ts';
+import { problemsSince } from '../../../app/log-problems.ts';
 import { DEFAULT_CLEANUP_DAYS } from '../../../worker/transcript-retention.ts';
 import { boolFlag, type CommandSpec } from '../registry.ts';
 import {

@@ -7,7 +7,8 @@ import { rmSync } from 'node:fs';
 import { eraseFromVault } from '../../../graph/vault-erase.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { checkPhrase, phrasePattern, phraseWordsPattern } from '../../../core/phrase.ts';
-import { dropErasedBackups, listBackups } from '../../../store/backup.ts';
+import { listBackups } from '../../../store/backup.ts';
+import { forget } from '../../../app/forget.ts';
 import { phraseInFiles, type FileTally } from '../../../store/erase-files.ts';
 import {
   compactStore,
@@ -22,20 +23,14 @@ import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../regi
 import { projectOf } from './memory.ts';
 
 export function forgetIds(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
-  const results = withStore(ctx, (store) => {
-    const done = store.transaction(() =>
-      ids.map((id) => ({ id, forgotten: store.memory.forget(id, { origin: 'cli', at: ctx.now() }) })),
-    );
-    // Its notes go from every vault engram keeps, at once (not at the next sync); so do the backups
-    // that still hold it (the worker takes a new one).
-    for (const r of done) if (r.forgotten) eraseFromVault(store, null, { id: r.id });
-    dropErasedBackups(store.db, ctx.runtime.paths.backupDir);
-    return done;
-  });
-  const missing = results.filter((r) => !r.forgotten).map((r) => r.id);
-  if (flags.json) printJson(ctx, { forgotten: results.filter((r) => r.forgotten).map((r) => r.id), missing });
-  else for (const r of results) ctx.io.out(r.forgotten ? `forgot ${r.id}\n` : `no memory with id ${r.id}\n`);
-  return missing.length > 0 ? 1 : 0;
+  const r = withStore(ctx, (store) =>
+    forget({ store, backupDir: ctx.runtime.paths.backupDir }, ids, () => ({ origin: 'cli', at: ctx.now() })),
+  );
+  if (flags.json) printJson(ctx, r);
+  else
+    for (const id of ids)
+      ctx.io.out(r.forgotten.includes(id) ? `forgot ${id}\n` : `no memory with id ${id}\n`);
+  return r.missing.length > 0 ? 1 : 0;
 }
 
 function describeCounts(store: PhraseTally[], files: FileTally[]): string[] {

@@ -6,18 +6,14 @@ import { resolve } from 'node:path';
 import { isProjectCaptured, resolveProject } from '../../../capture/project-identity.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { TRUST_LABELS } from '../../../core/trust.ts';
-import {
-  OBSERVATION_TYPES,
-  type Observation,
-  type ObservationType,
-  type Project,
-} from '../../../core/model.ts';
+import { OBSERVATION_TYPES, type ObservationType, type Project } from '../../../core/model.ts';
 import { createStaleLookup } from '../../../graph/anchor-freshness.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
 import { teamNotesOf, type TeamNote } from '../../../recall/team-notes.ts';
 import { timeline } from '../../../recall/timeline.ts';
 import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
+import { show } from '../../../app/memory-view.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { memoryJson } from '../../memory-json.ts';
 import {
@@ -160,29 +156,19 @@ export function timelineCommand(
 }
 
 export function showCommand(ctx: CliContext, ids: string[], flags: { json: boolean }): number {
-  const found = withStore(ctx, (store) =>
-    ids.map((id) => {
-      const o = store.observations.get(id);
-      // The host whose session it came from (claude-code, codex, …).
-      const host = o?.sessionId ? (store.sessions.get(o.sessionId)?.host ?? null) : null;
-      return { id, o, host };
-    }),
-  );
-  const missing = found.filter((f) => f.o === null).map((f) => f.id);
+  const { found, missing } = withStore(ctx, (store) => show(store, ids));
   if (missing.length > 0) {
     throw new EngramError('NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
       hint: 'Ids look like obs_…; "engram search <words>" lists them.',
     });
   }
-  const list = found.map((f) => f.o as Observation);
   if (flags.json) {
-    const withHost = found.map((f) => ({ ...memoryJson(f.o as Observation), host: f.host }));
+    const withHost = found.map((v) => ({ ...memoryJson(v.memory), host: v.host }));
     printJson(ctx, ids.length === 1 ? withHost[0] : withHost);
     return 0;
   }
   const now = ctx.now();
-  const blocks = list.map((o, i) => {
-    const host = found[i]?.host;
+  const blocks = found.map(({ memory: o, host }) => {
     const lines = [
       `${o.id} [${o.type}] ${o.title}`,
       `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}${host ? ` (${host})` : ''}`,

@@ -7,6 +7,7 @@
  */
 import { systemClock } from '../../../core/ports.ts';
 import { ownStamp } from '../../../store/process-identity.ts';
+import { healthDeps } from '../health-deps.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { loadViewerAssets } from '../../http/viewer-assets.ts';
@@ -53,6 +54,7 @@ export async function uiCommand(ctx: CliContext, flags: UiFlags): Promise<number
       logger,
       embedder: createEmbedderFromConfig(config, { env, engramHome: home }),
       port: flags.port ?? config['viewer.port'],
+      statusDeps: (live) => healthDeps({ paths, env, cwd: ctx.cwd, ...live }),
     });
     writeViewerState(paths.viewerState, { stamp: ownStamp(), port: viewer.port, startedAt: ctx.now() });
     // While it runs, the viewer keeps shared projects in sync too (an edit made here reaches the team).

@@ -21,7 +21,7 @@ import {
   touchWorkerPidFile,
   writeWorkerPidFile,
 } from '../../worker-launcher.ts';
-import { eraseDueForgets } from '../../../store/erase-due.ts';
+import { forgetDue } from '../../../app/forget.ts';
 import { ownStamp } from '../../../store/process-identity.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
@@ -176,7 +176,10 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
     // The graph grows from what was distilled (edges, anchors, staleness), as the worker would.
     catchUpGraph(store, config, ctx.now());
     // Forgets whose undo window ended while no viewer ran (the viewer and the worker also do this).
-    eraseDueForgets(store, ctx.now(), () => ({ origin: 'viewer', at: ctx.now() }));
+    forgetDue({ store, backupDir: ctx.runtime.paths.backupDir }, ctx.now(), () => ({
+      origin: 'viewer',
+      at: ctx.now(),
+    }));
     result = { ...total, imported: inbox.imported, rejected: inbox.rejected, queue: store.events.counts() };
   } finally {
     store.close();

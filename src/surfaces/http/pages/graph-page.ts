@@ -7,7 +7,12 @@ import { html } from 'hono/html';
 import type { RouteDeps } from '../deps.ts';
 import { sessionIdOf, type SessionNodeId } from '../../../graph/node-ids.ts';
 import { projectParam } from '../request-input.ts';
-import { fileNodeOf, neighbourhoodOf, type GraphNode, type Neighbourhood } from '../neighbourhood.ts';
+import {
+  fileNodeOf,
+  neighbourhoodOf,
+  type GraphNode,
+  type Neighbourhood,
+} from '../../../app/neighbourhood.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, href, memoryHref, sessionHref } from './parts.ts';
 

@@ -3,13 +3,13 @@
  * as unreadable, configuration problems, the database and the viewer itself.
  */
 import { html } from 'hono/html';
-import type { HealthReport } from '../health-report.ts';
+import type { health } from '../api-system.ts';
 import type { Html } from './layout.ts';
 import { empty, number, sessionHref, when, table } from './parts.ts';
 
-export function healthPage(h: HealthReport, now: number): Html {
+export function healthPage(h: ReturnType<typeof health>, now: number): Html {
   const q = h.queue;
-  const m = h.memories;
+  const m = h.counts.observations;
   return html`<h1>Health</h1>
     <section aria-labelledby="worker-h">
       <h2 id="worker-h">Worker</h2>
@@ -53,7 +53,7 @@ export function healthPage(h: HealthReport, now: number): Html {
                       <td><a href="${sessionHref(p.sessionId)}">${p.sessionId}</a></td>
                       <td>${p.hook}</td>
                       <td>${p.attempts}</td>
-                      <td>${p.lastError}</td>
+                      <td>${p.error}</td>
                       <td>${when(p.at, now)}</td>
                       <td>
                         <button
@@ -74,28 +74,28 @@ export function healthPage(h: HealthReport, now: number): Html {
     <section aria-labelledby="rej-h">
       <h2 id="rej-h">Rejected inbox files</h2>
       ${
-        h.rejected.length === 0
+        h.rejectedFiles.length === 0
           ? empty('None.')
           : html`<p>
                 Captured events that could not be read, kept in <code>inbox/rejected/</code> for inspection.
               </p>
               <ul class="plain">
-                ${h.rejected.map((r) => html`<li><code>${r.name}</code> · ${number(r.bytes)} bytes · ${when(r.at, now)}</li>`)}
+                ${h.rejectedFiles.map((r) => html`<li><code>${r.name}</code> · ${number(r.bytes)} bytes · ${when(r.at, now)}</li>`)}
               </ul>`
       }
     </section>
     <section aria-labelledby="hooklog-h">
       <h2 id="hooklog-h">Hook log</h2>
       ${
-        h.hookLog.errors + h.hookLog.warnings === 0
+        h.hookProblems.errors + h.hookProblems.warnings === 0
           ? empty('No errors or warnings since "engram status" last looked.')
           : html`<p>
-                ${number(h.hookLog.errors)} errors and ${number(h.hookLog.warnings)} warnings in
+                ${number(h.hookProblems.errors)} errors and ${number(h.hookProblems.warnings)} warnings in
                 <code>logs/hook.log</code> since "engram status" last
-                looked${h.hookLog.last.length > 0 ? '; the latest errors:' : '.'}
+                looked${h.hookProblems.last.length > 0 ? '; the latest errors:' : '.'}
               </p>
               <ul class="plain">
-                ${h.hookLog.last.map((line) => html`<li><code>${line}</code></li>`)}
+                ${h.hookProblems.last.map((line) => html`<li><code>${line}</code></li>`)}
               </ul>`
       }
     </section>

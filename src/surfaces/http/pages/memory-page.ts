@@ -9,7 +9,7 @@ import { TRUST_LABELS } from '../../../core/trust.ts';
 import { OBSERVATION_TYPES } from '../../../core/model.ts';
 import { sessionIdOf, type SessionNodeId } from '../../../graph/node-ids.ts';
 import type { MemoryDetail } from '../memory-detail.ts';
-import type { GraphNode } from '../neighbourhood.ts';
+import type { GraphNode } from '../../../app/neighbourhood.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, href, memoryHref, number, sessionHref, when, table } from './parts.ts';
 

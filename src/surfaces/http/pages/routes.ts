@@ -8,6 +8,7 @@ import { decodeSessionCursor, listSessions } from '../api-sessions.ts';
 import { health, metrics } from '../api-system.ts';
 import { notFound } from '../http-errors.ts';
 import { memoryDetail } from '../memory-detail.ts';
+import { viewOf } from '../../../app/memory-view.ts';
 import { intParam, projectParam, queryOf } from '../request-input.ts';
 import type { ViewerEnv } from '../security.ts';
 import { sessionDetail } from '../session-detail.ts';
@@ -48,7 +49,7 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
       title: o.title.slice(0, 80),
       nav: 'search',
       page: 'memory',
-      body: memoryPage(memoryDetail(deps, o), name, clock.now()),
+      body: memoryPage(memoryDetail(viewOf(store, o)), name, clock.now()),
     });
   });
 

@@ -4,16 +4,10 @@
  * (with its staleness), a file node or a session node. Read around the one node (its edges, then each
  * neighbour by id), never the whole project graph.
  */
-import type { EdgeKind } from '../../core/graph.ts';
-import type { ProjectId } from '../../core/ids.ts';
-import {
-  fileNodeId,
-  isFileNodeId,
-  isSessionNodeId,
-  sessionIdOf,
-  sessionNodeId,
-} from '../../graph/node-ids.ts';
-import type { Store } from '../../store/store.ts';
+import type { EdgeKind } from '../core/graph.ts';
+import type { ProjectId } from '../core/ids.ts';
+import { fileNodeId, isFileNodeId, isSessionNodeId, sessionIdOf, sessionNodeId } from '../graph/node-ids.ts';
+import type { Store } from '../store/store.ts';
 
 export type NodeKind = 'memory' | 'file' | 'session';
 

@@ -1,15 +1,15 @@
 /**
  * Forgetting from the viewer, with an undo window before erasure. A request archives the memories at
  * once (out of recall and search) and records them as pending; undo restores them; once due they are
- * erased through the mutation path. A memory restored by other means meanwhile is no longer archived,
+ * erased as every forget is (app/forget.ts: the store, the vault notes, the backups). A memory restored by other means meanwhile is no longer archived,
  * and so is not erased: restoring it cancels its forget.
  */
 import { randomBytes } from 'node:crypto';
-import { EngramError } from '../../core/errors.ts';
-import type { Clock, Logger } from '../../core/ports.ts';
-import { eraseDueForgets } from '../../store/erase-due.ts';
-import type { MutationContext } from '../../store/memory-writer.ts';
-import type { Store } from '../../store/store.ts';
+import { EngramError } from '../core/errors.ts';
+import type { Clock, Logger } from '../core/ports.ts';
+import type { MutationContext } from '../store/memory-writer.ts';
+import type { Store } from '../store/store.ts';
+import { forgetDue } from './forget.ts';
 
 /** Most memories one request may forget (a bigger filter must be narrowed). */
 export const MAX_FORGET = 10_000;
@@ -21,7 +21,14 @@ export interface ForgetRequest {
   count: number;
 }
 
-export function createForgetting(deps: { store: Store; clock: Clock; logger: Logger; undoMs: () => number }) {
+export function createForgetting(deps: {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  undoMs: () => number;
+  /** Where backups are kept (those holding an erased memory go); null: leave them. */
+  backupDir: string | null;
+}) {
   const { store, clock, logger } = deps;
   const ctx = (): MutationContext => ({ origin: 'viewer', at: clock.now() });
 
@@ -70,7 +77,7 @@ export function createForgetting(deps: { store: Store; clock: Clock; logger: Log
 
     /** Erase what is due by `until` (default now) and still archived; returns how many were erased. */
     sweep(until = clock.now()): number {
-      const erased = eraseDueForgets(store, until, ctx);
+      const erased = forgetDue({ store, backupDir: deps.backupDir }, until, ctx).length;
       if (erased > 0) logger.info('forgot memories whose undo window ended', { erased });
       return erased;
     },
