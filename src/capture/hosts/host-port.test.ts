@@ -6,7 +6,8 @@ describe('the host adapters', () => {
     for (const name of HOST_NAMES) expect(hostAdapter(name).name).toBe(name);
     expect(isHostName('codex')).toBe(true);
     expect(isHostName('Codex')).toBe(false);
-    expect(isHostName('gemini')).toBe(false);
+    expect(isHostName('gemini')).toBe(true);
+    expect(isHostName('opencode')).toBe(false);
   });
 
   it('register every event they inject context at, with a positive timeout', () => {

@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'gemini'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -27,7 +27,7 @@ export interface HostCapabilities {
   /** A failing tool call has an event of its own (else the failure is only in the tool's output text). */
   toolFailureEvent: boolean;
   /** The host keeps a transcript engram can read (`null`: none; else its format). */
-  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | null;
+  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'gemini-chat-jsonl' | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
 }

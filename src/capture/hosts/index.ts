@@ -4,6 +4,7 @@
  */
 import { claudeCodeAdapter } from './claude-code/adapter.ts';
 import { codexAdapter } from './codex/adapter.ts';
+import { geminiAdapter } from './gemini/adapter.ts';
 import type { HostAdapter, HostName } from './host-port.ts';
 
 export { HOST_NAMES, isHostName, type HostAdapter, type HostName } from './host-port.ts';
@@ -17,5 +18,7 @@ export function hostAdapter(name: HostName): HostAdapter {
       return claudeCodeAdapter;
     case 'codex':
       return codexAdapter;
+    case 'gemini':
+      return geminiAdapter;
   }
 }
