@@ -26,11 +26,15 @@ describe('the host adapters', () => {
     );
   });
 
-  it('put Codex’s hooks in $CODEX_HOME (else ~/.codex) and Claude Code’s in ~/.claude', () => {
+  it('put Codex’s hooks in $CODEX_HOME (else ~/.codex), Gemini’s in ~/.gemini and Claude Code’s in ~/.claude', () => {
     const codex = hostAdapter('codex').setup;
     expect(codex.hooksFile({ CODEX_HOME: '/c' }, '/h')).toBe('/c/hooks.json');
     expect(codex.hooksFile({}, '/h')).toBe('/h/.codex/hooks.json');
     expect(codex.transcriptsDir({}, '/h')).toBe('/h/.codex/sessions');
+    const gemini = hostAdapter('gemini').setup;
+    expect(gemini.hooksFile({}, '/h')).toBe('/h/.gemini/settings.json');
+    expect(gemini.transcriptsDir({}, '/h')).toBe('/h/.gemini/tmp');
+    expect(gemini.timeoutInMilliseconds).toBe(true);
     expect(hostAdapter('claude-code').setup.hooksFile({ CODEX_HOME: '/c' }, '/h')).toBe(
       '/h/.claude/settings.json',
     );

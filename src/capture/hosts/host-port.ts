@@ -62,6 +62,10 @@ export interface HostHookSetup {
   events: readonly string[];
   /** Seconds each event's hook may take (`undefined`: the host's default). */
   timeoutSeconds: (event: string) => number | undefined;
+  /** The host reads a hook's `timeout` in milliseconds (Gemini CLI), not seconds. */
+  timeoutInMilliseconds: boolean;
+  /** A name on each of engram's hook entries (Gemini CLI lists and toggles hooks by name), or null. */
+  hookName: string | null;
   /** Extra words the hook command passes to engram's hook bundle (`--host codex`); none for the default host. */
   hookArgs: readonly string[];
   /** The folder holding the host's transcripts (for backfill and messages), or null. */

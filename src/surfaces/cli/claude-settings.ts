@@ -33,6 +33,10 @@ export interface HookInstallSpec {
   events: readonly string[];
   /** Per-event timeout (seconds) written as `"timeout"`; `undefined` leaves Claude Code's default. */
   timeoutSeconds?: (event: string) => number | undefined;
+  /** The host reads `"timeout"` in milliseconds (Gemini CLI): the seconds are written × 1000. */
+  timeoutInMilliseconds?: boolean;
+  /** A `"name"` written on each entry (Gemini CLI lists and toggles hooks by it). */
+  name?: string;
 }
 
 export interface InstallReport {
@@ -105,7 +109,14 @@ function validateSpec(spec: HookInstallSpec): { events: string[]; entryFor: (eve
         `the timeout for ${event} must be a positive number of seconds (got ${String(timeout)})`,
       );
     }
-    return timeout === undefined ? { type: 'command', command } : { type: 'command', command, timeout };
+    const named: JsonObject = spec.name ? { name: spec.name } : {};
+    if (timeout === undefined) return { ...named, type: 'command', command };
+    return {
+      ...named,
+      type: 'command',
+      command,
+      timeout: spec.timeoutInMilliseconds ? timeout * 1000 : timeout,
+    };
   };
   for (const event of events) entryFor(event); // fail before touching anything
   return { events, entryFor };

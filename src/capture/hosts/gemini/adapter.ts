@@ -36,6 +36,8 @@ export const geminiAdapter: HostAdapter = {
     events: GEMINI_HOOK_EVENTS,
     // Gemini does not wait for SessionEnd's hook; the others it waits for, up to this.
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
+    timeoutInMilliseconds: true,
+    hookName: 'engram',
     hookArgs: ['--host', 'gemini'],
     transcriptsDir: (_env, home) => join(geminiDir(home), 'tmp'),
   },

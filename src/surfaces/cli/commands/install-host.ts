@@ -68,6 +68,8 @@ export function installHostCommand(
     command: hostHookCommand(ctx, host),
     events: host.setup.events,
     timeoutSeconds: host.setup.timeoutSeconds,
+    timeoutInMilliseconds: host.setup.timeoutInMilliseconds,
+    ...(host.setup.hookName ? { name: host.setup.hookName } : {}),
   });
   if (flags.json) {
     printJson(ctx, { ...report, host: host.name, needsTrust: host.capabilities.hookTrust });
