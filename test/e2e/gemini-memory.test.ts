@@ -107,6 +107,7 @@ describe('engram in Gemini CLI', () => {
       AfterTool: 3,
       AfterAgent: 1,
       SessionEnd: 1,
+      transcript: 1, // the chat file, read by the worker's Gemini reader
     });
     const found = JSON.parse(engram(['search', 'pnpm', '--json']).stdout) as {
       results: { id: string; title: string }[];

@@ -61,10 +61,8 @@ export function normaliseGeminiPayload(payload: unknown, options: NormaliseOptio
   if (!envelope.ok) return envelope;
   const { p, hook, sessionId } = envelope;
   const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
-  const chatFile = optStr(p['transcript_path']) ?? null;
-  // Not handed on yet: the worker's transcript reader knows Claude Code's records only, and a chat file
-  // read as those yields no user words, so the turn's words come from its events.
-  const transcriptPath = null;
+  // The chat file, read by the worker (hosts/transcript-readers picks the Gemini reader by its header).
+  const transcriptPath = optStr(p['transcript_path']) ?? null;
   let event: CapturedEvent;
   switch (hook) {
     case 'SessionStart':
@@ -81,7 +79,7 @@ export function normaliseGeminiPayload(payload: unknown, options: NormaliseOptio
     }
     case 'AfterAgent': {
       // The chat file holds the answer exactly; the payload's copy only when the file cannot be read.
-      const answer = (chatFile ? lastAnswerOf(chatFile) : null) ?? str(p['prompt_response']);
+      const answer = (transcriptPath ? lastAnswerOf(transcriptPath) : null) ?? str(p['prompt_response']);
       event = { kind: 'stop', lastMessage: text(answer, options) };
       break;
     }
