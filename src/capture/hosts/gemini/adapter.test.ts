@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capturedEventProblem } from '../../../core/event-shape.ts';
@@ -200,6 +201,18 @@ describe('Gemini’s shell results and chat file', () => {
   it('finds the model’s last words in the chat file', () => {
     expect(lastAnswerOf(CHAT)).toBe(ANSWER);
     expect(lastAnswerOf(join(FIXTURES, 'missing.jsonl'))).toBeNull();
+    // The answer further back than the first window: found in the wider one.
+    const dir = mkdtempSync(join(tmpdir(), 'engram-gemini-tail-'));
+    try {
+      const file = join(dir, 'chat.jsonl');
+      const info = JSON.stringify({ id: 'i', type: 'info', content: 'x'.repeat(40_000) });
+      writeFileSync(file, `${readFileSync(CHAT, 'utf8')}${info}\n`);
+      expect(lastAnswerOf(file)).toBe(ANSWER);
+      writeFileSync(file, `${info}\n`);
+      expect(lastAnswerOf(file)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
