@@ -35,6 +35,7 @@ import { describeLoad, machineLoad } from './lib/machine.ts';
 import { fmt, median, quantile } from './lib/stats.ts';
 import { corpus, queries } from './lib/synthetic-memories.ts';
 import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
+import { otherHostPayloads, type ClaudeKind } from './lib/host-hook-payloads.ts';
 import { CONFIG_SCHEMA } from '../src/core/config.ts';
 
 const args = process.argv.slice(2);
@@ -69,12 +70,6 @@ const COMMANDS = {
   edit: 'capture: PostToolUse Edit, secret-ish code',
   atCap: 'capture: PostToolUse MultiEdit at the size cap',
   stop: 'capture: Stop',
-  codexSessionStart: `Codex SessionStart, ${memories} memories`,
-  codexUserPromptSubmit: `Codex UserPromptSubmit, ${memories} memories`,
-  codexBash: 'Codex capture: PostToolUse Bash, test output',
-  copilotSessionStart: `Copilot SessionStart, ${memories} memories`,
-  copilotUserPromptSubmit: `Copilot UserPromptSubmit, ${memories} memories`,
-  copilotBash: 'Copilot capture: PostToolUse Bash, test output',
 } as const;
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -117,7 +112,7 @@ function measure(commands: Record<string, Command>, env: Record<string, string>)
  * tool calls (test output; code full of secret-ish names; a MultiEdit just under the size cap) and Stop,
  * so the worker meets whole turns to import and distil, as in real use.
  */
-function payloads(project: string, transcript: string) {
+function payloads(project: string, transcript: string, work: string) {
   const rounds = runs + 3;
   const session = (i: number) => `bench-${String(i).padStart(5, '0')}`;
   const base = (i: number, event: string, extra: Record<string, unknown>) =>
@@ -202,62 +197,9 @@ function payloads(project: string, transcript: string) {
   );
   // One more session, before the measured ones: what SessionStart injects.
   const preview = base(rounds, 'SessionStart', { source: 'startup' });
-  // The same session as Codex CLI sends it (`engram hook --host codex`): its own session ids, a turn
-  // id, a tool's output as one string.
-  const codexBase = (i: number, event: string, extra: Record<string, unknown>) =>
-    JSON.stringify({
-      session_id: `codex-${session(i)}`,
-      turn_id: `turn-${i}`,
-      transcript_path: transcript,
-      cwd: project,
-      hook_event_name: event,
-      model: 'gpt-5.1-codex',
-      permission_mode: 'bypassPermissions',
-      ...extra,
-    });
-  const codex = {
-    sessionStart: perRound((i) => codexBase(i, 'SessionStart', { source: 'startup' })),
-    userPromptSubmit: perRound((i) =>
-      codexBase(i, 'UserPromptSubmit', { prompt: prompts[i % prompts.length] }),
-    ),
-    bash: perRound((i) =>
-      codexBase(i, 'PostToolUse', {
-        tool_name: 'Bash',
-        tool_input: { command: 'npm test' },
-        tool_response: 'PASS src/a.test.ts\n'.repeat(40) + 'Tests: 40 passed, 40 total\n',
-        tool_use_id: `call_bench_${i}`,
-      }),
-    ),
-  };
-  // And as Copilot CLI sends it (`engram hook --host copilot`, its PascalCase events): a shell tool's
-  // result as one text ending with its exit code.
-  const copilotBase = (i: number, event: string, extra: Record<string, unknown>) =>
-    JSON.stringify({
-      hook_event_name: event,
-      session_id: `copilot-${session(i)}`,
-      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-      cwd: project,
-      ...extra,
-    });
-  const copilot = {
-    sessionStart: perRound((i) => copilotBase(i, 'SessionStart', { source: 'new', initial_prompt: '' })),
-    userPromptSubmit: perRound((i) =>
-      copilotBase(i, 'UserPromptSubmit', { prompt: prompts[i % prompts.length] }),
-    ),
-    bash: perRound((i) =>
-      copilotBase(i, 'PostToolUse', {
-        tool_name: 'Bash',
-        tool_input: { command: 'npm test', description: 'Run the tests' },
-        tool_result: {
-          result_type: 'success',
-          text_result_for_llm:
-            'PASS src/a.test.ts\n'.repeat(40) +
-            'Tests: 40 passed, 40 total\n<shellId: 0 completed with exit code 0>',
-        },
-      }),
-    ),
-  };
-  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview, codex, copilot };
+  // The same kinds of hook as the other hosts send them (`engram hook --host <name>`).
+  const hosts = otherHostPayloads({ rounds, session, prompts, project, transcript, work, memories, root });
+  return { bash, edit, atCap, stop, sessionStart, userPromptSubmit, preview, hosts };
 }
 
 // ---- another build, side by side ----------------------------------------------------------------------
@@ -395,7 +337,7 @@ try {
   execFileSync(node, [cli, 'flush'], { env, stdio: 'ignore' });
   progress(`  one-off catch-up (engram flush) ${((performance.now() - caughtUp) / 1000).toFixed(1)} s`);
   worker = await startWorker(env);
-  const p = payloads(project, join(work, 'transcript.jsonl'));
+  const p = payloads(project, join(work, 'transcript.jsonl'), work);
   const startOut = execFileSync(node, [hook], { input: p.preview, env }).toString();
   const contextChars =
     startOut === '' ? 0 : String(JSON.parse(startOut).hookSpecificOutput.additionalContext).length;
@@ -417,27 +359,31 @@ try {
       )
     : {};
   progress(
-    `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + Object.keys(againstRuns).length} processes, alternating…`,
+    `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + Object.keys(againstRuns).length + p.hosts.reduce((n, h) => n + h.kinds.length, 0)} processes, alternating…`,
   );
-  const codexRun = (stdins: string[]): Command => ({ argv: [node, hook, '--host', 'codex'], stdins });
-  const copilotRun = (stdins: string[]): Command => ({ argv: [node, hook, '--host', 'copilot'], stdins });
+  // Each other host's hook right after Claude Code's of the same kind, so both meet the same moment of a round.
+  const others = (kind: ClaudeKind): Record<string, Command> =>
+    Object.fromEntries(
+      p.hosts.flatMap((h) =>
+        h.kinds
+          .filter((k) => k.versus === kind)
+          .map((k) => [k.label, { argv: [node, hook, '--host', h.host], stdins: k.stdins }]),
+      ),
+    );
   const results = measure(
     {
       ...againstRuns,
       [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
-      // Each other host's hook right after Claude Code's of the same kind, so all meet the same moment of a round.
       [COMMANDS.sessionStart]: hookRun(p.sessionStart),
-      [COMMANDS.codexSessionStart]: codexRun(p.codex.sessionStart),
-      [COMMANDS.copilotSessionStart]: copilotRun(p.copilot.sessionStart),
+      ...others('sessionStart'),
       [COMMANDS.userPromptSubmit]: hookRun(p.userPromptSubmit),
-      [COMMANDS.codexUserPromptSubmit]: codexRun(p.codex.userPromptSubmit),
-      [COMMANDS.copilotUserPromptSubmit]: copilotRun(p.copilot.userPromptSubmit),
+      ...others('userPromptSubmit'),
       [COMMANDS.bash]: hookRun(p.bash),
-      [COMMANDS.codexBash]: codexRun(p.codex.bash),
-      [COMMANDS.copilotBash]: copilotRun(p.copilot.bash),
+      ...others('bash'),
       [COMMANDS.edit]: hookRun(p.edit),
       [COMMANDS.atCap]: hookRun(p.atCap),
       [COMMANDS.stop]: hookRun(p.stop),
+      ...others('stop'),
     },
     env,
   );
@@ -507,26 +453,23 @@ try {
         }),
       )
     : null;
-  // Codex's hooks (`--host codex`), each beside Claude Code's of the same kind.
-  const codex = {
-    sessionStart: figures(results[COMMANDS.codexSessionStart] as Run[], baseline, BUDGETS.sessionStart),
-    userPromptSubmit: figures(
-      results[COMMANDS.codexUserPromptSubmit] as Run[],
-      baseline,
-      BUDGETS.userPromptSubmit,
-    ),
-    bash: figures(results[COMMANDS.codexBash] as Run[], baseline, BUDGETS.capture),
-  };
-  // Copilot's (`--host copilot`), the same way.
-  const copilot = {
-    sessionStart: figures(results[COMMANDS.copilotSessionStart] as Run[], baseline, BUDGETS.sessionStart),
-    userPromptSubmit: figures(
-      results[COMMANDS.copilotUserPromptSubmit] as Run[],
-      baseline,
-      BUDGETS.userPromptSubmit,
-    ),
-    bash: figures(results[COMMANDS.copilotBash] as Run[], baseline, BUDGETS.capture),
-  };
+  // The other hosts' hooks, each beside Claude Code's of the same kind (same budget).
+  const budgetOf = (k: ClaudeKind) => (k === 'bash' || k === 'stop' ? BUDGETS.capture : BUDGETS[k]);
+  const claudeRatio = (k: ClaudeKind) =>
+    k === 'sessionStart'
+      ? sessionStart.ratio
+      : k === 'userPromptSubmit'
+        ? userPromptSubmit.ratio
+        : byPayload[k].ratio;
+  const hostFigures = p.hosts.map((h) => ({
+    host: h.host,
+    label: h.label,
+    kinds: h.kinds.map((k) => ({
+      label: k.label,
+      versus: k.versus,
+      ...figures(results[k.label] as Run[], baseline, budgetOf(k.versus)),
+    })),
+  }));
   const baseWall = baseline.map((r) => r.wall_ms);
   const base = {
     p50: median(baseWall),
@@ -553,8 +496,17 @@ try {
         },
         sessionStart: rounded(sessionStart),
         userPromptSubmit: rounded(userPromptSubmit),
-        codex: Object.fromEntries(Object.entries(codex).map(([k, v]) => [k, rounded(v)])),
-        copilot: Object.fromEntries(Object.entries(copilot).map(([k, v]) => [k, rounded(v)])),
+        hosts: Object.fromEntries(
+          hostFigures.map((h) => [
+            h.host,
+            Object.fromEntries(
+              h.kinds.map(({ label: _label, versus, ...f }) => [
+                versus,
+                { ...rounded(f), overClaudeCode: round3(f.ratio / claudeRatio(versus)) },
+              ]),
+            ),
+          ]),
+        ),
         baseline: { command: 'node -e 0', ...rounded(base) },
         ...(vsAgainst ? { against: { dist: againstDir, ...vsAgainst } } : {}),
         ...conditions,
@@ -593,22 +545,12 @@ try {
         );
       }
     }
-    row(COMMANDS.codexSessionStart, codex.sessionStart, codex.sessionStart.ratio);
-    row(COMMANDS.codexUserPromptSubmit, codex.userPromptSubmit, codex.userPromptSubmit.ratio);
-    row(COMMANDS.codexBash, codex.bash, codex.bash.ratio);
-    row(COMMANDS.copilotSessionStart, copilot.sessionStart, copilot.sessionStart.ratio);
-    row(COMMANDS.copilotUserPromptSubmit, copilot.userPromptSubmit, copilot.userPromptSubmit.ratio);
-    row(COMMANDS.copilotBash, copilot.bash, copilot.bash.ratio);
+    for (const h of hostFigures) for (const k of h.kinds) row(k.label, k, k.ratio);
     const failed =
       capture.failed +
       sessionStart.failed +
       userPromptSubmit.failed +
-      codex.sessionStart.failed +
-      codex.userPromptSubmit.failed +
-      codex.bash.failed +
-      copilot.sessionStart.failed +
-      copilot.userPromptSubmit.failed +
-      copilot.bash.failed;
+      hostFigures.reduce((n, h) => n + h.kinds.reduce((m, k) => m + k.failed, 0), 0);
     if (failed > 0) out(`  WARNING: ${failed} hook runs exited non-zero`);
     out('\nBudgets (DESIGN.md §4; ratio = median over rounds of hook / node -e 0 of the same round):');
     const verdict = (label: string, value: string, ok: string) =>
@@ -634,18 +576,21 @@ try {
       `${fmt(userPromptSubmit.ratio, 3)}x`,
       userPromptSubmit.verdict,
     );
-    const versus = (label: string, mine: number, claude: number, host = 'Codex') =>
-      verdict(
-        `${host} ${label} vs Claude Code's`,
-        `${fmt(mine / claude, 3)}x`,
-        mine <= claude * 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER',
-      );
-    versus('SessionStart', codex.sessionStart.ratio, sessionStart.ratio);
-    versus('UserPromptSubmit', codex.userPromptSubmit.ratio, userPromptSubmit.ratio);
-    versus('capture (Bash)', codex.bash.ratio, byPayload.bash.ratio);
-    versus('SessionStart', copilot.sessionStart.ratio, sessionStart.ratio, 'Copilot');
-    versus('UserPromptSubmit', copilot.userPromptSubmit.ratio, userPromptSubmit.ratio, 'Copilot');
-    versus('capture (Bash)', copilot.bash.ratio, byPayload.bash.ratio, 'Copilot');
+    const CLAUDE_NAMES: Record<ClaudeKind, string> = {
+      sessionStart: 'SessionStart',
+      userPromptSubmit: 'UserPromptSubmit',
+      bash: 'capture (Bash)',
+      stop: 'capture (Stop)',
+    };
+    for (const h of hostFigures)
+      for (const k of h.kinds) {
+        const mine = k.ratio / claudeRatio(k.versus);
+        verdict(
+          `${h.label} ${CLAUDE_NAMES[k.versus]} vs Claude Code's`,
+          `${fmt(mine, 3)}x`,
+          mine <= 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER',
+        );
+      }
     out(`  (workers stopped at the end, by pid: ${stopped.join(', ') || 'none'})`);
   }
 } finally {

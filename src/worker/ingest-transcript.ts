@@ -6,8 +6,7 @@
 import { basename } from 'node:path';
 import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
-import { peekSkippedType } from '../capture/transcript/transcript-entries.ts';
-import { transcriptParserFor } from '../capture/hosts/transcript-parser.ts';
+import { transcriptReaderFor } from '../capture/hosts/transcript-readers.ts';
 import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
 import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Resolution } from '../distill/gotchas.ts';
@@ -161,8 +160,9 @@ export function planIngest(
 
 /** Read the appended part of a transcript and distil it. Touches no store (runs on any thread). */
 export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedIngest {
-  const chunk = readJsonlFrom(plan.path, plan.offset, { peek: peekSkippedType });
-  const parser = transcriptParserFor(plan.path, plan.context, plan.chain);
+  const reader = transcriptReaderFor(plan.path);
+  const chunk = readJsonlFrom(plan.path, plan.offset, { peek: reader.peek });
+  const parser = reader.parser(plan.context, plan.chain);
   for (const line of chunk.lines) {
     if (line.skipped !== undefined) parser.skip(line.skipped);
     else parser.add(line.value);

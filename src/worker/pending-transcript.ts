@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
-import { peekSkippedType, type ParsedTranscript } from '../capture/transcript/transcript-entries.ts';
-import { transcriptParserFor } from '../capture/hosts/transcript-parser.ts';
+import { transcriptReaderFor } from '../capture/hosts/transcript-readers.ts';
+import type { ParsedTranscript } from '../capture/transcript/transcript-entries.ts';
 import type { QueuedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
@@ -29,11 +29,12 @@ export function readPendingTranscript(
   const previous = store.transcripts.progress(path);
   const keep = previous !== null && fingerprintMatches(path, previous.fingerprint);
   const context = keep ? previous.tail : [];
+  const reader = transcriptReaderFor(path);
   const chunk = readJsonlFrom(path, keep ? previous.offset : 0, {
-    peek: peekSkippedType,
+    peek: reader.peek,
     maxBytes: 8_000_000,
   });
-  const parser = transcriptParserFor(path, context, keep ? previous.chain : []);
+  const parser = reader.parser(context, keep ? previous.chain : []);
   for (const line of chunk.lines) {
     if (line.skipped !== undefined) parser.skip(line.skipped);
     else parser.add(line.value);

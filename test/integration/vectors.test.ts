@@ -137,8 +137,8 @@ describe('hybrid search with a configured embedder', () => {
       expect(text).not.toMatch(/getLoadablePath|sqlite-vec-linux|vec0\.so/);
       expect(text).not.toMatch(/require\("sqlite-vec"\)|from "sqlite-vec"/);
     }
-    // The capture hook bundle stays small: it holds no store at all.
-    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(40_000);
+    // The capture hook bundle stays small: it holds no store at all (only every host's adapter, a few KB each).
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(48_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs'), 'utf8')).not.toMatch(
       /vec_distance_cosine|vector_indexes/,
     );

@@ -6,7 +6,8 @@ describe('the host adapters', () => {
     for (const name of HOST_NAMES) expect(hostAdapter(name).name).toBe(name);
     expect(isHostName('codex')).toBe(true);
     expect(isHostName('Codex')).toBe(false);
-    expect(isHostName('gemini')).toBe(false);
+    expect(isHostName('gemini')).toBe(true);
+    expect(isHostName('opencode')).toBe(false);
   });
 
   it('register every event they inject context at, with a positive timeout', () => {
@@ -25,11 +26,15 @@ describe('the host adapters', () => {
     );
   });
 
-  it('put Codex’s hooks in $CODEX_HOME (else ~/.codex) and Claude Code’s in ~/.claude', () => {
+  it('put Codex’s hooks in $CODEX_HOME (else ~/.codex), Gemini’s in ~/.gemini and Claude Code’s in ~/.claude', () => {
     const codex = hostAdapter('codex').setup;
     expect(codex.hooksFile({ CODEX_HOME: '/c' }, '/h')).toBe('/c/hooks.json');
     expect(codex.hooksFile({}, '/h')).toBe('/h/.codex/hooks.json');
     expect(codex.transcriptsDir({}, '/h')).toBe('/h/.codex/sessions');
+    const gemini = hostAdapter('gemini').setup;
+    expect(gemini.hooksFile({}, '/h')).toBe('/h/.gemini/settings.json');
+    expect(gemini.transcriptsDir({}, '/h')).toBe('/h/.gemini/tmp');
+    expect(gemini.timeoutInMilliseconds).toBe(true);
     expect(hostAdapter('claude-code').setup.hooksFile({ CODEX_HOME: '/c' }, '/h')).toBe(
       '/h/.claude/settings.json',
     );

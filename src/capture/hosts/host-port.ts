@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex', 'copilot'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -27,7 +27,8 @@ export interface HostCapabilities {
   /** A failing tool call has an event of its own (else the failure is only in the tool's output text). */
   toolFailureEvent: boolean;
   /** The host keeps a transcript engram can read (`null`: none; else its format). */
-  transcripts: 'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | null;
+  transcripts:
+    'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | 'gemini-chat-jsonl' | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
 }
@@ -65,6 +66,10 @@ export interface HostHookSetup {
   events: readonly string[];
   /** Seconds each event's hook may take (`undefined`: the host's default). */
   timeoutSeconds: (event: string) => number | undefined;
+  /** The host reads a hook's `timeout` in milliseconds (Gemini CLI), not seconds. */
+  timeoutInMilliseconds: boolean;
+  /** A name on each of engram's hook entries (Gemini CLI lists and toggles hooks by name), or null. */
+  hookName: string | null;
   /** Extra words the hook command passes to engram's hook bundle (`--host codex`); none for the default host. */
   hookArgs: readonly string[];
   /**

@@ -5,6 +5,7 @@
 import { claudeCodeAdapter } from './claude-code/adapter.ts';
 import { codexAdapter } from './codex/adapter.ts';
 import { copilotAdapter } from './copilot/adapter.ts';
+import { geminiAdapter } from './gemini/adapter.ts';
 import type { HostAdapter, HostName } from './host-port.ts';
 
 export { HOST_NAMES, isHostName, type HostAdapter, type HostName } from './host-port.ts';
@@ -20,5 +21,7 @@ export function hostAdapter(name: HostName): HostAdapter {
       return codexAdapter;
     case 'copilot':
       return copilotAdapter;
+    case 'gemini':
+      return geminiAdapter;
   }
 }

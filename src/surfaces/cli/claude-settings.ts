@@ -37,6 +37,10 @@ export interface HookInstallSpec {
   timeoutSeconds?: (event: string) => number | undefined;
   /** Entries sit directly under each event, with these keys for the command and the timeout (Copilot CLI). */
   flat?: FlatEntries;
+  /** The host reads `"timeout"` in milliseconds (Gemini CLI): the seconds are written × 1000. */
+  timeoutInMilliseconds?: boolean;
+  /** A `"name"` written on each entry (Gemini CLI lists and toggles hooks by it). */
+  name?: string;
 }
 
 export interface FlatEntries {
@@ -149,8 +153,12 @@ function validateSpec(spec: HookInstallSpec): { events: string[]; entryFor: (eve
       );
     }
     const keys = spec.flat ?? { commandKey: 'command', timeoutKey: 'timeout' };
-    const entry: JsonObject = { type: 'command', [keys.commandKey]: command };
-    if (timeout !== undefined) entry[keys.timeoutKey] = timeout;
+    const entry: JsonObject = {
+      ...(spec.name ? { name: spec.name } : {}),
+      type: 'command',
+      [keys.commandKey]: command,
+    };
+    if (timeout !== undefined) entry[keys.timeoutKey] = spec.timeoutInMilliseconds ? timeout * 1000 : timeout;
     return entry;
   };
   for (const event of events) entryFor(event); // fail before touching anything

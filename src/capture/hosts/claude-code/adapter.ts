@@ -28,6 +28,8 @@ export const claudeCodeAdapter: HostAdapter = {
     hooksFile: (_env, home) => join(home, '.claude', 'settings.json'),
     events: HOOK_EVENTS,
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
+    timeoutInMilliseconds: false,
+    hookName: null,
     hookArgs: [],
     transcriptsDir: (_env, home) => join(home, '.claude', 'projects'),
   },

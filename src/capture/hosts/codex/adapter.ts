@@ -37,6 +37,8 @@ export const codexAdapter: HostAdapter = {
     events: CODEX_HOOK_EVENTS,
     // Codex clamps SessionEnd's timeout to 3 s and warns about a longer one.
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 3 : 15),
+    timeoutInMilliseconds: false,
+    hookName: null,
     hookArgs: ['--host', 'codex'],
     transcriptsDir: (env, home) => join(codexHome(env, home), 'sessions'),
   },

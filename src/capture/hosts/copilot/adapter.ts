@@ -47,6 +47,8 @@ export const copilotAdapter: HostAdapter = {
     hooksFile: (env, home) => join(copilotHome(env, home), 'settings.json'),
     events: COPILOT_HOOK_EVENTS,
     timeoutSeconds: (event) => (event === 'SessionEnd' ? 5 : 15),
+    timeoutInMilliseconds: false,
+    hookName: null,
     hookArgs: ['--host', 'copilot'],
     flatEntries: { commandKey: 'bash', timeoutKey: 'timeoutSec' },
     transcriptsDir: (env, home) => join(copilotHome(env, home), 'session-state'),

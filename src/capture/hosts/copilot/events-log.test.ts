@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { transcriptParserFor } from '../transcript-parser.ts';
+import { transcriptReaderFor } from '../transcript-readers.ts';
 import { createCopilotEventsParser, isCopilotEventsLog } from './events-log.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'fixtures', 'hosts', 'copilot');
@@ -95,10 +95,10 @@ describe('Copilot’s events.jsonl as engram’s transcript entries', () => {
     expect(JSON.stringify(parsed.entries)).not.toContain(fake);
     expect(isCopilotEventsLog(`/h/.copilot/session-state/${SESSION}/events.jsonl`)).toBe(true);
     expect(isCopilotEventsLog('/h/.claude/projects/p/events.jsonl')).toBe(false);
-    const claude = transcriptParserFor('/h/.claude/projects/p/s.jsonl');
+    const claude = transcriptReaderFor('/h/.claude/projects/p/s.jsonl').parser([], []);
     claude.add({ type: 'user.message', data: { content: 'x' } });
     expect(claude.result().entries).toEqual([]);
-    const copilot = transcriptParserFor(`/h/.copilot/session-state/${SESSION}/events.jsonl`);
+    const copilot = transcriptReaderFor(`/h/.copilot/session-state/${SESSION}/events.jsonl`).parser([], []);
     copilot.add({ type: 'user.message', id: 'u', data: { content: 'x' } });
     expect(copilot.result().entries).toHaveLength(1);
   });

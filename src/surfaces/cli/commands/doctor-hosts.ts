@@ -1,7 +1,7 @@
 /**
  * `engram doctor` for the hosts other than Claude Code: are engram's hooks in the host's hook file for
  * every event, and, for Codex, is its hooks feature on and have the hooks been trusted (Codex skips an
- * untrusted hook without a word). Nothing is reported for a host that is neither installed nor set up.
+ * untrusted hook without a word); for Gemini CLI, are hooks on and engram's not disabled by name. Nothing is reported for a host that is neither installed nor set up.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -54,6 +54,37 @@ function codexConfig(configFile: string, hooksFile: string): { hooksOff: boolean
   return { hooksOff, trusted };
 }
 
+/** Gemini CLI runs no hook at all when `hooksConfig.enabled` is false, and none named in `hooksConfig.disabled`. */
+function geminiChecks(file: string): Check[] {
+  let config: unknown;
+  try {
+    config = loadSettings(file)?.json['hooksConfig'];
+  } catch {
+    return []; // reported by the hooks check already
+  }
+  if (!isObject(config)) return [];
+  const disabled = Array.isArray(config['disabled']) ? config['disabled'] : [];
+  if (config['enabled'] === false)
+    return [
+      {
+        name: 'gemini hooks enabled',
+        status: 'fail',
+        detail: `${file} turns Gemini CLI's hooks off (hooksConfig.enabled is false)`,
+        fix: `Set "hooksConfig": {"enabled": true} in ${file}.`,
+      },
+    ];
+  if (disabled.some((n) => n === 'engram' || (typeof n === 'string' && isEngramHookCommand(n))))
+    return [
+      {
+        name: 'gemini hooks enabled',
+        status: 'fail',
+        detail: `${file} disables engram's hooks (hooksConfig.disabled)`,
+        fix: 'Type "/hooks enable engram" in Gemini CLI, or take "engram" out of hooksConfig.disabled.',
+      },
+    ];
+  return [];
+}
+
 function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
   const name = `hooks ${host.name}`;
   const file = hostHooksFile(ctx, host);
@@ -86,6 +117,7 @@ function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
       },
     ];
   const checks: Check[] = [{ name, status: 'ok', detail: `engram hooks installed in ${file}` }];
+  if (host.name === 'gemini') checks.push(...geminiChecks(file));
   if (host.name === 'codex') {
     const config = join(dirname(file), 'config.toml');
     const { hooksOff, trusted } = codexConfig(config, file);

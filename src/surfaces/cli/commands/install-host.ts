@@ -70,6 +70,8 @@ export function installHostCommand(
     events: host.setup.events,
     timeoutSeconds: host.setup.timeoutSeconds,
     ...(host.setup.flatEntries ? { flat: host.setup.flatEntries } : {}),
+    timeoutInMilliseconds: host.setup.timeoutInMilliseconds,
+    ...(host.setup.hookName ? { name: host.setup.hookName } : {}),
   });
   if (flags.json) {
     printJson(ctx, { ...report, host: host.name, needsTrust: host.capabilities.hookTrust });

@@ -143,7 +143,7 @@ export const installSpec: CommandSpec = {
   summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
   usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead. Idempotent; undo with "engram uninstall" (with the same --host).',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json. Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
     host: HOST_FLAG,
     settings: SETTINGS_FLAG,
@@ -152,6 +152,7 @@ export const installSpec: CommandSpec = {
   examples: [
     'engram install',
     'engram install --host codex',
+    'engram install --host gemini',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
@@ -180,7 +181,7 @@ export const uninstallSpec: CommandSpec = {
   summary: "take engram's hooks and MCP server out again (memories stay)",
   usage: '[--host NAME] [--settings FILE]',
   flags: { host: HOST_FLAG, settings: SETTINGS_FLAG },
-  examples: ['engram uninstall', 'engram uninstall --host codex'],
+  examples: ['engram uninstall', 'engram uninstall --host codex', 'engram uninstall --host gemini'],
   run: (ctx, args) => {
     const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);

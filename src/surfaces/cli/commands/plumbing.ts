@@ -14,18 +14,19 @@ export const hookSpec: CommandSpec = {
   summary: 'handle one hook payload on stdin (what the installed hooks run)',
   usage: '[--host NAME] < payload.json',
   details:
-    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex, copilot).',
+    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex, copilot, gemini).',
   flags: {
     host: {
       type: 'string',
       value: 'NAME',
-      description: 'the host whose payload this is: claude-code (default), codex or copilot',
+      description: 'the host whose payload this is: claude-code (default), codex, copilot or gemini',
     },
   },
   noJson: true,
   examples: [
     'engram hook < payload.json   (Claude Code pipes each hook payload in)',
     'engram hook --host codex < payload.json',
+    'engram hook --host gemini < payload.json',
   ],
   // bin/engram hands `engram hook` to dist/hook.cjs before the CLI loads; this runs it from dist/cli.mjs.
   run: async (ctx) => {
