@@ -35,7 +35,7 @@ describe('pseudo-relevance feedback', () => {
       now: NOW,
       context: false,
       ...(feedback === undefined ? {} : { feedback }),
-    }).map((h) => h.observation.id);
+    }).map((h) => h.observation.id as string);
 
   /** Two memories about a staging deploy naming kubectl's rollout, and sixteen other deploy notes. */
   const seed = () => {
@@ -100,7 +100,10 @@ describe('expansionTerms', () => {
         observation: memory('Push rejected', 'no upstream branch; git push --set-upstream origin'),
         score: 2,
       },
-      { observation: memory('Pushing a new branch', 'configure the upstream branch first, then push'), score: 1.5 },
+      {
+        observation: memory('Pushing a new branch', 'configure the upstream branch first, then push'),
+        score: 1.5,
+      },
       { observation: memory('Lint errors', 'eslint flags unused imports'), score: 0.5 },
     ];
     const df = (term: string) => ({ upstream: 2, branch: 40, origin: 30 })[term] ?? 1;
