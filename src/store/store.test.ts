@@ -200,7 +200,7 @@ describe('store', () => {
     );
     const ranked = store.observations
       .search('"websocket" OR "reconnect" OR "flaky"', project.id, 5)
-      .map((h) => h.observation.id);
+      .map((h) => h.observation.id as string);
     // Every word of the query in the narrative beats two of them in the title.
     expect(ranked.indexOf(whole)).toBeLessThan(ranked.indexOf(titleOnly));
     // The same words in the title count for more than in the narrative.
