@@ -27,6 +27,9 @@ export interface ExpansionTerm {
   weight: number;
 }
 
+/** Words probed for their document frequency per expansion word kept. */
+const PROBED_PER_KEPT = 3;
+
 /** Inverse document frequency of a word held by `df` of `n` memories. */
 const idf = (df: number, n: number) => Math.log(1 + n / (df + 1));
 
@@ -68,8 +71,12 @@ export function expansionTerms(
     }
   }
   const n = Math.max(1, size);
+  const kept = options.terms ?? 8;
+  // Only the words with the most feedback mass are probed for their rarity (one capped count each).
   const weighed = [...mass.values()]
     .filter((e) => e.docs >= minDocs)
+    .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
+    .slice(0, kept * PROBED_PER_KEPT)
     .map((e) => {
       const count = df(e.term);
       // A word in more than half of the store says nothing about this query.
@@ -78,7 +85,7 @@ export function expansionTerms(
     })
     .filter((e) => e.weight > 0)
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
-    .slice(0, options.terms ?? 8);
+    .slice(0, kept);
   const best = weighed[0]?.weight ?? 0;
   return best > 0 ? weighed.map((e) => ({ term: e.term, weight: e.weight / best })) : [];
 }

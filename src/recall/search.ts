@@ -147,6 +147,8 @@ const FEEDBACK_MEMORIES = 5;
 const FEEDBACK_SHARE_OF_MATCHES = 8;
 const FEEDBACK_SHARE = 0.5;
 const FEEDBACK_DF_CAP = 2_000;
+/** Memories read for the expanded query (fewer than for the query itself: they only add). */
+const FEEDBACK_POOL = 20;
 
 /**
  * Pseudo-relevance feedback (see feedback.ts): the words the best matches share, added with a smaller
@@ -179,7 +181,7 @@ function expandFromFeedback(
     store,
     expansion.map((e) => quoteTerm(e.term)),
     options,
-    pool,
+    Math.min(pool, Math.max(FEEDBACK_POOL, 2 * options.limit)),
   );
   const expanded = coverageMatcher(
     expansion.map((e) => e.term),
