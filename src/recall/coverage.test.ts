@@ -39,6 +39,12 @@ describe('coverageMatcher', () => {
     expect(missing).toEqual([0.5, 0.5, 0, 0]);
   });
 
+  it('weighs each word by its weight when given one (a rare word covers more of the query)', () => {
+    const weighted = memories.map(coverageMatcher(['paint', 'study'], [1, 3]));
+    expect(weighted).toEqual([1, 0.25, 0, 0]);
+    expect(memories.map(coverageMatcher(['paint'], [0]))).toEqual([0, 0, 0, 0]);
+  });
+
   it('gives the same shares whether a pattern is kept from earlier searches or compiled anew', () => {
     const before = shares();
     expect(shares()).toEqual(before);

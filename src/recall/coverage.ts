@@ -104,24 +104,33 @@ function cachedPattern(term: string): { test(text: string): boolean } {
   return pattern;
 }
 
-/** Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. */
-export function coverageMatcher(terms: readonly string[]): (o: Observation) => number {
+/**
+ * Share of `terms` found in a memory (0..1); compile once per query, apply to many memories. With
+ * `weights` (one per term, e.g. how rare the word is in the store) the share is weighted: a memory that
+ * holds the query's rare words covers more of it than one that holds only its common ones.
+ */
+export function coverageMatcher(
+  terms: readonly string[],
+  weights?: readonly number[],
+): (o: Observation) => number {
   // Each term's root as plain text first: a cheap substring test rules most memories out before any
   // regular expression runs (and the expression is compiled only once a memory gets that far).
-  const checks = terms.map((t) => {
+  const checks = terms.map((t, i) => {
     const root = stem(t.toLowerCase());
     return {
       term: t,
+      weight: weights?.[i] ?? 1,
       probe: root.endsWith('y') && root.length > 3 ? root.slice(0, -1) : root,
       pattern: null as { test(text: string): boolean } | null,
     };
   });
+  const total = checks.reduce((n, c) => n + c.weight, 0);
   return (o) => {
-    if (checks.length === 0) return 0;
+    if (checks.length === 0 || total <= 0) return 0;
     const text = searchableText(o).toLowerCase();
     let hit = 0;
     for (const c of checks)
-      if (text.includes(c.probe) && (c.pattern ??= cachedPattern(c.term)).test(text)) hit++;
-    return hit / checks.length;
+      if (text.includes(c.probe) && (c.pattern ??= cachedPattern(c.term)).test(text)) hit += c.weight;
+    return hit / total;
   };
 }

@@ -82,4 +82,33 @@ describe('prompt-time recall finds what a prompt asks about in other words', () 
     });
     expect(ask('why does biome reject the while loop in the test file after my change?')).toEqual([gotcha]);
   });
+
+  it('orders the memories worth injecting by BM25 beside the share: the one about the words comes first', () => {
+    const passing = add('Note on the release checklist', {
+      type: 'fact',
+      narrative: `${'The release checklist covers changelog, tags, signing and announcements. '.repeat(6)}Also: pnpm lockfile drift breaks the docker build.`,
+    });
+    const about = add('pnpm lockfile drift breaks the docker build', {
+      facts: ['pnpm lockfile drift: pin pnpm in the docker image'],
+    });
+    const shown = ask('pnpm lockfile drift breaks the docker build when signing?');
+    expect(shown).toContain(passing);
+    expect(shown[0]).toBe(about);
+  });
+
+  it('never injects a memory the evidence has refuted or replaced, however well it matches', () => {
+    const refuted = add('Vite HMR websocket drops because of the corporate proxy');
+    store.memory.invalidate(
+      refuted,
+      'refuted: a later run without the proxy failed the same way',
+      TEST_CHANGE,
+    );
+    const old = add('Vite HMR websocket drops: set server.hmr.clientPort');
+    const replacement = add('Vite HMR websocket drops: server.hmr.host must match the container name');
+    store.memory.supersede(old, replacement, TEST_CHANGE);
+    const shown = ask('the vite HMR websocket keeps dropping, why?');
+    expect(shown).toContain(replacement);
+    expect(shown).not.toContain(refuted);
+    expect(shown).not.toContain(old);
+  });
 });

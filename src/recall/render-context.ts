@@ -377,22 +377,27 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
   const weights = weighTerms(store, parsed.coverageTerms, probed);
   const relevance = relevanceMatcher(weights);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20, probed);
-  const scored: { o: Observation; share: number; order: number }[] = [];
+  const scored: { o: Observation; share: number; score: number; order: number }[] = [];
   // A stale memory is never offered as current truth with a prompt.
   const stale = store.anchors.staleOf(hits.map((h) => h.observation.id));
-  hits.forEach(({ observation }, order) => {
+  const bestRank = hits.reduce((m, h) => Math.min(m, h.rank), 0);
+  hits.forEach(({ observation, rank }, order) => {
     if (stale.has(observation.id)) return;
     if (observation.sessionId === req.sessionId) return;
     if (req.told?.has(observation.id) || store.injections.has(req.sessionId, observation.id)) return;
-    // Rare words shared count for much, common ones for little (see prompt-relevance).
+    // Rare words shared count for much, common ones for little (see prompt-relevance): that decides
+    // whether a memory is worth injecting at all.
     const r = relevance(observation);
     if (r.share < req.minScore || !enoughEvidence(r, weights)) return;
-    scored.push({ o: observation, share: r.share, order });
+    // Among those that are, BM25 (already computed: field weights, term frequency, length) orders
+    // them beside the share, relative to the best candidate as search does.
+    const strength = bestRank < 0 ? Math.max(0, rank / bestRank) : 0;
+    scored.push({ o: observation, share: r.share, score: r.share + strength, order });
   });
-  scored.sort((a, b) => b.share - a.share || a.order - b.order);
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
   // Far below the best match, a memory shares only the prompt's ordinary words.
-  const best = scored[0]?.share ?? 0;
-  const chosen = scored.filter((c) => c.share >= best * 0.6).slice(0, req.maxItems);
+  const best = scored[0]?.score ?? 0;
+  const chosen = scored.filter((c) => c.score >= best * 0.6).slice(0, req.maxItems);
   if (chosen.length === 0) return empty;
   const budget = createBudget(req.budgetTokens);
   budget.tryAdd(

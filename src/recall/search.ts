@@ -20,6 +20,7 @@ import {
 } from './rank.ts';
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
+import { expansionTerms } from './feedback.ts';
 
 export interface SearchOptions {
   query: string;
@@ -35,6 +36,8 @@ export interface SearchOptions {
   vectorIds?: readonly string[];
   /** Lend score to session neighbours of strong matches (default true). */
   context?: boolean;
+  /** Expand the query with words of its best matches (pseudo-relevance feedback; default true). */
+  feedback?: boolean;
 }
 
 export interface RankedHit {
@@ -79,6 +82,13 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   const best = hits[0]?.rank ?? 0;
   let base = new Map<string, number>();
   for (const [id, l] of lexical) base.set(id, lexicalRelevance(l.coverage, l.bm25, best));
+  if (options.feedback !== false)
+    expandFromFeedback(store, options, parsed.coverageTerms, pool, {
+      byId,
+      lexical,
+      base,
+      coverage,
+    });
 
   const vectorIds = (options.vectorIds ?? []).filter((id) => {
     const o = byId.get(id) ?? store.observations.get(id);
@@ -126,3 +136,68 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   }
   return out;
 }
+
+/**
+ * At most this many of the best matches are read as feedback, and at most one in
+ * FEEDBACK_SHARE_OF_MATCHES of what the query matched: feedback from half of a tiny result set is the
+ * result set itself, and its words only reorder it. The expansion words count FEEDBACK_SHARE as much
+ * as the query's own; document frequencies are probed up to FEEDBACK_DF_CAP.
+ */
+const FEEDBACK_MEMORIES = 5;
+const FEEDBACK_SHARE_OF_MATCHES = 8;
+const FEEDBACK_SHARE = 0.5;
+const FEEDBACK_DF_CAP = 2_000;
+/** Memories read for the expanded query (fewer than for the query itself: they only add). */
+const FEEDBACK_POOL = 20;
+
+/**
+ * Pseudo-relevance feedback (see feedback.ts): the words the best matches share, added with a smaller
+ * weight; memories that hold them gain, and memories found only through them become candidates.
+ */
+function expandFromFeedback(
+  store: Store,
+  options: SearchOptions,
+  queryTerms: readonly string[],
+  pool: number,
+  state: {
+    byId: Map<string, Observation>;
+    lexical: Map<string, { bm25: number; coverage: number }>;
+    base: Map<string, number>;
+    coverage: (o: Observation) => number;
+  },
+): void {
+  const top = [...state.base]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Math.min(FEEDBACK_MEMORIES, Math.floor(state.base.size / FEEDBACK_SHARE_OF_MATCHES)))
+    .flatMap(([id, score]) => {
+      const observation = state.byId.get(id);
+      return observation ? [{ observation, score }] : [];
+    });
+  const size = Math.max(1, Math.min(FEEDBACK_DF_CAP, store.observations.sizeEstimate()));
+  const df = (term: string) => store.observations.matchCount(quoteTerm(term), FEEDBACK_DF_CAP);
+  const expansion = expansionTerms(top, queryTerms, df, size);
+  if (expansion.length === 0) return;
+  const more = candidates(
+    store,
+    expansion.map((e) => quoteTerm(e.term)),
+    options,
+    Math.min(pool, Math.max(FEEDBACK_POOL, 2 * options.limit)),
+  );
+  const expanded = coverageMatcher(
+    expansion.map((e) => e.term),
+    expansion.map((e) => e.weight),
+  );
+  for (const h of more) {
+    if (state.byId.has(h.observation.id)) continue;
+    state.byId.set(h.observation.id, h.observation);
+    const share = state.coverage(h.observation);
+    state.lexical.set(h.observation.id, { bm25: 0, coverage: share });
+    state.base.set(h.observation.id, lexicalRelevance(share, 0, 0));
+  }
+  for (const [id, score] of state.base) {
+    const o = state.byId.get(id);
+    if (o) state.base.set(id, score + FEEDBACK_SHARE * expanded(o));
+  }
+}
+
+const quoteTerm = (term: string) => `"${term.replace(/"/g, '""')}"`;

@@ -179,8 +179,10 @@ export function createObservationsRepo(db: Db) {
      ORDER BY created_at DESC LIMIT ?`,
   );
   const countSource = lazyStatement(db, `SELECT COUNT(*) AS n FROM observations WHERE source = ?`);
-  // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms
-  const BM25 = 'bm25(observations_fts, 8.0, 4.0, 1.0, 3.0, 2.0, 1.0, 2.0, 1.0)';
+  // bm25 weights: title, subtitle, narrative, facts, concepts, files_read, files_modified, search_terms.
+  // Mild: a title or fact holds what the memory is about, but weights of 8 and 3 let one title word
+  // outrank a memory holding the rest of the query (measured with bench:recall and bench:locomo).
+  const BM25 = 'bm25(observations_fts, 2.0, 1.0, 1.0, 1.5, 1.0, 1.0, 1.5, 1.0)';
   const searchSql = (scoped: boolean, hidden: boolean, order: 'rank' | 'newest') =>
     `SELECT ${COLUMNS.split(',')
       .map((c) => `o.${c.trim()}`)

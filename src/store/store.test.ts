@@ -186,6 +186,27 @@ describe('store', () => {
     expect(store.observations.get(first as string)?.facts).toEqual(['src/auth.ts: changed validateToken']);
   });
 
+  it('weighs the title above the narrative, but not so much that part of the query in a title beats all of it', () => {
+    const add = (title: string, narrative: string) =>
+      insertMemory(store, { projectId: project.id, title, createdAt: 10, draft: { narrative } });
+    for (const topic of ['billing', 'search', 'upload', 'export', 'themes', 'login'])
+      add(`The ${topic} page`, `${topic} works as designed`);
+    const titleOnly = add('Websocket reconnect notes', 'how the dashboard renders its charts and legends');
+    const whole = add('Dashboard changes', 'the websocket reconnect is flaky under load; a backoff fixed it');
+    const inTitle = add('Flaky websocket reconnect', 'seen under load; a backoff fixed it');
+    const inNarrative = add(
+      'Dashboard changes again',
+      'under load the websocket reconnect was flaky; backoff',
+    );
+    const ranked = store.observations
+      .search('"websocket" OR "reconnect" OR "flaky"', project.id, 5)
+      .map((h) => h.observation.id as string);
+    // Every word of the query in the narrative beats two of them in the title.
+    expect(ranked.indexOf(whole)).toBeLessThan(ranked.indexOf(titleOnly));
+    // The same words in the title count for more than in the narrative.
+    expect(ranked.indexOf(inTitle)).toBeLessThan(ranked.indexOf(inNarrative));
+  });
+
   it('forgetting erases the content everywhere, including the search index', () => {
     const id = insertMemory(store, {
       projectId: project.id,
