@@ -282,6 +282,9 @@ function toolText(tool: string, response: unknown): string {
     return `User has answered your questions: ${Object.entries(answers as Record<string, unknown>)
       .map(([q, a]) => `"${q}"="${String(a)}"`)
       .join(', ')}.`;
+  // A file read: its text is the file's content (Claude Code's Read result), as a transcript has it.
+  const file = (response as { file?: { content?: unknown } } | null)?.file;
+  if (tool === 'Read' && typeof file?.content === 'string') return file.content;
   return responseText(response);
 }
 

@@ -11,6 +11,7 @@ import type { InjectedItem } from '../store/context-log-repo.ts';
 import type { Store } from '../store/store.ts';
 import { candidates } from './candidates.ts';
 import { createInjectionGate, SOURCE_LABELS, type InjectionGate } from './injection-gate.ts';
+import type { LoadedByHost } from './host-loaded.ts';
 import { formatAge } from './format-age.ts';
 import { parseQuery } from './fts-query.ts';
 import { enoughEvidence, relevanceMatcher, weighTerms } from './prompt-relevance.ts';
@@ -42,6 +43,8 @@ export interface ContextRequest {
   standingShare?: number;
   /** Ids this session was told that the database has not recorded yet (the worker imports later). */
   told?: ReadonlySet<string>;
+  /** Memories the host already puts before the agent itself (recall/host-loaded): not said twice. */
+  loadedByHost?: LoadedByHost;
 }
 
 /** Stale memories among some ids: since when, and why. */
@@ -236,8 +239,10 @@ export function renderSessionContext(store: Store, req: ContextRequest): Rendere
     const own = store.summaries.get(sessionId);
     if (own) summary('This session so far', own);
   }
+  const loaded = req.loadedByHost ?? (() => false);
   const unseen = (o: Observation) =>
-    req.source !== 'resume' || !(req.told?.has(o.id) || store.injections.has(sessionId, o.id));
+    !loaded(o) &&
+    (req.source !== 'resume' || !(req.told?.has(o.id) || store.injections.has(sessionId, o.id)));
   // Standing knowledge first, within its own share of the budget: it never ages out.
   const standing = standingOrder(store.observations.pinned(project.id as ProjectId, 200)).filter(unseen);
   const staleOf = req.staleOf ?? ((list: readonly string[]) => store.anchors.staleOf(list));
@@ -364,6 +369,8 @@ export interface PromptRecallRequest {
   minScore: number;
   /** As for the SessionStart index: ids told but not yet recorded. */
   told?: ReadonlySet<string>;
+  /** As for the SessionStart index: what the host already puts before the agent. */
+  loadedByHost?: LoadedByHost;
 }
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
@@ -385,6 +392,7 @@ export function renderPromptContext(store: Store, req: PromptRecallRequest): Ren
     if (stale.has(observation.id)) return;
     if (observation.sessionId === req.sessionId) return;
     if (req.told?.has(observation.id) || store.injections.has(req.sessionId, observation.id)) return;
+    if (req.loadedByHost?.(observation)) return;
     // Rare words shared count for much, common ones for little (see prompt-relevance): that decides
     // whether a memory is worth injecting at all.
     const r = relevance(observation);

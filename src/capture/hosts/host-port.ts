@@ -31,6 +31,12 @@ export interface HostCapabilities {
     'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | 'gemini-chat-jsonl' | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
+  /**
+   * The project's rules files the host loads into the agent's context itself (paths from the project's
+   * root): a rule engram read from one of them is not injected again to that host while the file still
+   * says it. Another host, which does not load the file, is still told.
+   */
+  loadsRulesFiles: readonly string[];
 }
 
 /** A hook payload turned into engram's event, with the session facts every event carries. */

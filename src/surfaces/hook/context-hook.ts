@@ -15,6 +15,7 @@ import {
   renderSessionContext,
   type RenderedContext,
 } from '../../recall/render-context.ts';
+import { loadedByHost } from '../../recall/host-loaded.ts';
 import { openDatabase } from '../../store/database.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 import { createStore, type Store } from '../../store/store.ts';
@@ -54,10 +55,12 @@ function render(
   runtime: Runtime,
   project: Project,
   record: InboxRecord,
+  rulesFiles: readonly string[],
 ): RenderedContext | null {
   const { config } = runtime;
   const { event, sessionId, at } = record;
   const told = readTold(runtime.paths.toldDir, sessionId);
+  const loaded = project.root && rulesFiles.length > 0 ? loadedByHost(project.root, rulesFiles) : undefined;
   if (event.kind === 'session_start') {
     return renderSessionContext(store, {
       project,
@@ -70,6 +73,7 @@ function render(
       staleOf: createStaleLookup(store, project),
       standingShare: config['context.standingShare'],
       told,
+      ...(loaded ? { loadedByHost: loaded } : {}),
     });
   }
   if (event.kind === 'prompt') {
@@ -82,6 +86,7 @@ function render(
       maxItems: config['context.promptMaxItems'],
       minScore: config['context.promptMinScore'],
       told,
+      ...(loaded ? { loadedByHost: loaded } : {}),
     });
   }
   return null;
@@ -96,7 +101,13 @@ function render(
  */
 export function handleContextEvent(
   record: InboxRecord,
-  deps: { runtime: Runtime; logger: Logger; renderContext: (hookEventName: string, text: string) => string },
+  deps: {
+    runtime: Runtime;
+    logger: Logger;
+    renderContext: (hookEventName: string, text: string) => string;
+    /** The project's rules files the host loads itself (its capability table): not said twice. */
+    rulesFiles?: readonly string[];
+  },
 ): ContextOutcome {
   const { runtime, logger } = deps;
   const project = withProjectId(record.project);
@@ -111,7 +122,7 @@ export function handleContextEvent(
           ...(binding ? { nativeBinding: binding } : {}),
         }),
       );
-      ctx = render(store, runtime, project, record);
+      ctx = render(store, runtime, project, record, deps.rulesFiles ?? []);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.
       logger.error('could not build the context to inject', {

@@ -25,7 +25,12 @@ export interface ContextOutcome {
  */
 export type ContextHandler = (
   record: InboxRecord,
-  deps: { runtime: Runtime; logger: Logger; renderContext: HostAdapter['renderContext'] },
+  deps: {
+    runtime: Runtime;
+    logger: Logger;
+    renderContext: HostAdapter['renderContext'];
+    rulesFiles?: readonly string[];
+  },
 ) => ContextOutcome;
 
 export interface HookDeps {
@@ -116,7 +121,12 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
   let outcome: HookOutcome;
   if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
     try {
-      const r = deps.contextHandler()(record, { runtime, logger, renderContext: deps.host.renderContext });
+      const r = deps.contextHandler()(record, {
+        runtime,
+        logger,
+        renderContext: deps.host.renderContext,
+        rulesFiles: deps.host.capabilities.loadsRulesFiles,
+      });
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {
       logger.error('the context hook failed; capturing the event only', {

@@ -20,6 +20,7 @@ export const claudeCodeAdapter: HostAdapter = {
     toolFailureEvent: true,
     transcripts: 'claude-code-jsonl',
     hookTrust: false,
+    loadsRulesFiles: ['CLAUDE.md', '.claude/CLAUDE.md'],
   },
   normalise: normaliseClaudePayload,
   renderContext: (hookEventName, text) => hookSpecificContext(hookEventName, text, CONTEXT_CHAR_CAP),

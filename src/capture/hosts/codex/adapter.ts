@@ -26,6 +26,7 @@ export const codexAdapter: HostAdapter = {
     toolFailureEvent: false,
     transcripts: 'codex-rollout-jsonl', // kept by Codex; engram does not read rollouts yet
     hookTrust: true,
+    loadsRulesFiles: ['AGENTS.md'],
   },
   normalise: normaliseCodexPayload,
   // Strict output: only the two documented fields, and only where Codex takes context.

@@ -39,6 +39,7 @@ export const copilotAdapter: HostAdapter = {
     toolFailureEvent: true,
     transcripts: 'copilot-events-jsonl',
     hookTrust: false,
+    loadsRulesFiles: [],
   },
   normalise: normaliseCopilotPayload,
   renderContext: (hookEventName, text) => (INJECTS_AT.includes(hookEventName) ? copilotContext(text) : ''),

@@ -26,6 +26,7 @@ export const geminiAdapter: HostAdapter = {
     toolFailureEvent: false,
     transcripts: 'gemini-chat-jsonl',
     hookTrust: false,
+    loadsRulesFiles: ['GEMINI.md'],
   },
   normalise: normaliseGeminiPayload,
   renderContext: (hookEventName, text) =>
