@@ -76,6 +76,34 @@ describe('engram project move and merge', () => {
     expect([again.status, again.stderr]).toEqual([2, expect.stringMatching(/no other project has the root/)]);
   });
 
+  it('status and doctor notice two projects with one root and give the exact command that merges them', () => {
+    const dir = sb.project('blog', 'git@github.com:acme/blog.git');
+    capture('s-blog-1', dir, 'fix the invoice rounding in the blog shop');
+    appendFileSync(join(dir, '.git', 'config'), '[engram]\n\tproject = journal\n');
+    capture('s-blog-2', dir, 'add the coupon field to the blog shop');
+
+    const status = sb.engram(['status']);
+    expect(status.stdout).toMatch(
+      /blog \(prj_[0-9a-f]+, \d+ memories\) has the same root as journal \(prj_[0-9a-f]+\)/,
+    );
+    const command = /^ {4}(engram project merge .*)$/m.exec(status.stdout)?.[1] ?? '';
+    expect(command).toMatch(/^engram project merge --from prj_[0-9a-f]+ --to prj_[0-9a-f]+$/);
+    const doctor = JSON.parse(sb.engram(['doctor', '--json']).stdout) as {
+      checks: { name: string; status: string; fix?: string }[];
+    };
+    const check = doctor.checks.find((c) => c.name === 'projects');
+    expect(check).toMatchObject({ status: 'warn', fix: expect.stringContaining(command) as unknown });
+
+    // The command works exactly as printed, from anywhere.
+    const run = sb.engram(command.split(' ').slice(1), { cwd: sb.root });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^moved project blog \(prj_[0-9a-f]+\) into journal/);
+    expect(sb.engram(['status']).stdout).not.toContain('has the same root');
+    const after = JSON.parse(sb.engram(['doctor', '--json']).stdout) as typeof doctor;
+    expect(after.checks.find((c) => c.name === 'projects')?.status).toBe('ok');
+    expect(search(dir, 'invoice').length).toBeGreaterThan(0);
+  });
+
   it('a changed remote: move refuses a project that holds memories, merge joins them without duplicates', () => {
     const dir = sb.project('cart', 'git@github.com:acme/cart.git');
     capture('s-cart-1', dir, 'fix the invoice rounding in the cart');

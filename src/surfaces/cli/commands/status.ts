@@ -11,6 +11,7 @@ import { loadPricesChecked } from '../../prices-file.ts';
 import { runningWorkerPid } from '../../worker-launcher.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import type { CommandSpec } from '../registry.ts';
+import { currentProjectId, sameRootNotices } from './project-move.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
 import { distillStatus } from '../../distill-status.ts';
@@ -76,6 +77,8 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
           }
         : null,
       projects: store.sessions.projectStats(),
+      // Projects with the same root: a rename or a changed remote left the old one behind.
+      sameRoot: sameRootNotices(store.sessions.projectStats(), currentProjectId(paths.projectLinks)),
       // Shared projects (engram team share): when each last synced with the team server.
       team: teamProjects(store),
       hooks: store.sessions.hookStats(),
@@ -167,6 +170,12 @@ export function statusCommand(ctx: CliContext, flags: { json: boolean }): number
       `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
     );
   }
+  for (const n of report.sameRoot)
+    lines.push(
+      `  ${n.from.name} (${n.from.id}, ${n.from.observations} memories) has the same root as ${n.into.name} (${n.into.id}): ` +
+        `a rename or a changed remote started a new project. Merge the old one into it with:`,
+      `    ${n.command}`,
+    );
   for (const t of report.team) {
     const synced = t.lastSyncAt === null ? 'never synced' : `synced ${formatAge(now - t.lastSyncAt)}`;
     lines.push(
