@@ -80,10 +80,15 @@ export function createProjectMove(db: Db, { tx, log }: MutationKit, ops: MoveMem
     const row = db.prepare(`SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE id = ?`).get(id);
     return row ? toObservation(row as ObservationRow) : null;
   };
+  // A project shared here but never captured (only pulled) has no projects row: its sharing stands in.
   const projectRow = (id: string) =>
     db
-      .prepare(`SELECT id, name, key, root, created_at, last_capture_at FROM projects WHERE id = ?`)
-      .get(id) as
+      .prepare(
+        `SELECT id, name, key, root, created_at, last_capture_at FROM projects WHERE id = ?
+         UNION ALL SELECT project_id, name, '', root, shared_at, NULL FROM team_projects
+          WHERE project_id = ? AND NOT EXISTS (SELECT 1 FROM projects WHERE id = ?)`,
+      )
+      .get(id, id, id) as
       | {
           id: ProjectId;
           name: string;
@@ -260,10 +265,23 @@ export function createProjectMove(db: Db, { tx, log }: MutationKit, ops: MoveMem
     }
     // Teammates' branch and files were told for the old project; the next sync tells them again.
     db.prepare(`DELETE FROM team_member_states WHERE project_id = ?`).run(fromId);
+    // Sharing follows: the new project is pulled from its start (what is known here is recognised),
+    // and a move made here is made on the server at the next sync (a move pulled from it is not).
+    const shared = db.prepare(`SELECT 1 FROM team_projects WHERE project_id = ?`).get(fromId) !== undefined;
     db.prepare(
-      `UPDATE OR IGNORE team_projects SET project_id = ?, name = ?, root = ? WHERE project_id = ?`,
+      `UPDATE OR IGNORE team_projects SET project_id = ?, name = ?, root = ?, cursor = 0, last_error = NULL,
+         last_error_at = NULL WHERE project_id = ?`,
     ).run(to.id, to.name, to.root, fromId);
     db.prepare(`DELETE FROM team_projects WHERE project_id = ?`).run(fromId);
+    if (shared && ctx.origin !== 'team') {
+      const raw = db.prepare(`SELECT value FROM team_meta WHERE key = ?`).get(PENDING_MOVES) as
+        { value: string } | undefined;
+      const pending = raw ? (JSON.parse(raw.value) as PendingMove[]) : [];
+      pending.push({ from: fromId, to: to.id });
+      db.prepare(
+        `INSERT INTO team_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ).run(PENDING_MOVES, JSON.stringify(pending));
+    }
     db.prepare(`DELETE FROM graph_state WHERE key IN (?, ?)`).run(`rank_due:${fromId}`, `rank_at:${fromId}`);
     db.prepare(
       `INSERT INTO graph_state (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = 1`,
@@ -300,6 +318,13 @@ export function createProjectMove(db: Db, { tx, log }: MutationKit, ops: MoveMem
       });
     },
   };
+}
+
+/** Moves of shared projects made here, for the next sync to make on the team server (team_meta). */
+export const PENDING_MOVES = 'moves_pending';
+export interface PendingMove {
+  from: string;
+  to: string;
 }
 
 export type FileIdOf = (projectId: ProjectId, path: string) => string;

@@ -8,6 +8,7 @@
  * purged from the server, and every device learns of the forget from the tombstone.
  */
 import { unstorableCharacter } from '../core/clean-text.ts';
+import { EngramError } from '../core/errors.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
 import { num, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
@@ -92,11 +93,17 @@ export async function pushRecords(
   projectId: string,
   records: readonly PushRecord[],
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
-  const head = await tx.query<{ last_seq: string }>(
-    'SELECT last_seq FROM heads WHERE project_id = $1 FOR UPDATE',
+  const head = await tx.query<{ last_seq: string; moved_to: string | null }>(
+    `SELECT h.last_seq, p.moved_to FROM heads h JOIN projects p ON p.id = h.project_id
+      WHERE h.project_id = $1 FOR UPDATE OF h`,
     [projectId],
   );
   if (head.rows.length === 0) return null;
+  const movedTo = head.rows[0]?.moved_to ?? null;
+  if (movedTo !== null)
+    throw new EngramError('CONFLICT', `project ${projectId} moved to ${movedTo}`, {
+      hint: 'Pull it: the client follows the move and pushes to the new project.',
+    });
   let seq = num(head.rows[0]?.last_seq ?? 0);
   const existing = new Map<string, Existing>();
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
@@ -203,7 +210,12 @@ export async function pullRecords(
   projectId: string,
   after: number,
   limit: number,
-): Promise<{ head: number; records: PulledRecord[]; more: boolean } | null> {
+): Promise<{
+  head: number;
+  records: PulledRecord[];
+  more: boolean;
+  movedTo: { id: string; key: string; name: string } | null;
+} | null> {
   const head = await tx.query<{ last_seq: string }>('SELECT last_seq FROM heads WHERE project_id = $1', [
     projectId,
   ]);
@@ -241,7 +253,11 @@ export async function pullRecords(
     origin: { author: row.origin_name ?? row.author_name, device: row.origin_device ?? row.device },
     at: num(row.at),
   }));
-  return { head: num(head.rows[0]?.last_seq ?? 0), records, more };
+  const moved = await tx.query<{ id: string; key: string; name: string }>(
+    `SELECT t.id, t.key, t.name FROM projects p JOIN projects t ON t.id = p.moved_to WHERE p.id = $1`,
+    [projectId],
+  );
+  return { head: num(head.rows[0]?.last_seq ?? 0), records, more, movedTo: moved.rows[0] ?? null };
 }
 
 /** Name the device of a token (the caller's own: row-level security allows no other). */

@@ -4,6 +4,7 @@
  */
 import m0001 from './0001_init.sql';
 import m0002 from './0002_entity_origin.sql';
+import m0003 from './0003_project_moves.sql';
 
 export interface PgMigration {
   version: number;
@@ -14,6 +15,7 @@ export interface PgMigration {
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: '0001_init', sql: m0001 },
   { version: 2, name: '0002_entity_origin', sql: m0002 },
+  { version: 3, name: '0003_project_moves', sql: m0003 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -108,8 +108,11 @@ export function projectMoveCommand(ctx: CliContext, o: MoveOptions): number {
   if (r.shared)
     ctx.io.out(
       r.targetShared
-        ? `  team: both were shared; ${r.to.name}'s sharing stays\n`
-        : `  team: the sharing of ${r.from.name} follows to ${r.to.name}\n`,
+        ? `  team: both were shared; the next team sync merges them on the team server too\n`
+        : `  team: the sharing of ${r.from.name} follows to ${r.to.name}; ` +
+            (o.dryRun
+              ? 'the next team sync would move it on the team server too\n'
+              : 'the next team sync moves it on the team server too ("engram team sync" does it now)\n'),
     );
   if (o.dryRun) ctx.io.out(`Nothing changed. Run it again without --dry-run to ${o.action}.\n`);
   return 0;

@@ -248,9 +248,22 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
     for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);
     for (const id of report.readOnly)
       ctx.io.out(`  ${id}: you may only read it; your changes stay on this machine\n`);
+    for (const m of report.moved)
+      ctx.io.out(
+        m.here
+          ? `  moved ${m.from} into ${m.name} (${m.to}) on the team server: teammates follow at their next sync\n`
+          : `  a teammate moved ${m.from} into ${m.name} (${m.to}): its memories are there on this machine too.\n` +
+              `  So that this repository is captured there too, ${identityAdvice(m.key)}\n`,
+      );
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }
   return report.errors.length > 0 ? 1 : 0;
+}
+
+/** What a teammate types to make their clone the moved project too. */
+function identityAdvice(key: string): string {
+  if (key.startsWith('name:')) return `run in it: git config engram.project ${key.slice(5)}`;
+  return `point its origin at the new remote (${key.replace(/^git:/, '')}): git remote set-url origin <its URL>`;
 }
 
 async function withStoreAsync<T>(
