@@ -5,6 +5,7 @@
  * memories and what the injection gate dropped, transcripts missed. `engram status`, MCP's status
  * tool and the viewer's health page and API all show this one model.
  */
+import { currentProjectId, sameRootNotices } from './same-root.ts';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config, ConfigIssue } from '../core/config.ts';
@@ -71,9 +72,12 @@ export function status(deps: HealthDeps) {
     keepMark: !deps.markHookLog,
   });
   const projects = store.sessions.projectStats();
+  // Projects with the same root: a rename or a changed remote left the old one behind.
+  const sameRoot = sameRootNotices(projects, currentProjectId(paths.projectLinks));
   const transcripts = deps.transcripts(store);
   return {
     home: paths.home,
+    sameRoot,
     worker: { running: deps.workerPid !== null, pid: deps.workerPid },
     // Events still in the inbox (written by capture hooks, not yet imported by the worker) are pending too.
     queue: {

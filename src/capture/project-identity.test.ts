@@ -9,6 +9,7 @@ import {
   parseGitConfig,
   resolveProject,
 } from './project-identity.ts';
+import { isLocalPathRemote } from '../core/remote-url.ts';
 
 describe('normaliseRemoteUrl', () => {
   it.each([
@@ -27,6 +28,23 @@ describe('normaliseRemoteUrl', () => {
       normaliseRemoteUrl('git@github.com:acme/gadget.git'),
     );
   });
+});
+
+describe('isLocalPathRemote', () => {
+  it.each([
+    '/srv/git/shop.git',
+    '../shop',
+    './shop.git',
+    '~/repos/shop',
+    'file:///srv/git/shop.git',
+    'C:\\repos\\shop',
+  ])('%s is a path on this machine', (url) => expect(isLocalPathRemote(url)).toBe(true));
+  it.each([
+    'git@github.com:acme/shop.git',
+    'https://github.com/acme/shop',
+    'ssh://git@host:22/a/b.git',
+    'host:a/b',
+  ])('%s is a remote', (url) => expect(isLocalPathRemote(url)).toBe(false));
 });
 
 describe('parseGitConfig', () => {

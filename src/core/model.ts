@@ -237,12 +237,13 @@ export const MEMORY_OPS = [
   'approve',
   'reject',
   'release',
+  'move',
 ] as const;
 export type MemoryOp = (typeof MEMORY_OPS)[number];
-/** Of a session's summary: saved at a Stop, final at SessionEnd, a phrase erased. */
-export type SummaryOp = 'save' | 'final' | 'redact';
-/** Of a link between memories. */
-export type LinkOp = 'add' | 'remove';
+/** Of a session's summary: saved at a Stop, final at SessionEnd, a phrase erased, moved to another project. */
+export type SummaryOp = 'save' | 'final' | 'redact' | 'move';
+/** Of a link between memories (`move`: its project changed, `engram project move`). */
+export type LinkOp = 'add' | 'remove' | 'move';
 
 /** The operation of a change-log row, by the kind of thing it changed. */
 export type ChangeOp =

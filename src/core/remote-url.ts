@@ -20,3 +20,12 @@ export function normaliseRemoteUrl(url: string): string {
     .replace(/\/+$/, '');
   return u.toLowerCase();
 }
+
+/**
+ * A remote that is a path on this machine (`/srv/git/app.git`, `../app`, `file:///…`, `C:\\repos\\app`):
+ * each machine that clones it has it somewhere else, so it names no project a team shares.
+ */
+export function isLocalPathRemote(url: string): boolean {
+  const u = url.trim();
+  return /^(?:file:\/\/|\/|\.{1,2}(?:[\\/]|$)|~|[A-Za-z]:[\\/])/.test(u);
+}

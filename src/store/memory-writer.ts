@@ -50,6 +50,7 @@ import {
   toObservation,
   type ObservationRow,
 } from './observations-repo.ts';
+import { createProjectMove } from './project-move.ts';
 import { lazyStatement } from './statements.ts';
 import { createSummaryWriter } from './summary-writer.ts';
 
@@ -530,7 +531,8 @@ export function createMemoryWriter(db: Db, changes: ChangesRepo) {
   const kit = createMutationKit(db, changes);
   const links = createLinkWriter(db, kit);
   const summaries = createSummaryWriter(db, kit);
-  return { ...createMemoryOps(db, kit, links, summaries), ...summaries, ...links };
+  const memory = createMemoryOps(db, kit, links, summaries);
+  return { ...memory, ...summaries, ...links, ...createProjectMove(db, kit, memory) };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

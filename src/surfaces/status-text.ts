@@ -66,6 +66,12 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
       `  ${p.name} (${p.id}) · ${p.sessions} sessions · ${p.observations} memories · last capture ${last} · ${p.root}`,
     );
   }
+  for (const n of report.sameRoot)
+    lines.push(
+      `  ${n.from.name} (${n.from.id}, ${n.from.observations} memories) has the same root as ${n.into.name} (${n.into.id}): ` +
+        `a rename or a changed remote started a new project. Merge the old one into it with:`,
+      `    ${n.command}`,
+    );
   for (const t of report.team) {
     const synced = t.lastSyncAt === null ? 'never synced' : `synced ${formatAge(now - t.lastSyncAt)}`;
     lines.push(

@@ -8,12 +8,14 @@ import { EngramError, type ErrorCode } from '../core/errors.ts';
 import type { z } from 'zod';
 import {
   meResponseSchema,
+  moveResponseSchema,
   pullResponseSchema,
   pushResponseSchema,
   statesResponseSchema,
   type AuditEntry,
   type AuditVerifyReport,
   type MeResponse,
+  type MoveResponse,
   type MemberState,
   type ProjectState,
   type PullResponse,
@@ -110,6 +112,9 @@ export function createTeamApi(options: TeamApiOptions) {
     nameDevice: (device: string) => call('PUT', '/v1/me/device', { device }),
     push: (projectId: string, records: PushRecord[]) =>
       call('POST', `${project(projectId)}/push`, { records }, pushResponseSchema) as Promise<PushResponse>,
+    /** Move a project into another (by its key, remote or `prj_` id) on the server. */
+    moveProject: (projectId: string, to: string) =>
+      call('POST', `${project(projectId)}/move`, { to }, moveResponseSchema) as Promise<MoveResponse>,
     pull: (projectId: string, after: number, limit?: number) =>
       call(
         'GET',

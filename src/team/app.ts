@@ -14,11 +14,14 @@ import { myProjects } from './admin-store.ts';
 import {
   deviceNameSchema,
   MAX_PULL_RECORDS,
+  moveRequestSchema,
   projectStateSchema,
   pushRequestSchema,
   type MeResponse,
 } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
+import { parseProjectSpec } from './project-key.ts';
+import { copyMoveChunk, moveProject } from './project-move-store.ts';
 import { listStates, nameDevice, pullRecords, pushRecords, putState } from './sync-store.ts';
 import { asTenant } from './tenant.ts';
 import { bodyOf, requestInfo, type AuditFor, type Env, type TeamAppDeps } from './http-context.ts';
@@ -144,6 +147,31 @@ export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
       return out;
     });
     return c.json({ epoch: deps.epoch, ...page });
+  });
+
+  app.post('/v1/projects/:project/move', async (c) => {
+    const projectId = c.req.param('project');
+    const { to } = await bodyOf(c, moveRequestSchema);
+    const target = parseProjectSpec(to);
+    const moved = await asTenant(deps, requestInfo(deps, c), 'write', async (tx, who) => {
+      const out = await moveProject(tx, projectId, target.id);
+      for (const chain of [projectId, target.id])
+        await appendAudit(
+          tx,
+          audit(c, who, chain, 'project.move', projectId, { to: target.id, copied: out.copied }),
+        );
+      return out;
+    });
+    // The rest in transactions of their own, numbered like pushes (project-move-store).
+    let { copied, more } = moved;
+    while (more) {
+      const next = await asTenant(deps, requestInfo(deps, c), 'write', (tx) =>
+        copyMoveChunk(tx, projectId, target.id),
+      );
+      copied += next.copied;
+      more = next.more;
+    }
+    return c.json({ from: moved.from, to: moved.to, copied });
   });
 
   app.put('/v1/projects/:project/state', async (c) => {

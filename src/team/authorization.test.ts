@@ -49,6 +49,8 @@ const ENDPOINTS: Record<string, (who: string, p: string, remote: string) => Prom
   pull: (who, p) => call(who, 'GET', `/v1/projects/${p}/pull?after=0`),
   'state.put': (who, p) => call(who, 'PUT', `/v1/projects/${p}/state`, state),
   'state.get': (who, p) => call(who, 'GET', `/v1/projects/${p}/state`),
+  // Into the other project: nobody here may write both (pam manages A but has no role in B).
+  move: (who, p) => call(who, 'POST', `/v1/projects/${p}/move`, { to: p === idA ? idB : idA }),
   grant: (who, _p, remote) =>
     call(who, 'POST', '/v1/admin/grants', { user: 'zoe', project: remote, role: 'reader' }),
   revoke: (who, _p, remote) => call(who, 'POST', '/v1/admin/grants/revoke', { user: 'zoe', project: remote }),
@@ -98,6 +100,7 @@ describe('authorisation matrix', () => {
       pull: [200, 403],
       'state.put': [200, 403],
       'state.get': [200, 403],
+      move: [403, 403],
       grant: [403, 403],
       revoke: [403, 403],
     },
@@ -106,6 +109,7 @@ describe('authorisation matrix', () => {
       pull: [200, 403],
       'state.put': [403, 403],
       'state.get': [200, 403],
+      move: [403, 403],
       grant: [403, 403],
       revoke: [403, 403],
     },
@@ -114,6 +118,7 @@ describe('authorisation matrix', () => {
       pull: [200, 403],
       'state.put': [403, 403],
       'state.get': [200, 403],
+      move: [403, 403],
       grant: [403, 403],
       revoke: [403, 403],
     },
@@ -122,6 +127,7 @@ describe('authorisation matrix', () => {
       pull: [200, 403],
       'state.put': [200, 403],
       'state.get': [200, 403],
+      move: [403, 403],
       grant: [200, 404],
       revoke: [200, 404],
     },
@@ -130,6 +136,7 @@ describe('authorisation matrix', () => {
       pull: [403, 403],
       'state.put': [403, 403],
       'state.get': [403, 403],
+      move: [403, 403],
       grant: [200, 200],
       revoke: [200, 200],
     },
@@ -355,9 +362,9 @@ describe('row-level security, as the application role directly', () => {
     expect(
       (await asApp(alice, `UPDATE entities SET body = '{}' WHERE project_id = $1`, [idB])).rowCount,
     ).toBe(0);
-    expect((await asApp(alice, `UPDATE heads SET project_id = project_id WHERE project_id = $1`, [idB])).rowCount).toBe(
-      0,
-    );
+    expect(
+      (await asApp(alice, `UPDATE heads SET project_id = project_id WHERE project_id = $1`, [idB])).rowCount,
+    ).toBe(0);
     await expect(
       asApp(alice, `INSERT INTO members (project_id, user_id, role) VALUES ($1, $2, 'admin')`, [
         idB,

@@ -108,6 +108,20 @@ export const pushResponseSchema = z.object({
 });
 export type PushResponse = z.infer<typeof pushResponseSchema>;
 
+function movedToSchema() {
+  return z.object({ id: z.string(), key: z.string(), name: z.string() });
+}
+
+/** Move a project into another the caller may write (by its key, remote or `prj_` id). */
+export const moveRequestSchema = z.object({ to: z.string().min(1).max(1000) });
+export const moveResponseSchema = z.object({
+  from: z.string(),
+  to: movedToSchema(),
+  /** Records copied into the new project (those it held already kept as they were). */
+  copied: z.number().int().nonnegative(),
+});
+export type MoveResponse = z.infer<typeof moveResponseSchema>;
+
 export const pulledRecordSchema = z.object({
   seq: z.number().int().positive(),
   kind: z.enum(ENTITY_KINDS),
@@ -131,6 +145,8 @@ export const pullResponseSchema = z.object({
   head: z.number().int().nonnegative(),
   records: z.array(pulledRecordSchema),
   more: z.boolean(),
+  /** The project moved into another (absent from older servers): its records are there now. */
+  movedTo: movedToSchema().nullable().optional(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;
 

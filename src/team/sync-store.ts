@@ -11,6 +11,7 @@
  * learns of the forget from the tombstone.
  */
 import { unstorableCharacter } from '../core/clean-text.ts';
+import { EngramError } from '../core/errors.ts';
 import { scrubTextWithCount } from '../core/scrub.ts';
 import { num, ownerTransaction, type Pool, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
@@ -94,11 +95,19 @@ export async function pushRecords(
   projectId: string,
   records: readonly PushRecord[],
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
-  const head = await tx.query('SELECT 1 FROM heads WHERE project_id = $1 AND engram_can(project_id, $2)', [
-    projectId,
-    'write',
-  ]);
+  // The head row in share mode: pushes do not wait for each other, but a project move (which takes it
+  // for update, project-move-store) waits for the pushes in flight and every later push sees the move.
+  const head = await tx.query<{ moved_to: string | null }>(
+    `SELECT p.moved_to FROM heads h JOIN projects p ON p.id = h.project_id
+      WHERE h.project_id = $1 AND engram_can(h.project_id, $2) FOR SHARE OF h`,
+    [projectId, 'write'],
+  );
   if (head.rows.length === 0) return null;
+  const movedTo = head.rows[0]?.moved_to ?? null;
+  if (movedTo !== null)
+    throw new EngramError('CONFLICT', `project ${projectId} moved to ${movedTo}`, {
+      hint: 'Pull it: the client follows the move and pushes to the new project.',
+    });
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
   // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);
@@ -231,7 +240,12 @@ export async function pullRecords(
   projectId: string,
   after: number,
   limit: number,
-): Promise<{ head: number; records: PulledRecord[]; more: boolean } | null> {
+): Promise<{
+  head: number;
+  records: PulledRecord[];
+  more: boolean;
+  movedTo: { id: string; key: string; name: string } | null;
+} | null> {
   // The horizon first, then the rows (a later snapshot in which everything below it has ended).
   // The head is the project's highest number committed so far, above the horizon or not.
   const head = await tx.query<{ horizon: string; head: string | null }>(
@@ -274,7 +288,11 @@ export async function pullRecords(
     origin: { author: row.origin_name ?? row.author_name, device: row.origin_device ?? row.device },
     at: num(row.at),
   }));
-  return { head: num(found.head), records, more };
+  const moved = await tx.query<{ id: string; key: string; name: string }>(
+    `SELECT t.id, t.key, t.name FROM projects p JOIN projects t ON t.id = p.moved_to WHERE p.id = $1`,
+    [projectId],
+  );
+  return { head: num(found.head), records, more, movedTo: moved.rows[0] ?? null };
 }
 
 /** Name the device of a token (the caller's own: row-level security allows no other). */

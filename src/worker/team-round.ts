@@ -36,6 +36,8 @@ export interface SyncReport {
   /** Shared projects this login may only read: nothing was pushed there. */
   readOnly: string[];
   errors: { project: string; error: string }[];
+  /** Projects moved into others: by this machine (`here`), or by a teammate and followed here. */
+  moved: { from: string; to: string; name: string; key: string; here: boolean }[];
 }
 
 export const emptyReport = (): SyncReport => ({
@@ -48,6 +50,7 @@ export const emptyReport = (): SyncReport => ({
   epochReset: false,
   readOnly: [],
   errors: [],
+  moved: [],
 });
 
 /** Offer everything of a project to the team (share, and after a server reset). */

@@ -15,6 +15,7 @@ import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
 import type { PushRecord } from '../team/protocol.ts';
+import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
 import { buildRecord, applyPulled } from './team-records.ts';
 import {
@@ -124,13 +125,19 @@ export function planPush(store: Store, me: string): PlannedRecord[] {
   return out;
 }
 
-async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncReport): Promise<void> {
+/** Pull a project's new records; the project it moved into when the server says it moved. */
+async function pullProject(
+  deps: TeamSyncDeps,
+  p: SharedProject,
+  report: SyncReport,
+): Promise<SharedProject | null> {
   const { store, api, clock } = deps;
   let cursor = store.team.project(p.projectId)?.cursor ?? 0;
   for (let round = 0; round < 100_000; round++) {
     const page = await api.pull(p.projectId, cursor, deps.pullPage);
     const now = clock.now();
     checkEpoch(store, page.epoch, now, report);
+    if (page.movedTo) return followMove(deps, p, page.movedTo, report);
     if (page.head < cursor) {
       // The server went back (restored from a backup): start this project over.
       store.transaction(() => restartProject(store, p.projectId, now));
@@ -156,8 +163,9 @@ async function pullProject(deps: TeamSyncDeps, p: SharedProject, report: SyncRep
       deps.logger.warn('erased text pulled from the team; the WAL could not be truncated yet (a reader)');
     report.pulled += page.records.length;
     cursor = last;
-    if (!page.more) return;
+    if (!page.more) return null;
   }
+  return null;
 }
 
 async function exchangeState(deps: TeamSyncDeps, p: SharedProject): Promise<void> {
@@ -201,6 +209,7 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
   if (store.team.meta('user') !== deps.me) store.team.setMeta('user', deps.me);
   if (deps.device && store.team.meta('device') !== deps.device) store.team.setMeta('device', deps.device);
   collectOutbox(store, clock.now());
+  await sendPendingMoves(deps, report);
   const projects = store.team.projects();
   report.projects = projects.length;
   for (const p of projects) {
@@ -209,10 +218,15 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
         await pushProject(deps, p, report);
       } catch (error) {
         // A reader (or a token without write) still pulls; what it changes stays queued here.
-        if (!isEngramError(error, 'FORBIDDEN')) throw error;
-        report.readOnly.push(p.projectId);
+        // A project that moved refuses pushes: the pull below follows it, and pushes there.
+        if (!isEngramError(error, 'FORBIDDEN') && !isEngramError(error, 'CONFLICT')) throw error;
+        if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
       }
-      await pullProject(deps, p, report);
+      const movedTo = await pullProject(deps, p, report);
+      if (movedTo) {
+        projects.push(movedTo);
+        continue;
+      }
       await exchangeState(deps, p);
       store.team.setError(p.projectId, null, null);
       store.team.setSyncedAt(p.projectId, clock.now());

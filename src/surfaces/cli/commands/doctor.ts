@@ -28,6 +28,7 @@ import {
 } from './doctor-store.ts';
 import { loadSettings } from '../settings-files.ts';
 import { otherHostChecks } from './doctor-hosts.ts';
+import { currentProjectId, sameRootNotices } from '../../../app/same-root.ts';
 import { claudeJsonPath, defaultSettingsPath } from './install.ts';
 import { loadPricesChecked } from '../../prices-file.ts';
 
@@ -193,6 +194,21 @@ const CHECKS: Checker[] = [
         ),
       );
     return checks;
+  },
+  (ctx, db) => {
+    if (!storeUsable(db)) return [];
+    const notices = withStore(ctx, (store) =>
+      sameRootNotices(store.sessions.projectStats(), currentProjectId(ctx.runtime.paths.projectLinks)),
+    );
+    if (notices.length === 0) return ok('projects', 'no two projects share a root');
+    return notices.map((n) =>
+      warn(
+        'projects',
+        `${n.from.name} (${n.from.id}, ${n.from.observations} memories) has the root of ${n.into.name} (${n.into.id}) ` +
+          `(${n.root}): a rename or a changed remote started a new project there`,
+        `Merge the old one into it: ${n.command} (add --dry-run first to see what moves).`,
+      ),
+    );
   },
   (ctx, db) => {
     const findings = storeUsable(db)

@@ -46,10 +46,12 @@ export const teamSpec: CommandSpec = {
   group: 'Team',
   summary: 'share memory with a team server: login | share | status | sync | mark | unmark | admin',
   usage:
-    'login --server URL --token T [--device NAME] | share | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
+    'login --server URL --token T [--device NAME] | share [--name NAME] | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
   details: [
     'login     check the token with the server and keep it in $ENGRAM_HOME/team.json (mode 0600)',
-    'share     share this project (opt-in; needs a role there): its distilled memories, summaries and links',
+    'share     share this project (opt-in; needs a role there): its distilled memories, summaries and links;',
+    '          --name NAME shares it as project NAME (git config engram.project NAME; for a repository whose',
+    '          remote is a local path, or that has none): an admin grants --project name:NAME',
     'status    the server, your role per shared project, what waits to be pushed, what is held back and why',
     'sync      push, pull and send the project state now (the worker and the viewer also sync every',
     '          team.syncIntervalSeconds while they run); --dry-run shows exactly what would leave this',
@@ -68,6 +70,11 @@ export const teamSpec: CommandSpec = {
     token: { type: 'string', value: 'T', description: 'an egr_ token (login; admin without a login)' },
     'dry-run': { type: 'boolean', description: 'sync: show what would be sent, send nothing' },
     cwd: { type: 'string', value: 'DIR', description: 'share: the project directory (default: here)' },
+    name: {
+      type: 'string',
+      value: 'NAME',
+      description: 'share: share it as project NAME (name:NAME on the server)',
+    },
     user: { type: 'string', value: 'NAME', description: 'admin: the user a token, grant or revoke is for' },
     project: {
       type: 'string',
@@ -94,6 +101,7 @@ export const teamSpec: CommandSpec = {
   examples: [
     'engram team login --server https://engram.example.com --token egr_…',
     'engram team share',
+    'engram team share --name shop',
     'engram team sync --dry-run',
     'engram team admin --server URL --token T user add alice --json',
     'engram team admin grant --user alice --project git@github.com:acme/app.git --role writer',
@@ -104,6 +112,7 @@ export const teamSpec: CommandSpec = {
       json: args.json,
       dryRun: boolFlag(args, 'dry-run'),
       cwd: stringFlag(args, 'cwd') ?? ctx.cwd,
+      name: stringFlag(args, 'name'),
       server: stringFlag(args, 'server'),
       token: stringFlag(args, 'token'),
       user: stringFlag(args, 'user'),

@@ -2,9 +2,13 @@
  * `engram team login | share | status | sync | mark | unmark` (the sync side) and the dispatch to
  * `engram team admin …` (team-admin.ts). In dist/team.mjs: loaded only by `engram team`.
  */
+import { execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { resolveProject } from '../../../capture/project-identity.ts';
 import { describeError, EngramError } from '../../../core/errors.ts';
+import type { Project } from '../../../core/model.ts';
+import { isLocalPathRemote } from '../../../core/remote-url.ts';
+import { fileNodeId } from '../../../graph/node-ids.ts';
 import { readGitState } from '../../../worker/git-state.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 import { planPush, shareProject } from '../../../worker/team-sync.ts';
@@ -16,12 +20,14 @@ import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
 
 export interface TeamFlags extends TeamAdminFlags {
   json: boolean;
+  /** share: share this repository as the project of this name. */
+  name?: string | undefined;
   dryRun: boolean;
   cwd: string;
 }
 
 const USAGE =
-  'engram team login | share | status | sync [--dry-run] | device [NAME] | mark <id…> | unmark <id…> | admin …';
+  'engram team login | share [--name NAME] | status | sync [--dry-run] | device [NAME] | mark <id…> | unmark <id…> | admin …';
 
 export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFlags): Promise<number> {
   const [action, ...rest] = args;
@@ -110,18 +116,28 @@ async function device(ctx: CliContext, name: string | undefined, flags: TeamFlag
 
 async function share(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
-  const project = resolveProject(flags.cwd, ctx.runtime.projectLinks);
+  let project = resolveProject(flags.cwd, ctx.runtime.projectLinks);
+  let moved = 0;
+  if (flags.name !== undefined) ({ project, moved } = shareAsNamed(ctx, project, flags.name, flags.cwd));
+  else if (!isShareable(project.key))
+    throw new EngramError(
+      'INPUT_INVALID',
+      `${project.root} has ${project.key.startsWith('git:') ? `a local path as its remote (${project.key.slice(4)})` : 'no remote'}: ` +
+        'it would be a different project on every machine',
+      {
+        hint: 'Share it under a name every clone uses: engram team share --name <name> (an admin grants --project name:<name>).',
+      },
+    );
   const me = await teamApiFor(creds, ctx.runtime.config['team.timeoutMs']).me();
   const role = me.projects.find((p) => p.id === project.id);
   if (!role) {
-    throw new EngramError(
-      'FORBIDDEN',
-      `you have no role in ${project.key.replace(/^git:/, '')} on ${creds.server}`,
-      {
-        hint: `Ask a team admin: engram team admin grant --user ${creds.user} --project <remote> --role writer`,
-      },
-    );
+    const spec = project.key.replace(/^git:/, '');
+    throw new EngramError('FORBIDDEN', `you have no role in ${spec} on ${creds.server}`, {
+      hint: `Ask a team admin: engram team admin grant --user ${creds.user} --project ${spec} --role writer`,
+    });
   }
+  if (moved > 0 && !flags.json)
+    ctx.io.out(`moved ${moved} memories of this repository into ${project.name}\n`);
   const queued = withStore(ctx, (store) =>
     shareProject(store, { id: project.id, name: project.name, root: project.root }, ctx.now()),
   );
@@ -134,6 +150,44 @@ async function share(ctx: CliContext, flags: TeamFlags): Promise<number> {
     );
   }
   return 0;
+}
+
+/** A project every clone names alike: a named one, or a remote that is not a path on this machine. */
+function isShareable(key: string): boolean {
+  return key.startsWith('name:') || (key.startsWith('git:') && !isLocalPathRemote(key.slice(4)));
+}
+
+/**
+ * Name this repository's project (`git config engram.project NAME`, the documented rename) and move
+ * what engram already holds of it there, as `engram project move` would.
+ */
+function shareAsNamed(
+  ctx: CliContext,
+  before: Project,
+  name: string,
+  cwd: string,
+): { project: Project; moved: number } {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
+    throw new EngramError('INPUT_INVALID', `--name ${name}: letters, digits, ".", "_" and "-" only`);
+  if (before.key.startsWith('path:'))
+    throw new EngramError('INPUT_INVALID', `${before.root} is not a git repository`, {
+      hint: 'Run it in a git clone (a repository\u2019s project is named by git config engram.project).',
+    });
+  try {
+    execFileSync('git', ['config', 'engram.project', name], { cwd: before.root, stdio: 'pipe' });
+  } catch (error) {
+    throw new EngramError(
+      'INPUT_INVALID',
+      `could not run "git config engram.project ${name}": ${describeError(error)}`,
+    );
+  }
+  const project = resolveProject(cwd, ctx.runtime.projectLinks);
+  const moved = withStore(ctx, (store) => {
+    if (project.id === before.id || store.sessions.project(before.id) === null) return 0;
+    const to = { id: project.id, name: project.name, key: project.key, root: project.root };
+    return store.memory.moveProject(before.id, to, fileNodeId, { origin: 'cli', at: ctx.now() }).memories;
+  });
+  return { project, moved };
 }
 
 async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
@@ -248,9 +302,22 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
     for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);
     for (const id of report.readOnly)
       ctx.io.out(`  ${id}: you may only read it; your changes stay on this machine\n`);
+    for (const m of report.moved)
+      ctx.io.out(
+        m.here
+          ? `  moved ${m.from} into ${m.name} (${m.to}) on the team server: teammates follow at their next sync\n`
+          : `  a teammate moved ${m.from} into ${m.name} (${m.to}): its memories are there on this machine too.\n` +
+              `  So that this repository is captured there too, ${identityAdvice(m.key)}\n`,
+      );
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }
   return report.errors.length > 0 ? 1 : 0;
+}
+
+/** What a teammate types to make their clone the moved project too. */
+function identityAdvice(key: string): string {
+  if (key.startsWith('name:')) return `run in it: git config engram.project ${key.slice(5)}`;
+  return `point its origin at the new remote (${key.replace(/^git:/, '')}): git remote set-url origin <its URL>`;
 }
 
 async function withStoreAsync<T>(
