@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_TOOL_NAMES } from '../../src/surfaces/mcp/tool-names.ts';
 import { CLI_BIN, createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
 
 type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
@@ -55,18 +56,7 @@ describe('engram mcp over stdio, driven by the SDK client', () => {
 
   it('lists its tools with input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'forget',
-      'get_observations',
-      'get_session_summaries',
-      'invalidate',
-      'neighbourhood',
-      'related',
-      'remember',
-      'search',
-      'status',
-      'timeline',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
     const search = tools.find((t) => t.name === 'search');
     expect(search?.inputSchema.properties).toHaveProperty('query');
     expect(search?.inputSchema.required).toEqual(['query']);

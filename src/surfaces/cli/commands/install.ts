@@ -2,6 +2,7 @@
  * `engram install` / `engram uninstall`: register engram's hooks with Claude Code (merged into the
  * user's settings, with a backup) and take them out again.
  */
+import { MCP_TOOL_NAMES } from '../../mcp/tool-names.ts';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -89,7 +90,7 @@ export async function installCommand(
   lines.push(
     `  memory lives in ${ctx.runtime.home}; check capture with "engram status"`,
     mcp
-      ? `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.path} (tools: search, timeline, get_observations, get_session_summaries, remember, invalidate, forget)`
+      ? `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.path} (tools: ${MCP_TOOL_NAMES.join(', ')})`
       : '  MCP server not registered (--settings names the only file engram changes; run "engram install" without it for the MCP server)',
     '  undo with "engram uninstall"',
   );
