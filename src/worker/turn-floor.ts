@@ -17,6 +17,11 @@ export function currentTurnFloor(
   inboxDir: string | undefined,
   logger?: Logger,
 ): TrustClass {
-  if (inboxDir) importInboxInto(store, inboxDir, logger);
+  try {
+    if (inboxDir) importInboxInto(store, inboxDir, logger);
+  } catch (error) {
+    // A busy database: the events already imported still say what the turn took in.
+    logger?.warn('could not import the inbox to read the turn in progress', { error: String(error) });
+  }
   return floorOfEvents(store.events.latestTurnOf(project.id), project.root ?? undefined);
 }
