@@ -4,7 +4,15 @@
  */
 import type { CapturedEvent } from '../core/model.ts';
 import type { NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
-import { optNum, optStr, readEnvelope, str, text, toolOf } from './hosts/payload-fields.ts';
+import {
+  claudeShapedEvent,
+  optNum,
+  optStr,
+  readEnvelope,
+  str,
+  text,
+  toolOf,
+} from './hosts/payload-fields.ts';
 import { scrubAndLimit, type SizeLimits } from './limit-size.ts';
 
 export type { NormalisedPayload, NormaliseOptions, NormaliseResult } from './hosts/host-port.ts';
@@ -37,9 +45,6 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
         ...(optStr(p['model']) ? { model: str(p['model']) } : {}),
       };
       break;
-    case 'UserPromptSubmit':
-      event = { kind: 'prompt', prompt: text(p['prompt'], limits) };
-      break;
     case 'PostToolUse': {
       const tool = toolOf(p, hook, options.skipTools);
       if (!tool.ok) return tool;
@@ -61,9 +66,6 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       };
       break;
     }
-    case 'Stop':
-      event = { kind: 'stop', lastMessage: text(p['last_assistant_message'], limits) };
-      break;
     case 'SubagentStop':
       event = {
         kind: 'subagent_stop',
@@ -72,25 +74,11 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
         lastMessage: text(p['last_assistant_message'], limits),
       };
       break;
-    case 'PreCompact':
-      event = {
-        kind: 'pre_compact',
-        trigger: str(p['trigger']) || 'auto',
-        instructions: text(p['custom_instructions'], limits),
-      };
-      break;
-    case 'PostCompact':
-      event = {
-        kind: 'post_compact',
-        trigger: str(p['trigger']) || 'auto',
-        summary: text(p['compact_summary'], limits),
-      };
-      break;
-    case 'SessionEnd':
-      event = { kind: 'session_end', reason: str(p['reason']) || 'other' };
-      break;
-    default:
-      return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+    default: {
+      const shared = claudeShapedEvent(hook, p, limits);
+      if (!shared) return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+      event = shared;
+    }
   }
   return { ok: true, value: { hook, sessionId, cwd, transcriptPath, event } };
 }

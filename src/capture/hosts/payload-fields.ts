@@ -2,7 +2,7 @@
  * Reading fields of a host's hook payload: tolerant of missing and mistyped values, and every kept
  * string scrubbed and size-capped. Shared by the adapters whose payloads are JSON objects.
  */
-import type { Json } from '../../core/model.ts';
+import type { CapturedEvent, Json } from '../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../limit-size.ts';
 
 export function str(value: unknown): string {
@@ -67,4 +67,38 @@ export function toolOf(
   if (tool === '') return { ok: false, skip: false, reason: `${hook} payload has no tool_name` };
   if (isSkippedTool(tool, skipTools)) return { ok: false, skip: true, reason: `tool ${tool} is skipped` };
   return { ok: true, tool };
+}
+
+/**
+ * The events whose fields are Claude Code's, in every host that copies its payloads (Claude Code, Codex,
+ * Copilot CLI): the prompt, the end of a turn, compaction before and after, the session's end. null for
+ * any other event (tool calls and the session start differ per host).
+ */
+export function claudeShapedEvent(
+  hook: string,
+  p: Record<string, unknown>,
+  limits: SizeLimits,
+): CapturedEvent | null {
+  switch (hook) {
+    case 'UserPromptSubmit':
+      return { kind: 'prompt', prompt: text(p['prompt'], limits) };
+    case 'Stop':
+      return { kind: 'stop', lastMessage: text(p['last_assistant_message'], limits) };
+    case 'PreCompact':
+      return {
+        kind: 'pre_compact',
+        trigger: str(p['trigger']) || 'auto',
+        instructions: text(p['custom_instructions'], limits),
+      };
+    case 'PostCompact':
+      return {
+        kind: 'post_compact',
+        trigger: str(p['trigger']) || 'auto',
+        summary: text(p['compact_summary'], limits),
+      };
+    case 'SessionEnd':
+      return { kind: 'session_end', reason: str(p['reason']) || 'other' };
+    default:
+      return null;
+  }
 }

@@ -7,7 +7,7 @@
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { claudeShapedEvent, optStr, readEnvelope, str, toolOf } from '../payload-fields.ts';
 
 /** The Codex hook events engram registers (the verified ones, plus compaction from Codex's docs). */
 export const CODEX_HOOK_EVENTS = [
@@ -48,29 +48,23 @@ export function normaliseCodexPayload(payload: unknown, options: NormaliseOption
         ...(optStr(p['model']) ? { model: str(p['model']) } : {}),
       };
       break;
-    case 'UserPromptSubmit':
-      event = { kind: 'prompt', prompt: text(p['prompt'], options) };
-      break;
     case 'PostToolUse': {
       const tool = toolOf(p, hook, options.skipTools);
       if (!tool.ok) return tool;
       event = toolEvent(p, options);
       break;
     }
-    case 'Stop':
-      event = { kind: 'stop', lastMessage: text(p['last_assistant_message'], options) };
-      break;
     case 'PreCompact':
       event = { kind: 'pre_compact', trigger: str(p['trigger']) || 'auto', instructions: '' };
       break;
     case 'PostCompact':
       event = { kind: 'post_compact', trigger: str(p['trigger']) || 'auto', summary: '' };
       break;
-    case 'SessionEnd':
-      event = { kind: 'session_end', reason: str(p['reason']) || 'other' };
-      break;
-    default:
-      return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+    default: {
+      const shared = claudeShapedEvent(hook, p, options);
+      if (!shared) return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+      event = shared;
+    }
   }
   return { ok: true, value: { hook, sessionId, cwd, transcriptPath, event } };
 }

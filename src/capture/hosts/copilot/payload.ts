@@ -11,7 +11,7 @@
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { claudeShapedEvent, optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
 
 /** The Copilot hook events engram registers (the verified PascalCase names, plus PreCompact from the docs). */
 export const COPILOT_HOOK_EVENTS = [
@@ -79,9 +79,6 @@ export function normaliseCopilotPayload(payload: unknown, options: NormaliseOpti
     case 'SessionStart':
       event = { kind: 'session_start', source: startSource(str(p['source'])) };
       break;
-    case 'UserPromptSubmit':
-      event = { kind: 'prompt', prompt: text(p['prompt'], options) };
-      break;
     case 'PostToolUse': {
       const tool = toolOf(p, hook, options.skipTools);
       if (!tool.ok) return tool;
@@ -100,22 +97,12 @@ export function normaliseCopilotPayload(payload: unknown, options: NormaliseOpti
       };
       break;
     }
-    case 'Stop':
+    default: {
       // Copilot's Stop carries no last message: the worker reads it from events.jsonl.
-      event = { kind: 'stop', lastMessage: text(p['last_assistant_message'], options) };
-      break;
-    case 'PreCompact':
-      event = {
-        kind: 'pre_compact',
-        trigger: str(p['trigger']) || 'auto',
-        instructions: text(p['custom_instructions'], options),
-      };
-      break;
-    case 'SessionEnd':
-      event = { kind: 'session_end', reason: str(p['reason']) || 'other' };
-      break;
-    default:
-      return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+      const shared = claudeShapedEvent(hook, p, options);
+      if (!shared) return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
+      event = shared;
+    }
   }
   return { ok: true, value: { hook, sessionId, cwd, transcriptPath, event } };
 }
