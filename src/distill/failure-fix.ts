@@ -30,6 +30,8 @@ export interface Fix {
   size: number;
   /** The edits in between only took code out. */
   deletion: boolean;
+  /** The line or two a small fix wrote, in the code's own words (none for a larger change). */
+  lines: string[];
 }
 
 /** Files that are configuration, manifests or infrastructure rather than the program's code. */
@@ -172,6 +174,10 @@ export function fixBetween(
         }`
       : '';
   const steps2 = unique(steps);
+  // The lines a small fix wrote: only when the edits in between were few (one or two changes).
+  const deletion = edits.length > 0 && edits.every((e) => e.deletion === true);
+  const removed = unique(edits.flatMap((e) => e.removed ?? []));
+  const lines = edits.length <= 2 ? unique(edits.flatMap((e) => e.lines ?? [])).slice(0, 3) : [];
   let kind: Fix['kind'] = 'none';
   let short = '';
   if (command !== '') {
@@ -192,12 +198,20 @@ export function fixBetween(
         said.fix,
       )?.[1] ?? said.fix
     ).replace(/[.:]$/, '');
-    const words = (action || said.cause).replace(/[.:]$/, '');
-    short = words ? `${clip(words, 90)} (in ${where})` : `change ${where}`;
+    const words = action.replace(/[.:]$/, '');
+    // Its own words for the fix, else the line the fix wrote, else its explanation of the cause.
+    if (words) short = `${clip(words, 90)} (in ${where})`;
+    else if (lines.length > 0) short = `in ${where}: \`${clip(lines[0] ?? '', 100)}\``;
+    else if (deletion && removed.length > 0)
+      short = `remove ${removed
+        .slice(0, 3)
+        .map((r) => `\`${r}\``)
+        .join(', ')} from ${basename(files[0] ?? '')}`;
+    else if (said.cause) short = `${clip(said.cause.replace(/[.:]$/, ''), 90)} (in ${where})`;
+    else short = `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
-  const deletion = edits.length > 0 && edits.every((e) => e.deletion === true);
-  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size, deletion };
+  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size, deletion, lines };
 }
 
 /**

@@ -71,7 +71,11 @@ export function gotchaDraft(
     snippet?: string;
     test?: string;
   },
-  fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> & { symbols?: string[]; resolvedBy: string },
+  fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> & {
+    symbols?: string[];
+    lines?: string[];
+    resolvedBy: string;
+  },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
   const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 160);
@@ -97,6 +101,10 @@ export function gotchaDraft(
             `changed: ${fix.files.slice(0, 4).join(', ')}${fix.symbols && fix.symbols.length > 0 ? ` (${fix.symbols.slice(0, 4).join(', ')})` : ''}`,
           ]
         : []),
+      // The line the fix wrote, when the title's fix is said in other words.
+      ...(fix.lines ?? [])
+        .filter((l) => !plain(fix.short).includes(plain(clip(l, 100))))
+        .map((l) => `now reads: \`${clip(l, 150)}\``),
       ...(fix.resolvedBy ? [`then passed: \`${clip(fix.resolvedBy, 100)}\``] : []),
       ...extraFacts,
     ]).slice(0, 10),
@@ -111,6 +119,9 @@ export function gotchaDraft(
     subject: `gotcha:${keyOf(e.key)}:${errorSignature(e.message)}`,
   };
 }
+
+/** Text without code quotes, in lower case: what a sentence says, for comparing two of them. */
+const plain = (s: string) => s.replace(/`/g, '').toLowerCase();
 
 /** The run where a command error stopped showing, and the last run before it that still showed it. */
 function resolvedAt(a: TurnAnalysis, e: TurnError): { failed: PartRun; resolving: PartRun } | null {

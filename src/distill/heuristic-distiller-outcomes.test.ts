@@ -124,7 +124,8 @@ describe('open only while the latest run of that purpose fails', () => {
     expect(r.summary?.nextSteps).toBe('');
     expect(r.resolutions?.find((x) => x.key === 'purpose:test')).toMatchObject({
       target: '',
-      fix: 'change cart.ts `total`',
+      // The line the fix wrote, in the code's own words.
+      fix: 'in cart.ts `total`: `return items.reduce((s, i) => s + i.price * i.qty, 0);`',
     });
   });
 
@@ -196,14 +197,15 @@ describe('gotchas, whole', () => {
     );
     const [gotcha] = ofType(r.observations, 'gotcha');
     expect(gotcha?.title).toBe(
-      '`git commit` fails: noAssignInExpressions: The assignment should not be in an expression. → Biome does not allow assignments inside expressions, so the loop ha…',
+      '`git commit` fails: noAssignInExpressions: The assignment should not be in an expression. → in sse.ts `events`: `for (let i = buf.indexOf("\\n\\n"); i !== -1; i…',
     );
     expect(gotcha?.facts).toEqual([
       'error: lint/suspicious/noAssignInExpressions: The assignment should not be in an expression.',
       'rule: lint/suspicious/noAssignInExpressions',
       'code: `while ((i = buf.indexOf("\\n\\n")) !== -1) {`',
       'cause: Biome does not allow assignments inside expressions, so the loop has to be restructured.',
-      'fix: Biome does not allow assignments inside expressions, so the loop has to be restructured (in sse.ts `events`)',
+      // Symptom, cause and the fix in the code's own words: the line it wrote.
+      'fix: in sse.ts `events`: `for (let i = buf.indexOf("\\n\\n"); i !== -1; i = buf.indexOf("\\n\\n")) {}`',
       'changed: src/sse.ts (events)',
     ]);
     expect(gotcha?.subject).toBe(

@@ -11,15 +11,22 @@ export interface TurnEdit {
   index: number;
   /** Definitions the edit added or changed. */
   symbols: string[];
+  /** Definitions the edit took out. */
+  removed: string[];
   imports: ImportChanges;
   /** Characters it changed (roughly: what differs between old and new text). */
   size: number;
   /** It only took text out (a deletion: an unused import or variable removed). */
   deletion: boolean;
+  /**
+   * The new text of the lines a small edit changed (at most two short lines per change, comments
+   * and blank lines left out): what the fix was, in the code's own words. Empty for a larger edit.
+   */
+  lines: string[];
 }
 
-/** Characters that differ between two texts once their common start and end are set aside: removed and added. */
-function changedChars(before: string, after: string): { removed: number; added: number } {
+/** Where two texts differ once their common start and end are set aside. */
+function changedSpan(before: string, after: string): { start: number; end: number } {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
@@ -29,7 +36,34 @@ function changedChars(before: string, after: string): { removed: number; added: 
     before[before.length - 1 - end] === after[after.length - 1 - end]
   )
     end++;
+  return { start, end };
+}
+
+/** Characters that differ between two texts once their common start and end are set aside: removed and added. */
+function changedChars(before: string, after: string): { removed: number; added: number } {
+  const { start, end } = changedSpan(before, after);
   return { removed: before.length - start - end, added: after.length - start - end };
+}
+
+/** A line that carries no code: blank, only punctuation, or a comment. */
+const NOT_CODE = /^(?:[\s{}()[\];,]*|(?:\/\/|#|--|\/\*|\*|<!--).*)$/;
+
+/**
+ * The lines of the new text that the old text did not have, when they are few and short (a fix the
+ * size of a line or three); none for a larger rewrite or a pure deletion.
+ */
+export function changedLines(before: string, after: string): string[] {
+  const { start, end } = changedSpan(before, after);
+  if (after.length - start - end <= 0) return [];
+  const from = after.lastIndexOf('\n', start - 1) + 1;
+  const stop = after.indexOf('\n', after.length - end);
+  const had = new Set(before.split('\n').map((l) => l.trim()));
+  const lines = after
+    .slice(from, stop === -1 ? after.length : stop)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => !had.has(l) && !NOT_CODE.test(l));
+  return lines.length <= 3 && lines.every((l) => l.length <= 140) ? lines : [];
 }
 
 /** An edit's old and new text, and what is known of the file around it. */
@@ -42,18 +76,31 @@ export interface EditText {
 /** The record of an edit (several old → new replacements of one file). */
 export function turnEdit(path: string, index: number, changes: readonly EditText[]): TurnEdit {
   const symbols = new Set<string>();
+  const removed = new Set<string>();
   const imports: ImportChanges = { added: [], removed: [] };
   let size = 0;
   let added = 0;
+  const lines: string[] = [];
   for (const c of changes) {
     const sum = summariseEdit(c.before, c.after, path, c.context ?? '');
     for (const x of [...sum.changed, ...sum.added]) symbols.add(x);
+    for (const x of sum.removed) removed.add(x);
     const im = importChanges(c.before, c.after);
     imports.added.push(...im.added);
     imports.removed.push(...im.removed);
     const changed = changedChars(c.before, c.after);
     size += Math.max(changed.removed, changed.added);
     added += changed.added;
+    lines.push(...changedLines(c.before, c.after));
   }
-  return { path, index, symbols: [...symbols].slice(0, 6), imports, size, deletion: size > 0 && added === 0 };
+  return {
+    path,
+    index,
+    symbols: [...symbols].slice(0, 6),
+    removed: [...removed].slice(0, 6),
+    imports,
+    size,
+    deletion: size > 0 && added === 0,
+    lines: changes.length <= 2 ? lines.slice(0, 3) : [],
+  };
 }

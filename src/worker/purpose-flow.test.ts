@@ -149,7 +149,7 @@ describe('outcomes by purpose, across sessions', () => {
       type: 'gotcha',
       status: 'active',
       title:
-        '`mise run lint` fails: noctx: os/exec.Command must not be called. use os/exec.CommandContext → change db_test.go `TestOpen`',
+        '`mise run lint` fails: noctx: os/exec.Command must not be called. use os/exec.CommandContext → in db_test.go `TestOpen`: `cmd := exec.CommandContext(context.Ba…',
       subject: 'gotcha:lint:noctx must not be called use',
     });
     expect(gotcha?.facts).toEqual(
