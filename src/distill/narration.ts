@@ -16,6 +16,9 @@ export function proseSentences(text: string): string[] {
         .trim()
         .replace(/^(?:[-*•>#]+|\d+[.)]|\[[ x]\])\s*/g, '')
         .replace(/\*\*/g, '')
+        // Check marks and emoji decorate a sentence; they are not part of what it says.
+        .replace(/^(?:[\p{Extended_Pictographic}\u2713\u2714\u2717\u2718\uFE0F\u200D]+\s*)+/u, '')
+        .replace(/(?:\s*[\p{Extended_Pictographic}\uFE0F\u200D]+)+$/u, '')
         .trim(),
     )
     .filter((s) => s.length >= 3);
@@ -59,6 +62,8 @@ export function outcomeSentence(
       if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
       if (known.some((n) => lower.includes(n))) score += 2;
       if (/`[^`]+`/.test(s)) score += 1;
+      // An exclamation cheers a result; a plain sentence states it.
+      if (s.endsWith('!')) score -= 2;
       if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
       // A hedge or a conditional states what might be, not what is.
       if (/\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b/i.test(s)) score -= 3;
