@@ -147,6 +147,9 @@ export function answeredFailures(
 /** The fact naming the failure a task's work answered (the worker matches it to later runs). */
 export const answeredFact = (canonical: string, message: string) =>
   `after \`${clip(canonical, 60)}\` failed: ${shortError(message || 'failed', 80)}`;
+/** The failure a task's work answered was not run again after it in that turn: the work is untested. */
+export const untestedFact = (canonical: string) =>
+  `untested: \`${clip(canonical, 60)}\` not run after it in that turn`;
 export const stillFailedFact = (canonical: string, message: string) =>
   `\`${clip(canonical, 60)}\` still failed after it: ${shortError(message || 'failed', 80)}`;
 /** A title stating an attempt: the work was done, the failure it answered was not gone. */
@@ -185,6 +188,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   const answeredFacts = answered.flatMap((f) => [
     answeredFact(f.canonical, f.message),
     ...(f.after?.outcome === 'failed' ? [stillFailedFact(f.canonical, f.after.message)] : []),
+    ...(f.after === null ? [untestedFact(f.canonical)] : []),
   ]);
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
   const commitFacts = s.commits.map(

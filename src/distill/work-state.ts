@@ -191,6 +191,10 @@ export function refutedAttempt(
   const error = failure.title.replace(/^`[^`]+` fails:\s*/, '');
   return {
     title: attemptTitle(work.title, command),
-    facts: unique([...work.facts, stillFailedFact(command, error)]).slice(0, 12),
+    // A later run answered what the work left untested: it still failed.
+    facts: unique([
+      ...work.facts.filter((f) => !/^untested: `[^`]+` not run after it/.test(f)),
+      stillFailedFact(command, error),
+    ]).slice(0, 12),
   };
 }

@@ -217,11 +217,14 @@ describe('outcomes by purpose, across sessions', () => {
         expect.stringMatching(/^`\.\/run\.sh` still failed after it: .*npm install --omit=dev/),
       ]),
     );
+    // The later failure answered what it had left untested.
+    expect(first?.facts.some((f) => f.startsWith('untested:'))).toBe(false);
     // The last attempt was never run again: it is what was done, not a failure, and not a fix either.
     const last = byCommit('bb3e424');
     expect(last?.title).toBe('Update npm in the container');
     expect(last?.facts.some((f) => f.startsWith('after `./run.sh` failed'))).toBe(true);
     expect(last?.facts.some((f) => f.includes('still failed'))).toBe(false);
+    expect(last?.facts).toContain('untested: `./run.sh` not run after it in that turn');
     // Unrelated work of the same turn answered nothing.
     const docs = byCommit('1a1a1a1');
     expect(docs?.title).toBe('Document the local setup');
