@@ -24,8 +24,9 @@ describe('standing knowledge', () => {
         d('fact', 'node 20 in this environment', { subject: 'env:version:node' }),
         d('gotcha', '`git push` fails: no upstream → --set-upstream'),
         d('feature', 'Add checkout page route'),
+        d('correction', 'Correction: why not run it?', { facts: ['asked: why not run it?'] }),
       ].map((x) => isStanding(x)),
-    ).toEqual([false, false, false, false]);
+    ).toEqual([false, false, false, false, false]);
     expect(isStanding(d('decision', 'Use Stripe Payment Intents'), { byUser: true })).toBe(true);
   });
 });

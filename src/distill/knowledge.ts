@@ -17,10 +17,13 @@ const REASON =
   /\b(?:because|since|so that|as it|instead of|rather than|over|to avoid|which (?:avoids|keeps|means))\b/i;
 
 /**
- * Standing knowledge: preferences, conventions, corrections, decisions with a reason (or made by the
+ * Standing knowledge: preferences, conventions, corrections (not those only asked), decisions with a reason (or made by the
  * user), and how to build, test, lint and run — in every SessionStart index until superseded.
  */
 export function isStanding(d: ObservationDraft, options: { byUser?: boolean } = {}): boolean {
+  // A correction the user only put as a question ("I see four uncommitted files?") set this session's
+  // claim right; it is not a rule for every later one.
+  if (d.type === 'correction' && d.facts.some((f) => f.startsWith('asked: '))) return false;
   if (RULES.has(d.type)) return true;
   if (d.type === 'decision')
     return (

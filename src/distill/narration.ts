@@ -17,8 +17,8 @@ export function proseSentences(text: string): string[] {
         .replace(/^(?:[-*•>#]+|\d+[.)]|\[[ x]\])\s*/g, '')
         .replace(/\*\*/g, '')
         // Check marks and emoji decorate a sentence; they are not part of what it says.
-        .replace(/^(?:[\p{Extended_Pictographic}\u2713\u2714\u2717\u2718\uFE0F\u200D]+\s*)+/u, '')
-        .replace(/(?:\s*[\p{Extended_Pictographic}\uFE0F\u200D]+)+$/u, '')
+        .replace(/^(?:(?:\p{Extended_Pictographic}|[\u2713\u2714\u2717\u2718]|\uFE0F|\u200D)+\s*)+/u, '')
+        .replace(/(?:\s*(?:\p{Extended_Pictographic}|\uFE0F|\u200D)+)+$/u, '')
         .trim(),
     )
     .filter((s) => s.length >= 3);

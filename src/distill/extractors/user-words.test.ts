@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isStanding } from '../knowledge.ts';
 import { moodOf } from './mood.ts';
 import {
   ask,
@@ -231,6 +232,9 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     ]);
     expect(kinds(granted)).toEqual([['correction', 'Correction: I see four uncommitted files?']]);
     expect(granted[0]?.draft.facts).toContain("confirmed: You're right!");
+    // Put only as a question: it set this session's claim right, it is not a rule for later sessions.
+    expect(granted[0]?.draft.facts).toContain('asked: I see four uncommitted files?');
+    expect(isStanding(granted[0]!.draft)).toBe(false);
     const disputed = extractUserWords([
       prompt('commit everything'),
       say('All changes are committed and the working tree is clean.'),

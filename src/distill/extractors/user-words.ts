@@ -318,6 +318,8 @@ export function readUtterance(u: Utterance): UserReading {
               .filter((s) => s.length >= 25 && !/^(?:let me|i'll|i will|now|next|first)\b/i.test(s))
               .slice(-2)
           : priorSentences.filter((s) => s.length >= 25 && sharedScore(s, p.words) >= 3).slice(0, 4);
+    // Put only as questions, the correction is about this session's claim, not a rule for later ones.
+    const onlyAsked = p.moods.length > 0 && p.moods.every((m) => m === 'challenge' || m === 'question');
     const memory = draft(
       u,
       'correction',
@@ -325,7 +327,7 @@ export function readUtterance(u: Utterance): UserReading {
       `The user corrected the assistant: ${quote(p.words)} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
       [
         `rejected: ${rejected}`,
-        `instead: ${p.words}`,
+        `${onlyAsked ? 'asked' : 'instead'}: ${p.words}`,
         ...(stance === 'agree' ? [`confirmed: ${firstSentences(u.reply, 1)[0] ?? ''}`] : []),
       ],
       u.channel === 'rejection' || stance === 'agree' ? 0.85 : 0.75,
