@@ -32,6 +32,20 @@ export interface Fix {
   deletion: boolean;
   /** The line or two a small fix wrote, in the code's own words (none for a larger change). */
   lines: string[];
+  /**
+   * It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
+   * reported was skipped, not fixed.
+   */
+  bypass: boolean;
+}
+
+/** Flags and environment settings that make git or a hook manager skip the repository's hooks. */
+const SKIPS_HOOKS = /(?:^|\s)(?:--no-verify|(?:HUSKY|LEFTHOOK)=0|SKIP_HOOKS?=\S+|SKIP=\S+)(?=\s|$)/;
+
+/** The run that passed skipped the hooks the failed run went through. */
+function skippedHooks(failed: PartRun, passed: PartRun): boolean {
+  const skips = (p: PartRun) => SKIPS_HOOKS.test(p.raw);
+  return skips(passed) && !skips(failed);
 }
 
 /** Files that are configuration, manifests or infrastructure rather than the program's code. */
@@ -180,7 +194,11 @@ export function fixBetween(
   const lines = edits.length <= 2 ? unique(edits.flatMap((e) => e.lines ?? [])).slice(0, 3) : [];
   let kind: Fix['kind'] = 'none';
   let short = '';
-  if (command !== '') {
+  const bypass = 'key' in from && skippedHooks(from as PartRun, to);
+  if (bypass) {
+    kind = 'command';
+    short = `skipped the hooks (\`${clip(command || to.raw, 60)}\`), not fixed`;
+  } else if (command !== '') {
     kind = 'command';
     short = `\`${command}\``;
   } else if (steps2.length > 0) {
@@ -211,7 +229,20 @@ export function fixBetween(
     else short = `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
-  return { kind, short, cause, files, symbols, steps: steps2, command, beyondWork, size, deletion, lines };
+  return {
+    kind,
+    short,
+    cause,
+    files,
+    symbols,
+    steps: steps2,
+    command,
+    beyondWork,
+    size,
+    deletion,
+    lines,
+    bypass,
+  };
 }
 
 /**

@@ -271,7 +271,8 @@ describe('gotchas, whole', () => {
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
       '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`',
-      '`git commit` fails: pre-commit: prettier --check failed → `git commit --no-verify`',
+      // Skipping the hooks got the commit through; it did not fix what the hook found.
+      '`git commit` fails: pre-commit: prettier --check failed → skipped the hooks (`git commit --no-verify`), not fixed',
     ]);
     expect(
       ofType(r.observations, 'gotcha')
