@@ -225,6 +225,10 @@ export function analyseTurn(
         branch: out?.branch ?? '',
         index,
         staged: staged.splice(0),
+        // `git commit --amend --no-edit`: this work folded into the last commit, under its message.
+        ...(/\bcommit\b[^|;&]*\s--amend\b/.test(command) && commitMessage(command) === null
+          ? { reused: true }
+          : {}),
       };
       a.commits.push(commit);
       tasks.commit(commit, index);

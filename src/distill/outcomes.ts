@@ -62,6 +62,7 @@ function segmentTexts(a: TurnAnalysis, s: Segment, last: boolean): string[] {
 
 function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
   for (const c of s.commits) {
+    if (c.reused) continue;
     const t = commitType(c.message);
     if (t) return t;
   }
@@ -86,7 +87,8 @@ function title(
   request: string,
   last: boolean,
 ): string {
-  const commit = s.commits[0];
+  // An amend that kept the earlier message names that earlier work, not this.
+  const commit = s.commits.find((c) => !c.reused);
   // A commit subject of a word or two ("init", "wip") says nothing of the work: the report does.
   const told = commit && commitTitle(commit.message).split(/\s+/).length >= 3;
   if (commit && told) return commitTitle(commit.message);
@@ -193,7 +195,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
   const commitFacts = s.commits.map(
     (c) =>
-      `committed${c.hash ? ` ${c.hash}` : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
+      `committed${c.hash ? ` ${c.hash}` : ''}${c.reused ? ' (amending the last commit, its message kept)' : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
   );
   // A test that found the code wrong and passes now: the bug this work fixed.
   const fixedHere = a.errors

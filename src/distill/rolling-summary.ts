@@ -123,7 +123,7 @@ export function mergeSummary(
     .join('; ');
 
   const done = [
-    ...a.commits.slice(0, 3).map((c) => `committed "${clip(c.message, 80)}"`),
+    ...a.commits.slice(0, 3).map((c) => `${c.reused ? 'amended' : 'committed'} "${clip(c.message, 80)}"`),
     a.commits.length > 3 ? `${a.commits.length - 3} more commits` : '',
     files.length > 0 ? `changed ${listed(files, 5)}` : '',
     ...passingChecks(a),

@@ -14,6 +14,8 @@ export interface TaskCommit {
   index: number;
   /** Paths staged by name for it (empty: everything, or not known). */
   staged: string[];
+  /** An amend that kept the earlier commit's message: the message says nothing of this work. */
+  reused?: boolean;
 }
 
 /** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */
