@@ -366,7 +366,8 @@ describe('commands by purpose', () => {
 
 describe('commits as they were made', () => {
   it('does not title work folded into the last commit with that commit’s earlier message', () => {
-    const chart = 'interface ChartData { a: number }\ninterface ChartData { a?: number }\nexport const chart = 1;\n';
+    const chart =
+      'interface ChartData { a: number }\ninterface ChartData { a?: number }\nexport const chart = 1;\n';
     const r = distil(
       turn(
         prompt('The pre-push typecheck fails after the rebase; fix it and push'),
@@ -380,10 +381,14 @@ describe('commits as they were made', () => {
       ),
     );
     const [work] = r.observations.filter((o) => o.facts.some((f) => f.startsWith('committed')));
-    expect(work?.title).toBe('Removed the duplicate `ChartData` interface in Chart.tsx; the typecheck passes again.');
+    expect(work?.title).toBe(
+      'Removed the duplicate `ChartData` interface in Chart.tsx; the typecheck passes again.',
+    );
     expect(work?.facts).toContain(
       'committed 190d0db (amending the last commit, its message kept): fix: properly exclude Prisma files from biome processing (on streaming)',
     );
-    expect(r.summary?.completed).toContain('amended "fix: properly exclude Prisma files from biome processing"');
+    expect(r.summary?.completed).toContain(
+      'amended "fix: properly exclude Prisma files from biome processing"',
+    );
   });
 });

@@ -257,7 +257,10 @@ describe('rolling summary fields over a long session', () => {
   it('keeps the first and the latest turns whole and drops whole turns between', async () => {
     const { append } = await import('./rolling-summary.ts');
     let field = '';
-    const turns = Array.from({ length: 40 }, (_, i) => `changed src/module-${i}.ts and ran the tests (turn ${i})`);
+    const turns = Array.from(
+      { length: 40 },
+      (_, i) => `changed src/module-${i}.ts and ran the tests (turn ${i})`,
+    );
     for (const t of turns) field = append(field, t);
     const parts = field.split(' | ');
     expect(field.length).toBeLessThanOrEqual(600);
@@ -315,5 +318,29 @@ describe('a turn that read external content', () => {
     const all = JSON.stringify(s);
     expect(all).not.toMatch(/shell history|The docs say/);
     expect(s?.nextSteps ?? '').not.toMatch(/deploy config/);
+  });
+});
+
+describe('completed is what was done', () => {
+  it('keeps a reply that did nothing out of Completed, unless it names a concrete result', () => {
+    const d = createHeuristicDistiller();
+    const poem = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Write me a short poem about sushi while we wait'),
+        stop('Rice pressed by patient hands, a sliver of the cold sea laid across it like a quiet promise.'),
+      ),
+    });
+    expect(poem.summary?.completed ?? '').toBe('');
+    const shared = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('are they done?'),
+        stop('Your session has been shared: https://gist.example.com/abc123'),
+      ),
+    });
+    expect(shared.summary?.completed).toBe('Your session has been shared: https://gist.example.com/abc123');
   });
 });

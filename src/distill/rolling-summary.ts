@@ -130,13 +130,21 @@ export function mergeSummary(
     ...dependencyFacts(a),
     a.pushed ? 'pushed' : '',
   ].filter(Boolean);
+  // A command that did something (not one that only looked) is work even when it left no file or
+  // commit; a reply that names something concrete (a link, code) reports a result. Anything else the
+  // reply opens with (a poem, an idea) is only what was said.
+  const acted =
+    done.length > 0 ||
+    a.commands.some((c) => c.parts.some((p) => p.outcome === 'passed' && p.purpose !== 'inspect')) ||
+    /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage);
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
   const answer = relayed
     ? ''
     : said !== ''
       ? clip(said, 160)
-      : nonAnswer(a.lastMessage)
+      : // With nothing done, the reply's opening is only what was said (a poem, an idea), not completed.
+        nonAnswer(a.lastMessage) || !acted
         ? ''
         : clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');

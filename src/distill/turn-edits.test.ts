@@ -14,7 +14,7 @@ describe('the lines a small edit wrote', () => {
     const after = [
       '#!/usr/bin/env bash',
       'set -euo pipefail',
-      '# fall back to the script\'s own directory',
+      "# fall back to the script's own directory",
       'DIR="${CLAUDE_PROJECT_DIR:-$(dirname "$0")/../..}"',
       'if [ "${LOCAL:-}" = "1" ]; then',
       '  exec go run "${DIR}/cmd/main.go" "$@"',
@@ -35,7 +35,8 @@ describe('the lines a small edit wrote', () => {
   });
 
   it('records the definitions an edit took out', () => {
-    const before = 'interface ChartData { a: number }\ninterface ChartOptions { b: string }\nexport const chart = 1;\n';
+    const before =
+      'interface ChartData { a: number }\ninterface ChartOptions { b: string }\nexport const chart = 1;\n';
     const e = turnEdit('src/Chart.tsx', 3, [{ before, after: 'export const chart = 1;\n' }]);
     expect(e).toMatchObject({ deletion: true, lines: [], removed: ['ChartData', 'ChartOptions'] });
   });
