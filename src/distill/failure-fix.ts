@@ -188,9 +188,9 @@ export function fixBetween(
         }`
       : '';
   const steps2 = unique(steps);
-  // The lines a small fix wrote: only when the edits in between were few (one or two changes).
   const deletion = edits.length > 0 && edits.every((e) => e.deletion === true);
   const removed = unique(edits.flatMap((e) => e.removed ?? []));
+  // The lines a small fix wrote: only when the edits in between were few (one or two changes).
   const lines = edits.length <= 2 ? unique(edits.flatMap((e) => e.lines ?? [])).slice(0, 3) : [];
   let kind: Fix['kind'] = 'none';
   let short = '';

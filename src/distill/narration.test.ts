@@ -16,4 +16,8 @@ describe('the assistant report as a title', () => {
       'The wrapper script now sources `.env` before it runs the hook command.',
     );
   });
+
+  it('does not take a heading or a list item for a statement', () => {
+    expect(outcomeSentence(['## Key capabilities\n- Pattern recognition across multiple runs\n'])).toBe('');
+  });
 });

@@ -55,6 +55,8 @@ export function outcomeSentence(
   [...texts].reverse().forEach((text, age) => {
     for (const s of proseSentences(text)) {
       if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) continue;
+      // A few words with no closing stop and no code: a heading or a list item, not a statement.
+      if (!/[.!?)"'`]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) continue;
       const lower = s.toLowerCase();
       let score = 0;
       if (ACTING.test(s)) score += 2;

@@ -139,14 +139,15 @@ export function mergeSummary(
     /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage);
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
-  const answer = relayed
-    ? ''
-    : said !== ''
-      ? clip(said, 160)
-      : // With nothing done, the reply's opening is only what was said (a poem, an idea), not completed.
-        nonAnswer(a.lastMessage) || !acted
-        ? ''
-        : clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
+  // With nothing done, the reply is only what was said (a poem, an idea, a reading), not completed.
+  const answer =
+    relayed || !acted
+      ? ''
+      : said !== ''
+        ? clip(said, 160)
+        : nonAnswer(a.lastMessage)
+          ? ''
+          : clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
   const notes = [
