@@ -342,5 +342,16 @@ describe('completed is what was done', () => {
       ),
     });
     expect(shared.summary?.completed).toBe('Your session has been shared: https://gist.example.com/abc123');
+    const answered = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Which port does the dev server use?'),
+        stop('The dev server listens on port 4321 (vite.config.ts sets server.port).'),
+      ),
+    });
+    expect(answered.summary?.completed).toBe(
+      'The dev server listens on port 4321 (vite.config.ts sets server.port).',
+    );
   });
 });

@@ -131,12 +131,14 @@ export function mergeSummary(
     a.pushed ? 'pushed' : '',
   ].filter(Boolean);
   // A command that did something (not one that only looked) is work even when it left no file or
-  // commit; a reply that names something concrete (a link, code) reports a result. Anything else the
-  // reply opens with (a poem, an idea) is only what was said.
+  // commit; a reply that names something concrete (a link, code) reports a result, and one to a
+  // question answers it. Anything else the reply opens with (a poem, an idea) is only what was said.
   const acted =
     done.length > 0 ||
     a.commands.some((c) => c.parts.some((p) => p.outcome === 'passed' && p.purpose !== 'inspect')) ||
-    /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage);
+    /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage) ||
+    // The user asked a question: the reply is its answer.
+    a.prompts.some((p) => /\?\s*$/.test(p.trim()));
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
   // With nothing done, the reply is only what was said (a poem, an idea, a reading), not completed.
