@@ -259,6 +259,8 @@ export function createCodexRolloutParser(
       case 'turn_context':
         model = str(p['model']) || model;
         cwd = str(p['cwd']) || cwd;
+        // A later read of a resumed session starts past `session_meta`: each turn names its cwd.
+        if (cwd !== '') parsed.cwd ??= cwd;
         break;
       case 'response_item':
         kept = responseItem(p, uuid, at);
