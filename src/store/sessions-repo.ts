@@ -66,6 +66,7 @@ export function createSessionsRepo(db: Db) {
     `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ? ORDER BY started_at`,
   );
   const getProject = lazyStatement(db, `SELECT id, name, key, root FROM projects WHERE id = ?`);
+  const cwdOf = lazyStatement(db, `SELECT cwd FROM sessions WHERE id = ?`);
   const projectStats = lazyStatement(
     db,
     `SELECT p.id, p.name, p.root, p.last_capture_at,
@@ -112,6 +113,11 @@ export function createSessionsRepo(db: Db) {
     get(sessionId: string): Session | null {
       const row = getSession().get(sessionId) as SessionRow | undefined;
       return row ? toSession(row) : null;
+    },
+    /** The working directory a session was first seen in, or null for a session not seen. */
+    cwdOf(sessionId: string): string | null {
+      const row = cwdOf().get(sessionId) as { cwd: string | null } | undefined;
+      return row?.cwd || null;
     },
     /** A project's sessions, oldest first. */
     ofProject(projectId: ProjectId): Session[] {

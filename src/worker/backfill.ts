@@ -1,11 +1,15 @@
 /**
- * Backfill: read every Claude Code transcript under a projects folder (`<slug>/<session>.jsonl`, and
- * `<slug>/<session>/subagents/agent-*.jsonl`) into memory. Resumable and repeatable: each file's
+ * Backfill: read the transcripts of earlier sessions into memory — every Claude Code transcript under a
+ * projects folder (`<slug>/<session>.jsonl`, and `<slug>/<session>/subagents/agent-*.jsonl`), and each
+ * other host's under its own folders, found by its finder (`capture/hosts/transcript-finders.ts`). Resumable and repeatable: each file's
  * progress is committed with what it produced, so an interrupted run continues and a second run adds
  * nothing.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { HostName } from '../capture/hosts/host-port.ts';
+import { transcriptFinder, type TranscriptFile } from '../capture/hosts/transcript-finders.ts';
+import { transcriptReaderFor } from '../capture/hosts/transcript-readers.ts';
 import type { ProjectLinks } from '../core/model.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
@@ -18,50 +22,29 @@ import {
   type PreparedIngest,
 } from './ingest-transcript.ts';
 
-export interface TranscriptFile {
-  path: string;
-  subagent: boolean;
-  bytes: number;
-  mtimeMs: number;
-}
+export type { TranscriptFile } from '../capture/hosts/transcript-finders.ts';
 
 /**
  * Transcript files under a folder laid out like `~/.claude/projects` (or one project folder of it):
  * every `*.jsonl` up to four levels down; those in a `subagents` folder are subagent transcripts.
- * Sessions come before subagents, oldest first.
+ * Sessions come before subagents, oldest first. (Any host's transcripts found this way are read by
+ * their own reader: the reader is picked by the file.)
  */
 export function findTranscripts(root: string): TranscriptFile[] {
-  const out: TranscriptFile[] = [];
-  const walk = (dir: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return; // unreadable or vanished
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      let st;
-      try {
-        st = statSync(path);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory() && depth < 4) walk(path, depth + 1);
-      else if (st.isFile() && name.endsWith('.jsonl')) {
-        out.push({ path, subagent: basename(dir) === 'subagents', bytes: st.size, mtimeMs: st.mtimeMs });
-      }
-    }
-  };
-  if (existsSync(root)) walk(root, 0);
-  return out.sort(
-    (a, b) =>
-      Number(a.subagent) - Number(b.subagent) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path),
-  );
+  return transcriptFinder('claude-code').find(root);
+}
+
+/** A folder of one host's transcripts, laid out as that host lays them out. */
+export interface TranscriptSource {
+  host: HostName;
+  root: string;
 }
 
 export interface BackfillOptions {
-  root: string;
+  /** A folder laid out like Claude Code's projects folder (every `*.jsonl` under it is read). */
+  root?: string;
+  /** Hosts' transcript folders, each searched by its host's finder. */
+  sources?: readonly TranscriptSource[];
   since?: number;
   project?: string;
   dryRun?: boolean;
@@ -86,12 +69,23 @@ export interface BackfillReport {
   created: number;
   sessions: number;
   usageMessages: number;
+  /** Files read per host. */
+  hosts: Record<string, number>;
   errors: { path: string; error: string }[];
 }
 
 function selectFiles(options: BackfillOptions): TranscriptFile[] {
-  const found = findTranscripts(options.root);
-  const seen = new Set(found.map((f) => f.path));
+  const found: TranscriptFile[] = [];
+  const seen = new Set<string>();
+  const lists = [
+    ...(options.root !== undefined ? [findTranscripts(options.root)] : []),
+    ...(options.sources ?? []).map((s) => transcriptFinder(s.host).find(s.root)),
+  ];
+  for (const f of lists.flat()) {
+    if (seen.has(f.path)) continue;
+    seen.add(f.path);
+    found.push(f);
+  }
   for (const path of options.extraFiles ?? []) {
     if (seen.has(path) || !path.endsWith('.jsonl')) continue;
     try {
@@ -99,6 +93,7 @@ function selectFiles(options: BackfillOptions): TranscriptFile[] {
       if (st.isFile())
         found.push({
           path,
+          host: transcriptReaderFor(path).host,
           subagent: basename(dirname(path)) === 'subagents',
           bytes: st.size,
           mtimeMs: st.mtimeMs,
@@ -107,6 +102,11 @@ function selectFiles(options: BackfillOptions): TranscriptFile[] {
       continue; // gone since: nothing to read
     }
   }
+  // Sessions before subagents, oldest first, whichever host wrote them.
+  found.sort(
+    (a, b) =>
+      Number(a.subagent) - Number(b.subagent) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path),
+  );
   const files = found.filter((f) => options.since === undefined || f.mtimeMs >= options.since);
   return options.limitFiles === undefined ? files : files.slice(0, options.limitFiles);
 }
@@ -120,6 +120,7 @@ function emptyReport(): BackfillReport {
     created: 0,
     sessions: 0,
     usageMessages: 0,
+    hosts: {},
     errors: [],
   };
 }
@@ -127,6 +128,7 @@ function emptyReport(): BackfillReport {
 function tally(report: BackfillReport, sessions: Set<string>, file: TranscriptFile, r: IngestReport): void {
   if (r.filtered) return;
   report.files++;
+  report.hosts[file.host] = (report.hosts[file.host] ?? 0) + 1;
   report.records += r.records;
   report.badLines += r.badLines + r.oversizeLines;
   report.created += r.created;
@@ -140,6 +142,7 @@ function ingestOptions(options: BackfillOptions, file: TranscriptFile) {
     mode: options.repair ? ('repair' as const) : ('backfill' as const),
     now: options.now(),
     subagent: file.subagent,
+    ...(file.cwd ? { cwd: file.cwd } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.project ? { projectFilter: options.project } : {}),
     ...(options.projectLinks ? { projectLinks: options.projectLinks } : {}),

@@ -18,7 +18,7 @@ import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
 import { importInboxInto } from './import-inbox.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
-import { readPendingTranscript, turnNarration } from './pending-transcript.ts';
+import { readPendingTranscript, turnNarration, withTranscriptOutcomes } from './pending-transcript.ts';
 import { splitTurns } from './split-turns.ts';
 import { storeKnowledge } from './store-knowledge.ts';
 
@@ -262,11 +262,11 @@ function commitTurn(
 ): TurnStep {
   const seqs = events.map((e) => e.seq);
   try {
-    // What the assistant said during the turn, read before the write transaction (file I/O).
-    const narration = deps.readTranscripts
-      ? turnNarration(readPendingTranscript(deps.store, events), events)
-      : [];
-    const heuristic = readTurn(deps, events, narration);
+    // What the assistant said during the turn, and how its tool calls ended where the hooks do not say
+    // (a Codex command's exit code), read from the transcript before the write transaction (file I/O).
+    const pending = deps.readTranscripts ? readPendingTranscript(deps.store, events) : null;
+    const narration = turnNarration(pending, events);
+    const heuristic = readTurn(deps, withTranscriptOutcomes(events, pending), narration);
     const spoken = spokenWithoutTranscript(deps, events);
     const created = deps.store.transaction(() => {
       // Someone else (a flush, or another worker before it lost its lock) may have done this turn.

@@ -6,7 +6,8 @@
 import { basename } from 'node:path';
 import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
-import { transcriptReaderFor } from '../capture/hosts/transcript-readers.ts';
+import type { HostName } from '../capture/hosts/host-port.ts';
+import { transcriptReaderFor, transcriptSessionId } from '../capture/hosts/transcript-readers.ts';
 import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
 import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Resolution } from '../distill/gotchas.ts';
@@ -90,6 +91,8 @@ export interface IngestPlan {
   dryRun: boolean;
   projectFilter: string | null;
   sessionId: string | null;
+  /** The session as the file's host names it (its name, folder or header), when the records do not say. */
+  fileSessionId: string;
   cwd: string | null;
   now: number;
   projectLinks: ProjectLinks;
@@ -104,6 +107,8 @@ export interface PreparedIngest {
   nothingToStore: boolean;
   sessionId: string;
   cwd: string;
+  /** The host that wrote the transcript (a session first seen here is recorded as its). */
+  host: HostName;
   project: Project;
   memories: TranscriptMemory[];
   resolutions: Resolution[];
@@ -136,7 +141,8 @@ export function planIngest(
   const previous = store.transcripts.progress(path);
   const restarted = previous !== null && !fingerprintMatches(path, previous.fingerprint);
   const keep = previous !== null && !restarted;
-  const sessionKey = options.sessionId ?? basename(path, '.jsonl');
+  const fileSessionId = transcriptSessionId(path) ?? basename(path, '.jsonl');
+  const sessionKey = options.sessionId ?? fileSessionId;
   return {
     path,
     offset: keep ? previous.offset : 0,
@@ -151,7 +157,9 @@ export function planIngest(
     dryRun: options.dryRun === true,
     projectFilter: options.projectFilter ?? null,
     sessionId: options.sessionId ?? null,
-    cwd: options.cwd ?? null,
+    fileSessionId,
+    // A later read of a file whose records name the cwd only at its start: the session's own.
+    cwd: options.cwd ?? store.sessions.cwdOf(sessionKey),
     now: options.now,
     projectLinks: options.projectLinks ?? {},
     claim: previous ? { offset: previous.offset, fingerprint: previous.fingerprint } : null,
@@ -168,7 +176,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     else parser.add(line.value);
   }
   const parsed = parser.result();
-  const sessionId = plan.sessionId ?? parsed.sessionId ?? basename(plan.path, '.jsonl');
+  const sessionId = plan.sessionId ?? parsed.sessionId ?? plan.fileSessionId;
   const cwd = parsed.cwd ?? plan.cwd ?? '/';
   const report: IngestReport = {
     path: plan.path,
@@ -192,6 +200,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     report,
     sessionId,
     cwd,
+    host: reader.host,
     project,
     live: plan.live,
     usage: parsed.usage,
@@ -262,7 +271,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
     if (!subagent) {
       store.sessions.touch(
         p.project,
-        { id: p.sessionId, cwd: p.cwd, transcriptPath: report.path },
+        { id: p.sessionId, cwd: p.cwd, transcriptPath: report.path, host: p.host },
         'transcript',
         p.firstAt,
         p.lastAt,

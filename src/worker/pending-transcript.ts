@@ -56,3 +56,40 @@ export function turnNarration(
       : [],
   );
 }
+
+/**
+ * The turn's events with what only the transcript knows of their outcome: a tool call the hook reported
+ * as done (Codex's PostToolUse carries a command's output, never its exit status) whose transcript
+ * record says it failed — a non-zero exit code — becomes the failure it was. Matched by the call's id;
+ * a call id used again is matched to the transcript's call nearest in time. Events are not rewritten in
+ * the store: this is how the turn is read.
+ */
+export function withTranscriptOutcomes(
+  events: QueuedEvent[],
+  pending: PendingTranscript | null,
+): QueuedEvent[] {
+  if (!pending) return events;
+  const failed = new Map<string, Extract<TranscriptEntry, { kind: 'tool_call' }>[]>();
+  for (const e of pending.parsed.entries)
+    if (e.kind === 'tool_call' && e.result?.isError && !e.sidechain)
+      failed.set(e.id, [...(failed.get(e.id) ?? []), e]);
+  if (failed.size === 0) return events;
+  return events.map((q) => {
+    const e = q.event;
+    if (e.kind !== 'tool' || !e.toolUseId) return q;
+    const calls = failed.get(e.toolUseId);
+    if (!calls) return q;
+    // Another call with this id that succeeded may be nearer: then this one did not fail.
+    const same = pending.parsed.entries.filter(
+      (c): c is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
+        c.kind === 'tool_call' && c.id === e.toolUseId,
+    );
+    const nearest = same.reduce((a, b) => (Math.abs(b.at - q.at) < Math.abs(a.at - q.at) ? b : a));
+    if (!nearest.result?.isError) return q;
+    const { response: _response, ...rest } = e;
+    return {
+      ...q,
+      event: { ...rest, kind: 'tool_failure', error: nearest.result.text, interrupted: false },
+    };
+  });
+}

@@ -6,6 +6,7 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 20);
 const file = (path: string, ageDays: number, bytes = 1000, subagent = false): TranscriptFile => ({
   path,
+  host: 'claude-code',
   subagent,
   bytes,
   mtimeMs: NOW - ageDays * DAY,

@@ -1,10 +1,13 @@
 /**
  * Which reader a transcript file needs: a Copilot CLI session log by its path (`…/session-state/<id>/
- * events.jsonl`); a Gemini CLI chat file by its first record (a header of its own: `sessionId`,
- * `projectHash`); everything else is read as Claude Code's records. All give the same
- * `ParsedTranscript`; the worker asks here, so it never knows a host's transcript format.
+ * events.jsonl`); a Codex rollout by its name (`rollout-….jsonl`) or its first line (`session_meta`); a
+ * Gemini CLI chat file by its first record (a header of its own: `sessionId`, `projectHash`); everything
+ * else is read as Claude Code's records. All give the same `ParsedTranscript`; the worker asks here, so
+ * it never knows a host's transcript format. Each reader names its host: a session first seen through
+ * its transcript (backfill) is recorded as that host's.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { SkippedLine } from '../transcript/read-jsonl.ts';
 import {
   createTranscriptParser,
@@ -12,6 +15,13 @@ import {
   type ParsedTranscript,
 } from '../transcript/transcript-entries.ts';
 import type { ChainLink, TranscriptEntry } from '../../core/transcript.ts';
+import type { HostCapabilities, HostName } from './host-port.ts';
+import {
+  createCodexRolloutParser,
+  isCodexRollout,
+  peekCodexLine,
+  rolloutSessionId,
+} from './codex/rollout.ts';
 import { createCopilotEventsParser, isCopilotEventsLog } from './copilot/events-log.ts';
 import { createGeminiChatParser, isGeminiChatHeader } from './gemini/chat-file.ts';
 
@@ -22,27 +32,50 @@ export interface TranscriptParser {
 }
 
 export interface TranscriptReader {
-  format: 'claude-code-jsonl' | 'gemini-chat-jsonl' | 'copilot-events-jsonl';
+  format: NonNullable<HostCapabilities['transcripts']>;
+  /** The host that writes this format. */
+  host: HostName;
   /** Lines recognised without parsing (`readJsonlFrom`'s `peek`). */
   peek: (line: string) => SkippedLine | null;
   parser: (context: readonly TranscriptEntry[], chain: readonly ChainLink[]) => TranscriptParser;
+  /** The session a file holds, from its path or its first line (null: the records must say). */
+  sessionIdOf: (path: string, firstLine: string) => string | null;
 }
 
 const CLAUDE_CODE: TranscriptReader = {
   format: 'claude-code-jsonl',
+  host: 'claude-code',
   peek: peekSkippedType,
   parser: createTranscriptParser,
+  sessionIdOf: (path) => basename(path, '.jsonl'),
 };
 const GEMINI: TranscriptReader = {
   format: 'gemini-chat-jsonl',
+  host: 'gemini',
   peek: () => null,
   parser: createGeminiChatParser,
+  // The header's `sessionId` (the file name holds only a prefix of it).
+  sessionIdOf: (_path, line) => /"sessionId":"([^"]+)"/.exec(line)?.[1] ?? null,
 };
 
 const COPILOT: TranscriptReader = {
   format: 'copilot-events-jsonl',
+  host: 'copilot',
   peek: () => null,
   parser: (context) => createCopilotEventsParser(context),
+  sessionIdOf: (path) => basename(dirname(path)),
+};
+
+const CODEX: TranscriptReader = {
+  format: 'codex-rollout-jsonl',
+  host: 'codex',
+  peek: peekCodexLine,
+  parser: createCodexRolloutParser,
+  // The name ends with it; else the `session_meta` line (its id comes early in the payload).
+  sessionIdOf: (path, line) =>
+    rolloutSessionId(path) ??
+    /"(?:session_id|id)":"([^"]+)"/.exec(line.slice(line.indexOf('"payload"')))?.[1] ??
+    null,
 };
 
 /** The first line of a file (at most 4 KB of it), or '' when it cannot be read. */
@@ -64,14 +97,24 @@ function firstLine(path: string): string {
   }
 }
 
-/** The reader for the transcript at `path`. */
-export function transcriptReaderFor(path: string): TranscriptReader {
+function readerOf(path: string, line: string): TranscriptReader {
   if (isCopilotEventsLog(path)) return COPILOT;
-  const line = firstLine(path);
+  if (isCodexRollout(path, line)) return CODEX;
   if (!line.includes('"projectHash"')) return CLAUDE_CODE;
   try {
     return isGeminiChatHeader(JSON.parse(line)) ? GEMINI : CLAUDE_CODE;
   } catch {
     return CLAUDE_CODE;
   }
+}
+
+/** The reader for the transcript at `path`. */
+export function transcriptReaderFor(path: string): TranscriptReader {
+  return readerOf(path, isCopilotEventsLog(path) ? '' : firstLine(path));
+}
+
+/** The session the transcript at `path` holds, as its host names it (file name, folder or header). */
+export function transcriptSessionId(path: string): string | null {
+  const line = isCopilotEventsLog(path) ? '' : firstLine(path);
+  return readerOf(path, line).sessionIdOf(path, line);
 }

@@ -18,7 +18,7 @@ function recorded(event: string): Record<string, unknown>[] {
 const SESSION = '01a21e00-7f81-7130-90e7-41be03aaae11';
 
 describe('the Codex adapter on recorded payloads', () => {
-  it('maps each recorded event to engram’s event, with the session and cwd (not the rollout: unread)', () => {
+  it('maps each recorded event to engram’s event, with the session, cwd and rollout', () => {
     const one = (event: string, index = 0) => {
       const r = codexAdapter.normalise(recorded(event)[index], options);
       if (!r.ok) throw new Error(`${event}: ${r.reason}`);
@@ -26,7 +26,8 @@ describe('the Codex adapter on recorded payloads', () => {
         hook: event,
         sessionId: SESSION,
         cwd: '{{project}}',
-        transcriptPath: null,
+        transcriptPath:
+          '{{home}}/.codex/sessions/2026/11/27/rollout-2026-11-27T17-14-38-01a21e00-7f81-7130-90e7-41be03aaae11.jsonl',
       });
       expect(capturedEventProblem(r.value.event)).toBeNull();
       return r.value.event;

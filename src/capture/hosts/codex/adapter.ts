@@ -24,7 +24,7 @@ export const codexAdapter: HostAdapter = {
     contextCharCap: CONTEXT_CHAR_CAP,
     strictOutput: true,
     toolFailureEvent: false,
-    transcripts: 'codex-rollout-jsonl', // kept by Codex; engram does not read rollouts yet
+    transcripts: 'codex-rollout-jsonl',
     hookTrust: true,
     loadsRulesFiles: ['AGENTS.md'],
   },

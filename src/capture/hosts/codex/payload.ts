@@ -2,7 +2,8 @@
  * Codex CLI hook payloads → engram's CapturedEvent. Codex's payloads follow Claude Code's field names
  * (`hook_event_name`, `session_id`, `tool_name`, …) with its own differences: a tool's response is the
  * command's output as one string with no exit status, there is no failure event (a failing command is
- * a PostToolUse whose output says so), and every turn carries a `turn_id`. Facts: docs/hosts.md.
+ * a PostToolUse whose output says so; its exit code is in the rollout, which the worker reads), and
+ * every turn carries a `turn_id`. Facts: docs/hosts.md.
  */
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
@@ -36,9 +37,9 @@ export function normaliseCodexPayload(payload: unknown, options: NormaliseOption
   if (!envelope.ok) return envelope;
   const { p, hook, sessionId } = envelope;
   const cwd = optStr(p['cwd']) ?? options.fallbackCwd;
-  // The rollout (`transcript_path`) is not handed on: the worker's transcript reader knows Claude Code's
-  // JSONL only, and a rollout read as that yields no user words, so the turn's words come from its events.
-  const transcriptPath = null;
+  // The rollout: the worker reads it after each turn (`codex/rollout.ts`) for the user's words as typed,
+  // the assistant's words between tool calls, and each command's exit code.
+  const transcriptPath = optStr(p['transcript_path']) ?? null;
   let event: CapturedEvent;
   switch (hook) {
     case 'SessionStart':

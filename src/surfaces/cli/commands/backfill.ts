@@ -1,6 +1,7 @@
 /**
- * `engram backfill`: read the transcripts a user already has into memory, with a progress bar on a
- * terminal; resumable and repeatable.
+ * `engram backfill`: read the transcripts a user already has into memory — Claude Code's, Codex's
+ * rollouts, Gemini CLI's chat files and Copilot CLI's session logs, each host's found in its own folders
+ * (`--host` for one of them) — with a progress bar on a terminal; resumable and repeatable.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,13 +9,22 @@ import { EngramError } from '../../../core/errors.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { backfill, backfillParallel, type BackfillOptions } from '../../../worker/backfill.ts';
+import { HOST_NAMES, isHostName, type HostName } from '../../../capture/hosts/host-port.ts';
+import { transcriptFinder } from '../../../capture/hosts/transcript-finders.ts';
+import {
+  backfill,
+  backfillParallel,
+  type BackfillOptions,
+  type TranscriptSource,
+} from '../../../worker/backfill.ts';
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec } from '../registry.ts';
 
 export interface BackfillFlags {
   json: boolean;
+  /** Only this host's transcripts (else every host's). */
+  host?: HostName;
   from?: string;
   since?: string;
   project?: string;
@@ -35,15 +45,37 @@ export function parseSince(text: string): number {
   return t;
 }
 
+/**
+ * Where to look: `--from DIR` as the named host lays out its folder (without `--host`, every `*.jsonl`
+ * under it, each read by the reader its file needs); else each host's own folders.
+ */
+export function backfillSources(
+  ctx: CliContext,
+  flags: Pick<BackfillFlags, 'host' | 'from'>,
+): { root?: string; sources: TranscriptSource[] } {
+  const home = ctx.runtime.env['HOME'] || homedir();
+  if (flags.from !== undefined) {
+    const dir = resolve(ctx.cwd, flags.from);
+    return flags.host ? { sources: [{ host: flags.host, root: dir }] } : { root: dir, sources: [] };
+  }
+  const hosts = flags.host ? [flags.host] : HOST_NAMES;
+  return {
+    sources: hosts.flatMap((host) =>
+      transcriptFinder(host)
+        .roots(ctx.runtime.env, home)
+        .map((root) => ({ host, root })),
+    ),
+  };
+}
+
 export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Promise<number> {
-  const root = resolve(
-    ctx.cwd,
-    flags.from ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects'),
-  );
+  const where = backfillSources(ctx, flags);
+  const roots = [...(where.root !== undefined ? [where.root] : []), ...where.sources.map((s) => s.root)];
+  const root = where.root ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
   const since = flags.since ? parseSince(flags.since) : undefined;
   const showProgress = ctx.io.isTTY && !flags.json;
   const options: BackfillOptions = {
-    root,
+    ...where,
     distiller: createHeuristicDistiller(),
     now: ctx.now,
     dryRun: flags.dryRun,
@@ -80,7 +112,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     store.close();
   }
   if (flags.json) {
-    printJson(ctx, { root, dryRun: flags.dryRun, ...report });
+    printJson(ctx, { root, roots, dryRun: flags.dryRun, ...report });
     return report.errors.length > 0 ? 1 : 0;
   }
   const skipped = Object.entries(report.skipped)
@@ -88,7 +120,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     .map(([t, n]) => `${t} ${n}`)
     .join(', ');
   ctx.io.out(
-    `${flags.dryRun ? 'would read' : 'read'} ${report.files} transcript files (${report.sessions} sessions, ${report.records} records) from ${root}\n` +
+    `${flags.dryRun ? 'would read' : 'read'} ${report.files} transcript files (${report.sessions} sessions, ${report.records} records)${hostsRead(report.hosts)} from ${roots.join(', ')}\n` +
       `${flags.dryRun ? 'would create' : 'created'} ${report.created} memories; ${report.usageMessages} API messages of token usage\n` +
       (skipped ? `skipped records (nothing to keep): ${skipped}\n` : '') +
       (report.badLines > 0 ? `unreadable lines: ${report.badLines}\n` : '') +
@@ -97,16 +129,30 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
   return report.errors.length > 0 ? 1 : 0;
 }
 
+/** ` — codex 2, claude-code 5` when more than one host's files were read. */
+function hostsRead(hosts: Record<string, number>): string {
+  const read = Object.entries(hosts).filter(([, n]) => n > 0);
+  return read.length > 1 ? ` — ${read.map(([h, n]) => `${h} ${n}`).join(', ')}` : '';
+}
+
 export const backfillSpec: CommandSpec = {
   name: 'backfill',
   group: 'Memory',
-  summary: 'read existing Claude Code transcripts into memory (resumable, repeatable)',
-  usage: '[--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]',
+  summary: 'read your earlier sessions’ transcripts into memory (resumable, repeatable)',
+  usage: '[--host NAME] [--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]',
+  details:
+    "Reads every host's transcripts from its own folders: Claude Code's ~/.claude/projects, Codex's rollouts in $CODEX_HOME/sessions and archived_sessions (default ~/.codex), Gemini CLI's chat files in ~/.gemini/tmp, Copilot CLI's session logs in $COPILOT_HOME/session-state (default ~/.copilot). Each session keeps its own times and host; a session the hooks captured adds only what its transcript alone shows.",
   flags: {
+    host: {
+      type: 'string',
+      value: 'NAME',
+      description: `only this agent's transcripts: ${HOST_NAMES.join(', ')} (default: every one)`,
+    },
     from: {
       type: 'string',
       value: 'DIR',
-      description: 'where the transcripts are (default ~/.claude/projects)',
+      description:
+        "where the transcripts are instead (laid out like --host's folder; without --host, every *.jsonl under it)",
     },
     since: {
       type: 'string',
@@ -123,6 +169,7 @@ export const backfillSpec: CommandSpec = {
   examples: [
     'engram backfill',
     'engram backfill --since 30d --dry-run',
+    'engram backfill --host codex',
     'engram backfill --from ./old-transcripts',
   ],
   run: (ctx, args) => {
@@ -133,11 +180,17 @@ export const backfillSpec: CommandSpec = {
       throw new EngramError('INPUT_INVALID', `--from: not a directory: ${resolve(ctx.cwd, from)}`, {
         hint: 'Name a folder laid out like ~/.claude/projects (or one project folder of it).',
       });
+    const host = stringFlag(args, 'host');
+    if (host !== undefined && !isHostName(host))
+      throw new EngramError('INPUT_INVALID', `--host: engram has no adapter for "${host}"`, {
+        hint: `Give one of: ${HOST_NAMES.join(', ')}.`,
+      });
     const since = stringFlag(args, 'since');
     const project = stringFlag(args, 'project');
     return backfillCommand(ctx, {
       json: args.json,
       dryRun: boolFlag(args, 'dry-run'),
+      ...(host ? { host } : {}),
       ...(from ? { from } : {}),
       ...(since ? { since } : {}),
       ...(project ? { project } : {}),

@@ -10,7 +10,9 @@ import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
 import { registerMcpServer, unregisterMcpServer } from '../claude-mcp.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
-import { findTranscripts } from '../../../worker/backfill.ts';
+import { claudeCodeAdapter } from '../../../capture/hosts/claude-code/adapter.ts';
+import type { HostAdapter } from '../../../capture/hosts/host-port.ts';
+import { transcriptFinder } from '../../../capture/hosts/transcript-finders.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../registry.ts';
 import { backfillCommand } from './backfill.ts';
@@ -48,18 +50,24 @@ function registerMcp(ctx: CliContext): { path: string; changed: boolean } {
   };
 }
 
-/** After installing: read existing transcripts now (`--backfill`), or say how to. */
-async function offerBackfill(ctx: CliContext, flags: { json: boolean; backfill: boolean }): Promise<void> {
-  const projects = join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
-  const count = findTranscripts(projects).filter((f) => !f.subagent).length;
+/** After installing: read the host's existing transcripts now (`--backfill`), or say how to. */
+async function offerBackfill(
+  ctx: CliContext,
+  host: HostAdapter,
+  flags: { json: boolean; backfill: boolean },
+): Promise<void> {
+  const finder = transcriptFinder(host.name);
+  const roots = finder.roots(ctx.runtime.env, ctx.runtime.env['HOME'] || homedir());
+  const count = roots.flatMap((root) => finder.find(root)).filter((f) => !f.subagent).length;
   if (count === 0) return;
   if (flags.backfill) {
-    await backfillCommand(ctx, { json: flags.json, dryRun: false });
+    await backfillCommand(ctx, { json: flags.json, dryRun: false, host: host.name });
     return;
   }
   if (!flags.json) {
+    const command = host.name === 'claude-code' ? 'engram backfill' : `engram backfill --host ${host.name}`;
     ctx.io.out(
-      `  you have ${count} earlier Claude Code sessions in ${projects}; read them into memory with "engram backfill"\n` +
+      `  you have ${count} earlier ${host.setup.label} sessions in ${roots.filter(existsSync).join(', ')}; read them into memory with "${command}"\n` +
         '  (or install with --backfill to do it now)\n',
     );
   }
@@ -79,7 +87,7 @@ export async function installCommand(
   const mcp = flags.settings ? null : registerMcp(ctx);
   if (flags.json) {
     printJson(ctx, { ...report, mcp: mcp ? { path: mcp.path, changed: mcp.changed } : null });
-    if (flags.backfill) await offerBackfill(ctx, { json: true, backfill: true });
+    if (flags.backfill) await offerBackfill(ctx, claudeCodeAdapter, { json: true, backfill: true });
     return 0;
   }
   const lines = [
@@ -95,7 +103,7 @@ export async function installCommand(
     '  undo with "engram uninstall"',
   );
   ctx.io.out(`${lines.join('\n')}\n`);
-  await offerBackfill(ctx, { json: false, backfill: flags.backfill === true });
+  await offerBackfill(ctx, claudeCodeAdapter, { json: false, backfill: flags.backfill === true });
   return 0;
 }
 
@@ -157,16 +165,14 @@ export const installSpec: CommandSpec = {
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
-  run: (ctx, args) => {
+  run: async (ctx, args) => {
     const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);
     if (host.name !== 'claude-code') {
-      if (boolFlag(args, 'backfill'))
-        throw new EngramError(
-          'INPUT_INVALID',
-          `--backfill reads Claude Code transcripts only, not ${host.setup.label}'s`,
-        );
-      return installHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
+      const code = installHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
+      const backfill = boolFlag(args, 'backfill');
+      if (!args.json || backfill) await offerBackfill(ctx, host, { json: args.json, backfill });
+      return code;
     }
     return installCommand(ctx, {
       json: args.json,
