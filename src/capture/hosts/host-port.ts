@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini', 'opencode'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -28,7 +28,12 @@ export interface HostCapabilities {
   toolFailureEvent: boolean;
   /** The host keeps a transcript engram can read (`null`: none; else its format). */
   transcripts:
-    'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | 'gemini-chat-jsonl' | null;
+    | 'claude-code-jsonl'
+    | 'codex-rollout-jsonl'
+    | 'copilot-events-jsonl'
+    | 'gemini-chat-jsonl'
+    | 'opencode-sqlite'
+    | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
   /**
@@ -85,6 +90,20 @@ export interface HostHookSetup {
   flatEntries?: { commandKey: string; timeoutKey: string };
   /** The folder holding the host's transcripts (for backfill and messages), or null. */
   transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
+  /**
+   * The host runs no hook commands but loads an in-process plugin (opencode): `engram install` writes
+   * this file (at `hooksFile`) instead of merging hook entries, and `uninstall` deletes it.
+   */
+  plugin?: {
+    /** The plugin's text, calling `node hook` (absolute paths) with `hookArgs`. */
+    source: (hook: { node: string; bundle: string }, createdDirs: readonly string[]) => string;
+    /** Does this text carry engram's mark (so install may replace it and uninstall delete it)? */
+    isEngrams: (text: string) => boolean;
+    /** The folders an install created (recorded in the file), for uninstall to remove when empty. */
+    createdDirs: (text: string) => string[];
+    /** The files the plugin runs (the node binary, engram's hook bundle), read back from its text. */
+    targets: (text: string) => string[];
+  };
 }
 
 /** One host's adapter. */
