@@ -144,7 +144,7 @@ export const installSpec: CommandSpec = {
   summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
   usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json. Idempotent; undo with "engram uninstall" (with the same --host).',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode). Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
     host: HOST_FLAG,
     settings: SETTINGS_FLAG,
@@ -154,6 +154,7 @@ export const installSpec: CommandSpec = {
     'engram install',
     'engram install --host codex',
     'engram install --host gemini',
+    'engram install --host opencode',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
@@ -182,7 +183,12 @@ export const uninstallSpec: CommandSpec = {
   summary: "take engram's hooks and MCP server out again (memories stay)",
   usage: '[--host NAME] [--settings FILE]',
   flags: { host: HOST_FLAG, settings: SETTINGS_FLAG },
-  examples: ['engram uninstall', 'engram uninstall --host codex', 'engram uninstall --host gemini'],
+  examples: [
+    'engram uninstall',
+    'engram uninstall --host codex',
+    'engram uninstall --host gemini',
+    'engram uninstall --host opencode',
+  ],
   run: (ctx, args) => {
     const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);
