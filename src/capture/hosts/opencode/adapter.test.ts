@@ -95,6 +95,7 @@ describe('the opencode adapter', () => {
       {
         contextSeconds: 10,
         endSeconds: 3,
+        hookSeconds: 15,
       },
     );
     expect(isEngramPlugin(text)).toBe(true);

@@ -23,9 +23,10 @@ const INJECTS_AT: readonly string[] = ['SessionStart', 'UserPromptSubmit'];
 const HOOK_ARGS: readonly string[] = ['--host', 'opencode'];
 /**
  * How long the plugin waits: for the context of a model request (the session's index, the prompt's
- * recall), and, as opencode shuts down, for the last events to be handed over. Nothing else waits.
+ * recall), and, as opencode shuts down, for the last events to be handed over (nothing else waits);
+ * and how long one hook process may run before it is stopped (so a hung one cannot hold up the rest).
  */
-const WAITS = { contextSeconds: 10, endSeconds: 3 };
+const WAITS = { contextSeconds: 10, endSeconds: 3, hookSeconds: 15 };
 
 type Env = Readonly<Record<string, string | undefined>>;
 

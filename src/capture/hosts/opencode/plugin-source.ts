@@ -101,7 +101,14 @@ export const EngramMemory = async ({ client, directory }) => {
         child.stdout.setEncoding('utf8');
         child.stdout.on('data', (chunk) => { out += chunk; });
       }
+      // A hook that hangs must not hold up the session's later events: it is stopped, as hosts stop theirs.
+      const limit = setTimeout(() => {
+        log('engram hook took too long; stopped', { hook: payload.hook_event_name });
+        child.kill();
+      }, HOOK_LIMIT_MS);
+      limit.unref?.();
       child.on('close', (code) => {
+        clearTimeout(limit);
         if (code !== 0) log('engram hook failed', { hook: payload.hook_event_name, code });
         resolve(out);
       });
@@ -228,7 +235,7 @@ export function opencodePluginSource(
   hook: { node: string; bundle: string },
   hookArgs: readonly string[],
   createdDirs: readonly string[],
-  waits: { contextSeconds: number; endSeconds: number },
+  waits: { contextSeconds: number; endSeconds: number; hookSeconds: number },
 ): string {
   return [
     OPENCODE_PLUGIN_MARK,
@@ -242,6 +249,7 @@ export function opencodePluginSource(
     `const HOOK_ARGS = ${JSON.stringify(hookArgs)};`,
     `const CONTEXT_WAIT_MS = ${Math.round(waits.contextSeconds * 1000)};`,
     `const END_WAIT_MS = ${Math.round(waits.endSeconds * 1000)};`,
+    `const HOOK_LIMIT_MS = ${Math.round(waits.hookSeconds * 1000)};`,
     BODY,
   ].join('\n');
 }

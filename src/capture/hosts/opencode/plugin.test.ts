@@ -27,6 +27,7 @@ process.stdin.on('end', () => {
   const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   fs.appendFileSync(log, JSON.stringify({ args, cwd: process.cwd(), payload }) + '\n');
   const hook = payload.hook_event_name;
+  if (payload.parts?.[0]?.text === 'hang') setInterval(() => {}, 1000); // a hook that never ends
   if (hook === 'SessionStart' || hook === 'UserPromptSubmit')
     process.stdout.write(JSON.stringify({ additionalContext: 'context of ' + hook }));
 });
@@ -42,6 +43,7 @@ afterAll(() => {
 /** The plugin, loaded as opencode loads it, calling `node record.cjs <log>` as its hook. */
 async function loadPlugin(
   node = process.execPath,
+  hookSeconds = 30,
 ): Promise<{ hooks: Hooks; kept: () => Kept[]; logged: unknown[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-opencode-plugin-'));
   dirs.push(dir);
@@ -54,10 +56,7 @@ async function loadPlugin(
     { node, bundle: join(dir, 'record.cjs') },
     [log, '--host', 'opencode'],
     [],
-    {
-      contextSeconds: 30,
-      endSeconds: 30,
-    },
+    { contextSeconds: 30, endSeconds: 30, hookSeconds },
   );
   writeFileSync(file, source);
   const mod = (await import(pathToFileURL(file).href)) as Record<string, (ctx: unknown) => Promise<Hooks>>;
@@ -214,6 +213,23 @@ describe('engram’s opencode plugin on the recorded session', () => {
     expect(output.system).toEqual(['opencode’s own']);
     expect(logged.length).toBeGreaterThan(0);
     expect(JSON.stringify(logged[0])).toContain('engram hook could not start');
+  });
+
+  it('stops a hook that hangs, so the session’s later events still go', async () => {
+    const { hooks, kept, logged } = await loadPlugin(process.execPath, 0.5);
+    await hooks['chat.message']?.({ sessionID: 'ses_h' }, { parts: [{ type: 'text', text: 'hang' }] });
+    await hooks['tool.execute.after']?.(
+      { tool: 'bash', sessionID: 'ses_h', callID: 'c1', args: { command: 'true' } },
+      { title: 'true', output: '', metadata: { exit: 0 } },
+    );
+    await hooks['dispose']?.();
+    expect(kept().map((c) => c.payload['hook_event_name'])).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'SessionEnd',
+    ]);
+    expect(JSON.stringify(logged)).toContain('took too long');
   });
 
   it('renders context as the plugin reads it, within the cap', () => {
