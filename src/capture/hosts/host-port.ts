@@ -90,20 +90,6 @@ export interface HostHookSetup {
   flatEntries?: { commandKey: string; timeoutKey: string };
   /** The folder holding the host's transcripts (for backfill and messages), or null. */
   transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
-  /**
-   * The host runs no hook commands but loads an in-process plugin (opencode): `engram install` writes
-   * this file (at `hooksFile`) instead of merging hook entries, and `uninstall` deletes it.
-   */
-  plugin?: {
-    /** The plugin's text, calling `node hook` (absolute paths) with `hookArgs`. */
-    source: (hook: { node: string; bundle: string }, createdDirs: readonly string[]) => string;
-    /** Does this text carry engram's mark (so install may replace it and uninstall delete it)? */
-    isEngrams: (text: string) => boolean;
-    /** The folders an install created (recorded in the file), for uninstall to remove when empty. */
-    createdDirs: (text: string) => string[];
-    /** The files the plugin runs (the node binary, engram's hook bundle), read back from its text. */
-    targets: (text: string) => string[];
-  };
 }
 
 /** One host's adapter. */
@@ -115,4 +101,19 @@ export interface HostAdapter {
   /** What the hook prints to inject `text` as context at `hookEventName`, in the host's format and cap. */
   renderContext: (hookEventName: string, text: string) => string;
   setup: HostHookSetup;
+}
+
+/**
+ * A plugin host's plugin file (`hosts/plugins.ts`, kept out of the hook bundle: only the CLI writes and
+ * checks it).
+ */
+export interface HostPluginSetup {
+  /** The plugin's text, running `node bundle` (absolute paths) with the host's words. */
+  source: (hook: { node: string; bundle: string }, createdDirs: readonly string[]) => string;
+  /** Does this text carry engram's mark (so install may replace it and uninstall delete it)? */
+  isEngrams: (text: string) => boolean;
+  /** The folders an install created (recorded in the file), for uninstall to remove when empty. */
+  createdDirs: (text: string) => string[];
+  /** The files the plugin runs (the node binary, engram's hook bundle), read back from its text. */
+  targets: (text: string) => string[];
 }

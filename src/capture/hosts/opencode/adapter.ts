@@ -9,24 +9,20 @@
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
 import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload } from './payload.ts';
-import {
-  isEngramPlugin,
-  OPENCODE_PLUGIN_FILE,
-  opencodePluginSource,
-  pluginCreatedDirs,
-  pluginTargets,
-} from './plugin-source.ts';
+
+/** The plugin file's name in opencode's `plugins/` folder. */
+export const OPENCODE_PLUGIN_FILE = 'engram.js';
 
 /** opencode documents no limit on a plugin's system prompt text; engram keeps to Claude Code's 10,000. */
 const CONTEXT_CHAR_CAP = 10_000;
 const INJECTS_AT: readonly string[] = ['SessionStart', 'UserPromptSubmit'];
-const HOOK_ARGS: readonly string[] = ['--host', 'opencode'];
+export const OPENCODE_HOOK_ARGS: readonly string[] = ['--host', 'opencode'];
 /**
  * How long the plugin waits: for the context of a model request (the session's index, the prompt's
  * recall), and, as opencode shuts down, for the last events to be handed over (nothing else waits);
  * and how long one hook process may run before it is stopped (so a hung one cannot hold up the rest).
  */
-const WAITS = { contextSeconds: 10, endSeconds: 3, hookSeconds: 15 };
+export const OPENCODE_WAITS = { contextSeconds: 10, endSeconds: 3, hookSeconds: 15 };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,16 +60,11 @@ export const opencodeAdapter: HostAdapter = {
     label: 'opencode',
     hooksFile: (env, home) => join(opencodeConfigDir(env, home), 'plugins', OPENCODE_PLUGIN_FILE),
     events: OPENCODE_HOOK_EVENTS,
-    timeoutSeconds: (event) => (event === 'SessionEnd' ? WAITS.endSeconds : WAITS.contextSeconds),
+    timeoutSeconds: (event) =>
+      event === 'SessionEnd' ? OPENCODE_WAITS.endSeconds : OPENCODE_WAITS.contextSeconds,
     timeoutInMilliseconds: false,
     hookName: null,
-    hookArgs: HOOK_ARGS,
+    hookArgs: OPENCODE_HOOK_ARGS,
     transcriptsDir: () => null,
-    plugin: {
-      source: (hook, createdDirs) => opencodePluginSource(hook, HOOK_ARGS, createdDirs, WAITS),
-      isEngrams: isEngramPlugin,
-      createdDirs: pluginCreatedDirs,
-      targets: pluginTargets,
-    },
   },
 };

@@ -17,9 +17,6 @@ export const OPENCODE_PLUGIN_MARK =
   '// engram memory for opencode: written by "engram install --host opencode"';
 const DIRS_LINE = '// engram-created-dirs: ';
 
-/** The plugin file's name in opencode's `plugins/` folder. */
-export const OPENCODE_PLUGIN_FILE = 'engram.js';
-
 export const isEngramPlugin = (text: string): boolean => text.startsWith(OPENCODE_PLUGIN_MARK);
 
 /** The folders the install that wrote `text` created (deepest last), as recorded in it. */

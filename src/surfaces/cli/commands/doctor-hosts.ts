@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { HostPluginSetup } from '../../../capture/hosts/host-port.ts';
 import { HOST_NAMES, hostAdapter, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { hostPlugin } from '../../../capture/hosts/plugins.ts';
 import { describeError } from '../../../core/errors.ts';
 import { isEngramHookCommand } from '../claude-settings.ts';
 import type { CliContext } from '../context.ts';
@@ -89,7 +91,7 @@ function geminiChecks(file: string): Check[] {
 function pluginCheck(
   ctx: CliContext,
   host: HostAdapter,
-  plugin: NonNullable<HostAdapter['setup']['plugin']>,
+  plugin: HostPluginSetup,
 ): Check[] {
   const name = `plugin ${host.name}`;
   const file = hostHooksFile(ctx, host);
@@ -137,7 +139,8 @@ function pluginCheck(
 }
 
 function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
-  if (host.setup.plugin) return pluginCheck(ctx, host, host.setup.plugin);
+  const plugin = hostPlugin(host.name);
+  if (plugin) return pluginCheck(ctx, host, plugin);
   const name = `hooks ${host.name}`;
   const file = hostHooksFile(ctx, host);
   let hooks: Record<string, unknown>;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_NAMES, hostAdapter, isHostName, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { hostPlugin } from '../../../capture/hosts/plugins.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { printJson, type CliContext } from '../context.ts';
@@ -49,7 +50,7 @@ function hookBundle(ctx: CliContext): string {
 
 /** A plugin host's file (opencode), its text calling this node binary and this install's hook bundle. */
 function pluginSpec(ctx: CliContext, host: HostAdapter): PluginSpec | null {
-  const plugin = host.setup.plugin;
+  const plugin = hostPlugin(host.name);
   if (!plugin) return null;
   const hook = { node: process.execPath, bundle: hookBundle(ctx) };
   return {
@@ -141,8 +142,8 @@ export function uninstallHostCommand(
   flags: { json: boolean; settings?: string },
 ): number {
   const file = flags.settings ?? hostHooksFile(ctx, host);
-  if (host.setup.plugin) {
-    const plugin = host.setup.plugin;
+  const plugin = hostPlugin(host.name);
+  if (plugin) {
     const report = uninstallPluginFile(file, {
       source: () => '',
       isEngrams: plugin.isEngrams,
