@@ -5,6 +5,8 @@
  * the prompt (with the session-start context Gemini prepends in -p mode), AfterTool of its shell tool
  * (Gemini's result text), AfterAgent (which reads the answer from the end of the session's chat file).
  * Copilot CLI: its PascalCase events, a shell tool's result as one text ending with its exit code.
+ * opencode: what engram's plugin pipes to the hook — Claude Code's envelope with opencode's data (the
+ * prompt's parts, a `bash` call's args, output and metadata with its exit code, the turn's last text).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +90,14 @@ export function otherHostPayloads(input: HostPayloadInput): HostBench[] {
       session_id: `copilot-${session(i)}`,
       timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       cwd: project,
+      ...extra,
+    });
+  const opencode = (i: number, event: string, origin: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      hook_event_name: event,
+      session_id: `ses_${session(i)}`,
+      cwd: project,
+      opencode_event: origin,
       ...extra,
     });
   return [
@@ -190,6 +200,49 @@ export function otherHostPayloads(input: HostPayloadInput): HostBench[] {
                 text_result_for_llm: `${TEST_OUTPUT}<shellId: 0 completed with exit code 0>`,
               },
             }),
+          ),
+        },
+      ],
+    },
+    {
+      host: 'opencode',
+      label: 'opencode',
+      kinds: [
+        {
+          label: `opencode SessionStart, ${memories} memories`,
+          versus: 'sessionStart',
+          stdins: perRound((i) => opencode(i, 'SessionStart', 'session.created', { source: 'startup' })),
+        },
+        {
+          label: `opencode UserPromptSubmit, ${memories} memories`,
+          versus: 'userPromptSubmit',
+          stdins: perRound((i) =>
+            opencode(i, 'UserPromptSubmit', 'chat.message', {
+              parts: [{ type: 'text', text: prompts[i % prompts.length], id: `prt_${i}` }],
+            }),
+          ),
+        },
+        {
+          label: 'opencode capture: PostToolUse bash, test output',
+          versus: 'bash',
+          stdins: perRound((i) =>
+            opencode(i, 'PostToolUse', 'tool.execute.after', {
+              tool_name: 'bash',
+              tool_input: { command: 'npm test', description: 'Run the tests' },
+              tool_call_id: `call_bench_${i}`,
+              tool_output: {
+                title: 'npm test',
+                output: TEST_OUTPUT,
+                metadata: { output: TEST_OUTPUT, exit: 0, truncated: false },
+              },
+            }),
+          ),
+        },
+        {
+          label: 'opencode capture: Stop (session.idle)',
+          versus: 'stop',
+          stdins: perRound((i) =>
+            opencode(i, 'Stop', 'session.idle', { last_assistant_message: 'Ran the tests (40 passed).' }),
           ),
         },
       ],

@@ -31,7 +31,7 @@ export type { TranscriptFile } from '../capture/hosts/transcript-finders.ts';
  * their own reader: the reader is picked by the file.)
  */
 export function findTranscripts(root: string): TranscriptFile[] {
-  return transcriptFinder('claude-code').find(root);
+  return transcriptFinder('claude-code')?.find(root) ?? [];
 }
 
 /** A folder of one host's transcripts, laid out as that host lays them out. */
@@ -79,7 +79,7 @@ function selectFiles(options: BackfillOptions): TranscriptFile[] {
   const seen = new Set<string>();
   const lists = [
     ...(options.root !== undefined ? [findTranscripts(options.root)] : []),
-    ...(options.sources ?? []).map((s) => transcriptFinder(s.host).find(s.root)),
+    ...(options.sources ?? []).map((s) => transcriptFinder(s.host)?.find(s.root) ?? []),
   ];
   for (const f of lists.flat()) {
     if (seen.has(f.path)) continue;

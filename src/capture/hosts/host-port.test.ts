@@ -7,7 +7,8 @@ describe('the host adapters', () => {
     expect(isHostName('codex')).toBe(true);
     expect(isHostName('Codex')).toBe(false);
     expect(isHostName('gemini')).toBe(true);
-    expect(isHostName('opencode')).toBe(false);
+    expect(isHostName('opencode')).toBe(true);
+    expect(isHostName('cursor')).toBe(false);
   });
 
   it('register every event they inject context at, with a positive timeout', () => {

@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini', 'opencode'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -28,7 +28,12 @@ export interface HostCapabilities {
   toolFailureEvent: boolean;
   /** The host keeps a transcript engram can read (`null`: none; else its format). */
   transcripts:
-    'claude-code-jsonl' | 'codex-rollout-jsonl' | 'copilot-events-jsonl' | 'gemini-chat-jsonl' | null;
+    | 'claude-code-jsonl'
+    | 'codex-rollout-jsonl'
+    | 'copilot-events-jsonl'
+    | 'gemini-chat-jsonl'
+    | 'opencode-sqlite'
+    | null;
   /** The host runs an installed hook only once the user has approved it. */
   hookTrust: boolean;
   /**
@@ -96,4 +101,19 @@ export interface HostAdapter {
   /** What the hook prints to inject `text` as context at `hookEventName`, in the host's format and cap. */
   renderContext: (hookEventName: string, text: string) => string;
   setup: HostHookSetup;
+}
+
+/**
+ * A plugin host's plugin file (`hosts/plugins.ts`, kept out of the hook bundle: only the CLI writes and
+ * checks it).
+ */
+export interface HostPluginSetup {
+  /** The plugin's text, running `node bundle` (absolute paths) with the host's words. */
+  source: (hook: { node: string; bundle: string }, createdDirs: readonly string[]) => string;
+  /** Does this text carry engram's mark (so install may replace it and uninstall delete it)? */
+  isEngrams: (text: string) => boolean;
+  /** The folders an install created (recorded in the file), for uninstall to remove when empty. */
+  createdDirs: (text: string) => string[];
+  /** The files the plugin runs (the node binary, engram's hook bundle), read back from its text. */
+  targets: (text: string) => string[];
 }

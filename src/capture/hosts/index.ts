@@ -7,6 +7,7 @@ import { codexAdapter } from './codex/adapter.ts';
 import { copilotAdapter } from './copilot/adapter.ts';
 import { geminiAdapter } from './gemini/adapter.ts';
 import type { HostAdapter, HostName } from './host-port.ts';
+import { opencodeAdapter } from './opencode/adapter.ts';
 
 export { HOST_NAMES, isHostName, type HostAdapter, type HostName } from './host-port.ts';
 
@@ -23,5 +24,7 @@ export function hostAdapter(name: HostName): HostAdapter {
       return copilotAdapter;
     case 'gemini':
       return geminiAdapter;
+    case 'opencode':
+      return opencodeAdapter;
   }
 }

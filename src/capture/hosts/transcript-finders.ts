@@ -37,7 +37,8 @@ function geminiProjectRoot(chatFile: string): string | null {
   }
 }
 
-const FINDERS: Record<HostName, TranscriptFinder> = {
+/** Hosts whose transcripts engram can read (opencode keeps its sessions in its own store: none). */
+const FINDERS: Partial<Record<HostName, TranscriptFinder>> = {
   'claude-code': {
     host: 'claude-code',
     roots: (env, home) => [
@@ -78,6 +79,7 @@ const FINDERS: Record<HostName, TranscriptFinder> = {
   },
 };
 
-export function transcriptFinder(host: HostName): TranscriptFinder {
-  return FINDERS[host];
+/** The host's transcript finder, or null when engram reads no transcripts of that host. */
+export function transcriptFinder(host: HostName): TranscriptFinder | null {
+  return FINDERS[host] ?? null;
 }

@@ -58,12 +58,21 @@ export function backfillSources(
     const dir = resolve(ctx.cwd, flags.from);
     return flags.host ? { sources: [{ host: flags.host, root: dir }] } : { root: dir, sources: [] };
   }
+  if (flags.host && !transcriptFinder(flags.host))
+    throw new EngramError(
+      'INPUT_INVALID',
+      `engram reads no ${flags.host} transcripts: there is nothing to backfill`,
+      {
+        hint: 'Its sessions are captured through its hooks or plugin from the time engram is installed.',
+      },
+    );
   const hosts = flags.host ? [flags.host] : HOST_NAMES;
   return {
-    sources: hosts.flatMap((host) =>
-      transcriptFinder(host)
-        .roots(ctx.runtime.env, home)
-        .map((root) => ({ host, root })),
+    sources: hosts.flatMap(
+      (host) =>
+        transcriptFinder(host)
+          ?.roots(ctx.runtime.env, home)
+          .map((root) => ({ host, root })) ?? [],
     ),
   };
 }

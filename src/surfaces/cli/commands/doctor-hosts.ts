@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { HostPluginSetup } from '../../../capture/hosts/host-port.ts';
 import { HOST_NAMES, hostAdapter, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { hostPlugin } from '../../../capture/hosts/plugins.ts';
 import { describeError } from '../../../core/errors.ts';
 import { isEngramHookCommand } from '../claude-settings.ts';
 import type { CliContext } from '../context.ts';
@@ -85,7 +87,60 @@ function geminiChecks(file: string): Check[] {
   return [];
 }
 
+/** A plugin host (opencode): is engram's plugin file there, and do the paths it calls still exist? */
+function pluginCheck(
+  ctx: CliContext,
+  host: HostAdapter,
+  plugin: HostPluginSetup,
+): Check[] {
+  const name = `plugin ${host.name}`;
+  const file = hostHooksFile(ctx, host);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    const configDir = dirname(dirname(file));
+    if (!existsSync(configDir)) return [];
+    return [
+      {
+        name,
+        status: 'ok',
+        detail: `${host.setup.label} is set up in ${configDir}, without engram (add it with "engram install --host ${host.name}")`,
+      },
+    ];
+  }
+  if (!plugin.isEngrams(text))
+    return [
+      {
+        name,
+        status: 'fail',
+        detail: `${file} is not engram's plugin`,
+        fix: `Move that file away, then run "engram install --host ${host.name}".`,
+      },
+    ];
+  const targets = plugin.targets(text);
+  const gone = targets.filter((t) => !existsSync(t));
+  if (targets.length < 2 || gone.length > 0)
+    return [
+      {
+        name,
+        status: 'fail',
+        detail: `${file} calls ${gone.length > 0 ? gone.join(' and ') : 'nothing it can find'}, which is not there any more`,
+        fix: `Run "engram install --host ${host.name}" again (it rewrites the plugin for this install).`,
+      },
+    ];
+  return [
+    {
+      name,
+      status: 'ok',
+      detail: `engram plugin installed in ${file} (opencode loads it unless run with --pure)`,
+    },
+  ];
+}
+
 function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
+  const plugin = hostPlugin(host.name);
+  if (plugin) return pluginCheck(ctx, host, plugin);
   const name = `hooks ${host.name}`;
   const file = hostHooksFile(ctx, host);
   let hooks: Record<string, unknown>;

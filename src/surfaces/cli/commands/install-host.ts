@@ -8,9 +8,11 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_NAMES, hostAdapter, isHostName, type HostAdapter } from '../../../capture/hosts/index.ts';
+import { hostPlugin } from '../../../capture/hosts/plugins.ts';
 import { EngramError } from '../../../core/errors.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { printJson, type CliContext } from '../context.ts';
+import { installPluginFile, uninstallPluginFile, type PluginSpec } from '../plugin-file.ts';
 import { stringFlag, type ParsedArgs } from '../registry.ts';
 
 export const HOST_FLAG = {
@@ -35,17 +37,58 @@ const homeOf = (ctx: CliContext): string => ctx.runtime.env['HOME'] || homedir()
 export const hostHooksFile = (ctx: CliContext, host: HostAdapter): string =>
   host.setup.hooksFile(ctx.runtime.env, homeOf(ctx));
 
-/**
- * The command the host runs for each hook: this node binary and this install's hook bundle with the
- * host's words (`--host codex`), ending with the marker that makes it engram's for uninstall.
- */
-export function hostHookCommand(ctx: CliContext, host: HostAdapter): string {
+/** This install's hook bundle (refused when it was never built). */
+function hookBundle(ctx: CliContext): string {
   const hook = join(ctx.distDir, 'hook.cjs');
   if (!existsSync(hook)) {
     throw new EngramError('INSTALL_FAILED', `the hook bundle is missing at ${hook}`, {
       hint: 'Run "npm run build".',
     });
   }
+  return hook;
+}
+
+/** A plugin host's file (opencode), its text calling this node binary and this install's hook bundle. */
+function pluginSpec(ctx: CliContext, host: HostAdapter): PluginSpec | null {
+  const plugin = hostPlugin(host.name);
+  if (!plugin) return null;
+  const hook = { node: process.execPath, bundle: hookBundle(ctx) };
+  return {
+    source: (dirs) => plugin.source(hook, dirs),
+    isEngrams: plugin.isEngrams,
+    createdDirs: plugin.createdDirs,
+  };
+}
+
+function installPluginCommand(
+  ctx: CliContext,
+  host: HostAdapter,
+  spec: PluginSpec,
+  flags: { json: boolean; settings?: string },
+): number {
+  const report = installPluginFile(flags.settings ?? hostHooksFile(ctx, host), spec);
+  if (flags.json) {
+    printJson(ctx, { ...report, host: host.name, needsTrust: false });
+    return 0;
+  }
+  const done = { created: 'installed', updated: 'updated', unchanged: 'already installed' }[report.outcome];
+  ctx.io.out(
+    [
+      `engram plugin for ${host.setup.label} ${done}: ${report.pluginPath}`,
+      `  ${host.setup.label} loads it when it starts (not with --pure); check capture with "engram status"`,
+      `  memory lives in ${ctx.runtime.home}, shared with your other agents`,
+      `  undo with "engram uninstall --host ${host.name}"`,
+    ].join('\n') + '\n',
+  );
+  return 0;
+}
+
+/**
+ * The command the host runs for each hook: this node binary and this install's hook bundle with the
+ * host's words (`--host codex`), ending with the marker that makes it engram's for uninstall.
+ */
+export function hostHookCommand(ctx: CliContext, host: HostAdapter): string {
+  const hook = hookBundle(ctx);
   const words = [`"${process.execPath}"`, `"${hook}"`, ...host.setup.hookArgs];
   return `${words.join(' ')} ${ENGRAM_HOOK_MARKER}`;
 }
@@ -64,6 +107,8 @@ export function installHostCommand(
   host: HostAdapter,
   flags: { json: boolean; settings?: string },
 ): number {
+  const plugin = pluginSpec(ctx, host);
+  if (plugin) return installPluginCommand(ctx, host, plugin, flags);
   const file = flags.settings ?? hostHooksFile(ctx, host);
   const report = installHooks(file, {
     command: hostHookCommand(ctx, host),
@@ -97,6 +142,26 @@ export function uninstallHostCommand(
   flags: { json: boolean; settings?: string },
 ): number {
   const file = flags.settings ?? hostHooksFile(ctx, host);
+  const plugin = hostPlugin(host.name);
+  if (plugin) {
+    const report = uninstallPluginFile(file, {
+      source: () => '',
+      isEngrams: plugin.isEngrams,
+      createdDirs: plugin.createdDirs,
+    });
+    if (flags.json) printJson(ctx, { ...report, host: host.name });
+    else if (report.foreign) ctx.io.out(`${file} is not engram's plugin: left as it is\n`);
+    else if (!report.removed) ctx.io.out(`no engram plugin found at ${file}\n`);
+    else
+      ctx.io.out(
+        `removed engram's plugin ${file}` +
+          (report.removedDirs.length > 0
+            ? ` and the folders it had created (${report.removedDirs.join(', ')})`
+            : '') +
+          `\n  your memories stay in ${ctx.runtime.home}\n`,
+      );
+    return 0;
+  }
   const report = uninstallHooks(file, host.setup.flatEntries);
   if (flags.json) {
     printJson(ctx, { ...report, host: host.name });

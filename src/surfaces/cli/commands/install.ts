@@ -57,6 +57,7 @@ async function offerBackfill(
   flags: { json: boolean; backfill: boolean },
 ): Promise<void> {
   const finder = transcriptFinder(host.name);
+  if (!finder) return;
   const roots = finder.roots(ctx.runtime.env, ctx.runtime.env['HOME'] || homedir());
   const count = roots.flatMap((root) => finder.find(root)).filter((f) => !f.subagent).length;
   if (count === 0) return;
@@ -152,7 +153,7 @@ export const installSpec: CommandSpec = {
   summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
   usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json. Idempotent; undo with "engram uninstall" (with the same --host).',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode). Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
     host: HOST_FLAG,
     settings: SETTINGS_FLAG,
@@ -162,6 +163,7 @@ export const installSpec: CommandSpec = {
     'engram install',
     'engram install --host codex',
     'engram install --host gemini',
+    'engram install --host opencode',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
@@ -169,8 +171,17 @@ export const installSpec: CommandSpec = {
     const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);
     if (host.name !== 'claude-code') {
-      const code = installHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
       const backfill = boolFlag(args, 'backfill');
+      // Refused before anything is written: a host whose sessions engram cannot read has nothing to backfill.
+      if (backfill && !transcriptFinder(host.name))
+        throw new EngramError(
+          'INPUT_INVALID',
+          `engram reads no ${host.setup.label} transcripts, so there is nothing to backfill`,
+          {
+            hint: `Run "engram install --host ${host.name}" without --backfill: its sessions are captured from now on.`,
+          },
+        );
+      const code = installHostCommand(ctx, host, { json: args.json, ...(settings ? { settings } : {}) });
       if (!args.json || backfill) await offerBackfill(ctx, host, { json: args.json, backfill });
       return code;
     }
@@ -188,7 +199,12 @@ export const uninstallSpec: CommandSpec = {
   summary: "take engram's hooks and MCP server out again (memories stay)",
   usage: '[--host NAME] [--settings FILE]',
   flags: { host: HOST_FLAG, settings: SETTINGS_FLAG },
-  examples: ['engram uninstall', 'engram uninstall --host codex', 'engram uninstall --host gemini'],
+  examples: [
+    'engram uninstall',
+    'engram uninstall --host codex',
+    'engram uninstall --host gemini',
+    'engram uninstall --host opencode',
+  ],
   run: (ctx, args) => {
     const host = hostFlag(args);
     const settings = settingsFlag(ctx, args);

@@ -3,7 +3,7 @@
  * mock (no login), hooks on every event pointed at the recorder, and the command line that runs one
  * prompt non-interactively. What each setting means, and how it was found, is in docs/hosts.md.
  */
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostWorld } from './host-session.ts';
 import { opencodeRecorderPlugin } from './recorder.ts';
@@ -181,7 +181,7 @@ export function opencodeEnv(world: HostWorld): Record<string, string> {
  */
 export function opencodeInvocation(
   world: HostWorld,
-  opts: InvocationOptions & { systemContext?: string },
+  opts: InvocationOptions & { systemContext?: string; recorderPlugin?: boolean },
 ): Invocation {
   const dir = join(world.home, '.config', 'opencode');
   mkdirSync(join(dir, 'plugins'), { recursive: true });
@@ -200,14 +200,15 @@ export function opencodeInvocation(
     },
   };
   writeFileSync(join(dir, 'opencode.json'), JSON.stringify(config, null, 2));
-  writeFileSync(
-    join(dir, 'plugins', 'engram-recorder.js'),
-    opencodeRecorderPlugin(world.recorder, opts.systemContext),
-  );
+  if (opts.recorderPlugin !== false)
+    writeFileSync(
+      join(dir, 'plugins', 'engram-recorder.js'),
+      opencodeRecorderPlugin(world.recorder, opts.systemContext),
+    );
   const seed = join(opts.cliDir, OPENCODE_PLUGIN_SEED);
   copyFileSync(join(seed, 'package.json'), join(dir, 'package.json'));
   copyFileSync(join(seed, 'package-lock.json'), join(dir, 'package-lock.json'));
-  symlinkSync(join(seed, 'node_modules'), join(dir, 'node_modules'));
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(seed, 'node_modules'), join(dir, 'node_modules'));
   return {
     bin: binOf(OPENCODE, opts.cliDir),
     args: ['run', '--format', 'json', opts.prompt],

@@ -103,6 +103,9 @@ export const EngramRecorder = async ({ directory, worktree, project }) => {
     'chat.message': async (input, output) => rec('chat.message', { input, output }),
     'tool.execute.before': async (input, output) => rec('tool.execute.before', { input, output }),
     'tool.execute.after': async (input, output) => rec('tool.execute.after', { input, output }),
+    'experimental.text.complete': async (input, output) => rec('experimental.text.complete', { input, output }),
+    'experimental.session.compacting': async (input, output) =>
+      rec('experimental.session.compacting', { input, output }),
     'experimental.chat.system.transform': async (input, output) => {
       if (CONTEXT) output.system.push(CONTEXT);
     },
