@@ -90,12 +90,16 @@ const TOKEN_SITES = [
 ];
 /**
  * Where any rule could match: a token rule's literal hint (as written: token shapes are
- * case-sensitive), a hintless token rule's site, or what a context rule's match holds (in any case).
+ * case-sensitive), a hintless token rule's site, or what a context rule's match holds (in any case for
+ * the rules that match in any case).
  * A line holding none of these is left as it is by every rule.
  */
 let site: RegExp | null = null;
 const SITE = (): RegExp =>
-  (site ??= new RegExp([...TOKEN_SITES, ...CONTEXT_SITES.map(caseless)].join('|'), 'g'));
+  (site ??= new RegExp(
+    [...TOKEN_SITES, ...CONTEXT_SITES.exact, ...CONTEXT_SITES.anyCase.map(caseless)].join('|'),
+    'g',
+  ));
 /**
  * The same lines and more, by words alone (a context rule runs only on a line with a word of
  * `ANY_HINT`): small, so a text with nothing that could match (most tool output) is passed by one scan

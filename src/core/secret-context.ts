@@ -205,22 +205,24 @@ export const ANY_HINT = new RegExp(
   ].join('|'),
 );
 /**
- * What any match of any context rule holds (case aside), as regex sources: a line holding none of
- * these is left as it is by every context rule. The scrubber's one scan looks for these (made
- * caseless) beside the token rules' hints. Keep it in step with the rules.
+ * What any match of any context rule holds, as regex sources: a line holding none of these is left as
+ * it is by every context rule. The scrubber's one scan looks for these beside the token rules' hints:
+ * `anyCase` for the rules that match in any case (made caseless there), `exact` for the two that do
+ * not (Dockerfile and fish assignments, mysql and curl command lines). Keep it in step with the rules.
  */
-export const CONTEXT_SITES: readonly string[] = [
-  ':\\/\\/', // url-password
-  'authorization', // basic-auth, bearer after an Authorization header
-  'bearer[ \\t]', // a bare bearer token
-  NAME_SEP_GATE.source, // quoted and unquoted assignments
-  '(?:ENV|ARG|set(?:[ \\t]+-[a-zA-Z]{1,4}){1,3})[ \\t]', // ENV NAME value
-  `${HINT}[\\w.-]{0,40}>`, // <password>…</password>
-  `--[\\w-]{0,30}${HINT}`, // --password value
-  'mysql|curl',
-  // a random-looking value after a secret-ish word (high-entropy)
-  '(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\\b(?:[ \\t]*(?:(?:is|was|of|for|value|here|to)\\b|[:=]|->|=>)){0,4}[ \\t]*["\'`]?[ \\t]*[\\w+/=.-]{20}',
-];
+export const CONTEXT_SITES: { readonly anyCase: readonly string[]; readonly exact: readonly string[] } = {
+  anyCase: [
+    ':\\/\\/', // url-password
+    'authorization', // basic-auth, bearer after an Authorization header
+    'bearer[ \\t]', // a bare bearer token
+    // quoted and unquoted assignments (NAME_SEP_GATE) and <password>…</password>, in one branch
+    `${HINT}[\\w.-]{0,40}(?:\\\\{0,3}["']?[ \\t]{0,3}[:=]|>)`,
+    `--[\\w-]{0,30}${HINT}`, // --password value
+    // a random-looking value after a secret-ish word (high-entropy)
+    '(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\\b(?:[ \\t]*(?:(?:is|was|of|for|value|here|to)\\b|[:=]|->|=>)){0,4}[ \\t]*["\'`]?[ \\t]*[\\w+/=.-]{20}',
+  ],
+  exact: ['(?:ENV|ARG|set(?:[ \\t]+-[a-zA-Z]{1,4}){1,3})[ \\t]', 'mysql|curl'],
+};
 
 /** Like `String#replace` with a global regex (but much faster with named groups); null keeps a match. */
 export function replaceMatches(
