@@ -107,8 +107,12 @@ const SITE = (): RegExp =>
  */
 const ANY_SITE = new RegExp([...TOKEN_SITES, ANY_HINT.source].join('|'), 'g');
 
+/** Any token rule's hint or site: a line without one is left as it is by every token rule. */
+const ANY_TOKEN = new RegExp(TOKEN_SITES.join('|'));
+
 /** The token rules on one line, in order, each where one of its hints (or its site) occurs. */
 function applyTokenRules(line: string, count: { n: number }): string {
+  if (!ANY_TOKEN.test(line)) return line;
   let out = line;
   for (const rule of TOKEN_RULES) {
     if (rule.site ? !rule.site.test(out) : !rule.hints.some((h) => out.includes(h))) continue;
