@@ -372,3 +372,38 @@ function scrubAny(value: unknown, key: string | undefined): unknown {
 export function scrubValue<T>(value: T): T {
   return scrubAny(value, undefined) as T;
 }
+
+/**
+ * The rules applied one by one, with no pre-check but one: the spans, then every token rule over the
+ * whole text, then every context rule on every line that holds a word of `ANY_HINT` (no rule's hint
+ * or gate, no line selection). What every faster path must equal. The one word check is part of
+ * what the rules mean, not a shortcut: without it a name in mixed case (`DB_PASSWORd=…`, which
+ * `ANY_HINT` does not take for `password`) would be scrubbed, and the scrubber has never done so.
+ */
+export function rulesOneByOne(text: string): { text: string; redactions: number } {
+  const count = { n: 0 };
+  if (text.length < 6) return { text, redactions: 0 };
+  let out = redactPem(redactPrivate(text, count), count);
+  for (const rule of TOKEN_RULES) {
+    out = replaceMatches(out, rule.re, (m) => {
+      if (rule.verify && !rule.verify(m[0])) return null;
+      count.n++;
+      return redacted(rule.kind);
+    });
+  }
+  const lines = out.split('\n').map((line) => {
+    ANY_HINT.lastIndex = 0;
+    if (!ANY_HINT.test(line)) return line;
+    let l = line;
+    for (const rule of CONTEXT_RULES) {
+      l = replaceMatches(l, rule.re, (m, next) => {
+        const g = m.groups ?? {};
+        if (!rule.accept(g, next)) return null;
+        count.n++;
+        return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
+      });
+    }
+    return l;
+  });
+  return { text: lines.join('\n'), redactions: count.n };
+}

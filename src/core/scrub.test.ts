@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CORPUS_EXPECTED } from './scrub-corpus-expected.test-data.ts';
 import { LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import { isSecretName, looksRandom, scrubText, scrubTextWithCount, scrubValue } from './scrub.ts';
 
@@ -45,6 +46,17 @@ describe('scrubText on the corpus', () => {
       for (const text of [`before ${c.text} after`, `\n${c.text}\n`, JSON.stringify({ log: c.text })]) {
         expect(scrubText(text), `${c.name} in ${JSON.stringify(text)}`).not.toContain(c.secret);
       }
+    }
+  });
+
+  it('gives exactly the recorded output for every corpus secret, alone and inside JSON, with its count', () => {
+    expect(Object.keys(CORPUS_EXPECTED).sort()).toEqual(SECRETS.map((c) => c.name).sort());
+    for (const c of SECRETS) {
+      const alone = scrubTextWithCount(c.text);
+      const json = scrubTextWithCount(JSON.stringify({ log: c.text }));
+      expect([alone.text, alone.redactions, json.text, json.redactions], c.name).toEqual(
+        CORPUS_EXPECTED[c.name],
+      );
     }
   });
 

@@ -1,206 +1,29 @@
 /**
  * The secret scrubber: every string engram keeps (hook payloads, transcripts, logs) passes through here
- * first. Pure and synchronous, and on the hook hot path, so: every pattern is precompiled; token rules
- * run only when one scan finds a hint; the line-local context rules run only on the lines one scan
- * (`CANDIDATE`) finds something they could match, and a line met again in the same `scrubbingTogether`
- * scope is looked up, not scrubbed again; and everything is linear-time. Token shapes may
- * only start where no token character precedes them (a failed attempt never rescans the same run),
- * quantifiers are bounded, checks that could fail after a long scan live in callbacks rather than in
- * lookaheads, and spans with open ends (PEM keys, <private>) are found with exec loops.
+ * first. Pure and synchronous, and on the hook hot path. Apart from the two kinds of span with open
+ * ends (`<private>`, PEM keys: found first, with exec loops), every rule is line-local — a token shape
+ * (`secret-tokens.ts`) or a secret in context (`secret-context.ts`) never holds a line break and looks
+ * at most one character beyond its match — so the scrubber makes one scan over the text with one
+ * pattern (`SITE`: every token rule's literal hints, the hintless rules' sites, and what any context
+ * rule's match holds) and runs the rules only on the lines that scan finds, each line once per
+ * `scrubbingTogether` scope: the work beyond the scan is proportional to what can match. Every
+ * pattern is precompiled and linear-time: token shapes may only start where no token character
+ * precedes them, quantifiers are bounded, and checks that could fail after a long scan live in
+ * callbacks rather than in lookaheads.
  */
 
-import { HINT, HINT_RE, isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
+import {
+  ANY_HINT,
+  applyContextRules,
+  caseless,
+  CONTEXT_SITES,
+  redacted,
+  replaceMatches,
+} from './secret-context.ts';
+import { isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
 export { isSecretName, looksRandom };
-
-const redacted = (kind: string): string => `[REDACTED:${kind}]`;
-
-// ---- secrets in context: a name, header or URL is kept, only the value is replaced --------------
-
-type Groups = Record<string, string | undefined>;
-interface ContextRule {
-  readonly kind: string;
-  /** A case-insensitive pre-check; the rule runs only when it matches. */
-  readonly hint: RegExp;
-  /**
-   * A cheaper necessary condition on the line (a match implies the gate matches), so the rule's own
-   * regex is neither compiled nor run on lines that cannot hold a match.
-   */
-  readonly gate?: RegExp;
-  /** A character every match holds (a quoted value's quote): the rule runs only on lines holding it. */
-  readonly needs?: string;
-  /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
-  readonly re: RegExp;
-  /** Whether `val` is a secret; `next` is the character after the match. */
-  readonly accept: (g: Groups, next: string) => boolean;
-}
-
-const NAME = `(?<![\\w./-])(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})`;
-const SEP = `\\\\{0,3}["']?(?<sp>[ \\t]{0,3})(?<sep>:=|[:=](?![=>:]))(?<sp2>[ \\t]{0,3})`;
-/** What every NAME SEP match holds: the hint, the rest of the name, then the separator's first character. */
-const NAME_SEP_GATE = new RegExp(`${HINT}[\\w.-]{0,40}\\\\{0,3}["']?[ \\t]{0,3}[:=]`, 'i');
-/**
- * A quoted value, possibly inside another JSON string (`\\"password\\":\\"x\\"`): it opens with `bs`
- * backslashes and a quote and closes at the first quote whose backslash run is `bs` plus a multiple of
- * 2(|bs|+1) (so escaped quotes and trailing escaped backslashes at that level are inside the value).
- */
-const quotedRule = (q: string): ContextRule => ({
-  kind: 'assignment',
-  hint: HINT_RE,
-  gate: NAME_SEP_GATE,
-  needs: q,
-  re: new RegExp(
-    `(?<pre>${NAME}${SEP}(?<bs>\\\\{0,3})${q})(?<val>[^${q}\\\\\\n](?:[^${q}\\n]|(?<=\\\\)${q}){0,499}?)` +
-      `(?<post>(?<!\\\\)(?:\\k<bs>\\k<bs>\\\\\\\\)*\\k<bs>${q})`,
-    'gi',
-  ),
-  accept: (g) => {
-    const name = g['name'] ?? '';
-    return isSecretName(name) && !isHarmless(g['val'] ?? '', isEnvName(name) ? LITERAL : undefined);
-  },
-});
-/** A bare value after a flag or in a command line: not code, so only obvious references are harmless. */
-const BARE = LITERAL;
-/**
- * Where an unquoted `name<sep>value` holds a literal: an environment variable's value unless code
- * follows (`const TOKEN = token;`), a flag's, or `name=value` with nothing around the `=` unless it is
- * an argument (`connect(password=password)`).
- */
-const literalAt = (g: Groups, next: string): boolean =>
-  (isEnvName(g['name'] ?? '') && !';,)}'.includes(next || '\n')) ||
-  (g['name'] ?? '').startsWith('-') ||
-  (g['sep'] === '=' && g['sp'] === '' && g['sp2'] === '' && !',)'.includes(next || '\n'));
-/** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
-const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
-
-const CONTEXT_RULES: readonly ContextRule[] = [
-  {
-    kind: 'url-password',
-    hint: /:\/\//,
-    re: /(?<pre>(?<![\w+.-])[a-z][\w+.-]{0,30}:\/\/[^\s:@/"'<>\\[\]]{0,100}:)(?<val>[^\s@/"'<>\\]{1,200})(?<post>@)/gi,
-    accept: (g) => !isHarmless(g['val'] ?? ''),
-  },
-  {
-    kind: 'basic-auth',
-    hint: /authorization/i,
-    re: /(?<pre>\bauthorization\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*Basic[ \t]+)(?<val>[\w.~+/=-]{4,})/gi,
-    accept: (g) => !isHarmless(g['val'] ?? ''),
-  },
-  {
-    kind: 'bearer',
-    hint: /authorization/i,
-    re: /(?<pre>\bauthorization\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*(?:Bearer|Token|Bot|Digest|Negotiate)[ \t]+)(?<val>[\w.~+/=-]{4,})/gi,
-    accept: (g) => !isHarmless(g['val'] ?? ''),
-  },
-  {
-    kind: 'bearer',
-    hint: /bearer/i,
-    re: /(?<pre>\bBearer[ \t]+)(?<val>[\w.~+/-]{20,512}=*)/gi,
-    accept: (g) => looksRandom(g['val'] ?? ''),
-  },
-  quotedRule('"'),
-  quotedRule("'"),
-  {
-    // NAME=value, NAME: value, export NAME=value, --name=value, Password=value; (unquoted)
-    kind: 'assignment',
-    hint: HINT_RE,
-    gate: NAME_SEP_GATE,
-    re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
-    accept: (g, next) =>
-      !'([{'.includes(next || ' ') &&
-      !(g['sep'] === ':' && g['name']?.toLowerCase() === 'pass') && // "First pass: parse it"
-      isSecretName(g['name'] ?? '') &&
-      !isHarmless(g['val'] ?? '', {
-        sep: g['sep'] ?? '',
-        spaced: g['sp'] !== '',
-        next,
-        tight: g['sp2'] === '',
-        literal: literalAt(g, next),
-      }),
-  },
-  {
-    // Dockerfile `ENV NAME value` / `ARG NAME value`, fish `set -gx NAME value`: no separator at all
-    kind: 'assignment',
-    hint: HINT_RE,
-    gate: /\b(?:ENV|ARG|set)[ \t]/,
-    re: /(?<pre>(?<![\w-])(?:ENV|ARG|set(?:[ \t]+-[a-zA-Z]{1,4}){1,3})[ \t]+(?<name>[A-Za-z_]\w{0,80})[ \t]+["']?)(?<val>[^\s"'=\\][^\s"'\\]{0,499})/g,
-    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? '', LITERAL),
-  },
-  {
-    kind: 'assignment',
-    hint: HINT_RE,
-    gate: /<[^<>\n]{1,100}>[^<\n]{1,500}<\//,
-    re: new RegExp(
-      `(?<pre><(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})>)(?<val>[^<\\n]{1,500})(?<post></\\k<name>>)`,
-      'gi',
-    ),
-    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? ''),
-  },
-  {
-    // --password value, --token "value"
-    kind: 'cli-flag',
-    hint: HINT_RE,
-    gate: /--/,
-    re: new RegExp(
-      `(?<pre>(?<![\\w-])--(?<name>[\\w-]{0,30}?${HINT}[\\w-]{0,30})[ \\t]+\\\\{0,3}["']?)(?<val>[^\\s"'\\\\-][^\\s"'\\\\]{0,499})`,
-      'gi',
-    ),
-    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? '', BARE),
-  },
-  {
-    // mysql -pSECRET, curl -u user:SECRET
-    kind: 'cli-flag',
-    hint: /mysql|curl/,
-    re: /(?<pre>\b(?:mysql(?:dump|admin)?\b[^\n|;&]{0,150}?[ \t]-p|curl\b[^\n|;&]{0,150}?[ \t](?:-u|--user)[ \t]*[^\s:'"]{1,100}:))(?<val>[^\s'"\\-][^\s'"\\]{0,200})/g,
-    accept: (g) => !isHarmless(g['val'] ?? '', BARE),
-  },
-  {
-    // "my token is 8f3K…": a random-looking string right after a secret-ish word
-    kind: 'high-entropy',
-    hint: /pass|pwd|secret|token|key|cred/i,
-    gate: /[\w+/=.-]{20}/,
-    re: /(?<pre>(?<![\w-])(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\b(?:[ \t]*(?:(?:is|was|of|for|value|here|to)\b|[:=]|->|=>)){0,4}[ \t]*["'`]?[ \t]*)(?<val>[\w+/=.-]{20,512})/gi,
-    accept: (g) => looksRandom(g['val'] ?? '') && !HEX_DIGEST.test(g['val'] ?? ''),
-  },
-];
-
-/**
- * A superset of every context rule's hint, as plain words: the lines the context rules run on at all.
- * Keep it in step with the rules' `hint`s.
- */
-const anyCase = (word: string): string =>
-  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
-// Test-run words ("PASS", "passed", "passing") are the commonest false hint in tool output: not counted.
-const ANY_HINT = new RegExp(
-  [
-    ':\\/\\/',
-    '[Pp]ass(?!(?:ed|ing|es)\\b)',
-    'PASS(?=WORD|WD|PHRASE|[_=:-])',
-    ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(
-      anyCase,
-    ),
-  ].join('|'),
-);
-/**
- * What any match of any context rule holds (case aside): a line holding none of these is left as it
- * is, whatever its hints, so only lines holding one are looked at. Keep it in step with the rules.
- */
-const CANDIDATE = new RegExp(
-  [
-    ':\\/\\/', // url-password
-    'authorization', // basic-auth, bearer after an Authorization header
-    'bearer[ \\t]', // a bare bearer token
-    NAME_SEP_GATE.source, // quoted and unquoted assignments
-    '(?:ENV|ARG|set(?:[ \\t]+-[a-zA-Z]{1,4}){1,3})[ \\t]', // ENV NAME value
-    `${HINT}[\\w.-]{0,40}>`, // <password>…</password>
-    `--[\\w-]{0,30}${HINT}`, // --password value
-    'mysql|curl',
-    // a random-looking value after a secret-ish word (high-entropy)
-    '(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\\b(?:[ \\t]*(?:(?:is|was|of|for|value|here|to)\\b|[:=]|->|=>)){0,4}[ \\t]*["\'`]?[ \\t]*[\\w+/=.-]{20}',
-  ].join('|'),
-  'gi',
-);
 
 // ---- spans with open ends ----------------------------------------------------------------------
 
@@ -258,140 +81,135 @@ function redactPem(text: string, count: { n: number }): string {
   return pos === 0 ? text : out + text.slice(pos);
 }
 
-// ---- entry points -------------------------------------------------------------------------------
+// ---- the one scan ------------------------------------------------------------------------------
 
-/** Like `String#replace` with a global regex (but much faster with named groups); null keeps a match. */
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Every token rule's literal hints in one pattern. */
-const ANY_TOKEN_HINT = new RegExp(
-  TOKEN_RULES.flatMap((r) => r.hints)
-    .map(escapeRe)
-    .join('|'),
-);
-/** A token rule without hints must always run. */
-const ALWAYS_RUN_TOKEN_RULE = TOKEN_RULES.some((r) => r.hints.length === 0);
+const TOKEN_SITES = [
+  ...TOKEN_RULES.flatMap((r) => r.hints.map(escapeRe)),
+  ...TOKEN_RULES.flatMap((r) => (r.site ? [r.site.source] : [])),
+];
+/**
+ * Where any rule could match: a token rule's literal hint (as written: token shapes are
+ * case-sensitive), a hintless token rule's site, or what a context rule's match holds (in any case for
+ * the rules that match in any case).
+ * A line holding none of these is left as it is by every rule.
+ */
+let site: RegExp | null = null;
+const SITE = (): RegExp =>
+  (site ??= new RegExp(
+    [...TOKEN_SITES, ...CONTEXT_SITES.exact, ...CONTEXT_SITES.anyCase.map(caseless)].join('|'),
+    'g',
+  ));
+/**
+ * The same lines and more, by words alone (a context rule runs only on a line with a word of
+ * `ANY_HINT`): small, so a text with nothing that could match (most tool output) is passed by one scan
+ * with it, and `SITE` is made, compiled and run only from the first line this finds.
+ */
+const ANY_SITE = new RegExp([...TOKEN_SITES, ANY_HINT.source].join('|'), 'g');
 
-function replaceMatches(
-  text: string,
-  re: RegExp,
-  replace: (m: RegExpExecArray, next: string) => string | null,
-): string {
-  let out = '';
-  let pos = 0;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    const replacement = replace(m, text.charAt(end));
-    if (replacement === null) continue;
-    out += text.slice(pos, m.index) + replacement;
-    pos = end;
-  }
-  return pos === 0 ? text : out + text.slice(pos);
-}
+/** Any token rule's hint or site: a line without one is left as it is by every token rule. */
+const ANY_TOKEN = new RegExp(TOKEN_SITES.join('|'));
 
-/** Replace secrets and `<private>…</private>` spans in a string, and count the redactions. */
-export function scrubTextWithCount(text: string): { text: string; redactions: number } {
-  const count = { n: 0 };
-  if (text.length < 6) return { text, redactions: 0 };
-  let out = text;
-  if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
-  if (out.includes('-----BEGIN ')) out = redactPem(out, count);
-  // One scan for any token hint first: most strings have none, and then only the rules without
-  // hints run. (Every match of a rule holds one of its hints, and no replacement adds a hint a later
-  // rule looks for, so the scan of the text as it came decides for every rule.)
-  const anyToken = ANY_TOKEN_HINT.test(out);
-  for (const rule of anyToken || ALWAYS_RUN_TOKEN_RULE ? TOKEN_RULES : []) {
-    if (rule.hints.length > 0 && (!anyToken || !rule.hints.some((h) => out.includes(h)))) continue;
+/** The token rules on one line, in order, each where one of its hints (or its site) occurs. */
+function applyTokenRules(line: string, count: { n: number }): string {
+  if (!ANY_TOKEN.test(line)) return line;
+  let out = line;
+  for (const rule of TOKEN_RULES) {
+    if (rule.site ? !rule.site.test(out) : !rule.hints.some((h) => out.includes(h))) continue;
     out = replaceMatches(out, rule.re, (m) => {
       if (rule.verify && !rule.verify(m[0])) return null;
       count.n++;
       return redacted(rule.kind);
     });
   }
-  // Context rules are line-local: run them only on the lines where some rule's hint occurs and some
-  // rule could match, found in one scan (in long tool output and transcripts a small share of the lines).
-  // (Most texts hold no hint at all: the small ANY_HINT says so before the larger CANDIDATE is compiled.)
-  if (!ANY_HINT.test(out)) return { text: out, redactions: count.n };
-  CANDIDATE.lastIndex = 0;
-  let result = '';
-  let done = 0;
-  for (let m = CANDIDATE.exec(out); m !== null; m = CANDIDATE.exec(out)) {
-    const start = out.lastIndexOf('\n', m.index) + 1;
-    const nl = out.indexOf('\n', m.index);
-    const end = nl === -1 ? out.length : nl;
-    const line = out.slice(start, end);
-    if (ANY_HINT.test(line)) {
-      result += out.slice(done, start) + scrubLine(line, count);
-      done = end;
-    }
-    CANDIDATE.lastIndex = end + 1;
-  }
-  if (done > 0) out = result + out.slice(done);
-  return { text: out, redactions: count.n };
-}
-
-/**
- * The context rules on one line, in order, each on what the rules before it left. `HINT_RE` and
- * `NAME_SEP_GATE` are shared by several rules, so each is tested once per version of the line.
- */
-function applyContextRules(line: string, count: { n: number }): string {
-  let out = line;
-  let hint: boolean | undefined;
-  let nameSep: boolean | undefined;
-  for (const rule of CONTEXT_RULES) {
-    const hinted = rule.hint === HINT_RE ? (hint ??= HINT_RE.test(out)) : rule.hint.test(out);
-    if (!hinted) continue;
-    if (rule.needs !== undefined && !out.includes(rule.needs)) continue;
-    const gate = rule.gate;
-    if (gate && !(gate === NAME_SEP_GATE ? (nameSep ??= gate.test(out)) : gate.test(out))) continue;
-    const next = replaceMatches(out, rule.re, (m, after) => {
-      const g = m.groups ?? {};
-      if (!rule.accept(g, after)) return null;
-      count.n++;
-      return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
-    });
-    if (next !== out) {
-      out = next;
-      hint = undefined;
-      nameSep = undefined;
-    }
-  }
   return out;
 }
 
-/**
- * Lines already scrubbed in the current `scrubbingTogether` scope, with their redaction counts: one
- * payload repeats its lines (an edit's old and new text, its patch, the file it read), and the context
- * rules are a pure function of the line. Only inside a scope, so no long-lived process keeps the texts.
- */
-let lineMemo: Map<string, { text: string; n: number }> | null = null;
-const MEMO_LINE_CHARS = 2000;
-const MEMO_LINES = 20_000;
+/** Every line-local rule on one line: the token shapes, then the secrets in context. */
+const scrubLocal = (line: string, count: { n: number }): string =>
+  applyContextRules(applyTokenRules(line, count), count);
 
-function scrubLine(line: string, count: { n: number }): string {
-  if (lineMemo === null || line.length > MEMO_LINE_CHARS) return applyContextRules(line, count);
-  const known = lineMemo.get(line);
+/** The rules of the whole text: the spans first, then the line-local rules on the lines `SITE` finds. */
+function scrubWhole(text: string, count: { n: number }): string {
+  let out = text;
+  if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
+  if (out.includes('-----BEGIN ')) out = redactPem(out, count);
+  ANY_SITE.lastIndex = 0;
+  const first = ANY_SITE.exec(out);
+  if (first === null) return out;
+  let result = '';
+  let done = 0;
+  const lines = SITE();
+  lines.lastIndex = out.lastIndexOf('\n', first.index) + 1;
+  for (let m = lines.exec(out); m !== null; m = lines.exec(out)) {
+    const start = out.lastIndexOf('\n', m.index) + 1;
+    const nl = out.indexOf('\n', m.index);
+    const end = nl === -1 ? out.length : nl;
+    result += out.slice(done, start) + scrubLine(out.slice(start, end), count);
+    done = end;
+    lines.lastIndex = end + 1;
+  }
+  return done > 0 ? result + out.slice(done) : out;
+}
+
+/** Replace secrets and `<private>…</private>` spans in a string, and count the redactions. */
+export function scrubTextWithCount(text: string): { text: string; redactions: number } {
+  if (text.length < 6) return { text, redactions: 0 };
+  const count = { n: 0 };
+  return { text: remembered(scope?.texts, text, count, MEMO_TEXT_CHARS, scrubWhole), redactions: count.n };
+}
+
+/**
+ * What the current `scrubbingTogether` scope has scrubbed, with the redactions each gave: whole texts
+ * (an edit's old and new text come again in the tool's response) and lines (one payload repeats its
+ * lines: the patch, the file it read). Both are pure functions of their input. Only inside a scope, so
+ * no long-lived process keeps the texts.
+ */
+interface Seen {
+  texts: Map<string, { text: string; n: number }>;
+  lines: Map<string, { text: string; n: number }>;
+}
+let scope: Seen | null = null;
+const MEMO_LINE_CHARS = 2000;
+const MEMO_TEXT_CHARS = 200;
+const MEMO_ENTRIES = 20_000;
+
+/** `scrub(input)`, looked up in `memo` when it was done there before, and kept there when it is worth it. */
+function remembered(
+  memo: Map<string, { text: string; n: number }> | undefined,
+  input: string,
+  count: { n: number },
+  minChars: number,
+  scrub: (input: string, count: { n: number }) => string,
+): string {
+  if (memo === undefined || input.length < minChars) return scrub(input, count);
+  const known = memo.get(input);
   if (known !== undefined) {
     count.n += known.n;
     return known.text;
   }
   const before = count.n;
-  const text = applyContextRules(line, count);
-  if (lineMemo.size < MEMO_LINES) lineMemo.set(line, { text, n: count.n - before });
+  const text = scrub(input, count);
+  if (memo.size < MEMO_ENTRIES) memo.set(input, { text, n: count.n - before });
   return text;
 }
 
+const scrubLine = (line: string, count: { n: number }): string =>
+  line.length > MEMO_LINE_CHARS
+    ? scrubLocal(line, count)
+    : remembered(scope?.lines, line, count, 0, scrubLocal);
+
 /**
- * Run `fn` with the scrubber remembering the lines it scrubbed, so a line met again (in the same
+ * Run `fn` with the scrubber remembering the texts and lines it scrubbed, so one met again (in the same
  * string or another) costs a lookup. Results are exactly those of scrubbing each string alone.
  */
 export function scrubbingTogether<T>(fn: () => T): T {
-  const outer = lineMemo;
-  lineMemo ??= new Map();
+  const outer = scope;
+  scope ??= { texts: new Map(), lines: new Map() };
   try {
     return fn();
   } finally {
-    lineMemo = outer;
+    scope = outer;
   }
 }
 

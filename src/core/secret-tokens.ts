@@ -4,14 +4,22 @@
 
 export interface TokenRule {
   readonly kind: string;
-  /** Literal substrings, one of which must occur for the rule to run at all (empty: always runs). */
+  /**
+   * Literal substrings, one of which every match holds: the rule runs only where one occurs. A rule
+   * without hints has a `site` instead.
+   */
   readonly hints: readonly string[];
+  /** For a rule without hints: a pattern every match holds (the rule runs only where it matches). */
+  readonly site?: RegExp | undefined;
   readonly re: RegExp;
   readonly verify?: ((token: string) => boolean) | undefined;
 }
 
 export const mixedCase = (s: string): boolean => /\d/.test(s) && /[a-z]/.test(s) && /[A-Z]/.test(s);
 export const E = '(?![\\w-])';
+
+/** What every match of a rule without literal hints holds: the middle of a Discord token. */
+const HINTLESS_SITES: Readonly<Record<string, RegExp>> = { 'discord-token': /\.[\w-]{6}\.[\w-]{27}/ };
 
 /**
  * Distinctive token shapes, replaced whole: kind, `|`-separated literal hints, pattern, check. A token
@@ -23,8 +31,12 @@ export const TOKEN_RULES: readonly TokenRule[] = (
     ['openai-key', 'sk-', 'sk-(?:proj-|svcacct-|admin-)?[\\w-]{20,}', mixedCase],
     ['aws-access-key', 'AKIA|ASIA', `(?:AKIA|ASIA)[A-Z0-9]{16}${E}`],
     ['gcp-api-key', 'AIza', `AIza[\\w-]{35}${E}`],
-    ['github-token', 'gh|github_pat_', `gh[pousr]_[A-Za-z0-9]{30,255}${E}|github_pat_\\w{22,255}${E}`],
-    ['gitlab-token', 'gl', 'gl(?:pat|ptt|dt|rt|soat|cbt)-[\\w-]{20,}'],
+    [
+      'github-token',
+      'ghp_|gho_|ghu_|ghs_|ghr_|github_pat_',
+      `gh[pousr]_[A-Za-z0-9]{30,255}${E}|github_pat_\\w{22,255}${E}`,
+    ],
+    ['gitlab-token', 'glpat-|glptt-|gldt-|glrt-|glsoat-|glcbt-', 'gl(?:pat|ptt|dt|rt|soat|cbt)-[\\w-]{20,}'],
     ['slack-token', 'xox|xapp-', 'xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\\d-[\\w-]{10,}'],
     ['slack-webhook', 'hooks.slack.com', 'https://hooks\\.slack\\.com/[\\w/-]+'],
     ['stripe-key', '_live_|_test_|whsec_', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}'],
@@ -34,7 +46,7 @@ export const TOKEN_RULES: readonly TokenRule[] = (
     ['sendgrid-key', 'SG.', 'SG\\.[\\w-]{16,}\\.[\\w-]{16,}'],
     ['huggingface-token', 'hf_', `hf_[A-Za-z0-9]{30,}${E}`],
     ['google-oauth-token', 'ya29.', 'ya29\\.[\\w-]{20,}'],
-    ['shopify-token', 'shp', `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`],
+    ['shopify-token', 'shpat_|shpca_|shppa_|shpss_', `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`],
     ['digitalocean-token', '_v1_', `do[por]_v1_[a-f0-9]{64}${E}`],
     ['doppler-token', 'dp.', 'dp\\.(?:st|ct|sa|scim|audit|pt)\\.[\\w.-]{20,}'],
     ['vault-token', 'hvs.|hvb.|hvr.', 'hv[sbr]\\.[\\w-]{24,}'],
@@ -43,9 +55,14 @@ export const TOKEN_RULES: readonly TokenRule[] = (
     ['jwt', 'eyJ', 'eyJ[\\w-]{10,}\\.[\\w-]{10,}\\.[\\w-]{8,}(?:\\.[\\w-]+){0,2}'],
     ['discord-token', '', '[MNO][\\w-]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,}', mixedCase],
   ] as const
-).map(([kind, hints, src, verify]: readonly [string, string, string, ((t: string) => boolean)?]) => ({
-  kind,
-  hints: hints === '' ? [] : hints.split('|'),
-  re: new RegExp(`(?<![\\w-])(?:${src})`, 'g'),
-  verify,
-}));
+).map(([kind, hints, src, verify]: readonly [string, string, string, ((t: string) => boolean)?]) => {
+  const site = hints === '' ? HINTLESS_SITES[kind] : undefined;
+  if (hints === '' && site === undefined) throw new Error(`token rule ${kind} has neither hints nor a site`);
+  return {
+    kind,
+    hints: hints === '' ? [] : hints.split('|'),
+    site,
+    re: new RegExp(`(?<![\\w-])(?:${src})`, 'g'),
+    verify,
+  };
+});

@@ -12,6 +12,7 @@ import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project
 import type { Runtime } from '../runtime.ts';
 import { describeError } from '../../core/errors.ts';
 import { DISTILLER_ENV_MARKER } from '../../core/llm.ts';
+import { scrubbingTogether } from '../../core/scrub.ts';
 import type { Logger } from '../../core/ports.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 
@@ -88,12 +89,16 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     return { stdout: '', status: 'rejected' };
   }
   const { config } = runtime;
-  const normalised = deps.host.normalise(payload, {
-    skipTools: config['capture.skipTools'],
-    maxFieldChars: config['capture.maxFieldChars'],
-    maxEventBytes: config['capture.maxEventBytes'],
-    fallbackCwd: deps.cwd,
-  });
+  // Scrubbed together: a text or line met again anywhere in the payload (a tool's input and its
+  // response repeat an edit's old and new text) is scrubbed once.
+  const normalised = scrubbingTogether(() =>
+    deps.host.normalise(payload, {
+      skipTools: config['capture.skipTools'],
+      maxFieldChars: config['capture.maxFieldChars'],
+      maxEventBytes: config['capture.maxEventBytes'],
+      fallbackCwd: deps.cwd,
+    }),
+  );
   payload = undefined; // let a large payload be collected
   if (!normalised.ok) {
     if (normalised.skip) logger.debug('hook payload skipped', { reason: normalised.reason });
