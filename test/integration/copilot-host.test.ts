@@ -158,8 +158,10 @@ describe('engram for GitHub Copilot CLI', () => {
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, placed(readFileSync(join(FIXTURES, 'events.jsonl'), 'utf8'), project, sb.home));
     let started = '';
+    let captured = 0;
     for (const payload of recordedSession(project, sb.home)) {
       if (payload['hook_event_name'] === 'PreToolUse') continue; // engram registers no PreToolUse hook
+      captured += 1;
       const r = run(payload);
       expect(r.status, r.stderr.toString()).toBe(0);
       if (payload['hook_event_name'] === 'SessionStart') started = r.stdout.toString();
@@ -168,9 +170,13 @@ describe('engram for GitHub Copilot CLI', () => {
 
     expect(sb.engram(['flush']).status).toBe(0);
     const status = JSON.parse(sb.engram(['status', '--json']).stdout) as {
-      hosts: { host: string; sessions: number }[];
+      hosts: { host: string; sessions: number; events: number }[];
     };
-    expect(status.hosts).toEqual([expect.objectContaining({ host: 'copilot', sessions: 1 })]);
+    // Every captured hook event counted for its host.
+    expect(status.hosts).toEqual([
+      expect.objectContaining({ host: 'copilot', sessions: 1, events: captured }),
+    ]);
+    expect(sb.engram(['status']).stdout).toContain(`copilot 1 sessions, ${captured} events`);
     // The worker read events.jsonl after the turn: its records, and the token usage only it holds.
     const metrics = JSON.parse(sb.engram(['metrics', '--json']).stdout) as {
       capture: {
