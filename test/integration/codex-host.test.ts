@@ -77,7 +77,7 @@ describe('engram for Codex CLI', () => {
     const toml = readFileSync(config, 'utf8');
     expect(toml.startsWith(`${myConfig}\n`)).toBe(true);
     expect(toml).toMatch(
-      /\n\[mcp_servers\.engram\]\ncommand = ".+"\nargs = \[".+dist\/cli\.mjs", "mcp"\]\nenv_vars = \["ENGRAM_HOME"\]\nstartup_readiness = "catalog"\n$/,
+      /\n\[mcp_servers\.engram\]\ncommand = ".+"\nargs = \[".+dist\/cli\.mjs", "mcp"\]\nenv_vars = \["ENGRAM_HOME"\]\n$/,
     );
 
     const again = sb.engram(['install', '--host', 'codex', '--json'], { env });

@@ -43,13 +43,12 @@ export const codexAdapter: HostAdapter = {
     hookArgs: ['--host', 'codex'],
     transcriptsDir: (env, home) => join(codexHome(env, home), 'sessions'),
     // Codex hands an MCP server only a short list of its environment variables (HOME, PATH, …):
-    // `env_vars` adds ENGRAM_HOME, so the server opens the store the hooks write to. Without
-    // `startup_readiness = "catalog"` a turn may start before the server has listed its tools, and
-    // the model is then not offered them in that turn (seen with 0.171.0 under load).
+    // `env_vars` adds ENGRAM_HOME, so the server opens the store the hooks write to. Not `required`:
+    // Codex would then refuse to start while engram's server cannot.
     mcp: {
       file: (env, home) => join(codexHome(env, home), 'config.toml'),
       format: 'toml',
-      entry: (command, args) => ({ command, args, env_vars: ['ENGRAM_HOME'], startup_readiness: 'catalog' }),
+      entry: (command, args) => ({ command, args, env_vars: ['ENGRAM_HOME'] }),
     },
   },
 };

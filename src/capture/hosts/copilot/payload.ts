@@ -12,7 +12,7 @@ import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
 import { claudeShapedEvent, optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
-import { copilotToolInput, copilotToolName } from './tools.ts';
+import { COPILOT_SKIP_TOOLS, copilotToolInput, copilotToolName } from './tools.ts';
 
 /** The Copilot hook events engram registers (the verified PascalCase names, plus PreCompact from the docs). */
 export const COPILOT_HOOK_EVENTS = [
@@ -81,13 +81,13 @@ export function normaliseCopilotPayload(payload: unknown, options: NormaliseOpti
       event = { kind: 'session_start', source: startSource(str(p['source'])) };
       break;
     case 'PostToolUse': {
-      const tool = toolOf(p, hook, options.skipTools);
+      const tool = toolOf(p, hook, [...options.skipTools, ...COPILOT_SKIP_TOOLS]);
       if (!tool.ok) return tool;
       event = toolEvent(p, copilotToolName(tool.tool), options);
       break;
     }
     case 'PostToolUseFailure': {
-      const tool = toolOf(p, hook, options.skipTools);
+      const tool = toolOf(p, hook, [...options.skipTools, ...COPILOT_SKIP_TOOLS]);
       if (!tool.ok) return tool;
       const name = copilotToolName(tool.tool);
       event = {

@@ -27,6 +27,9 @@ const FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   Grep: { paths: 'path' },
 };
 
+/** engram's own MCP tools as Copilot names them (`<server>-<tool>`: `engram-search`): never captured. */
+export const COPILOT_SKIP_TOOLS: readonly string[] = ['engram-*'];
+
 export const copilotToolName = (tool: string): string => TOOL_NAMES[tool] ?? tool;
 
 /** The arguments of a call of `tool` (engram's name) under the fields engram reads; the others kept. */
