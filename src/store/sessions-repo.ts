@@ -1,5 +1,6 @@
 /**
- * Projects, sessions and per-hook capture counters: the bookkeeping a hook updates with each event.
+ * Projects, sessions and capture counters (per project and hook, per host): the bookkeeping each
+ * captured event updates.
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { Project, Session, SessionStatus } from '../core/model.ts';
