@@ -1,5 +1,6 @@
 /**
- * Projects, sessions and per-hook capture counters: the bookkeeping a hook updates with each event.
+ * Projects, sessions and capture counters (per project and hook, per host): the bookkeeping each
+ * captured event updates.
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { Project, Session, SessionStatus } from '../core/model.ts';
@@ -76,7 +77,14 @@ export function createSessionsRepo(db: Db) {
   );
   const hostStats = lazyStatement(
     db,
-    `SELECT host, COUNT(*) AS sessions, MAX(last_event_at) AS last_at FROM sessions WHERE id <> 'mcp' GROUP BY host ORDER BY host`,
+    `SELECT s.host, COUNT(*) AS sessions, MAX(s.last_event_at) AS last_at,
+       COALESCE((SELECT h.events FROM host_stats h WHERE h.host = s.host), 0) AS events
+     FROM sessions s WHERE s.id <> 'mcp' GROUP BY s.host ORDER BY s.host`,
+  );
+  const bumpHost = lazyStatement(
+    db,
+    `INSERT INTO host_stats (host, events, last_at) VALUES (?, 1, ?)
+     ON CONFLICT (host) DO UPDATE SET events = events + 1, last_at = MAX(last_at, excluded.last_at)`,
   );
   const hookStats = lazyStatement(
     db,
@@ -106,6 +114,10 @@ export function createSessionsRepo(db: Db) {
         session.host ?? 'claude-code',
       );
       bumpStat().run(project.id, hook, at);
+    },
+    /** One captured hook event of `host` (the worker's inbox import; not transcript reads, not MCP). */
+    countEvent(host: string, at: number): void {
+      bumpHost().run(host, at);
     },
     end(sessionId: string, reason: string, at: number): void {
       endSession().run(at, reason, sessionId);
@@ -146,11 +158,14 @@ export function createSessionsRepo(db: Db) {
         observations: r.observations,
       }));
     },
-    /** Sessions per host (`claude-code`, `codex`, …) and when each host last captured anything. */
-    hostStats(): { host: string; sessions: number; lastAt: number | null }[] {
-      return (hostStats().all() as { host: string; sessions: number; last_at: number | null }[]).map((r) => ({
+    /** Sessions and captured events per host (`claude-code`, `codex`, …), and when each last captured anything. */
+    hostStats(): { host: string; sessions: number; events: number; lastAt: number | null }[] {
+      return (
+        hostStats().all() as { host: string; sessions: number; events: number; last_at: number | null }[]
+      ).map((r) => ({
         host: r.host,
         sessions: r.sessions,
+        events: r.events,
         lastAt: r.last_at,
       }));
     },

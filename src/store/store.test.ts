@@ -79,6 +79,33 @@ describe('store', () => {
     expect(plan.join('\n')).toMatch(/USING COVERING INDEX links_by_project/);
     expect(store.graph.edgesOf('prj_1' as never)).toEqual([{ from: 'obs_a', kind: 'related', to: 'obs_b' }]);
   });
+  it('0014 counts events per host, starting from the queue rows an older store still keeps', () => {
+    const path = join(dir, 'v13.db');
+    const old = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 13)) {
+      old.exec(m.sql);
+      old.pragma(`user_version = ${m.version}`);
+    }
+    const session = old.prepare(
+      `INSERT INTO sessions (id, project_id, host, cwd, started_at, last_event_at) VALUES (?, 'p', ?, '/p', 1, 1)`,
+    );
+    session.run('s-claude', 'claude-code');
+    session.run('s-codex', 'codex');
+    const event = old.prepare(
+      `INSERT INTO events (session_id, project_id, hook, kind, cwd, payload, bytes, at) VALUES (?, 'p', 'Stop', 'stop', '/p', '{}', 2, ?)`,
+    );
+    event.run('s-claude', 5);
+    event.run('s-codex', 7);
+    event.run('s-codex', 9);
+    old.close();
+    const upgraded = createStore(openDatabase(path));
+    expect(upgraded.sessions.hostStats().map((h) => [h.host, h.sessions, h.events])).toEqual([
+      ['claude-code', 1, 1],
+      ['codex', 1, 2],
+    ]);
+    upgraded.close();
+  });
+
   it('upgrades an older database in place, keeping memories searchable; hooks leave the upgrade to the worker', () => {
     const path = join(dir, 'old.db');
     const old = new Database(path);

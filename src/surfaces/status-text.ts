@@ -80,7 +80,7 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
   }
   if (report.hosts.length > 0)
     lines.push(
-      `hosts: ${report.hosts.map((h) => `${h.host} ${h.sessions} sessions (last ${h.lastAt ? formatAge(now - h.lastAt) : 'never'})`).join(' · ')}`,
+      `hosts: ${report.hosts.map((h) => `${h.host} ${h.sessions} sessions, ${h.events} events (last ${h.lastAt ? formatAge(now - h.lastAt) : 'never'})`).join(' · ')}`,
     );
   const d = report.distill;
   if (d.provider === 'none')

@@ -101,4 +101,19 @@ describe('importing events of other hosts', () => {
       ['codex', 1],
     ]);
   });
+
+  it('counts the captured events per host across imports', () => {
+    const inbox = join(dir, 'inbox');
+    for (const hook of ['UserPromptSubmit', 'PostToolUse', 'Stop'])
+      writeInbox(inbox, { ...event('from-codex', 'codex'), hook, at: 20 });
+    writeInbox(inbox, event('from-claude'));
+    importInboxInto(store, inbox);
+    writeInbox(inbox, { ...event('from-codex', 'codex'), hook: 'SessionEnd', at: 30 });
+    importInboxInto(store, inbox);
+    importInboxInto(store, inbox);
+    expect(store.sessions.hostStats().map((h) => [h.host, h.sessions, h.events, h.lastAt])).toEqual([
+      ['claude-code', 1, 1, 10],
+      ['codex', 1, 4, 30],
+    ]);
+  });
 });

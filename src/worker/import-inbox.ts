@@ -67,6 +67,7 @@ export function importInboxInto(store: Store, inboxDir: string, logger?: Logger)
             e.hook,
             e.at,
           );
+          store.sessions.countEvent(e.host ?? 'claude-code', e.at);
           if (e.injected) recordInjection(store, e, project.id, seq, e.injected);
         }
       }

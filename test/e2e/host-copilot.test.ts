@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockModel, type MockModel } from '../support/mock-models/server.ts';
+import { sequence, startMockModel, type MockModel } from '../support/mock-models/server.ts';
 import { copilotInvocation } from './support/hosts/host-configs.ts';
 import {
   CONTEXT_MARKER,
@@ -93,6 +93,71 @@ describe('GitHub Copilot CLI (BYOK, offline) against a loopback chat completions
           'workspace.yaml': join(dirname(transcript), 'workspace.yaml'),
         },
         placeholders: { [cliDir]: '{{cli}}', [`127.0.0.1:${mock.port}`]: '127.0.0.1:{{port}}' },
+      });
+  });
+});
+
+/** Copilot's own file tools (create, view, edit, glob, grep), as the adapter maps them. */
+const FILE_TOOLS_PROMPT = 'Write the release checklist into CHECKLIST.md, then fix its first step';
+
+describe('GitHub Copilot CLI file tools against the mock', () => {
+  let world: HostWorld;
+  let mock: MockModel;
+  let cliDir: string;
+  let run: HostRun;
+  const sessionId = randomUUID();
+
+  beforeAll(async () => {
+    cliDir = await ensurePinnedCli(COPILOT);
+    world = createHostWorld('copilot');
+    const file = (name: string) => join(world.project, name);
+    mock = await startMockModel(
+      sequence([
+        {
+          toolCalls: [
+            { name: 'create', args: { path: file('CHECKLIST.md'), file_text: '1. tag\n2. publish\n' } },
+          ],
+        },
+        { toolCalls: [{ name: 'view', args: { path: file('CHECKLIST.md') } }] },
+        {
+          toolCalls: [
+            {
+              name: 'edit',
+              args: { path: file('CHECKLIST.md'), old_str: '1. tag', new_str: '1. bump and tag' },
+            },
+          ],
+        },
+        { toolCalls: [{ name: 'glob', args: { pattern: '*.md' } }] },
+        { toolCalls: [{ name: 'grep', args: { pattern: 'publish', paths: world.project } }] },
+        { toolCalls: [{ name: 'view', args: { path: file('missing.md') } }] },
+        { text: 'The checklist starts with bump and tag.' },
+      ]),
+    );
+    const inv = copilotInvocation(world, { cliDir, apiUrl: mock.url, prompt: FILE_TOOLS_PROMPT, sessionId });
+    run = await runHostCli(inv.bin, inv.args, { cwd: world.project, env: inv.env, timeoutMs: 120_000 });
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+    world?.cleanup();
+  });
+
+  it('creates, reads and edits the file for real; the hooks and events.jsonl name each tool', () => {
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(mock.errors).toEqual([]);
+    expect(readFileSync(join(world.project, 'CHECKLIST.md'), 'utf8')).toBe('1. bump and tag\n2. publish\n');
+    const tools = [
+      ...world.recorder.payloads('PostToolUse'),
+      ...world.recorder.payloads('PostToolUseFailure'),
+    ].map((p) => p['tool_name']);
+    expect(tools.length).toBe(6);
+    const transcript = String(world.recorder.payloads('agentStop')[0]?.['transcriptPath']);
+    expect(readFileSync(transcript, 'utf8')).toContain('"name":"edit"');
+    if (recordingFixtures())
+      writeHostFixtures('copilot', world, {
+        transcripts: { 'events.jsonl': transcript },
+        placeholders: { [cliDir]: '{{cli}}', [`127.0.0.1:${mock.port}`]: '127.0.0.1:{{port}}' },
+        subdir: 'file-tools',
       });
   });
 });

@@ -50,6 +50,9 @@ describe('engram for Codex CLI', () => {
     const mine =
       '{ "hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "echo mine"}]}]},\n  "x": 1 }\n';
     writeFileSync(file, mine);
+    const config = join(codexHome, 'config.toml');
+    const myConfig = 'model = "o3" # mine\n\n[mcp_servers.docs]\ncommand = "docs-mcp"';
+    writeFileSync(config, myConfig);
     const env = { CODEX_HOME: codexHome };
 
     const first = sb.engram(['install', '--host', 'codex', '--json'], { env });
@@ -69,6 +72,13 @@ describe('engram for Codex CLI', () => {
     expect(installedCommand(file, 'SessionStart')).toMatch(/hook\.cjs" --host codex # engram-hook$/);
     expect(JSON.stringify(hooks['SessionEnd'])).toContain('"timeout":3');
     expect(existsSync(join(sb.home, '.claude'))).toBe(false); // Claude Code's settings untouched
+    // The MCP server in config.toml, after the user's own text (every byte of it kept).
+    expect(JSON.parse(first.stdout)).toMatchObject({ mcp: { path: config, changed: true } });
+    const toml = readFileSync(config, 'utf8');
+    expect(toml.startsWith(`${myConfig}\n`)).toBe(true);
+    expect(toml).toMatch(
+      /\n\[mcp_servers\.engram\]\ncommand = ".+"\nargs = \[".+dist\/cli\.mjs", "mcp"\]\nenv_vars = \["ENGRAM_HOME"\]\n$/,
+    );
 
     const again = sb.engram(['install', '--host', 'codex', '--json'], { env });
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], backupPath: null });
@@ -76,14 +86,18 @@ describe('engram for Codex CLI', () => {
     const text = sb.engram(['uninstall', '--host', 'codex'], { env });
     expect(text.stdout).toContain('restored exactly as before');
     expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect(readFileSync(config, 'utf8')).toBe(myConfig);
+    expect(text.stdout).toContain(`removed the engram MCP server from ${config}`);
     expect(readdirSync(codexHome).filter((n) => n.endsWith('.engram-install.json'))).toEqual([]);
 
     // Without a file of the user's: created, then deleted again.
     const fresh = join(sb.home, '.codex');
     expect(sb.engram(['install', '--host', 'codex'], {}).status).toBe(0);
     expect(existsSync(join(fresh, 'hooks.json'))).toBe(true);
+    expect(existsSync(join(fresh, 'config.toml'))).toBe(true);
     expect(sb.engram(['uninstall', '--host', 'codex'], {}).status).toBe(0);
     expect(existsSync(join(fresh, 'hooks.json'))).toBe(false);
+    expect(existsSync(join(fresh, 'config.toml'))).toBe(false);
 
     // engram doctor: installed, not yet trusted (a warning), trusted, the hooks feature turned off.
     type Doctor = { checks: { name: string; status: string; detail: string }[] };
@@ -95,17 +109,24 @@ describe('engram for Codex CLI', () => {
       );
     expect(doctor()).toEqual({ 'hooks codex': 'ok' }); // Codex set up, without engram: said, not a problem
     expect(sb.engram(['install', '--host', 'codex'], { env }).status).toBe(0);
-    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'codex hook trust': 'warn' });
-    const config = join(codexHome, 'config.toml');
+    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'mcp codex': 'ok', 'codex hook trust': 'warn' });
+    // Codex records trust in config.toml after engram's table.
+    const append = (more: string) => writeFileSync(config, readFileSync(config, 'utf8') + more);
+    append(`\n[hooks.state."${file}:session_start:1:0"]\ntrusted_hash = "sha256:00"\n`);
+    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'mcp codex': 'ok', 'codex hook trust': 'ok' });
+    append('\n[features]\nhooks = false\n');
+    expect(doctor()).toMatchObject({ 'codex hooks feature': 'fail' });
+    const bundle = join(sb.root, 'moved', 'dist', 'cli.mjs');
     writeFileSync(
       config,
-      `model = "x"\n\n[hooks.state."${file}:session_start:1:0"]\ntrusted_hash = "sha256:00"\n`,
+      readFileSync(config, 'utf8').replace(/"[^"]+dist\/cli\.mjs"/, JSON.stringify(bundle)),
     );
-    expect(doctor()).toEqual({ 'hooks codex': 'ok', 'codex hook trust': 'ok' });
-    writeFileSync(config, '[features]\nhooks = false\n');
-    expect(doctor()).toMatchObject({ 'codex hooks feature': 'fail' });
+    expect(doctor()).toMatchObject({ 'mcp codex': 'fail' }); // its CLI bundle is gone
     expect(sb.engram(['uninstall', '--host', 'codex'], { env }).status).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect(readFileSync(config, 'utf8')).toBe(
+      `${myConfig}\n[hooks.state."${file}:session_start:1:0"]\ntrusted_hash = "sha256:00"\n\n[features]\nhooks = false\n`,
+    );
 
     const bad = sb.engram(['install', '--host', 'nope']);
     expect(bad.status).toBe(2);

@@ -83,6 +83,18 @@ describe('engram for GitHub Copilot CLI', () => {
     expect(installedCommand(file, 'SessionStart')).toMatch(/hook\.cjs" --host copilot # engram-hook$/);
     expect(JSON.stringify(settings)).not.toContain('matcher');
     expect(existsSync(join(sb.home, '.claude'))).toBe(false); // Claude Code's settings untouched
+    // The MCP server in Copilot's own registry, as `copilot mcp add engram -- …` writes it.
+    const mcpFile = join(copilotHome, 'mcp-config.json');
+    expect(JSON.parse(readFileSync(mcpFile, 'utf8'))).toEqual({
+      mcpServers: {
+        engram: {
+          type: 'local',
+          command: process.execPath,
+          args: [expect.stringMatching(/dist\/cli\.mjs$/), 'mcp'],
+          tools: ['*'],
+        },
+      },
+    });
 
     const again = sb.engram(['install', '--host', 'copilot', '--json'], { env });
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], backupPath: null });
@@ -92,7 +104,10 @@ describe('engram for GitHub Copilot CLI', () => {
       (JSON.parse(sb.engram(['doctor', '--json'], { env }).stdout) as Doctor).checks.filter((c) =>
         c.name.includes('copilot'),
       );
-    expect(doctor()).toEqual([expect.objectContaining({ name: 'hooks copilot', status: 'ok' })]);
+    expect(doctor()).toEqual([
+      expect.objectContaining({ name: 'hooks copilot', status: 'ok' }),
+      expect.objectContaining({ name: 'mcp copilot', status: 'ok' }),
+    ]);
     // One hook taken out by hand: doctor names it.
     const edited = JSON.parse(readFileSync(file, 'utf8')) as Settings;
     edited.hooks['Stop'] = [{ type: 'command', bash: 'echo bye' }];
@@ -103,6 +118,7 @@ describe('engram for GitHub Copilot CLI', () => {
         status: 'fail',
         detail: expect.stringContaining('Stop'),
       }),
+      expect.objectContaining({ name: 'mcp copilot', status: 'ok' }),
     ]);
     expect(sb.engram(['install', '--host', 'copilot'], { env }).status).toBe(0);
     writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))); // reformatted, same content
@@ -110,6 +126,7 @@ describe('engram for GitHub Copilot CLI', () => {
     const text = sb.engram(['uninstall', '--host', 'copilot'], { env });
     expect(text.stdout).toContain('restored exactly as before');
     expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect(existsSync(mcpFile)).toBe(false); // engram created it
     expect(readdirSync(copilotHome).filter((n) => n.endsWith('.engram-install.json'))).toEqual([]);
     expect(doctor()).toEqual([
       expect.objectContaining({ status: 'ok', detail: expect.stringContaining('without engram') }),
@@ -141,8 +158,10 @@ describe('engram for GitHub Copilot CLI', () => {
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, placed(readFileSync(join(FIXTURES, 'events.jsonl'), 'utf8'), project, sb.home));
     let started = '';
+    let captured = 0;
     for (const payload of recordedSession(project, sb.home)) {
       if (payload['hook_event_name'] === 'PreToolUse') continue; // engram registers no PreToolUse hook
+      captured += 1;
       const r = run(payload);
       expect(r.status, r.stderr.toString()).toBe(0);
       if (payload['hook_event_name'] === 'SessionStart') started = r.stdout.toString();
@@ -151,9 +170,13 @@ describe('engram for GitHub Copilot CLI', () => {
 
     expect(sb.engram(['flush']).status).toBe(0);
     const status = JSON.parse(sb.engram(['status', '--json']).stdout) as {
-      hosts: { host: string; sessions: number }[];
+      hosts: { host: string; sessions: number; events: number }[];
     };
-    expect(status.hosts).toEqual([expect.objectContaining({ host: 'copilot', sessions: 1 })]);
+    // Every captured hook event counted for its host.
+    expect(status.hosts).toEqual([
+      expect.objectContaining({ host: 'copilot', sessions: 1, events: captured }),
+    ]);
+    expect(sb.engram(['status']).stdout).toContain(`copilot 1 sessions, ${captured} events`);
     // The worker read events.jsonl after the turn: its records, and the token usage only it holds.
     const metrics = JSON.parse(sb.engram(['metrics', '--json']).stdout) as {
       capture: {

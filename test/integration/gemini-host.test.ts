@@ -70,6 +70,11 @@ describe('engram for Gemini CLI', () => {
     expect(start?.command).toMatch(/hook\.cjs" --host gemini # engram-hook$/);
     expect(start).toMatchObject({ name: 'engram', timeout: 15_000 }); // Gemini's timeouts are milliseconds
     expect(existsSync(join(sb.home, '.claude'))).toBe(false); // Claude Code's settings untouched
+    // The MCP server in the same file, as `gemini mcp add` writes it.
+    expect((json as unknown as { mcpServers: unknown }).mcpServers).toEqual({
+      engram: { command: process.execPath, args: [expect.stringMatching(/dist\/cli\.mjs$/), 'mcp'] },
+    });
+    expect(JSON.parse(first.stdout)).toMatchObject({ mcp: { path: file, changed: true } });
 
     const again = sb.engram(['install', '--host', 'gemini', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ added: [], backupPath: null });
@@ -82,18 +87,19 @@ describe('engram for Gemini CLI', () => {
           .filter((c) => c.name.includes('gemini'))
           .map((c) => [c.name, c.status]),
       );
-    expect(doctor()).toEqual({ 'hooks gemini': 'ok' });
+    expect(doctor()).toEqual({ 'hooks gemini': 'ok', 'mcp gemini': 'ok' });
     const installed = readFileSync(file, 'utf8');
     const withConfig = (config: unknown) =>
       writeFileSync(file, JSON.stringify({ ...JSON.parse(installed), hooksConfig: config }));
     withConfig({ enabled: false });
-    expect(doctor()).toEqual({ 'hooks gemini': 'ok', 'gemini hooks enabled': 'fail' });
+    expect(doctor()).toEqual({ 'hooks gemini': 'ok', 'mcp gemini': 'ok', 'gemini hooks enabled': 'fail' });
     withConfig({ disabled: ['engram'] });
-    expect(doctor()).toEqual({ 'hooks gemini': 'ok', 'gemini hooks enabled': 'fail' });
+    expect(doctor()).toEqual({ 'hooks gemini': 'ok', 'mcp gemini': 'ok', 'gemini hooks enabled': 'fail' });
     writeFileSync(file, installed);
 
     const text = sb.engram(['uninstall', '--host', 'gemini']);
     expect(text.stdout).toContain('restored exactly as before');
+    expect(text.stdout).toContain('removed the engram MCP server');
     expect(readFileSync(file, 'utf8')).toBe(mine);
     expect(readdirSync(dir).filter((n) => n.endsWith('.engram-install.json'))).toEqual([]);
     expect(doctor()).toEqual({ 'hooks gemini': 'ok' }); // Gemini set up, without engram: said, not a problem

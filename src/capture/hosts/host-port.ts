@@ -90,6 +90,18 @@ export interface HostHookSetup {
   flatEntries?: { commandKey: string; timeoutKey: string };
   /** The folder holding the host's transcripts (for backfill and messages), or null. */
   transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
+  /** Where the host reads its user-level MCP servers, so install registers `engram mcp` (absent: not done). */
+  mcp?: HostMcpSetup;
+}
+
+/** A host's user-level MCP server registry, as `engram install` writes engram's entry into it. */
+export interface HostMcpSetup {
+  /** The file, from the environment (`~/.claude.json`, `$CODEX_HOME/config.toml`, …). */
+  file: (env: Readonly<Record<string, string | undefined>>, home: string) => string;
+  /** `json`: the entry is `mcpServers.engram` of a JSON object; `toml`: Codex's `[mcp_servers.engram]` table. */
+  format: 'json' | 'toml';
+  /** The host's entry for a stdio server started as `command args` (strings and string lists only). */
+  entry: (command: string, args: readonly string[]) => Record<string, string | readonly string[]>;
 }
 
 /** One host's adapter. */

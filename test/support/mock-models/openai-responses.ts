@@ -16,6 +16,8 @@ interface Item {
   role?: string;
   content?: unknown;
   name?: string;
+  /** The namespace tool a call is made in (Codex's MCP servers: `mcp__<server>`). */
+  namespace?: string;
   call_id?: string;
   output?: unknown;
 }
@@ -33,7 +35,9 @@ export function readResponsesTurn(body: Record<string, unknown>): Turn {
   });
   const after = input.slice(last + 1);
   const names = new Map<string, string>();
-  for (const i of input) if (i.type === 'function_call' && i.call_id) names.set(i.call_id, String(i.name));
+  for (const i of input)
+    if (i.type === 'function_call' && i.call_id)
+      names.set(i.call_id, i.namespace ? `${i.namespace}__${String(i.name)}` : String(i.name));
   // The results since the model's last reply: the outputs after the last function_call run.
   let tail = after.length;
   while (tail > 0 && after[tail - 1]?.type === 'function_call_output') tail--;
@@ -54,19 +58,47 @@ export function readResponsesTurn(body: Record<string, unknown>): Turn {
       if (i.type !== 'function_call_output') inCalls = false;
     }
   }
-  const tools = (Array.isArray(body['tools']) ? body['tools'] : []) as { name?: string; type?: string }[];
   return {
     api: 'openai-responses',
     prompt: last >= 0 ? textOf(input[last]?.content) : '',
     toolResults,
     stepInTurn,
-    tools: tools.map((t) => t.name ?? t.type ?? ''),
+    tools: toolNames(body),
     text: [
       typeof body['instructions'] === 'string' ? body['instructions'] : '',
       ...input.map((i) => (i.type === 'function_call_output' ? String(i.output) : textOf(i.content))),
     ].join('\n'),
     body,
   };
+}
+
+interface Tool {
+  name?: string;
+  type?: string;
+  tools?: Tool[];
+}
+
+const toolsOf = (body: Record<string, unknown>): Tool[] =>
+  (Array.isArray(body['tools']) ? body['tools'] : []) as Tool[];
+
+/**
+ * The offered tools' names; a `namespace` tool's (Codex groups an MCP server's tools in one,
+ * `mcp__<server>`) as `<namespace>__<tool>`, Codex's own spelling of an MCP tool.
+ */
+function toolNames(body: Record<string, unknown>): string[] {
+  return toolsOf(body).flatMap((t) =>
+    t.type === 'namespace' && Array.isArray(t.tools)
+      ? t.tools.map((inner) => `${t.name ?? ''}__${inner.name ?? ''}`)
+      : [t.name ?? t.type ?? ''],
+  );
+}
+
+/** A call's `name` and, for a tool inside a namespace, the `namespace` it is called in. */
+function callName(body: Record<string, unknown>, name: string): { name: string; namespace?: string } {
+  for (const t of toolsOf(body))
+    if (t.type === 'namespace' && t.name && name.startsWith(`${t.name}__`))
+      return { name: name.slice(t.name.length + 2), namespace: t.name };
+  return { name };
 }
 
 let ids = 0;
@@ -96,7 +128,7 @@ export function sendResponsesReply(res: ServerResponse, body: Record<string, unk
         type: 'function_call',
         id: `fc_mock_${++ids}`,
         call_id: c.id ?? `call_mock_${ids}`,
-        name: c.name,
+        ...callName(body, c.name),
         arguments: JSON.stringify(c.args),
         status: 'completed',
       });

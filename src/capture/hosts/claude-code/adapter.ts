@@ -33,5 +33,10 @@ export const claudeCodeAdapter: HostAdapter = {
     hookName: null,
     hookArgs: [],
     transcriptsDir: (_env, home) => join(home, '.claude', 'projects'),
+    mcp: {
+      file: (_env, home) => join(home, '.claude.json'),
+      format: 'json',
+      entry: (command, args) => ({ type: 'stdio', command, args }),
+    },
   },
 };

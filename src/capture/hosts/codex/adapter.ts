@@ -42,5 +42,13 @@ export const codexAdapter: HostAdapter = {
     hookName: null,
     hookArgs: ['--host', 'codex'],
     transcriptsDir: (env, home) => join(codexHome(env, home), 'sessions'),
+    // Codex hands an MCP server only a short list of its environment variables (HOME, PATH, …):
+    // `env_vars` adds ENGRAM_HOME, so the server opens the store the hooks write to. Not `required`:
+    // Codex would then refuse to start while engram's server cannot.
+    mcp: {
+      file: (env, home) => join(codexHome(env, home), 'config.toml'),
+      format: 'toml',
+      entry: (command, args) => ({ command, args, env_vars: ['ENGRAM_HOME'] }),
+    },
   },
 };

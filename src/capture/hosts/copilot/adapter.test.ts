@@ -149,3 +149,57 @@ describe('the Copilot adapter’s context output', () => {
     expect(setup.flatEntries).toEqual({ commandKey: 'bash', timeoutKey: 'timeoutSec' });
   });
 });
+
+describe('Copilot’s file tools on recorded payloads (create, view, edit, glob, grep)', () => {
+  const payloads = (event: string): Record<string, unknown>[] =>
+    (
+      JSON.parse(readFileSync(join(FIXTURES, 'file-tools', 'payloads', `${event}.json`), 'utf8')) as {
+        payload: Record<string, unknown>;
+      }[]
+    ).map((e) => e.payload);
+  const events = (event: string) =>
+    payloads(event).map((p) => {
+      const r = copilotAdapter.normalise(p, options);
+      if (!r.ok) throw new Error(r.reason);
+      expect(capturedEventProblem(r.value.event)).toBeNull();
+      return r.value.event;
+    });
+
+  it('gives each tool engram’s name and fields, so the distillers see the file written, read and edited', () => {
+    const file = '{{project}}/CHECKLIST.md';
+    expect(events('PostToolUse')).toEqual([
+      {
+        kind: 'tool',
+        tool: 'Write',
+        input: { file_path: file, content: '1. tag\n2. publish\n' },
+        response: `Created file ${file} with 18 characters`,
+      },
+      { kind: 'tool', tool: 'Read', input: { file_path: file }, response: '1. tag\n2. publish\n' },
+      {
+        kind: 'tool',
+        tool: 'Edit',
+        input: { file_path: file, old_string: '1. tag', new_string: '1. bump and tag' },
+        response: `File ${file} updated with changes.`,
+      },
+      { kind: 'tool', tool: 'Glob', input: { pattern: '*.md' }, response: './CHECKLIST.md\n./README.md' },
+      {
+        kind: 'tool',
+        tool: 'Grep',
+        input: { pattern: 'publish', path: '{{project}}' },
+        response: file,
+      },
+    ]);
+  });
+
+  it('reads a view of a missing file as a failed Read', () => {
+    expect(events('PostToolUseFailure')).toEqual([
+      {
+        kind: 'tool_failure',
+        tool: 'Read',
+        input: { file_path: '{{project}}/missing.md' },
+        error: 'Path does not exist',
+        interrupted: false,
+      },
+    ]);
+  });
+});

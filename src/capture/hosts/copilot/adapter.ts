@@ -53,5 +53,11 @@ export const copilotAdapter: HostAdapter = {
     hookArgs: ['--host', 'copilot'],
     flatEntries: { commandKey: 'bash', timeoutKey: 'timeoutSec' },
     transcriptsDir: (env, home) => join(copilotHome(env, home), 'session-state'),
+    // What `copilot mcp add engram -- <command> <args>` writes (`tools: ["*"]`: every tool offered).
+    mcp: {
+      file: (env, home) => join(copilotHome(env, home), 'mcp-config.json'),
+      format: 'json',
+      entry: (command, args) => ({ type: 'local', command, args, tools: ['*'] }),
+    },
   },
 };

@@ -103,3 +103,28 @@ describe('Copilot’s events.jsonl as engram’s transcript entries', () => {
     expect(copilot.result().entries).toHaveLength(1);
   });
 });
+
+describe('Copilot’s file tools in events.jsonl', () => {
+  it('names the calls as engram does, with engram’s fields, paired with their results', () => {
+    const lines = readFileSync(join(FIXTURES, 'file-tools', 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+    const calls = parse(lines).entries.flatMap((e) =>
+      e.kind === 'tool_call' ? [{ name: e.name, input: e.input, isError: e.result?.isError }] : [],
+    );
+    const file = '{{project}}/CHECKLIST.md';
+    expect(calls).toEqual([
+      { name: 'Write', input: { file_path: file, content: '1. tag\n2. publish\n' }, isError: false },
+      { name: 'Read', input: { file_path: file }, isError: false },
+      {
+        name: 'Edit',
+        input: { file_path: file, old_string: '1. tag', new_string: '1. bump and tag' },
+        isError: false,
+      },
+      { name: 'Glob', input: { pattern: '*.md' }, isError: false },
+      { name: 'Grep', input: { pattern: 'publish', path: '{{project}}' }, isError: false },
+      { name: 'Read', input: { file_path: '{{project}}/missing.md' }, isError: true },
+    ]);
+  });
+});

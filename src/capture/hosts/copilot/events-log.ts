@@ -14,12 +14,10 @@ import { scrubAndLimit } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
 import type { ParsedTranscript } from '../../transcript/transcript-entries.ts';
 import { shellRun } from './payload.ts';
+import { copilotToolInput, copilotToolName } from './tools.ts';
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 const MAX_TEXT = 8000;
-
-/** Copilot's tool names as engram's distillers know them (Claude Code's), where the meaning is the same. */
-const TOOL_NAMES: Readonly<Record<string, string>> = { bash: 'Bash' };
 
 const rec = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -74,14 +72,14 @@ export function createCopilotEventsParser(context: readonly TranscriptEntry[] = 
       const r = rec(request);
       const id = str(r['toolCallId']);
       if (id === '') continue;
-      const name = str(r['name']) || 'unknown';
+      const name = copilotToolName(str(r['name']) || 'unknown');
       const call: ToolCall = {
         kind: 'tool_call',
         uuid,
         at,
         id,
-        name: TOOL_NAMES[name] ?? name,
-        input: scrubAndLimit(r['arguments'] ?? null, LIMITS),
+        name,
+        input: scrubAndLimit(copilotToolInput(name, r['arguments']), LIMITS),
         result: null,
         sidechain: false,
       };

@@ -12,6 +12,7 @@ import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
 import { claudeShapedEvent, optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { COPILOT_SKIP_TOOLS, copilotToolInput, copilotToolName } from './tools.ts';
 
 /** The Copilot hook events engram registers (the verified PascalCase names, plus PreCompact from the docs). */
 export const COPILOT_HOOK_EVENTS = [
@@ -42,7 +43,7 @@ function resultText(p: Record<string, unknown>): string {
 }
 
 function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits): CapturedEvent {
-  const input = scrubAndLimit(p['tool_input'] ?? null, limits);
+  const input = scrubAndLimit(copilotToolInput(tool, p['tool_input']), limits);
   const raw = resultText(p);
   const run = shellRun(raw);
   if (run && run.exitCode !== 0)
@@ -80,18 +81,19 @@ export function normaliseCopilotPayload(payload: unknown, options: NormaliseOpti
       event = { kind: 'session_start', source: startSource(str(p['source'])) };
       break;
     case 'PostToolUse': {
-      const tool = toolOf(p, hook, options.skipTools);
+      const tool = toolOf(p, hook, [...options.skipTools, ...COPILOT_SKIP_TOOLS]);
       if (!tool.ok) return tool;
-      event = toolEvent(p, tool.tool, options);
+      event = toolEvent(p, copilotToolName(tool.tool), options);
       break;
     }
     case 'PostToolUseFailure': {
-      const tool = toolOf(p, hook, options.skipTools);
+      const tool = toolOf(p, hook, [...options.skipTools, ...COPILOT_SKIP_TOOLS]);
       if (!tool.ok) return tool;
+      const name = copilotToolName(tool.tool);
       event = {
         kind: 'tool_failure',
-        tool: tool.tool,
-        input: scrubAndLimit(p['tool_input'] ?? null, options),
+        tool: name,
+        input: scrubAndLimit(copilotToolInput(name, p['tool_input']), options),
         error: text(optStr(p['error']) ?? resultText(p), options),
         interrupted: false,
       };

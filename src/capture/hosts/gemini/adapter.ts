@@ -41,5 +41,10 @@ export const geminiAdapter: HostAdapter = {
     hookName: 'engram',
     hookArgs: ['--host', 'gemini'],
     transcriptsDir: (_env, home) => join(geminiDir(home), 'tmp'),
+    mcp: {
+      file: (_env, home) => join(geminiDir(home), 'settings.json'),
+      format: 'json',
+      entry: (command, args) => ({ command, args }),
+    },
   },
 };

@@ -1,7 +1,9 @@
 /**
  * `engram doctor` for the hosts other than Claude Code: are engram's hooks in the host's hook file for
  * every event, and, for Codex, is its hooks feature on and have the hooks been trusted (Codex skips an
- * untrusted hook without a word); for Gemini CLI, are hooks on and engram's not disabled by name. Nothing is reported for a host that is neither installed nor set up.
+ * untrusted hook without a word); for Gemini CLI, are hooks on and engram's not disabled by name; is
+ * engram's MCP server registered in the host's own registry, pointing at a CLI bundle that exists
+ * (`mcpCheck`, Claude Code's too). Nothing is reported for a host that is neither installed nor set up.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,7 +15,48 @@ import { isEngramHookCommand } from '../claude-settings.ts';
 import type { CliContext } from '../context.ts';
 import { isObject, loadSettings } from '../settings-files.ts';
 import type { Check } from './doctor-store.ts';
-import { hostHooksFile } from './install-host.ts';
+import { registeredMcp } from '../mcp-registration.ts';
+import { hostHooksFile, hostMcpFile } from './install-host.ts';
+
+/**
+ * Is `engram mcp` registered with the host, and does its CLI bundle exist? Claude Code's check is
+ * named `mcp` and always reported; another host's (`mcp codex`, …) only once engram is installed there
+ * (`hooked`) or registered.
+ */
+export function mcpCheck(ctx: CliContext, host: HostAdapter, hooked: boolean): Check[] {
+  const file = hostMcpFile(ctx, host);
+  if (!host.setup.mcp || !file) return [];
+  const name = host.name === 'claude-code' ? 'mcp' : `mcp ${host.name}`;
+  const install = `engram install${host.name === 'claude-code' ? '' : ` --host ${host.name}`}`;
+  let entry: { command: string; args: string[] } | null;
+  try {
+    entry = registeredMcp(host.setup.mcp, file);
+  } catch (error) {
+    return [{ name, status: 'fail', detail: describeError(error), fix: `Fix ${file}.` }];
+  }
+  if (!entry) {
+    if (!hooked && host.name !== 'claude-code') return [];
+    return [
+      {
+        name,
+        status: 'warn',
+        detail: `the MCP server is not registered in ${file}`,
+        fix: `Run "${install}".`,
+      },
+    ];
+  }
+  const cli = entry.args.find((a) => a.endsWith('cli.mjs'));
+  if (cli && !existsSync(cli))
+    return [
+      {
+        name,
+        status: 'fail',
+        detail: `the MCP server points at ${cli}, which does not exist`,
+        fix: `Run "${install}" from this checkout.`,
+      },
+    ];
+  return [{ name, status: 'ok', detail: `MCP server registered in ${file}` }];
+}
 
 /** The commands of an event's hooks: in matcher groups, or flat under the event (`bash`: Copilot CLI). */
 function commandsOf(groups: unknown, commandKey = 'command'): string[] {
@@ -153,13 +196,15 @@ function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
   const key = host.setup.flatEntries?.commandKey;
   const missing = events.filter((e) => !commandsOf(hooks[e], key).some(isEngramHookCommand));
   if (missing.length === events.length) {
-    if (!existsSync(dirname(file))) return [];
+    const mcp = mcpCheck(ctx, host, false);
+    if (!existsSync(dirname(file))) return mcp;
     return [
       {
         name,
         status: 'ok',
         detail: `${host.setup.label} is set up in ${dirname(file)}, without engram (add it with "engram install --host ${host.name}")`,
       },
+      ...mcp,
     ];
   }
   if (missing.length > 0)
@@ -170,8 +215,12 @@ function hostCheck(ctx: CliContext, host: HostAdapter): Check[] {
         detail: `missing for ${missing.join(', ')} in ${file}`,
         fix: `Run "engram install --host ${host.name}" again (it is idempotent).`,
       },
+      ...mcpCheck(ctx, host, true),
     ];
-  const checks: Check[] = [{ name, status: 'ok', detail: `engram hooks installed in ${file}` }];
+  const checks: Check[] = [
+    { name, status: 'ok', detail: `engram hooks installed in ${file}` },
+    ...mcpCheck(ctx, host, true),
+  ];
   if (host.name === 'gemini') checks.push(...geminiChecks(file));
   if (host.name === 'codex') {
     const config = join(dirname(file), 'config.toml');

@@ -2,7 +2,7 @@
  * `engram doctor`: checks everything engram depends on and says how to fix what is wrong — Node,
  * the built bundles, `engram` on the PATH, the home's permissions, configuration and prices, the
  * database and its backups (doctor-store.ts; `--repair` too), Claude Code's hooks and MCP
- * registration, how long Claude Code keeps transcripts, the worker, the queue and the hook log.
+ * registration (and each other host's, `doctor-hosts.ts`), how long Claude Code keeps transcripts, the worker, the queue and the hook log.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -27,9 +27,10 @@ import {
   type Check,
 } from './doctor-store.ts';
 import { loadSettings } from '../settings-files.ts';
-import { otherHostChecks } from './doctor-hosts.ts';
+import { mcpCheck, otherHostChecks } from './doctor-hosts.ts';
+import { claudeCodeAdapter } from '../../../capture/hosts/claude-code/adapter.ts';
 import { currentProjectId, sameRootNotices } from '../../../app/same-root.ts';
-import { claudeJsonPath, defaultSettingsPath } from './install.ts';
+import { defaultSettingsPath } from './install.ts';
 import { loadPricesChecked } from '../../prices-file.ts';
 
 export type { Check } from './doctor-store.ts';
@@ -138,26 +139,7 @@ const CHECKS: Checker[] = [
         );
   },
   (ctx) => otherHostChecks(ctx),
-  (ctx) => {
-    const path = claudeJsonPath(ctx);
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = loadSettings(path)?.json;
-    } catch (error) {
-      return fail('mcp', describeError(error), `Fix ${path}.`);
-    }
-    const entry = (json?.['mcpServers'] as Record<string, { args?: unknown }> | undefined)?.['engram'];
-    if (!entry) return warn('mcp', `the MCP server is not registered in ${path}`, 'Run "engram install".');
-    const args = Array.isArray(entry.args) ? (entry.args as string[]) : [];
-    const cli = args.find((a) => a.endsWith('cli.mjs'));
-    return cli && !existsSync(cli)
-      ? fail(
-          'mcp',
-          `the MCP server points at ${cli}, which does not exist`,
-          'Run "engram install" from this checkout.',
-        )
-      : ok('mcp', `MCP server registered in ${path}`);
-  },
+  (ctx) => mcpCheck(ctx, claudeCodeAdapter, true),
   (ctx) => {
     const pid = runningWorkerPid(ctx.runtime.paths);
     if (pid) return ok('worker', `running (pid ${pid})`);

@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { HOST_NAMES, hostAdapter, isHostName, type HostAdapter } from '../../../capture/hosts/index.ts';
 import { hostPlugin } from '../../../capture/hosts/plugins.ts';
 import { EngramError } from '../../../core/errors.ts';
+import { MCP_TOOL_NAMES } from '../../mcp/tool-names.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { installPluginFile, uninstallPluginFile, type PluginSpec } from '../plugin-file.ts';
+import { registerHostMcp, unregisterHostMcp, type McpRegistration } from '../mcp-registration.ts';
 import { stringFlag, type ParsedArgs } from '../registry.ts';
 
 export const HOST_FLAG = {
@@ -93,6 +95,32 @@ export function hostHookCommand(ctx: CliContext, host: HostAdapter): string {
   return `${words.join(' ')} ${ENGRAM_HOOK_MARKER}`;
 }
 
+/** The host's MCP registry file (`~/.claude.json`, `$CODEX_HOME/config.toml`, …), or null when it has none. */
+export const hostMcpFile = (ctx: CliContext, host: HostAdapter): string | null =>
+  host.setup.mcp ? host.setup.mcp.file(ctx.runtime.env, homeOf(ctx)) : null;
+
+/** Register `engram mcp` (this node binary, this install's CLI bundle) with the host; null for a host without a registry. */
+export function registerMcpFor(ctx: CliContext, host: HostAdapter): McpRegistration | null {
+  const file = hostMcpFile(ctx, host);
+  if (!host.setup.mcp || !file) return null;
+  return registerHostMcp(host.setup.mcp, file, process.execPath, [join(ctx.distDir, 'cli.mjs'), 'mcp']);
+}
+
+/** Take engram's MCP server out of the host's registry; whether it was there. */
+export function unregisterMcpFor(ctx: CliContext, host: HostAdapter): boolean {
+  const file = hostMcpFile(ctx, host);
+  return host.setup.mcp && file ? unregisterHostMcp(host.setup.mcp, file) : false;
+}
+
+/** The install's line about the MCP server. */
+export function mcpLine(host: HostAdapter, mcp: McpRegistration | null, settingsGiven: boolean): string {
+  if (settingsGiven)
+    return `  MCP server not registered (--settings names the only file engram changes; run "engram install${host.name === 'claude-code' ? '' : ` --host ${host.name}`}" without it for the MCP server)`;
+  if (!mcp)
+    return `  no MCP server registered: engram does not know where ${host.setup.label} keeps its MCP servers`;
+  return `  MCP server "engram" ${mcp.changed ? 'registered' : 'already registered'} in ${mcp.file} (tools: ${MCP_TOOL_NAMES.join(', ')})`;
+}
+
 /** What the user must still do in the host for the hooks to run (Codex: trust them). */
 function trustSteps(host: HostAdapter, file: string): string[] {
   if (!host.capabilities.hookTrust) return [];
@@ -118,8 +146,15 @@ export function installHostCommand(
     timeoutInMilliseconds: host.setup.timeoutInMilliseconds,
     ...(host.setup.hookName ? { name: host.setup.hookName } : {}),
   });
+  // An explicit hook file is all that is touched: the host's MCP registry stays as it is.
+  const mcp = flags.settings ? null : registerMcpFor(ctx, host);
   if (flags.json) {
-    printJson(ctx, { ...report, host: host.name, needsTrust: host.capabilities.hookTrust });
+    printJson(ctx, {
+      ...report,
+      host: host.name,
+      needsTrust: host.capabilities.hookTrust,
+      mcp: mcp ? { path: mcp.file, changed: mcp.changed } : null,
+    });
     return 0;
   }
   const lines = [
@@ -128,6 +163,7 @@ export function installHostCommand(
   ];
   if (report.backupPath) lines.push(`  backup of your previous hooks: ${report.backupPath}`);
   lines.push(
+    mcpLine(host, mcp, flags.settings !== undefined),
     ...trustSteps(host, report.settingsPath),
     `  memory lives in ${ctx.runtime.home}, shared with your other agents; check capture with "engram status"`,
     `  undo with "engram uninstall --host ${host.name}"`,
@@ -162,9 +198,12 @@ export function uninstallHostCommand(
       );
     return 0;
   }
+  // The MCP entry first: a host whose hooks share its file (Gemini CLI) gets back, step by step, each
+  // backup's exact text.
+  const mcpRemoved = flags.settings ? false : unregisterMcpFor(ctx, host);
   const report = uninstallHooks(file, host.setup.flatEntries);
   if (flags.json) {
-    printJson(ctx, { ...report, host: host.name });
+    printJson(ctx, { ...report, host: host.name, mcpRemoved });
     return 0;
   }
   if (report.removed.length === 0) ctx.io.out(`no engram hooks found in ${file}\n`);
@@ -174,5 +213,6 @@ export function uninstallHostCommand(
         `${report.deletedFile ? ' (the file was created by engram and is now deleted)' : report.restoredExactly ? ' (restored exactly as before)' : ''}\n` +
         `  your memories stay in ${ctx.runtime.home}\n`,
     );
+  if (mcpRemoved) ctx.io.out(`removed the engram MCP server from ${hostMcpFile(ctx, host)}\n`);
   return 0;
 }

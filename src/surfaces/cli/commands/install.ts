@@ -8,7 +8,6 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { HOOK_EVENTS } from '../../../core/model.ts';
-import { registerMcpServer, unregisterMcpServer } from '../claude-mcp.ts';
 import { ENGRAM_HOOK_MARKER, installHooks, uninstallHooks } from '../claude-settings.ts';
 import { claudeCodeAdapter } from '../../../capture/hosts/claude-code/adapter.ts';
 import type { HostAdapter } from '../../../capture/hosts/host-port.ts';
@@ -16,7 +15,14 @@ import { transcriptFinder } from '../../../capture/hosts/transcript-finders.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec, type ParsedArgs } from '../registry.ts';
 import { backfillCommand } from './backfill.ts';
-import { HOST_FLAG, hostFlag, installHostCommand, uninstallHostCommand } from './install-host.ts';
+import {
+  HOST_FLAG,
+  hostFlag,
+  installHostCommand,
+  registerMcpFor,
+  uninstallHostCommand,
+  unregisterMcpFor,
+} from './install-host.ts';
 
 export function defaultSettingsPath(ctx: CliContext): string {
   return join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'settings.json');
@@ -42,12 +48,8 @@ export function claudeJsonPath(ctx: CliContext): string {
 }
 
 function registerMcp(ctx: CliContext): { path: string; changed: boolean } {
-  const path = claudeJsonPath(ctx);
-  const cli = join(ctx.distDir, 'cli.mjs');
-  return {
-    path,
-    changed: registerMcpServer(path, { type: 'stdio', command: process.execPath, args: [cli, 'mcp'] }),
-  };
+  const r = registerMcpFor(ctx, claudeCodeAdapter);
+  return { path: r?.file ?? claudeJsonPath(ctx), changed: r?.changed ?? false };
 }
 
 /** After installing: read the host's existing transcripts now (`--backfill`), or say how to. */
@@ -111,7 +113,7 @@ export async function installCommand(
 export function uninstallCommand(ctx: CliContext, flags: { json: boolean; settings?: string }): number {
   const settingsPath = resolve(ctx.cwd, flags.settings ?? defaultSettingsPath(ctx));
   const report = uninstallHooks(settingsPath);
-  const mcpRemoved = flags.settings ? false : unregisterMcpServer(claudeJsonPath(ctx));
+  const mcpRemoved = flags.settings ? false : unregisterMcpFor(ctx, claudeCodeAdapter);
   if (flags.json) {
     printJson(ctx, { ...report, mcpRemoved });
     return 0;
@@ -132,7 +134,7 @@ const SETTINGS_FLAG = {
   type: 'string' as const,
   value: 'FILE',
   description:
-    "the hook file to change instead of the host's own (Claude Code: ~/.claude/settings.json; then only that file is touched: no MCP registration)",
+    "the hook file to change instead of the host's own (Claude Code: ~/.claude/settings.json); then only that file is touched: no MCP registration",
 };
 
 /** `--settings FILE`: resolved; its directory must exist (a typo must not create a stray settings file). */
@@ -150,10 +152,10 @@ function settingsFlag(ctx: CliContext, args: ParsedArgs): string | undefined {
 export const installSpec: CommandSpec = {
   name: 'install',
   group: 'Set-up',
-  summary: "add engram's hooks and MCP server to Claude Code (with a backup)",
+  summary: "add engram's hooks and MCP server to Claude Code or another agent (with a backup)",
   usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: merges into $CODEX_HOME/hooks.json (default ~/.codex) instead; with --host gemini: into ~/.gemini/settings.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode). Idempotent; undo with "engram uninstall" (with the same --host).',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: the hooks into $CODEX_HOME/hooks.json (default ~/.codex), the MCP server into $CODEX_HOME/config.toml; with --host gemini: both into ~/.gemini/settings.json; with --host copilot: the hooks into $COPILOT_HOME/settings.json (default ~/.copilot), the MCP server into $COPILOT_HOME/mcp-config.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode). Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
     host: HOST_FLAG,
     settings: SETTINGS_FLAG,
@@ -164,6 +166,7 @@ export const installSpec: CommandSpec = {
     'engram install --host codex',
     'engram install --host gemini',
     'engram install --host opencode',
+    'engram install --host copilot',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],

@@ -31,6 +31,8 @@ export interface FixtureSet {
   transcripts: Record<string, string>;
   /** Extra placeholders, e.g. the CLI's install directory or the mock's port. */
   placeholders: Record<string, string>;
+  /** A folder under the host's fixtures for a second recorded session (`file-tools`). */
+  subdir?: string;
 }
 
 /**
@@ -38,7 +40,8 @@ export interface FixtureSet {
  * environment), `order.json` (event names in firing order) and the transcripts, all sanitised.
  */
 export function writeHostFixtures(host: HostName, world: HostWorld, set: FixtureSet): void {
-  const dir = fileURLToPath(new URL(`../../../fixtures/hosts/${host}/`, import.meta.url));
+  const base = fileURLToPath(new URL(`../../../fixtures/hosts/${host}/`, import.meta.url));
+  const dir = set.subdir ? join(base, set.subdir) : base;
   rmSync(join(dir, 'payloads'), { recursive: true, force: true });
   mkdirSync(join(dir, 'payloads'), { recursive: true });
   const clean = (s: string) => sanitise(s, world, set.placeholders);
