@@ -53,6 +53,11 @@ export interface GraphStepReport {
 }
 
 const MEMORY_OPS: ReadonlySet<string> = new Set(['create', 'merge', 'edit', 'forget', 'restore', 'seed']);
+/** The logged changes the step acts on; the rest (links, its own edges among them) it passes over in SQL. */
+const STEP_KINDS = [
+  ...[...MEMORY_OPS].filter((op) => op !== 'seed').map((op) => `memory ${op}`),
+  'summary final',
+];
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
 /** A memory's file path relative to the project root (with /), or null when it lies outside. */
@@ -91,6 +96,8 @@ interface Context {
   savedFiles: Set<string>;
   /** Projects read in this step. */
   projects: Map<string, Project | null>;
+  /** Whether each project's root is on this machine (looked at once per step). */
+  roots: Map<string, boolean>;
 }
 
 function projectOf(c: Context, id: ProjectId): Project | null {
@@ -143,10 +150,18 @@ function fileFacts(project: Project, path: string, minLines: number) {
   };
 }
 
-function cachedFacts(c: Context, project: Project, path: string) {
+function cachedFacts(c: Context, project: Project, path: string): Facts {
   const key = `${project.id}\0${path}`;
   let facts = c.files.get(key);
-  if (!facts) c.files.set(key, (facts = fileFacts(project, path, c.options.fileSummaryMinLines)));
+  if (!facts) {
+    let rooted = c.roots.get(project.id);
+    if (rooted === undefined) c.roots.set(project.id, (rooted = existsSync(project.root)));
+    // A project whose root is not here has none of its files here either: not a failed read per file.
+    facts = rooted
+      ? fileFacts(project, path, c.options.fileSummaryMinLines)
+      : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false };
+    c.files.set(key, facts);
+  }
   return facts;
 }
 
@@ -305,10 +320,17 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
         }))
       : [];
   const seedDone = seeded >= 0 && older.length < batch;
-  const logged = older.length < batch ? store.changes.since(cursor, batch) : [];
+  // The log is read up to its end as it is now; a full batch ends the read at its last change.
+  const end = store.changes.lastSeq();
+  const logged = older.length < batch ? store.changes.sinceOfKinds(cursor, end, STEP_KINDS, batch) : [];
+  const readTo =
+    older.length >= batch ? cursor : logged.length === batch ? (logged[batch - 1] as Change).seq : end;
   const changes = [...older, ...logged];
   if (changes.length === 0) {
-    if (seedDone) store.transaction(() => store.graph.setState(GRAPH_SEED, -1));
+    store.transaction(() => {
+      if (seedDone) store.graph.setState(GRAPH_SEED, -1);
+      if (readTo > cursor) store.graph.setState(GRAPH_CURSOR, readTo);
+    });
     rankDueProjects(store, options.now);
     return report;
   }
@@ -323,6 +345,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     writes: [],
     savedFiles: new Set(),
     projects: new Map(),
+    roots: new Map(),
   };
   for (const change of changes) {
     report.changes++;
@@ -353,11 +376,10 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   rankDueProjects(store, options.now);
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
   const lastSeed = older[older.length - 1];
-  const lastChange = logged[logged.length - 1];
   store.transaction(() => {
     if (seedDone) store.graph.setState(GRAPH_SEED, -1);
     else if (lastSeed) store.graph.setState(GRAPH_SEED, lastSeed.rowid);
-    if (lastChange) store.graph.setState(GRAPH_CURSOR, lastChange.seq);
+    if (readTo > cursor) store.graph.setState(GRAPH_CURSOR, readTo);
   });
   return report;
 }
