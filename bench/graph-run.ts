@@ -4,9 +4,10 @@
 // distil, so it is the graph step's first walk over every memory (file nodes, touches / part_of /
 // links_to edges, ranking) — timed as a whole process. With --against DIST (another build's dist/, e.g.
 // main's) the same catch-up runs with that build on its own copy of the store, in the same run, and the
-// two graphs are compared row for row (edges, file nodes, anchors, the change log's edge rows).
+// two graphs are compared row for row (edges, file nodes, anchors, the change log's edge rows, the
+// graph's cursors).
 // --store FILE catches up a store of your own instead (it is copied, never changed).
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,12 @@ import { openDatabase } from '../src/store/database.ts';
 import { corpus } from './lib/synthetic-memories.ts';
 import { keepDirFrom, syntheticStore } from './lib/synthetic-store.ts';
 import { describeLoad, machineLoad } from './lib/machine.ts';
+
+const CPU_AT_EXIT = join(import.meta.dirname, 'lib', 'cpu-at-exit.cjs');
+/** The CPU time a process printed at exit (bench/lib/cpu-at-exit.cjs). */
+function cpuMsOf(stderr: string): number {
+  return Number(/cpu-ms (\d+)\s*$/.exec(stderr)?.[1] ?? NaN);
+}
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -39,7 +46,9 @@ function graphDigest(dbPath: string): Record<string, { rows: number; sha256: str
       graph_files: `SELECT id, project_id, path, language, lines, size, blob_hash, summarized, purpose, symbols, deleted_at IS NULL
         FROM graph_files ORDER BY id`,
       anchors: `SELECT memory_id, first_path, blob_hash FROM anchors ORDER BY memory_id, first_path`,
-      link_changes: `SELECT entity_id, project_id, op, origin FROM changes WHERE entity = 'link' ORDER BY seq`,
+      // The same rows, whatever order the step wrote them in.
+      link_changes: `SELECT entity_id, project_id, op, origin FROM changes WHERE entity = 'link'
+        ORDER BY entity_id, op, origin`,
       graph_state: `SELECT key, value FROM graph_state WHERE key NOT LIKE 'rank_at:%' ORDER BY key`,
     };
     const out: Record<string, { rows: number; sha256: string }> = {};
@@ -77,11 +86,15 @@ function catchUp(dist: string, store: string, work: string, label: string) {
   copyFileSync(store, db);
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ENGRAM_HOME: engramHome };
   const t = performance.now();
-  execFileSync(process.execPath, [join(dist, 'cli.mjs'), 'flush'], { env, stdio: 'ignore' });
+  const run = spawnSync(process.execPath, ['-r', CPU_AT_EXIT, join(dist, 'cli.mjs'), 'flush'], {
+    env,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t;
+  if (run.status !== 0) throw new Error(`engram flush (${dist}) failed: ${run.stderr}`);
   const digest = graphDigest(db);
   rmSync(home, { recursive: true, force: true });
-  return { ms, digest };
+  return { ms, cpuMs: cpuMsOf(run.stderr), digest };
 }
 
 const work = mkdtempSync(join(tmpdir(), 'engram-bench-graph-'));
@@ -103,12 +116,14 @@ try {
   if (against) log(`  against ${againstDist}: engram flush ${(against.ms / 1000).toFixed(1)} s`);
   const mine = catchUp(thisDist, synthetic.path, work, 'this');
   log(`  this build: engram flush ${(mine.ms / 1000).toFixed(1)} s`);
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const identical = against ? JSON.stringify(against.digest) === JSON.stringify(mine.digest) : null;
   const loadAfter = machineLoad();
   const memories = memoryCount(synthetic.path);
   const result = {
     memories,
     catchUpMs: Math.round(mine.ms),
+    catchUpCpuMs: mine.cpuMs,
     graph: mine.digest,
     ...(against
       ? {
@@ -121,10 +136,10 @@ try {
   if (json) console.log(JSON.stringify(result, null, 2));
   else {
     console.log(`\ngraph catch-up (engram flush) of a ${memories}-memory store`);
-    console.log(`  this build:   ${(mine.ms / 1000).toFixed(1)} s`);
+    console.log(`  this build:   ${s(mine.ms)} wall, ${s(mine.cpuMs)} CPU`);
     if (against)
       console.log(
-        `  against:      ${(against.ms / 1000).toFixed(1)} s (${againstDist}); this / against ${(mine.ms / against.ms).toFixed(2)}x`,
+        `  against:      ${s(against.ms)} wall, ${s(against.cpuMs)} CPU (${againstDist}); this / against ${(mine.ms / against.ms).toFixed(2)}x wall, ${(mine.cpuMs / against.cpuMs).toFixed(2)}x CPU`,
       );
     for (const [table, d] of Object.entries(mine.digest))
       console.log(

@@ -41,6 +41,11 @@ export interface GraphStepOptions {
   anchorMaxAgeMs: number;
   /** Most changes read in one step. */
   batch?: number;
+  /**
+   * Rank the key files of projects whose turn it is (default). A one-shot catch-up ranks once at its
+   * end instead (`rankDueProjects(…, force)`), not after its first step too.
+   */
+  rank?: boolean;
 }
 
 export interface GraphStepReport {
@@ -53,11 +58,9 @@ export interface GraphStepReport {
 }
 
 const MEMORY_OPS: ReadonlySet<string> = new Set(['create', 'merge', 'edit', 'forget', 'restore', 'seed']);
+const LOGGED_MEMORY_OPS = [...MEMORY_OPS].filter((op) => op !== 'seed');
 /** The logged changes the step acts on; the rest (links, its own edges among them) it passes over in SQL. */
-const STEP_KINDS = [
-  ...[...MEMORY_OPS].filter((op) => op !== 'seed').map((op) => `memory ${op}`),
-  'summary final',
-];
+const STEP_KINDS = [...LOGGED_MEMORY_OPS.map((op) => `memory ${op}`), 'summary final'];
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
 /** A memory's file path relative to the project root (with /), or null when it lies outside. */
@@ -98,6 +101,15 @@ interface Context {
   projects: Map<string, Project | null>;
   /** Whether each project's root is on this machine (looked at once per step). */
   roots: Map<string, boolean>;
+  /** Sessions' active tasks read in this step (newest first). */
+  tasks: Map<string, Observation[]>;
+}
+
+/** The newest active task of a session made at or before `at`, other than `exceptId`. */
+function lastTaskOf(c: Context, sessionId: string, at: number, exceptId: string): Observation | null {
+  let tasks = c.tasks.get(sessionId);
+  if (!tasks) c.tasks.set(sessionId, (tasks = c.store.graph.activeTasksOf(sessionId)));
+  return tasks.find((t) => t.createdAt <= at && t.id !== exceptId) ?? null;
 }
 
 function projectOf(c: Context, id: ProjectId): Project | null {
@@ -205,8 +217,7 @@ function memoryChanged(c: Context, change: StepChange): void {
   const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
   const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
   const targets = wikiTargets(store, o);
-  const task =
-    o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
+  const task = o.sessionId && o.type !== 'task' ? lastTaskOf(c, o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
   c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
@@ -303,21 +314,24 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   const seeded = store.graph.state(GRAPH_SEED);
   const batch = options.batch ?? 500;
   // Memories older than the change log (an upgraded store) get their edges once, in batches; they are
-  // not anchored (the code they describe may have changed since).
+  // not anchored (the code they describe may have changed since). One the log still holds a change of
+  // for this step to read is met there instead, not walked twice.
   const older =
     seeded >= 0
-      ? store.graph.memoryIdsAfter(seeded, batch).map((m): StepChange & { rowid: number } => ({
-          rowid: m.rowid,
-          seq: 0,
-          entity: 'memory',
-          entityId: m.id,
-          projectId: null,
-          op: 'seed',
-          origin: 'hook',
-          actor: null,
-          at: options.now,
-          version: null,
-        }))
+      ? store.graph
+          .memoryIdsAfterUnlogged(seeded, batch, { after: cursor, ops: LOGGED_MEMORY_OPS })
+          .map((m): StepChange & { rowid: number } => ({
+            rowid: m.rowid,
+            seq: 0,
+            entity: 'memory',
+            entityId: m.id,
+            projectId: null,
+            op: 'seed',
+            origin: 'hook',
+            actor: null,
+            at: options.now,
+            version: null,
+          }))
       : [];
   const seedDone = seeded >= 0 && older.length < batch;
   // The log is read up to its end as it is now; a full batch ends the read at its last change.
@@ -331,7 +345,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
       if (seedDone) store.graph.setState(GRAPH_SEED, -1);
       if (readTo > cursor) store.graph.setState(GRAPH_CURSOR, readTo);
     });
-    rankDueProjects(store, options.now);
+    if (options.rank !== false) rankDueProjects(store, options.now);
     return report;
   }
   const c: Context = {
@@ -346,6 +360,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     savedFiles: new Set(),
     projects: new Map(),
     roots: new Map(),
+    tasks: new Map(),
   };
   for (const change of changes) {
     report.changes++;
@@ -373,7 +388,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   store.transaction(() => {
     for (const projectId of c.ranksDue) store.graph.setState(`${RANK_DUE}${projectId}`, 1);
   });
-  rankDueProjects(store, options.now);
+  if (options.rank !== false) rankDueProjects(store, options.now);
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
   const lastSeed = older[older.length - 1];
   store.transaction(() => {

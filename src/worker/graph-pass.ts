@@ -42,6 +42,8 @@ export function catchUpGraph(
       // A one-shot catch-up reads the log in larger steps (fewer commits and re-read files); the worker's
       // bounded share stays in small ones.
       ...(Number.isFinite(maxBatches) ? {} : { batch: ONE_SHOT_BATCH }),
+      // Ranked once at the end when the caller asks for it, not after the first step as well.
+      rank: !rankNow,
     });
     total.changes += r.changes;
     total.edges += r.edges;
