@@ -180,6 +180,7 @@ function cachedFacts(c: Context, project: Project, path: string): Facts {
 /** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
 function wikiTargets(store: Store, o: Observation): string[] {
   const text = [o.title, o.subtitle, o.narrative, ...o.facts].join('\n');
+  if (!text.includes('[[')) return [];
   const links = parseWikiLinks(text);
   const out = new Set<string>();
   for (const l of links) {
@@ -213,9 +214,12 @@ function memoryChanged(c: Context, change: StepChange): void {
   const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
   const anchorable = change.op === 'create' || reanchor;
   const young = options.now - o.createdAt <= options.anchorMaxAgeMs;
-  const span = turnSpan(o);
+  // What anchors are made from (the turn's tool calls, the identifiers the memory names) is read only
+  // for a memory that gets anchors.
+  const anchoring = anchorable && (young || reanchor) && read.some((f) => f.content !== null);
+  const span = anchoring ? turnSpan(o) : null;
   const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
-  const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
+  const identifiers = anchoring ? mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]) : [];
   const targets = wikiTargets(store, o);
   const task = o.sessionId && o.type !== 'task' ? lastTaskOf(c, o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
