@@ -1,12 +1,17 @@
-// npm run bench:vault [-- --size 10000] [--json]
+// npm run bench:vault [-- --size 10000] [--against DIST] [--rounds N] [--json]
 // The memory graph and the Obsidian vault at scale: a synthetic store of realistic memories
 // (bench/lib/synthetic-memories.ts, 20 projects, one dominant) written through the real store, some
 // typed links between memories of a project, then: the graph step over the whole change log (file
 // nodes, touches / part_of / links_to edges), a first export (every note written), a sync with nothing
 // changed (the quiet path), a full sync that renders and compares every note and writes nothing, and a
 // sync after 100 notes were edited by hand and 100 memories changed in the store. Prints notes, links
-// and each time; --json prints one object.
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+// and each time; --json prints one object. With --against DIST (another build's dist/, e.g. main's), the
+// first export is also run as `engram vault export --all` processes of this build and of that one, on
+// copies of the same store, alternating for --rounds rounds (default 3), and the two vaults are compared
+// file by file (they must be byte-identical).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGraphStep } from '../src/graph/graph-step.ts';
@@ -15,7 +20,9 @@ import { syncVault, type VaultSyncReport } from '../src/graph/vault-sync.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
 import { corpus, generate } from './lib/synthetic-memories.ts';
-import { describeLoad } from './lib/machine.ts';
+import { describeLoad, machineLoad } from './lib/machine.ts';
+import { median } from './lib/stats.ts';
+import { listNotes } from '../src/graph/vault-files.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -24,6 +31,9 @@ const flag = (name: string) => {
 };
 const size = Number(flag('--size') ?? 10_000);
 const json = args.includes('--json');
+const againstDist = flag('--against') ?? null;
+const rounds = Number(flag('--rounds') ?? 3);
+const loadBefore = machineLoad();
 const log = (s: string) => {
   if (!json) console.log(s);
 };
@@ -79,11 +89,19 @@ try {
     `graph step: ${changes} changes read, ${edges} edges added (${(graphMs / 1000).toFixed(1)} s; ${links} related links made in ${linkMs.toFixed(0)} ms)`,
   );
 
+  // The store as the first export meets it, for the export processes of each build.
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  const pristine = join(work, 'pristine.db');
+  copyFileSync(join(work, 'engram.db'), pristine);
+
   const dir = join(work, 'vault');
   const projects = projectsOfScope(store, 'all');
   const sync = (full = false): VaultSyncReport =>
     syncVault(store, { dir, projects, now: () => Date.now(), full });
+  const cpu0 = process.cpuUsage();
   const exported = sync();
+  const cpu1 = process.cpuUsage(cpu0);
+  const exportCpuMs = Math.round((cpu1.user + cpu1.system) / 1000);
   const quiet = sync();
   const full = sync(true);
 
@@ -94,12 +112,14 @@ try {
     store.memory.edit(n.nodeId, { subtitle: 'changed in engram' }, { origin: 'cli', at: Date.now() });
   const edited = sync();
 
+  const versus = againstDist ? exportSideBySide(pristine, work) : null;
   const result = {
     memories: made.observations,
     projects: projects.length,
     notes: exported.notes,
     links: exported.links,
     exportMs: Math.round(exported.ms),
+    exportCpuMs,
     exportWritten: exported.written,
     quietSyncMs: Math.round(quiet.ms),
     fullSyncMs: Math.round(full.ms),
@@ -109,6 +129,8 @@ try {
     editedWritten: edited.written,
     graphStepMs: Math.round(graphMs),
     totalMs: Math.round(performance.now() - t0),
+    ...(versus ? { processes: versus } : {}),
+    machine: { before: loadBefore, after: machineLoad() },
   };
   if (json) console.log(JSON.stringify(result));
   else {
@@ -116,9 +138,9 @@ try {
       `\nvault of ${result.memories} memories in ${result.projects} projects: ${result.notes} notes, ${result.links} links`,
     );
     log(
-      `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files)`,
+      `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files; CPU ${result.exportCpuMs} ms)`,
     );
-    log(`  (${describeLoad()}, after the runs)`);
+    log(`  (${describeLoad(loadBefore)} before, ${describeLoad()} after the runs)`);
     log(`  sync, nothing changed (quiet path):              ${result.quietSyncMs} ms`);
     log(
       `  sync, full render and compare, nothing to write: ${result.fullSyncMs} ms (${result.fullSyncWritten} files)`,
@@ -126,8 +148,116 @@ try {
     log(
       `  sync after 100 vault edits + 100 store edits:    ${result.editedSyncMs} ms (${result.editedIngested} edits brought back, ${result.editedWritten} files written)`,
     );
+    if (versus) {
+      log(
+        `\nfirst export as \`engram vault export --all\` processes, ${rounds} rounds alternating (sync time each reports, median):`,
+      );
+      log(
+        `  this build:  ${versus.thisMs.map((n) => Math.round(n)).join(', ')} ms → median ${Math.round(median(versus.thisMs))} ms`,
+      );
+      log(
+        `  against:     ${versus.againstMs.map((n) => Math.round(n)).join(', ')} ms → median ${Math.round(median(versus.againstMs))} ms (${againstDist})`,
+      );
+      log(
+        `  whole process CPU time: this ${versus.thisCpuMs.join(', ')} ms, against ${versus.againstCpuMs.join(', ')} ms`,
+      );
+      log(
+        `  this / against: ${(median(versus.thisMs) / median(versus.againstMs)).toFixed(2)}x sync wall time, ${(median(versus.thisCpuMs) / median(versus.againstCpuMs)).toFixed(2)}x process CPU time`,
+      );
+      log(
+        `  vaults identical: ${versus.identical ? 'yes' : 'NO'} (${versus.files} files each)${versus.identical ? '' : `; first difference: ${versus.firstDifference}`}`,
+      );
+    }
   }
   store.close();
+  if (versus && !versus.identical) process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** Every note and file of a vault (the lock folder apart): path → content hash. */
+function vaultFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const path of listNotes(dir))
+    out.set(
+      path,
+      createHash('sha256')
+        .update(readFileSync(join(dir, path)))
+        .digest('hex'),
+    );
+  for (const path of listJson(dir))
+    out.set(
+      path,
+      createHash('sha256')
+        .update(readFileSync(join(dir, path)))
+        .digest('hex'),
+    );
+  return out;
+}
+
+function listJson(dir: string): string[] {
+  return listNotes(dir)
+    .map((p) => p.split('/')[0] as string)
+    .filter((p, i, all) => all.indexOf(p) === i)
+    .map((folder) => `${folder}/graph.json`);
+}
+
+/** `engram vault export --all` of one build on a fresh copy of the store: the sync time it reports. */
+function exportProcess(dist: string, store: string, work: string, label: string, keep: boolean) {
+  const home = join(work, `home-${label}`);
+  const engramHome = join(home, '.engram');
+  rmSync(home, { recursive: true, force: true });
+  mkdirSync(engramHome, { recursive: true, mode: 0o700 });
+  copyFileSync(store, join(engramHome, 'engram.db'));
+  const vault = join(home, 'vault');
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ENGRAM_HOME: engramHome };
+  const run = spawnSync(
+    process.execPath,
+    [
+      '-r',
+      join(import.meta.dirname, 'lib', 'cpu-at-exit.cjs'),
+      join(dist, 'cli.mjs'),
+      'vault',
+      'export',
+    ].concat(['--all', '--dir', vault, '--json']),
+    { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (run.status !== 0) throw new Error(`vault export (${dist}) failed: ${run.stderr}`);
+  const report = JSON.parse(run.stdout) as { ms: number };
+  const cpuMs = Number(/cpu-ms (\d+)\s*$/.exec(run.stderr)?.[1] ?? NaN);
+  const files = keep ? vaultFiles(vault) : null;
+  rmSync(home, { recursive: true, force: true });
+  return { ms: report.ms, cpuMs, files };
+}
+
+function exportSideBySide(pristine: string, work: string) {
+  const thisDist = join(import.meta.dirname, '..', 'dist');
+  const thisMs: number[] = [];
+  const againstMs: number[] = [];
+  const thisCpuMs: number[] = [];
+  const againstCpuMs: number[] = [];
+  let compared: { identical: boolean; files: number; firstDifference: string | null } | null = null;
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['against', 'this'] as const) : (['this', 'against'] as const);
+    const got: Record<string, ReturnType<typeof exportProcess>> = {};
+    for (const which of order) {
+      got[which] = exportProcess(
+        which === 'this' ? thisDist : (againstDist as string),
+        pristine,
+        work,
+        which,
+        round === 0,
+      );
+      (which === 'this' ? thisMs : againstMs).push(got[which].ms);
+      (which === 'this' ? thisCpuMs : againstCpuMs).push(got[which].cpuMs);
+    }
+    if (round === 0) {
+      const a = got['against']?.files as Map<string, string>;
+      const b = got['this']?.files as Map<string, string>;
+      const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
+      const diff = paths.find((p) => a.get(p) !== b.get(p)) ?? null;
+      compared = { identical: diff === null, files: b.size, firstDifference: diff };
+    }
+  }
+  return { thisMs, againstMs, thisCpuMs, againstCpuMs, ...(compared as NonNullable<typeof compared>) };
 }

@@ -33,6 +33,12 @@ export function syntheticStore(
   const partial = `${path}.partial`;
   for (const p of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(p, { force: true });
   const store = createStore(openDatabase(partial));
+  // A throwaway file until it is renamed into place: no fsync at each WAL checkpoint (a crash leaves a
+  // .partial that the next run deletes), and a page cache that holds the indexes a large store's inserts
+  // touch at random (content hashes, FTS segments) instead of re-reading them. Neither changes what is
+  // stored: every memory is still written through the store's mutation path.
+  store.db.pragma('synchronous = OFF');
+  store.db.pragma(`cache_size = ${-Math.min(512, Math.max(16, Math.ceil(size / 4000))) * 1024}`);
   const g = generate(store, c, size);
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   store.close();

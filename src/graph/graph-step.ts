@@ -41,6 +41,11 @@ export interface GraphStepOptions {
   anchorMaxAgeMs: number;
   /** Most changes read in one step. */
   batch?: number;
+  /**
+   * Rank the key files of projects whose turn it is (default). A one-shot catch-up ranks once at its
+   * end instead (`rankDueProjects(…, force)`), not after its first step too.
+   */
+  rank?: boolean;
 }
 
 export interface GraphStepReport {
@@ -53,6 +58,9 @@ export interface GraphStepReport {
 }
 
 const MEMORY_OPS: ReadonlySet<string> = new Set(['create', 'merge', 'edit', 'forget', 'restore', 'seed']);
+const LOGGED_MEMORY_OPS = [...MEMORY_OPS].filter((op) => op !== 'seed');
+/** The logged changes the step acts on; the rest (links, its own edges among them) it passes over in SQL. */
+const STEP_KINDS = [...LOGGED_MEMORY_OPS.map((op) => `memory ${op}`), 'summary final'];
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
 /** A memory's file path relative to the project root (with /), or null when it lies outside. */
@@ -91,6 +99,17 @@ interface Context {
   savedFiles: Set<string>;
   /** Projects read in this step. */
   projects: Map<string, Project | null>;
+  /** Whether each project's root is on this machine (looked at once per step). */
+  roots: Map<string, boolean>;
+  /** Sessions' active tasks read in this step (newest first). */
+  tasks: Map<string, Observation[]>;
+}
+
+/** The newest active task of a session made at or before `at`, other than `exceptId`. */
+function lastTaskOf(c: Context, sessionId: string, at: number, exceptId: string): Observation | null {
+  let tasks = c.tasks.get(sessionId);
+  if (!tasks) c.tasks.set(sessionId, (tasks = c.store.graph.activeTasksOf(sessionId)));
+  return tasks.find((t) => t.createdAt <= at && t.id !== exceptId) ?? null;
 }
 
 function projectOf(c: Context, id: ProjectId): Project | null {
@@ -143,16 +162,25 @@ function fileFacts(project: Project, path: string, minLines: number) {
   };
 }
 
-function cachedFacts(c: Context, project: Project, path: string) {
+function cachedFacts(c: Context, project: Project, path: string): Facts {
   const key = `${project.id}\0${path}`;
   let facts = c.files.get(key);
-  if (!facts) c.files.set(key, (facts = fileFacts(project, path, c.options.fileSummaryMinLines)));
+  if (!facts) {
+    let rooted = c.roots.get(project.id);
+    if (rooted === undefined) c.roots.set(project.id, (rooted = existsSync(project.root)));
+    // A project whose root is not here has none of its files here either: not a failed read per file.
+    facts = rooted
+      ? fileFacts(project, path, c.options.fileSummaryMinLines)
+      : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false };
+    c.files.set(key, facts);
+  }
   return facts;
 }
 
 /** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
 function wikiTargets(store: Store, o: Observation): string[] {
   const text = [o.title, o.subtitle, o.narrative, ...o.facts].join('\n');
+  if (!text.includes('[[')) return [];
   const links = parseWikiLinks(text);
   const out = new Set<string>();
   for (const l of links) {
@@ -186,12 +214,14 @@ function memoryChanged(c: Context, change: StepChange): void {
   const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
   const anchorable = change.op === 'create' || reanchor;
   const young = options.now - o.createdAt <= options.anchorMaxAgeMs;
-  const span = turnSpan(o);
+  // What anchors are made from (the turn's tool calls, the identifiers the memory names) is read only
+  // for a memory that gets anchors.
+  const anchoring = anchorable && (young || reanchor) && read.some((f) => f.content !== null);
+  const span = anchoring ? turnSpan(o) : null;
   const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
-  const identifiers = mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]);
+  const identifiers = anchoring ? mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]) : [];
   const targets = wikiTargets(store, o);
-  const task =
-    o.sessionId && o.type !== 'task' ? store.graph.lastTaskOf(o.sessionId, o.createdAt, o.id) : null;
+  const task = o.sessionId && o.type !== 'task' ? lastTaskOf(c, o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
   c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
@@ -288,28 +318,38 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   const seeded = store.graph.state(GRAPH_SEED);
   const batch = options.batch ?? 500;
   // Memories older than the change log (an upgraded store) get their edges once, in batches; they are
-  // not anchored (the code they describe may have changed since).
+  // not anchored (the code they describe may have changed since). One the log still holds a change of
+  // for this step to read is met there instead, not walked twice.
   const older =
     seeded >= 0
-      ? store.graph.memoryIdsAfter(seeded, batch).map((m): StepChange & { rowid: number } => ({
-          rowid: m.rowid,
-          seq: 0,
-          entity: 'memory',
-          entityId: m.id,
-          projectId: null,
-          op: 'seed',
-          origin: 'hook',
-          actor: null,
-          at: options.now,
-          version: null,
-        }))
+      ? store.graph
+          .memoryIdsAfterUnlogged(seeded, batch, { after: cursor, ops: LOGGED_MEMORY_OPS })
+          .map((m): StepChange & { rowid: number } => ({
+            rowid: m.rowid,
+            seq: 0,
+            entity: 'memory',
+            entityId: m.id,
+            projectId: null,
+            op: 'seed',
+            origin: 'hook',
+            actor: null,
+            at: options.now,
+            version: null,
+          }))
       : [];
   const seedDone = seeded >= 0 && older.length < batch;
-  const logged = older.length < batch ? store.changes.since(cursor, batch) : [];
+  // The log is read up to its end as it is now; a full batch ends the read at its last change.
+  const end = store.changes.lastSeq();
+  const logged = older.length < batch ? store.changes.sinceOfKinds(cursor, end, STEP_KINDS, batch) : [];
+  const readTo =
+    older.length >= batch ? cursor : logged.length === batch ? (logged[batch - 1] as Change).seq : end;
   const changes = [...older, ...logged];
   if (changes.length === 0) {
-    if (seedDone) store.transaction(() => store.graph.setState(GRAPH_SEED, -1));
-    rankDueProjects(store, options.now);
+    store.transaction(() => {
+      if (seedDone) store.graph.setState(GRAPH_SEED, -1);
+      if (readTo > cursor) store.graph.setState(GRAPH_CURSOR, readTo);
+    });
+    if (options.rank !== false) rankDueProjects(store, options.now);
     return report;
   }
   const c: Context = {
@@ -323,6 +363,8 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     writes: [],
     savedFiles: new Set(),
     projects: new Map(),
+    roots: new Map(),
+    tasks: new Map(),
   };
   for (const change of changes) {
     report.changes++;
@@ -350,14 +392,13 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   store.transaction(() => {
     for (const projectId of c.ranksDue) store.graph.setState(`${RANK_DUE}${projectId}`, 1);
   });
-  rankDueProjects(store, options.now);
+  if (options.rank !== false) rankDueProjects(store, options.now);
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
   const lastSeed = older[older.length - 1];
-  const lastChange = logged[logged.length - 1];
   store.transaction(() => {
     if (seedDone) store.graph.setState(GRAPH_SEED, -1);
     else if (lastSeed) store.graph.setState(GRAPH_SEED, lastSeed.rowid);
-    if (lastChange) store.graph.setState(GRAPH_CURSOR, lastChange.seq);
+    if (readTo > cursor) store.graph.setState(GRAPH_CURSOR, readTo);
   });
   return report;
 }

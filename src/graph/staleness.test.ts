@@ -112,7 +112,9 @@ describe('staleness anchored in code (a real git repository)', () => {
         .sort(),
     ).toEqual(['part_of', 'touches']);
     expect(w.store.graph.state(GRAPH_SEED)).toBe(-1);
-    expect(step().changes).toBe(r.edges); // only the step's own link changes are left to read
+    // Only the step's own link changes are left: passed over (not acted on), the cursor at the log's end.
+    expect(step().changes).toBe(0);
+    expect(w.store.graph.state(GRAPH_CURSOR)).toBe(w.store.changes.lastSeq());
   });
 
   it('does not anchor old memories (a backfill describes code as it was)', () => {

@@ -386,6 +386,32 @@ describe('vault sync rules', () => {
     expect(w.store.observations.get(decision)?.narrative).toContain('Typed during the sync.');
   });
 
+  it('a new note is not written over a file that appeared at its path meanwhile', () => {
+    seed();
+    const taken = 'atlas/decisions/Use WAL mode for SQLite.md';
+    const r = sync({
+      beforeWrite: (p) => {
+        if (p === taken) {
+          mkdirSync(dirname(join(vault, p)), { recursive: true });
+          writeFileSync(join(vault, p), 'Written by a person at the same moment.\n');
+        }
+      },
+    });
+    expect(r.busy).toBe(1);
+    expect(readFileSync(join(vault, taken), 'utf8')).toBe('Written by a person at the same moment.\n');
+    expect(r.created).toBe(r.written - 2); // the other new notes; index.md and graph.json written too
+  });
+
+  it('the first export writes what a full render of the same store would: a full sync after it writes nothing', () => {
+    seed();
+    const first = sync();
+    const files = new Map(listNotes(vault).map((p) => [p, readFileSync(join(vault, p), 'utf8')]));
+    const full = syncVault(w.store, { dir: vault, projects: [w.project], now, full: true });
+    expect(full.written).toBe(0);
+    expect(first.created).toBe(files.size - 1); // every note but index.md
+    for (const [p, text] of files) expect(readFileSync(join(vault, p), 'utf8')).toBe(text);
+  });
+
   it('one writer per vault', () => {
     seed();
     sync();

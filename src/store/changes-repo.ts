@@ -56,6 +56,11 @@ export function createChangesRepo(db: Db) {
     db,
     `SELECT ${COLUMNS} FROM changes WHERE seq > ? AND project_id = ? ORDER BY seq LIMIT ?`,
   );
+  const sinceOfKinds = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM changes WHERE seq > ? AND seq <= ?
+       AND entity || ' ' || op IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?`,
+  );
   const ofEntity = lazyStatement(db, `SELECT ${COLUMNS} FROM changes WHERE entity_id = ? ORDER BY seq`);
   const last = lazyStatement(db, `SELECT COALESCE(MAX(seq), 0) AS n FROM changes`);
   const latestOf = lazyStatement(
@@ -73,6 +78,13 @@ export function createChangesRepo(db: Db) {
     since(seq: number, limit: number, projectId?: string): Change[] {
       const rows = projectId ? sinceInProject().all(seq, projectId, limit) : since().all(seq, limit);
       return (rows as ChangeRow[]).map(toChange);
+    },
+    /**
+     * Changes after `seq` up to `upTo` of the given kinds only (`entity op`, e.g. `memory create`),
+     * oldest first, at most `limit`: a reader that acts on a few kinds skips the others in SQL.
+     */
+    sinceOfKinds(seq: number, upTo: number, kinds: readonly string[], limit: number): Change[] {
+      return (sinceOfKinds().all(seq, upTo, JSON.stringify(kinds), limit) as ChangeRow[]).map(toChange);
     },
     /** Every change of one memory, summary (session id) or link, oldest first. */
     ofEntity(entityId: string): Change[] {

@@ -51,6 +51,19 @@ export function createGraphRepo(db: Db) {
     db,
     `SELECT rowid, id FROM observations WHERE rowid > ? AND status <> 'forgotten' ORDER BY rowid LIMIT ?`,
   );
+  const afterRowidUnlogged = lazyStatement(
+    db,
+    `SELECT rowid, id FROM observations o WHERE rowid > ? AND status <> 'forgotten'
+       AND NOT EXISTS (SELECT 1 FROM changes c WHERE c.entity_id = o.id AND c.seq > ? AND c.entity = 'memory'
+         AND c.op IN (SELECT value FROM json_each(?)))
+     ORDER BY rowid LIMIT ?`,
+  );
+  const activeTasks = lazyStatement(
+    db,
+    `SELECT ${OBSERVATION_COLUMNS} FROM observations INDEXED BY observations_by_session
+     WHERE session_id = ? AND type = 'task' AND status = 'active'
+     ORDER BY created_at DESC, rowid DESC`,
+  );
   const lastTask = lazyStatement(
     db,
     `SELECT ${OBSERVATION_COLUMNS} FROM observations INDEXED BY observations_by_session
@@ -125,6 +138,24 @@ export function createGraphRepo(db: Db) {
     /** Memories (not forgotten) after a rowid, in rowid order: a walk over every memory in batches. */
     memoryIdsAfter(rowid: number, limit: number): { rowid: number; id: string }[] {
       return afterRowid().all(rowid, limit) as { rowid: number; id: string }[];
+    },
+    /**
+     * Like `memoryIdsAfter`, less the memories with a change of one of `ops` in the log after `seq`
+     * (a reader of the log meets those there).
+     */
+    memoryIdsAfterUnlogged(
+      rowid: number,
+      limit: number,
+      logged: { after: number; ops: readonly string[] },
+    ): { rowid: number; id: string }[] {
+      return afterRowidUnlogged().all(rowid, logged.after, JSON.stringify(logged.ops), limit) as {
+        rowid: number;
+        id: string;
+      }[];
+    },
+    /** A session's active task memories, newest first (made at the same time: the later one first). */
+    activeTasksOf(sessionId: string): Observation[] {
+      return (activeTasks().all(sessionId) as ObservationRow[]).map(toObservation);
     },
     /** The newest active task memory of a session made at or before `at` (other than `exceptId`). */
     lastTaskOf(sessionId: string, at: number, exceptId: string): Observation | null {

@@ -17,6 +17,8 @@ import type { Store } from '../store/store.ts';
 const HOUR_MS = 3_600_000;
 /** How often projects in use have their anchored files looked at. */
 const STALE_SWEEP_MS = 10_000;
+/** Changes per graph step when a command catches up at once. */
+const ONE_SHOT_BATCH = 2000;
 
 /**
  * Run the graph step until it has read the whole change log (or `maxBatches` batches: the worker reads
@@ -37,6 +39,11 @@ export function catchUpGraph(
       now,
       fileSummaryMinLines: config['graph.fileSummaryMinLines'],
       anchorMaxAgeMs: config['graph.anchorMaxAgeHours'] * HOUR_MS,
+      // A one-shot catch-up reads the log in larger steps (fewer commits and re-read files); the worker's
+      // bounded share stays in small ones.
+      ...(Number.isFinite(maxBatches) ? {} : { batch: ONE_SHOT_BATCH }),
+      // Ranked once at the end when the caller asks for it, not after the first step as well.
+      rank: !rankNow,
     });
     total.changes += r.changes;
     total.edges += r.edges;

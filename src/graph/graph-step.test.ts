@@ -1,0 +1,102 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProjectId } from '../core/ids.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { createGraphWorld, type GraphWorld } from './graph.test-support.ts';
+import { GRAPH_CURSOR, runGraphStep } from './graph-step.ts';
+
+let w: GraphWorld;
+const opened: Store[] = [];
+beforeEach(() => {
+  w = createGraphWorld('atlas');
+  w.write('src/store.ts', 'export function createStore() {}\n');
+  w.write('src/search.ts', 'export function search() {}\n');
+});
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+  w.cleanup();
+});
+
+/** Everything the graph step wrote, in a stable order (ranks apart: they depend on the clock). */
+function graphOf(store: Store) {
+  const all = (sql: string) => store.db.prepare(sql).raw().all() as unknown[][];
+  return {
+    links: all(`SELECT from_id, kind, to_id, project_id, origin FROM links ORDER BY from_id, kind, to_id`),
+    files: all(
+      `SELECT id, path, lines, blob_hash, summarized, purpose, deleted_at FROM graph_files ORDER BY id`,
+    ),
+    anchors: all(
+      `SELECT memory_id, first_path, blob_hash, scope FROM anchors ORDER BY memory_id, first_path`,
+    ),
+    linkChanges: all(`SELECT entity_id, op, origin FROM changes WHERE entity = 'link' ORDER BY seq`),
+  };
+}
+
+/** A copy of the world's store as it is now (another database file). */
+function copyOfStore(name: string): Store {
+  w.store.db.pragma('wal_checkpoint(TRUNCATE)');
+  const path = join(w.dir, `${name}.db`);
+  copyFileSync(join(w.dir, 'engram.db'), path);
+  const store = createStore(openDatabase(path));
+  opened.push(store);
+  return store;
+}
+
+function catchUp(store: Store, batch: number): number {
+  let steps = 0;
+  for (;;) {
+    steps++;
+    const r = runGraphStep(store, {
+      now: 1_800_000_000_000,
+      fileSummaryMinLines: 1,
+      anchorMaxAgeMs: 0,
+      batch,
+    });
+    if (r.changes === 0) return steps;
+  }
+}
+
+describe('graph step', () => {
+  it('builds the same graph whatever its batch, reading only the changes it acts on', () => {
+    const a = w.remember('Store opens one connection', { filesModified: ['src/store.ts'] });
+    const b = w.remember('Search reads the FTS index', {
+      filesRead: ['src/search.ts', 'src/store.ts'],
+      narrative: 'See [[Store opens one connection]].',
+    });
+    w.store.memory.link(b, 'related', a, w.project.id, { origin: 'cli', at: 1 });
+    for (let i = 0; i < 12; i++)
+      w.remember(`Change ${i} to the store`, { filesModified: [i % 2 ? 'src/store.ts' : 'src/gone.ts'] });
+    w.store.memory.saveSummary(
+      's1',
+      w.project.id as ProjectId,
+      {
+        request: 'tidy the store',
+        investigated: '',
+        learned: '',
+        completed: '',
+        nextSteps: '',
+        filesRead: [],
+        filesEdited: ['src/store.ts'],
+        notes: '',
+      },
+      true,
+      { origin: 'hook', at: 2 },
+    );
+    const oneByOne = copyOfStore('one-by-one');
+    const inOneGo = copyOfStore('in-one-go');
+    const steps = catchUp(oneByOne, 1);
+    expect(catchUp(inOneGo, 2000)).toBe(2);
+    // One step per change it acts on (14 memories made, the session's end) and the one that finds none:
+    // the link changes among them (its own edges, the related link) are never read into a step's batch,
+    // and memories the log holds are not walked again as older than the log.
+    expect(steps).toBe(15 + 1);
+    const g = graphOf(inOneGo);
+    expect(graphOf(oneByOne)).toEqual(g);
+    expect(g.links.map((l) => l[1])).toEqual(
+      expect.arrayContaining(['touches', 'part_of', 'links_to', 'related']),
+    );
+    for (const s of [oneByOne, inOneGo]) expect(s.graph.state(GRAPH_CURSOR)).toBe(s.changes.lastSeq());
+  });
+});
