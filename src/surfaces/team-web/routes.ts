@@ -74,13 +74,14 @@ export function mountTeamWeb(options: TeamWebOptions) {
   const { assets } = options;
   return (parent: Hono<Env>, deps: TeamAppDeps): void => {
     const app = parent as unknown as Hono<WebEnv>;
-    for (const path of PAGE_PATHS) app.use(path, strictHeaders());
+    for (const path of PAGE_PATHS) app.use(path, strictHeaders('same-origin'));
     app.use('/assets/*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
 
     const nonce = (c: C) => c.get('secureHeadersNonce') ?? '';
     const shell = (c: C, who: Principal | null) => ({
       nav: who ? TEAM_NAV : [],
       live: false,
+      referrer: 'same-origin' as const,
       account: who
         ? html`<div class="account">
             <span>Signed in as <strong>${who.userName}</strong></span>

@@ -13,9 +13,7 @@ import {
 } from '../../../test/support/team-postgres.ts';
 import { createTeamApi } from '../../team/api-client.ts';
 import { parseProjectSpec } from '../../team/project-key.ts';
-import type { PushRecord } from '../../team/protocol.ts';
-import { recordHash } from '../../team/record-hash.ts';
-import { memoryRecord } from '../../team/records.test-support.ts';
+import { linkRecord, memoryRecord, summaryRecord } from '../../team/records.test-support.ts';
 import { mountTeamWeb } from './routes.ts';
 import { csrfTokenOf } from './web-auth.ts';
 
@@ -80,43 +78,6 @@ async function signIn(name: string): Promise<string> {
   return secretOf(r);
 }
 
-function summaryRecord(sessionId: string, request: string): PushRecord {
-  const body = {
-    sessionId,
-    request,
-    investigated: '',
-    learned: 'retries need jitter',
-    completed: '',
-    nextSteps: 'ship it',
-    filesRead: [],
-    filesEdited: ['src/pay.ts'],
-    notes: '',
-    final: true,
-    updatedAt: 5,
-  };
-  return {
-    kind: 'summary',
-    id: sessionId,
-    baseVersion: null,
-    hash: recordHash('summary', sessionId, false, body),
-    deleted: false,
-    body,
-  };
-}
-
-function linkRecord(from: string, kind: string, to: string): PushRecord {
-  const id = `${from} ${kind} ${to}`;
-  const body = { from, kind, to };
-  return {
-    kind: 'link',
-    id,
-    baseVersion: null,
-    hash: recordHash('link', id, false, body),
-    deleted: false,
-    body,
-  };
-}
-
 beforeAll(async () => {
   pg = await startTestPostgres();
   server = await startTestTeamServer(pg, {
@@ -142,7 +103,11 @@ beforeAll(async () => {
       sessionId: 'sess-a1',
     }),
     memoryRecord('obs_alpha2', 'Gateway timeout is 30 seconds', { sessionId: 'sess-a1' }),
-    summaryRecord('sess-a1', 'Make payments survive gateway outages'),
+    summaryRecord('sess-a1', 'Make payments survive gateway outages', {
+      learned: 'retries need jitter',
+      nextSteps: 'ship it',
+      filesEdited: ['src/pay.ts'],
+    }),
     linkRecord('obs_alpha1', 'related', 'obs_alpha2'),
   ]);
   const bob = createTeamApi({ server: server.url, token: tokens['bob'] as string });

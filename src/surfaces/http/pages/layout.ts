@@ -35,6 +35,8 @@ export interface Shell {
   live: boolean;
   /** Shown at the end of the header (the team view's member and sign-out form). */
   account?: Html;
+  /** The page's referrer policy (the team view's forms need `same-origin`: see strictHeaders). */
+  referrer?: 'no-referrer' | 'same-origin';
 }
 
 const LOCAL_SHELL: Shell = { nav: NAV, live: true };
@@ -59,7 +61,7 @@ export function layout(
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="${shell.referrer ?? 'no-referrer'}" />
         <link rel="icon" href="data:," />
         <title>${options.title} · engram</title>
         <link rel="stylesheet" href="/assets/viewer.css?v=${assets.version}" />
