@@ -140,6 +140,8 @@ export interface WebLink {
   /** The other end's title when it is a memory the tenant may read. */
   fromTitle: string | null;
   toTitle: string | null;
+  fromType: string | null;
+  toType: string | null;
 }
 
 export interface WebMemory {
@@ -156,8 +158,15 @@ export interface WebMemory {
 }
 
 async function linksWhere(tx: Tx, where: string, params: unknown[], limit: number): Promise<WebLink[]> {
-  const r = await tx.query<{ body: LinkBody; from_title: string | null; to_title: string | null }>(
-    `SELECT l.body, f.body ->> 'title' AS from_title, t.body ->> 'title' AS to_title
+  const r = await tx.query<{
+    body: LinkBody;
+    from_title: string | null;
+    to_title: string | null;
+    from_type: string | null;
+    to_type: string | null;
+  }>(
+    `SELECT l.body, f.body ->> 'title' AS from_title, t.body ->> 'title' AS to_title,
+            f.body ->> 'type' AS from_type, t.body ->> 'type' AS to_type
        FROM entities l
        LEFT JOIN entities f ON f.project_id = l.project_id AND f.kind = 'memory' AND NOT f.deleted AND f.entity_id = l.body ->> 'from'
        LEFT JOIN entities t ON t.project_id = l.project_id AND t.kind = 'memory' AND NOT t.deleted AND t.entity_id = l.body ->> 'to'
@@ -171,6 +180,8 @@ async function linksWhere(tx: Tx, where: string, params: unknown[], limit: numbe
     to: row.body.to,
     fromTitle: row.from_title,
     toTitle: row.to_title,
+    fromType: row.from_type,
+    toType: row.to_type,
   }));
 }
 
@@ -200,6 +211,26 @@ export async function webMemory(tx: Tx, id: string): Promise<WebMemory | null> {
     updatedAt: row.updated_at.getTime(),
     links,
   };
+}
+
+/**
+ * A node's shared links both ways (at most `limit`), and the node itself when it is a memory the tenant
+ * may read; null when neither exists.
+ */
+export async function webNodeLinks(
+  tx: Tx,
+  id: string,
+  limit: number,
+): Promise<{ memory: WebMemoryLine | null; links: WebLink[] } | null> {
+  const r = await tx.query<EntityRow>(
+    `SELECT ${ENTITY_COLUMNS} FROM entities e
+      WHERE e.kind = 'memory' AND NOT e.deleted AND e.entity_id = $1 ORDER BY e.seq DESC LIMIT 1`,
+    [id],
+  );
+  const links = await linksWhere(tx, `(l.body ->> 'from' = $1 OR l.body ->> 'to' = $1)`, [id], limit);
+  const row = r.rows[0];
+  if (!row && links.length === 0) return null;
+  return { memory: row ? line(row) : null, links };
 }
 
 /** A project's links, newest first (the graph page). */

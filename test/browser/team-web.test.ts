@@ -128,6 +128,7 @@ describe('the team web view in Chromium', () => {
       ['/sessions', 'Sessions'],
       ['/sessions/sess-a1', 'Make payments survive gateway outages'],
       [`/graph?project=${idA}`, 'Graph'],
+      ['/graph?id=obs_alpha1', 'Graph'],
       ['/audit', 'Audit log'],
     ];
     for (const [path, heading] of pages) {
@@ -138,6 +139,8 @@ describe('the team web view in Chromium', () => {
       const text = (await page.locator('body').textContent()) ?? '';
       for (const secret of B_TEXT) expect(text, path).not.toContain(secret);
     }
+    await page.goto(`${server.url}/graph?id=obs_alpha1`);
+    await expect(page.locator('svg.graph a').count()).resolves.toBe(2);
     await page.goto(`${server.url}/search?q=jitter`);
     await expect(page.locator('ol.hits li').first().textContent()).resolves.toContain('shared by alice');
     const response = await page.goto(`${server.url}/memories/obs_beta1`);

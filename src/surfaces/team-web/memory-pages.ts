@@ -5,6 +5,7 @@
 import { html } from 'hono/html';
 import type { WebMemory, WebMemoryLine, WebProject } from '../../team/web-store.ts';
 import type { Html } from '../http/pages/layout.ts';
+import { linkEnd } from './team-pages.ts';
 import {
   badge,
   empty,
@@ -136,13 +137,6 @@ function list(title: string, items: readonly string[], code = false): Html {
     </ul>`;
 }
 
-/** A link's other end: a memory's page when it is one the member may read, else its id. */
-function end(id: string, title: string | null): Html {
-  if (title !== null) return html`<a href="${memoryHref(id)}">${title}</a>`;
-  if (id.startsWith('ses_')) return html`<a href="${sessionHref(id.slice(4))}">session ${id.slice(4)}</a>`;
-  return html`<code>${id}</code>`;
-}
-
 export function memoryPage(m: WebMemory, now: number): Html {
   const b = m.body;
   const id = m.line.id;
@@ -175,10 +169,13 @@ export function memoryPage(m: WebMemory, now: number): Html {
       <ul class="plain">
         ${m.links.map((l) =>
           l.from === id
-            ? html`<li>${l.kind.replace(/_/g, ' ')} → ${end(l.to, l.toTitle)}</li>`
-            : html`<li>← ${l.kind.replace(/_/g, ' ')} ${end(l.from, l.fromTitle)}</li>`,
+            ? html`<li>${l.kind.replace(/_/g, ' ')} → ${linkEnd(l.to, l.toTitle)}</li>`
+            : html`<li>← ${l.kind.replace(/_/g, ' ')} ${linkEnd(l.from, l.fromTitle)}</li>`,
         )}
       </ul>
-      <p><a href="${href('/graph', { project: m.line.projectId })}">The project's links</a></p>
+      <p>
+        <a href="${href('/graph', { id })}">Its neighbourhood in the graph</a> ·
+        <a href="${href('/graph', { project: m.line.projectId })}">the project's links</a>
+      </p>
     </section>`;
 }

@@ -19,6 +19,7 @@ import {
   webLinks,
   webMemories,
   webMemory,
+  webNodeLinks,
   webProjects,
   webSession,
   webSessions,
@@ -26,7 +27,7 @@ import {
 import type { ViewerAssets } from '../http/deps.ts';
 import { layout, type Html, type NavEntry } from '../http/pages/layout.ts';
 import { strictHeaders } from '../http/security.ts';
-import { auditPage, graphPage, sessionPage, sessionsPage } from './team-pages.ts';
+import { auditPage, graphPage, neighbourhoodOfLinks, sessionPage, sessionsPage } from './team-pages.ts';
 import { loginPage, memoryPage, projectsPage, searchPage } from './memory-pages.ts';
 import {
   clearSessionCookie,
@@ -302,14 +303,23 @@ export function mountTeamWeb(options: TeamWebOptions) {
       '/graph',
       page(async (c, tx) => {
         const projects = await webProjects(tx);
+        const id = (c.req.query('id') ?? '').trim().slice(0, 1200) || null;
+        if (id !== null) {
+          const found = await webNodeLinks(tx, id, 200);
+          const around = found ? neighbourhoodOfLinks(id, found.memory, found.links) : null;
+          const body = graphPage({ projects, project: null, id, around, links: null });
+          return {
+            title: 'Graph',
+            nav: 'graph',
+            body,
+            chain: found?.memory?.projectId ?? SERVER_CHAIN,
+            target: id,
+          };
+        }
         const project = projectParam(c) ?? projects[0]?.id ?? null;
         const links = project ? await webLinks(tx, project, 500) : null;
-        return {
-          title: 'Graph',
-          nav: 'graph',
-          body: graphPage(projects, project, links),
-          chain: project ?? SERVER_CHAIN,
-        };
+        const body = graphPage({ projects, project, id: null, around: null, links });
+        return { title: 'Graph', nav: 'graph', body, chain: project ?? SERVER_CHAIN };
       }),
     );
 

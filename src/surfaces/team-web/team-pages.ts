@@ -2,8 +2,11 @@
  * The team web view's sessions, graph and audit-log pages, on the local viewer's parts.
  */
 import { html } from 'hono/html';
+import type { GraphNode, Neighbourhood, NodeKind } from '../../app/neighbourhood.ts';
+import type { EdgeKind } from '../../core/graph.ts';
 import type { AuditEntry } from '../../team/protocol.ts';
 import type { WebLink, WebMemoryLine, WebProject, WebSession } from '../../team/web-store.ts';
+import { neighbourhoodSection } from '../http/pages/graph-page.ts';
 import type { Html } from '../http/pages/layout.ts';
 import { empty, href, memoryHref, memoryItem, pager, sessionHref, table, when } from '../http/pages/parts.ts';
 
@@ -94,32 +97,89 @@ export function sessionPage(s: WebSession, memories: WebMemoryLine[], now: numbe
 }
 
 /** A link's end as text and a link: a memory's title, a session, a file or another node's id. */
-function end(id: string, title: string | null): Html {
+export function linkEnd(id: string, title: string | null): Html {
   if (title !== null) return html`<a href="${memoryHref(id)}">${title}</a>`;
   if (id.startsWith('ses_')) return html`<a href="${sessionHref(id.slice(4))}">session ${id.slice(4)}</a>`;
   return html`<code>${id}</code>`;
 }
 
-export function graphPage(projects: WebProject[], project: string | null, links: WebLink[] | null): Html {
+const kindOf = (id: string): NodeKind =>
+  id.startsWith('ses_') ? 'session' : id.startsWith('fil_') ? 'file' : 'memory';
+
+/** Most neighbours drawn around one node (as the local viewer). */
+const CAP = 24;
+
+/** The shared links of one node as the local viewer's neighbourhood (its drawing and list). */
+export function neighbourhoodOfLinks(
+  id: string,
+  memory: WebMemoryLine | null,
+  links: WebLink[],
+): Neighbourhood {
+  const node = (nodeId: string, title: string | null, type: string | null): GraphNode => {
+    const kind = kindOf(nodeId);
+    const label = title ?? (kind === 'session' ? `session ${nodeId.slice(4)}` : nodeId);
+    return { id: nodeId, kind, label, ...(type ? { type } : {}) };
+  };
+  const center = memory
+    ? { id, kind: 'memory' as const, label: memory.title, type: memory.type, status: memory.status }
+    : node(id, null, null);
+  const nodes = new Map<string, GraphNode>();
+  for (const l of links) {
+    const out = l.from === id;
+    const other = out ? node(l.to, l.toTitle, l.toType) : node(l.from, l.fromTitle, l.fromType);
+    if (other.id !== id && !nodes.has(other.id)) nodes.set(other.id, other);
+  }
+  const shown = [...nodes.values()].slice(0, CAP);
+  const ids = new Set(shown.map((n) => n.id));
+  return {
+    center,
+    nodes: shown,
+    edges: links
+      .filter((l) => ids.has(l.from) || ids.has(l.to))
+      .map((l) => ({ from: l.from, to: l.to, kind: l.kind as EdgeKind })),
+    more: nodes.size - shown.length,
+  };
+}
+
+export interface GraphView {
+  projects: WebProject[];
+  project: string | null;
+  /** The node asked for (`?id=`), its neighbourhood, or null when it has none the member may read. */
+  id: string | null;
+  around: Neighbourhood | null;
+  /** The project's links when no node is asked for. */
+  links: WebLink[] | null;
+}
+
+export function graphPage(v: GraphView): Html {
   return html`<h1>Graph</h1>
     <p class="lede">
-      The links the team shares between memories, sessions and files (typed edges; a memory's own page lists
-      its links both ways).
+      The links the team shares between memories, sessions and files. A memory's page links to its
+      neighbourhood here.
     </p>
-    ${projectForm('/graph', projects, project, false)}
-    ${links === null ? empty('Pick a project to see its links.') : ''}
-    ${links !== null && links.length === 0 ? empty('No links shared in this project yet.') : ''}
+    <form class="inline" action="/graph" method="get">
+      <label class="field"
+        ><span>Memory or session node id</span
+        ><input name="id" value="${v.id ?? ''}" placeholder="obs_…, ses_…"
+      /></label>
+      <button type="submit" class="secondary">Show</button>
+    </form>
+    ${v.id !== null && v.around === null ? empty('Nothing shared there: no such node, or not in a project of yours.') : ''}
+    ${v.around ? neighbourhoodSection(v.around) : ''}
+    ${v.id === null ? projectForm('/graph', v.projects, v.project, false) : ''}
+    ${v.id === null && v.links === null ? empty('Pick a project to see its links.') : ''}
+    ${v.links !== null && v.links.length === 0 ? empty('No links shared in this project yet.') : ''}
     ${
-      links && links.length > 0
+      v.links && v.links.length > 0
         ? table(
             'Links, newest first',
             ['From', 'Link', 'To'],
-            links.map(
+            v.links.map(
               (l) =>
                 html`<tr>
-                  <td>${end(l.from, l.fromTitle)}</td>
+                  <td>${linkEnd(l.from, l.fromTitle)}</td>
                   <td>${l.kind.replace(/_/g, ' ')}</td>
-                  <td>${end(l.to, l.toTitle)}</td>
+                  <td>${linkEnd(l.to, l.toTitle)}</td>
                 </tr>`,
             ),
           )

@@ -142,6 +142,8 @@ const PAGES = [
   `/sessions?project=${idB}`,
   '/sessions/sess-b1',
   `/graph?project=${idB}`,
+  '/graph?id=obs_beta1',
+  '/graph?id=obs_beta2',
   '/audit',
   `/audit?project=${idB}`,
 ];
@@ -222,6 +224,10 @@ describe('the team web view', () => {
     expect((await web('/memories/obs_beta1', { cookie: bob })).status).toBe(200);
     expect((await web('/sessions/sess-b1', { cookie: bob })).body).toContain('Zebra launch checklist');
     expect((await web(`/graph?project=${idB}`, { cookie: bob })).body).toContain('Zebra pricing');
+    expect((await web('/graph?id=obs_beta1', { cookie: bob })).body).toContain('Zebra pricing');
+    const around = await web('/graph?id=obs_alpha1', { cookie: alice });
+    expect(around.body).toContain('Gateway timeout is 30 seconds');
+    expect(around.body).toContain('<svg');
     for (const path of PAGES) {
       const r = await web(path, { cookie: alice });
       expect([200, 404], path).toContain(r.status);
@@ -261,6 +267,25 @@ describe('the team web view', () => {
     const tokenAsCookie = await web('/', { cookie: tokens['alice'] as string });
     expect(tokenAsCookie.status).toBe(303);
     expect(tokenAsCookie.location).toBe('/login');
+  });
+
+  it('limits password sign-ins per user name, failing the eleventh in a minute', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await web('/login', { form: { name: 'mallory', password: `guess ${i}` } })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('stops showing a project at the next page once the member’s role is revoked', async () => {
+    const carl = await signIn('carl');
+    expect((await web('/memories/obs_alpha1', { cookie: carl })).status).toBe(200);
+    const admin = createTeamApi({ server: server.url, token: server.adminToken });
+    await admin.revoke({ user: 'carl', project: A });
+    expect((await web('/memories/obs_alpha1', { cookie: carl })).status).toBe(404);
+    const search = await web('/search?q=jitter', { cookie: carl });
+    expect(search.body).not.toContain('Payment retries back off on 503');
+    expect(search.body).toContain('No shared memory holds those words');
   });
 
   it('signs out only with the session’s CSRF token from its own origin; the cookie is then worth nothing', async () => {
