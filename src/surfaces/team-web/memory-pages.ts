@@ -3,6 +3,7 @@
  * stylesheet (surfaces/http/pages) over the team server's rows. Everything is escaped by hono/html.
  */
 import { html } from 'hono/html';
+import { OBSERVATION_TYPES } from '../../core/model.ts';
 import type { WebMemory, WebMemoryLine, WebProject } from '../../team/web-store.ts';
 import type { Html } from '../http/pages/layout.ts';
 import { linkEnd } from './team-pages.ts';
@@ -115,7 +116,13 @@ export function searchPage(v: SearchView): Html {
       <fieldset class="filters">
         <legend>Filters</legend>
         ${projectSelect(v.projects, v.project)}
-        <label class="field"><span>Type</span><input name="type" value="${v.type ?? ''}" size="12" /></label>
+        <label class="field"
+          ><span>Type</span
+          ><select name="type">
+            <option value="">any type</option>
+            ${OBSERVATION_TYPES.map((t) => html`<option value="${t}" ${t === v.type ? html` selected` : ''}>${t.replace(/_/g, ' ')}</option>`)}
+          </select></label
+        >
         <button type="submit" class="secondary">Apply</button>
       </fieldset>
     </form>

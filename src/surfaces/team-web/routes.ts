@@ -99,7 +99,7 @@ export function mountTeamWeb(options: TeamWebOptions) {
       title: string,
       nav: string | null,
       body: Html,
-      status: 200 | 401 | 403 | 404 | 429 = 200,
+      status: 200 | 400 | 401 | 403 | 404 | 429 = 200,
     ) => {
       c.header('cache-control', 'no-store');
       return c.html(
@@ -107,16 +107,18 @@ export function mountTeamWeb(options: TeamWebOptions) {
         status,
       );
     };
-    const errorPage = (c: C, who: Principal | null, status: 403 | 404 | 429, message: string) =>
-      render(
+    const errorPage = (c: C, who: Principal | null, status: 400 | 403 | 404 | 429, message: string) => {
+      const title = status === 404 ? 'Not found' : status === 400 ? 'Not understood' : 'Refused';
+      return render(
         c,
         who,
-        status === 404 ? 'Not found' : 'Refused',
+        title,
         null,
-        html`<h1>${status === 404 ? 'Not found' : 'Refused'}</h1>
+        html`<h1>${title}</h1>
           <p>${message}</p>`,
         status,
       );
+    };
 
     /** A page as the session's tenant: no valid session → the sign-in page. */
     const page =
@@ -157,8 +159,8 @@ export function mountTeamWeb(options: TeamWebOptions) {
           }
           if (error.code === 'NOT_FOUND') return errorPage(c, who, 404, error.message);
           if (error.code === 'RATE_LIMITED') return errorPage(c, who, 429, error.message);
-          if (error.code === 'FORBIDDEN' || error.code === 'INPUT_INVALID')
-            return errorPage(c, who, 403, error.message);
+          if (error.code === 'INPUT_INVALID') return errorPage(c, who, 400, error.message);
+          if (error.code === 'FORBIDDEN') return errorPage(c, who, 403, error.message);
           throw error;
         }
       };

@@ -234,6 +234,12 @@ describe('the team web view', () => {
       for (const secret of B_TEXT) expect(r.body, path).not.toContain(secret);
     }
     expect((await web('/memories/obs_beta1', { cookie: alice })).status).toBe(404);
+    expect((await web('/search?project=not-a-project', { cookie: alice })).status).toBe(400);
+    const typed = await web('/search?type=decision', { cookie: alice });
+    expect(typed.body).toContain('No memories shared here yet');
+    expect((await web('/search?type=fact', { cookie: alice })).body).toContain(
+      'Gateway timeout is 30 seconds',
+    );
     expect((await web('/sessions/sess-b1', { cookie: alice })).status).toBe(404);
   });
 
