@@ -77,10 +77,6 @@ interface EntityRow {
 const ENTITY_COLUMNS = `e.entity_id, e.project_id, e.seq, e.version, e.body, e.author_name, e.device,
   e.origin_name, e.origin_device, e.updated_at`;
 
-/** The words of a memory, as migration 0005's index reads them. */
-const WORDS = `to_tsvector('simple', coalesce(e.body ->> 'title', '') || ' ' || coalesce(e.body ->> 'subtitle', '') || ' ' ||
-  coalesce(e.body ->> 'narrative', '') || ' ' || coalesce(e.body ->> 'facts', ''))`;
-
 function line(row: EntityRow): WebMemoryLine {
   const b = row.body as Partial<MemoryBody>;
   return {
@@ -118,8 +114,9 @@ export async function webMemories(
   let order = 'e.seq DESC';
   if (q.words) {
     params.push(q.words);
-    where += ` AND ${WORDS} @@ websearch_to_tsquery('simple', $${params.length})`;
-    order = `ts_rank(${WORDS}, websearch_to_tsquery('simple', $${params.length})) DESC, e.seq DESC`;
+    // The words migration 0005 keeps with each memory (stemmed English), under its GIN index.
+    where += ` AND e.words @@ websearch_to_tsquery('english', $${params.length})`;
+    order = `ts_rank(e.words, websearch_to_tsquery('english', $${params.length})) DESC, e.seq DESC`;
   } else if (q.before !== null) {
     params.push(q.before);
     where += ` AND e.seq < $${params.length}`;

@@ -42,7 +42,7 @@ export function loginPage(problem: string | null): Html {
     </form>
     <p class="meta">
       A sign-in lasts 12 hours and only reads: nothing here changes the team's memory. Ask a team admin for a
-      password (engram team admin user add NAME --password) or a token.
+      password (engram team admin user add NAME --password-stdin) or a token.
     </p>`;
 }
 

@@ -212,6 +212,11 @@ describe('the team web view', () => {
     const bob = await signIn('bob');
     const search = await web('/search?q=jitter', { cookie: alice });
     expect(search.body).toContain('Payment retries back off on 503');
+    // Words match by their stem ("retrying" finds "retries"), phrases and exclusions as typed.
+    expect((await web('/search?q=retrying', { cookie: alice })).body).toContain('Payment retries back off');
+    expect((await web('/search?q=retrying+-gateway', { cookie: alice })).body).not.toContain(
+      'Payment retries',
+    );
     const memory = await web('/memories/obs_alpha1', { cookie: alice });
     expect(memory.body).toContain('retry with jitter');
     expect(memory.body).toContain('Gateway timeout is 30 seconds'); // its link

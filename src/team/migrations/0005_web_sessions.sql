@@ -49,8 +49,11 @@ CREATE FUNCTION engram_web_auth(p_hash text)
 RETURNS TABLE (user_id text, user_name text, is_admin boolean, token_id text, device text, scopes text[])
 LANGUAGE sql AS $$ SELECT * FROM engram_auth_kind(p_hash, true) $$;
 
--- The web view's search over shared memories (words of the title, subtitle, narrative and facts).
-CREATE INDEX entities_memory_words ON entities USING gin (
-  to_tsvector('simple', coalesce(body ->> 'title', '') || ' ' || coalesce(body ->> 'subtitle', '') || ' ' ||
-                        coalesce(body ->> 'narrative', '') || ' ' || coalesce(body ->> 'facts', '')))
-  WHERE kind = 'memory' AND NOT deleted;
+-- The web view's search over shared memories: the words of the title, subtitle, narrative and facts,
+-- stemmed (English), kept with each memory (ranking reads them instead of parsing every match again).
+ALTER TABLE entities ADD COLUMN words tsvector GENERATED ALWAYS AS (
+  CASE WHEN kind = 'memory' AND NOT deleted THEN
+    to_tsvector('english', coalesce(body ->> 'title', '') || ' ' || coalesce(body ->> 'subtitle', '') || ' ' ||
+                           coalesce(body ->> 'narrative', '') || ' ' || coalesce(body ->> 'facts', ''))
+  END) STORED;
+CREATE INDEX entities_memory_words ON entities USING gin (words) WHERE kind = 'memory' AND NOT deleted;
