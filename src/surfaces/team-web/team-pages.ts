@@ -204,23 +204,25 @@ export function auditPage(
     ${
       entries.length === 0
         ? ''
-        : table(
-            'Audit entries, newest first',
-            ['When', 'Chain', 'Who', 'Action', 'Target', 'Detail'],
-            entries.map(
-              (e) =>
-                html`<tr>
-                  <td>${when(e.at, now)}</td>
-                  <td>
-                    ${e.chain === 'server' ? 'server' : html`<a href="${href('/audit', { project: e.chain })}">${names.get(e.chain) ?? e.chain}</a>`}
-                    #${e.seq}
-                  </td>
-                  <td>${e.user ?? '—'}${e.device ? html` (${e.device})` : ''}</td>
-                  <td>${e.action}</td>
-                  <td>${e.target ?? ''}</td>
-                  <td><code>${e.detail ?? ''}</code></td>
-                </tr>`,
-            ),
-          )
+        : html`<div class="audit">
+            ${table(
+              'Audit entries, newest first',
+              ['When', 'Chain', 'Who', 'Action', 'Target', 'Detail'],
+              entries.map(
+                (e) =>
+                  html`<tr>
+                    <td>${when(e.at, now)}</td>
+                    <td>
+                      ${e.chain === 'server' ? 'server' : html`<a href="${href('/audit', { project: e.chain })}">${names.get(e.chain) ?? e.chain}</a>`}
+                      #${e.seq}
+                    </td>
+                    <td>${e.user ?? '—'}${e.device ? html` (${e.device})` : ''}</td>
+                    <td>${e.action}</td>
+                    <td>${e.target ?? ''}</td>
+                    <td><code>${e.detail ?? ''}</code></td>
+                  </tr>`,
+              ),
+            )}
+          </div>`
     }`;
 }
