@@ -6,6 +6,7 @@
  * and each page view is appended to the audit log in that transaction. Pages only read.
  */
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { secureHeaders, type SecureHeadersVariables } from 'hono/secure-headers';
 import { EngramError, isEngramError } from '../../core/errors.ts';
@@ -77,6 +78,9 @@ export function mountTeamWeb(options: TeamWebOptions) {
     const app = parent as unknown as Hono<WebEnv>;
     for (const path of PAGE_PATHS) app.use(path, strictHeaders('same-origin'));
     app.use('/assets/*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+    // A sign-in or sign-out form is a few hundred bytes; nothing larger is read (or hashed).
+    for (const path of ['/login', '/logout'])
+      app.use(path, bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.text('Payload Too Large', 413) }));
 
     const nonce = (c: C) => c.get('secureHeadersNonce') ?? '';
     const shell = (c: C, who: Principal | null) => ({

@@ -172,6 +172,8 @@ describe('the team web view', () => {
       expect(r.setCookie).toBe('');
       expect(r.body).toContain('Wrong user name or password');
     }
+    const huge = await web('/login', { form: { name: 'alice', password: 'x'.repeat(100_000) } });
+    expect(huge.status).toBe(413);
     const bad = await web('/login', { form: { token: 'egr_notarealtoken' } });
     expect(bad.status).toBe(401);
     expect(bad.setCookie).toBe('');
