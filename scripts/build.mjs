@@ -5,7 +5,7 @@
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
 //  - dist/team.mjs: the team commands and the worker's team sync (protocol, zod), loaded only when used.
-//  - dist/team-server.mjs: the team server (Hono, pg), loaded only by `engram server start`.
+//  - dist/team-server.mjs: the team server (Hono, pg) and its web view, loaded only by `engram server start`.
 //  - dist/viewer/viewer.js and viewer.css: the web viewer's browser script and stylesheet (engram ui).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -71,7 +71,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/team/server.ts'],
+    entryPoints: ['src/surfaces/team-web/server-entry.ts'],
     outfile: 'dist/team-server.mjs',
     format: 'esm',
     packages: 'external',

@@ -16,6 +16,8 @@ export interface NewTokenSpec {
   device: string;
   scopes: readonly Scope[];
   expiresInDays: number | null;
+  /** A web view session (accepted only from its cookie, never as an API bearer token). */
+  web?: boolean;
 }
 
 export async function insertToken(
@@ -26,8 +28,8 @@ export async function insertToken(
   const token = newToken();
   const id = newSortableId('tok', now);
   await tx.query(
-    `INSERT INTO tokens (id, user_id, token_hash, scopes, device, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0))`,
+    `INSERT INTO tokens (id, user_id, token_hash, scopes, device, created_at, expires_at, web)
+     VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0), $8)`,
     [
       id,
       spec.userId,
@@ -36,6 +38,7 @@ export async function insertToken(
       spec.device,
       now,
       spec.expiresInDays === null ? null : now + spec.expiresInDays * DAY_MS,
+      spec.web === true,
     ],
   );
   return { id, token };

@@ -31,7 +31,10 @@ const noAccess = (projectId: string) =>
     hint: 'A project admin or server admin grants roles: engram team admin grant.',
   });
 
-export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
+/** Routes a surface adds to the server (the web view, src/surfaces/team-web): team/ never imports them. */
+export type TeamAppMount = (app: Hono<Env>, deps: TeamAppDeps) => void;
+
+export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env> {
   const app = new Hono<Env>();
   const audit: AuditFor = (c, who, chain, action, target, detail) => ({
     chain,
@@ -199,5 +202,6 @@ export function createTeamApp(deps: TeamAppDeps): Hono<Env> {
   });
 
   registerAdminRoutes(app, deps, audit);
+  mount?.(app, deps);
   return app;
 }

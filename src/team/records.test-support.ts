@@ -1,7 +1,7 @@
 /**
  * Wire records for tests and benchmarks: a memory as a client would push it, with its real hash.
  */
-import type { MemoryBody, PushRecord } from './protocol.ts';
+import type { MemoryBody, PushRecord, SummaryBody } from './protocol.ts';
 import { recordHash } from './record-hash.ts';
 
 /** A memory record `id`, titled `title` unless `body` says otherwise. */
@@ -30,5 +30,49 @@ export function memoryRecord(id: string, title = `memory ${id}`, body: Partial<M
     hash: recordHash('memory', id, false, full),
     deleted: false,
     body: full,
+  };
+}
+
+/** A session summary record for `sessionId`, asking `request`. */
+export function summaryRecord(
+  sessionId: string,
+  request: string,
+  body: Partial<SummaryBody> = {},
+): PushRecord {
+  const full: SummaryBody = {
+    sessionId,
+    request,
+    investigated: '',
+    learned: '',
+    completed: '',
+    nextSteps: '',
+    filesRead: [],
+    filesEdited: [],
+    notes: '',
+    final: true,
+    updatedAt: 1,
+    ...body,
+  };
+  return {
+    kind: 'summary',
+    id: sessionId,
+    baseVersion: null,
+    hash: recordHash('summary', sessionId, false, full),
+    deleted: false,
+    body: full,
+  };
+}
+
+/** A link record `from kind to`. */
+export function linkRecord(from: string, kind: string, to: string): PushRecord {
+  const id = `${from} ${kind} ${to}`;
+  const body = { from, kind, to };
+  return {
+    kind: 'link',
+    id,
+    baseVersion: null,
+    hash: recordHash('link', id, false, body),
+    deleted: false,
+    body,
   };
 }

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Clock, Logger } from '../core/ports.ts';
-import { createTeamApp } from './app.ts';
+import { createTeamApp, type TeamAppMount } from './app.ts';
 import { bootstrapAdmin } from './bootstrap.ts';
 import { createPool, migrateTeamDatabase, readEpoch } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.ts';
@@ -28,6 +28,8 @@ export interface TeamServerOptions {
   clock: Clock;
   /** Test and benchmark databases: no fsync. */
   fastEmbedded?: boolean;
+  /** More routes on the same app (`engram server start` mounts the web view, surfaces/team-web). */
+  mount?: TeamAppMount;
 }
 
 export interface RunningTeamServer {
@@ -67,20 +69,23 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       });
     }
     const epoch = await readEpoch(pool);
-    const app = createTeamApp({
-      pool,
-      clock,
-      logger,
-      epoch,
-      authFailures: { limit: 30, windowMs: 60_000 },
-      logins: { limit: 10, windowMs: 60_000 },
-      trustProxy: options.trustProxy,
-      remoteAddress: (c) => getConnInfo(c).remote.address,
-      ready: async () => {
-        const r = await pool.query<{ v: number }>('SELECT max(version) AS v FROM engram_migrations');
-        return r.rows[0]?.v === PG_SCHEMA_VERSION;
+    const app = createTeamApp(
+      {
+        pool,
+        clock,
+        logger,
+        epoch,
+        authFailures: { limit: 30, windowMs: 60_000 },
+        logins: { limit: 10, windowMs: 60_000 },
+        trustProxy: options.trustProxy,
+        remoteAddress: (c) => getConnInfo(c).remote.address,
+        ready: async () => {
+          const r = await pool.query<{ v: number }>('SELECT max(version) AS v FROM engram_migrations');
+          return r.rows[0]?.v === PG_SCHEMA_VERSION;
+        },
       },
-    });
+      options.mount,
+    );
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host });
     const port = await new Promise<number>((done, fail) => {
       server.once('error', fail);

@@ -24,6 +24,8 @@ export interface RequestInfo {
   token: string | null;
   client: string;
   requestId: string;
+  /** The token is a web view session's (its cookie), not an API bearer token: each is refused as the other. */
+  web?: boolean;
 }
 
 class NotAuthenticated extends Error {}
@@ -48,7 +50,9 @@ export async function asTenant<T>(
         token_id: string;
         device: string;
         scopes: Scope[];
-      }>('SELECT * FROM engram_auth($1)', [tokenHash(req.token)]);
+      }>(req.web ? 'SELECT * FROM engram_web_auth($1)' : 'SELECT * FROM engram_auth($1)', [
+        tokenHash(req.token),
+      ]);
       const row = r.rows[0];
       if (!row) throw new NotAuthenticated();
       const who: Principal = {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createMemoryLogger, systemClock } from '../../src/core/ports.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/team/embedded-postgres.ts';
+import type { TeamAppMount } from '../../src/team/app.ts';
 import { startTeamServer, type RunningTeamServer } from '../../src/team/server.ts';
 
 export interface TestPostgres extends EmbeddedPostgres {
@@ -63,7 +64,7 @@ export interface TestTeamServer extends RunningTeamServer {
 /** A team server on a fresh database of `pg`, with its bootstrap admin token read back. */
 export async function startTestTeamServer(
   postgres: TestPostgres,
-  options: { db?: string } = {},
+  options: { db?: string; mount?: TeamAppMount } = {},
 ): Promise<TestTeamServer> {
   const db = options.db ?? (await postgres.createDatabase());
   const logger = createMemoryLogger();
@@ -76,6 +77,7 @@ export async function startTestTeamServer(
     trustProxy: true,
     logger,
     clock: systemClock,
+    mount: options.mount,
   });
   const adminToken = server.bootstrapTokenFile ? readFileSync(server.bootstrapTokenFile, 'utf8').trim() : '';
   return { ...server, adminToken, logger };

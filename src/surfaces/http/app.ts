@@ -27,7 +27,7 @@ export function createApp(deps: ViewerDeps): Hono<ViewerEnv> {
   const routeDeps: RouteDeps = { ...deps, config: () => deps.settings.current() };
   const errorPage: ErrorPage = (c, status, error) =>
     c.html(
-      layout(c, deps.assets, {
+      layout(c.get('secureHeadersNonce') ?? '', deps.assets, {
         title: status === 404 ? 'Not found' : 'Error',
         nav: null,
         page: 'error',

@@ -28,8 +28,14 @@ export function hostGuard(port: () => number): MiddlewareHandler {
   };
 }
 
-/** Strict headers: scripts only with this response's nonce, styles only from the viewer, no framing. */
-export function strictHeaders(): MiddlewareHandler {
+/**
+ * Strict headers: scripts only with this response's nonce, styles only from the viewer, no framing.
+ * The team web view posts plain forms and checks their Origin, which browsers send as `null` under
+ * `no-referrer`: it asks for `same-origin` instead (still nothing sent to another site).
+ */
+export function strictHeaders(
+  referrerPolicy: 'no-referrer' | 'same-origin' = 'no-referrer',
+): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'none'"],
@@ -45,7 +51,7 @@ export function strictHeaders(): MiddlewareHandler {
       trustedTypes: ["'none'"],
     },
     strictTransportSecurity: false,
-    referrerPolicy: 'no-referrer',
+    referrerPolicy,
     crossOriginResourcePolicy: 'same-origin',
     crossOriginOpenerPolicy: 'same-origin',
   });

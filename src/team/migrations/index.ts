@@ -6,6 +6,7 @@ import m0001 from './0001_init.sql';
 import m0002 from './0002_entity_origin.sql';
 import m0003 from './0003_concurrent_push.sql';
 import m0004 from './0004_project_moves.sql';
+import m0005 from './0005_web_sessions.sql';
 
 export interface PgMigration {
   version: number;
@@ -18,6 +19,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 2, name: '0002_entity_origin', sql: m0002 },
   { version: 3, name: '0003_concurrent_push', sql: m0003 },
   { version: 4, name: '0004_project_moves', sql: m0004 },
+  { version: 5, name: '0005_web_sessions', sql: m0005 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

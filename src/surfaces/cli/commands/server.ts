@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EngramError } from '../../../core/errors.ts';
 import { systemClock } from '../../../core/ports.ts';
-import type * as TeamServerModule from '../../../team/server.ts';
+import type * as TeamServerModule from '../../team-web/server-entry.ts';
 import { createJsonLogger } from '../../json-logger.ts';
 import type { CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec } from '../registry.ts';
@@ -40,7 +40,9 @@ export async function serverCommand(
     throw new EngramError('INPUT_INVALID', '--port takes 0–65535');
   const logger = createJsonLogger((line) => process.stdout.write(line), ctx.runtime.config['log.level']);
   const entry = pathToFileURL(join(ctx.distDir, 'team-server.mjs')).href;
-  const { startTeamServer } = (await import(entry)) as typeof TeamServerModule;
+  const { startTeamServer, mountTeamWeb, loadViewerAssets } = (await import(
+    entry
+  )) as typeof TeamServerModule;
   const server = await startTeamServer({
     db,
     embedded: flags.embedded,
@@ -50,6 +52,8 @@ export async function serverCommand(
     trustProxy: flags.trustProxy,
     logger,
     clock: systemClock,
+    // The web view (sign in at the server's own URL) with the viewer's pages and assets.
+    mount: mountTeamWeb({ assets: loadViewerAssets(ctx.distDir) }),
   });
   if (server.bootstrapTokenFile)
     ctx.io.err(`bootstrap admin token written to ${server.bootstrapTokenFile}\n`);

@@ -109,6 +109,8 @@ function changeItem(e: ChangeEvent): HTMLElement {
 
 /** The live stream: the header's indicator on every page, the list on the stream page. */
 function live(): void {
+  // The team server's web view has no change feed (and no indicator).
+  if (!$('#live')) return;
   const text = $('#live-text');
   const list = $<HTMLOListElement>('#stream');
   const cap = Number(list?.dataset['cap'] ?? 50);

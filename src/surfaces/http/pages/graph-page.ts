@@ -108,6 +108,21 @@ function listing(n: Neighbourhood): Html {
     ${n.more > 0 ? html`<p class="meta">${n.more} more not shown.</p>` : ''}`;
 }
 
+/** A node's neighbourhood: its name, the drawing, the legend and the list (the team web view's too). */
+export function neighbourhoodSection(n: Neighbourhood): Html {
+  return html`<h2>
+      <a href="${pageHref(n.center)}">${n.center.label}</a> (${n.center.kind})
+      ${n.center.stale ? badge('status', 'stale') : ''}
+    </h2>
+    ${n.nodes.length === 0 ? empty('No links yet.') : drawing(n)}
+    <ul class="legend" aria-label="Legend">
+      <li><span class="swatch s0" aria-hidden="true"></span>memory</li>
+      <li><span class="swatch s1" aria-hidden="true"></span>file</li>
+      <li><span class="swatch s2" aria-hidden="true"></span>session</li>
+    </ul>
+    ${listing(n)}`;
+}
+
 export function graphPage(deps: RouteDeps, q: Record<string, string>): Html {
   const file = q['file']?.trim();
   const id = q['id']?.trim() || (file ? fileNodeOf(deps.store, file, projectParam(q['project'])) : null);
@@ -125,19 +140,5 @@ export function graphPage(deps: RouteDeps, q: Record<string, string>): Html {
     </form>
     ${!q['id'] && !file ? empty('Pick a memory (its page links here) or a file to see what is around it.') : ''}
     ${(q['id'] || file) && !n ? empty('Nothing found there: no such node in the memory graph (yet: the worker builds it after distilling).') : ''}
-    ${
-      n
-        ? html`<h2>
-              <a href="${pageHref(n.center)}">${n.center.label}</a> (${n.center.kind})
-              ${n.center.stale ? badge('status', 'stale') : ''}
-            </h2>
-            ${n.nodes.length === 0 ? empty('No links yet.') : drawing(n)}
-            <ul class="legend" aria-label="Legend">
-              <li><span class="swatch s0" aria-hidden="true"></span>memory</li>
-              <li><span class="swatch s1" aria-hidden="true"></span>file</li>
-              <li><span class="swatch s2" aria-hidden="true"></span>session</li>
-            </ul>
-            ${listing(n)}`
-        : ''
-    }`;
+    ${n ? neighbourhoodSection(n) : ''}`;
 }

@@ -3,7 +3,7 @@
  * the pager, and the project name lookup. Everything is escaped by hono/html.
  */
 import { html } from 'hono/html';
-import { formatAge } from '../../../recall/render-context.ts';
+import { formatAge } from '../../../recall/format-age.ts';
 import type { Store } from '../../../store/store.ts';
 import type { Html } from './layout.ts';
 

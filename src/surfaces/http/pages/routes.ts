@@ -28,7 +28,7 @@ import { streamPage } from './stream-page.ts';
 export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   const { store, clock } = deps;
   const render = (c: Context<ViewerEnv>, options: PageOptions, status: 200 | 404 = 200) =>
-    c.html(layout(c, deps.assets, options), status);
+    c.html(layout(c.get('secureHeadersNonce') ?? '', deps.assets, options), status);
   const page = (c: Context<ViewerEnv>, title: string, nav: PageOptions['nav'], body: Html) =>
     render(c, { title, nav, body });
 
