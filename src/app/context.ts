@@ -1,14 +1,14 @@
 /**
  * The context verb: what a new session of a project would be told at its start — the SessionStart
  * index, rendered with the configured budget and shares, or nothing for a project the configuration
- * does not capture (exactly as the hook decides). `engram context` shows it; the hook itself renders
- * through the same recall/render-context in its own lean bundle.
+ * does not capture (exactly as the hook decides). `engram context` and the viewer's recall test show
+ * it; the hook itself renders through the same recall/render-context in its own lean bundle.
  */
 import { isProjectCaptured } from '../capture/project-identity.ts';
 import type { Config } from '../core/config.ts';
 import type { Project } from '../core/model.ts';
 import { createStaleLookup } from '../graph/anchor-freshness.ts';
-import { renderSessionContext } from '../recall/render-context.ts';
+import { renderSessionContext, type RenderedContext } from '../recall/render-context.ts';
 import type { Store } from '../store/store.ts';
 
 export interface ContextInput {
@@ -20,13 +20,15 @@ export interface ContextInput {
   now: number;
 }
 
+const NOTHING: RenderedContext = { text: '', tokens: 0, observationIds: [], items: [], dropped: [] };
+
 export function context(store: Store, config: Config, input: ContextInput) {
   const { project } = input;
   const about = { id: project.id, name: project.name, root: project.root };
   if (
     !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
   )
-    return { project: about, excluded: true, text: '', tokens: 0, observationIds: [] as string[] };
+    return { project: about, excluded: true, ...NOTHING };
   const rendered = renderSessionContext(store, {
     project,
     sessionId: input.sessionId,

@@ -6,12 +6,8 @@
 import type { Hono } from 'hono';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
-import { createStaleLookup } from '../../graph/anchor-freshness.ts';
-import {
-  renderPromptContext,
-  renderSessionContext,
-  type RenderedContext,
-} from '../../recall/render-context.ts';
+import { context } from '../../app/context.ts';
+import { renderPromptContext, type RenderedContext } from '../../recall/render-context.ts';
 import type { SessionCursor } from '../../store/session-list-repo.ts';
 import type { Store } from '../../store/store.ts';
 import type { RouteDeps } from './deps.ts';
@@ -88,17 +84,8 @@ export function mountSessionApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
     if (prompt === undefined || prompt.trim() === '') {
       const project = store.sessions.project(projectId);
       if (!project) throw notFound('project', projectId);
-      const ctx = renderSessionContext(store, {
-        project,
-        sessionId: TEST_SESSION,
-        source: 'startup',
-        now,
-        budgetTokens: config['context.sessionStartTokens'],
-        recentCount: config['context.recentCount'],
-        keyFiles: config['graph.keyFiles'],
-        staleOf: createStaleLookup(store, project),
-      });
-      return c.json({ hook: 'SessionStart', ...recallView(store, ctx) });
+      const told = context(store, config, { project, sessionId: TEST_SESSION, source: 'startup', now });
+      return c.json({ hook: 'SessionStart', ...recallView(store, told) });
     }
     const ctx = renderPromptContext(store, {
       projectId,
