@@ -11,29 +11,14 @@ import { checkScope } from '../../app/scope.ts';
 import { search } from '../../app/search.ts';
 import { timeline } from '../../app/timeline.ts';
 import { EngramError } from '../../core/errors.ts';
-import { OBSERVATION_TYPES, type MemorySnapshot, type Observation } from '../../core/model.ts';
+import { OBSERVATION_TYPES, type MemorySnapshot } from '../../core/model.ts';
 import type { Embedder } from '../../core/ports.ts';
 import { formatAge, indexLine } from '../../recall/render-context.ts';
+import { memoryText } from '../memory-text.ts';
 import { PROJECT_ARG } from './project-scope.ts';
 import { guarded, MEMORY_ID, ok, okList, type ToolKit } from './tool-kit.ts';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
-
-function details(o: Observation, now: number): string {
-  // A quarantined memory's text is for a person to review, never for the agent.
-  if (o.review === 'held')
-    return `${o.id} [${o.type}] (quarantined: its text awaits a person's review in "engram review" and is not shown)`;
-  const lines = [
-    `${o.id} [${o.type}] ${o.title}`,
-    `${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}`,
-  ];
-  if (o.subtitle) lines.push(o.subtitle);
-  if (o.narrative) lines.push('', o.narrative);
-  if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));
-  if (o.filesModified.length > 0) lines.push(`Files modified: ${o.filesModified.join(', ')}`);
-  if (o.filesRead.length > 0) lines.push(`Files read: ${o.filesRead.join(', ')}`);
-  return lines.join('\n');
-}
 
 function snapshotLine(s: MemorySnapshot): string {
   const status = s.status === 'active' ? '' : ` (${s.status}${s.statusReason ? `: ${s.statusReason}` : ''})`;
@@ -164,7 +149,7 @@ export function registerReadTools(
             return false;
           }
         });
-        return { found: inScope.map((v) => v.memory), missing: views.missing, outside };
+        return { found: inScope, missing: views.missing, outside };
       });
       if (found.length === 0)
         throw outside.length > 0
@@ -180,7 +165,10 @@ export function registerReadTools(
       ];
       return okList(
         notes.length > 0 ? notes.join('\n') : `${found.length} memories:`,
-        found.map((o) => ({ id: o.id, text: details(o, now) })),
+        found.map(({ memory, host }) => ({
+          id: memory.id,
+          text: memoryText(memory, now, { host, forAgent: true }),
+        })),
         '\n\n---\n\n',
       );
     }),

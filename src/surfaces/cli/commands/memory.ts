@@ -8,13 +8,13 @@ import { context } from '../../../app/context.ts';
 import { search, type SearchResult } from '../../../app/search.ts';
 import { timeline } from '../../../app/timeline.ts';
 import { EngramError } from '../../../core/errors.ts';
-import { TRUST_LABELS } from '../../../core/trust.ts';
 import { OBSERVATION_TYPES, type ObservationType, type Project } from '../../../core/model.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
-import { formatAge, indexLine } from '../../../recall/render-context.ts';
+import { indexLine } from '../../../recall/render-context.ts';
 import { show } from '../../../app/memory-view.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { memoryJson } from '../../memory-json.ts';
+import { memoryText } from '../../memory-text.ts';
 import { searchHitJson } from '../../search-json.ts';
 import {
   boolFlag,
@@ -144,20 +144,7 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
     return 0;
   }
   const now = ctx.now();
-  const blocks = found.map(({ memory: o, host }) => {
-    const lines = [
-      `${o.id} [${o.type}] ${o.title}`,
-      `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}${host ? ` (${host})` : ''}`,
-      `  trust: ${TRUST_LABELS[o.trust]}${o.review === 'held' ? ` · QUARANTINED (never injected until approved: engram review approve ${o.id}): ${o.reviewReason ?? ''}` : o.review === 'approved' ? ` · ${o.reviewReason ?? 'approved after review'}` : ''}`,
-    ];
-    if (o.subtitle) lines.push(`  ${o.subtitle}`);
-    if (o.narrative) lines.push('', o.narrative);
-    if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));
-    if (o.filesModified.length > 0) lines.push('', `Files modified: ${o.filesModified.join(', ')}`);
-    if (o.filesRead.length > 0) lines.push(`Files read: ${o.filesRead.join(', ')}`);
-    if (o.concepts.length > 0) lines.push(`Concepts: ${o.concepts.join(', ')}`);
-    return lines.join('\n');
-  });
+  const blocks = found.map(({ memory, host }) => memoryText(memory, now, { host }));
   ctx.io.out(`${blocks.join('\n\n')}\n`);
   return 0;
 }
