@@ -14,9 +14,8 @@ import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { notFound } from './http-errors.ts';
 import { intParam, jsonBody, optionalString, projectParam, queryOf } from './request-input.ts';
-import { injectedItems, sessionDetail } from './session-detail.ts';
+import { injectedItems, showSession } from '../../app/session-view.ts';
 
-const SESSION_ID = /^[\w.:-]{1,200}$/;
 /** The session id a recall test asks as: no real session, so nothing counts as already told. */
 const TEST_SESSION = 'viewer:recall-test';
 
@@ -68,10 +67,7 @@ export function mountSessionApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   });
 
   app.get('/api/sessions/:id', (c) => {
-    const id = c.req.param('id');
-    const session = SESSION_ID.test(id) ? store.sessionList.get(id) : null;
-    if (!session) throw notFound('session', id);
-    return c.json(sessionDetail(store, session));
+    return c.json(showSession(store, c.req.param('id')));
   });
 
   app.post('/api/recall/test', async (c) => {

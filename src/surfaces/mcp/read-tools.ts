@@ -9,6 +9,7 @@ import { history } from '../../app/history.ts';
 import { show } from '../../app/memory-view.ts';
 import { checkScope } from '../../app/scope.ts';
 import { search } from '../../app/search.ts';
+import { recentSummaries } from '../../app/session-view.ts';
 import { timeline } from '../../app/timeline.ts';
 import { EngramError } from '../../core/errors.ts';
 import { OBSERVATION_TYPES, type MemorySnapshot } from '../../core/model.ts';
@@ -187,7 +188,7 @@ export function registerReadTools(
     },
     guarded(({ limit }) => {
       const now = kit.now();
-      const list = kit.withStore((store) => store.summaries.latest(kit.project().id, '', limit ?? 5));
+      const list = kit.withStore((store) => recentSummaries(store, kit.project().id, limit ?? 5));
       if (list.length === 0) return ok('No session summaries for this project yet.');
       return okList(
         `${list.length} recent sessions:`,

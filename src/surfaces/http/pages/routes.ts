@@ -11,7 +11,7 @@ import { memoryDetail } from '../memory-detail.ts';
 import { viewOf } from '../../../app/memory-view.ts';
 import { intParam, projectParam, queryOf } from '../request-input.ts';
 import type { ViewerEnv } from '../security.ts';
-import { sessionDetail } from '../session-detail.ts';
+import { showSession } from '../../../app/session-view.ts';
 import { graphPage } from './graph-page.ts';
 import { healthPage } from './health-page.ts';
 import { layout, type Html, type PageOptions } from './layout.ts';
@@ -63,13 +63,12 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
 
   app.get('/sessions/:id', (c) => {
     const id = c.req.param('id');
-    const session = /^[\w.:-]{1,200}$/.test(id) ? store.sessionList.get(id) : null;
-    if (!session) throw notFound('session', id);
+    const view = showSession(store, id);
     return render(c, {
-      title: `Session ${session.request?.slice(0, 60) ?? id}`,
+      title: `Session ${view.session.request?.slice(0, 60) ?? id}`,
       nav: 'sessions',
       page: 'session',
-      body: sessionPage(sessionDetail(store, session), clock.now()),
+      body: sessionPage(view, clock.now()),
     });
   });
 
