@@ -18,7 +18,7 @@ import { layout, type Html, type PageOptions } from './layout.ts';
 import { memoryPage } from './memory-page.ts';
 import { metricsPage } from './metrics-page.ts';
 import { reviewPage } from './review-page.ts';
-import { heldMemories } from '../api-review.ts';
+import { heldMemories } from '../../../app/review.ts';
 import { projectNamesOf } from './parts.ts';
 import { searchPage } from './search-page.ts';
 import { sessionPage, sessionsPage } from './sessions-page.ts';
@@ -75,7 +75,7 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   app.get('/graph', (c) => page(c, 'Graph', 'graph', graphPage(deps, queryOf(c))));
 
   app.get('/review', (c) =>
-    page(c, 'Review', 'review', reviewPage(heldMemories(deps), projectNamesOf(store), clock.now())),
+    page(c, 'Review', 'review', reviewPage(heldMemories(store), projectNamesOf(store), clock.now())),
   );
 
   app.get('/metrics', (c) => {
