@@ -8,7 +8,7 @@ import { decodeSessionCursor, listSessions } from '../api-sessions.ts';
 import { health, metrics } from '../api-system.ts';
 import { notFound } from '../http-errors.ts';
 import { memoryDetail } from '../memory-detail.ts';
-import { viewOf } from '../../../app/memory-view.ts';
+import { showOne } from '../../../app/memory-view.ts';
 import { intParam, projectParam, queryOf } from '../request-input.ts';
 import type { ViewerEnv } from '../security.ts';
 import { showSession } from '../../../app/session-view.ts';
@@ -42,14 +42,13 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
 
   app.get('/memories/:id', (c) => {
     const id = c.req.param('id');
-    const o = /^obs_[0-9a-z]{20}$/.test(id) ? store.observations.get(id) : null;
-    if (!o) throw notFound('memory', id);
-    const name = store.sessions.project(o.projectId)?.name ?? o.projectId;
+    if (!/^obs_[0-9a-z]{20}$/.test(id)) throw notFound('memory', id);
+    const view = showOne(store, id);
     return render(c, {
-      title: o.title.slice(0, 80),
+      title: view.memory.title.slice(0, 80),
       nav: 'search',
       page: 'memory',
-      body: memoryPage(memoryDetail(viewOf(store, o)), name, clock.now()),
+      body: memoryPage(memoryDetail(view), view.project?.name ?? view.memory.projectId, clock.now()),
     });
   });
 
