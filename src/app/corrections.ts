@@ -30,7 +30,8 @@ export const EDITABLE_FIELDS = [
 
 export type MemoryPatch = Partial<Pick<ObservationDraft, (typeof EDITABLE_FIELDS)[number]>>;
 
-const LIVE = (store: Store, id: string, scope: Scope | undefined): Observation => {
+/** The memory a correction is about: in scope, and not forgotten (a forgotten memory cannot change). */
+const liveMemory = (store: Store, id: string, scope: Scope | undefined): Observation => {
   const o = memoryOf(store, id, scope);
   if (o.status === 'forgotten')
     throw new EngramError('NOT_FOUND', `no memory with id ${id}`, {
@@ -56,7 +57,7 @@ export function edit(
     throw new EngramError('INPUT_INVALID', `unknown memory type "${given.type}"`, {
       hint: `Use one of: ${OBSERVATION_TYPES.join(', ')}.`,
     });
-  const before = LIVE(store, id, scope);
+  const before = liveMemory(store, id, scope);
   const memory = store.memory.edit(id, given, ctx);
   return { memory, changed: memory.version !== before.version };
 }
@@ -83,7 +84,7 @@ export function pin(
   store.transaction(() => {
     for (const id of ids) {
       try {
-        LIVE(store, id, scope);
+        liveMemory(store, id, scope);
         (store.memory.pin(id, pinned, ctx) ? out.changed : out.unchanged).push(id);
       } catch (error) {
         if (!isEngramError(error, 'NOT_FOUND')) throw error;
@@ -102,17 +103,17 @@ export function pinOne(
   ctx: MutationContext,
   scope?: Scope,
 ): Corrected {
-  LIVE(store, id, scope);
+  liveMemory(store, id, scope);
   const changed = store.memory.pin(id, pinned, ctx);
   return { memory: memoryOf(store, id), changed };
 }
 
-/** A reason given by a caller: trimmed, and said. */
-function reasonOf(reason: string | undefined, what: string): string | undefined {
+/** A reason given by a caller, trimmed; `required`: an empty one is refused. */
+function reasonOf(reason: string | undefined, required: boolean): string | undefined {
   const text = reason?.trim();
   if (text !== undefined && text.length > 500)
-    throw new EngramError('INPUT_INVALID', `the reason is longer than 500 characters`);
-  if (!text && what === 'invalidate')
+    throw new EngramError('INPUT_INVALID', 'the reason is longer than 500 characters');
+  if (!text && required)
     throw new EngramError('INPUT_INVALID', 'say why it is wrong or outdated', {
       hint: 'Give the reason in a few words.',
     });
@@ -127,8 +128,8 @@ export function invalidate(
   ctx: MutationContext,
   scope?: Scope,
 ): Corrected {
-  const why = reasonOf(reason, 'invalidate') as string;
-  LIVE(store, id, scope);
+  const why = reasonOf(reason, true) as string;
+  liveMemory(store, id, scope);
   const changed = store.memory.invalidate(id, why, ctx);
   return { memory: memoryOf(store, id), changed };
 }
@@ -148,14 +149,14 @@ export function archive(
   ctx: MutationContext,
   scope?: Scope,
 ): Corrected {
-  const why = reasonOf(reason, 'archive') ?? ARCHIVED_BY[ctx.origin] ?? 'archived';
-  LIVE(store, id, scope);
+  const why = reasonOf(reason, false) ?? ARCHIVED_BY[ctx.origin] ?? 'archived';
+  liveMemory(store, id, scope);
   const changed = store.memory.archive(id, why, ctx);
   return { memory: memoryOf(store, id), changed };
 }
 
 /** Undo the last change to a memory: back to its previous version, as a new version. */
 export function restore(store: Store, id: string, ctx: MutationContext, scope?: Scope): Corrected {
-  LIVE(store, id, scope);
+  liveMemory(store, id, scope);
   return { memory: store.memory.restore(id, ctx), changed: true };
 }
