@@ -20,7 +20,7 @@ import { importInboxInto } from './import-inbox.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 import { readPendingTranscript, turnNarration, withTranscriptOutcomes } from './pending-transcript.ts';
 import { splitTurns } from './split-turns.ts';
-import { storeKnowledge } from './store-knowledge.ts';
+import { storeKnowledge } from '../app/store-knowledge.ts';
 
 export interface DrainOptions {
   /** Distil open turns too (flush), not only turns that have ended or gone stale. */

@@ -15,7 +15,7 @@ import type { Distiller } from '../distill/heuristic-distiller.ts';
 import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { withoutCarried } from '../distill/work-state.ts';
-import { storeKnowledge } from './store-knowledge.ts';
+import { storeKnowledge } from '../app/store-knowledge.ts';
 
 /** How many entries are carried to the next read as context. */
 const TAIL_ENTRIES = 8;

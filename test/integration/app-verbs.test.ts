@@ -133,6 +133,233 @@ describe('the verbs of the application layer, through the CLI, MCP and HTTP over
     sb?.cleanup();
   });
 
+  /** The project the sandbox's session made (its prj_ id). */
+  const projectId = () => (cliJson(['search', 'webhook']) as { project: { id: string } }).project.id;
+  const idIn = (t: string) => /obs_[0-9a-z]{20}/.exec(t)?.[0] as string;
+
+  it('remember: a new memory from each, standing by its type; the same memory again is seen again on each', async () => {
+    const fromCli = cliJson(['remember', 'Release notes are written in past tense', '--type', 'convention']);
+    const fromMcp = await call('remember', {
+      title: 'Branch names start with the ticket number',
+      type: 'convention',
+    });
+    const fromHttp = await http('/api/memories', {
+      method: 'POST',
+      body: {
+        project: projectId(),
+        title: 'Migrations never drop a column in the same release',
+        type: 'convention',
+      },
+    });
+    expect(fromMcp.isError, text(fromMcp)).toBeFalsy();
+    expect(fromHttp.status).toBe(200);
+    const ids = {
+      cli: (fromCli['memory'] as Json)['id'] as string,
+      mcp: idIn(text(fromMcp)),
+      http: (fromHttp.body['memory'] as Json)['id'] as string,
+    };
+    expect(fromCli['outcome']).toBe('created');
+    expect(fromHttp.body['outcome']).toBe('created');
+    expect(text(fromMcp)).toMatch(/^Remembered as obs_\w+\. It is standing/);
+    for (const [surface, id] of Object.entries(ids)) {
+      // The same memory whichever surface said it: standing, in this project; a person's words are
+      // the user's, the agent's are capped by its origin (MCP) at tool output.
+      expect(cliJson(['show', id]), surface).toMatchObject({
+        type: 'convention',
+        status: 'active',
+        source: 'manual',
+        pinned: true,
+        trust: surface === 'mcp' ? 'tool' : 'user',
+        projectId: projectId(),
+      });
+    }
+    // Said again, on every surface: the one memory is seen again, not stored twice.
+    const title = 'Release notes are written in past tense';
+    const again = {
+      cli: cliJson(['remember', title, '--type', 'convention']),
+      mcp: text(await call('remember', { title, type: 'convention' })),
+      http: (
+        await http('/api/memories', {
+          method: 'POST',
+          body: { project: projectId(), title, type: 'convention' },
+        })
+      ).body,
+    };
+    expect(again.cli).toMatchObject({ outcome: 'seen-again', memory: { id: ids.cli } });
+    expect(again.http).toMatchObject({ outcome: 'seen-again', memory: { id: ids.cli } });
+    expect(again.mcp).toContain(`The same memory already exists as ${ids.cli}`);
+    const origins = store.changes.ofEntity(ids.cli).map((c) => c.origin);
+    expect(origins).toEqual(expect.arrayContaining(['cli', 'mcp', 'viewer']));
+    expect(origins[0]).toBe('cli');
+    // Bad input is refused the same way: exit 2, INPUT_INVALID (400), an isError result.
+    expect(cli(['remember', 'ok', '--type', 'mystery']).status).toBe(2);
+    const bad = await http('/api/memories', {
+      method: 'POST',
+      body: { project: projectId(), title: 'x y z', type: 'mystery' },
+    });
+    expect([bad.status, (bad.body['error'] as Json)['code']]).toEqual([400, 'INPUT_INVALID']);
+  });
+
+  it('edit and history: each surface’s edit is a version; the history is the same from each', async () => {
+    const id = await remember('The cache is warmed at deploy time');
+    const byCli = cliJson(['edit', id, '--title', 'The cache is warmed after each deploy']);
+    expect(byCli).toMatchObject({ id, version: 2, title: 'The cache is warmed after each deploy' });
+    const byMcp = await call('edit', { id, narrative: 'A job warms it once the new release is healthy.' });
+    expect(text(byMcp)).toBe(`Edited ${id} (now v3).`);
+    const byHttp = await http(`/api/memories/${id}`, { method: 'PATCH', body: { type: 'decision' } });
+    expect(byHttp.body['memory']).toMatchObject({ id, version: 4, type: 'decision' });
+
+    const shown = cliJson(['show', id]);
+    expect(shown).toMatchObject({
+      version: 4,
+      type: 'decision',
+      title: 'The cache is warmed after each deploy',
+      narrative: 'A job warms it once the new release is healthy.',
+    });
+    expect(byHttp.body['memory']).toEqual(
+      Object.fromEntries(Object.entries(shown).filter(([k]) => k !== 'host')),
+    );
+
+    const fromCli = cliJson(['history', id]);
+    const fromHttp = (await http(`/api/memories/${id}/history`)).body;
+    const fromMcp = text(await call('history', { id }));
+    expect(fromHttp).toEqual(fromCli);
+    const versions = fromCli['versions'] as { version: number; replacedByOp: string; origin: string }[];
+    expect(versions.map((v) => [v.version, v.replacedByOp, v.origin])).toEqual([
+      [3, 'edit', 'viewer'],
+      [2, 'edit', 'mcp'],
+      [1, 'edit', 'cli'],
+    ]);
+    expect(fromMcp).toMatch(new RegExp(`^${id} v4 \\(current, `));
+    expect(fromMcp).toMatch(/\n {2}v3: \[\w+\] .* — replaced by edit \(viewer\)/);
+    expect(fromMcp.split('\n').filter((l) => /^ {2}v\d: /.test(l))).toHaveLength(3);
+
+    // Nothing to change, and an unknown id, are refused the same way on each.
+    expect(cli(['edit', id]).status).toBe(2);
+    expect((await call('edit', { id })).isError).toBe(true);
+    expect((await http(`/api/memories/${id}`, { method: 'PATCH', body: {} })).status).toBe(400);
+    const unknown = 'obs_0000000000zzzzzzzzzz';
+    expect(cli(['history', unknown]).status).toBe(1);
+    expect(text(await call('history', { id: unknown }))).toContain(`no memory with id ${unknown}`);
+    expect((await http(`/api/memories/${unknown}/history`)).status).toBe(404);
+  });
+
+  it('pin: pinned from one surface is pinned on all; a repeat changes nothing; an unknown id is not found', async () => {
+    const id = await remember('Screenshots in the docs are 1280 wide');
+    const pinned = async () =>
+      ((await http(`/api/memories/${id}`)).body['memory'] as Json)['pinned'] as boolean;
+
+    expect(cli(['pin', id]).stdout).toBe(`pinned ${id}\n`);
+    expect(await pinned()).toBe(true);
+    expect(text(await call('pin', { id, pinned: true }))).toBe(`${id} was already pinned (standing).`);
+    expect(text(await call('pin', { id, pinned: false }))).toBe(`${id} is now not pinned.`);
+    expect(cliJson(['show', id])['pinned']).toBe(false);
+    const byHttp = await http(`/api/memories/${id}/pin`, { method: 'POST', body: { pinned: true } });
+    expect(byHttp.body['memory']).toMatchObject({ id, pinned: true });
+    expect(text(await call('get_observations', { ids: [id] }))).toContain(id);
+    expect(cliJson(['pin', id])).toEqual({ pinned: [], unchanged: [id], missing: [] });
+    expect(
+      store.changes
+        .ofEntity(id)
+        .filter((c) => c.op === 'pin' || c.op === 'unpin')
+        .map((c) => [c.op, c.origin]),
+    ).toEqual([
+      ['pin', 'cli'],
+      ['unpin', 'mcp'],
+      ['pin', 'viewer'],
+    ]);
+
+    const unknown = 'obs_0000000000zzzzzzzzzz';
+    const cliMissing = cli(['pin', unknown]);
+    expect([cliMissing.status, cliMissing.stdout]).toEqual([1, `no memory with id ${unknown}\n`]);
+    const mcpMissing = await call('pin', { id: unknown, pinned: true });
+    expect([mcpMissing.isError, text(mcpMissing)]).toEqual([
+      true,
+      expect.stringContaining(`no memory with id ${unknown}`),
+    ]);
+    expect(
+      (await http(`/api/memories/${unknown}/pin`, { method: 'POST', body: { pinned: true } })).status,
+    ).toBe(404);
+  });
+
+  it('invalidate, archive and restore: one memory corrected from each surface', async () => {
+    const id = await remember('Staging runs on the smallest instance size');
+    const status = () => cliJson(['show', id])['status'];
+    expect(text(await call('invalidate', { id, reason: 'staging moved to the medium size' }))).toBe(
+      `Invalidated ${id}: staging moved to the medium size`,
+    );
+    expect(status()).toBe('invalidated');
+    expect(cliJson(['restore', id])).toMatchObject({ id, status: 'active' });
+    const archived = await http(`/api/memories/${id}/archive`, { method: 'POST', body: {} });
+    expect(archived.body['memory']).toMatchObject({
+      status: 'archived',
+      statusReason: 'archived in the viewer',
+    });
+    expect(
+      (await http(`/api/memories/${id}/restore`, { method: 'POST', body: {} })).body['memory'],
+    ).toMatchObject({
+      status: 'active',
+    });
+    expect(cli(['invalidate', id, 'the', 'size', 'changed']).stdout).toMatch(
+      new RegExp(`^invalidated ${id} \\(now v\\d+\\)`),
+    );
+    expect(cliJson(['show', id])).toMatchObject({ status: 'invalidated', statusReason: 'the size changed' });
+    expect(cli(['archive', id, '--reason', 'old']).stdout).toMatch(/^archived /);
+    // A reason is needed to invalidate, on each surface.
+    expect(cli(['invalidate', id]).status).toBe(2);
+    expect(
+      (await http(`/api/memories/${id}/invalidate`, { method: 'POST', body: { reason: ' ' } })).status,
+    ).toBe(400);
+  });
+
+  it('search: the same memories in the same order from each; a query with no words is refused on each', async () => {
+    const words = 'webhook retry backoff';
+    const fromCli = (cliJson(['search', ...words.split(' ')]) as { results: { id: string; score: number }[] })
+      .results;
+    const fromHttp = (
+      await http(`/api/memories/search?q=${encodeURIComponent(words)}&project=${projectId()}&limit=10`)
+    ).body as {
+      hits: { memory: { id: string }; score: number }[];
+    };
+    const fromMcp = text(await call('search', { query: words }));
+    expect(fromCli.length).toBeGreaterThan(0);
+    expect(fromHttp.hits.map((h) => h.memory.id)).toEqual(fromCli.map((r) => r.id));
+    // The same scores, up to the recency the moments between the calls took off.
+    fromHttp.hits.forEach((h, i) => expect(h.score).toBeCloseTo(fromCli[i]?.score ?? -1, 4));
+    expect(fromMcp.match(/obs_[0-9a-z]{20}/g)).toEqual(fromCli.map((r) => r.id));
+
+    const cliNone = cli(['search', '!!!', '???']);
+    expect([cliNone.status, cliNone.stderr]).toEqual([
+      2,
+      expect.stringContaining('the query has no searchable words'),
+    ]);
+    const httpNone = await http(`/api/memories/search?q=${encodeURIComponent('!!! ???')}`);
+    expect([httpNone.status, (httpNone.body['error'] as Json)['code']]).toEqual([400, 'INPUT_INVALID']);
+    const mcpNone = await call('search', { query: '!!! ???' });
+    expect([mcpNone.isError, text(mcpNone)]).toEqual([
+      true,
+      expect.stringContaining('the query has no searchable words'),
+    ]);
+  });
+
+  it('metrics: one metrics model, the same from each', async () => {
+    const fromCli = cliJson(['metrics', '--days', '30']);
+    const fromHttp = (await http('/api/metrics?days=30')).body;
+    expect(fromHttp).toEqual(fromCli);
+    expect(fromCli['days']).toHaveLength(30);
+    expect((fromCli['capture'] as { hooks: { hook: string }[] }).hooks.map((h) => h.hook)).toContain(
+      'SessionStart',
+    );
+    expect(
+      (fromCli['memoriesPerDay'] as { count: number }[]).reduce((n, d) => n + d.count, 0),
+    ).toBeGreaterThan(0);
+    // MCP answers with what `engram metrics` prints.
+    const printed = cli(['metrics']);
+    expect(printed.status).toBe(0);
+    expect(text(await call('metrics', {}))).toBe(printed.stdout);
+    expect(printed.stdout).toMatch(/^Token usage by model/);
+  });
+
   it('show: the same memory, host and state from each; an unknown id is not found on each', async () => {
     const hits = cliJson(['search', 'webhook', 'retry']) as { results: { id: string }[] };
     const id = hits.results[0]?.id as string;

@@ -5,32 +5,40 @@
  * and bulk forget by filter. Every write goes through the store's mutation path with origin `viewer`.
  */
 import type { Context, Hono } from 'hono';
+import type { Observation } from '../../core/model.ts';
 import { stream } from 'hono/streaming';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
 import { LIST_FILTER_KEYS, parseMemoryFilter, type MemoryFilter } from '../../core/memory-filter.ts';
-import {
-  OBSERVATION_TYPES,
-  type Observation,
-  type ObservationDraft,
-  type ObservationType,
-} from '../../core/model.ts';
-import { timeline } from '../../recall/timeline.ts';
 import type { MutationContext } from '../../store/memory-writer.ts';
+import {
+  archive,
+  edit,
+  EDITABLE_FIELDS,
+  invalidate,
+  pinOne,
+  restore,
+  type MemoryPatch,
+} from '../../app/corrections.ts';
+import { history } from '../../app/history.ts';
+import { remember } from '../../app/remember.ts';
+import { memoryOf } from '../../app/scope.ts';
+import { search } from '../../app/search.ts';
+import { timeline } from '../../app/timeline.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { MAX_FORGET } from '../../app/forgetting.ts';
-import { notFound } from './http-errors.ts';
 import { memoryDetail } from './memory-detail.ts';
 import { showOne } from '../../app/memory-view.ts';
 import { exportMarkdown } from './memory-export.ts';
 import { memoryJson } from '../memory-json.ts';
-import { decodeCursor, listMemories, searchWithParts } from './memory-views.ts';
+import { decodeCursor, listMemories } from '../../app/memory-list.ts';
 import {
   intParam,
   jsonBody,
   optionalString,
   optionalStrings,
+  optionalBoolean,
   projectParam,
   queryOf,
   requiredBoolean,
@@ -45,30 +53,17 @@ function idOf(c: Context): string {
   return id;
 }
 
-/** The fields of an edit, each checked (the store scrubs and validates the result). */
-function editPatch(body: Record<string, unknown>): Partial<ObservationDraft> {
-  const patch: Partial<ObservationDraft> = {};
-  const type = optionalString(body, 'type', 40);
-  if (type !== undefined) {
-    if (!(OBSERVATION_TYPES as readonly string[]).includes(type))
-      throw new EngramError('INPUT_INVALID', `unknown memory type "${type}"`, {
-        hint: `Use one of: ${OBSERVATION_TYPES.join(', ')}.`,
-      });
-    patch.type = type as ObservationType;
-  }
-  for (const key of ['title', 'subtitle', 'narrative'] as const) {
-    const v = optionalString(body, key, key === 'narrative' ? 100_000 : 2000);
+/** The fields of an edit, each read as its kind (the edit verb checks the rest). */
+function editPatch(body: Record<string, unknown>): MemoryPatch {
+  const patch: Record<string, unknown> = {};
+  for (const key of EDITABLE_FIELDS) {
+    const list = key === 'facts' || key === 'concepts' || key === 'filesRead' || key === 'filesModified';
+    const v = list
+      ? optionalStrings(body, key)
+      : optionalString(body, key, key === 'narrative' ? 100_000 : key === 'type' ? 40 : 2000);
     if (v !== undefined) patch[key] = v;
   }
-  for (const key of ['facts', 'concepts', 'filesRead', 'filesModified'] as const) {
-    const v = optionalStrings(body, key);
-    if (v !== undefined) patch[key] = v;
-  }
-  if (Object.keys(patch).length === 0)
-    throw new EngramError('INPUT_INVALID', 'nothing to change', {
-      hint: 'Send one or more of: type, title, subtitle, narrative, facts, concepts, filesRead, filesModified.',
-    });
-  return patch;
+  return patch as MemoryPatch;
 }
 
 /** A bulk forget's filter: the list filters only (a search ranks; a forget needs an exact set). */
@@ -101,12 +96,36 @@ function bulkFilter(body: Record<string, unknown>): MemoryFilter {
 export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   const { store, clock, forgetting } = deps;
   const ctx = (): MutationContext => ({ origin: 'viewer', at: clock.now() });
-  const mustGet = (id: string): Observation => {
-    const o = store.observations.get(id);
-    if (!o) throw notFound('memory', id);
-    return o;
-  };
-  const changed = (id: string) => ({ memory: memoryJson(mustGet(id)) });
+  const answer = (r: { memory: Observation }) => ({ memory: memoryJson(r.memory) });
+
+  app.post('/api/memories', async (c) => {
+    const body = await jsonBody(c);
+    const id = projectParam(optionalString(body, 'project', 40));
+    const project = id ? store.sessions.project(id) : null;
+    if (!project)
+      throw new EngramError(
+        'INPUT_INVALID',
+        'name a project engram knows: {"project": "prj_…", "title": "…"}',
+        {
+          hint: 'GET /api/projects lists them.',
+        },
+      );
+    const r = remember(
+      store,
+      {
+        project,
+        cwd: project.root,
+        title: optionalString(body, 'title', 2000) ?? '',
+        narrative: optionalString(body, 'narrative'),
+        type: optionalString(body, 'type', 40),
+        facts: optionalStrings(body, 'facts'),
+        files: optionalStrings(body, 'files'),
+        standing: optionalBoolean(body, 'standing'),
+      },
+      ctx(),
+    );
+    return c.json({ ...r, memory: r.memory ? memoryJson(r.memory) : null });
+  });
 
   app.get('/api/memories', (c) => {
     const q = queryOf(c);
@@ -131,21 +150,21 @@ export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
     const q = queryOf(c);
     const filter = parseMemoryFilter(q);
     if (!filter.query) throw new EngramError('INPUT_INVALID', 'search needs words: ?q=…');
-    const result = await searchWithParts(
-      store,
-      deps.embedder,
-      { ...filter, query: filter.query },
+    const result = await search(
+      { store, embedder: deps.embedder, queryTimeoutMs: deps.config()['embed.queryTimeoutMs'] },
       {
+        query: filter.query,
+        projectId: filter.projectId ?? null,
         limit: intParam(q['limit'], 'limit', 1, 200, 20),
         now: clock.now(),
-        queryTimeoutMs: deps.config()['embed.queryTimeoutMs'],
+        filter,
       },
     );
     return c.json({
       query: filter.query,
       mode: result.mode,
       vectorError: result.vectorError,
-      hits: result.hits.map((h) => ({ memory: memoryJson(h.memory), ...h.parts })),
+      hits: result.hits.map((h) => ({ memory: memoryJson(h.memory), ...h.parts, project: h.project })),
     });
   });
 
@@ -200,48 +219,34 @@ export function mountMemoryApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   app.get('/api/memories/:id', (c) => c.json(memoryDetail(showOne(store, idOf(c)))));
 
   app.get('/api/memories/:id/history', (c) => {
-    const id = idOf(c);
-    mustGet(id);
-    return c.json({ id, versions: store.observations.history(id), changes: store.changes.ofEntity(id) });
+    const h = history(store, idOf(c));
+    return c.json({ ...h, current: memoryJson(h.current) });
   });
 
-  app.patch('/api/memories/:id', async (c) => {
-    const id = idOf(c);
-    const patch = editPatch(await jsonBody(c));
-    store.memory.edit(id, patch, ctx());
-    return c.json(changed(id));
-  });
+  app.patch('/api/memories/:id', async (c) =>
+    c.json(answer(edit(store, idOf(c), editPatch(await jsonBody(c)), ctx()))),
+  );
 
   app.post('/api/memories/:id/pin', async (c) => {
     const id = idOf(c);
-    store.memory.pin(id, requiredBoolean(await jsonBody(c), 'pinned'), ctx());
-    return c.json(changed(id));
+    return c.json(answer(pinOne(store, id, requiredBoolean(await jsonBody(c), 'pinned'), ctx())));
   });
 
   app.post('/api/memories/:id/invalidate', async (c) => {
-    const id = idOf(c);
-    const reason = optionalString(await jsonBody(c), 'reason', 500)?.trim();
-    if (!reason) throw new EngramError('INPUT_INVALID', 'say why it is wrong or outdated: {"reason": "…"}');
-    store.memory.invalidate(id, reason, ctx());
-    return c.json(changed(id));
+    const reason = optionalString(await jsonBody(c), 'reason', 500) ?? '';
+    return c.json(answer(invalidate(store, idOf(c), reason, ctx())));
   });
 
   app.post('/api/memories/:id/archive', async (c) => {
-    const id = idOf(c);
-    const reason = optionalString(await jsonBody(c), 'reason', 500)?.trim() || 'archived in the viewer';
-    store.memory.archive(id, reason, ctx());
-    return c.json(changed(id));
+    const reason = optionalString(await jsonBody(c), 'reason', 500);
+    return c.json(answer(archive(store, idOf(c), reason, ctx())));
   });
 
-  app.post('/api/memories/:id/restore', (c) => {
-    const id = idOf(c);
-    store.memory.restore(id, ctx());
-    return c.json(changed(id));
-  });
+  app.post('/api/memories/:id/restore', (c) => c.json(answer(restore(store, idOf(c), ctx()))));
 
   app.post('/api/memories/:id/forget', (c) => {
     const id = idOf(c);
-    mustGet(id);
+    memoryOf(store, id);
     return c.json(forgetting.request([id]));
   });
 

@@ -4,43 +4,35 @@
  * (invalidated, restorable) — through the mutation path with origin `viewer`.
  */
 import type { Hono } from 'hono';
+import { decideOne, heldMemories } from '../../app/review.ts';
 import { EngramError } from '../../core/errors.ts';
-import type { Observation } from '../../core/model.ts';
 import type { RouteDeps } from './deps.ts';
-import { notFound } from './http-errors.ts';
 import { memoryJson } from '../memory-json.ts';
 import { jsonBody, optionalString } from './request-input.ts';
 import type { ViewerEnv } from './security.ts';
 
-/** What the Review page and `GET /api/review` show: the held memories, newest change first. */
-export function heldMemories(deps: RouteDeps, limit = 200): { total: number; held: Observation[] } {
-  return { total: deps.store.observations.heldCount(), held: deps.store.observations.held(null, limit) };
-}
-
 export function mountReviewApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   const { store, clock } = deps;
+  const ctx = () => ({ origin: 'viewer' as const, at: clock.now() });
   const idOf = (id: string) => {
-    if (!/^obs_[0-9a-z]{20}$/.test(id) || !store.observations.get(id)) throw notFound('memory', id);
+    if (!/^obs_[0-9a-z]{20}$/.test(id))
+      throw new EngramError('INPUT_INVALID', `"${id}" is not a memory id`, { hint: 'Ids look like obs_…' });
     return id;
   };
 
   app.get('/api/review', (c) => {
-    const { total, held } = heldMemories(deps);
+    const { total, held } = heldMemories(store);
     return c.json({ total, held: held.map(memoryJson) });
   });
 
   app.post('/api/memories/:id/approve', (c) => {
     const id = idOf(c.req.param('id'));
-    if (!store.memory.approve(id, { origin: 'viewer', at: clock.now() }))
-      throw new EngramError('INPUT_INVALID', `${id} is not quarantined`);
-    return c.json({ id, review: store.observations.get(id)?.review });
+    return c.json({ id, review: decideOne(store, 'approve', id, '', ctx()).review });
   });
 
   app.post('/api/memories/:id/reject', async (c) => {
     const id = idOf(c.req.param('id'));
     const reason = optionalString(await jsonBody(c), 'reason', 500)?.trim() ?? '';
-    if (!store.memory.reject(id, reason, { origin: 'viewer', at: clock.now() }))
-      throw new EngramError('INPUT_INVALID', `${id} is not quarantined`);
-    return c.json({ id, status: store.observations.get(id)?.status });
+    return c.json({ id, status: decideOne(store, 'reject', id, reason, ctx()).status });
   });
 }

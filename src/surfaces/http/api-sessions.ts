@@ -6,21 +6,16 @@
 import type { Hono } from 'hono';
 import { EngramError } from '../../core/errors.ts';
 import type { ProjectId } from '../../core/ids.ts';
-import { createStaleLookup } from '../../graph/anchor-freshness.ts';
-import {
-  renderPromptContext,
-  renderSessionContext,
-  type RenderedContext,
-} from '../../recall/render-context.ts';
+import { context } from '../../app/context.ts';
+import { renderPromptContext, type RenderedContext } from '../../recall/render-context.ts';
 import type { SessionCursor } from '../../store/session-list-repo.ts';
 import type { Store } from '../../store/store.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { notFound } from './http-errors.ts';
 import { intParam, jsonBody, optionalString, projectParam, queryOf } from './request-input.ts';
-import { injectedItems, sessionDetail } from './session-detail.ts';
+import { injectedItems, showSession } from '../../app/session-view.ts';
 
-const SESSION_ID = /^[\w.:-]{1,200}$/;
 /** The session id a recall test asks as: no real session, so nothing counts as already told. */
 const TEST_SESSION = 'viewer:recall-test';
 
@@ -72,10 +67,7 @@ export function mountSessionApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
   });
 
   app.get('/api/sessions/:id', (c) => {
-    const id = c.req.param('id');
-    const session = SESSION_ID.test(id) ? store.sessionList.get(id) : null;
-    if (!session) throw notFound('session', id);
-    return c.json(sessionDetail(store, session));
+    return c.json(showSession(store, c.req.param('id')));
   });
 
   app.post('/api/recall/test', async (c) => {
@@ -88,17 +80,8 @@ export function mountSessionApi(app: Hono<ViewerEnv>, deps: RouteDeps): void {
     if (prompt === undefined || prompt.trim() === '') {
       const project = store.sessions.project(projectId);
       if (!project) throw notFound('project', projectId);
-      const ctx = renderSessionContext(store, {
-        project,
-        sessionId: TEST_SESSION,
-        source: 'startup',
-        now,
-        budgetTokens: config['context.sessionStartTokens'],
-        recentCount: config['context.recentCount'],
-        keyFiles: config['graph.keyFiles'],
-        staleOf: createStaleLookup(store, project),
-      });
-      return c.json({ hook: 'SessionStart', ...recallView(store, ctx) });
+      const told = context(store, config, { project, sessionId: TEST_SESSION, source: 'startup', now });
+      return c.json({ hook: 'SessionStart', ...recallView(store, told) });
     }
     const ctx = renderPromptContext(store, {
       projectId,

@@ -8,7 +8,7 @@ import { EngramError } from '../../core/errors.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ViewerEnv } from './security.ts';
 import { status } from '../../app/health.ts';
-import { metricsReport } from './metrics-report.ts';
+import { metrics as metricsOf } from '../../app/metrics.ts';
 import { intParam, jsonBody, queryOf } from './request-input.ts';
 
 /** The health page's and API's report: the status verb's model, and the viewer's own process. */
@@ -21,7 +21,7 @@ export function health(deps: RouteDeps) {
 
 /** The metrics page's and API's report over the last `days` days. */
 export function metrics(deps: RouteDeps, days: number) {
-  return metricsReport(
+  return metricsOf(
     {
       store: deps.store,
       config: deps.config(),

@@ -55,6 +55,13 @@ export function optionalStrings(body: Record<string, unknown>, key: string): str
   return v as string[];
 }
 
+export function optionalBoolean(body: Record<string, unknown>, key: string): boolean | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new EngramError('INPUT_INVALID', `${key} must be true or false`);
+  return v;
+}
+
 export function requiredBoolean(body: Record<string, unknown>, key: string): boolean {
   const v = body[key];
   if (typeof v !== 'boolean') throw new EngramError('INPUT_INVALID', `${key} must be true or false`);

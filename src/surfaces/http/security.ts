@@ -6,6 +6,9 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { NONCE, secureHeaders, type SecureHeadersVariables } from 'hono/secure-headers';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { edgeError } from '../../app/edge-errors.ts';
+import { EngramError } from '../../core/errors.ts';
 import type { Credential, ViewerAuth } from './local-auth.ts';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -60,6 +63,15 @@ export function strictHeaders(
 /** The credential the auth middleware accepted, and the response's script nonce. */
 export type ViewerEnv = { Variables: SecureHeadersVariables & { credential: Credential } };
 
+/** A refusal at the front door, through the one error table (app/edge-errors.ts). */
+function refuse(c: Context<ViewerEnv>, error: EngramError): Response {
+  const e = edgeError(error);
+  return c.json(
+    { error: { code: e.code, message: e.message, hint: e.hint } },
+    e.http as ContentfulStatusCode,
+  );
+}
+
 /**
  * 401 without a credential (JSON under /api, a short page elsewhere); 403 for a state-changing request
  * whose Origin is not the viewer's own (a browser always sends one; a script with the bearer token may not).
@@ -69,7 +81,12 @@ export function authGuard(auth: ViewerAuth, port: () => number): MiddlewareHandl
     const credential = auth.identify(c);
     if (!credential) {
       if (c.req.path.startsWith('/api/'))
-        return c.json({ error: { code: 'UNAUTHORIZED', message: 'no valid viewer session' } }, 401);
+        return refuse(
+          c,
+          new EngramError('UNAUTHORIZED', 'no valid viewer session', {
+            hint: 'Open the viewer with the link "engram ui" prints, or send its token as a bearer token.',
+          }),
+        );
       return c.html(
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>engram: sign-in needed</title></head>' +
           '<body><main><h1>Open the viewer with <code>engram ui</code></h1><p>This page needs the link ' +
@@ -86,7 +103,12 @@ export function authGuard(auth: ViewerAuth, port: () => number): MiddlewareHandl
         (site !== undefined && site !== 'same-origin' && site !== 'none') ||
         (origin === undefined && credential === 'cookie');
       if (foreign)
-        return c.json({ error: { code: 'FORBIDDEN', message: 'cross-origin request refused' } }, 403);
+        return refuse(
+          c,
+          new EngramError('FORBIDDEN', 'cross-origin request refused', {
+            hint: 'Change memories from the viewer’s own pages, or send no Origin with the bearer token.',
+          }),
+        );
     }
     c.set('credential', credential);
     return next();

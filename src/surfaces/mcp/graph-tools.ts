@@ -15,17 +15,17 @@ import {
 import { resolveNodeRef } from '../../graph/query.ts';
 import { neighbourhood, relatedNodes } from '../../graph/related.ts';
 import type { Store } from '../../store/store.ts';
-import { checkScope, PROJECT_ARG } from './project-scope.ts';
-
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+import { checkScope } from '../../app/scope.ts';
+import { PROJECT_ARG } from './project-scope.ts';
+import type { guarded, ok, okList } from './tool-kit.ts';
 
 export interface GraphToolDeps {
   withStore: <T>(fn: (store: Store) => T) => T;
   project: () => Project;
-  guarded: <A>(fn: (args: A) => ToolResult) => (args: A) => ToolResult;
-  ok: (text: string) => ToolResult;
+  guarded: typeof guarded;
+  ok: typeof ok;
   /** A list within the output budget (whole items; the ids of those left out are named). */
-  okList: (header: string, items: { id: string; text: string }[]) => ToolResult;
+  okList: typeof okList;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -47,7 +47,7 @@ function graphFor(
   named: string | undefined,
 ): { g: ProjectGraph; id: string } {
   const memory = /^obs_/.test(ref) ? store.observations.get(ref) : null;
-  if (memory) checkScope(store, memory, here, named);
+  if (memory) checkScope(store, memory, { here, named });
   const project = memory ? (store.sessions.project(memory.projectId) ?? here) : here;
   const g = loadProjectGraph(store, project, {
     maxMemories: WORKING_SET,

@@ -1,9 +1,11 @@
 /**
  * The change log and a memory's versions: `engram changes`, `engram history <id>`, `engram restore <id>`.
  */
-import { EngramError } from '../../../core/errors.ts';
+import { restore } from '../../../app/corrections.ts';
+import { history } from '../../../app/history.ts';
 import type { MemorySnapshot } from '../../../core/model.ts';
 import { formatAge } from '../../../recall/render-context.ts';
+import { memoryJson } from '../../memory-json.ts';
 import { printJson, withStore } from '../context.ts';
 import { intFlag, needPositionals, stringFlag, type CommandSpec } from '../registry.ts';
 
@@ -66,18 +68,12 @@ export const historySpec: CommandSpec = {
   examples: ['engram history obs_01jf3k2m9x0000000000'],
   run: (ctx, args) => {
     const id = needPositionals(args, historySpec)[0] as string;
-    const { current, versions } = withStore(ctx, (store) => ({
-      current: store.observations.get(id),
-      versions: store.observations.history(id),
-    }));
-    if (!current)
-      throw new EngramError('NOT_FOUND', `no memory with id ${id}`, {
-        hint: 'Ids look like obs_…; "engram search <words>" lists them.',
-      });
+    const h = withStore(ctx, (store) => history(store, id));
     if (args.json) {
-      printJson(ctx, { id, current, versions });
+      printJson(ctx, { ...h, current: memoryJson(h.current) });
       return 0;
     }
+    const { current, versions } = h;
     const now = ctx.now();
     ctx.io.out(
       `${id} v${current.version} (current, changed ${formatAge(now - current.modifiedAt)}): ${describe(current)}\n`,
@@ -102,8 +98,10 @@ export const restoreSpec: CommandSpec = {
   examples: ['engram restore obs_01jf3k2m9x0000000000'],
   run: (ctx, args) => {
     const id = needPositionals(args, restoreSpec)[0] as string;
-    const restored = withStore(ctx, (store) => store.memory.restore(id, { origin: 'cli', at: ctx.now() }));
-    if (args.json) printJson(ctx, restored);
+    const { memory: restored } = withStore(ctx, (store) =>
+      restore(store, id, { origin: 'cli', at: ctx.now() }),
+    );
+    if (args.json) printJson(ctx, memoryJson(restored));
     else ctx.io.out(`restored ${id} (now v${restored.version}): ${describe(restored)}\n`);
     return 0;
   },

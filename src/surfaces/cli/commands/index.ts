@@ -6,6 +6,7 @@ import type { CommandSpec } from '../registry.ts';
 import { backfillSpec } from './backfill.ts';
 import { changesSpec, historySpec, restoreSpec } from './changes.ts';
 import { configSpec } from './config.ts';
+import { archiveSpec, editSpec, invalidateSpec, rememberSpec } from './correct.ts';
 import { demoSpec } from './demo.ts';
 import { doctorSpec } from './doctor.ts';
 import { forgetSpec } from './forget.ts';
@@ -33,10 +34,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   searchSpec,
   timelineSpec,
   showSpec,
+  rememberSpec,
+  editSpec,
   historySpec,
   restoreSpec,
   pinSpec,
   unpinSpec,
+  invalidateSpec,
+  archiveSpec,
   forgetSpec,
   reviewSpec,
   uiSpec,

@@ -3,19 +3,19 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isProjectCaptured, resolveProject } from '../../../capture/project-identity.ts';
+import { resolveProject } from '../../../capture/project-identity.ts';
+import { context } from '../../../app/context.ts';
+import { search, type SearchResult } from '../../../app/search.ts';
+import { timeline } from '../../../app/timeline.ts';
 import { EngramError } from '../../../core/errors.ts';
-import { TRUST_LABELS } from '../../../core/trust.ts';
 import { OBSERVATION_TYPES, type ObservationType, type Project } from '../../../core/model.ts';
-import { createStaleLookup } from '../../../graph/anchor-freshness.ts';
 import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.ts';
-import { hybridSearch, type HybridResult } from '../../../recall/hybrid.ts';
-import { teamNotesOf, type TeamNote } from '../../../recall/team-notes.ts';
-import { timeline } from '../../../recall/timeline.ts';
-import { formatAge, indexLine, renderSessionContext } from '../../../recall/render-context.ts';
+import { indexLine } from '../../../recall/render-context.ts';
 import { show } from '../../../app/memory-view.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { memoryJson } from '../../memory-json.ts';
+import { memoryText } from '../../memory-text.ts';
+import { searchHitJson } from '../../search-json.ts';
 import {
   boolFlag,
   intFlag,
@@ -38,34 +38,24 @@ export async function searchCommand(
     hidden: boolean;
   },
 ): Promise<number> {
-  const project = flags.project;
+  const { project } = flags;
   const now = ctx.now();
   const { config, env, home } = ctx.runtime;
-  const options = {
-    query,
-    projectId: project?.id ?? null,
-    limit: flags.limit,
-    now,
-    types: flags.types,
-    includeHidden: flags.hidden,
-  };
   // The embedder (embed.provider) is created only here, on demand: plain lexical search loads nothing more.
   const embedder = createEmbedderFromConfig(config, { env, engramHome: home });
   const store = ctx.openStore();
-  let result: HybridResult;
-  let names: Map<string, string>;
-  let notes = new Map<string, TeamNote>();
+  let result: SearchResult;
   try {
-    // Without an embedder, hybridSearch is the lexical search.
-    result = await hybridSearch(store, embedder, {
-      ...options,
-      queryTimeoutMs: config['embed.queryTimeoutMs'],
-    });
-    names = new Map(store.sessions.projectStats().map((p) => [p.id as string, p.name]));
-    // Who on the team wrote each hit, and which disagree (shared projects only).
-    notes = teamNotesOf(
-      store,
-      result.hits.map((h) => h.observation),
+    result = await search(
+      { store, embedder, queryTimeoutMs: config['embed.queryTimeoutMs'] },
+      {
+        query,
+        projectId: project?.id ?? null,
+        limit: flags.limit,
+        now,
+        types: flags.types,
+        includeHidden: flags.hidden,
+      },
     );
   } finally {
     store.close();
@@ -77,21 +67,7 @@ export async function searchCommand(
       project: project ? { id: project.id, name: project.name } : null,
       mode,
       ...(embedder ? { embedder: embedder.id, vectorError } : {}),
-      results: hits.map(({ observation: o, score, via, stale }) => ({
-        id: o.id,
-        type: o.type,
-        status: o.status,
-        title: o.title,
-        projectId: o.projectId,
-        project: names.get(o.projectId) ?? null,
-        sessionId: o.sessionId,
-        createdAt: o.createdAt,
-        files: [...new Set([...o.filesModified, ...o.filesRead])],
-        tokens: o.tokens,
-        score,
-        via,
-        staleSince: stale?.since ?? null,
-      })),
+      results: hits.map(searchHitJson),
     });
     return 0;
   }
@@ -102,12 +78,12 @@ export async function searchCommand(
   }
   // In score order; a memory lent its place by a neighbouring match is context, not a match.
   const lines = hits.map((h) => {
-    const line = indexLine(h.observation, now, {
-      ...(project ? {} : { showProject: true, projectName: names.get(h.observation.projectId) }),
-      stale: h.stale ?? undefined,
-      team: notes.get(h.observation.id),
+    const line = indexLine(h.memory, now, {
+      ...(project ? {} : { showProject: true, projectName: h.project ?? undefined }),
+      stale: h.parts.stale ?? undefined,
+      team: h.team,
     });
-    return h.via === 'context' ? `${line} (context)` : line;
+    return h.parts.via === 'context' ? `${line} (context)` : line;
   });
   ctx.io.out(`${lines.join('\n')}\n`);
   return 0;
@@ -168,20 +144,7 @@ export function showCommand(ctx: CliContext, ids: string[], flags: { json: boole
     return 0;
   }
   const now = ctx.now();
-  const blocks = found.map(({ memory: o, host }) => {
-    const lines = [
-      `${o.id} [${o.type}] ${o.title}`,
-      `  ${o.status} · ${o.source} · ${formatAge(now - o.createdAt)} · session ${o.sessionId ?? '-'}${host ? ` (${host})` : ''}`,
-      `  trust: ${TRUST_LABELS[o.trust]}${o.review === 'held' ? ` · QUARANTINED (never injected until approved: engram review approve ${o.id}): ${o.reviewReason ?? ''}` : o.review === 'approved' ? ` · ${o.reviewReason ?? 'approved after review'}` : ''}`,
-    ];
-    if (o.subtitle) lines.push(`  ${o.subtitle}`);
-    if (o.narrative) lines.push('', o.narrative);
-    if (o.facts.length > 0) lines.push('', 'Facts:', ...o.facts.map((f) => `- ${f}`));
-    if (o.filesModified.length > 0) lines.push('', `Files modified: ${o.filesModified.join(', ')}`);
-    if (o.filesRead.length > 0) lines.push(`Files read: ${o.filesRead.join(', ')}`);
-    if (o.concepts.length > 0) lines.push(`Concepts: ${o.concepts.join(', ')}`);
-    return lines.join('\n');
-  });
+  const blocks = found.map(({ memory, host }) => memoryText(memory, now, { host }));
   ctx.io.out(`${blocks.join('\n\n')}\n`);
   return 0;
 }
@@ -191,49 +154,21 @@ export function contextCommand(
   flags: { json: boolean; project: Project; source: string; session: string },
 ): number {
   const { project } = flags;
-  const { config } = ctx.runtime;
-  // Exactly as the hook: an excluded project is told nothing.
-  if (
-    !isProjectCaptured(project, { include: config['projects.include'], exclude: config['projects.exclude'] })
-  ) {
-    if (flags.json)
-      printJson(ctx, {
-        project: { id: project.id, name: project.name, root: project.root },
-        excluded: true,
-        text: '',
-        tokens: 0,
-        observationIds: [],
-      });
-    else
-      ctx.io.out(
-        `(project ${project.name} is not captured (projects.include / projects.exclude): nothing is injected)\n`,
-      );
-    return 0;
-  }
-  const rendered = withStore(ctx, (store) =>
-    renderSessionContext(store, {
+  const told = withStore(ctx, (store) =>
+    context(store, ctx.runtime.config, {
       project,
-      sessionId: flags.session,
       source: flags.source,
+      sessionId: flags.session,
       now: ctx.now(),
-      budgetTokens: ctx.runtime.config['context.sessionStartTokens'],
-      recentCount: ctx.runtime.config['context.recentCount'],
-      keyFiles: ctx.runtime.config['graph.keyFiles'],
-      staleOf: createStaleLookup(store, project),
-      standingShare: ctx.runtime.config['context.standingShare'],
     }),
   );
-  if (flags.json) {
-    printJson(ctx, {
-      project: { id: project.id, name: project.name, root: project.root },
-      excluded: false,
-      ...rendered,
-    });
-  } else if (rendered.text === '') {
-    ctx.io.out(`(nothing remembered yet for project ${project.name})\n`);
-  } else {
-    ctx.io.out(`${rendered.text}\n`);
-  }
+  if (flags.json) printJson(ctx, told);
+  else if (told.excluded)
+    ctx.io.out(
+      `(project ${project.name} is not captured (projects.include / projects.exclude): nothing is injected)\n`,
+    );
+  else if (told.text === '') ctx.io.out(`(nothing remembered yet for project ${project.name})\n`);
+  else ctx.io.out(`${told.text}\n`);
   return 0;
 }
 

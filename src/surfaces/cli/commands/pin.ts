@@ -2,41 +2,28 @@
  * `engram pin <id…>` / `engram unpin <id…>`: make memories standing knowledge (always in the
  * SessionStart index, whatever their age, until superseded or invalidated) or ordinary again.
  */
-import { isEngramError } from '../../../core/errors.ts';
+import { pin } from '../../../app/corrections.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { needPositionals, type CommandSpec } from '../registry.ts';
 
 function setPinned(ctx: CliContext, ids: string[], pinned: boolean, json: boolean): number {
-  const results = withStore(ctx, (store) =>
-    store.transaction(() =>
-      ids.map((id) => {
-        try {
-          const changed = store.memory.pin(id, pinned, { origin: 'cli', at: ctx.now() });
-          return { id, outcome: changed ? ('changed' as const) : ('unchanged' as const) };
-        } catch (error) {
-          if (isEngramError(error, 'NOT_FOUND')) return { id, outcome: 'missing' as const };
-          throw error;
-        }
-      }),
-    ),
-  );
-  const of = (o: string) => results.filter((r) => r.outcome === o).map((r) => r.id);
+  const r = withStore(ctx, (store) => pin(store, ids, pinned, { origin: 'cli', at: ctx.now() }));
   if (json)
     printJson(ctx, {
-      [pinned ? 'pinned' : 'unpinned']: of('changed'),
-      unchanged: of('unchanged'),
-      missing: of('missing'),
+      [pinned ? 'pinned' : 'unpinned']: r.changed,
+      unchanged: r.unchanged,
+      missing: r.missing,
     });
   else
-    for (const r of results)
+    for (const id of ids)
       ctx.io.out(
-        r.outcome === 'missing'
-          ? `no memory with id ${r.id}\n`
-          : r.outcome === 'changed'
-            ? `${pinned ? 'pinned' : 'unpinned'} ${r.id}\n`
-            : `${r.id} was already ${pinned ? 'pinned' : 'not pinned'}\n`,
+        r.missing.includes(id)
+          ? `no memory with id ${id}\n`
+          : r.changed.includes(id)
+            ? `${pinned ? 'pinned' : 'unpinned'} ${id}\n`
+            : `${id} was already ${pinned ? 'pinned' : 'not pinned'}\n`,
       );
-  return of('missing').length > 0 ? 1 : 0;
+  return r.missing.length > 0 ? 1 : 0;
 }
 
 export const pinSpec: CommandSpec = {

@@ -4,7 +4,8 @@
  * them through) or reject them (invalidated, restorable). Every decision goes through the mutation
  * path with origin `cli`, so it is in the change log.
  */
-import { EngramError, isEngramError } from '../../../core/errors.ts';
+import { decide as decideAll, heldMemories } from '../../../app/review.ts';
+import { EngramError } from '../../../core/errors.ts';
 import type { Observation } from '../../../core/model.ts';
 import { TRUST_LABELS } from '../../../core/trust.ts';
 import { formatAge } from '../../../recall/render-context.ts';
@@ -13,10 +14,8 @@ import { printJson, withStore, type CliContext } from '../context.ts';
 import { intFlag, stringFlag, type CommandSpec } from '../registry.ts';
 
 function listHeld(ctx: CliContext, limit: number, json: boolean): number {
-  const held = withStore(ctx, (store) => ({
-    list: store.observations.held(null, limit),
-    total: store.observations.heldCount(),
-  }));
+  const { held: list, total } = withStore(ctx, (store) => heldMemories(store, limit));
+  const held = { list, total };
   if (json) {
     printJson(ctx, { total: held.total, held: held.list.map(memoryJson) });
     return 0;
@@ -51,22 +50,14 @@ function decide(
       hint: '"engram review" lists the quarantined memories and their ids.',
     });
   const actor = ctx.runtime.env['USER'] || ctx.runtime.env['USERNAME'] || null;
-  const results = withStore(ctx, (store) =>
-    store.transaction(() =>
-      ids.map((id) => {
-        const change = { origin: 'cli' as const, actor, at: ctx.now() };
-        try {
-          const done =
-            verb === 'approve' ? store.memory.approve(id, change) : store.memory.reject(id, reason, change);
-          return { id, outcome: done ? ('done' as const) : ('not held' as const) };
-        } catch (error) {
-          if (isEngramError(error, 'NOT_FOUND')) return { id, outcome: 'missing' as const };
-          throw error;
-        }
-      }),
-    ),
+  const r = withStore(ctx, (store) =>
+    decideAll(store, verb, ids, reason, { origin: 'cli', actor, at: ctx.now() }),
   );
-  const of = (o: string) => results.filter((r) => r.outcome === o).map((r) => r.id);
+  const results = ids.map((id) => ({
+    id,
+    outcome: r.missing.includes(id) ? 'missing' : r.done.includes(id) ? 'done' : 'not held',
+  }));
+  const of = (o: string) => results.filter((x) => x.outcome === o).map((x) => x.id);
   if (json)
     printJson(ctx, {
       [verb === 'approve' ? 'approved' : 'rejected']: of('done'),

@@ -4,7 +4,7 @@
  * recorded latency, and today's budget use. Only what engram recorded; estimates say so.
  */
 import { html } from 'hono/html';
-import type { MetricsReport } from '../metrics-report.ts';
+import type { Metrics as MetricsReport } from '../../../app/metrics.ts';
 import { dayBars, rankBars, seriesBy } from './charts.ts';
 import type { Html } from './layout.ts';
 import { empty, href, number, table } from './parts.ts';

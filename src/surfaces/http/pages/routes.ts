@@ -8,17 +8,17 @@ import { decodeSessionCursor, listSessions } from '../api-sessions.ts';
 import { health, metrics } from '../api-system.ts';
 import { notFound } from '../http-errors.ts';
 import { memoryDetail } from '../memory-detail.ts';
-import { viewOf } from '../../../app/memory-view.ts';
+import { showOne } from '../../../app/memory-view.ts';
 import { intParam, projectParam, queryOf } from '../request-input.ts';
 import type { ViewerEnv } from '../security.ts';
-import { sessionDetail } from '../session-detail.ts';
+import { showSession } from '../../../app/session-view.ts';
 import { graphPage } from './graph-page.ts';
 import { healthPage } from './health-page.ts';
 import { layout, type Html, type PageOptions } from './layout.ts';
 import { memoryPage } from './memory-page.ts';
 import { metricsPage } from './metrics-page.ts';
 import { reviewPage } from './review-page.ts';
-import { heldMemories } from '../api-review.ts';
+import { heldMemories } from '../../../app/review.ts';
 import { projectNamesOf } from './parts.ts';
 import { searchPage } from './search-page.ts';
 import { sessionPage, sessionsPage } from './sessions-page.ts';
@@ -42,14 +42,13 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
 
   app.get('/memories/:id', (c) => {
     const id = c.req.param('id');
-    const o = /^obs_[0-9a-z]{20}$/.test(id) ? store.observations.get(id) : null;
-    if (!o) throw notFound('memory', id);
-    const name = store.sessions.project(o.projectId)?.name ?? o.projectId;
+    if (!/^obs_[0-9a-z]{20}$/.test(id)) throw notFound('memory', id);
+    const view = showOne(store, id);
     return render(c, {
-      title: o.title.slice(0, 80),
+      title: view.memory.title.slice(0, 80),
       nav: 'search',
       page: 'memory',
-      body: memoryPage(memoryDetail(viewOf(store, o)), name, clock.now()),
+      body: memoryPage(memoryDetail(view), view.project?.name ?? view.memory.projectId, clock.now()),
     });
   });
 
@@ -63,20 +62,19 @@ export function mountPages(app: Hono<ViewerEnv>, deps: RouteDeps): void {
 
   app.get('/sessions/:id', (c) => {
     const id = c.req.param('id');
-    const session = /^[\w.:-]{1,200}$/.test(id) ? store.sessionList.get(id) : null;
-    if (!session) throw notFound('session', id);
+    const view = showSession(store, id);
     return render(c, {
-      title: `Session ${session.request?.slice(0, 60) ?? id}`,
+      title: `Session ${view.session.request?.slice(0, 60) ?? id}`,
       nav: 'sessions',
       page: 'session',
-      body: sessionPage(sessionDetail(store, session), clock.now()),
+      body: sessionPage(view, clock.now()),
     });
   });
 
   app.get('/graph', (c) => page(c, 'Graph', 'graph', graphPage(deps, queryOf(c))));
 
   app.get('/review', (c) =>
-    page(c, 'Review', 'review', reviewPage(heldMemories(deps), projectNamesOf(store), clock.now())),
+    page(c, 'Review', 'review', reviewPage(heldMemories(store), projectNamesOf(store), clock.now())),
   );
 
   app.get('/metrics', (c) => {

@@ -7,7 +7,8 @@ import { html } from 'hono/html';
 import { filterParams, type MemoryFilter } from '../../../core/memory-filter.ts';
 import { OBSERVATION_SOURCES, OBSERVATION_STATUSES, OBSERVATION_TYPES } from '../../../core/model.ts';
 import type { RouteDeps } from '../deps.ts';
-import { decodeCursor, listMemories, searchWithParts, type ScoreParts } from '../memory-views.ts';
+import { decodeCursor, listMemories } from '../../../app/memory-list.ts';
+import { search, type ScoreParts } from '../../../app/search.ts';
 import type { Html } from './layout.ts';
 import { empty, href, memoryItem, number, pager, projectNamesOf } from './parts.ts';
 
@@ -95,15 +96,9 @@ export async function searchPage(
   const form = filtersForm(filter, projects);
   const params = filterParams(filter);
   if (filter.query) {
-    const result = await searchWithParts(
-      store,
-      deps.embedder,
-      { ...filter, query: filter.query },
-      {
-        limit: 30,
-        now,
-        queryTimeoutMs: deps.config()['embed.queryTimeoutMs'],
-      },
+    const result = await search(
+      { store, embedder: deps.embedder, queryTimeoutMs: deps.config()['embed.queryTimeoutMs'] },
+      { query: filter.query, projectId: filter.projectId ?? null, limit: 30, now, filter },
     );
     return html`<h1>Search</h1>
       ${form}

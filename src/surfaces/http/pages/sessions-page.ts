@@ -6,7 +6,7 @@
  */
 import { html } from 'hono/html';
 import type { SessionListItem } from '../../../store/session-list-repo.ts';
-import type { InjectionView, SessionDetail, SessionMoment } from '../session-detail.ts';
+import type { InjectionView, SessionDetail, SessionMoment } from '../../../app/session-view.ts';
 import { whyLabel } from '../labels.ts';
 import type { Html } from './layout.ts';
 import { badge, empty, memoryHref, number, pager, sessionHref, when, table } from './parts.ts';

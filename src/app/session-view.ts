@@ -1,12 +1,14 @@
 /**
- * One session as the sessions page shows it: its summary, and in time order what Claude was told at
+ * The session view: one session as the viewer's sessions page and API show it: its summary, and in time order what Claude was told at
  * each SessionStart and with each prompt (the exact text, each memory with its score and token cost)
  * and the memories each turn left. "Why did Claude see this?" is answered by the context log.
  */
-import type { Observation } from '../../core/model.ts';
-import type { ContextLogRow } from '../../store/context-log-repo.ts';
-import type { SessionListItem } from '../../store/session-list-repo.ts';
-import type { Store } from '../../store/store.ts';
+import type { ProjectId } from '../core/ids.ts';
+import type { Observation } from '../core/model.ts';
+import type { ContextLogRow } from '../store/context-log-repo.ts';
+import type { SessionListItem } from '../store/session-list-repo.ts';
+import { EngramError } from '../core/errors.ts';
+import type { Store } from '../store/store.ts';
 
 export interface MemoryBrief {
   id: string;
@@ -112,3 +114,17 @@ export function sessionDetail(
 }
 
 export type SessionDetail = ReturnType<typeof sessionDetail>;
+
+const SESSION_ID = /^[\w.:-]{1,200}$/;
+
+/** The session view of a session by id; NOT_FOUND when it names none. */
+export function showSession(store: Store, id: string) {
+  const session = SESSION_ID.test(id) ? store.sessionList.get(id) : null;
+  if (!session) throw new EngramError('NOT_FOUND', `no session with id ${id}`);
+  return sessionDetail(store, session);
+}
+
+/** A project's latest session summaries, newest first (MCP's get_session_summaries). */
+export function recentSummaries(store: Store, projectId: ProjectId, limit: number) {
+  return store.summaries.latest(projectId, '', limit);
+}
