@@ -1,6 +1,5 @@
 // Build the two entry points with esbuild:
-//  - dist/hook.cjs: the capture hook, one small minified CommonJS file (no SQLite: events go to the inbox;
-//    Claude Code's adapter only — dist/hook-hosts.cjs holds every host's, loaded for `--host NAME`).
+//  - dist/hook.cjs: the capture hook, one small minified CommonJS file (no SQLite: events go to the inbox).
 //  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
@@ -30,14 +29,6 @@ await Promise.all([
     ...common,
     entryPoints: ['src/surfaces/hook/main.ts'],
     outfile: 'dist/hook.cjs',
-    format: 'cjs',
-    minify: true,
-  }),
-  build({
-    ...common,
-    // Every host's adapter, loaded by the capture hook only when another host than Claude Code is named.
-    entryPoints: ['src/capture/hosts/index.ts'],
-    outfile: 'dist/hook-hosts.cjs',
     format: 'cjs',
     minify: true,
   }),

@@ -9,9 +9,6 @@ import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
 export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini', 'opencode'] as const;
-
-/** The host a hook serves when none is named: Claude Code (what a plain `engram hook` has always been). */
-export const DEFAULT_HOST: HostName = 'claude-code';
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>

@@ -1,7 +1,6 @@
 /**
- * The adapters by name. The capture hook's own bundle holds Claude Code's adapter only and loads this
- * module's bundle (`dist/hook-hosts.cjs`) when another host is named, so each added host costs Claude
- * Code's hooks nothing.
+ * The adapters by name. The hook entry asks for one host; every adapter is a few small functions and
+ * some data, so choosing one costs nothing measurable on the hook's path.
  */
 import { claudeCodeAdapter } from './claude-code/adapter.ts';
 import { codexAdapter } from './codex/adapter.ts';
@@ -12,7 +11,8 @@ import { opencodeAdapter } from './opencode/adapter.ts';
 
 export { HOST_NAMES, isHostName, type HostAdapter, type HostName } from './host-port.ts';
 
-export { DEFAULT_HOST } from './host-port.ts';
+/** The host a hook serves when none is named: Claude Code (what a plain `engram hook` has always been). */
+export const DEFAULT_HOST: HostName = 'claude-code';
 
 export function hostAdapter(name: HostName): HostAdapter {
   switch (name) {

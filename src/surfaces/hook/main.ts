@@ -4,10 +4,7 @@
  */
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeCodeAdapter } from '../../capture/hosts/claude-code/adapter.ts';
-import { isHostName, type HostAdapter, type HostName } from '../../capture/hosts/host-port.ts';
-import type * as NodeModule from 'node:module';
-import type { hostAdapter } from '../../capture/hosts/index.ts';
+import { DEFAULT_HOST, hostAdapter, isHostName, type HostAdapter } from '../../capture/hosts/index.ts';
 import { describeError } from '../../core/errors.ts';
 import { pathsFor } from '../../core/paths.ts';
 import type { Logger } from '../../core/ports.ts';
@@ -48,20 +45,12 @@ function printOut(text: string): void {
  * directly with it); Claude Code when none is named. An unknown name is an error: guessing would
  * misread the payload.
  */
-function chosenHost(argv: readonly string[], here: string): HostAdapter | string {
+function chosenHost(argv: readonly string[]): HostAdapter | string {
   const at = argv.findIndex((a) => a === '--host' || a.startsWith('--host='));
-  if (at === -1) return claudeCodeAdapter;
+  if (at === -1) return hostAdapter(DEFAULT_HOST);
   const word = argv[at] ?? '';
   const name = word === '--host' ? (argv[at + 1] ?? '') : word.slice('--host='.length);
-  if (!isHostName(name)) return `unknown host ${JSON.stringify(name)} after --host`;
-  return name === 'claude-code' ? claudeCodeAdapter : otherHost(name, here);
-}
-
-/** Another host's adapter, from the bundle of every adapter (kept out of this one: Claude Code's hooks never load it). */
-function otherHost(name: HostName, here: string): HostAdapter {
-  const file = join(here, 'hook-hosts.cjs');
-  const load = (process.getBuiltinModule('node:module') as typeof NodeModule).createRequire(file);
-  return (load(file) as { hostAdapter: typeof hostAdapter }).hostAdapter(name);
+  return isHostName(name) ? hostAdapter(name) : `unknown host ${JSON.stringify(name)} after --host`;
 }
 
 function main(): void {
@@ -73,7 +62,7 @@ function main(): void {
   try {
     const runtime = loadRuntime();
     logger = createFileLogger(runtime.paths.hookLog, runtime.config['log.level'], 'hook');
-    const host = chosenHost(process.argv.slice(2), here);
+    const host = chosenHost(process.argv.slice(2));
     if (typeof host === 'string') {
       logger.error('hook not run', { reason: host });
       process.exitCode = 0;

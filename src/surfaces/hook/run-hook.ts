@@ -6,7 +6,7 @@
  *
  * This module is on the capture hot path: it must not import the store, recall or SQLite.
  */
-import { DEFAULT_HOST } from '../../capture/hosts/host-port.ts';
+import { DEFAULT_HOST } from '../../capture/hosts/index.ts';
 import type { HostAdapter } from '../../capture/hosts/host-port.ts';
 import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
 import type { Runtime } from '../runtime.ts';
