@@ -137,8 +137,10 @@ describe('hybrid search with a configured embedder', () => {
       expect(text).not.toMatch(/getLoadablePath|sqlite-vec-linux|vec0\.so/);
       expect(text).not.toMatch(/require\("sqlite-vec"\)|from "sqlite-vec"/);
     }
-    // The capture hook bundle stays small: it holds no store at all (only every host's adapter, a few KB each).
-    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(48_000);
+    // The capture hook bundle stays small: it holds no store at all (only the five hosts' adapters, a few KB
+    // each, in one bundle: loading another host's adapter from a bundle of its own made those hosts'
+    // hooks slower than Claude Code's in bench:hooks, and Claude Code's no faster).
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(52_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs'), 'utf8')).not.toMatch(
       /vec_distance_cosine|vector_indexes/,
     );
