@@ -446,9 +446,18 @@ try {
                 ? BUDGETS[k]
                 : BUDGETS.capture;
           const paired = ours.map((r, i) => r.wall_ms / (theirs[i] as Run).wall_ms);
+          // A context hook of the other build that printed nothing where this one printed context did
+          // not do the same work (a store migrated past the schema it knows is refused): no comparison.
+          const silent =
+            (k === 'sessionStart' || k === 'userPromptSubmit') &&
+            theirs.every((r) => r.stdout_bytes === 0) &&
+            ours.some((r) => r.stdout_bytes > 0);
           return [
             k,
-            { ...rounded(figures(theirs, baseline, budget)), thisOverAgainst: round3(median(paired)) },
+            {
+              ...rounded(figures(theirs, baseline, budget)),
+              thisOverAgainst: silent ? null : round3(median(paired)),
+            },
           ];
         }),
       )
@@ -538,10 +547,12 @@ try {
     if (vsAgainst) {
       out(`\nThe same hooks of ${againstDir}, in the same rounds (sessions of their own):`);
       for (const k of hookKinds) {
-        const f = vsAgainst[k] as Figures & { thisOverAgainst: number };
+        const f = vsAgainst[k] as Figures & { thisOverAgainst: number | null };
         row(`${COMMANDS[k]} [against]`, f, f.ratio);
         out(
-          `  ${''.padEnd(58)} this build / that build: ${fmt(f.thisOverAgainst, 3)}x (median of paired runs)`,
+          f.thisOverAgainst === null
+            ? `  ${''.padEnd(58)} not compared: that build printed no context on this store (a schema newer than it knows?)`
+            : `  ${''.padEnd(58)} this build / that build: ${fmt(f.thisOverAgainst, 3)}x (median of paired runs)`,
         );
       }
     }
