@@ -32,11 +32,6 @@ export interface Fix {
   deletion: boolean;
   /** The line or two a small fix wrote, in the code's own words (none for a larger change). */
   lines: string[];
-  /**
-   * It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
-   * reported was skipped, not fixed.
-   */
-  bypass: boolean;
 }
 
 /** Flags and environment settings that make git or a hook manager skip the repository's hooks. */
@@ -194,8 +189,9 @@ export function fixBetween(
   const lines = edits.length <= 2 ? unique(edits.flatMap((e) => e.lines ?? [])).slice(0, 3) : [];
   let kind: Fix['kind'] = 'none';
   let short = '';
-  const bypass = 'key' in from && skippedHooks(from as PartRun, to);
-  if (bypass) {
+  // It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
+  // reported was skipped, not fixed.
+  if ('key' in from && skippedHooks(from as PartRun, to)) {
     kind = 'command';
     short = `skipped the hooks (\`${clip(command || to.raw, 60)}\`), not fixed`;
   } else if (command !== '') {
@@ -241,7 +237,6 @@ export function fixBetween(
     size,
     deletion,
     lines,
-    bypass,
   };
 }
 

@@ -70,7 +70,9 @@ export const EngramMemory = async ({ client, directory }) => {
   const log = (message, extra) => {
     try {
       Promise.resolve(client?.app?.log?.({ body: { service: 'engram', level: 'warn', message, extra } })).catch(() => {});
-    } catch {}
+    } catch {
+      // opencode's log itself failed: there is nowhere left to report to, and the agent must go on.
+    }
   };
 
   /** One hook process with payload on stdin; its stdout when wanted ('' on any failure). */
