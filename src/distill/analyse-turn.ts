@@ -17,7 +17,7 @@ import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency
 import { createFileChanges, type FileChanges } from './file-changes.ts';
 import { stagedPaths } from './git-staging.ts';
 import { EDITING_TOOLS, READ_ONLY_TOOLS } from './tool-kinds.ts';
-import { removedPaths } from './removed-files.ts';
+import { removedPaths, userRemovedFiles } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
 import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
@@ -64,8 +64,8 @@ export interface TurnAnalysis {
   commands: CommandRun[];
   commits: Commit[];
   pushed: boolean;
-  /** Project files the turn removed (`rm`, `git rm`), relative to the root. */
-  removed: { path: string; index: number }[];
+  /** Project files the turn removed (`rm`, `git rm`, or the user says they did), relative to the root. */
+  removed: { path: string; index: number; byUser?: boolean }[];
   dependencies: DependencyChanges;
   errors: TurnError[];
   subagents: SubagentFinding[];
@@ -225,6 +225,8 @@ export function analyseTurn(
         branch: out?.branch ?? '',
         index,
         staged: staged.splice(0),
+        filesChanged: out?.filesChanged ?? null,
+        created: out?.created ?? [],
         // `git commit --amend --no-edit`: this work folded into the last commit, under its message.
         ...(/\bcommit\b[^|;&]*\s--amend\b/.test(command) && commitMessage(command) === null
           ? { reused: true }
@@ -272,6 +274,10 @@ export function analyseTurn(
         }
         const p = cleanPrompt(asString(e.prompt));
         if (p === '') return;
+        // Files of the session the user says they removed themselves.
+        const known = [...a.earlierEdits, ...a.edits.map((x) => x.path)];
+        for (const path of userRemovedFiles(p, known))
+          if (!a.removed.some((r) => r.path === path)) a.removed.push({ path, index, byUser: true });
         tasks.prompt(p, index, a.prompts.length === 0, isTrivialPrompt(p));
         a.prompts.push(p);
         return;

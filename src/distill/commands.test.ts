@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, purposeOfTask, resolveWords } from './commands.ts';
-import { commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
+import { commitMessage, commitOutput, commitSweep, packagesOf } from './commit-commands.ts';
 import { simpleCommands } from './shell-words.ts';
 
 describe('what a command is for', () => {
@@ -182,6 +182,34 @@ describe('commits', () => {
       branch: 'main',
       hash: 'abc1234',
       subject: 'Initial commit',
+      filesChanged: 3,
+      created: [],
     });
+  });
+
+  it('says what a commit far larger than its work swept in, by top folder', () => {
+    const listed = [
+      ...Array.from({ length: 40 }, (_, i) => `todomvc-master/examples/app${i}/index.html`),
+      '.private-journal/2025-10-07/19-51-28.md',
+      '.private-journal/2025-10-07/19-51-28.embedding',
+      '.claude/settings.local.json',
+      'src/index.ts',
+    ];
+    const out = commitOutput(
+      [
+        '[main 76000c9] Add MODEL_NAME environment variable',
+        ' 832 files changed, 423384 insertions(+), 1 deletion(-)',
+        ...listed.map((p) => ` create mode 100644 ${p}`),
+        '... [422 lines truncated] ...',
+      ].join('\n'),
+    );
+    expect(out?.filesChanged).toBe(832);
+    expect(out?.created).toHaveLength(44);
+    expect(commitSweep(out?.filesChanged ?? null, out?.created ?? [], 3)).toBe(
+      '832 files changed, among them todomvc-master/ (40 new), .private-journal/ (2 new), .claude/settings.local.json, src/index.ts',
+    );
+    // A commit of about the size of its work says nothing more.
+    expect(commitSweep(17, listed.slice(0, 17), 12)).toBe('');
+    expect(commitSweep(4, [], 1)).toBe('');
   });
 });

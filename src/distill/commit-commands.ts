@@ -20,12 +20,46 @@ export interface CommitOutput {
   branch: string;
   hash: string;
   subject: string;
+  /** "N files changed" as git counted them (null when it did not print the count). */
+  filesChanged: number | null;
+  /** The new files it listed (`create mode … path`), as far as the output goes. */
+  created: string[];
 }
 
-/** `[main 1a2b3c4] subject` as git prints it after a commit. */
+/** `[main 1a2b3c4] subject` as git prints it after a commit, with its stat lines. */
 export function commitOutput(output: string): CommitOutput | null {
   const m = /^\[([^\s\]]+(?: HEAD)?)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/m.exec(output);
-  return m ? { branch: m[1] ?? '', hash: m[2] ?? '', subject: (m[3] ?? '').trim() } : null;
+  if (!m) return null;
+  const count = /^\s*(\d+) files? changed\b/m.exec(output)?.[1];
+  const created = [...output.matchAll(/^\s*create mode \d+ (\S.*)$/gm)].map((c) => (c[1] ?? '').trim());
+  return {
+    branch: m[1] ?? '',
+    hash: m[2] ?? '',
+    subject: (m[3] ?? '').trim(),
+    filesChanged: count === undefined ? null : Number(count),
+    created,
+  };
+}
+
+/**
+ * What a commit much larger than the work it was made for took in, grouped by top folder with the
+ * number of new files listed in each ("todomvc-master/ (382 new), .claude/settings.local.json"), or
+ * '' when it is not much larger: a sweep (`git add -A` over a download, a private folder, local
+ * settings) the next session should know is in the history.
+ */
+export function commitSweep(filesChanged: number | null, created: readonly string[], work: number): string {
+  if (filesChanged === null || filesChanged < 20 || filesChanged < 3 * Math.max(1, work)) return '';
+  const groups = new Map<string, string[]>();
+  for (const path of created) {
+    const cut = path.indexOf('/');
+    const key = cut > 0 ? `${path.slice(0, cut)}/` : path;
+    groups.set(key, [...(groups.get(key) ?? []), path]);
+  }
+  const listed = [...groups]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .slice(0, 6)
+    .map(([key, paths]) => (paths.length > 1 ? `${key} (${paths.length} new)` : (paths[0] ?? key)));
+  return `${filesChanged} files changed${listed.length > 0 ? `, among them ${listed.join(', ')}` : ''}`;
 }
 
 const PACKAGE_VALUE_FLAGS =

@@ -330,6 +330,45 @@ describe('heuristic distiller: outcomes, not logs', () => {
     );
   });
 
+  it('keeps the commit of a task whose todo list was long, and what a sweeping commit took in', () => {
+    const items = [
+      'Research frameworks',
+      'Pick LangGraph',
+      'Set up the project',
+      'Write the first scenario',
+      'Build the Playwright layer',
+      'Adapt the container setup',
+    ];
+    const all = (status: string) =>
+      tool('TodoWrite', { todos: items.map((content) => ({ content, status })) });
+    const r = distil(
+      turn(
+        prompt('build the MVP and commit it'),
+        all('in_progress'),
+        write('src/index.ts', 'export const main = () => 1;\n'),
+        write('src/agent.ts', 'export class Agent {}\n'),
+        all('completed'),
+        bash(
+          'git add -A && git commit -m "Initial implementation"',
+          [
+            '[main (root-commit) 6f035fd] Initial implementation',
+            ' 412 files changed, 90210 insertions(+)',
+            ' create mode 100644 src/index.ts',
+            ' create mode 100644 src/agent.ts',
+            ...Array.from({ length: 30 }, (_, i) => ` create mode 100644 todomvc-master/examples/e${i}.js`),
+            ' create mode 100644 .claude/settings.local.json',
+          ].join('\n'),
+        ),
+        stop('Committed the MVP.'),
+      ),
+    );
+    const facts = r.observations.flatMap((o) => o.facts);
+    expect(facts).toContain(
+      'committed 6f035fd: Initial implementation (on main) — 412 files changed, among them todomvc-master/ (30 new), src/ (2 new), .claude/settings.local.json',
+    );
+    expect(facts.filter((f) => f.startsWith('[x] ')).length).toBeGreaterThan(0);
+  });
+
   it('keeps an experiment in a scratch directory out of the project: no outcome for files under /tmp', () => {
     const r = distil(
       turn(

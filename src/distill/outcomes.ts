@@ -10,6 +10,7 @@ import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
+import { commitSweep } from './commit-commands.ts';
 import { topicWords } from './knowledge.ts';
 import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
@@ -193,22 +194,23 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     ...(f.after === null ? [untestedFact(f.canonical)] : []),
   ]);
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
-  const commitFacts = s.commits.map(
-    (c) =>
-      `committed${c.hash ? ` ${c.hash}` : ''}${c.reused ? ' (amending the last commit, its message kept)' : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}`,
-  );
+  const commitFacts = s.commits.map((c) => {
+    const sweep = commitSweep(c.filesChanged ?? null, c.created ?? [], files.length + c.staged.length);
+    return `committed${c.hash ? ` ${c.hash}` : ''}${c.reused ? ' (amending the last commit, its message kept)' : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}${sweep ? ` — ${sweep}` : ''}`;
+  });
   // A test that found the code wrong and passes now: the bug this work fixed.
   const fixedHere = a.errors
     .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion')
     .map((e) => `fixed: ${clip(e.message, 100)}`);
+  // What happened (commits, checks, a push) before the todo items ticked along the way.
   const others = unique([
     ...answeredFacts,
-    ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
     ...commitFacts,
     ...checkFacts(a, (i) => inSegment(s, i)),
     ...fixedHere,
-    ...(last ? dependencyFacts(a) : []),
     ...(last && a.pushed ? ['pushed to the remote'] : []),
+    ...s.completed.map((t) => `[x] ${clip(t, 100)}`),
+    ...(last ? dependencyFacts(a) : []),
     ...findings.map((f) => `found (${f.agentType || 'subagent'}): ${informativeSentence(f.findings, 160)}`),
   ]).slice(0, Math.max(3, Math.ceil(maxFacts / 2)));
   const fileFacts = s.files.files().map(describeFileChange);

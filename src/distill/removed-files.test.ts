@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { removedPaths } from './removed-files.ts';
+import { removedPaths, userRemovedFiles } from './removed-files.ts';
 
 describe('files a shell line removed', () => {
   it('reads rm, git rm and unlink, leaving flags, globs and variables out', () => {
@@ -11,5 +11,32 @@ describe('files a shell line removed', () => {
     ]);
     expect(removedPaths('rm -rf /tmp/hook-from-settings*.txt "$DIR"')).toEqual([]);
     expect(removedPaths('git status && ls docs')).toEqual([]);
+  });
+
+  it('reads the files of the session the user says they removed themselves', () => {
+    const known = [
+      '.claude/scripts/entire-wrapper.sh',
+      'docs/local-development.md',
+      'docs/hook-wrapper-migration.md',
+      'docs/SETUP-LOCAL-DEV.md',
+      '.env.example',
+      'cmd/entire/cli/agent/claudecode/hooks.go',
+    ];
+    expect(
+      userRemovedFiles(
+        'I removed the new docs files, but wondering now would `.env` actually just work?',
+        known,
+      ),
+    ).toEqual(['docs/local-development.md', 'docs/hook-wrapper-migration.md', 'docs/SETUP-LOCAL-DEV.md']);
+    expect(userRemovedFiles("I've deleted .env.example and the wrapper", known)).toEqual(['.env.example']);
+    expect(userRemovedFiles('I just deleted entire-wrapper.sh.', known)).toEqual([
+      '.claude/scripts/entire-wrapper.sh',
+    ]);
+    // Not the user's own past removal, or nothing of the session's files named.
+    expect(userRemovedFiles('should I remove the docs files?', known)).toEqual([]);
+    expect(userRemovedFiles("I haven't removed the docs yet", known)).toEqual([]);
+    expect(userRemovedFiles('you removed the docs files', known)).toEqual([]);
+    expect(userRemovedFiles('I removed it', known)).toEqual([]);
+    expect(userRemovedFiles('I removed the tests folder', known)).toEqual([]);
   });
 });

@@ -22,3 +22,42 @@ export function removedPaths(line: string): string[] {
   }
   return [...new Set(out)];
 }
+
+/** Words of a user's object that name no file ("the new docs files" → docs). */
+const NOT_NAMES = new Set(
+  'the a an all any my our your his her their its this that these those new old extra other some few files file folder folders directory directories dir them it one ones both'.split(
+    ' ',
+  ),
+);
+
+/** `word` in its singular and plural spellings. */
+const spellings = (word: string) => new Set([word, word.replace(/s$/, ''), `${word}s`]);
+
+/**
+ * Files of the session the user says they removed themselves ("I removed the new docs files", "I've
+ * deleted test-hook.sh"): the first person, a past removal, and an object whose words name a folder,
+ * a file or a file's stem among `known` (the files the session changed). What the user did outside
+ * the session is as true as what a command did inside it.
+ */
+export function userRemovedFiles(prompt: string, known: readonly string[]): string[] {
+  const out = new Set<string>();
+  const said =
+    /\bI(?:'ve| have)?\s+(?:just\s+|already\s+|now\s+)?(?:removed|deleted|dropped|got rid of|trashed)\s+([^\n]+?)(?=\s+(?:but|and then|so|because)\b|[.;:!?,](?:\s|$)|\n|$)/gi;
+  for (const m of prompt.matchAll(said)) {
+    const object = (m[1] ?? '').toLowerCase();
+    const literal = object.match(/[\w.-]*[./][\w./-]+/g) ?? [];
+    const words = (object.match(/[a-z0-9][\w-]*/g) ?? []).filter((w) => w.length >= 3 && !NOT_NAMES.has(w));
+    for (const path of known) {
+      const lower = path.toLowerCase();
+      if (literal.some((l) => lower === l || lower.endsWith(`/${l.replace(/^\.\//, '')}`))) {
+        out.add(path);
+        continue;
+      }
+      const parts = lower.split('/');
+      const file = parts[parts.length - 1] ?? '';
+      const names = new Set([...parts.slice(0, -1), file, file.replace(/\.[^.]+$/, '')]);
+      if (words.length > 0 && words.every((w) => [...spellings(w)].some((s) => names.has(s)))) out.add(path);
+    }
+  }
+  return [...out];
+}

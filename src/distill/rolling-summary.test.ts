@@ -31,7 +31,7 @@ describe('rolling session summary', () => {
       investigated: 'read package.json',
       learned: '',
       completed:
-        'State: uncommitted: package.json, README.md | changed package.json. Created package.json for the shop project. | changed README.md. Added README.md with a title; the usage section is still to do.',
+        'State: nothing committed this session; left uncommitted: package.json, README.md | changed package.json. Created package.json for the shop project. | changed README.md. Added README.md with a title; the usage section is still to do.',
       nextSteps: 'Write a usage section',
       filesRead: ['package.json'],
       filesEdited: ['package.json', 'README.md'],
@@ -109,7 +109,7 @@ describe('rolling session summary', () => {
       ),
     });
     expect(first.summary?.completed).toMatch(
-      /^State: on branch streaming; last commit 6d0e203 "fix: parse SSE across chunks" \(pushed\); PR https:\/\/github\.com\/acme\/app\/pull\/17; uncommitted: app\/notes\.md \| /,
+      /^State: on branch streaming; last commit 6d0e203 "fix: parse SSE across chunks" \(pushed\); PR https:\/\/github\.com\/acme\/app\/pull\/17; left uncommitted: app\/notes\.md \| /,
     );
     const second = d.distilTurn({
       projectRoot: ROOT,
@@ -138,7 +138,36 @@ describe('rolling session summary', () => {
         stop('Added docs/SETUP.md and removed the draft.'),
       ),
     });
-    expect(r.summary?.completed).toMatch(/^State: uncommitted: docs\/SETUP\.md \| /);
+    expect(r.summary?.completed).toMatch(
+      /^State: nothing committed this session; left uncommitted: docs\/SETUP\.md \| /,
+    );
+  });
+
+  it('takes files the user says they removed out of what is uncommitted, and says the user removed them', () => {
+    const d = createHeuristicDistiller();
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Write the wrapper and document it'),
+        write('scripts/wrapper.sh', '#!/usr/bin/env bash\n'),
+        write('docs/local-development.md', '# Local development\n'),
+        write('docs/hook-wrapper-migration.md', '# Migration\n'),
+        stop('Added the wrapper and two guides.'),
+      ),
+    });
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(
+        prompt('I removed the new docs files, but would `.env` just work?'),
+        stop('No: bash does not read `.env` on its own.'),
+      ),
+    });
+    expect(second.summary?.completed).toMatch(
+      /^State: nothing committed this session; left uncommitted: scripts\/wrapper\.sh; the user removed: docs\/local-development\.md, docs\/hook-wrapper-migration\.md \| /,
+    );
+    expect(second.removedFiles).toEqual(['docs/local-development.md', 'docs/hook-wrapper-migration.md']);
   });
 
   it('says which checks passed, failed, or were not run since the code last changed', () => {
@@ -157,7 +186,7 @@ describe('rolling session summary', () => {
       ),
     });
     expect(r.summary?.completed).toMatch(
-      /^State: uncommitted: [^;]*; checks: tests not run since the last change, lint not run since the last change \| /,
+      /^State: nothing committed this session; left uncommitted: [^;]*; checks: tests not run since the last change, lint not run since the last change \| /,
     );
     const next = d.distilTurn({
       projectRoot: ROOT,
@@ -190,7 +219,7 @@ describe('rolling session summary', () => {
       expect(summary?.[field].length).toBeLessThanOrEqual(600);
     }
     expect(summary?.completed).toMatch(
-      /^State: uncommitted: src\/feature-0\.ts, .* \| changed src\/feature-0\.ts/,
+      /^State: nothing committed this session; left uncommitted: src\/feature-0\.ts, .* \| changed src\/feature-0\.ts/,
     );
     expect(summary?.completed).toMatch(/Implemented feature 39\./);
     expect(summary?.filesEdited).toHaveLength(30);

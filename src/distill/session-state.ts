@@ -19,6 +19,8 @@ export interface SessionState {
   checks: Partial<Record<CheckKind, CheckState>>;
   /** Code (not only docs) was changed in the session. */
   codeChanged: boolean;
+  /** Files of the session the user says they removed themselves. */
+  removedByUser: string[];
 }
 
 const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build'] as const;
@@ -40,6 +42,7 @@ const EMPTY: SessionState = {
   uncommitted: null,
   checks: {},
   codeChanged: false,
+  removedByUser: [],
 };
 const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
 const PREFIX = 'State: ';
@@ -83,6 +86,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     ...(previous ?? EMPTY),
     prs: [...(previous?.prs ?? [])],
     checks: { ...(previous?.checks ?? {}) },
+    removedByUser: [...(previous?.removedByUser ?? [])],
   };
   let uncommitted = s.uncommitted === null ? null : new Set(s.uncommitted);
   const lastCommit = a.commits[a.commits.length - 1];
@@ -90,16 +94,18 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     ...a.commands.map((c) => ({ index: c.index, run: c })),
     ...a.edits.map((e) => ({ index: e.index, edit: e.path })),
     ...a.commits.map((c) => ({ index: c.index, commit: c })),
-    ...a.removed.map((r) => ({ index: r.index, removed: r.path })),
+    ...a.removed.map((r) => ({ index: r.index, removed: r.path, byUser: r.byUser === true })),
   ].sort((x, y) => x.index - y.index);
   for (const step of steps) {
     // A file the session made and then removed is no longer a change it leaves.
     if ('removed' in step && step.removed !== undefined) {
       uncommitted?.delete(step.removed);
+      if (step.byUser) s.removedByUser = unique([...s.removedByUser, step.removed]);
       continue;
     }
     if ('edit' in step && step.edit !== undefined) {
       (uncommitted ??= new Set()).add(step.edit);
+      s.removedByUser = s.removedByUser.filter((f) => f !== step.edit);
       if (!isDoc(step.edit)) {
         s.codeChanged = true;
         for (const k of CHECK_KINDS) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
@@ -137,7 +143,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
   return s;
 }
 
-/** "State: on branch streaming; last commit 6d0e203 "fix: …" (pushed); PR …; uncommitted: a.ts" or ''. */
+/** "State: on branch streaming; last commit 6d0e203 "fix: …" (pushed); PR …; left uncommitted: a.ts" or ''. */
 export function formatState(s: SessionState): string {
   const parts = [
     s.branch ? `on branch ${s.branch}` : '',
@@ -149,7 +155,11 @@ export function formatState(s: SessionState): string {
       ? ''
       : s.uncommitted.length === 0
         ? 'nothing uncommitted'
-        : `uncommitted: ${s.uncommitted.slice(0, MAX_LISTED).join(', ')}${s.uncommitted.length > MAX_LISTED ? ` (+${s.uncommitted.length - MAX_LISTED} more)` : ''}`,
+        : // Work left in the tree, and whether the session committed anything at all.
+          `${s.commit ? '' : 'nothing committed this session; '}left uncommitted: ${s.uncommitted.slice(0, MAX_LISTED).join(', ')}${s.uncommitted.length > MAX_LISTED ? ` (+${s.uncommitted.length - MAX_LISTED} more)` : ''}`,
+    s.removedByUser.length > 0
+      ? `the user removed: ${s.removedByUser.slice(0, MAX_LISTED).join(', ')}${s.removedByUser.length > MAX_LISTED ? ` (+${s.removedByUser.length - MAX_LISTED} more)` : ''}`
+      : '',
     checksText(s),
   ].filter(Boolean);
   return parts.length > 0 ? `${PREFIX}${parts.join('; ')}` : '';
@@ -173,6 +183,7 @@ export function parseState(text: string): SessionState | null {
   const body = line.slice(PREFIX.length);
   const commit = /last commit (\S+) "([^"]*)" \((pushed|not pushed)\)/.exec(body);
   const uncommitted = /uncommitted: ([^;]+)/.exec(body)?.[1];
+  const removedByUser = /the user removed: ([^;]+)/.exec(body)?.[1];
   const checks: SessionState['checks'] = {};
   const listed = /checks: ([^;]+)/.exec(body)?.[1] ?? '';
   for (const k of CHECK_KINDS) {
@@ -187,6 +198,7 @@ export function parseState(text: string): SessionState | null {
     subject: commit?.[2] ?? '',
     pushed: commit?.[3] === 'pushed',
     prs: /PR ([^;]+)/.exec(body)?.[1]?.split(', ') ?? [],
+    removedByUser: removedByUser ? removedByUser.replace(/ \(\+\d+ more\)$/, '').split(', ') : [],
     uncommitted: /nothing uncommitted/.test(body)
       ? []
       : uncommitted

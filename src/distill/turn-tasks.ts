@@ -16,6 +16,9 @@ export interface TaskCommit {
   staged: string[];
   /** An amend that kept the earlier commit's message: the message says nothing of this work. */
   reused?: boolean;
+  /** How many files git said it changed, and the new ones it listed (see `commitSweep`). */
+  filesChanged?: number | null;
+  created?: string[];
 }
 
 /** One task of the turn: what was changed between two boundaries (a commit, a finished todo item). */
