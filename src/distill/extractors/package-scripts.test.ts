@@ -47,4 +47,19 @@ describe('the commands a project defines in its package.json', () => {
       '`npm test` runs `vitest`',
     ]);
   });
+
+  it('reads the scripts of a manifest the session only edited, from the file the host recorded before the edit', () => {
+    const edit = tool(
+      'Edit',
+      { file_path: '/repo/package.json', old_string: '"zod": "^3.0.0"', new_string: '"zod": "^3.23.0"' },
+      'The file /repo/package.json has been updated.',
+    );
+    if (edit.kind !== 'tool_call' || !edit.result) throw new Error('fixture');
+    edit.result.structured = { filePath: '/repo/package.json', originalFile: MANIFEST };
+    const out = extractPackageScripts([edit]);
+    expect(out[0]?.draft.facts).toContain('`npm run dev` runs `tsx watch src/index.ts`');
+    // An edit whose original the host did not record says nothing of the scripts.
+    const bare = tool('Edit', { file_path: '/repo/package.json', old_string: 'a', new_string: 'b' });
+    expect(extractPackageScripts([bare])).toEqual([]);
+  });
 });

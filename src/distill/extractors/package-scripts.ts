@@ -30,6 +30,17 @@ export function packageScripts(text: string): { name: string; scripts: [string, 
   return scripts.length > 0 ? { name: typeof o.name === 'string' ? o.name : '', scripts } : null;
 }
 
+/** The whole file after an edit: the original the host recorded, with the edit applied; '' when unknown. */
+function editedText(structured: unknown, input: Record<string, unknown> | null): string {
+  const original = (structured as Record<string, unknown> | null)?.['originalFile'];
+  const from = input?.['old_string'];
+  const to = input?.['new_string'];
+  if (typeof original !== 'string' || typeof from !== 'string' || typeof to !== 'string' || from === '')
+    return '';
+  if (!original.includes(from)) return '';
+  return input?.['replace_all'] === true ? original.split(from).join(to) : original.replace(from, () => to);
+}
+
 const runLine = (script: string) => (NPM_OWN.has(script) ? `npm ${script}` : `npm run ${script}`);
 
 export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extracted[] {
@@ -42,9 +53,16 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
     const input = e.input as Record<string, unknown> | null;
     const file = typeof input?.['file_path'] === 'string' ? input['file_path'] : '';
     if (!MANIFEST_FILE.test(file) || VENDORED.test(file) || isScratchPath(file)) continue;
-    // Only a whole file says what the scripts are: a write, or a read of it (an edit shows a part).
+    // Only a whole file says what the scripts are: a write, a read of it, or an edit with the file it
+    // started from (the host records it) and the change applied.
     const text =
-      e.name === 'Write' ? String(input?.['content'] ?? '') : e.name === 'Read' ? e.result.text : '';
+      e.name === 'Write'
+        ? String(input?.['content'] ?? '')
+        : e.name === 'Read'
+          ? e.result.text
+          : e.name === 'Edit'
+            ? editedText(e.result.structured, input)
+            : '';
     const found = packageScripts(text);
     if (found) latest.set(file, { found, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
   }
