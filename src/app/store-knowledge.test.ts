@@ -469,6 +469,52 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.ofSession('s2')).toHaveLength(1);
   });
 
+  it('supersedes a finding about code that later work of the session changed, and keeps one it left alone', () => {
+    const finding = (title: string, read: string[], facts: string[] = []) =>
+      draftOf(title, { type: 'discovery', filesRead: read, facts });
+    const [staleId, keptId, plainId] = put('s1', [
+      finding('`InstallHooks` always writes go run commands, whatever the localDev flag says', [
+        'cmd/cli/hooks.go',
+        'cmd/cli/setup.go',
+      ]),
+      finding(
+        'Hooks are installed from setup.go through newEnableCmd',
+        ['cmd/cli/setup.go'],
+        ['the --local-dev flag is hidden'],
+      ),
+      finding('The main branch is protected', ['cmd/cli/hooks.go']),
+    ]).ids;
+    const [madeId] = put('s1', [
+      work(
+        'Only `enable --local-dev` installs the wrapper',
+        ['cmd/cli/hooks.go'],
+        ['cmd/cli/hooks.go: changed InstallHooks, main'],
+      ),
+    ]).ids;
+    const status = (id: string | undefined) => store.observations.get(id as never)?.status;
+    expect(status(staleId)).toBe('superseded');
+    // Through the mutation path: the change log has the supersede.
+    const logged = store.changes
+      .since(0, 500)
+      .filter((c) => c.entityId === staleId)
+      .map((c) => c.op);
+    expect(logged).toContain('supersede');
+    // About code the work did not touch, or naming a changed symbol only as a plain word: still true.
+    expect(status(keptId)).toBe('active');
+    expect(status(plainId)).toBe('active');
+    expect(status(madeId)).toBe('active');
+    // Another session's work does not reach this session's findings.
+    put('s2', [finding('`AreHooksInstalled` checks the Stop hook', ['cmd/cli/hooks.go'])]);
+    put('s1', [
+      work(
+        'Detection recognises wrapper hooks',
+        ['cmd/cli/hooks.go'],
+        ['cmd/cli/hooks.go: changed AreHooksInstalled'],
+      ),
+    ]);
+    expect(store.observations.ofSession('s2')[0]?.status).toBe('active');
+  });
+
   it('the same files edited again with no symbol named either time are the same work; a version the user corrected says so', () => {
     put('s1', [
       work(

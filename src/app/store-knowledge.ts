@@ -35,6 +35,7 @@ import {
   sameWork,
   withoutRemovedFile,
   refutedAttempt,
+  staleFinding,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -295,6 +296,21 @@ export function storeKnowledge(
     }
   };
 
+  /**
+   * Work that changed what a finding of the session described (a symbol it names, in a file it read):
+   * the finding was about the code before, and is superseded by the work.
+   */
+  const staleFindings = (m: KnowledgeMemory) => {
+    if (!batch.sessionId || !isWork(m.draft)) return;
+    const made = report.ids[report.ids.length - 1];
+    if (!made) return;
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      if (o.status !== 'active' || o.createdAt > m.createdAt || o.id === made) continue;
+      const reason = staleFinding(o, m.draft);
+      if (reason && store.memory.supersede(o.id, made, ctx)) report.superseded++;
+    }
+  };
+
   // In time order: a failure, the run that closed it, and a failure of the same purpose after that
   // (a backfill stores a whole transcript's turns at once).
   const steps = [
@@ -305,6 +321,7 @@ export function storeKnowledge(
         place(m);
         withdraw(m);
         attempts(m);
+        staleFindings(m);
       },
     })),
     ...(batch.resolutions ?? []).map((r, i) => ({

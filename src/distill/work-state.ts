@@ -27,7 +27,7 @@ export function isUncommittedWork(d: Pick<ObservationDraft, 'type' | 'facts' | '
 type WorkDraft = Pick<ObservationDraft, 'filesModified' | 'facts' | 'title'>;
 
 /** `file#symbol` for each symbol a file fact names as changed ("a.go: changed X, Y; added Z"). */
-function changedSymbols(facts: readonly string[]): Set<string> {
+export function changedSymbols(facts: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const f of facts) {
     const m = /^([^\s:]+): (.+)$/.exec(f);
@@ -197,4 +197,34 @@ export function refutedAttempt(
       stillFailedFact(command, error),
     ]).slice(0, 12),
   };
+}
+
+/**
+ * A finding (what a look at the code found, before anything was changed) that later work of the same
+ * session made stale: the work changed a file the finding was read from, and a symbol the finding names
+ * (in its title or its points) is one the work changed or removed. The reason, or null while it holds.
+ */
+export function staleFinding(
+  finding: Pick<ObservationDraft, 'type' | 'title' | 'facts' | 'filesRead'>,
+  work: Pick<ObservationDraft, 'facts' | 'filesModified'>,
+): string | null {
+  if (finding.type !== 'discovery') return null;
+  const read = new Set(finding.filesRead);
+  const shared = work.filesModified.filter(
+    (f) => read.has(f) || finding.filesRead.some((r) => r.endsWith(`/${f}`)),
+  );
+  if (shared.length === 0) return null;
+  const said = [finding.title, ...finding.facts].join('\n');
+  for (const key of changedSymbols(work.facts)) {
+    const [file = '', symbol = ''] = key.split('#');
+    if (!shared.includes(file) || !/^[A-Za-z_$][\w$.]*$/.test(symbol) || symbol.length < 3) continue;
+    const name = symbol.replace(/[.$]/g, (c) => `\\${c}`);
+    // Named as code: an identifier's own shape (camelCase, snake_case), or quoted or called as code.
+    const codeShaped = /[a-z][A-Z]|_|^[A-Z][a-z]+[A-Z]/.test(symbol);
+    const named = codeShaped
+      ? new RegExp(`(?<![\\w$])${name}(?![\\w$])`)
+      : new RegExp(`\`${name}(?:\\(\\))?\`|(?<![\\w$])${name}\\(`);
+    if (named.test(said)) return `\`${symbol}\` in ${file} was changed later in the session`;
+  }
+  return null;
 }
