@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeSentence, proseSentences } from './narration.ts';
+import { outcomeSentence, proseSentences, statementSentences } from './narration.ts';
 
 describe('the assistant report as a title', () => {
   it('leaves check marks and emoji out of a sentence', () => {
@@ -19,5 +19,47 @@ describe('the assistant report as a title', () => {
 
   it('does not take a heading or a list item for a statement', () => {
     expect(outcomeSentence(['## Key capabilities\n- Pattern recognition across multiple runs\n'])).toBe('');
+  });
+
+  it('takes only whole statements of a reply: no heading, list item, verse line or hedge', () => {
+    const reply = [
+      'Try again:',
+      '',
+      '```bash',
+      './run.sh',
+      '```',
+      '',
+      'This should fix it by:',
+      '1. Updating npm to latest version first (fixes the bug)',
+      '2. Using `--legacy-peer-deps` flag as extra safety',
+      '',
+      'If this still fails, we can build locally and copy the `dist/` folder into the container.',
+    ].join('\n');
+    expect(statementSentences(reply)).toEqual([]);
+    const poem = [
+      '## Thai Red Curry',
+      '',
+      'Crimson river in a bowl of clay,',
+      'where dried chilies have their fiery say,',
+      'a simmering cauldron, bold and deep,',
+      'promises no tongue will gently sleep.',
+      '',
+      'Galangal whispers its pungent song,',
+      'lemongrass hums where it belongs,',
+      'East meets West, and two become one.',
+      'Thai red curry earns its name.',
+    ].join('\n');
+    expect(statementSentences(poem)).toEqual([]);
+    expect(
+      statementSentences('Done! Your session has been published:\n\nhttps://gist.example.com/ddfbe6ef'),
+    ).toEqual(['Your session has been published: https://gist.example.com/ddfbe6ef']);
+    expect(
+      statementSentences(
+        'The wrapper now sources `.env` itself. The session was published: https://gist.example.com/abc1',
+      ),
+    ).toEqual([
+      'The wrapper now sources `.env` itself.',
+      'The session was published: https://gist.example.com/abc1',
+    ]);
   });
 });

@@ -24,6 +24,46 @@ export function proseSentences(text: string): string[] {
     .filter((s) => s.length >= 3);
 }
 
+/** A hedge or a condition: what might be, not what is. */
+const HEDGE =
+  /\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b|^(?:if|unless|once|when)\b/i;
+
+/**
+ * The whole statements of a reply, in order: prose lines only (no heading, list item, table or a line
+ * leading into a list), each sentence starting as a sentence does and closed by a stop (or a link or
+ * code it ends on), of three words or more, neither a step nor a hedge. A poem's lines or a list's items are not statements.
+ */
+export function statementSentences(text: string): string[] {
+  const out: string[] = [];
+  const plain = text
+    .replace(/```[\s\S]*?```/g, '\n')
+    // A lead-in whose link stands on the next line: one statement.
+    .replace(/:[ \t]*\n+[ \t]*(https?:\/\/\S+)/g, ': $1');
+  // A paragraph of three or more short lines is verse (or a hard-wrapped quote), not prose.
+  const verse = (para: string) => {
+    const lines = para.split('\n').filter((l) => l.trim() !== '');
+    return (
+      lines.length >= 3 && lines.every((l) => l.trim().length < 80 && !/^\s*(?:[-*•>|]|\d+[.)]\s)/.test(l))
+    );
+  };
+  const lines = plain
+    .split(/\n\s*\n/)
+    .filter((para) => !verse(para))
+    .flatMap((para) => para.split('\n'));
+  for (const line of lines) {
+    const l = line.trim();
+    if (l === '' || /^(?:[-*•>#|]|\d+[.)]\s|\[[ x]\])/.test(l) || l.endsWith(':')) continue;
+    for (const sentence of proseSentences(l)) {
+      // Closed by a stop, or naming a concrete result (a link, code) as its last word.
+      const closed = /[.!]$/.test(sentence) || /(?:https?:\/\/\S+|`[^`]+`)$/.test(sentence);
+      if (!/^[A-Z0-9`"(]/.test(sentence) || !closed) continue;
+      if (sentence.split(/\s+/).length < 3 || isStep(sentence) || HEDGE.test(sentence)) continue;
+      out.push(sentence);
+    }
+  }
+  return out;
+}
+
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
   /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;

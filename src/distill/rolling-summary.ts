@@ -11,7 +11,7 @@ import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
-import { isStep, outcomeSentence, proseSentences, statedNextSteps } from './narration.ts';
+import { isStep, outcomeSentence, proseSentences, statedNextSteps, statementSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
@@ -149,7 +149,7 @@ export function mergeSummary(
         ? clip(said, 160)
         : nonAnswer(a.lastMessage)
           ? ''
-          : clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
+          : clip(statementSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
   const notes = [

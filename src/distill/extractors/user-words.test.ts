@@ -257,6 +257,8 @@ describe('corrections: what contradicts what the assistant just said or did', ()
         "No, it's only setting core.excludesfile in the repo-local config, not your global config.",
       ],
     ]);
+    // The answer is the assistant's statement, not the user's words: it does not carry the user's trust.
+    expect(found[0]?.draft.trust).not.toBe('user');
   });
 
   it('does not take an approval, a new question or a topic change after an interrupt for a correction', () => {

@@ -240,8 +240,9 @@ export function readUtterance(u: Utterance): UserReading {
   const urls = linksIn(p.words);
   const reading = (role: Role, memory: Extracted | null, rejected = ''): UserReading => {
     if (memory) memory.draft.facts = [...memory.draft.facts, ...urls.map((url) => `link: ${url}`)];
-    // The user's own words: the highest trust, never screened.
-    if (memory) memory.draft.trust = 'user';
+    // The user's own words: the highest trust, never screened. An answer to the user's question is
+    // the assistant's statement: it keeps the trust of the turn it was said in.
+    if (memory && role !== 'answered') memory.draft.trust = 'user';
     const links =
       memory || urls.length === 0
         ? []
