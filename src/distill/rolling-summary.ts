@@ -11,7 +11,7 @@ import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
-import { isStep, outcomeSentence, proseSentences, statedNextSteps, statementSentences } from './narration.ts';
+import { isStep, outcomeSentence, statedNextSteps, statementSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
