@@ -223,6 +223,22 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     });
   });
 
+  it('leads a correction with the rule the user set, not the doubt around it', () => {
+    const found = extractUserWords([
+      prompt('what should we build first?'),
+      say(
+        'Options:\n\nA) Start proving the agent loop locally (fastest path to MVP, defer containers)\nB) Container-first\n\nFrameworks: Agenite, VoltAgent.',
+      ),
+      prompt(
+        "those agent frameworks look...ancient? proving the agent loop locally is very hard to test. we do container-first. but let's research agentic frameworks from october 2025",
+      ),
+      say("You're absolutely right - I missed the obvious."),
+    ]);
+    expect(found[0]?.draft.type).toBe('correction');
+    expect(found[0]?.draft.title).toBe('Correction: we do container-first.');
+    expect(found[0]?.draft.narrative).toContain('those agent frameworks look...ancient?');
+  });
+
   it('keeps a doubt put as a question only once the assistant grants it', () => {
     const granted = extractUserWords([
       prompt('commit everything'),

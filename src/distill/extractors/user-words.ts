@@ -321,10 +321,18 @@ export function readUtterance(u: Utterance): UserReading {
           : priorSentences.filter((s) => s.length >= 25 && sharedScore(s, p.words) >= 3).slice(0, 4);
     // Put only as questions, the correction is about this session's claim, not a rule for later ones.
     const onlyAsked = p.moods.length > 0 && p.moods.every((m) => m === 'challenge' || m === 'question');
+    // Led by the rule the user set, when they set one ("we do container-first."), not by the doubt
+    // or the question around it.
+    const rule = p.sentences.find(
+      (s, i) =>
+        (p.moods[i] === 'norm' || p.moods[i] === 'choice') &&
+        core(s) !== '' &&
+        !(normalised(s).length >= 20 && priorText.includes(normalised(s))),
+    );
     const memory = draft(
       u,
       'correction',
-      `Correction: ${lead}`,
+      `Correction: ${rule ? clipWords(rule, 100) : lead}`,
       `The user corrected the assistant: ${quote(p.words)} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
       [
         `rejected: ${rejected}`,
