@@ -14,6 +14,14 @@ describe('buildFtsQuery', () => {
       'ts',
     ]);
     expect(buildFtsQuery('the and of')).toBeNull();
+    // What the tokenizer leaves of a contraction, and a question's function words, are not content.
+    expect(contentTerms("langchain's tool() helper won't typecheck, what actually worked?")).toEqual([
+      'langchain',
+      'tool',
+      'helper',
+      'typecheck',
+      'worked',
+    ]);
   });
 
   it('keeps phrases, prefixes, paths and identifiers, and quotes everything', () => {

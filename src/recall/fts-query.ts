@@ -10,6 +10,10 @@
 
 import { identifierParts } from '../core/identifiers.ts';
 
+/**
+ * Function words of English (a general stopword list's), and the stems the tokenizer leaves of
+ * contractions ("won't" is read as `won` and `t`).
+ */
 const STOPWORDS = new Set(
   `a about above after again all also am an and any are as at be because been before being below between both
   but by can could did do does doing done down during each few for from further had has have having he her here
@@ -17,7 +21,11 @@ const STOPWORDS = new Set(
   other our out over own please same she should so some such than that the their them then there these they this
   those through to too under until up very was we were what when where which while who whom why will with would
   you your yours yourself can't don't won't isn't it's i'm let's could should make sure thing things want need
-  use using used get got go going know like look see try way well also just really`.split(/\s+/),
+  use using used get got go going know like look see try way well also just really
+  won don isn didn doesn wasn weren aren shouldn couldn wouldn haven hasn hadn ll ve
+  actually already always another anyone anything anyway anywhere else ever every everyone everything
+  last least less many maybe often perhaps quite rather someone something sometimes somewhere still
+  though whatever whether yet kind kinds`.split(/\s+/),
 );
 
 /** Longest query text read; the rest is ignored (a 10 KB paste is still a valid search). */
