@@ -46,7 +46,7 @@ const EMPTY: SessionState = {
 };
 const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
 const PREFIX = 'State: ';
-const MAX_LISTED = 8;
+const MAX_LISTED = 30;
 
 /** Files `git status` (long or short format) reports as changed or untracked; null when it is not one. */
 export function statusFiles(command: string, output: string): string[] | null {
@@ -143,24 +143,33 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
   return s;
 }
 
-/** "State: on branch streaming; last commit 6d0e203 "fix: …" (pushed); PR …; left uncommitted: a.ts" or ''. */
+/** `files` as a list, the ones past `MAX_LISTED` counted. */
+const listed = (files: readonly string[]) =>
+  `${files.slice(0, MAX_LISTED).join(', ')}${files.length > MAX_LISTED ? ` (+${files.length - MAX_LISTED} more)` : ''}`;
+
+/**
+ * "State: on branch streaming; last commit 6d0e203 "fix: …" (pushed); PR …; checks: …; left
+ * uncommitted: a.ts" or ''. The file lists come last (a reader cuts a long line there, not the checks),
+ * and hold every file up to the summary's own limit: the state is carried from turn to turn in this
+ * text, so what it leaves out is lost.
+ */
 export function formatState(s: SessionState): string {
+  const left = s.uncommitted ?? [];
   const parts = [
     s.branch ? `on branch ${s.branch}` : '',
     s.commit
       ? `last commit ${s.commit} "${clip(s.subject, 70)}"${s.pushed ? ' (pushed)' : ' (not pushed)'}`
-      : '',
+      : left.length > 0
+        ? 'nothing committed this session'
+        : '',
     s.prs.length > 0 ? `PR ${s.prs.join(', ')}` : '',
+    checksText(s),
     s.uncommitted === null
       ? ''
-      : s.uncommitted.length === 0
+      : left.length === 0
         ? 'nothing uncommitted'
-        : // Work left in the tree, and whether the session committed anything at all.
-          `${s.commit ? '' : 'nothing committed this session; '}left uncommitted: ${s.uncommitted.slice(0, MAX_LISTED).join(', ')}${s.uncommitted.length > MAX_LISTED ? ` (+${s.uncommitted.length - MAX_LISTED} more)` : ''}`,
-    s.removedByUser.length > 0
-      ? `the user removed: ${s.removedByUser.slice(0, MAX_LISTED).join(', ')}${s.removedByUser.length > MAX_LISTED ? ` (+${s.removedByUser.length - MAX_LISTED} more)` : ''}`
-      : '',
-    checksText(s),
+        : `left uncommitted: ${listed(left)}`,
+    s.removedByUser.length > 0 ? `the user removed: ${listed(s.removedByUser)}` : '',
   ].filter(Boolean);
   return parts.length > 0 ? `${PREFIX}${parts.join('; ')}` : '';
 }
