@@ -4,6 +4,7 @@
  * and the questions it asked. Read from the message's layout (labels, headings, the closing question),
  * so that "A", "Option 1" or "ok" can be read as the choice or the approval they are.
  */
+import { statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
 
 export interface Option {
@@ -67,12 +68,32 @@ export function pickedLabel(text: string): string | null {
     : null;
 }
 
-/** The option a label picks, from the most recent message that offered it (newest last in `messages`). */
-export function findOption(label: string, messages: readonly string[]): Option | null {
+export interface PickedOption extends Option {
+  /** The other options offered beside it (what the choice turned down). */
+  others: Option[];
+  /** Why they were offered: the message's statements before its first option. */
+  context: string;
+}
+
+/**
+ * The option a label picks, from the most recent message that offered it (newest last in `messages`),
+ * with the options it was chosen over and the statements that led to them.
+ */
+export function findOption(label: string, messages: readonly string[]): PickedOption | null {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const options = optionsIn(messages[i] ?? '');
+    const message = messages[i] ?? '';
+    const options = optionsIn(message);
     const found = options.find((o) => o.label === label);
-    if (found && options.length >= 2) return found;
+    if (!found || options.length < 2) continue;
+    const firstOption = message.split('\n').findIndex((line) => OPTION_LINE.test(line) && /\S/.test(line));
+    const before = firstOption > 0 ? message.split('\n').slice(0, firstOption).join('\n') : '';
+    const context = clip(
+      statementSentences(before.replace(/\*\*|__/g, ''))
+        .slice(0, 3)
+        .join(' '),
+      300,
+    );
+    return { ...found, others: options.filter((o) => o !== found), context };
   }
   return null;
 }

@@ -382,7 +382,27 @@ describe('choices, approvals and confirmations', () => {
     ]);
     expect(found[0]?.draft.facts).toEqual([
       'chosen: option A: Start with scenario execution - prove the agent can drive',
+      'rejected: option B: Start with bug detection - find a known bug',
     ]);
+  });
+
+  it('keeps why the options were offered, from the statements before them', () => {
+    const found = extractUserWords([
+      prompt('can we check that hooks do not fire twice when defined in both files?'),
+      say(
+        '**Uh oh!** Both hooks fired - they **MERGE**, not override! So the current approach would run every hook twice.\n\n## Options\n\n### Option 1: Wrapper in committed file\n- Wrapper checks `ENTIRE_LOCAL_DEV`\n\n### Option 2: Local dev removes the settings.json hooks\n- Manual step',
+      ),
+      prompt('I like Option 1'),
+    ]);
+    expect(found[0]?.draft.facts).toEqual(
+      expect.arrayContaining([
+        'why: Both hooks fired - they MERGE, not override!',
+        'rejected: option 2: Local dev removes the settings.json hooks',
+      ]),
+    );
+    expect(found[0]?.draft.narrative).toMatch(
+      /^Both hooks fired - they MERGE, not override! The assistant offered options/,
+    );
   });
 
   it('reads "I like Option 1, …" as the choice, with the user’s own terms kept', () => {

@@ -356,10 +356,12 @@ export function readUtterance(u: Utterance): UserReading {
         u,
         'decision',
         `Chose option ${option.label}: ${option.title}`,
-        `The assistant offered options; the user chose ${option.label}: ${option.title}${detail}${said}.`,
+        `${option.context ? `${option.context} ` : ''}The assistant offered options; the user chose ${option.label}: ${option.title}${detail}${said}.`,
         [
           `chosen: option ${option.label}: ${option.title}`,
           ...option.details.map((d) => `option detail: ${d}`),
+          ...(option.context ? [`why: ${option.context}`] : []),
+          ...option.others.map((o) => `rejected: option ${o.label}: ${o.title}`),
           ...(said ? [`said: ${p.words}`] : []),
         ],
         0.85,
