@@ -64,6 +64,22 @@ export function statementSentences(text: string): string[] {
   return out;
 }
 
+/**
+ * The points a reply makes as a list: the bold lead of each list item ("1. **Tight feedback loop** -
+ * Agent sees results…" → "Tight feedback loop"), in order, at most `max`.
+ */
+export function keyPoints(text: string, max = 5): string[] {
+  const out: string[] = [];
+  for (const m of text
+    .replace(/```[\s\S]*?```/g, '')
+    .matchAll(/^\s*(?:[-*•]|\d+[.)])\s+\*\*([^*\n]{3,60})\*\*/gm)) {
+    const point = (m[1] ?? '').replace(/[:.\s]+$/, '').trim();
+    if (point !== '' && !out.includes(point)) out.push(point);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
   /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;

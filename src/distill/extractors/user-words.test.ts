@@ -475,6 +475,21 @@ describe('choices, approvals and confirmations', () => {
     );
   });
 
+  it('keeps the reasons the assistant gave when it confirmed the user’s reasoning, listed points included', () => {
+    const found = extractUserWords([
+      prompt('talk me through the architecture'),
+      say('An execution agent drives the browser; an oracle judges the screenshots.'),
+      prompt(
+        "i think the execution agent and the oracle need to be the same agent? but tell me if i'm wrong",
+      ),
+      say(
+        "You're not wrong - I think you're **right**.\n\nLet me think through why:\n\n**Benefits:**\n1. **Tight feedback loop** - Agent sees results immediately\n2. **Context preserved** - Agent knows what it tried",
+      ),
+    ]);
+    expect(found[0]?.draft.type).toBe('decision');
+    expect(found[0]?.draft.facts).toContain('points: Tight feedback loop; Context preserved');
+  });
+
   it('reads "let’s use X instead of Y" as the user’s choice', () => {
     const found = extractUserWords([
       prompt('set up the project'),

@@ -23,6 +23,7 @@
 import type { Json, ObservationDraft } from '../../core/model.ts';
 import { hash32Hex } from '../../core/ids.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { keyPoints, statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
 import { READ_ONLY_TOOLS } from '../tool-kinds.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
@@ -375,18 +376,28 @@ export function readUtterance(u: Utterance): UserReading {
     const stance = replyStance(u.reply, claim);
     const answer = firstSentences(u.reply, 2).join(' ');
     const others = p.sentences.filter((s, i) => i !== confirm && p.moods[i] === 'norm');
-    if (stance === 'agree')
+    if (stance === 'agree') {
+      // The reasons the reply gives: its statements after the agreement, or the points it lists.
+      const reasons = statementSentences(u.reply.replace(/\*\*|__/g, '')).slice(1, 3);
+      const points = reasons.length > 0 ? [] : keyPoints(u.reply);
       return reading(
         'confirmed',
         draft(
           u,
           'decision',
           claim,
-          `The user's reasoning, confirmed by the assistant: ${quote(p.words)} — ${quote(answer, 300)}.`,
-          [`chosen: ${claim}`, ...others.map((s) => `said: ${s}`), `confirmed: ${answer}`],
+          `The user's reasoning, confirmed by the assistant: ${quote(p.words)} — ${quote(answer, 300)}.${points.length > 0 ? ` Points: ${points.join('; ')}.` : reasons.length > 0 ? ` ${reasons.join(' ')}` : ''}`,
+          [
+            `chosen: ${claim}`,
+            ...others.map((s) => `said: ${s}`),
+            `confirmed: ${answer}`,
+            ...(reasons.length > 0 ? [`why: ${reasons.join(' ')}`] : []),
+            ...(points.length > 0 ? [`points: ${points.join('; ')}`] : []),
+          ],
           0.8,
         ),
       );
+    }
     if (stance === 'disagree')
       return reading(
         'answered',
