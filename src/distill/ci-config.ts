@@ -4,8 +4,7 @@
  * (`run:`/`command:`), Azure Pipelines (`script:`), Bitbucket (`script:`). They are evidence of which
  * command is the project's gate.
  */
-const CI_FILE =
-  /(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci\/config\.ya?ml|\.travis\.ya?ml|azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite\/[^/]*\.ya?ml|\.woodpecker\.ya?ml|\.drone\.ya?ml)$/;
+import { CI_CONFIG_FILE as CI_FILE } from '../core/example-env.ts';
 
 /** Whether a path is a CI configuration file. */
 export const isCiFile = (path: string) => CI_FILE.test(path);

@@ -18,6 +18,7 @@ import { extractDecisions } from './extractors/decisions.ts';
 import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
+import { extractCiWorkflows } from './extractors/ci-workflow.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
@@ -91,6 +92,7 @@ export function extractAll(
       ...extractCodeNotes(entries),
       ...extractEnvExample(entries),
       ...extractPackageScripts(entries),
+      ...extractCiWorkflows(entries),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
@@ -365,6 +367,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),
     ...extractPackageScripts(fresh),
+    ...extractCiWorkflows(fresh),
     ...digestMemories(fresh, context),
   ]
     .filter((x) => x.confidence >= 0.5)

@@ -7,7 +7,7 @@
  * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
  * never fatal. Every string is scrubbed before it leaves this module.
  */
-import { ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
+import { CI_CONFIG_FILE, ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
 import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
 import { scrubText } from '../../core/scrub.ts';
 import {
@@ -94,6 +94,14 @@ function usefulResultFields(value: unknown): unknown {
   ]) {
     if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
   }
+  // Where a part of a file read starts (its text is the result's own): parts read apart fit together.
+  const file = v['file'];
+  if (
+    file !== null &&
+    typeof file === 'object' &&
+    typeof (file as Record<string, unknown>)['startLine'] === 'number'
+  )
+    out['startLine'] = (file as Record<string, unknown>)['startLine'];
   return out;
 }
 
@@ -253,11 +261,16 @@ export function createTranscriptParser(
         kept = true;
       } else if (call && !call.result) {
         // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-        // bulk of a transcript and no distiller uses it — except a file of rules for agents, and the
-        // comments of a file read that cite an upstream issue (the code's notes of known bugs).
+        // bulk of a transcript and no distiller uses it — except a file of rules for agents, the project's
+        // example environment, manifest and CI configuration, and the comments of a file read that cite
+        // an upstream issue (the code's notes of known bugs).
         const input = rec(call.input);
         const path = str(input['file_path']);
-        const ruleFile = RULE_FILE.test(path) || ENV_EXAMPLE_FILE.test(path) || PACKAGE_MANIFEST.test(path);
+        const ruleFile =
+          RULE_FILE.test(path) ||
+          ENV_EXAMPLE_FILE.test(path) ||
+          PACKAGE_MANIFEST.test(path) ||
+          CI_CONFIG_FILE.test(path);
         const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
         const notes = keep < text.length && call.name === 'Read' ? linesAroundTrackerLinks(text) : '';
         call.result = {

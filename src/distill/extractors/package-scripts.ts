@@ -7,6 +7,7 @@ import { PACKAGE_MANIFEST as MANIFEST_FILE } from '../../core/example-env.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
+import { fileText } from './whole-file.ts';
 
 const VENDORED = /(?:^|[\\/])node_modules[\\/]/;
 
@@ -30,17 +31,6 @@ export function packageScripts(text: string): { name: string; scripts: [string, 
   return scripts.length > 0 ? { name: typeof o.name === 'string' ? o.name : '', scripts } : null;
 }
 
-/** The whole file after an edit: the original the host recorded, with the edit applied; '' when unknown. */
-function editedText(structured: unknown, input: Record<string, unknown> | null): string {
-  const original = (structured as Record<string, unknown> | null)?.['originalFile'];
-  const from = input?.['old_string'];
-  const to = input?.['new_string'];
-  if (typeof original !== 'string' || typeof from !== 'string' || typeof to !== 'string' || from === '')
-    return '';
-  if (!original.includes(from)) return '';
-  return input?.['replace_all'] === true ? original.split(from).join(to) : original.replace(from, () => to);
-}
-
 const runLine = (script: string) => (NPM_OWN.has(script) ? `npm ${script}` : `npm run ${script}`);
 
 export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extracted[] {
@@ -55,14 +45,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
     if (!MANIFEST_FILE.test(file) || VENDORED.test(file) || isScratchPath(file)) continue;
     // Only a whole file says what the scripts are: a write, a read of it, or an edit with the file it
     // started from (the host records it) and the change applied.
-    const text =
-      e.name === 'Write'
-        ? String(input?.['content'] ?? '')
-        : e.name === 'Read'
-          ? e.result.text
-          : e.name === 'Edit'
-            ? editedText(e.result.structured, input)
-            : '';
+    const text = fileText(e);
     const found = packageScripts(text);
     if (found) latest.set(file, { found, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
   }

@@ -1,0 +1,35 @@
+/**
+ * A file's text as a tool call showed it: what a Write wrote, what a Read returned (its `cat -n` line
+ * numbers kept, so parts read apart can be put back in order), or the file an Edit started from (the
+ * host records it) with the edit applied. '' when the call does not show the file.
+ */
+import type { TranscriptEntry } from '../../core/transcript.ts';
+
+type ToolCall = Extract<TranscriptEntry, { kind: 'tool_call' }>;
+
+/** The whole file after an edit: the original the host recorded, with the edit applied; '' when unknown. */
+export function editedText(structured: unknown, input: Record<string, unknown> | null): string {
+  const original = (structured as Record<string, unknown> | null)?.['originalFile'];
+  const from = input?.['old_string'];
+  const to = input?.['new_string'];
+  if (typeof original !== 'string' || typeof from !== 'string' || typeof to !== 'string' || from === '')
+    return '';
+  if (!original.includes(from)) return '';
+  return input?.['replace_all'] === true ? original.split(from).join(to) : original.replace(from, () => to);
+}
+
+/** The text of the file `e` wrote, read or edited ('' when it shows none). */
+export function fileText(e: ToolCall): string {
+  if (!e.result || e.result.isError) return '';
+  const input = e.input as Record<string, unknown> | null;
+  if (e.name === 'Write') return String(input?.['content'] ?? '');
+  if (e.name === 'Read') return e.result.text;
+  if (e.name === 'Edit') return editedText(e.result.structured, input);
+  return '';
+}
+
+/** The path a file tool call is about ('' when none). */
+export function filePath(e: ToolCall): string {
+  const input = e.input as Record<string, unknown> | null;
+  return typeof input?.['file_path'] === 'string' ? input['file_path'] : '';
+}
