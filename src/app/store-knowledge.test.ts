@@ -258,6 +258,25 @@ describe('knowledge stored through the mutation path', () => {
     ]);
   });
 
+  it('grows the one git-hooks convention of a runner, and retires the per-hook ones an older version stored', () => {
+    const hooks = (facts: string[], subject: string) =>
+      draftOf(`Git hooks (lefthook): ${facts.join('; ')}`, {
+        type: 'convention',
+        facts,
+        subject,
+        trust: 'repository',
+      });
+    const old = put('s1', [hooks(['hook: pre-commit', 'check: lint'], 'rule:git-hook:pre-commit')]).ids[0];
+    const [made] = put('s2', [
+      hooks(['runner: lefthook', 'pre-commit: lint'], 'rule:git-hooks:lefthook'),
+    ]).ids;
+    put('s3', [hooks(['runner: lefthook', 'pre-push: build, typecheck'], 'rule:git-hooks:lefthook')]);
+    expect(store.observations.get(old as never)?.status).toBe('superseded');
+    const now = store.observations.get(made as never);
+    expect(now?.title).toBe('Git hooks (lefthook): pre-commit runs lint; pre-push runs build, typecheck');
+    expect(now?.pinned).toBe(true);
+  });
+
   it('lets a newer rule on the same subject supersede the older one (with a link), and merges the same rule said again', () => {
     put('s1', [draftOf('Always store prices as integer cents', { type: 'preference' })]);
     put('s2', [draftOf('Always store prices as integer cents.', { type: 'preference' })]);

@@ -204,8 +204,8 @@ export function storeKnowledge(
       ) {
         create(m, d, existing.id);
         report.superseded++;
-      } else if (subject.startsWith('rule:git-hook:')) {
-        // The same git hook seen running other checks: its convention lists them all.
+      } else if (subject.startsWith('rule:git-hooks:')) {
+        // The same git hooks seen running other checks: their convention lists them all.
         const patch = mergedGitHookRule(existing, d);
         if (patch) edit(existing, patch, m);
         merge(existing, m);
@@ -233,7 +233,12 @@ export function storeKnowledge(
         }
       }
     }
-    create(m);
+    const id = create(m);
+    // A store written before the hooks of a runner were one convention: its per-hook ones give way.
+    if (subject.startsWith('rule:git-hooks:'))
+      for (const older of store.observations.pinned(projectId, 300))
+        if ((older.subject ?? '').startsWith('rule:git-hook:') && store.memory.supersede(older.id, id, ctx))
+          report.superseded++;
   };
 
   /** A later run of the same purpose passed: the failures it covers are closed (a gotcha, or archived). */

@@ -45,20 +45,27 @@ describe('rules of the project', () => {
     expect(gitHookRuns('✓ built in 48s\n✔ Generated Prisma Client')).toEqual([]);
   });
 
-  it('makes one convention per git hook, attributed to it, only from commits and pushes', () => {
+  it('makes one convention of the git hooks a runner ran, attributed to them, only from commits and pushes', () => {
+    const prePush = '│ 🥊 lefthook v1.12.3  hook: pre-push │\n┃  build ❯ \n┃  typecheck ❯ \n';
     const found = extractProjectRules([
       prompt('commit it'),
       bash('git add -A && git commit -m "fix: prisma files"', LEFTHOOK, true),
       bash('cat lefthook-output.txt', LEFTHOOK),
+      bash('git push', prePush),
     ]);
     expect(found.map((x) => [x.draft.type, x.draft.title, x.draft.subject])).toEqual([
       [
         'convention',
-        'Git pre-commit hook (lefthook) runs biome-fix, biome-format-check, biome-lint',
-        'rule:git-hook:pre-commit',
+        'Git hooks (lefthook): pre-commit runs biome-fix, biome-format-check, biome-lint; pre-push runs build, typecheck',
+        'rule:git-hooks:lefthook',
       ],
     ]);
-    expect(found[0]?.draft.facts).toContain('source: the git pre-commit hook (lefthook)');
+    expect(found[0]?.draft.facts).toEqual([
+      'source: the git hooks (lefthook)',
+      'runner: lefthook',
+      'pre-commit: biome-fix, biome-format-check, biome-lint',
+      'pre-push: build, typecheck',
+    ]);
   });
 
   it('lists every check a git hook was seen running, across runs', () => {
@@ -67,12 +74,12 @@ describe('rules of the project', () => {
       bash('git push', prePush('build'), true),
       bash('git push --force-with-lease', prePush('typecheck')),
     ]);
-    expect(found.map((x) => x.draft.title)).toEqual(['Git pre-push hook (lefthook) runs build, typecheck']);
+    expect(found.map((x) => x.draft.title)).toEqual(['Git hooks (lefthook): pre-push runs build, typecheck']);
     // Seen again later (another read): the stored convention grows.
     const stored = found[0]?.draft ?? { facts: [] };
     const later = extractProjectRules([bash('git push', prePush('test'))])[0]?.draft ?? { facts: [] };
     expect(mergedGitHookRule(stored, later)?.title).toBe(
-      'Git pre-push hook (lefthook) runs build, typecheck, test',
+      'Git hooks (lefthook): pre-push runs build, typecheck, test',
     );
     expect(mergedGitHookRule(stored, stored)).toBeNull();
   });

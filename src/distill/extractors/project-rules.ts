@@ -100,37 +100,56 @@ export function rulesInFile(content: string): string[] {
 
 const RULE_FILE = /(?:^|[\\/])((?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md)$/i;
 
-const checksOf = (facts: readonly string[]) =>
-  facts.flatMap((f) => (f.startsWith('check: ') ? [f.slice(7)] : []));
+const HOOK_ORDER = ['pre-commit', 'commit-msg', 'pre-push'];
 
-/** A git hook's convention: which checks committing (or pushing) must pass, attributed to the hook. */
-export function gitHookRule(hook: string, runner: string, checks: readonly string[]) {
-  const when = hook === 'pre-push' ? 'pushing' : hook === 'commit-msg' ? 'a commit message' : 'committing';
+/** Each hook's checks from a git-hooks convention's facts ("pre-commit: biome-fix, lint"). */
+function hookChecks(facts: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of facts) {
+    const m = /^([a-z][\w-]*): (.+)$/.exec(f);
+    if (!m?.[1] || !m[2] || !/^(?:pre|post|commit|prepare)-/.test(m[1])) continue;
+    out.set(m[1], unique([...(out.get(m[1]) ?? []), ...m[2].split(', ')]));
+  }
+  return out;
+}
+
+/**
+ * The project's git hooks as one convention per hook runner: which checks committing, a commit
+ * message and pushing must pass, attributed to the hooks.
+ */
+export function gitHookRule(runner: string, hooks: ReadonlyMap<string, readonly string[]>) {
+  const order = [...hooks.keys()].sort(
+    (a, b) => (HOOK_ORDER.indexOf(a) + 1 || 9) - (HOOK_ORDER.indexOf(b) + 1 || 9) || a.localeCompare(b),
+  );
+  const said = order.map((h) => `${h} runs ${(hooks.get(h) ?? []).join(', ') || 'checks'}`);
   return {
-    title: clipWords(`Git ${hook} hook (${runner}) runs ${checks.join(', ') || 'checks'}`, 120),
-    narrative: `The repository's ${hook} hook (${runner}) runs on ${when}: ${checks.join(', ') || 'its checks'}.`,
+    title: clipWords(`Git hooks (${runner}): ${said.join('; ')}`, 160),
+    narrative: `The repository's git hooks (${runner}): ${said.join('; ')}.`,
     facts: [
-      `source: the git ${hook} hook (${runner})`,
-      `hook: ${hook}`,
+      `source: the git hooks (${runner})`,
       `runner: ${runner}`,
-      ...checks.map((c) => `check: ${c}`),
+      ...order.map((h) => `${h}: ${(hooks.get(h) ?? []).join(', ')}`),
     ],
   };
 }
 
-/** The same git hook seen again with checks not seen before: its convention lists them all; null when nothing is new. */
+/** The git hooks seen again with checks not seen before: the convention lists them all; null when nothing is new. */
 export function mergedGitHookRule(
   existing: { facts: readonly string[] },
   seen: { facts: readonly string[] },
 ): ReturnType<typeof gitHookRule> | null {
-  const before = checksOf(existing.facts);
-  const checks = unique([...before, ...checksOf(seen.facts)]);
-  if (checks.length === before.length) return null;
-  const fact = (key: string) =>
+  const before = hookChecks(existing.facts);
+  const after = hookChecks(seen.facts);
+  const merged = new Map(before);
+  for (const [hook, checks] of after) merged.set(hook, unique([...(merged.get(hook) ?? []), ...checks]));
+  const count = (m: ReadonlyMap<string, readonly string[]>) =>
+    [...m.values()].reduce((n, c) => n + c.length, 0);
+  if (count(merged) === count(before)) return null;
+  const runner =
     [...existing.facts, ...seen.facts]
-      .map((f) => (f.startsWith(`${key}: `) ? f.slice(key.length + 2) : ''))
-      .find(Boolean) ?? '';
-  return gitHookRule(fact('hook') || 'pre-commit', fact('runner') || 'git', checks);
+      .map((f) => (f.startsWith('runner: ') ? f.slice(8) : ''))
+      .find(Boolean) ?? 'git';
+  return gitHookRule(runner, merged);
 }
 
 /** Every rule of the project the entries state (see the module comment). */
@@ -236,20 +255,23 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
     ].join('\n');
     if (e.name === 'Bash' && /\bgit\s+(?:\S+\s+)*?(?:commit|push)\b/.test(command)) {
       for (const run of gitHookRuns(output)) {
-        const x = extracted('convention', '', '', { uuid: e.result.uuid || e.uuid, at: e.at }, 0.8, {
-          concepts: ['git hook', 'gate', run.runner, run.hook],
-          subject: `rule:git-hook:${run.hook}`,
-          trust: 'repository',
-        });
-        const before = out.get(x.draft.subject ?? '');
-        const checks = unique([...checksOf(before?.draft.facts ?? []), ...run.checks]);
-        x.draft = { ...x.draft, ...gitHookRule(run.hook, run.runner, checks) };
-        out.set(
-          x.draft.subject ?? '',
-          before
-            ? { ...before, draft: { ...before.draft, ...gitHookRule(run.hook, run.runner, checks) } }
-            : x,
-        );
+        const subject = `rule:git-hooks:${run.runner}`;
+        const before = out.get(subject);
+        const hooks = hookChecks(before?.draft.facts ?? []);
+        hooks.set(run.hook, unique([...(hooks.get(run.hook) ?? []), ...run.checks]));
+        const x =
+          before ??
+          extracted('convention', '', '', { uuid: e.result.uuid || e.uuid, at: e.at }, 0.8, {
+            concepts: ['git hook', 'gate', run.runner],
+            subject,
+            trust: 'repository',
+          });
+        x.draft = {
+          ...x.draft,
+          ...gitHookRule(run.runner, hooks),
+          concepts: unique([...x.draft.concepts, run.hook]),
+        };
+        out.set(subject, x);
       }
       continue;
     }
