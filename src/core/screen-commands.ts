@@ -109,4 +109,3 @@ export function commandClause(folded: string, plain: Reach): string | null {
   }
   return null;
 }
-

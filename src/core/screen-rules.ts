@@ -46,7 +46,8 @@ interface Rule {
 }
 
 /** The text with its inline code spans blanked (same length, so indexes still line up). */
-export const withoutCodeSpans = (text: string) => text.replace(/`[^`\n]*`/g, (span) => ' '.repeat(span.length));
+export const withoutCodeSpans = (text: string) =>
+  text.replace(/`[^`\n]*`/g, (span) => ' '.repeat(span.length));
 
 const H = 'hostile' as const;
 
@@ -268,4 +269,3 @@ export function matchRules(raw: string, folded: string, severities: ReadonlySet<
   }
   return null;
 }
-
