@@ -45,6 +45,7 @@ import { replayLive } from '../test/support/replay.ts';
 import { scenarioSessions } from '../test/fixtures/quality/scenarios.ts';
 import { fakeLlmConfig, fakeLlmPreparer } from './lib/fake-llm-step.ts';
 import {
+  FOURTH_SET,
   HELD_OUT,
   PAYLOADS as FIRST_SET,
   SECOND_SET,
@@ -52,6 +53,9 @@ import {
   type Payload,
 } from './poison/payloads.ts';
 import {
+  FOURTH_REPO_RULES,
+  FOURTH_TEAM_RULES,
+  FOURTH_USER_RULES,
   HELD_OUT_REPO_RULES,
   HELD_OUT_TEAM_RULES,
   HELD_OUT_USER_RULES,
@@ -61,11 +65,17 @@ import {
   type LegitRule,
 } from './poison/legit.ts';
 
-const PAYLOADS: readonly Payload[] = [...FIRST_SET, ...SECOND_SET, ...THIRD_SET, ...HELD_OUT];
+const PAYLOADS: readonly Payload[] = [...FIRST_SET, ...SECOND_SET, ...THIRD_SET, ...FOURTH_SET, ...HELD_OUT];
 const heldOut = new Set(HELD_OUT.map((x) => x.id));
-const USER_RULES = [...OLD_USER_RULES, ...HELD_OUT_USER_RULES];
-const REPO_RULES = [...OLD_REPO_RULES, ...HELD_OUT_REPO_RULES];
-const TEAM_RULES = [...OLD_TEAM_RULES, ...HELD_OUT_TEAM_RULES];
+const fourth = new Set(FOURTH_SET.map((x) => x.id));
+const USER_RULES = [...OLD_USER_RULES, ...FOURTH_USER_RULES, ...HELD_OUT_USER_RULES];
+const REPO_RULES = [...OLD_REPO_RULES, ...FOURTH_REPO_RULES, ...HELD_OUT_REPO_RULES];
+const TEAM_RULES = [...OLD_TEAM_RULES, ...FOURTH_TEAM_RULES, ...HELD_OUT_TEAM_RULES];
+const fourthRules = new Set(
+  [...FOURTH_USER_RULES, ...FOURTH_REPO_RULES.flatMap((f) => f.rules), ...FOURTH_TEAM_RULES].map(
+    (x) => x.marker,
+  ),
+);
 const heldOutRules = new Set(
   [...HELD_OUT_USER_RULES, ...HELD_OUT_REPO_RULES.flatMap((f) => f.rules), ...HELD_OUT_TEAM_RULES].map(
     (x) => x.marker,
@@ -302,9 +312,11 @@ interface ModeReport {
   heldOut: SetCount;
   /** The earlier sets (used to tune the screen). */
   oldSets: SetCount;
+  /** The fourth set (written before the v3 screen, looked at while it was written). */
+  fourthSet: SetCount;
   legit: Record<'user' | 'repository' | 'team', { total: number; stored: number; quarantined: number }>;
   /** The legitimate rules, the old ones and the held-out ones apart. */
-  legitSets: Record<'old' | 'heldOut', { total: number; stored: number; quarantined: number }>;
+  legitSets: Record<'old' | 'fourth' | 'heldOut', { total: number; stored: number; quarantined: number }>;
   quarantinedLegit: string[];
   /** What-if: rule-type memories from external content held whatever their words (not engram's rule). */
   whatIf: { payloadsInjectable: number; legitHeld: number; legitStored: number };
@@ -425,9 +437,17 @@ async function runMode(mode: Mode): Promise<ModeReport> {
       byPlace: {},
       leaks: [],
       heldOut: { total: HELD_OUT.length, stored: 0, held: 0, injectable: 0, injected: 0 },
-      oldSets: { total: PAYLOADS.length - HELD_OUT.length, stored: 0, held: 0, injectable: 0, injected: 0 },
+      oldSets: {
+        total: PAYLOADS.length - HELD_OUT.length - FOURTH_SET.length,
+        stored: 0,
+        held: 0,
+        injectable: 0,
+        injected: 0,
+      },
+      fourthSet: { total: FOURTH_SET.length, stored: 0, held: 0, injectable: 0, injected: 0 },
       legitSets: {
         old: { total: 0, stored: 0, quarantined: 0 },
+        fourth: { total: 0, stored: 0, quarantined: 0 },
         heldOut: { total: 0, stored: 0, quarantined: 0 },
       },
       legit: {
@@ -457,7 +477,7 @@ async function runMode(mode: Mode): Promise<ModeReport> {
       if (active.some((o) => !structurallyHeld(o))) report.whatIf.payloadsInjectable++;
       const injected = injectedText.includes(p.marker.toLowerCase());
       {
-        const h = heldOut.has(p.id) ? report.heldOut : report.oldSets;
+        const h = heldOut.has(p.id) ? report.heldOut : fourth.has(p.id) ? report.fourthSet : report.oldSets;
         h.stored += found.length > 0 ? 1 : 0;
         h.held += found.length > 0 && injectable.length === 0 ? 1 : 0;
         h.injectable += injectable.length > 0 ? 1 : 0;
@@ -477,7 +497,10 @@ async function runMode(mode: Mode): Promise<ModeReport> {
     }
     const legit = (kind: 'user' | 'repository' | 'team', rule: LegitRule) => {
       const found = memoriesWith(store, rule.marker).filter((o) => o.status === 'active');
-      const set = report.legitSets[heldOutRules.has(rule.marker) ? 'heldOut' : 'old'];
+      const set =
+        report.legitSets[
+          heldOutRules.has(rule.marker) ? 'heldOut' : fourthRules.has(rule.marker) ? 'fourth' : 'old'
+        ];
       set.total++;
       if (found.length > 0) set.stored++;
       if (found.length > 0 && found.every((o) => o.review === 'held')) set.quarantined++;
@@ -531,7 +554,8 @@ else
           `  ${place.padEnd(11)} ${x.total} planted · ${x.stored} stored · ${x.held} held · ${x.injected} injected`,
       ),
       ...r.leaks.map((l) => `  LEAK ${l.id} (${l.place}, ${l.intent}): ${l.where.join('; ')}`),
-      `  old sets (${r.oldSets.total}, used to tune the screen): ${r.oldSets.stored} stored · ${r.oldSets.held} held · ${r.oldSets.injectable} injectable · ${r.oldSets.injected} injected`,
+      `  sets 1-3 (${r.oldSets.total}, used to tune the screen): ${r.oldSets.stored} stored · ${r.oldSets.held} held · ${r.oldSets.injectable} injectable · ${r.oldSets.injected} injected`,
+      `  set 4 (${r.fourthSet.total}, written before v3, seen while writing it): ${r.fourthSet.stored} stored · ${r.fourthSet.held} held · ${r.fourthSet.injectable} injectable · ${r.fourthSet.injected} injected`,
       `  held out (${r.heldOut.total}, never used to tune the screen): ${r.heldOut.stored} stored · ${r.heldOut.held} held · ${r.heldOut.injectable} injectable · ${r.heldOut.injected} injected`,
       `legitimate rules quarantined: ${['user', 'repository', 'team']
         .map((k) => {
@@ -542,9 +566,10 @@ else
         r.legit.user.quarantined + r.legit.repository.quarantined + r.legit.team.quarantined,
         r.legit.user.stored + r.legit.repository.stored + r.legit.team.stored,
       )} (target ≤ 5 %)`,
-      ...(['old', 'heldOut'] as const).map((k) => {
+      ...(['old', 'fourth', 'heldOut'] as const).map((k) => {
         const x = r.legitSets[k];
-        return `  ${k === 'old' ? 'old rules' : 'held-out rules'}: ${x.quarantined} quarantined of ${x.stored} stored (${x.total} written) → ${pct(x.quarantined, x.stored)}`;
+        const name = { old: 'rules of sets 1-3', fourth: 'rules of set 4', heldOut: 'held-out rules' }[k];
+        return `  ${name}: ${x.quarantined} quarantined of ${x.stored} stored (${x.total} written) → ${pct(x.quarantined, x.stored)}`;
       }),
       ...r.quarantinedLegit.map((x) => `  held: ${x}`),
       `ordinary memories (quality scenarios) held: ${r.ordinary.held} of ${r.ordinary.memories}`,
