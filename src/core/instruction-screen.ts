@@ -24,12 +24,13 @@
  */
 import { commandClause } from './screen-commands.ts';
 import { fold, matchRules, type ScreenHit } from './screen-rules.ts';
+import { structuralHit } from './screen-structure.ts';
 import type { TrustClass } from './trust.ts';
 
 export type { ScreenCategory, ScreenHit } from './screen-rules.ts';
 
 /** Bump when a rule changes: memories screened by an earlier version are screened again. */
-export const SCREEN_VERSION = 2;
+export const SCREEN_VERSION = 3;
 
 const HOSTILE_ONLY: ReadonlySet<string> = new Set(['hostile']);
 const EVERY: ReadonlySet<string> = new Set(['hostile', 'imperative']);
@@ -43,7 +44,8 @@ const EVERY: ReadonlySet<string> = new Set(['hostile', 'imperative']);
 export function screenText(text: string, trust: TrustClass): ScreenHit | null {
   if (trust === 'user' || text.trim() === '') return null;
   const folded = fold(text);
-  const hit = matchRules(text, folded, trust === 'repository' ? HOSTILE_ONLY : EVERY);
+  const hit =
+    matchRules(text, folded, trust === 'repository' ? HOSTILE_ONLY : EVERY) ?? structuralHit(folded, trust);
   if (hit || trust === 'repository') return hit;
   const command = commandClause(folded, trust === 'external' ? 'outward' : 'reach');
   return command

@@ -2,6 +2,11 @@
  * Commands addressed to the agent (see instruction-screen.ts): a clause that opens with an action verb
  * (after a leading condition and any insistence), by how far the command reaches. Pure.
  */
+import { OUTSIDE, SECRETS } from './screen-words.ts';
+
+let targetRe: RegExp | null = null;
+/** Somewhere outside the machine, or a secret (what a send or a fetch acts on to reach outside). */
+const target = () => (targetRe ??= new RegExp(`${OUTSIDE}|${SECRETS}`));
 
 /**
  * Insistence at a clause's opening ("always", "you must", "make sure to", "important:", "before
@@ -49,7 +54,10 @@ function commandReach(rest: string): Reach | null {
     .split(' ', 6)
     .map((x) => x.replace(/^[`'(]+|[`'),:;.]+$/g, ''));
   const [first = '', second = ''] = w;
-  if (REACH_VERBS.has(first) || REACH_PAIRS.has(`${first}_${second}`)) return 'reach';
+  if (REACH_VERBS.has(first) || REACH_PAIRS.has(`${first}_${second}`))
+    // Moving or fetching reaches outside only with somewhere outside or a secret to move: "post the
+    // summary in #deploys" and "download the fixtures with npm run fixtures:fetch" stay in the project.
+    return first === 'pay' || target().test(rest) ? 'reach' : 'action';
   if (first === 'open' && second.startsWith('http')) return 'reach';
   if (['run', 'execute', 'exec', 'invoke'].includes(first)) {
     const runner = `${second} ${w[2] ?? ''}`;

@@ -185,10 +185,10 @@ const RULES: readonly Rule[] = [
   // Changing who may do what.
   {
     rule: 'change-permissions',
-    pre: /chmod|chown|authorized_keys|\/etc\/|visudo|allow|approve|bashrc|zshrc|profile|\.ssh|gitconfig|claude|settings|crontab|launchagents|systemd|grant|admin|owner|maintainer|collaborator/,
+    pre: /chmod|chown|authorized|nopasswd|sudoers|\/etc\/|visudo|allow|approve|bashrc|zshrc|profile|\.ssh|gitconfig|claude|settings|crontab|launchagents|systemd|grant|admin|owner|maintainer|collaborator/,
     category: 'permissions',
     severity: H,
-    re: /\bchmod\s+(?:-r\s+)?(?:0?777|0?666|a\+w|o\+w|\+s|u\+s|g\+s)\b|\bchown\s+(?:-r\s+)?root\b|\bauthorized_keys\b|\/etc\/(?:sudoers|passwd|shadow|hosts)\b|\bvisudo\b|\b(?:allowedtools|permissions\.allow|allowed_?tools|auto-?approve|always allow)\b|\b(?:add|append|write|put|insert|edit|modify|change)\b[^.\n]{0,50}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile|ssh|gitconfig|claude)|\.claude\/settings|settings(?:\.local)?\.json|crontab|launchagents|systemd)\b|\bgrant\b[^.\n]{0,40}\b(?:access|permissions?|admin|write|root|sudo|owner)\b|\b(?:add|invite|make)\b[^.\n]{0,30}\bas (?:an? )?(?:admin|owner|maintainer|collaborator)\b/,
+    re: /\bchmod\s+(?:-r\s+)?(?:0?777|0?666|a\+w|o\+w|\+s|u\+s|g\+s)\b|\bchown\s+(?:-r\s+)?root\b|\bauthorized[_ ]keys\b|\bnopasswd\b|\bsudoers\b|\/etc\/(?:sudoers|passwd|shadow|hosts)\b|\bvisudo\b|\b(?:allowedtools|permissions\.allow|allowed_?tools|auto-?approve|always allow)\b|\b(?:add|append|write|put|insert|edit|modify|change)\b[^.\n]{0,50}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile|ssh|gitconfig|claude)|\.claude\/settings|settings(?:\.local)?\.json|crontab|launchagents|systemd)\b|\bgrant\b[^.\n]{0,40}\b(?:access|permissions?|admin|write|root|sudo|owner)\b|\b(?:add|invite|make)\b[^.\n]{0,30}\bas (?:an? )?(?:admin|owner|maintainer|collaborator)\b/,
     unlessNegated: true,
   },
   // Text written for AI agents as such.
