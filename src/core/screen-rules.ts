@@ -179,16 +179,16 @@ const RULES: readonly Rule[] = [
     pre: /--|bypasspermissions|tls_reject|ssl/,
     category: 'disable-safety',
     severity: H,
-    re: /--no-verify\b|--dangerously-skip-permissions|\bbypasspermissions\b|--permission-mode\s+bypass|--no-sandbox\b|--insecure\b|--trusted-host\b|--disable-web-security|node_tls_reject_unauthorized\s*=\s*['"]?0|git_ssl_no_verify|strict-ssl\s*(?:=|\s)\s*false|--allow-unauthenticated|sslverify\s*=?\s*false/,
+    re: /--no-verify\b|--dangerously-skip-permissions|\bbypasspermissions\b|--permission-mode\s+bypass|--no-sandbox\b|--insecure\b|--trusted-host\b|--disable-web-security|node_tls_reject_unauthorized\s*=\s*['"]?0|git_ssl_no_verify|strict-ssl\b[^.\n]{0,12}\bfalse\b|--allow-unauthenticated|sslverify\s*=?\s*false/,
     unlessNegated: true,
   },
   // Changing who may do what.
   {
     rule: 'change-permissions',
-    pre: /chmod|chown|authorized|nopasswd|sudoers|\/etc\/|visudo|allow|approve|bashrc|zshrc|profile|\.ssh|gitconfig|claude|settings|crontab|launchagents|systemd|grant|admin|owner|maintainer|collaborator/,
+    pre: /chmod|chown|authorized|nopasswd|sudo|\/etc\/|visudo|allow|approve|bashrc|zshrc|profile|\.ssh|gitconfig|claude|settings|crontab|launchagents|systemd|grant|admin|owner|maintainer|collaborator/,
     category: 'permissions',
     severity: H,
-    re: /\bchmod\s+(?:-r\s+)?(?:0?777|0?666|a\+w|o\+w|\+s|u\+s|g\+s)\b|\bchown\s+(?:-r\s+)?root\b|\bauthorized[_ ]keys\b|\bnopasswd\b|\bsudoers\b|\/etc\/(?:sudoers|passwd|shadow|hosts)\b|\bvisudo\b|\b(?:allowedtools|permissions\.allow|allowed_?tools|auto-?approve|always allow)\b|\b(?:add|append|write|put|insert|edit|modify|change)\b[^.\n]{0,50}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile|ssh|gitconfig|claude)|\.claude\/settings|settings(?:\.local)?\.json|crontab|launchagents|systemd)\b|\bgrant\b[^.\n]{0,40}\b(?:access|permissions?|admin|write|root|sudo|owner)\b|\b(?:add|invite|make)\b[^.\n]{0,30}\bas (?:an? )?(?:admin|owner|maintainer|collaborator)\b/,
+    re: /\bchmod\s+(?:-r\s+)?(?:0?777|0?666|a\+w|o\+w|\+s|u\+s|g\+s)\b|\bchown\s+(?:-r\s+)?root\b|\bauthorized[_ ]keys\b|\bnopasswd\b|\bsudoers\b|\bpasswordless sudo\b|\bsudo without (?:a |any )?password\b|\/etc\/(?:sudoers|passwd|shadow|hosts)\b|\bvisudo\b|\b(?:allowedtools|permissions\.allow|allowed_?tools|auto-?approve|always allow)\b|\b(?:add|append|write|put|insert|edit|modify|change)\b[^.\n]{0,50}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile|ssh|gitconfig|claude)|\.claude\/settings|settings(?:\.local)?\.json|crontab|launchagents|systemd)\b|\bgrant\b[^.\n]{0,40}\b(?:access|permissions?|admin|write|root|sudo|owner)\b|\b(?:add|invite|make)\b[^.\n]{0,30}\bas (?:an? )?(?:admin|owner|maintainer|collaborator)\b/,
     unlessNegated: true,
   },
   // Text written for AI agents as such.

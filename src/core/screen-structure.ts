@@ -14,11 +14,13 @@ import {
   AUTHORITY,
   CODE_THING,
   CONTRAST,
+  DEPENDENCY,
   DISABLE,
   EXECUTE,
   MODALITY,
   OUTSIDE,
   PRINCIPAL,
+  REPOINT,
   SAFETY_GATE,
   SECRETS,
   TRANSFER,
@@ -65,13 +67,17 @@ const conceal = lazy(
     String.raw`(?:\bleav(?:e|es|ing)\b[^.;\n]{0,40}?\bout\b|\bomit\w*|\bwithh(?:o|e)ld\w*|\bhid(?:e|es|ing|den)\b|\bconceal\w*|\bkeep\w*\b[^.;\n]{0,30}?\b(?:quiet|secret|hidden|private|to (?:yourself|themselves))\b|\b(?:no need|not necessary|unnecessary) to (?:mention|tell|bring)\w*)[^.;\n]{0,60}?\b(?:from|to|with|for)\s+${PRINCIPAL}`,
 );
 const addressed = lazy(() => String.raw`(?:${AGENTS}|${AN_AGENT})[^.;\n]{0,40}?\b${MODALITY}\b`);
-const vocative = lazy(() => String.raw`^(?:(?:dear|to|attention|hey|note to|for) )?(?:${AGENTS})\s*[:,]`);
+/** Agents called on at a sentence's opening ("Coding assistants, …", "NOTICE TO AI SYSTEMS: …"). */
+const vocative = lazy(() => String.raw`^(?:[\w-]+ ){0,3}?(?:${AGENTS})\s*[:,]`);
 const disable = lazy(() => String.raw`${verbsRe(DISABLE)}[^.;\n]{0,50}?${SAFETY_GATE}`);
 /** The same, the verb as a command (its base form opening the clause, or after "is to"). */
 const disableNow = lazy(
   () =>
     String.raw`(?:^|[,:]\s*|\b(?:is|are) to |\bjust |\bthen |\band )(?:${DISABLE.join('|')})\b[^.;\n]{0,50}?${SAFETY_GATE}`,
 );
+
+const repoint = lazy(() => verbsRe(REPOINT));
+const dependency = lazy(() => DEPENDENCY);
 
 const at = (re: RegExp, s: string) => re.exec(s)?.index ?? -1;
 
@@ -98,6 +104,16 @@ const CHECKS: readonly Check[] = [
       if (!verb || !place || Math.abs(place.index - verb.index) > 90) return -1;
       const near = s.slice(Math.min(verb.index, place.index), Math.max(verb.index, place.index) + 60);
       return codeThing().test(near) || privileged.test(s) ? verb.index : -1;
+    },
+  },
+  {
+    // A dependency repointed at a source outside (a fork, a mirror, another registry).
+    rule: 'dependency-repointed',
+    category: 'remote-code',
+    below: ALL,
+    find: (s) => {
+      const verb = repoint().exec(s);
+      return verb && dependency().test(s) && outside().test(s) ? verb.index : -1;
     },
   },
   {

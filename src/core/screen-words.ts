@@ -75,6 +75,7 @@ export const TRANSFER = [
   'stream',
   'beam',
   'deliver',
+  'put',
 ];
 
 /** Running code. */
@@ -135,7 +136,7 @@ export const AUTHORITY = [
 export const OUTSIDE = String.raw`(?:\b(?:https?|s3|gs|ftps?|sftp|ssh|rsync|wss?|az|r2):\/\/(?!(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[::1\]))\S+|(?<![\w@.-])(?!localhost\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|xyz|ru|cn|top|site|info|co|me|sh|cc|tk|link|click|online|example|cloud|ai|biz|us|uk|de|tech|host|pw|ws|zip)\b(?![.\w-]*\.(?:ts|js|json|md|py|rs|go|yml|yaml|toml|lock)\b)(?::\S+|\/\S*)?|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|\b(?!(?:127|10|0)\.)(?!192\.168\.)\d{1,3}(?:\.\d{1,3}){3}\b)`;
 
 /** A secret, or where secrets live. */
-export const SECRETS = String.raw`(?:\b(?:secrets?|credentials?|passwords?|passphrases?|passwd|tokens?|cookies|keychain|wallet|seed phrase|shell history|bash history|private keys?|(?:ssh|deploy|signing|api|access|secret|gpg|pgp|master|root|service account|encryption)[ _-]?(?:keys?|certs?|certificates?|keypairs?)|pem files?|\.pem|id_rsa|id_ed25519|kube ?config)\b|~?\/?\.(?:env|ssh|aws|npmrc|netrc|pypirc|docker\/config\.json|kube|gnupg|bash_history|zsh_history|git-credentials)\b|\bprocess\.env\b|\bprintenv\b|\benv(?:ironment)? (?:variables|vars|file)\b|\b[a-z0-9]+_[a-z0-9_]*(?:token|secret|password|passwd|api_?key|private_?key)\b)`;
+export const SECRETS = String.raw`(?:\b(?:secrets?|credentials?|passwords?|passphrases?|passwd|tokens?|cookies|keychain|wallet|seed phrase|shell history|bash history|private keys?|(?:ssh|deploy|signing|api|access|secret|gpg|pgp|master|root|service account|encryption)[ _-]?(?:keys?|certs?|certificates?|keypairs?)|pem files?|\.pem|id_rsa|id_ed25519|kube ?config)\b|~?\/?\.(?:env|ssh|aws|azure|npmrc|netrc|pypirc|docker\/config\.json|kube|gnupg|bash_history|zsh_history|git-credentials|config\/(?:gcloud|gh|hub|op|doctl|heroku))\b|\bapplication_default_credentials\b|\bprocess\.env\b|\bprintenv\b|\benv(?:ironment)? (?:variables|vars|file)\b|\b[a-z0-9]+_[a-z0-9_]*(?:token|secret|password|passwd|api_?key|private_?key)\b)`;
 
 /** Something fetched from elsewhere to be run: a script or an installer by its name or path. */
 export const CODE_THING = String.raw`(?:\.(?:sh|bash|zsh|ps1|bat|cmd|py|pl|rb|js|mjs|exe|msi|pkg|dmg|deb|rpm|appimage|bin|run)\b|\b(?:installers?|install scripts?|setup scripts?|bootstrap(?:per)? scripts?|scripts?|one-liners?|oneliners?|binar(?:y|ies)|snippets?|payloads?|executables?|rc files?|shell rc|dotfiles?)\b|\/(?:install|setup|bootstrap|init|get|fix|repair|latest)\b)`;
@@ -150,7 +151,7 @@ export const AGENTS = String.raw`(?:\b(?:ai|automated|autonomous|coding|llm|gpt|
 export const AN_AGENT = String.raw`(?:\b(?:claude|copilot|chatgpt|codex|gemini|cursor|devin)\b(?! (?:code|cli|hooks?|settings|desktop|app|api|sdk)\b)|\b(?:the|this|any|every|an?) (?:assistant|agent|llm|ai)\b)`;
 
 /** Requests, wishes and obligations put to a subject. */
-export const MODALITY = String.raw`(?:must|should|shall|need to|needs to|have to|has to|ought to|are to|is to|(?:are|is) (?:\w+ )?(?:requested|asked|expected|required|instructed|supposed|encouraged|invited|told|meant) to)`;
+export const MODALITY = String.raw`(?:must|should|shall|need to|needs to|have to|has to|ought to|are to|is to|(?:are|is) (?:\w+ )?(?:requested|asked|expected|required|instructed|supposed|encouraged|invited|told|meant|advised|urged|recommended) (?:not )?to)`;
 
 /** The user, as the one whose word counts. */
 export const PRINCIPAL = String.raw`(?:\b(?:the|your|its|their|his|her) (?:user|human|developer|operator|owner|engineer|programmer|person at the keyboard)s?\b|\bwhoever\b|\banyone (?:at the keyboard|typing|in the (?:chat|session))\b|\bthe person (?:you are|you're|it is|they are) (?:helping|working with|working for)\b|\b(?:the )?(?:prompt|chat|conversation|session)\b|\buser(?:'s)? (?:instructions|requests|prompts?)\b|\bthe developer\b|\bthe user\b)`;
@@ -160,3 +161,21 @@ export const CONTRAST = String.raw`(?:\bover\b|\binstead of\b|\brather than\b|\b
 
 /** What protects the user or the project from a bad change. */
 export const SAFETY_GATE = String.raw`(?:\b(?:pre-commit|pre-push|commit-msg|git|husky|lefthook|security|safety) hooks?\b|\.husky\b|\.git\/hooks\b|\blefthook\b|\bpre-commit\b|\bbranch protection\b|\bprotected branch(?:es)?\b|\brequired (?:reviews?|checks?|status checks?)\b|\bcode review\b|\breview requirement\b|\b(?:lint|ci|test|security) (?:steps?|gates?|checks?|jobs?)\b|\bsignature (?:checks?|verification)\b|\b(?:ssl|tls|certificate) (?:verification|checks?|validation)\b|\bsandbox(?:ing)?\b|\bpermission (?:prompts?|checks?)\b|\b(?:2fa|mfa|two-factor)\b|\bfirewall\b|\bantivirus\b|\baudit logs?\b|\bquarantine\b|\bguardrails?\b)`;
+
+/** Where a dependency comes from: repointing one at another source is running code from there. */
+export const REPOINT = [
+  'point',
+  'repoint',
+  'switch',
+  'swap',
+  'replace',
+  'redirect',
+  'resolve',
+  'override',
+  'alias',
+  'pin',
+  'move',
+];
+
+/** A dependency, a package or where packages come from. */
+export const DEPENDENCY = String.raw`\b(?:dependenc(?:y|ies)|devdependenc(?:y|ies)|packages?|modules?|libraries|library|registry|resolutions?|overrides|lockfile|requirements(?:\.txt)?|package\.json|gemfile|go\.mod|cargo\.toml)\b`;
