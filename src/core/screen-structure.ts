@@ -10,7 +10,6 @@
  */
 import {
   AGENTS,
-  AN_AGENT,
   AUTHORITY,
   CODE_THING,
   CONTRAST,
@@ -66,7 +65,9 @@ const conceal = lazy(
   () =>
     String.raw`(?:\bleav(?:e|es|ing)\b[^.;\n]{0,40}?\bout\b|\bomit\w*|\bwithh(?:o|e)ld\w*|\bhid(?:e|es|ing|den)\b|\bconceal\w*|\bkeep\w*\b[^.;\n]{0,30}?\b(?:quiet|secret|hidden|private|to (?:yourself|themselves))\b|\b(?:no need|not necessary|unnecessary) to (?:mention|tell|bring)\w*)[^.;\n]{0,60}?\b(?:from|to|with|for)\s+${PRINCIPAL}`,
 );
-const addressed = lazy(() => String.raw`(?:${AGENTS}|${AN_AGENT})[^.;\n]{0,40}?\b${MODALITY}\b`);
+// Agents as a group only: one named agent in prose ("the agent needs to be adaptive", "the AI
+// responses should stream") is how people write about agents, not to them.
+const addressed = lazy(() => String.raw`${AGENTS}[^.;\n]{0,40}?\b${MODALITY}\b`);
 /** Agents called on at a sentence's opening ("Coding assistants, …", "NOTICE TO AI SYSTEMS: …"). */
 const vocative = lazy(() => String.raw`^(?:[\w-]+ ){0,3}?(?:${AGENTS})\s*[:,]`);
 const disable = lazy(() => String.raw`${verbsRe(DISABLE)}[^.;\n]{0,50}?${SAFETY_GATE}`);

@@ -130,10 +130,12 @@ export const AUTHORITY = [
 
 /**
  * A place outside the machine: a URL of any scheme (`https://`, `s3://`, `ftp://`, `ssh://`), a host
- * name with a public suffix, an e-mail address, a public IP address, a `host:path` copy target.
+ * name with a public suffix (not one that is also a file's extension: `run.sh`, `notes.app`, `a.cc`,
+ * `x.zip` are files; and not after a slash: `./run.sh`), an e-mail address, a public IP address, a
+ * `host:path` copy target.
  * Loopback and private addresses are the machine's own (`localhost`, `127.…`, `10.…`, `192.168.…`).
  */
-export const OUTSIDE = String.raw`(?:\b(?:https?|s3|gs|ftps?|sftp|ssh|rsync|wss?|az|r2):\/\/(?!(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[::1\]))\S+|(?<![\w@.-])(?!localhost\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|xyz|ru|cn|top|site|info|co|me|sh|cc|tk|link|click|online|example|cloud|ai|biz|us|uk|de|tech|host|pw|ws|zip)\b(?![.\w-]*\.(?:ts|js|json|md|py|rs|go|yml|yaml|toml|lock)\b)(?::\S+|\/\S*)?|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|\b(?!(?:127|10|0)\.)(?!192\.168\.)\d{1,3}(?:\.\d{1,3}){3}\b)`;
+export const OUTSIDE = String.raw`(?:\b(?:https?|s3|gs|ftps?|sftp|ssh|rsync|wss?|az|r2):\/\/(?!(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[::1\]))\S+|(?<![\w@.\/~-])(?!localhost\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|xyz|ru|cn|top|site|info|co|me|tk|link|click|online|example|cloud|ai|biz|us|uk|de|tech|host|pw|ws)\b(?![.\w-]*\.(?:ts|js|json|md|py|rs|go|yml|yaml|toml|lock)\b)(?::\S+|\/\S*)?|\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|\b(?!(?:127|10|0)\.)(?!192\.168\.)\d{1,3}(?:\.\d{1,3}){3}\b)`;
 
 /** A secret, or where secrets live. */
 export const SECRETS = String.raw`(?:\b(?:secrets?|credentials?|passwords?|passphrases?|passwd|tokens?|cookies|keychain|wallet|seed phrase|shell history|bash history|private keys?|(?:ssh|deploy|signing|api|access|secret|gpg|pgp|master|root|service account|encryption)[ _-]?(?:keys?|certs?|certificates?|keypairs?)|pem files?|\.pem|id_rsa|id_ed25519|kube ?config)\b|~?\/?\.(?:env|ssh|aws|azure|npmrc|netrc|pypirc|docker\/config\.json|kube|gnupg|bash_history|zsh_history|git-credentials|config\/(?:gcloud|gh|hub|op|doctl|heroku))\b|\bapplication_default_credentials\b|\bprocess\.env\b|\bprintenv\b|\benv(?:ironment)? (?:variables|vars|file)\b|\b[a-z0-9]+_[a-z0-9_]*(?:token|secret|password|passwd|api_?key|private_?key)\b)`;
@@ -146,9 +148,6 @@ export const CODE_THING = String.raw`(?:\.(?:sh|bash|zsh|ps1|bat|cmd|py|pl|rb|js
  * bots", "assistants", "language models") or a named agent product (not the product's CLI or hooks).
  */
 export const AGENTS = String.raw`(?:\b(?:ai|automated|autonomous|coding|llm|gpt|documentation|docs|chat)[ -](?:agents?|assistants?|models?|tools?|contributors?|readers?|crawlers?|bots?|helpers?|systems?)\b|\b(?:assistants|agents|llms|language models|chatbots)\b)`;
-
-/** One agent, named or as "the assistant" (not the product's CLI, hooks or settings). */
-export const AN_AGENT = String.raw`(?:\b(?:claude|copilot|chatgpt|codex|gemini|cursor|devin)\b(?! (?:code|cli|hooks?|settings|desktop|app|api|sdk)\b)|\b(?:the|this|any|every|an?) (?:assistant|agent|llm|ai)\b)`;
 
 /** Requests, wishes and obligations put to a subject. */
 export const MODALITY = String.raw`(?:must|should|shall|need to|needs to|have to|has to|ought to|are to|is to|(?:are|is) (?:\w+ )?(?:requested|asked|expected|required|instructed|supposed|encouraged|invited|told|meant|advised|urged|recommended) (?:not )?to)`;
