@@ -7,6 +7,8 @@ import { OUTSIDE, SECRETS } from './screen-words.ts';
 let targetRe: RegExp | null = null;
 /** Somewhere outside the machine, or a secret (what a send or a fetch acts on to reach outside). */
 const target = () => (targetRe ??= new RegExp(`${OUTSIDE}|${SECRETS}`));
+/** A cheap first look for `target` (a dot, an at sign, a scheme or a secret's word part). */
+const TARGET_CUE = /[./@]|secret|credential|passw|token|key|cookie|keychain|wallet|seed|history|printenv|env/;
 
 /**
  * Insistence at a clause's opening ("always", "you must", "make sure to", "important:", "before
@@ -57,7 +59,7 @@ function commandReach(rest: string): Reach | null {
   if (REACH_VERBS.has(first) || REACH_PAIRS.has(`${first}_${second}`))
     // Moving or fetching reaches outside only with somewhere outside or a secret to move: "post the
     // summary in #deploys" and "download the fixtures with npm run fixtures:fetch" stay in the project.
-    return first === 'pay' || target().test(rest) ? 'reach' : 'action';
+    return first === 'pay' || (TARGET_CUE.test(rest) && target().test(rest)) ? 'reach' : 'action';
   if (first === 'open' && second.startsWith('http')) return 'reach';
   if (['run', 'execute', 'exec', 'invoke'].includes(first)) {
     const runner = `${second} ${w[2] ?? ''}`;

@@ -33,9 +33,61 @@ interface Check {
   category: ScreenCategory;
   /** The trusts it applies to (below the user's). */
   below: ReadonlySet<TrustClass>;
+  /**
+   * Cheap first looks (literal word parts, no backtracking) the sentence must all pass before `find`
+   * runs: the hook screens lines in a fresh process, where compiling the word classes' expressions
+   * costs milliseconds, so most sentences never make them.
+   */
+  cues: readonly (readonly string[])[];
   /** The index in the sentence where it holds, or -1. */
   find: (s: string) => number;
 }
+
+/**
+ * The cues: word parts one of which every member of a class holds (kept in step with screen-words.ts).
+ * Plain substrings, not expressions: a fresh process pays nothing to compile them.
+ */
+/**
+ * A cue's parts, each that opens with a letter to be found at a word's start (after a space); with
+ * `inWords`, anywhere (a secret's word is often part of a name: `github_token`, `db_password`).
+ */
+const parts = (list: string, inWords = false) =>
+  list.split('|').map((w) => (!inWords && /^[a-z]/.test(w) ? ` ${w}` : w));
+const CUE = {
+  outside: parts(
+    '://|@|.com|.net|.org|.io|.dev|.xyz|.ru|.cn|.top|.site|.info|.co|.me|.tk|.link|.click|.online|.example|.cloud|.ai|.biz|.us|.uk|.de|.tech|.host|.pw|.ws|0.|1.|2.|3.|4.|5.|6.|7.|8.|9.',
+  ),
+  secret: parts(
+    'secret|credential|passw|passphrase|token|key|cookie|wallet|seed phrase|history|.pem|id_rsa|id_ed|kube|.env|.ssh|.aws|.azure|npmrc|netrc|pypirc|docker|gnupg|.config|printenv|env',
+    true,
+  ),
+  transfer: parts(
+    'send|sent|mail|email|e-mail|upload|post|cop|mirror|sync|rsync|forward|transmit|shar|attach|paste|submit|scp|back|exfiltrat|leak|archiv|dump|stream|beam|deliver|put',
+  ),
+  execute: parts('run|ran|exec|source|eval|launch|invok|pipe|install'),
+  repoint: parts('point|switch|swap|replac|redirect|resolv|overrid|alias|pin|mov'),
+  dependency: parts(
+    'depend|devdepend|package|module|librar|registr|resolution|override|lockfile|requirements|gemfile|go.mod|cargo',
+  ),
+  authority: parts(
+    'answer|report|listen|obey|follow|defer|orders|instructions|direction|outrank|overrid|overrul|supersed|trump|priorit|authoritative|precedence',
+  ),
+  principal: parts(
+    'user|human|developer|operator|owner|engineer|programmer|whoever|anyone|person|prompt|chat|conversation|session',
+  ),
+  conceal: parts('leav|omit|withh|hid|conceal|keep|no need|necessary'),
+  agents: parts('agent|assistant|model|tool|contributor|reader|crawler|bot|chatbot|helper|system|llm'),
+  disable: parts(
+    'disabl| off|remov|delet| out|skip|bypass|drop|deactivat|suppress|circumvent|around|kill|uninstall|strip|lift|relax|loosen|weaken',
+  ),
+  gate: parts(
+    'hook|/hook|husky|.husky|lefthook|pre-commit|protect|review|check|status|step|gate|job|signature|ssl|tls|certificate|sandbox|permission|2fa|mfa|two-factor|firewall|antivirus|audit|quarantine|guardrail',
+  ),
+};
+/** Whether `padded` (a sentence as `words` gives it) holds a part of `cue`. */
+const holds = (padded: string, cue: readonly string[]) => cue.some((w) => padded.includes(w));
+/** A sentence with a space before every word, so a cue can be looked for at a word's start. */
+const words = (sentence: string) => ` ${sentence.replace(/[^a-z0-9.@:/_~-]+/g, ' ')}`;
 
 const ALL: ReadonlySet<TrustClass> = new Set(['repository', 'tool', 'external']);
 const EXTERNAL: ReadonlySet<TrustClass> = new Set(['external']);
@@ -88,6 +140,7 @@ const CHECKS: readonly Check[] = [
     rule: 'secret-leaves',
     category: 'exfiltrate',
     below: ALL,
+    cues: [CUE.transfer, CUE.secret, CUE.outside],
     find: (s) => {
       const verb = transfer().exec(s);
       if (!verb || !secret().test(s)) return -1;
@@ -99,6 +152,7 @@ const CHECKS: readonly Check[] = [
     rule: 'runs-remote-code',
     category: 'remote-code',
     below: ALL,
+    cues: [CUE.execute, CUE.outside],
     find: (s) => {
       const verb = execute().exec(s);
       const place = outside().exec(s);
@@ -112,6 +166,7 @@ const CHECKS: readonly Check[] = [
     rule: 'dependency-repointed',
     category: 'remote-code',
     below: ALL,
+    cues: [CUE.repoint, CUE.dependency, CUE.outside],
     find: (s) => {
       const verb = repoint().exec(s);
       return verb && dependency().test(s) && outside().test(s) ? verb.index : -1;
@@ -122,12 +177,14 @@ const CHECKS: readonly Check[] = [
     rule: 'authority-over-user',
     category: 'override',
     below: ALL,
+    cues: [CUE.authority, CUE.principal],
     find: (s) => at(authority(), s),
   },
   {
     rule: 'keeps-from-user',
     category: 'conceal',
     below: ALL,
+    cues: [CUE.conceal, CUE.principal],
     find: (s) => at(conceal(), s),
   },
   {
@@ -136,6 +193,7 @@ const CHECKS: readonly Check[] = [
     rule: 'agents-addressed',
     category: 'addresses-agent',
     below: ALL,
+    cues: [CUE.agents],
     find: (s) => Math.max(at(addressed(), s), at(vocative(), s)),
   },
   {
@@ -143,6 +201,7 @@ const CHECKS: readonly Check[] = [
     rule: 'switch-off-gate',
     category: 'disable-safety',
     below: ALL,
+    cues: [CUE.disable, CUE.gate],
     find: (s) => at(disableNow(), s),
   },
   {
@@ -151,6 +210,7 @@ const CHECKS: readonly Check[] = [
     rule: 'gate-switched-off',
     category: 'disable-safety',
     below: EXTERNAL,
+    cues: [CUE.disable, CUE.gate],
     find: (s) => at(disable(), s),
   },
 ];
@@ -166,8 +226,9 @@ const sentences = (folded: string): string[] =>
 /** The first structural check `folded` breaks at `trust`, or null. */
 export function structuralHit(folded: string, trust: TrustClass): ScreenHit | null {
   for (const sentence of sentences(folded)) {
+    const padded = words(sentence);
     for (const c of CHECKS) {
-      if (!c.below.has(trust)) continue;
+      if (!c.below.has(trust) || !c.cues.every((cue) => holds(padded, cue))) continue;
       const i = c.find(sentence);
       if (i < 0 || negatedAt(sentence, i)) continue;
       return { rule: c.rule, category: c.category, severity: 'hostile', excerpt: excerptOf(sentence, i, 40) };
