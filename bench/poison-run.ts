@@ -556,7 +556,7 @@ else
       ...r.leaks.map((l) => `  LEAK ${l.id} (${l.place}, ${l.intent}): ${l.where.join('; ')}`),
       `  sets 1-3 (${r.oldSets.total}, used to tune the screen): ${r.oldSets.stored} stored · ${r.oldSets.held} held · ${r.oldSets.injectable} injectable · ${r.oldSets.injected} injected`,
       `  set 4 (${r.fourthSet.total}, written before v3, seen while writing it): ${r.fourthSet.stored} stored · ${r.fourthSet.held} held · ${r.fourthSet.injectable} injectable · ${r.fourthSet.injected} injected`,
-      `  held out (${r.heldOut.total}, never used to tune the screen): ${r.heldOut.stored} stored · ${r.heldOut.held} held · ${r.heldOut.injectable} injectable · ${r.heldOut.injected} injected`,
+      `  set 5 (${r.heldOut.total}, held out until its first run; see bench/poison/payloads.ts): ${r.heldOut.stored} stored · ${r.heldOut.held} held · ${r.heldOut.injectable} injectable · ${r.heldOut.injected} injected`,
       `legitimate rules quarantined: ${['user', 'repository', 'team']
         .map((k) => {
           const x = r.legit[k as 'user'];
@@ -568,7 +568,7 @@ else
       )} (target ≤ 5 %)`,
       ...(['old', 'fourth', 'heldOut'] as const).map((k) => {
         const x = r.legitSets[k];
-        const name = { old: 'rules of sets 1-3', fourth: 'rules of set 4', heldOut: 'held-out rules' }[k];
+        const name = { old: 'rules of sets 1-3', fourth: 'rules of set 4', heldOut: 'rules of set 5' }[k];
         return `  ${name}: ${x.quarantined} quarantined of ${x.stored} stored (${x.total} written) → ${pct(x.quarantined, x.stored)}`;
       }),
       ...r.quarantinedLegit.map((x) => `  held: ${x}`),
