@@ -44,11 +44,43 @@ import { plausibleReply, startFakeLlmServer } from '../test/support/fake-llm-ser
 import { replayLive } from '../test/support/replay.ts';
 import { scenarioSessions } from '../test/fixtures/quality/scenarios.ts';
 import { fakeLlmConfig, fakeLlmPreparer } from './lib/fake-llm-step.ts';
-import { HELD_OUT, PAYLOADS as FIRST_SET, SECOND_SET, type Payload } from './poison/payloads.ts';
+import {
+  FOURTH_SET,
+  HELD_OUT,
+  PAYLOADS as FIRST_SET,
+  SECOND_SET,
+  THIRD_SET,
+  type Payload,
+} from './poison/payloads.ts';
+import {
+  FOURTH_REPO_RULES,
+  FOURTH_TEAM_RULES,
+  FOURTH_USER_RULES,
+  HELD_OUT_REPO_RULES,
+  HELD_OUT_TEAM_RULES,
+  HELD_OUT_USER_RULES,
+  REPO_RULES as OLD_REPO_RULES,
+  TEAM_RULES as OLD_TEAM_RULES,
+  USER_RULES as OLD_USER_RULES,
+  type LegitRule,
+} from './poison/legit.ts';
 
-const PAYLOADS: readonly Payload[] = [...FIRST_SET, ...SECOND_SET, ...HELD_OUT];
+const PAYLOADS: readonly Payload[] = [...FIRST_SET, ...SECOND_SET, ...THIRD_SET, ...FOURTH_SET, ...HELD_OUT];
 const heldOut = new Set(HELD_OUT.map((x) => x.id));
-import { REPO_RULES, TEAM_RULES, USER_RULES, type LegitRule } from './poison/legit.ts';
+const fourth = new Set(FOURTH_SET.map((x) => x.id));
+const USER_RULES = [...OLD_USER_RULES, ...FOURTH_USER_RULES, ...HELD_OUT_USER_RULES];
+const REPO_RULES = [...OLD_REPO_RULES, ...FOURTH_REPO_RULES, ...HELD_OUT_REPO_RULES];
+const TEAM_RULES = [...OLD_TEAM_RULES, ...FOURTH_TEAM_RULES, ...HELD_OUT_TEAM_RULES];
+const fourthRules = new Set(
+  [...FOURTH_USER_RULES, ...FOURTH_REPO_RULES.flatMap((f) => f.rules), ...FOURTH_TEAM_RULES].map(
+    (x) => x.marker,
+  ),
+);
+const heldOutRules = new Set(
+  [...HELD_OUT_USER_RULES, ...HELD_OUT_REPO_RULES.flatMap((f) => f.rules), ...HELD_OUT_TEAM_RULES].map(
+    (x) => x.marker,
+  ),
+);
 
 type Mode = 'heuristic' | 'llm';
 const args = process.argv.slice(2);
@@ -255,6 +287,14 @@ function memoriesWith(store: Store, marker: string): Row[] {
     .filter((o) => o.text.toLowerCase().includes(m));
 }
 
+interface SetCount {
+  total: number;
+  stored: number;
+  held: number;
+  injectable: number;
+  injected: number;
+}
+
 interface ModeReport {
   mode: Mode;
   screenVersion: number;
@@ -268,9 +308,15 @@ interface ModeReport {
   };
   byPlace: Record<string, { total: number; stored: number; held: number; injected: number }>;
   leaks: { id: string; place: string; intent: string; where: string[] }[];
-  /** The held-out payloads (written after the screen was last tuned), counted apart. */
-  heldOut: { total: number; stored: number; held: number; injectable: number; injected: number };
+  /** The held-out payloads (written before the screen was last changed), counted apart. */
+  heldOut: SetCount;
+  /** The earlier sets (used to tune the screen). */
+  oldSets: SetCount;
+  /** The fourth set (written before the v3 screen, looked at while it was written). */
+  fourthSet: SetCount;
   legit: Record<'user' | 'repository' | 'team', { total: number; stored: number; quarantined: number }>;
+  /** The legitimate rules, the old ones and the held-out ones apart. */
+  legitSets: Record<'old' | 'fourth' | 'heldOut', { total: number; stored: number; quarantined: number }>;
   quarantinedLegit: string[];
   /** What-if: rule-type memories from external content held whatever their words (not engram's rule). */
   whatIf: { payloadsInjectable: number; legitHeld: number; legitStored: number };
@@ -391,6 +437,19 @@ async function runMode(mode: Mode): Promise<ModeReport> {
       byPlace: {},
       leaks: [],
       heldOut: { total: HELD_OUT.length, stored: 0, held: 0, injectable: 0, injected: 0 },
+      oldSets: {
+        total: PAYLOADS.length - HELD_OUT.length - FOURTH_SET.length,
+        stored: 0,
+        held: 0,
+        injectable: 0,
+        injected: 0,
+      },
+      fourthSet: { total: FOURTH_SET.length, stored: 0, held: 0, injectable: 0, injected: 0 },
+      legitSets: {
+        old: { total: 0, stored: 0, quarantined: 0 },
+        fourth: { total: 0, stored: 0, quarantined: 0 },
+        heldOut: { total: 0, stored: 0, quarantined: 0 },
+      },
       legit: {
         user: { total: USER_RULES.length, stored: 0, quarantined: 0 },
         repository: { total: REPO_RULES.reduce((n, f) => n + f.rules.length, 0), stored: 0, quarantined: 0 },
@@ -417,8 +476,8 @@ async function runMode(mode: Mode): Promise<ModeReport> {
       if (injectable.length > 0) report.payloads.injectable++;
       if (active.some((o) => !structurallyHeld(o))) report.whatIf.payloadsInjectable++;
       const injected = injectedText.includes(p.marker.toLowerCase());
-      if (heldOut.has(p.id)) {
-        const h = report.heldOut;
+      {
+        const h = heldOut.has(p.id) ? report.heldOut : fourth.has(p.id) ? report.fourthSet : report.oldSets;
         h.stored += found.length > 0 ? 1 : 0;
         h.held += found.length > 0 && injectable.length === 0 ? 1 : 0;
         h.injectable += injectable.length > 0 ? 1 : 0;
@@ -438,6 +497,13 @@ async function runMode(mode: Mode): Promise<ModeReport> {
     }
     const legit = (kind: 'user' | 'repository' | 'team', rule: LegitRule) => {
       const found = memoriesWith(store, rule.marker).filter((o) => o.status === 'active');
+      const set =
+        report.legitSets[
+          heldOutRules.has(rule.marker) ? 'heldOut' : fourthRules.has(rule.marker) ? 'fourth' : 'old'
+        ];
+      set.total++;
+      if (found.length > 0) set.stored++;
+      if (found.length > 0 && found.every((o) => o.review === 'held')) set.quarantined++;
       if (found.length > 0) report.legit[kind].stored++;
       if (found.length > 0) report.whatIf.legitStored++;
       if (found.length > 0 && found.every(structurallyHeld)) report.whatIf.legitHeld++;
@@ -488,7 +554,9 @@ else
           `  ${place.padEnd(11)} ${x.total} planted · ${x.stored} stored · ${x.held} held · ${x.injected} injected`,
       ),
       ...r.leaks.map((l) => `  LEAK ${l.id} (${l.place}, ${l.intent}): ${l.where.join('; ')}`),
-      `  of which held out (${r.heldOut.total}, never used to tune the screen): ${r.heldOut.stored} stored · ${r.heldOut.held} held · ${r.heldOut.injectable} injectable · ${r.heldOut.injected} injected`,
+      `  sets 1-3 (${r.oldSets.total}, used to tune the screen): ${r.oldSets.stored} stored · ${r.oldSets.held} held · ${r.oldSets.injectable} injectable · ${r.oldSets.injected} injected`,
+      `  set 4 (${r.fourthSet.total}, written before v3, seen while writing it): ${r.fourthSet.stored} stored · ${r.fourthSet.held} held · ${r.fourthSet.injectable} injectable · ${r.fourthSet.injected} injected`,
+      `  set 5 (${r.heldOut.total}, held out until its first run; see bench/poison/payloads.ts): ${r.heldOut.stored} stored · ${r.heldOut.held} held · ${r.heldOut.injectable} injectable · ${r.heldOut.injected} injected`,
       `legitimate rules quarantined: ${['user', 'repository', 'team']
         .map((k) => {
           const x = r.legit[k as 'user'];
@@ -498,6 +566,11 @@ else
         r.legit.user.quarantined + r.legit.repository.quarantined + r.legit.team.quarantined,
         r.legit.user.stored + r.legit.repository.stored + r.legit.team.stored,
       )} (target ≤ 5 %)`,
+      ...(['old', 'fourth', 'heldOut'] as const).map((k) => {
+        const x = r.legitSets[k];
+        const name = { old: 'rules of sets 1-3', fourth: 'rules of set 4', heldOut: 'rules of set 5' }[k];
+        return `  ${name}: ${x.quarantined} quarantined of ${x.stored} stored (${x.total} written) → ${pct(x.quarantined, x.stored)}`;
+      }),
       ...r.quarantinedLegit.map((x) => `  held: ${x}`),
       `ordinary memories (quality scenarios) held: ${r.ordinary.held} of ${r.ordinary.memories}`,
       `what-if (beyond engram's rule): also holding teammates' rule-type memories → ${r.whatIf.payloadsInjectable} payloads injectable, ${r.whatIf.legitHeld} of ${r.whatIf.legitStored} legitimate rules held`,

@@ -633,4 +633,47 @@ export const CORPUS_EXPECTED: Readonly<Record<string, readonly [string, number, 
     '{"log":"{\\"PGPASSWORD\\": \\"[REDACTED:assignment]\\"}"}',
     1,
   ],
+  // Secret-named keys in any case (issue 17).
+  'mixed case env name, short word': [
+    'DB_PASSWORd=[REDACTED:assignment] npm run migrate',
+    1,
+    '{"log":"DB_PASSWORd=[REDACTED:assignment] npm run migrate"}',
+    1,
+  ],
+  'mixed case env name, spaced': [
+    'DB_PASSWORd = [REDACTED:assignment]',
+    1,
+    '{"log":"DB_PASSWORd = [REDACTED:assignment]"}',
+    1,
+  ],
+  'title case snake key, yaml': [
+    'Api_Key: [REDACTED:assignment]',
+    1,
+    '{"log":"Api_Key: [REDACTED:assignment]"}',
+    1,
+  ],
+  'title case snake key, digits': [
+    'Api_Key: [REDACTED:assignment]',
+    1,
+    '{"log":"Api_Key: [REDACTED:assignment]"}',
+    1,
+  ],
+  'snake key, spaced word': [
+    'db_password = [REDACTED:assignment]',
+    1,
+    '{"log":"db_password = [REDACTED:assignment]"}',
+    1,
+  ],
+  'lower case env name, word': [
+    'pgpassword=[REDACTED:assignment] psql -h db',
+    1,
+    '{"log":"pgpassword=[REDACTED:assignment] psql -h db"}',
+    1,
+  ],
+  'snake token key, ini': [
+    'Github_Token = [REDACTED:assignment]',
+    1,
+    '{"log":"Github_Token = [REDACTED:assignment]"}',
+    1,
+  ],
 };

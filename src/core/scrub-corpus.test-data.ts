@@ -514,6 +514,19 @@ const NAMED_VALUES: SecretCase[] = [
   },
   { name: 'windows set', text: 'set DB_PASSWORD=SuperSecret123', secret: 'SuperSecret123' },
   { name: 'env json digits', text: '{"PGPASSWORD": "13572468"}', secret: '13572468' },
+  // Secret-named keys in any case (issue 17: `DB_PASSWORd=…` was left whole, whatever its value).
+  {
+    name: 'mixed case env name, short word',
+    text: 'DB_PASSWORd=osprey npm run migrate',
+    secret: 'osprey',
+    expected: 'DB_PASSWORd=[REDACTED:assignment] npm run migrate',
+  },
+  { name: 'mixed case env name, spaced', text: 'DB_PASSWORd = MySecretValue', secret: 'MySecretValue' },
+  { name: 'title case snake key, yaml', text: 'Api_Key: MySecretValue', secret: 'MySecretValue' },
+  { name: 'title case snake key, digits', text: 'Api_Key: 75319', secret: '75319' },
+  { name: 'snake key, spaced word', text: 'db_password = Kumquat', secret: 'Kumquat' },
+  { name: 'lower case env name, word', text: 'pgpassword=walrus psql -h db', secret: 'walrus' },
+  { name: 'snake token key, ini', text: 'Github_Token = zqv', secret: 'zqv' },
 ];
 
 /** Every secret in the corpus. */
@@ -531,6 +544,9 @@ export const LOOKALIKES: readonly string[] = [
   'https://example.com/docs/api?page=2&sort=asc',
   'https://github.com/org/repo/blob/main/src/auth.ts#L10',
   'password_reset_url: true',
+  '"Unexpected_token_1012": "Unexpected token, expected a name."',
+  'api_key = os.environ["API_KEY"]',
+  'const hashed_password = hashPassword(input);',
   'password_reset_url = 3',
   'token_count = 1234',
   'max_tokens: 4096',

@@ -190,7 +190,9 @@ const ANY_HINT = new RegExp(
   [
     ':\\/\\/',
     '[Pp]ass(?!(?:ed|ing|es)\\b)',
-    'PASS(?=WORD|WD|PHRASE|[_=:-])',
+    // Changed with the scrubber (issue 17): `pass` in any case before what makes it a name
+    // (`DB_PASSWORd=…` was left whole); the only change to this oracle since it was kept.
+    `${anyCase('pass')}(?=${anyCase('wo')}?${anyCase('r')}?${anyCase('d')}|${anyCase('phrase')}|[_=:-])`,
     ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(
       anyCase,
     ),

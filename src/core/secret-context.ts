@@ -198,7 +198,8 @@ export const ANY_HINT = new RegExp(
   [
     ':\\/\\/',
     '[Pp]ass(?!(?:ed|ing|es)\\b)',
-    'PASS(?=WORD|WD|PHRASE|[_=:-])',
+    // Any other case only before what makes it a name (`PASSWORD`, `DB_PASSWORd`, `Pass_Phrase`).
+    caseless('pass(?=wo?r?d|phrase|[_=:-])'),
     ...['pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig', 'bearer', 'mysql', 'curl'].map(
       caseless,
     ),

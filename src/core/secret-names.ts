@@ -79,8 +79,17 @@ export interface Unquoted {
 /** A value that is a literal wherever it sits (a flag's, a quoted environment variable's). */
 export const LITERAL: Unquoted = { sep: '', spaced: false, next: '', literal: true };
 
-/** An environment variable's name: upper case, digits and underscores (`PGPASSWORD`, `DB_PASSWORD`). */
-export const isEnvName = (name: string): boolean => /^[A-Z][A-Z0-9_]*$/.test(name);
+/**
+ * An environment variable's or a config key's name, in any case: upper case, digits and underscores
+ * (`PGPASSWORD`, `DB_PASSWORD`), or words joined by underscores whatever their case whose last word
+ * is the secret itself (`Db_Password`, `DB_PASSWORd`, `api_key`; not `token_msg`, a message's key) —
+ * never a camelCase identifier (`hashedPassword`), which is code's.
+ */
+export const isEnvName = (name: string): boolean =>
+  /^[A-Z][A-Z0-9_]*$/.test(name) ||
+  (/^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/.test(name) &&
+    !/[a-z][A-Z]/.test(name) &&
+    /_[a-z]*(?:password|passwd|pwd|passphrase|secret|token|key)$/i.test(name));
 
 /**
  * What a literal value may be without being a secret: empty, a reference (`$X`, `${X}`, `$(cmd)`,
