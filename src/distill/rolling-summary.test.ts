@@ -170,6 +170,23 @@ describe('rolling session summary', () => {
     expect(second.removedFiles).toEqual(['docs/local-development.md', 'docs/hook-wrapper-migration.md']);
   });
 
+  it('counts a quiet commit (no hash printed) as committed, never as nothing committed', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('fix the typo and commit'),
+        write('README.md', '# Shop\n'),
+        bash('git add README.md && git commit -qm "docs: fix the title"', ''),
+        write('notes.md', 'todo\n'),
+        stop('Committed the fix.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(
+      /^State: last commit "docs: fix the title" \(not pushed\); left uncommitted: notes\.md \| /,
+    );
+  });
+
   it('says which checks passed, failed, or were not run since the code last changed', () => {
     const d = createHeuristicDistiller();
     const r = d.distilTurn({

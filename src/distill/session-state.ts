@@ -114,11 +114,10 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     }
     if ('commit' in step && step.commit !== undefined) {
       const c = step.commit;
-      if (c.hash !== '') {
-        s.commit = c.hash;
-        s.subject = c.message;
-        s.pushed = false;
-      }
+      // A quiet commit (`git commit -q`) prints no hash: it is still the last commit.
+      s.commit = c.hash;
+      s.subject = c.message;
+      s.pushed = false;
       if (c.branch !== '') s.branch = c.branch;
       // What it staged by name is committed; staged as a whole (or unknown), everything is.
       if (c.staged.length > 0 && uncommitted) for (const p of c.staged) uncommitted.delete(p);
@@ -132,7 +131,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     if (!run.ok) continue;
     const branch = branchOf(run.command, run.output);
     if (branch !== '') s.branch = branch;
-    if (run.purpose === 'push' && (s.commit !== '' || lastCommit === undefined)) s.pushed = true;
+    if (run.purpose === 'push' && (s.subject !== '' || lastCommit === undefined)) s.pushed = true;
     const status = statusFiles(run.command, run.output);
     if (status !== null) uncommitted = new Set(status.filter((f) => !isScratchPath(f)));
     if (/\bgh\s+pr\b/.test(run.command))
@@ -157,8 +156,8 @@ export function formatState(s: SessionState): string {
   const left = s.uncommitted ?? [];
   const parts = [
     s.branch ? `on branch ${s.branch}` : '',
-    s.commit
-      ? `last commit ${s.commit} "${clip(s.subject, 70)}"${s.pushed ? ' (pushed)' : ' (not pushed)'}`
+    s.subject
+      ? `last commit${s.commit ? ` ${s.commit}` : ''} "${clip(s.subject, 70)}"${s.pushed ? ' (pushed)' : ' (not pushed)'}`
       : left.length > 0
         ? 'nothing committed this session'
         : '',
@@ -190,7 +189,7 @@ export function parseState(text: string): SessionState | null {
   const line = text.split(' | ').find((part) => part.startsWith(PREFIX));
   if (!line) return null;
   const body = line.slice(PREFIX.length);
-  const commit = /last commit (\S+) "([^"]*)" \((pushed|not pushed)\)/.exec(body);
+  const commit = /last commit(?: ([^\s"]+))? "([^"]*)" \((pushed|not pushed)\)/.exec(body);
   const uncommitted = /uncommitted: ([^;]+)/.exec(body)?.[1];
   const removedByUser = /the user removed: ([^;]+)/.exec(body)?.[1];
   const checks: SessionState['checks'] = {};
