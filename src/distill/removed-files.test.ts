@@ -38,5 +38,12 @@ describe('files a shell line removed', () => {
     expect(userRemovedFiles('you removed the docs files', known)).toEqual([]);
     expect(userRemovedFiles('I removed it', known)).toEqual([]);
     expect(userRemovedFiles('I removed the tests folder', known)).toEqual([]);
+    // Not said to be files: a test case, a paragraph.
+    expect(userRemovedFiles('I removed the docs', known)).toEqual([]);
+    // One file named by words two files fit: which one is not known.
+    expect(userRemovedFiles('I removed the wrapper file', known)).toEqual([]);
+    expect(userRemovedFiles('I removed the migration file', known)).toEqual([
+      'docs/hook-wrapper-migration.md',
+    ]);
   });
 });

@@ -46,7 +46,13 @@ export function userRemovedFiles(prompt: string, known: readonly string[]): stri
   for (const m of prompt.matchAll(said)) {
     const object = (m[1] ?? '').toLowerCase();
     const literal = object.match(/[\w.-]*[./][\w./-]+/g) ?? [];
-    const words = (object.match(/[a-z0-9][\w-]*/g) ?? []).filter((w) => w.length >= 3 && !NOT_NAMES.has(w));
+    // Without a file's own name, only an object that says it is files ("the new docs files", "the
+    // scripts folder"): "I removed the test" may be a test case, not the test folder.
+    const ofFiles = /\b(?:files?|folders?|director(?:y|ies)|dirs?)\b/.test(object);
+    const words = ofFiles
+      ? (object.match(/[a-z0-9][\w-]*/g) ?? []).filter((w) => w.length >= 3 && !NOT_NAMES.has(w))
+      : [];
+    const named: string[] = [];
     for (const path of known) {
       const lower = path.toLowerCase();
       if (literal.some((l) => lower === l || lower.endsWith(`/${l.replace(/^\.\//, '')}`))) {
@@ -55,9 +61,15 @@ export function userRemovedFiles(prompt: string, known: readonly string[]): stri
       }
       const parts = lower.split('/');
       const file = parts[parts.length - 1] ?? '';
-      const names = new Set([...parts.slice(0, -1), file, file.replace(/\.[^.]+$/, '')]);
-      if (words.length > 0 && words.every((w) => [...spellings(w)].some((s) => names.has(s)))) out.add(path);
+      const stem = file.replace(/\.[^.]+$/, '');
+      const names = new Set([...parts.slice(0, -1), file, stem, ...stem.split(/[-_.]+/)]);
+      if (words.length > 0 && words.every((w) => [...spellings(w)].some((s) => names.has(s))))
+        named.push(path);
     }
+    // "the wrapper file" is one file: when its words fit several, which one is not known.
+    const one =
+      !/\b(?:files|folders|directories|dirs)\b/.test(object) && !/\bfolder|director|\bdir\b/.test(object);
+    if (!one || named.length === 1) for (const path of named) out.add(path);
   }
   return [...out];
 }
