@@ -36,6 +36,8 @@ export interface SyncReport {
   /** Shared projects this login may only read: nothing was pushed there. */
   readOnly: string[];
   errors: { project: string; error: string }[];
+  /** Pulled records of encrypted projects this machine could not open (no key, a wrong key). */
+  unreadable: number;
   /** Projects moved into others: by this machine (`here`), or by a teammate and followed here. */
   moved: { from: string; to: string; name: string; key: string; here: boolean }[];
 }
@@ -51,6 +53,7 @@ export const emptyReport = (): SyncReport => ({
   readOnly: [],
   errors: [],
   moved: [],
+  unreadable: 0,
 });
 
 /** Offer everything of a project to the team (share, and after a server reset). */
