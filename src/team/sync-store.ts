@@ -93,26 +93,42 @@ export function rejectReason(r: PushRecord): string | null {
 }
 
 /**
- * An encrypted project takes sealed records only (a tombstone has no body to seal); the first sealed
- * record makes a project encrypted for good. A plain record for it refuses the whole batch, so the
- * client keeps it queued until it holds the key (nothing is set aside for good).
+ * An encrypted project takes sealed records only (a tombstone has no body to seal), each sealed with
+ * its newest key version; the first sealed record makes a project encrypted for good, and the first of
+ * a new version makes that version the newest. A plain record, or one sealed with an older version,
+ * refuses the whole batch, so the client keeps it queued until it holds the current key (nothing is
+ * set aside for good).
  */
 async function keepEncrypted(
   tx: Tx,
   projectId: string,
-  encrypted: boolean,
+  head: { encrypted: boolean; key_version: number },
   records: readonly PushRecord[],
 ): Promise<void> {
   const bodies = records.filter((r) => !r.deleted);
-  const sealed = bodies.some((r) => isSealed(r.body));
-  if ((encrypted || sealed) && bodies.some((r) => !isSealed(r.body)))
+  const versions = bodies.flatMap((r) => (isSealed(r.body) ? [r.body.kv] : []));
+  if ((head.encrypted || versions.length > 0) && versions.length < bodies.length)
     throw new EngramError(
       'KEY_MISSING',
       `project ${projectId} is end-to-end encrypted: the server takes only records sealed with its key`,
     );
-  // (Taken once per project: the row is otherwise only read, so pushes do not queue on it.)
-  if (sealed && !encrypted)
-    await tx.query('UPDATE heads SET encrypted = true WHERE project_id = $1 AND NOT encrypted', [projectId]);
+  if (versions.length === 0) return;
+  const oldest = Math.min(...versions);
+  if (oldest < head.key_version)
+    throw new EngramError(
+      'KEY_MISSING',
+      `project ${projectId}'s key was rotated to version ${head.key_version}: a record sealed with version ${oldest} is refused`,
+      {
+        hint: 'Import the current key ("engram team key export" on a machine that has it, then "engram team key import").',
+      },
+    );
+  const newest = Math.max(...versions);
+  // (Taken once per project and key version: the row is otherwise only read, so pushes do not queue on it.)
+  if (newest > head.key_version || !head.encrypted)
+    await tx.query(
+      'UPDATE heads SET encrypted = true, key_version = greatest(key_version, $2) WHERE project_id = $1',
+      [projectId, newest],
+    );
 }
 
 /**
@@ -129,8 +145,8 @@ export async function pushRecords(
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
   // The head row in share mode: pushes do not wait for each other, but a project move (which takes it
   // for update, project-move-store) waits for the pushes in flight and every later push sees the move.
-  const head = await tx.query<{ moved_to: string | null; encrypted: boolean }>(
-    `SELECT p.moved_to, h.encrypted FROM heads h JOIN projects p ON p.id = h.project_id
+  const head = await tx.query<{ moved_to: string | null; encrypted: boolean; key_version: number }>(
+    `SELECT p.moved_to, h.encrypted, h.key_version FROM heads h JOIN projects p ON p.id = h.project_id
       WHERE h.project_id = $1 AND engram_can(h.project_id, $2) FOR SHARE OF h`,
     [projectId, 'write'],
   );
@@ -140,7 +156,7 @@ export async function pushRecords(
     throw new EngramError('CONFLICT', `project ${projectId} moved to ${movedTo}`, {
       hint: 'Pull it: the client follows the move and pushes to the new project.',
     });
-  await keepEncrypted(tx, projectId, head.rows[0]?.encrypted === true, records);
+  await keepEncrypted(tx, projectId, head.rows[0] ?? { encrypted: false, key_version: 0 }, records);
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
   // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);

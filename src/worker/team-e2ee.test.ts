@@ -133,6 +133,7 @@ describe('end-to-end encrypted team projects', () => {
   let alice: Machine;
   let bob: Machine;
   let bobOwn: string;
+  let carol: Machine;
 
   it('round-trips between two machines; a machine without the key reads nothing and sends nothing plain', async () => {
     alice = await member('alice');
@@ -246,7 +247,7 @@ describe('end-to-end encrypted team projects', () => {
       `UPDATE entities SET body = (SELECT body FROM entities WHERE entity_id = $1) WHERE entity_id = $2`,
       [a, b],
     );
-    const carol = await member('carol');
+    carol = await member('carol');
     importProjectKey(
       carol.store,
       parseKeyring(exportKeyring(keyringOf(alice.store, PROJECT) as Keyring)),
@@ -330,5 +331,21 @@ describe('end-to-end encrypted team projects', () => {
       [PROJECT],
     );
     expect(versions.rows).toEqual([{ kv: 2 }]);
+
+    // Carol still holds only version 1: what she writes is refused (a removed member could read it)
+    // and waits here until she imports the current key.
+    const late = insertMemory(carol.store, { projectId: PROJECT, title: 'Written on the old key' });
+    const stale = await carol.sync();
+    expect(stale.errors[0]?.error).toMatch(/rotated to version 2: a record sealed with version 1 is refused/);
+    expect(carol.store.team.isQueued('memory', late)).toBe(true);
+    importProjectKey(carol.store, parseKeyring(exportKeyring(ring)), Date.now());
+    const caught = await carol.sync();
+    expect(caught.errors).toEqual([]);
+    const sealedLate = await pg.query<{ kv: string }>(
+      server.databaseUrl,
+      `SELECT body ->> 'kv' AS kv FROM entities WHERE entity_id = $1`,
+      [late],
+    );
+    expect(sealedLate.rows).toEqual([{ kv: '2' }]);
   });
 });
