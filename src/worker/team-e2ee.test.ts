@@ -260,6 +260,25 @@ describe('end-to-end encrypted team projects', () => {
     expect(carol.store.observations.get(b)).toBeNull();
   });
 
+  it('refuses to move an encrypted project on the server (its records are bound to it)', async () => {
+    await admin().addUser({ name: 'mover' });
+    await admin().grant({ user: 'mover', project: REMOTE, role: 'admin' });
+    await admin().grant({ user: 'mover', project: 'name:vault2', role: 'admin' });
+    const { token } = await admin().createToken({ user: 'mover', scopes: ['read', 'write', 'admin'] });
+    let refusal: unknown;
+    try {
+      await createTeamApi({ server: server.url, token }).moveProject(PROJECT, 'name:vault2');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(String(refusal)).toMatch(/end-to-end encrypted project .*not supported yet/);
+    expect(isEngramError(refusal, 'CONFLICT')).toBe(true);
+    const moved = await pg.query(server.databaseUrl, `SELECT moved_to FROM projects WHERE id = $1`, [
+      PROJECT,
+    ]);
+    expect(moved.rows).toEqual([{ moved_to: null }]);
+  });
+
   it('refuses a wrong key clearly', async () => {
     const dave = await member('dave');
     const wrong: Keyring = { projectId: PROJECT, versions: [{ version: 1, key: newKey() }] };
