@@ -45,13 +45,13 @@ const PLAIN = {
   stateFile: 'src/hidden/gravlax-planner.ts',
 };
 
-async function machine(user: string, token: string): Promise<Machine> {
+async function machine(user: string, token: string, project: ProjectId = PROJECT): Promise<Machine> {
   // Each machine is its own ENGRAM_HOME: its own database, its own keyring.
   const home = mkdtempSync(join(tmpdir(), `engram-e2ee-${user}-`));
   dirs.push(home);
   const store = createStore(openDatabase(join(home, 'engram.db')));
   const api = createTeamApi({ server: server.url, token });
-  shareProject(store, { id: PROJECT, name: 'vault', root: home }, Date.now());
+  shareProject(store, { id: project, name: 'vault', root: home }, Date.now());
   return {
     name: user,
     store,
@@ -77,10 +77,14 @@ async function machine(user: string, token: string): Promise<Machine> {
 
 const admin = () => createTeamApi({ server: server.url, token: server.adminToken });
 
-async function member(name: string): Promise<Machine> {
+async function member(name: string, remote = REMOTE): Promise<Machine> {
   const { token } = await admin().addUser({ name, device: `${name}-laptop` });
-  await admin().grant({ user: name, project: REMOTE, role: 'writer' });
-  return machine(name, token);
+  await admin().grant({ user: name, project: remote, role: 'writer' });
+  return machine(
+    name,
+    token,
+    projectIdFromKey(`git:${remote.replace(/^git@([^:]+):(.*)\.git$/, '$1/$2')}`) as ProjectId,
+  );
 }
 
 const titles = (m: Machine) =>
@@ -205,6 +209,11 @@ describe('end-to-end encrypted team projects', () => {
 
     await alice.sync();
     expect(titles(alice)).toContain('Bob reads the gauges');
+    // A sealing is kept only until the server answered its push.
+    for (const m of [alice, bob])
+      expect(m.store.db.prepare(`SELECT key FROM team_meta WHERE key LIKE 'e2ee_sealed:%'`).all()).toEqual(
+        [],
+      );
   });
 
   it('the server holds no plain text of an encrypted project in any table', async () => {
@@ -366,5 +375,43 @@ describe('end-to-end encrypted team projects', () => {
       [late],
     );
     expect(sealedLate.rows).toEqual([{ kv: '2' }]);
+  });
+
+  it("encrypting a project shared in the clear seals what was there, teammates' records too", async () => {
+    const remote = 'git@github.com:acme/ledger.git';
+    const project = projectIdFromKey('git:github.com/acme/ledger') as ProjectId;
+    const fay = await member('fay', remote);
+    const gus = await member('gus', remote);
+    insertMemory(gus.store, { projectId: project, title: 'Shared in the clear first' });
+    expect((await gus.sync()).errors).toEqual([]);
+    insertMemory(fay.store, { projectId: project, title: 'Fay turns encryption on' });
+    createProjectKey(fay.store, project, Date.now());
+    expect((await fay.sync()).errors).toEqual([]); // pushes sealed, pulls gus's plain one and queues it
+    expect((await fay.sync()).errors).toEqual([]); // sends it again, sealed
+    const plain = await pg.query(
+      server.databaseUrl,
+      `SELECT entity_id FROM entities WHERE project_id = $1 AND NOT deleted AND body ->> 'e2ee' IS NULL`,
+      [project],
+    );
+    expect(plain.rows).toEqual([]);
+    expect((await serverRows()).includes('shared in the clear first')).toBe(false);
+    // Gus, still without the key, can no longer write in the clear; with it, he reads everything.
+    insertMemory(gus.store, { projectId: project, title: 'Gus writes after the switch' });
+    expect((await gus.sync()).errors[0]?.error).toMatch(/end-to-end encrypted/);
+    importProjectKey(gus.store, keyringOf(fay.store, project) as Keyring, Date.now());
+    expect((await gus.sync()).errors).toEqual([]);
+    await fay.sync();
+    const fayTitles = (
+      fay.store.db
+        .prepare('SELECT title FROM observations WHERE project_id = ? ORDER BY title')
+        .all(project) as {
+        title: string;
+      }[]
+    ).map((r) => r.title);
+    expect(fayTitles).toEqual([
+      'Fay turns encryption on',
+      'Gus writes after the switch',
+      'Shared in the clear first',
+    ]);
   });
 });

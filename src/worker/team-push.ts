@@ -10,7 +10,7 @@ import type { PushRecord, PushResponse, PushResult } from '../team/protocol.ts';
 import { checkEpoch, type SyncReport, type TeamSyncDeps } from './team-round.ts';
 import { keyringOf } from './team-keys.ts';
 import { buildRecord, contentKey, forkConflict, onlyStatusChanged } from './team-records.ts';
-import { sealRecord } from './team-seal.ts';
+import { forgetSealing, sealRecord } from './team-seal.ts';
 
 /** A record on its way to the server (sealed in an encrypted project), and the outbox entry it stands for. */
 interface Outgoing {
@@ -76,6 +76,7 @@ async function pushOrSplit(
       const item = items[i] as Outgoing;
       report.pushed[result.status]++;
       handlePushResult(deps, p, item, result, now, report);
+      if (item.rec !== item.plain) forgetSealing(store, item.entry.entity, item.entry.entityId);
     });
     store.team.markPushed(p.projectId, now);
   });

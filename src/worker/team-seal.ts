@@ -4,7 +4,9 @@
  * through the mutation path. A link's id names its ends, so it travels as an opaque id (its own
  * entity on the server); this machine keeps which link each opaque id stands for. The same content
  * sealed again reuses its last sealing, so a push repeated after a crash is a duplicate, not a new
- * version. Project state (branch, commit, changed files) is sealed too.
+ * version; that sealing is kept only until the server answers (`forgetSealing`), and never for a
+ * tombstone, so no copy of a forgotten or erased text outlives its push here. Project state (branch,
+ * commit, changed files) is sealed too.
  */
 import type { Store } from '../store/store.ts';
 import {
@@ -36,7 +38,10 @@ export type Sealed = { ok: true; rec: PushRecord } | { ok: false; reason: string
 export function sealRecord(store: Store, ring: Keyring, rec: PushRecord, remember = true): Sealed {
   const id = serverId(ring, rec.kind, rec.id);
   if (id !== rec.id && remember) store.team.setMeta(ALIAS_KEY(id), rec.id);
-  if (rec.deleted) return { ok: true, rec: { ...rec, id, hash: recordHash(rec.kind, id, true, null) } };
+  if (rec.deleted) {
+    if (remember) store.team.dropMeta(SEALED_KEY(rec.kind, rec.id));
+    return { ok: true, rec: { ...rec, id, hash: recordHash(rec.kind, id, true, null) } };
+  }
   if (JSON.stringify(rec.body).length > MAX_RECORD_CHARS)
     return { ok: false, reason: `larger than ${MAX_RECORD_CHARS} characters` };
   const version = currentVersion(ring).version;
@@ -54,12 +59,20 @@ export function sealRecord(store: Store, ring: Keyring, rec: PushRecord, remembe
   return { ok: true, rec: { ...rec, id, body, hash: recordHash(rec.kind, id, false, body) } };
 }
 
+/** The server answered a push of this entity: its sealing is not needed again. */
+export function forgetSealing(store: Store, kind: string, id: string): void {
+  store.team.dropMeta(SEALED_KEY(kind, id));
+}
+
 export type OpenedRecord =
-  { ok: true; rec: PulledRecord } | { ok: false; skip: true } | { ok: false; skip: false; message: string };
+  | { ok: true; rec: PulledRecord; reseal?: boolean }
+  | { ok: false; skip: true }
+  | { ok: false; skip: false; message: string };
 
 /**
- * A pulled record as this machine applies it: opened, its real id back. A plain record is refused in
- * a project this machine encrypts (the server, or a member without the key, could have written it).
+ * A pulled record as this machine applies it: opened, its real id back. A plain record in a project
+ * encrypted here can only predate its encryption (the server refuses plain records once a project is
+ * encrypted): it is applied (`resealed`: the caller queues it, so the server's copy gets sealed).
  */
 export function openRecord(
   store: Store,
@@ -73,14 +86,7 @@ export function openRecord(
     // A link removed before this machine ever saw it: nothing here to remove.
     return real ? { ok: true, rec: { ...rec, id: real } } : { ok: false, skip: true };
   }
-  if (!isSealed(rec.body)) {
-    if (!ring) return { ok: true, rec };
-    return {
-      ok: false,
-      skip: false,
-      message: `a plain ${rec.kind} arrived in an end-to-end encrypted project: refused (the server, or a member without the key, wrote it)`,
-    };
-  }
+  if (!isSealed(rec.body)) return { ok: true, rec, reseal: ring !== null };
   const sealed = sealedBodySchema.safeParse(rec.body);
   if (!sealed.success) return { ok: false, skip: false, message: `a malformed sealed ${rec.kind}` };
   const opened = open(ring, { project: projectId, kind: rec.kind, id: rec.id }, sealed.data);

@@ -19,7 +19,7 @@ import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
 import { buildRecord, applyPulled } from './team-records.ts';
-import { openRecord, openState, sealRecord, sealState } from './team-seal.ts';
+import { openRecord, openState, sealRecord, sealState, type OpenedRecord } from './team-seal.ts';
 import {
   checkEpoch,
   emptyReport,
@@ -164,10 +164,10 @@ async function pullProject(
       for (const pulled of page.records) {
         // An encrypted project's record is opened first; one that does not open is left out (the
         // rest of the page is still applied) and reported.
-        const opened =
+        const opened: OpenedRecord =
           ring || isSealed(pulled.body) || pulled.id.startsWith('e2e_')
             ? openRecord(store, ring, p.projectId, pulled)
-            : ({ ok: true, rec: pulled } as const);
+            : { ok: true as const, rec: pulled };
         if (!opened.ok) {
           if (opened.skip) report.applied.skipped++;
           else {
@@ -182,6 +182,10 @@ async function pullProject(
           me: deps.me,
           at: now,
         });
+        // Shared in the clear before the project was encrypted: sent again, sealed (a link's plain
+        // copy stays on the server under its plain id).
+        if (opened.reseal && rec.kind !== 'link' && outcome !== 'skipped')
+          store.team.enqueue(rec.kind, rec.id, p.projectId, now);
         report.applied[outcome]++;
         if (outcome === 'erased') n++;
       }
