@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { TeamApi } from '../team/api-client.ts';
 import type { ProjectState, PushResult } from '../team/protocol.ts';
 import type { ApplyOutcome } from './team-records.ts';
+import { forgetSealedSince } from './team-seal.ts';
 
 export interface TeamSyncDeps {
   store: Store;
@@ -85,6 +86,7 @@ export function checkEpoch(store: Store, epoch: string, at: number, report: Sync
 /** Start a project over against the server: cursor 0, versions unknown, everything queued again. */
 export function restartProject(store: Store, projectId: string, at: number): void {
   store.team.setCursor(projectId, 0, at);
+  forgetSealedSince(store, projectId);
   store.team.forgetVersions(projectId);
   enqueueProject(store, projectId, at);
 }

@@ -24,6 +24,8 @@ import { currentVersion, opaqueId, open, seal, type Keyring, type SealPlace } fr
 
 const SEALED_KEY = (kind: string, id: string) => `e2ee_sealed:${kind} ${id}`;
 const ALIAS_KEY = (opaque: string) => `e2ee_alias:${opaque}`;
+/** The lowest sequence number of a sealed record read from a project. */
+const SINCE_KEY = (projectId: string) => `e2ee_sealed_since:${projectId}`;
 
 /** The id the server sees for an entity of an encrypted project. */
 const serverId = (ring: Keyring, kind: string, id: string) =>
@@ -59,6 +61,11 @@ export function sealRecord(store: Store, ring: Keyring, rec: PushRecord, remembe
   return { ok: true, rec: { ...rec, id, body, hash: recordHash(rec.kind, id, false, body) } };
 }
 
+/** A project started over against a server (a new epoch numbers its rows anew). */
+export function forgetSealedSince(store: Store, projectId: string): void {
+  store.team.dropMeta(SINCE_KEY(projectId));
+}
+
 /** The server answered a push of this entity: its sealing is not needed again. */
 export function forgetSealing(store: Store, kind: string, id: string): void {
   store.team.dropMeta(SEALED_KEY(kind, id));
@@ -71,8 +78,9 @@ export type OpenedRecord =
 
 /**
  * A pulled record as this machine applies it: opened, its real id back. A plain record in a project
- * encrypted here can only predate its encryption (the server refuses plain records once a project is
- * encrypted): it is applied (`resealed`: the caller queues it, so the server's copy gets sealed).
+ * encrypted here predates its encryption (the server refuses plain records once a project is
+ * encrypted, so every plain row is numbered below every sealed one): it is applied and `reseal`ed (the
+ * caller queues it, so the server's copy gets sealed) — unless it comes after a sealed one.
  */
 export function openRecord(
   store: Store,
@@ -86,7 +94,20 @@ export function openRecord(
     // A link removed before this machine ever saw it: nothing here to remove.
     return real ? { ok: true, rec: { ...rec, id: real } } : { ok: false, skip: true };
   }
-  if (!isSealed(rec.body)) return { ok: true, rec, reseal: ring !== null };
+  const since = SINCE_KEY(projectId);
+  const first = store.team.meta(since);
+  if (!isSealed(rec.body)) {
+    // Plain rows all predate the first sealed one (pulls run in sequence order): a plain record after
+    // a sealed one was written by the server itself.
+    if (first !== null && rec.seq > Number(first))
+      return {
+        ok: false,
+        skip: false,
+        message: `a plain ${rec.kind} came after sealed ones in an end-to-end encrypted project: refused (no member can push one)`,
+      };
+    return ring ? { ok: true, rec, reseal: true } : { ok: true, rec };
+  }
+  if (first === null || rec.seq < Number(first)) store.team.setMeta(since, String(rec.seq));
   const sealed = sealedBodySchema.safeParse(rec.body);
   if (!sealed.success) return { ok: false, skip: false, message: `a malformed sealed ${rec.kind}` };
   const opened = open(ring, { project: projectId, kind: rec.kind, id: rec.id }, sealed.data);

@@ -14,7 +14,7 @@ import { compactStore } from '../store/erase-text.ts';
 import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
-import { isSealed, type PushRecord } from '../team/protocol.ts';
+import type { PushRecord } from '../team/protocol.ts';
 import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
@@ -164,10 +164,7 @@ async function pullProject(
       for (const pulled of page.records) {
         // An encrypted project's record is opened first; one that does not open is left out (the
         // rest of the page is still applied) and reported.
-        const opened: OpenedRecord =
-          ring || isSealed(pulled.body) || pulled.id.startsWith('e2e_')
-            ? openRecord(store, ring, p.projectId, pulled)
-            : { ok: true as const, rec: pulled };
+        const opened: OpenedRecord = openRecord(store, ring, p.projectId, pulled);
         if (!opened.ok) {
           if (opened.skip) report.applied.skipped++;
           else {
