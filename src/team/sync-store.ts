@@ -29,6 +29,7 @@ import {
   type PushRecord,
   type PushResult,
 } from './protocol.ts';
+import { keepEncrypted, keepStateSealed } from './encrypted-project.ts';
 import { recordHash } from './record-hash.ts';
 
 const BODY_SCHEMAS = { memory: memoryBodySchema, summary: summaryBodySchema, link: linkBodySchema };
@@ -90,45 +91,6 @@ export function rejectReason(r: PushRecord): string | null {
     if (scrubTextWithCount(text).redactions > 0) return 'it holds what looks like a secret';
   }
   return null;
-}
-
-/**
- * An encrypted project takes sealed records only (a tombstone has no body to seal), each sealed with
- * its newest key version; the first sealed record makes a project encrypted for good, and the first of
- * a new version makes that version the newest. A plain record, or one sealed with an older version,
- * refuses the whole batch, so the client keeps it queued until it holds the current key (nothing is
- * set aside for good).
- */
-async function keepEncrypted(
-  tx: Tx,
-  projectId: string,
-  head: { encrypted: boolean; key_version: number },
-  records: readonly PushRecord[],
-): Promise<void> {
-  const bodies = records.filter((r) => !r.deleted);
-  const versions = bodies.flatMap((r) => (isSealed(r.body) ? [r.body.kv] : []));
-  if ((head.encrypted || versions.length > 0) && versions.length < bodies.length)
-    throw new EngramError(
-      'KEY_MISSING',
-      `project ${projectId} is end-to-end encrypted: the server takes only records sealed with its key`,
-    );
-  if (versions.length === 0) return;
-  const oldest = Math.min(...versions);
-  if (oldest < head.key_version)
-    throw new EngramError(
-      'KEY_MISSING',
-      `project ${projectId}'s key was rotated to version ${head.key_version}: a record sealed with version ${oldest} is refused`,
-      {
-        hint: 'Import the current key ("engram team key export" on a machine that has it, then "engram team key import").',
-      },
-    );
-  const newest = Math.max(...versions);
-  // (Taken once per project and key version: the row is otherwise only read, so pushes do not queue on it.)
-  if (newest > head.key_version || !head.encrypted)
-    await tx.query(
-      'UPDATE heads SET encrypted = true, key_version = greatest(key_version, $2) WHERE project_id = $1',
-      [projectId, newest],
-    );
 }
 
 /**
@@ -364,13 +326,7 @@ export async function putState(tx: Tx, who: Principal, projectId: string, s: Pro
     [projectId, 'write'],
   );
   if (head.rows.length === 0) return false;
-  // An encrypted project's state travels sealed: branch and commit withheld, the files one sealed text.
-  const sealed = s.branch === null && s.commit === null && (s.files[0]?.startsWith('e2ee:') ?? false);
-  if (head.rows[0]?.encrypted && !sealed)
-    throw new EngramError(
-      'KEY_MISSING',
-      `project ${projectId} is end-to-end encrypted: its state is taken sealed only`,
-    );
+  if (head.rows[0]?.encrypted) keepStateSealed(projectId, s);
   await tx.query(
     `INSERT INTO states (project_id, user_id, user_name, device, branch, commit_sha, files, file_count, at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
