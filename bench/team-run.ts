@@ -1,5 +1,9 @@
 /**
- * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--json]
+ * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--sealed] [--json]
+ *
+ * `--sealed`: an end-to-end encrypted project — each client seals its records (AES-256-GCM,
+ * src/team/record-seal.ts) just before pushing them, so the clients' CPU includes the sealing and the
+ * server stores and serves the (larger) sealed bodies.
  *
  * Load on one team server: N clients (each its own user and token, all writers of one project) push
  * M memories each in batches, all at once; then every client pulls the whole project from cursor 0,
@@ -19,6 +23,8 @@ import { createMemoryLogger } from '../src/core/ports.ts';
 import { freePort, startEmbeddedPostgres } from '../src/team/embedded-postgres.ts';
 import { createTeamApi, type TeamApi } from '../src/team/api-client.ts';
 import type { PushRecord } from '../src/team/protocol.ts';
+import { recordHash } from '../src/team/record-hash.ts';
+import { newKey, seal, type Keyring } from '../src/team/record-seal.ts';
 import { memoryRecord } from '../src/team/records.test-support.ts';
 
 const args = process.argv.slice(2);
@@ -32,6 +38,13 @@ const BATCH = Number(opt('batch', '100'));
 const JSON_OUT = args.includes('--json');
 /** PostgreSQL without fsync: shows how much of the time is waiting for the disk. */
 const NO_FSYNC = args.includes('--no-fsync');
+const SEALED = args.includes('--sealed');
+
+/** A record as a client of an end-to-end encrypted project pushes it. */
+function sealed(rec: PushRecord, ring: Keyring): PushRecord {
+  const body = seal(ring, { project: ring.projectId, kind: rec.kind, id: rec.id }, rec.body);
+  return { ...rec, body, hash: recordHash(rec.kind, rec.id, false, body) };
+}
 const ROOT = join(import.meta.dirname, '..'); // run.mjs defines it as bench/
 
 const WORDS =
@@ -173,6 +186,7 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       apis.push(createTeamApi({ server: server.url, token, timeoutMs: 120_000 }));
     }
     const idle = rssMb(pid);
+    const ring: Keyring = { projectId: project, versions: [{ version: 1, key: newKey() }] };
     const pushLatency: number[] = [];
     const cpuBefore = {
       server: cpuSeconds(pid),
@@ -183,7 +197,10 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     await Promise.all(
       apis.map(async (api, c) => {
         for (let i = 0; i < MEMORIES; i += BATCH) {
-          const records = Array.from({ length: Math.min(BATCH, MEMORIES - i) }, (_, k) => memory(c, i + k));
+          const records = Array.from({ length: Math.min(BATCH, MEMORIES - i) }, (_, k) => {
+            const rec = memory(c, i + k);
+            return SEALED ? sealed(rec, ring) : rec;
+          });
           const t = performance.now();
           const res = await api.push(project, records);
           pushLatency.push(performance.now() - t);
@@ -266,11 +283,11 @@ try {
 
 if (JSON_OUT) {
   process.stdout.write(
-    `${JSON.stringify({ cpus: cpus().length, batch: BATCH, fsync: !NO_FSYNC, results }, null, 2)}\n`,
+    `${JSON.stringify({ cpus: cpus().length, batch: BATCH, fsync: !NO_FSYNC, sealed: SEALED, results }, null, 2)}\n`,
   );
 } else {
   const out: string[] = [
-    `team server load: ${MEMORIES} memories per client, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
+    `team server load: ${MEMORIES} memories per client${SEALED ? ' (sealed: an end-to-end encrypted project)' : ''}, pushed in batches of ${BATCH}, then every client pulls all (pages of 500)`,
     `${cpus().length} CPUs shared by the server, PostgreSQL (fsync ${NO_FSYNC ? 'off' : 'on'}) and the clients`,
     '',
     'every puller received every row exactly once (checked); load = 1-minute load average at start → end',

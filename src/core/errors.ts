@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'WORKER_FAILED'
   | 'INSTALL_FAILED'
   | 'REMOTE_FAILED'
+  | 'KEY_MISSING'
   | 'LLM_TIMEOUT'
   | 'LLM_HTTP'
   | 'LLM_NETWORK'
@@ -70,6 +71,11 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   WORKER_FAILED: { exit: 1, http: 500, hint: FAULT },
   INSTALL_FAILED: { exit: 1, http: 500, hint: 'Check the settings file path and its permissions.' },
   REMOTE_FAILED: { exit: 1, http: 502, hint: 'Check that the server is reachable; engram retries later.' },
+  KEY_MISSING: {
+    exit: 1,
+    http: 409,
+    hint: 'The project is end-to-end encrypted: ask whoever shared it for its key, then run "engram team key import" with it.',
+  },
   LLM_TIMEOUT: { exit: 1, http: 504, hint: 'The LLM did not answer in time; engram retries later.' },
   LLM_HTTP: { exit: 1, http: 502, hint: 'The LLM service refused the call; check distill.* settings.' },
   LLM_NETWORK: { exit: 1, http: 502, hint: 'The LLM service is unreachable; check distill.url.' },

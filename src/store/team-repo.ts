@@ -101,6 +101,7 @@ export function createTeamRepo(db: Db) {
     db,
     'INSERT INTO team_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
+  const dropMeta = lazyStatement(db, 'DELETE FROM team_meta WHERE key = ?');
   const share = lazyStatement(
     db,
     `INSERT INTO team_projects (project_id, name, root, shared_at) VALUES (?, ?, ?, ?)
@@ -198,6 +199,9 @@ export function createTeamRepo(db: Db) {
     },
     setMeta(key: string, value: string): void {
       setMeta().run(key, value);
+    },
+    dropMeta(key: string): void {
+      dropMeta().run(key);
     },
     /** Share a project (again: only its root is updated); true when it was not shared before. */
     share(p: { id: string; name: string; root: string }, at: number): boolean {

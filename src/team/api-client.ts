@@ -42,6 +42,7 @@ const CODES = new Set<string>([
   'NOT_FOUND',
   'CONFLICT',
   'RATE_LIMITED',
+  'KEY_MISSING',
 ]);
 
 export function createTeamApi(options: TeamApiOptions) {

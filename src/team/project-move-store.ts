@@ -40,10 +40,24 @@ export async function moveProject(
     });
   // Pushes to the old project hold its head row in share mode (sync-store): taking it for update waits
   // for those in flight, and every push after this transaction sees the move and is refused.
-  const old = await tx.query<{ moved_to: string | null }>(
-    `SELECT p.moved_to FROM heads h JOIN projects p ON p.id = h.project_id WHERE h.project_id = $1 FOR UPDATE OF h`,
+  const old = await tx.query<{ moved_to: string | null; encrypted: boolean }>(
+    `SELECT p.moved_to, h.encrypted FROM heads h JOIN projects p ON p.id = h.project_id WHERE h.project_id = $1 FOR UPDATE OF h`,
     [fromId],
   );
+  // Sealed records are bound to the project they were pushed to: copied elsewhere, none would open
+  // (and plain ones copied into an encrypted project would be refused by every reader).
+  const sealed = await tx.query<{ encrypted: boolean }>(
+    'SELECT bool_or(encrypted) AS encrypted FROM heads WHERE project_id IN ($1, $2)',
+    [fromId, toId],
+  );
+  if (old.rows[0]?.encrypted || sealed.rows[0]?.encrypted)
+    throw new EngramError(
+      'CONFLICT',
+      `moving an end-to-end encrypted project (or into one) is not supported yet`,
+      {
+        hint: 'Keep sharing it under its present name.',
+      },
+    );
   const already = old.rows[0]?.moved_to ?? null;
   if (already !== null && already !== toId)
     throw new EngramError('CONFLICT', `project ${fromId} already moved to ${already}`, {

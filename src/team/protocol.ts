@@ -67,6 +67,29 @@ export const linkBodySchema = z.object({
 });
 export type LinkBody = z.infer<typeof linkBodySchema>;
 
+/**
+ * A body sealed on the client (an end-to-end encrypted project, `record-seal.ts`): AES-256-GCM under
+ * the project key of version `kv`, a random 96-bit nonce `iv`, ciphertext and tag in `ct` (base64).
+ * The server stores and hands it on as it is; only members holding the key read what it holds.
+ */
+export const MAX_SEALED_CHARS = 90_000;
+export const sealedBodySchema = z
+  .object({
+    e2ee: z.literal(1),
+    kv: z.number().int().positive(),
+    iv: z.string().regex(/^[A-Za-z0-9+/]{16}$/),
+    ct: z
+      .string()
+      .max(MAX_SEALED_CHARS)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+  })
+  .strict();
+export type SealedBody = z.infer<typeof sealedBodySchema>;
+
+/** Whether a record's body is sealed (its shape alone: the server cannot open it). */
+export const isSealed = (body: unknown): body is SealedBody =>
+  typeof body === 'object' && body !== null && (body as { e2ee?: unknown }).e2ee === 1;
+
 const entityId = z.string().min(1).max(1200);
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -147,6 +170,8 @@ export const pullResponseSchema = z.object({
   more: z.boolean(),
   /** The project moved into another (absent from older servers): its records are there now. */
   movedTo: movedToSchema().nullable().optional(),
+  /** The project is end-to-end encrypted: the server takes only sealed records (absent: older server). */
+  encrypted: z.boolean().optional(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;
 

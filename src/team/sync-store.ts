@@ -16,9 +16,11 @@ import { scrubTextWithCount } from '../core/scrub.ts';
 import { num, ownerTransaction, type Pool, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
 import {
+  isSealed,
   linkBodySchema,
   MAX_RECORD_CHARS,
   memoryBodySchema,
+  sealedBodySchema,
   summaryBodySchema,
   type EntityKind,
   type MemberState,
@@ -27,6 +29,7 @@ import {
   type PushRecord,
   type PushResult,
 } from './protocol.ts';
+import { keepEncrypted, keepStateSealed } from './encrypted-project.ts';
 import { recordHash } from './record-hash.ts';
 
 const BODY_SCHEMAS = { memory: memoryBodySchema, summary: summaryBodySchema, link: linkBodySchema };
@@ -74,6 +77,13 @@ export function rejectReason(r: PushRecord): string | null {
   if (unstorable !== null) return unstorable;
   if (r.hash !== recordHash(r.kind, r.id, r.deleted, r.body)) return 'its hash does not match its content';
   if (r.deleted) return r.body === null ? null : 'a tombstone carries no body';
+  // A sealed body is checked for its shape only: the client scanned the plain text before sealing.
+  if (isSealed(r.body)) {
+    const sealed = sealedBodySchema.safeParse(r.body);
+    return sealed.success
+      ? null
+      : `malformed sealed ${r.kind}: ${sealed.error.issues[0]?.message ?? 'invalid'}`;
+  }
   const parsed = BODY_SCHEMAS[r.kind].safeParse(r.body);
   if (!parsed.success) return `malformed ${r.kind}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
   if (JSON.stringify(r.body).length > MAX_RECORD_CHARS) return `larger than ${MAX_RECORD_CHARS} characters`;
@@ -97,8 +107,8 @@ export async function pushRecords(
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
   // The head row in share mode: pushes do not wait for each other, but a project move (which takes it
   // for update, project-move-store) waits for the pushes in flight and every later push sees the move.
-  const head = await tx.query<{ moved_to: string | null }>(
-    `SELECT p.moved_to FROM heads h JOIN projects p ON p.id = h.project_id
+  const head = await tx.query<{ moved_to: string | null; encrypted: boolean; key_version: number }>(
+    `SELECT p.moved_to, h.encrypted, h.key_version FROM heads h JOIN projects p ON p.id = h.project_id
       WHERE h.project_id = $1 AND engram_can(h.project_id, $2) FOR SHARE OF h`,
     [projectId, 'write'],
   );
@@ -108,6 +118,7 @@ export async function pushRecords(
     throw new EngramError('CONFLICT', `project ${projectId} moved to ${movedTo}`, {
       hint: 'Pull it: the client follows the move and pushes to the new project.',
     });
+  await keepEncrypted(tx, projectId, head.rows[0] ?? { encrypted: false, key_version: 0 }, records);
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
   // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);
@@ -245,11 +256,13 @@ export async function pullRecords(
   records: PulledRecord[];
   more: boolean;
   movedTo: { id: string; key: string; name: string } | null;
+  encrypted: boolean;
 } | null> {
   // The horizon first, then the rows (a later snapshot in which everything below it has ended).
   // The head is the project's highest number committed so far, above the horizon or not.
-  const head = await tx.query<{ horizon: string; head: string | null }>(
-    `SELECT engram_pull_horizon() AS horizon, (SELECT max(seq) FROM entities WHERE project_id = $1) AS head
+  const head = await tx.query<{ horizon: string; head: string | null; encrypted: boolean }>(
+    `SELECT engram_pull_horizon() AS horizon, (SELECT max(seq) FROM entities WHERE project_id = $1) AS head,
+            encrypted
        FROM heads WHERE project_id = $1`,
     [projectId],
   );
@@ -292,7 +305,13 @@ export async function pullRecords(
     `SELECT t.id, t.key, t.name FROM projects p JOIN projects t ON t.id = p.moved_to WHERE p.id = $1`,
     [projectId],
   );
-  return { head: num(found.head), records, more, movedTo: moved.rows[0] ?? null };
+  return {
+    head: num(found.head),
+    records,
+    more,
+    movedTo: moved.rows[0] ?? null,
+    encrypted: found.encrypted,
+  };
 }
 
 /** Name the device of a token (the caller's own: row-level security allows no other). */
@@ -302,11 +321,12 @@ export async function nameDevice(tx: Tx, tokenId: string, device: string): Promi
 
 /** Record this member's branch, commit and changed files on this device. False: may not write. */
 export async function putState(tx: Tx, who: Principal, projectId: string, s: ProjectState): Promise<boolean> {
-  const head = await tx.query('SELECT 1 FROM heads WHERE project_id = $1 AND engram_can(project_id, $2)', [
-    projectId,
-    'write',
-  ]);
+  const head = await tx.query<{ encrypted: boolean }>(
+    'SELECT encrypted FROM heads WHERE project_id = $1 AND engram_can(project_id, $2)',
+    [projectId, 'write'],
+  );
   if (head.rows.length === 0) return false;
+  if (head.rows[0]?.encrypted) keepStateSealed(projectId, s);
   await tx.query(
     `INSERT INTO states (project_id, user_id, user_name, device, branch, commit_sha, files, file_count, at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)

@@ -5,7 +5,7 @@
  * by the member's grants itself. Tombstones (forgotten memories) are never shown.
  */
 import { num, type Tx } from './database.ts';
-import type { LinkBody, MemoryBody, SummaryBody } from './protocol.ts';
+import { isSealed, type LinkBody, type MemoryBody, type SummaryBody } from './protocol.ts';
 
 export interface WebProject {
   id: string;
@@ -16,6 +16,8 @@ export interface WebProject {
   memories: number;
   sessions: number;
   movedTo: string | null;
+  /** End-to-end encrypted: the server holds only ciphertext of its records. */
+  encrypted: boolean;
 }
 
 /** The projects the tenant may read, with counts. */
@@ -28,8 +30,10 @@ export async function webProjects(tx: Tx): Promise<WebProject[]> {
     memories: string;
     sessions: string;
     moved_to: string | null;
+    encrypted: boolean | null;
   }>(
     `SELECT p.id, p.key, p.name, m.role, p.moved_to,
+            (SELECT h.encrypted FROM heads h WHERE h.project_id = p.id) AS encrypted,
             (SELECT count(*) FROM entities e WHERE e.project_id = p.id AND e.kind = 'memory' AND NOT e.deleted) AS memories,
             (SELECT count(*) FROM entities e WHERE e.project_id = p.id AND e.kind = 'summary' AND NOT e.deleted) AS sessions
        FROM projects p LEFT JOIN members m ON m.project_id = p.id AND m.user_id = engram_uid()
@@ -44,8 +48,12 @@ export async function webProjects(tx: Tx): Promise<WebProject[]> {
     memories: num(row.memories),
     sessions: num(row.sessions),
     movedTo: row.moved_to,
+    encrypted: row.encrypted === true,
   }));
 }
+
+/** What the web view shows for an end-to-end encrypted record: that it cannot show it. */
+export const SEALED_TITLE = 'Encrypted memory: only a member holding the project key can read it';
 
 export interface WebMemoryLine {
   id: string;
@@ -59,6 +67,8 @@ export interface WebMemoryLine {
   /** Who first shared it (the pusher of this version when older servers did not record it). */
   author: string;
   seq: number;
+  /** Its body is sealed (an end-to-end encrypted project): nothing of its content is known here. */
+  sealed: boolean;
 }
 
 interface EntityRow {
@@ -78,13 +88,15 @@ const ENTITY_COLUMNS = `e.entity_id, e.project_id, e.seq, e.version, e.body, e.a
   e.origin_name, e.origin_device, e.updated_at`;
 
 function line(row: EntityRow): WebMemoryLine {
-  const b = row.body as Partial<MemoryBody>;
+  const sealed = isSealed(row.body);
+  const b = (sealed ? {} : row.body) as Partial<MemoryBody>;
   return {
+    sealed,
     id: row.entity_id,
     projectId: row.project_id,
-    type: String(b.type ?? 'memory'),
+    type: sealed ? 'encrypted' : String(b.type ?? 'memory'),
     status: String(b.status ?? 'active'),
-    title: String(b.title ?? row.entity_id),
+    title: sealed ? SEALED_TITLE : String(b.title ?? row.entity_id),
     createdAt: typeof b.createdAt === 'number' ? b.createdAt : row.updated_at.getTime(),
     pinned: b.pinned === true,
     source: String(b.source ?? ''),
@@ -167,7 +179,7 @@ async function linksWhere(tx: Tx, where: string, params: unknown[], limit: numbe
        FROM entities l
        LEFT JOIN entities f ON f.project_id = l.project_id AND f.kind = 'memory' AND NOT f.deleted AND f.entity_id = l.body ->> 'from'
        LEFT JOIN entities t ON t.project_id = l.project_id AND t.kind = 'memory' AND NOT t.deleted AND t.entity_id = l.body ->> 'to'
-      WHERE l.kind = 'link' AND NOT l.deleted AND ${where}
+      WHERE l.kind = 'link' AND NOT l.deleted AND l.body ->> 'e2ee' IS NULL AND ${where}
       ORDER BY l.seq DESC LIMIT ${limit}`,
     params,
   );
@@ -181,6 +193,24 @@ async function linksWhere(tx: Tx, where: string, params: unknown[], limit: numbe
     toType: row.to_type,
   }));
 }
+
+/** The body shown for a sealed memory: no content (the page says why). */
+const SEALED_MEMORY: MemoryBody = {
+  type: 'encrypted',
+  title: SEALED_TITLE,
+  subtitle: '',
+  narrative: '',
+  facts: [],
+  concepts: [],
+  filesRead: [],
+  filesModified: [],
+  sessionId: null,
+  source: '',
+  status: 'active',
+  statusReason: null,
+  supersedes: null,
+  createdAt: 0,
+};
 
 /** One memory the tenant may read, with its links both ways; null when there is none. */
 export async function webMemory(tx: Tx, id: string): Promise<WebMemory | null> {
@@ -199,7 +229,7 @@ export async function webMemory(tx: Tx, id: string): Promise<WebMemory | null> {
   );
   return {
     line: line(row),
-    body: row.body as MemoryBody,
+    body: (isSealed(row.body) ? SEALED_MEMORY : row.body) as MemoryBody,
     projectName: row.project_name,
     version: row.version,
     lastBy: row.author_name,
@@ -243,19 +273,37 @@ export interface WebSession {
   author: string;
   device: string;
   seq: number;
+  /** Its body is sealed (an end-to-end encrypted project): the summary's fields are empty. */
+  sealed: boolean;
 }
 
 const SUMMARY_COLUMNS = `e.entity_id, e.project_id, e.seq, e.body, e.author_name, e.device, e.origin_name,
-  e.origin_device, p.name AS project_name`;
+  e.origin_device, e.updated_at, p.name AS project_name`;
 
-type SummaryRow = Omit<EntityRow, 'version' | 'updated_at'> & { project_name: string };
+type SummaryRow = Omit<EntityRow, 'version'> & { project_name: string };
+
+const sealedSummary = (at: Date): SummaryBody => ({
+  sessionId: '',
+  request: '',
+  investigated: '',
+  learned: '',
+  completed: '',
+  nextSteps: '',
+  filesRead: [],
+  filesEdited: [],
+  notes: '',
+  final: false,
+  updatedAt: at.getTime(),
+});
 
 function session(row: SummaryRow): WebSession {
+  const sealed = isSealed(row.body);
   return {
+    sealed,
     sessionId: row.entity_id,
     projectId: row.project_id,
     projectName: row.project_name,
-    summary: row.body as SummaryBody,
+    summary: sealed ? sealedSummary(row.updated_at) : (row.body as SummaryBody),
     author: row.origin_name ?? row.author_name,
     device: row.origin_device ?? row.device,
     seq: num(row.seq),

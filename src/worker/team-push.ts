@@ -8,12 +8,16 @@ import { describeError, isEngramError } from '../core/errors.ts';
 import type { OutboxEntry, SharedProject } from '../store/team-repo.ts';
 import type { PushRecord, PushResponse, PushResult } from '../team/protocol.ts';
 import { checkEpoch, type SyncReport, type TeamSyncDeps } from './team-round.ts';
+import { keyringOf } from './team-keys.ts';
 import { buildRecord, contentKey, forkConflict, onlyStatusChanged } from './team-records.ts';
+import { forgetSealing, sealRecord } from './team-seal.ts';
 
-/** A record on its way to the server, and the outbox entry it stands for. */
+/** A record on its way to the server (sealed in an encrypted project), and the outbox entry it stands for. */
 interface Outgoing {
   entry: OutboxEntry;
   rec: PushRecord;
+  /** The record before sealing (the same as `rec` in a plain project). */
+  plain: PushRecord;
 }
 
 /** A record the server refused as a batch of one; `certain` when the refusal was about the request. */
@@ -71,7 +75,8 @@ async function pushOrSplit(
     response.results.forEach((result, i) => {
       const item = items[i] as Outgoing;
       report.pushed[result.status]++;
-      handlePushResult(deps, p, item.entry, item.rec, result, now, report);
+      handlePushResult(deps, p, item, result, now, report);
+      if (item.rec !== item.plain) forgetSealing(store, item.entry.entity, item.entry.entityId);
     });
     store.team.markPushed(p.projectId, now);
   });
@@ -102,6 +107,7 @@ export async function pushProject(deps: TeamSyncDeps, p: SharedProject, report: 
   // Entries the server answered but that stay queued (a status change waiting for the pull) are not
   // sent twice in one round.
   const tried = new Set<string>();
+  const ring = keyringOf(store, p.projectId);
   const keyOf = (e: OutboxEntry) => `${e.entity} ${e.entityId} ${e.queuedAt}`;
   for (let round = 0; round < 10_000; round++) {
     const entries = store.team
@@ -113,9 +119,18 @@ export async function pushProject(deps: TeamSyncDeps, p: SharedProject, report: 
     const items: Outgoing[] = [];
     store.transaction(() => {
       for (const entry of entries) {
-        const built = buildRecord(store, entry, deps.me);
+        let built = buildRecord(store, entry, deps.me);
+        if (built.kind === 'record' && ring) {
+          // Sealed only after buildRecord's secret check: the server never sees the plain text.
+          const sealed = sealRecord(store, ring, built.record);
+          if (sealed.ok) {
+            items.push({ entry, rec: sealed.rec, plain: built.record });
+            continue;
+          }
+          built = { kind: 'blocked', reason: sealed.reason };
+        }
         if (built.kind === 'record') {
-          items.push({ entry, rec: built.record });
+          items.push({ entry, rec: built.record, plain: built.record });
           continue;
         }
         if (built.kind === 'blocked') {
@@ -151,8 +166,7 @@ export async function pushProject(deps: TeamSyncDeps, p: SharedProject, report: 
 function handlePushResult(
   deps: TeamSyncDeps,
   p: SharedProject,
-  entry: OutboxEntry,
-  rec: PushRecord,
+  { entry, rec, plain }: Outgoing,
   result: PushResult,
   now: number,
   report: SyncReport,
@@ -164,7 +178,7 @@ function handlePushResult(
     case 'duplicate': {
       const known = store.team.entity(entry.entity, entry.entityId);
       const body =
-        entry.entity === 'memory' && !rec.deleted ? (rec.body as Parameters<typeof contentKey>[0]) : null;
+        entry.entity === 'memory' && !plain.deleted ? (plain.body as Parameters<typeof contentKey>[0]) : null;
       store.team.putEntity({
         entity: entry.entity,
         entityId: entry.entityId,

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { TeamApi } from '../team/api-client.ts';
 import type { ProjectState, PushResult } from '../team/protocol.ts';
 import type { ApplyOutcome } from './team-records.ts';
+import { forgetSealedSince } from './team-seal.ts';
 
 export interface TeamSyncDeps {
   store: Store;
@@ -36,6 +37,8 @@ export interface SyncReport {
   /** Shared projects this login may only read: nothing was pushed there. */
   readOnly: string[];
   errors: { project: string; error: string }[];
+  /** Pulled records of encrypted projects this machine could not open (no key, a wrong key). */
+  unreadable: number;
   /** Projects moved into others: by this machine (`here`), or by a teammate and followed here. */
   moved: { from: string; to: string; name: string; key: string; here: boolean }[];
 }
@@ -51,6 +54,7 @@ export const emptyReport = (): SyncReport => ({
   readOnly: [],
   errors: [],
   moved: [],
+  unreadable: 0,
 });
 
 /** Offer everything of a project to the team (share, and after a server reset). */
@@ -82,6 +86,7 @@ export function checkEpoch(store: Store, epoch: string, at: number, report: Sync
 /** Start a project over against the server: cursor 0, versions unknown, everything queued again. */
 export function restartProject(store: Store, projectId: string, at: number): void {
   store.team.setCursor(projectId, 0, at);
+  forgetSealedSince(store, projectId);
   store.team.forgetVersions(projectId);
   enqueueProject(store, projectId, at);
 }

@@ -15,9 +15,11 @@ import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
 import type { PushRecord } from '../team/protocol.ts';
+import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
 import { buildRecord, applyPulled } from './team-records.ts';
+import { openRecord, openState, sealRecord, sealState, type OpenedRecord } from './team-seal.ts';
 import {
   checkEpoch,
   emptyReport,
@@ -110,7 +112,12 @@ export function planPush(store: Store, me: string): PlannedRecord[] {
     seq = changes.at(-1)?.seq ?? seq;
   }
   for (const e of pending.values()) {
-    const built = buildRecord(store, { ...e, queuedAt: 0 }, me);
+    let built = buildRecord(store, { ...e, queuedAt: 0 }, me);
+    const ring = built.kind === 'record' ? keyringOf(store, e.projectId) : null;
+    if (ring && built.kind === 'record') {
+      const sealed = sealRecord(store, ring, built.record, false);
+      built = sealed.ok ? { ...built, record: sealed.rec } : { kind: 'blocked', reason: sealed.reason };
+    }
     const base = { project: e.projectId, kind: e.entity, id: e.entityId };
     if (built.kind === 'record')
       out.push({
@@ -125,13 +132,21 @@ export function planPush(store: Store, me: string): PlannedRecord[] {
   return out;
 }
 
+/** Records of an encrypted project this pull could not open, and the last reason why. */
+interface Unreadable {
+  count: number;
+  reason: string;
+}
+
 /** Pull a project's new records; the project it moved into when the server says it moved. */
 async function pullProject(
   deps: TeamSyncDeps,
   p: SharedProject,
   report: SyncReport,
+  unreadable: Unreadable,
 ): Promise<SharedProject | null> {
   const { store, api, clock } = deps;
+  const ring = keyringOf(store, p.projectId);
   let cursor = store.team.project(p.projectId)?.cursor ?? 0;
   for (let round = 0; round < 100_000; round++) {
     const page = await api.pull(p.projectId, cursor, deps.pullPage);
@@ -146,12 +161,28 @@ async function pullProject(
     const last = page.records.at(-1)?.seq ?? cursor;
     const erased = store.transaction(() => {
       let n = 0;
-      for (const rec of page.records) {
+      for (const pulled of page.records) {
+        // An encrypted project's record is opened first; one that does not open is left out (the
+        // rest of the page is still applied) and reported.
+        const opened: OpenedRecord = openRecord(store, ring, p.projectId, pulled);
+        if (!opened.ok) {
+          if (opened.skip) report.applied.skipped++;
+          else {
+            unreadable.count++;
+            unreadable.reason = opened.message;
+          }
+          continue;
+        }
+        const rec = opened.rec;
         const outcome = applyPulled(store, rec, {
           projectId: p.projectId as ProjectId,
           me: deps.me,
           at: now,
         });
+        // Shared in the clear before the project was encrypted: sent again, sealed (a link's plain
+        // copy stays on the server under its plain id).
+        if (opened.reseal && rec.kind !== 'link' && outcome !== 'skipped')
+          store.team.enqueue(rec.kind, rec.id, p.projectId, now);
         report.applied[outcome]++;
         if (outcome === 'erased') n++;
       }
@@ -174,15 +205,17 @@ async function exchangeState(deps: TeamSyncDeps, p: SharedProject): Promise<void
   const now = clock.now();
   if (now - Number(store.team.meta(key) ?? 0) < (deps.stateEveryMs ?? STATE_EVERY_MS)) return;
   const state = deps.readState ? await deps.readState(p.root, now) : null;
+  const ring = keyringOf(store, p.projectId);
   if (state) {
     try {
-      await api.putState(p.projectId, state);
+      await api.putState(p.projectId, ring ? sealState(ring, deps.me, state) : state);
     } catch (error) {
       // A reader may not write state; everyone may still read the others'.
-      if (!isEngramError(error, 'FORBIDDEN')) throw error;
+      // (A machine without an encrypted project's key may not send it plain: said by the push.)
+      if (!isEngramError(error, 'FORBIDDEN') && !isEngramError(error, 'KEY_MISSING')) throw error;
     }
   }
-  const states = await api.states(p.projectId);
+  const states = (await api.states(p.projectId)).map((s) => openState(ring, p.projectId, s));
   store.transaction(() => {
     store.team.replaceMemberStates(p.projectId, states);
     store.team.setMeta(key, String(now));
@@ -214,20 +247,43 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
   report.projects = projects.length;
   for (const p of projects) {
     try {
+      let refused: string | null = null;
       try {
         await pushProject(deps, p, report);
       } catch (error) {
         // A reader (or a token without write) still pulls; what it changes stays queued here.
         // A project that moved refuses pushes: the pull below follows it, and pushes there.
-        if (!isEngramError(error, 'FORBIDDEN') && !isEngramError(error, 'CONFLICT')) throw error;
+        // An encrypted project refuses plain records from a machine without its key: they stay
+        // queued, and go sealed once the key is imported.
+        if (
+          !isEngramError(error, 'FORBIDDEN') &&
+          !isEngramError(error, 'CONFLICT') &&
+          !isEngramError(error, 'KEY_MISSING')
+        )
+          throw error;
         if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
+        if (isEngramError(error, 'KEY_MISSING')) refused = describeError(error);
       }
-      const movedTo = await pullProject(deps, p, report);
+      const unreadable: Unreadable = { count: 0, reason: '' };
+      const movedTo = await pullProject(deps, p, report, unreadable);
       if (movedTo) {
         projects.push(movedTo);
         continue;
       }
       await exchangeState(deps, p);
+      report.unreadable += unreadable.count;
+      const problem = [
+        refused,
+        unreadable.count > 0
+          ? `${unreadable.count} pulled record(s) could not be read (the rest were): ${unreadable.reason}`
+          : null,
+      ].filter((x): x is string => x !== null);
+      if (problem.length > 0) {
+        const message = problem.join('; ');
+        report.errors.push({ project: p.projectId, error: message });
+        store.team.setError(p.projectId, message, clock.now());
+        continue;
+      }
       store.team.setError(p.projectId, null, null);
       store.team.setSyncedAt(p.projectId, clock.now());
     } catch (error) {

@@ -10,6 +10,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamApi } from '../../src/team/api-client.ts';
 import { parseProjectSpec } from '../../src/team/project-key.ts';
+import type { PushRecord } from '../../src/team/protocol.ts';
+import { recordHash } from '../../src/team/record-hash.ts';
+import { newKey, seal } from '../../src/team/record-seal.ts';
 import { linkRecord, memoryRecord, summaryRecord } from '../../src/team/records.test-support.ts';
 import { launchChromium, seriousA11yViolations, type Browser } from '../support/browser.ts';
 import { startCliTeamServer, type CliTeamServer } from '../support/team-cli.ts';
@@ -27,6 +30,14 @@ const A = 'git@github.com:acme/alpha.git';
 const B = 'git@github.com:acme/beta.git';
 const idA = parseProjectSpec(A).id;
 const idB = parseProjectSpec(B).id;
+/** An end-to-end encrypted project: the server holds only sealed records of it. */
+const C = 'git@github.com:acme/gamma.git';
+const idC = parseProjectSpec(C).id;
+const ringC = { projectId: idC, versions: [{ version: 1, key: newKey() }] };
+const sealedC = (rec: PushRecord): PushRecord => {
+  const body = seal(ringC, { project: idC, kind: rec.kind, id: rec.id }, rec.body);
+  return { ...rec, body, hash: recordHash(rec.kind, rec.id, false, body) };
+};
 const PASSWORD = 'correct horse battery';
 const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> hostile';
 const B_TEXT = ['Zebra launch plan', 'zebra codename'];
@@ -56,8 +67,9 @@ describe('the team web view in Chromium', () => {
       ['alice', A, 'writer'],
       ['pam', A, 'admin'],
       ['bob', B, 'writer'],
+      ['alice', C, 'writer'],
     ] as const) {
-      tokens[name] = (await admin.addUser({ name, device: `${name}-pc`, password: PASSWORD })).token;
+      tokens[name] ??= (await admin.addUser({ name, device: `${name}-pc`, password: PASSWORD })).token;
       await admin.grant({ user: name, project, role });
     }
     await createTeamApi({ server: server.url, token: tokens['alice'] as string }).push(idA, [
@@ -73,6 +85,10 @@ describe('the team web view in Chromium', () => {
       }),
       summaryRecord('sess-a1', 'Make payments survive gateway outages', { nextSteps: 'ship it' }),
       linkRecord('obs_alpha1', 'related', 'obs_hostile'),
+    ]);
+    await createTeamApi({ server: server.url, token: tokens['alice'] as string }).push(idC, [
+      sealedC(memoryRecord('obs_gamma1', 'Gamma pricing model', { sessionId: 'sess-c1' })),
+      sealedC(summaryRecord('sess-c1', 'Gamma pricing review')),
     ]);
     await createTeamApi({ server: server.url, token: tokens['bob'] as string }).push(idB, [
       memoryRecord('obs_beta1', 'Zebra launch plan stays secret', { narrative: 'zebra codename' }),
@@ -130,6 +146,10 @@ describe('the team web view in Chromium', () => {
       [`/graph?project=${idA}`, 'Graph'],
       ['/graph?id=obs_alpha1', 'Graph'],
       ['/audit', 'Audit log'],
+      // An end-to-end encrypted project's pages say they cannot show its content.
+      [`/search?project=${idC}`, 'Search'],
+      ['/memories/obs_gamma1', 'Encrypted memory'],
+      ['/sessions/sess-c1', 'Session sess-c1'],
     ];
     for (const [path, heading] of pages) {
       const response = await page.goto(`${server.url}${path}`);
@@ -139,6 +159,11 @@ describe('the team web view in Chromium', () => {
       const text = (await page.locator('body').textContent()) ?? '';
       for (const secret of B_TEXT) expect(text, path).not.toContain(secret);
     }
+    await page.goto(`${server.url}/memories/obs_gamma1`);
+    await expect(page.getByRole('note').first().textContent()).resolves.toContain(
+      'end-to-end encrypted project',
+    );
+    await expect(page.locator('body').textContent()).resolves.not.toContain('pricing');
     await page.goto(`${server.url}/graph?id=obs_alpha1`);
     await expect(page.locator('svg.graph a').count()).resolves.toBe(2);
     await page.goto(`${server.url}/search?q=jitter`);

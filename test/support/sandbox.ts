@@ -30,7 +30,7 @@ export interface Sandbox {
   /** The CLI; with `timeoutMs`, killed after that long (status null) instead of hanging the test. */
   engram(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): RunResult;
   /** The CLI without blocking this process (a loopback server in the test must keep answering). */
-  engramAsync(args: string[], opts?: { cwd?: string }): Promise<RunResult>;
+  engramAsync(args: string[], opts?: { cwd?: string; input?: string }): Promise<RunResult>;
   cleanup(): void;
 }
 
@@ -100,7 +100,7 @@ export function createSandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
       return run([CLI_BIN, ...args], undefined, opts.cwd ?? root, { ...env, ...opts.env }, opts.timeoutMs);
     },
     engramAsync(args, opts = {}) {
-      return runAsync([CLI_BIN, ...args], opts.cwd ?? root);
+      return runAsync([CLI_BIN, ...args], opts.cwd ?? root, opts.input);
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true });

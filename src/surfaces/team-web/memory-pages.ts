@@ -6,7 +6,7 @@ import { html } from 'hono/html';
 import { OBSERVATION_TYPES } from '../../core/model.ts';
 import type { WebMemory, WebMemoryLine, WebProject } from '../../team/web-store.ts';
 import type { Html } from '../http/pages/layout.ts';
-import { linkEnd } from './team-pages.ts';
+import { linkEnd, sealedNote } from './team-pages.ts';
 import {
   badge,
   empty,
@@ -54,13 +54,14 @@ export function projectsPage(projects: WebProject[]): Html {
         ? ''
         : table(
             'Projects you may read',
-            ['Project', 'Key', 'Your role', 'Memories', 'Sessions', ''],
+            ['Project', 'Key', 'Your role', 'Content', 'Memories', 'Sessions', ''],
             projects.map(
               (p) =>
                 html`<tr>
                   <td><a href="${href('/search', { project: p.id })}">${p.name}</a></td>
                   <td><code>${p.key}</code></td>
                   <td>${p.role ?? 'server admin'}</td>
+                  <td>${p.encrypted ? 'end-to-end encrypted (not readable here)' : 'readable'}</td>
                   <td>${number(p.memories)}</td>
                   <td><a href="${href('/sessions', { project: p.id })}">${number(p.sessions)}</a></td>
                   <td>${p.movedTo ? html`moved to <code>${p.movedTo}</code>` : ''}</td>
@@ -94,6 +95,8 @@ function projectSelect(projects: WebProject[], current: string | null): Html {
 export function searchPage(v: SearchView): Html {
   const names = new Map(v.projects.map((p) => [p.id, p.name]));
   const by = (m: WebMemoryLine) => html`<p class="why">shared by ${m.author}</p>`;
+  // Words are searched in what the server can read: never in an end-to-end encrypted project.
+  const sealed = v.projects.filter((p) => p.encrypted && (v.project === null || v.project === p.id));
   const params: Record<string, string> = {};
   if (v.project) params['project'] = v.project;
   if (v.type) params['type'] = v.type;
@@ -126,6 +129,17 @@ export function searchPage(v: SearchView): Html {
         <button type="submit" class="secondary">Apply</button>
       </fieldset>
     </form>
+    ${
+      sealed.length > 0
+        ? html`<div class="banner" role="note">
+            <p>
+              ${sealed.map((p) => p.name).join(', ')}: end-to-end encrypted. The server holds only ciphertext
+              of ${sealed.length > 1 ? 'their' : 'its'} memories, so search cannot find words in them and they
+              are listed without content. Search them in engram on a machine that holds the project key.
+            </p>
+          </div>`
+        : ''
+    }
     <section aria-labelledby="hits-h">
       <h2 id="hits-h">${v.words ? `${v.items.length} best matches` : 'Latest shared or changed first'}</h2>
       ${v.items.length === 0 ? empty(v.words ? 'No shared memory holds those words.' : 'No memories shared here yet.') : ''}
@@ -149,6 +163,7 @@ export function memoryPage(m: WebMemory, now: number): Html {
   const id = m.line.id;
   return html`<article class="memory" data-id="${id}">
       <h1>${m.line.title}</h1>
+      ${m.line.sealed ? sealedNote('memory') : ''}
       <p class="meta">
         ${badge('type', m.line.type)}${m.line.status !== 'active' ? badge('status', m.line.status) : ''}${m.line.pinned ? badge('status', 'pinned') : ''}
         ${m.projectName} · ${m.line.source} · shared by ${m.line.author} (${m.originDevice}) · made

@@ -50,7 +50,7 @@ export function sessionsPage(
                   <td>${s.projectName}</td>
                   <td>${s.author} (${s.device})</td>
                   <td>${when(s.summary.updatedAt, now)}</td>
-                  <td>${s.summary.final ? 'final' : 'checkpoint'}</td>
+                  <td>${s.sealed ? 'encrypted' : s.summary.final ? 'final' : 'checkpoint'}</td>
                 </tr>`,
             ),
           )
@@ -73,14 +73,26 @@ function files(title: string, list: readonly string[]): Html {
     </ul>`;
 }
 
+/** Said where a page would show an end-to-end encrypted record's content. */
+export function sealedNote(what: string): Html {
+  return html`<div class="banner" role="note">
+    <p>
+      This ${what} belongs to an end-to-end encrypted project: the team server keeps only ciphertext of it, so
+      its content cannot be shown here. Read it in engram on a machine that holds the project key.
+    </p>
+  </div>`;
+}
+
 export function sessionPage(s: WebSession, memories: WebMemoryLine[], now: number): Html {
   const sum = s.summary;
   const names = new Map([[s.projectId, s.projectName]]);
   return html`<h1>${sum.request ? sum.request.slice(0, 200) : `Session ${s.sessionId}`}</h1>
     <p class="meta">
-      ${s.projectName} · ${s.author} (${s.device}) · ${sum.final ? 'final summary' : 'checkpoint'}
+      ${s.projectName} · ${s.author} (${s.device}) ·
+      ${s.sealed ? 'encrypted summary' : sum.final ? 'final summary' : 'checkpoint'}
       ${when(sum.updatedAt, now)} · <code>${s.sessionId}</code>
     </p>
+    ${s.sealed ? sealedNote('session summary') : ''}
     <section aria-labelledby="sum-h">
       <h2 id="sum-h">Summary</h2>
       ${part('Asked', sum.request)} ${part('Investigated', sum.investigated)} ${part('Learned', sum.learned)}

@@ -11,6 +11,7 @@ import { readProjectLinks } from '../../../store/project-links.ts';
 import type { MoveTarget, ProjectMoveReport } from '../../../store/project-move.ts';
 import type { ProjectStats } from '../../../store/sessions-repo.ts';
 import type { Store } from '../../../store/store.ts';
+import { keyringOf } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 
 /** Other projects engram knows whose root is `project`'s root (a rename or a changed remote left them). */
@@ -75,6 +76,14 @@ export function projectMoveCommand(ctx: CliContext, o: MoveOptions): number {
         );
       fromId = (others[0] as ProjectStats).id;
     }
+    if (keyringOf(store, fromId) || keyringOf(store, to.id))
+      throw new EngramError(
+        'INPUT_INVALID',
+        `moving an end-to-end encrypted project (or into one) is not supported yet`,
+        {
+          hint: 'Its team records are bound to the project they were encrypted for; keep it under its present name.',
+        },
+      );
     const plan = store.memory.planProjectMove(fromId, to);
     if (o.action === 'move' && plan.targetMemories > 0)
       throw new EngramError(

@@ -44,14 +44,18 @@ export async function backgroundTeamSync(
 export const teamSpec: CommandSpec = {
   name: 'team',
   group: 'Team',
-  summary: 'share memory with a team server: login | share | status | sync | mark | unmark | admin',
+  summary: 'share memory with a team server: login | share | key | status | sync | mark | unmark | admin',
   usage:
-    'login --server URL --token T [--device NAME] | share [--name NAME] | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
+    'login --server URL --token T [--device NAME] | share [--name NAME] [--encrypt] | key create|export|import|rotate|status | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
   details: [
     'login     check the token with the server and keep it in $ENGRAM_HOME/team.json (mode 0600)',
     'share     share this project (opt-in; needs a role there): its distilled memories, summaries and links;',
     '          --name NAME shares it as project NAME (git config engram.project NAME; for a repository whose',
-    '          remote is a local path, or that has none): an admin grants --project name:NAME',
+    '          remote is a local path, or that has none): an admin grants --project name:NAME;',
+    '          --encrypt makes it end-to-end encrypted (a new project key; the server keeps only ciphertext)',
+    'key       the project key of an end-to-end encrypted project: create | export (print the line to hand',
+    '          to a teammate out of band) | import [LINE] (from stdin without LINE) | rotate (a new version;',
+    '          hand it only to members who stay) | status',
     'status    the server, your role per shared project, what waits to be pushed, what is held back and why',
     'sync      push, pull and send the project state now (the worker and the viewer also sync every',
     '          team.syncIntervalSeconds while they run); --dry-run shows exactly what would leave this',
@@ -69,6 +73,7 @@ export const teamSpec: CommandSpec = {
     },
     token: { type: 'string', value: 'T', description: 'an egr_ token (login; admin without a login)' },
     'dry-run': { type: 'boolean', description: 'sync: show what would be sent, send nothing' },
+    encrypt: { type: 'boolean', description: 'share: end-to-end encrypt the project (a new project key)' },
     cwd: { type: 'string', value: 'DIR', description: 'share: the project directory (default: here)' },
     name: {
       type: 'string',
@@ -102,6 +107,8 @@ export const teamSpec: CommandSpec = {
     'engram team login --server https://engram.example.com --token egr_…',
     'engram team share',
     'engram team share --name shop',
+    'engram team share --encrypt',
+    'engram team key import < key.txt',
     'engram team sync --dry-run',
     'engram team admin --server URL --token T user add alice --json',
     'engram team admin grant --user alice --project git@github.com:acme/app.git --role writer',
@@ -111,6 +118,7 @@ export const teamSpec: CommandSpec = {
     (await loadTeamEntry(ctx)).teamCommand(ctx, args.positionals, {
       json: args.json,
       dryRun: boolFlag(args, 'dry-run'),
+      encrypt: boolFlag(args, 'encrypt'),
       cwd: stringFlag(args, 'cwd') ?? ctx.cwd,
       name: stringFlag(args, 'name'),
       server: stringFlag(args, 'server'),

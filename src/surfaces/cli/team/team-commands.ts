@@ -17,6 +17,8 @@ import { printJson, withStore, type CliContext } from '../context.ts';
 import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } from './team-credentials.ts';
 import { teamApiFor, teamSyncFor } from './team-api.ts';
 import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
+import { created, teamKeyCommand } from './team-key.ts';
+import { createProjectKey, keyringOf } from '../../../worker/team-keys.ts';
 
 export interface TeamFlags extends TeamAdminFlags {
   json: boolean;
@@ -24,10 +26,12 @@ export interface TeamFlags extends TeamAdminFlags {
   name?: string | undefined;
   dryRun: boolean;
   cwd: string;
+  /** share: make the project end-to-end encrypted (a new project key, unless one is held). */
+  encrypt: boolean;
 }
 
 const USAGE =
-  'engram team login | share [--name NAME] | status | sync [--dry-run] | device [NAME] | mark <id…> | unmark <id…> | admin …';
+  'engram team login | share [--name NAME] [--encrypt] | key … | status | sync [--dry-run] | device [NAME] | mark <id…> | unmark <id…> | admin …';
 
 export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFlags): Promise<number> {
   const [action, ...rest] = args;
@@ -36,6 +40,8 @@ export async function teamCommand(ctx: CliContext, args: string[], flags: TeamFl
       return login(ctx, flags);
     case 'share':
       return share(ctx, flags);
+    case 'key':
+      return teamKeyCommand(ctx, rest, flags);
     case 'device':
       return device(ctx, rest[0], flags);
     case 'status':
@@ -141,13 +147,27 @@ async function share(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const queued = withStore(ctx, (store) =>
     shareProject(store, { id: project.id, name: project.name, root: project.root }, ctx.now()),
   );
-  if (flags.json) printJson(ctx, { project: project.id, key: project.key, role: role.role, queued });
+  // --encrypt: a key made here (one held already, made or imported before, is kept).
+  const ring = flags.encrypt
+    ? withStore(ctx, (store) =>
+        keyringOf(store, project.id) ? null : createProjectKey(store, project.id, ctx.now()),
+      )
+    : null;
+  if (flags.json)
+    printJson(ctx, {
+      project: project.id,
+      key: project.key,
+      role: role.role,
+      queued,
+      ...(flags.encrypt ? { encrypted: true } : {}),
+    });
   else {
     ctx.io.out(
       `sharing ${project.name} (${project.key.replace(/^git:/, '')}) as ${role.role}: ${queued} records queued; ` +
         `the worker syncs in the background, "engram team sync" does it now\n` +
         'only distilled memories, summaries and links leave this machine; personal preferences stay private unless you run "engram team mark <id>"\n',
     );
+    if (ring) created(ctx, project, flags, ring);
   }
   return 0;
 }
@@ -218,6 +238,7 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
         lastPullAt: p.lastPullAt,
         lastSyncAt: store.team.syncedAt(p.projectId),
         lastError: p.lastError,
+        keyVersions: keyringOf(store, p.projectId)?.versions.map((v) => v.version) ?? [],
       })),
       blocked: store.team.blocked(),
       conflicts: store.team.conflictCount() / 2,
@@ -245,7 +266,7 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
   if (local.projects.length === 0) ctx.io.out('no shared projects (run "engram team share" in one)\n');
   for (const p of local.projects) {
     ctx.io.out(
-      `  ${p.name} ${p.id} ${p.role ?? 'no role'}: ${p.lastSyncAt === null ? 'never synced' : `synced ${formatAge(ctx.now() - p.lastSyncAt)}`}, ${p.queued} to push, pulled up to ${p.cursor}` +
+      `  ${p.name} ${p.id} ${p.role ?? 'no role'}${p.keyVersions.length > 0 ? ` (end-to-end encrypted, key v${Math.max(...p.keyVersions)})` : ''}: ${p.lastSyncAt === null ? 'never synced' : `synced ${formatAge(ctx.now() - p.lastSyncAt)}`}, ${p.queued} to push, pulled up to ${p.cursor}` +
         `${p.lastError ? `; last error: ${p.lastError}` : ''}\n`,
     );
   }

@@ -1,0 +1,127 @@
+/**
+ * `engram team key create | export | import | rotate | status`: the key of an end-to-end encrypted
+ * project on this machine (worker/team-keys.ts). The key leaves the machine only as the line `export`
+ * prints, which a person hands to a teammate out of band; the team server never sees it.
+ */
+import { readFileSync } from 'node:fs';
+import { resolveProject } from '../../../capture/project-identity.ts';
+import { EngramError } from '../../../core/errors.ts';
+import type { Project } from '../../../core/model.ts';
+import { exportKeyring, parseKeyring, type Keyring } from '../../../team/record-seal.ts';
+import {
+  createProjectKey,
+  importProjectKey,
+  keyringOf,
+  rotateProjectKey,
+} from '../../../worker/team-keys.ts';
+import { printJson, withStore, type CliContext } from '../context.ts';
+
+export interface TeamKeyFlags {
+  json: boolean;
+  cwd: string;
+}
+
+const USAGE = 'engram team key create | export | import [LINE] | rotate | status';
+
+const versionsOf = (ring: Keyring) => ring.versions.map((v) => v.version).sort((a, b) => a - b);
+
+export function teamKeyCommand(ctx: CliContext, args: string[], flags: TeamKeyFlags): number {
+  const [action, line] = args;
+  const project = resolveProject(flags.cwd, ctx.runtime.projectLinks);
+  switch (action) {
+    case 'create':
+      return created(
+        ctx,
+        project,
+        flags,
+        withStore(ctx, (store) => createProjectKey(store, project.id, ctx.now())),
+      );
+    case 'export':
+      return exported(ctx, project, flags);
+    case 'import':
+      return imported(ctx, project, line, flags);
+    case 'rotate': {
+      const ring = withStore(ctx, (store) => rotateProjectKey(store, project.id, ctx.now()));
+      if (flags.json)
+        printJson(ctx, { project: project.id, versions: versionsOf(ring), key: exportKeyring(ring) });
+      else
+        ctx.io.out(
+          `${project.name}: key version ${Math.max(...versionsOf(ring))} made; new pushes use it, and everything ` +
+            'this machine holds of the project is sealed again under it at the next sync.\n' +
+            'Hand this line to every member who keeps reading (not to anyone removed):\n' +
+            `${exportKeyring(ring)}\n`,
+        );
+      return 0;
+    }
+    case 'status': {
+      const ring = withStore(ctx, (store) => keyringOf(store, project.id));
+      if (flags.json)
+        printJson(ctx, {
+          project: project.id,
+          encrypted: ring !== null,
+          versions: ring ? versionsOf(ring) : [],
+        });
+      else
+        ctx.io.out(
+          ring
+            ? `${project.name}: end-to-end encrypted here, key versions ${versionsOf(ring).join(', ')}\n`
+            : `${project.name}: no project key on this machine (shared in the clear, or its key not imported yet)\n`,
+        );
+      return 0;
+    }
+    default:
+      throw new EngramError('INPUT_INVALID', action ? `unknown key action "${action}"` : `usage: ${USAGE}`, {
+        hint: `Use: ${USAGE}`,
+      });
+  }
+}
+
+/** After `key create` (or `share --encrypt`): the line to hand over, and what to tell teammates. */
+export function created(ctx: CliContext, project: Project, flags: { json: boolean }, ring: Keyring): number {
+  const key = exportKeyring(ring);
+  if (flags.json) printJson(ctx, { project: project.id, versions: versionsOf(ring), key });
+  else
+    ctx.io.out(
+      `${project.name} is end-to-end encrypted from this machine on: the team server keeps only ciphertext of its ` +
+        'memories, summaries, links and project state.\n' +
+        'Hand this line to each teammate out of band (a password manager, in person; never the team server):\n' +
+        `${key}\n` +
+        'They run "engram team key import" in their clone and paste it. Keep a copy: without the key nobody can ' +
+        "read the project's records, and the server cannot recover it.\n",
+    );
+  return 0;
+}
+
+function exported(ctx: CliContext, project: Project, flags: TeamKeyFlags): number {
+  const ring = withStore(ctx, (store) => keyringOf(store, project.id));
+  if (!ring)
+    throw new EngramError('NOT_FOUND', `no key for ${project.name} on this machine`, {
+      hint: 'Create one with "engram team key create", or import the team\'s with "engram team key import".',
+    });
+  if (flags.json)
+    printJson(ctx, { project: project.id, versions: versionsOf(ring), key: exportKeyring(ring) });
+  else ctx.io.out(`${exportKeyring(ring)}\n`);
+  return 0;
+}
+
+function imported(ctx: CliContext, project: Project, given: string | undefined, flags: TeamKeyFlags): number {
+  // From stdin when not given (so the key stays out of the shell's history).
+  const text = given ?? readFileSync(0, 'utf8');
+  const ring = parseKeyring(text);
+  if (ring.projectId !== project.id)
+    throw new EngramError(
+      'INPUT_INVALID',
+      `this key is for project ${ring.projectId}, and ${flags.cwd} is project ${project.id} (${project.name})`,
+      { hint: 'Run it in a clone of the project the key was exported from (or pass --cwd DIR).' },
+    );
+  const { added } = withStore(ctx, (store) => importProjectKey(store, ring, ctx.now()));
+  if (flags.json) printJson(ctx, { project: project.id, added });
+  else
+    ctx.io.out(
+      added.length === 0
+        ? `${project.name}: this machine holds every version of that key already\n`
+        : `${project.name}: key version${added.length > 1 ? 's' : ''} ${added.join(', ')} imported; the next sync ` +
+            'reads the project again from its start and sends what waited here sealed\n',
+    );
+  return 0;
+}

@@ -1,0 +1,106 @@
+/**
+ * The keys of this machine's end-to-end encrypted team projects: one keyring per project (every key
+ * version held, the highest sealing new records), kept in the store's team_meta beside the rest of the
+ * team bookkeeping. Creating or rotating a key queues everything of the project again, so the server's
+ * copy of each record is sealed under the newest key; importing one pulls the project again from the
+ * start, so records that could not be read before are read now.
+ */
+import { EngramError } from '../core/errors.ts';
+import type { Store } from '../store/store.ts';
+import { currentVersion, newKey, type Keyring } from '../team/record-seal.ts';
+import { enqueueProject } from './team-round.ts';
+
+const RING_KEY = (projectId: string) => `e2ee_keyring:${projectId}`;
+
+interface StoredRing {
+  versions: { v: number; k: string; at: number }[];
+}
+
+/** The project's keyring, or null when the project is not end-to-end encrypted here. */
+export function keyringOf(store: Store, projectId: string): Keyring | null {
+  const raw = store.team.meta(RING_KEY(projectId));
+  if (!raw) return null;
+  const stored = JSON.parse(raw) as StoredRing;
+  if (stored.versions.length === 0) return null;
+  return {
+    projectId,
+    versions: stored.versions.map((v) => ({ version: v.v, key: Buffer.from(v.k, 'base64url') })),
+  };
+}
+
+function saveKeyring(store: Store, ring: Keyring, at: number): void {
+  const before = new Map(
+    (JSON.parse(store.team.meta(RING_KEY(ring.projectId)) ?? '{"versions":[]}') as StoredRing).versions.map(
+      (v) => [v.v, v.at],
+    ),
+  );
+  const stored: StoredRing = {
+    versions: ring.versions
+      .map((v) => ({ v: v.version, k: v.key.toString('base64url'), at: before.get(v.version) ?? at }))
+      .sort((a, b) => a.v - b.v),
+  };
+  store.team.setMeta(RING_KEY(ring.projectId), JSON.stringify(stored));
+}
+
+/** Start encrypting a project: a new random key (version 1); what is shared is sealed and sent again. */
+export function createProjectKey(store: Store, projectId: string, at: number): Keyring {
+  return store.transaction(() => {
+    if (keyringOf(store, projectId))
+      throw new EngramError('CONFLICT', `project ${projectId} already has a key here`, {
+        hint: 'Print it with "engram team key export", or make a new version with "engram team key rotate".',
+      });
+    const ring: Keyring = { projectId, versions: [{ version: 1, key: newKey() }] };
+    saveKeyring(store, ring, at);
+    if (store.team.project(projectId)) enqueueProject(store, projectId, at);
+    return ring;
+  });
+}
+
+/** A new key version: new pushes use it, and everything this machine holds is sealed again under it. */
+export function rotateProjectKey(store: Store, projectId: string, at: number): Keyring {
+  return store.transaction(() => {
+    const ring = keyringOf(store, projectId);
+    if (!ring)
+      throw new EngramError('NOT_FOUND', `project ${projectId} has no key here to rotate`, {
+        hint: 'Create one with "engram team key create", or import the team\'s with "engram team key import".',
+      });
+    const next: Keyring = {
+      projectId,
+      versions: [...ring.versions, { version: currentVersion(ring).version + 1, key: newKey() }],
+    };
+    saveKeyring(store, next, at);
+    if (store.team.project(projectId)) enqueueProject(store, projectId, at);
+    return next;
+  });
+}
+
+/**
+ * Take a keyring a teammate exported: versions this machine lacks are added; a version held here with
+ * other key bytes is refused (one of the two is the wrong key). The project is pulled again from its
+ * start, so records skipped for want of the key are read now (those already here are recognised).
+ */
+export function importProjectKey(store: Store, ring: Keyring, at: number): { added: number[] } {
+  return store.transaction(() => {
+    const held = keyringOf(store, ring.projectId);
+    const versions = [...(held?.versions ?? [])];
+    const added: number[] = [];
+    for (const v of ring.versions) {
+      const same = versions.find((h) => h.version === v.version);
+      if (same && !same.key.equals(v.key))
+        throw new EngramError(
+          'CONFLICT',
+          `this machine holds a different key for version ${v.version} of project ${ring.projectId}: one of them is wrong`,
+          {
+            hint: 'Ask whoever shared the project for its key again ("engram team key export" on their machine).',
+          },
+        );
+      if (!same) {
+        versions.push(v);
+        added.push(v.version);
+      }
+    }
+    saveKeyring(store, { projectId: ring.projectId, versions }, at);
+    if (added.length > 0 && store.team.project(ring.projectId)) store.team.setCursor(ring.projectId, 0, at);
+    return { added };
+  });
+}
