@@ -674,10 +674,18 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     put('s1', [list(['Add tests for the SSE parser', 'Add backpressure'], ['Fix the auth check'])]);
     put('s1', [], { finishedTasks: [{ subject: 'tasks:s1', at: clock + 10, done: ['Reword the comment'] }] });
     expect(store.observations.bySubject(projectId, 'tasks:s1')?.status).toBe('active');
+    // A later list that did one of its items: that one is no longer open, the other still is.
     put('s1', [], {
       finishedTasks: [
-        { subject: 'tasks:s1', at: clock + 10, done: ['Add tests for the SSE parser', 'Add backpressure'] },
+        { subject: 'tasks:s1', at: clock + 10, done: ['Add tests for the SSE parser', 'Ship it'] },
       ],
+    });
+    expect(store.observations.bySubject(projectId, 'tasks:s1')).toMatchObject({
+      title: 'Open tasks (1 left of an earlier list): Add backpressure',
+      facts: ['[x] Fix the auth check', '[ ] Add backpressure'],
+    });
+    put('s1', [], {
+      finishedTasks: [{ subject: 'tasks:s1', at: clock + 10, done: ['Add backpressure'] }],
     });
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });

@@ -35,6 +35,7 @@ import {
   sameWork,
   withoutRemovedFile,
   refutedAttempt,
+  remainingList,
   staleFinding,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
@@ -354,9 +355,15 @@ export function storeKnowledge(
   }
   for (const t of batch.finishedTasks ?? []) {
     const list = store.observations.bySubject(projectId, t.subject);
-    // A new list finished in full does not close the items the stored one still had open.
-    if (list && list.createdAt <= t.at && finishesList(list.facts, t.done))
+    // A new list finished in full does not close the items the stored one still had open; those it
+    // did are no longer open.
+    if (!list || list.createdAt > t.at || list.status !== 'active') continue;
+    if (finishesList(list.facts, t.done))
       store.memory.archive(list.id, 'every task on the list was done', ctx);
+    else {
+      const left = remainingList(list, t.done ?? []);
+      if (left) store.memory.edit(list.id, left, ctx);
+    }
   }
   return report;
 }

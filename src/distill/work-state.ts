@@ -132,6 +132,29 @@ export function openItems(facts: readonly string[]): string[] {
   return facts.map((f) => /^\[ \] (.+?)(?: \(in progress\))?$/.exec(f)?.[1] ?? '').filter((x) => x !== '');
 }
 
+/**
+ * A stored task list after a later list of the session was finished: the items that list did are no
+ * longer open; null when it did none of them (or all of them: the list is then archived instead).
+ */
+export function remainingList(
+  stored: Pick<ObservationDraft, 'facts'>,
+  done: readonly string[],
+): Pick<ObservationDraft, 'title' | 'narrative' | 'facts'> | null {
+  const finished = new Set(done.map((d) => clip(d, 120)));
+  const open = openItems(stored.facts);
+  const left = open.filter((item) => !finished.has(item));
+  if (left.length === open.length || left.length === 0) return null;
+  const facts = stored.facts.filter((f) => {
+    const item = /^\[ \] (.+?)(?: \(in progress\))?$/.exec(f)?.[1];
+    return item === undefined || !finished.has(item);
+  });
+  return {
+    title: clip(`Open tasks (${left.length} left of an earlier list): ${left[0] ?? ''}`, 100),
+    narrative: `Still open from an earlier task list after a later one was finished (${open.length - left.length} of its items done there): ${left.join('; ')}.`,
+    facts,
+  };
+}
+
 /** Whether a finished list (`done`: its items) finished every item open on the stored list. */
 export function finishesList(storedFacts: readonly string[], done: readonly string[] | undefined): boolean {
   if (done === undefined) return true;
