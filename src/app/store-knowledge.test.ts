@@ -522,6 +522,27 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(status(keptId)).toBe('active');
     expect(status(plainId)).toBe('active');
     expect(status(madeId)).toBe('active');
+    // Earlier work whose title describes code it did not change stays, marked as changed since.
+    const [earlierWork] = put('s1', [
+      work(
+        '`AreHooksInstalled` only checks the Stop hook; added a probe script',
+        ['scripts/probe.sh'],
+        ['created scripts/probe.sh (5 lines)'],
+      ),
+    ]).ids;
+    put('s1', [
+      work(
+        'Detection recognises wrapper hooks',
+        ['cmd/cli/hooks.go'],
+        ['cmd/cli/hooks.go: changed AreHooksInstalled'],
+      ),
+    ]);
+    expect(store.observations.get(earlierWork as never)).toMatchObject({
+      status: 'active',
+      facts: expect.arrayContaining([
+        'later in the session: `AreHooksInstalled` in cmd/cli/hooks.go was changed',
+      ]),
+    });
     // Another session's work does not reach this session's findings.
     put('s2', [finding('`AreHooksInstalled` checks the Stop hook', ['cmd/cli/hooks.go'])]);
     put('s1', [

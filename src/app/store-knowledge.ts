@@ -303,17 +303,27 @@ export function storeKnowledge(
   };
 
   /**
-   * Work that changed what a finding of the session described (a symbol it names, in a file it read):
-   * the finding was about the code before, and is superseded by the work.
+   * Work that changed what an earlier memory of the session described (a symbol it names as code and
+   * did not change itself): a finding is superseded by the work; earlier work's title is marked.
    */
   const staleFindings = (m: KnowledgeMemory) => {
     if (!batch.sessionId || !isWork(m.draft)) return;
     const made = report.ids[report.ids.length - 1];
     if (!made) return;
     for (const o of store.observations.ofSession(batch.sessionId)) {
-      if (o.status !== 'active' || o.createdAt > m.createdAt || o.id === made) continue;
-      const reason = staleFinding(o, m.draft);
-      if (reason && store.memory.supersede(o.id, made, ctx)) report.superseded++;
+      if (o.status !== 'active' || o.createdAt >= m.createdAt || o.id === made) continue;
+      const stale = staleFinding(o, m.draft);
+      if (!stale) continue;
+      if (o.type === 'discovery') {
+        if (store.memory.supersede(o.id, made, ctx)) report.superseded++;
+        continue;
+      }
+      // Earlier work stays (it was done); what its title said of other code is marked as changed since.
+      const note = `later in the session: \`${stale.symbol}\` in ${stale.file} was changed`;
+      if (!o.facts.includes(note)) {
+        store.memory.edit(o.id, { facts: [...o.facts, note] }, ctx);
+        report.updated++;
+      }
     }
   };
 

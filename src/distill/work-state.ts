@@ -223,31 +223,38 @@ export function refutedAttempt(
 }
 
 /**
- * A finding (what a look at the code found, before anything was changed) that later work of the same
- * session made stale: the work changed a file the finding was read from, and a symbol the finding names
- * (in its title or its points) is one the work changed or removed. The reason, or null while it holds.
+ * What later work of the same session made stale in an earlier memory: a symbol the earlier memory
+ * names as code, which it did not change itself, and which the later work changed. A finding (what a
+ * look at the code found: its title and points, about a file it read) is then about code that is no
+ * longer so; the title of earlier work that describes code it did not touch, likewise. The symbol and
+ * its file, or null while the memory holds.
  */
 export function staleFinding(
-  finding: Pick<ObservationDraft, 'type' | 'title' | 'facts' | 'filesRead'>,
+  earlier: Pick<ObservationDraft, 'type' | 'title' | 'facts' | 'filesRead' | 'filesModified'> & {
+    subject?: string;
+  },
   work: Pick<ObservationDraft, 'facts' | 'filesModified'>,
-): string | null {
-  if (finding.type !== 'discovery') return null;
-  const read = new Set(finding.filesRead);
-  const shared = work.filesModified.filter(
-    (f) => read.has(f) || finding.filesRead.some((r) => r.endsWith(`/${f}`)),
-  );
-  if (shared.length === 0) return null;
-  const said = [finding.title, ...finding.facts].join('\n');
+): { symbol: string; file: string } | null {
+  const finding = earlier.type === 'discovery';
+  if (!finding && !isWork(earlier)) return null;
+  const read = new Set(earlier.filesRead);
+  const touched = new Set(earlier.filesModified);
+  const own = changedSymbols(earlier.facts);
+  const said = finding ? [earlier.title, ...earlier.facts].join('\n') : earlier.title;
   for (const key of changedSymbols(work.facts)) {
     const [file = '', symbol = ''] = key.split('#');
-    if (!shared.includes(file) || !/^[A-Za-z_$][\w$.]*$/.test(symbol) || symbol.length < 3) continue;
+    if (!/^[A-Za-z_$][\w$.]*$/.test(symbol) || symbol.length < 3) continue;
+    const about = finding
+      ? read.has(file) || earlier.filesRead.some((r) => r.endsWith(`/${file}`))
+      : !touched.has(file) && ![...own].some((k) => k.endsWith(`#${symbol}`));
+    if (!about) continue;
     const name = symbol.replace(/[.$]/g, (c) => `\\${c}`);
     // Named as code: an identifier's own shape (camelCase, snake_case), or quoted or called as code.
     const codeShaped = /[a-z][A-Z]|_|^[A-Z][a-z]+[A-Z]/.test(symbol);
     const named = codeShaped
       ? new RegExp(`(?<![\\w$])${name}(?![\\w$])`)
       : new RegExp(`\`${name}(?:\\(\\))?\`|(?<![\\w$])${name}\\(`);
-    if (named.test(said)) return `\`${symbol}\` in ${file} was changed later in the session`;
+    if (named.test(said)) return { symbol, file };
   }
   return null;
 }
