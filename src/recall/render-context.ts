@@ -6,7 +6,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Observation } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
 import type { InjectedItem } from '../store/context-log-repo.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 import { candidates } from './candidates.ts';
 import { createBudget, indexLine, nothing, oneLine, type RenderedContext } from './context-lines.ts';
 import { createInjectionGate, type InjectionGate } from './injection-gate.ts';
@@ -47,7 +47,7 @@ export interface PromptRecallRequest {
 }
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
-export function renderPromptContext(store: Store, req: PromptRecallRequest): RenderedContext {
+export function renderPromptContext(store: ReadStore, req: PromptRecallRequest): RenderedContext {
   const empty = nothing();
   if (req.budgetTokens <= 0 || req.maxItems <= 0) return empty;
   const gate: InjectionGate = createInjectionGate();

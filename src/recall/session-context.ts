@@ -9,7 +9,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Observation, Project, Summary } from '../core/model.ts';
 import { estimateTokens } from '../core/tokens.ts';
 import type { InjectedItem } from '../store/context-log-repo.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 import {
   createBudget,
   earlierSessionLine,
@@ -70,7 +70,7 @@ export interface SessionInputs {
 
 /** Read what the index of `projectId` needs, leaving out the summary of `exceptSessionId`. */
 export function gatherSessionInputs(
-  store: Store,
+  store: ReadStore,
   req: {
     projectId: string;
     exceptSessionId: string;
@@ -149,7 +149,7 @@ export function spreadOverSessions(newestFirst: readonly Observation[], count: n
 }
 
 /** The SessionStart index for a project, adapted to how the session started, read from the store. */
-export function renderSessionContext(store: Store, req: ContextRequest): RenderedContext {
+export function renderSessionContext(store: ReadStore, req: ContextRequest): RenderedContext {
   const inputs = gatherSessionInputs(store, {
     projectId: req.project.id,
     exceptSessionId: req.sessionId,

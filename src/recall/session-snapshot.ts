@@ -12,7 +12,7 @@
 import { SCREEN_VERSION, screenText } from '../core/instruction-screen.ts';
 import type { TrustClass } from '../core/trust.ts';
 import { readContextEpoch } from '../store/context-snapshot.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 import { earlierSessionLine, summaryBlock } from './context-lines.ts';
 import type { ScreenMemo } from './injection-gate.ts';
 import { gatherSessionInputs, type SessionInputs, type StartSource } from './session-context.ts';
@@ -60,7 +60,7 @@ function agesAhead(age: number): number[] {
  * One read transaction: the epoch and the inputs are of the same moment.
  */
 export function takeSessionSnapshot(
-  store: Store,
+  store: ReadStore,
   projectId: string,
   settings: { recentCount: number; keyFiles: number; now: number },
 ): SessionSnapshot | null {

@@ -42,5 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: '0015_context_epoch', sql: m0015 },
 ];
 
-/** The newest migration's version (numbers are assigned ahead, so the list may have gaps while they land). */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+/** The newest migration's version (version.ts; numbers are assigned ahead, so the list may have gaps while they land). */
+export { SCHEMA_VERSION } from './version.ts';

@@ -16,9 +16,8 @@ import { gatherSessionInputs, renderSessionFrom } from '../../recall/session-con
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
 import { teamView } from '../../recall/team-notes.ts';
 import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
-import { openDatabase } from '../../store/database.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
-import { createStore, type Store } from '../../store/store.ts';
+import { openReadStore, type ReadStore } from '../../store/read-store.ts';
 import { appendTold, readTold } from '../../store/told-ledger.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ContextOutcome } from './run-hook.ts';
@@ -51,7 +50,7 @@ function nativeBindingPath(): string | undefined {
 }
 
 function render(
-  store: Store,
+  store: ReadStore,
   runtime: Runtime,
   project: Project,
   record: InboxRecord,
@@ -144,13 +143,7 @@ export function handleContextEvent(
   if (existsSync(runtime.paths.db)) {
     try {
       const binding = nativeBindingPath();
-      const store = createStore(
-        openDatabase(runtime.paths.db, {
-          busyTimeoutMs: 3000,
-          deferUpgrade: true,
-          ...(binding ? { nativeBinding: binding } : {}),
-        }),
-      );
+      const store = openReadStore(runtime.paths.db, { busyTimeoutMs: 3000, nativeBinding: binding });
       ctx = render(store, runtime, project, record, deps.rulesFiles ?? []);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.
