@@ -12,6 +12,8 @@ import type { Project } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
 
 type Lookup = (ids: readonly string[]) => ReadonlyMap<string, StaleMark>;
+/** What the look-up reads of an anchor. */
+type Checked = Pick<Anchor, 'memoryId' | 'path' | 'fileMtimeMs' | 'checkedAt' | 'staleSince' | 'staleReason'>;
 
 /** The lookup over the anchors the store holds for the ids asked about. */
 export function createStaleLookup(store: Store, project: Project): Lookup {
@@ -22,7 +24,7 @@ export function createStaleLookup(store: Store, project: Project): Lookup {
  * The same lookup over anchors read beforehand (a SessionStart snapshot's, or the live index's in one
  * query): only those of the ids asked about count, in the order the store listed them.
  */
-export function staleLookupOver(anchors: readonly Anchor[], root: string): Lookup {
+export function staleLookupOver(anchors: readonly Checked[], root: string): Lookup {
   return (ids) => {
     const asked = new Set(ids);
     return staleAmong(
@@ -32,7 +34,7 @@ export function staleLookupOver(anchors: readonly Anchor[], root: string): Looku
   };
 }
 
-function staleAmong(anchors: readonly Anchor[], root: string): Map<string, StaleMark> {
+function staleAmong(anchors: readonly Checked[], root: string): Map<string, StaleMark> {
   const out = new Map<string, StaleMark>();
   const stats = new Map<string, number | null>();
   for (const a of anchors) {

@@ -12,6 +12,21 @@ import { formatAge } from './format-age.ts';
 import { SOURCE_LABELS } from './injection-gate.ts';
 import type { TeamNote } from './team-notes.ts';
 
+/** What a memory's index line shows of it. */
+export type IndexedMemory = Pick<
+  Observation,
+  | 'id'
+  | 'projectId'
+  | 'type'
+  | 'status'
+  | 'title'
+  | 'filesModified'
+  | 'filesRead'
+  | 'createdAt'
+  | 'trust'
+  | 'tokens'
+>;
+
 /** Claude Code caps a hook's output string at 10,000 characters; keep a margin for the JSON wrapper. */
 export const HOST_CONTEXT_CHAR_CAP = 9_500;
 
@@ -41,7 +56,7 @@ export function oneLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-function filesOf(o: Observation): string {
+function filesOf(o: Pick<Observation, 'filesModified' | 'filesRead'>): string {
   const files = [...new Set([...o.filesModified, ...o.filesRead])];
   if (files.length === 0) return '';
   const shown = files.slice(0, 2).join(', ');
@@ -53,7 +68,7 @@ function filesOf(o: Observation): string {
  * with `projectName`, the project's name too (searches over every project; its id when unnamed).
  */
 export function indexLine(
-  o: Observation,
+  o: IndexedMemory,
   now: number,
   options: {
     projectName?: string | undefined;

@@ -15,6 +15,7 @@ import {
   earlierSessionLine,
   indexLine,
   memberStateLine,
+  type IndexedMemory,
   nothing,
   summaryBlock,
   type RenderedContext,
@@ -52,20 +53,55 @@ export interface ContextRequest {
 const LATEST = 4;
 const STANDING_LIMIT = 200;
 
+/**
+ * What the index reads of a memory: its line, its place among standing knowledge and sessions, its
+ * stored screen verdict and, for the rules files the host loads, its facts. The rendering sees only
+ * these fields (the type holds it to them), so a snapshot keeps only these.
+ */
+export const SESSION_MEMORY_FIELDS = [
+  'id',
+  'projectId',
+  'sessionId',
+  'type',
+  'status',
+  'title',
+  'filesModified',
+  'filesRead',
+  'facts',
+  'createdAt',
+  'trust',
+  'tokens',
+  'seenCount',
+  'review',
+  'screenVersion',
+] as const satisfies readonly (keyof Observation)[];
+export type SessionMemory = Pick<Observation, (typeof SESSION_MEMORY_FIELDS)[number]> & IndexedMemory;
+
+/** What the staleness look-up reads of an anchor (graph/anchor-freshness). */
+export const SESSION_ANCHOR_FIELDS = [
+  'memoryId',
+  'path',
+  'fileMtimeMs',
+  'checkedAt',
+  'staleSince',
+  'staleReason',
+] as const satisfies readonly (keyof Anchor)[];
+export type SessionAnchor = Pick<Anchor, (typeof SESSION_ANCHOR_FIELDS)[number]>;
+
 /** What the SessionStart index reads from the store: JSON-safe, so a snapshot can hold it. */
 export interface SessionInputs {
   /** This session's own summary (read for `compact` only). */
   own: Summary | null;
   /** The project's standing (pinned) memories as the store lists them. */
-  standing: Observation[];
+  standing: SessionMemory[];
   /** The newest summaries of this machine's sessions, newest first, up to four (the session left out). */
   latest: Summary[];
   /** The newest memories, three times as many as the index shows. */
-  recent: Observation[];
+  recent: SessionMemory[];
   /** The key files' paths, best first. */
   keyFiles: string[];
   /** With `anchors`: every anchor of the standing and recent memories, as the store lists them. */
-  anchors: Anchor[] | null;
+  anchors: SessionAnchor[] | null;
 }
 
 /** Read what the index of `projectId` needs, leaving out the summary of `exceptSessionId`. */
@@ -108,8 +144,8 @@ export interface SessionDeps {
 /** The order standing memories are listed in: rules first, then decisions, then how to build and run. */
 const STANDING_ORDER = ['preference', 'correction', 'convention', 'decision', 'fact'];
 
-function standingOrder(pinned: readonly Observation[]): Observation[] {
-  const rank = (o: Observation) => {
+function standingOrder(pinned: readonly SessionMemory[]): SessionMemory[] {
+  const rank = (o: SessionMemory) => {
     const i = STANDING_ORDER.indexOf(o.type);
     return i === -1 ? STANDING_ORDER.length : i;
   };
@@ -128,11 +164,14 @@ const FOOTER =
  * while others have memories to show: one long session must not push the one before it out of the
  * index. Slots nobody else can use go to the newest again.
  */
-export function spreadOverSessions(newestFirst: readonly Observation[], count: number): Observation[] {
+export function spreadOverSessions<T extends Pick<Observation, 'sessionId'>>(
+  newestFirst: readonly T[],
+  count: number,
+): T[] {
   if (newestFirst.length <= count) return [...newestFirst];
   const cap = Math.max(2, Math.ceil(count / 2));
   const perSession = new Map<string, number>();
-  const chosen = new Set<Observation>();
+  const chosen = new Set<T>();
   for (const o of newestFirst) {
     if (chosen.size >= count) break;
     const key = o.sessionId ?? '';
@@ -186,7 +225,7 @@ export function renderSessionFrom(
 
   if (req.source === 'compact' && inputs.own) summary('This session so far', inputs.own);
   const loaded = req.loadedByHost ?? (() => false);
-  const unseen = (o: Observation) =>
+  const unseen = (o: SessionMemory) =>
     !loaded(o) && (req.source !== 'resume' || !(req.told?.has(o.id) || deps.injected(o.id)));
   // Standing knowledge first, within its own share of the budget: it never ages out.
   const standing = standingOrder(inputs.standing).filter(unseen);

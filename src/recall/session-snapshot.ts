@@ -15,7 +15,13 @@ import { readContextEpoch } from '../store/context-snapshot.ts';
 import type { ReadStore } from '../store/read-store.ts';
 import { earlierSessionLine, summaryBlock } from './context-lines.ts';
 import type { ScreenMemo } from './injection-gate.ts';
-import { gatherSessionInputs, type SessionInputs, type StartSource } from './session-context.ts';
+import {
+  gatherSessionInputs,
+  SESSION_ANCHOR_FIELDS,
+  SESSION_MEMORY_FIELDS,
+  type SessionInputs,
+  type StartSource,
+} from './session-context.ts';
 
 const FORMAT = 1;
 
@@ -93,6 +99,9 @@ export function takeSessionSnapshot(
       for (const at of agesAhead(settings.now - s.updatedAt))
         judge(earlierSessionLine(s, s.updatedAt + at), 'tool');
     }
+    // Only what the rendering reads of each memory and anchor (its types hold it to these fields).
+    const slim = <T extends object>(o: T, fields: readonly (keyof T)[]) =>
+      Object.fromEntries(fields.map((f) => [f, o[f]])) as T;
     return {
       format: FORMAT,
       screenVersion: SCREEN_VERSION,
@@ -100,7 +109,12 @@ export function takeSessionSnapshot(
       projectId,
       recentCount: settings.recentCount,
       keyFiles: settings.keyFiles,
-      inputs,
+      inputs: {
+        ...inputs,
+        standing: inputs.standing.map((o) => slim(o, SESSION_MEMORY_FIELDS)),
+        recent: inputs.recent.map((o) => slim(o, SESSION_MEMORY_FIELDS)),
+        anchors: inputs.anchors?.map((a) => slim(a, SESSION_ANCHOR_FIELDS)) ?? null,
+      },
       clear: [...clear],
     };
   })();
