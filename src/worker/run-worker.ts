@@ -108,7 +108,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     : null;
   const graph = createGraphPass({ store, config, logger });
   const snapshots = deps.snapshotDir
-    ? createSnapshotKeeper({ store, config, dir: deps.snapshotDir, logger })
+    ? createSnapshotKeeper({ store, config, dir: deps.snapshotDir, logger, startedAt: clock.now() })
     : null;
   const team = deps.teamSync
     ? createTeamSyncScheduler({

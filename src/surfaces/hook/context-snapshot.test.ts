@@ -151,7 +151,13 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
   const mtimeOf = (path: string) => statSync(join(root, path)).mtimeMs;
 
   const keeper = () =>
-    createSnapshotKeeper({ store, config: runtime.config, dir: runtime.paths.snapshotDir, logger: quiet });
+    createSnapshotKeeper({
+      store,
+      config: runtime.config,
+      dir: runtime.paths.snapshotDir,
+      logger: quiet,
+      startedAt: 0,
+    });
 
   /** What the hook prints for a SessionStart of `session` at `at` (the real handler, its inbox too). */
   function hook(session: string, at: number, source = 'startup'): string {
@@ -230,6 +236,7 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
 
   it('never serves what changed since: written, edited, pinned, forgotten, summarised, shared', () => {
     const k = keeper();
+    let later = now;
     const check = (expectShown: string[], expectGone: string[]) => {
       expect(usable()).toBeNull(); // the change made the snapshot stale…
       const s = next();
@@ -237,13 +244,17 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
       for (const t of expectShown) expect(text).toContain(t);
       for (const t of expectGone) expect(text).not.toContain(t);
       expect(text).toBe(live(s, now));
-      k.tick(now); // …and the worker's next round takes it again, with the change
+      k.tick((later += 1_000)); // …and the worker's next round takes it again, with the change
       expect(usable()).not.toBeNull();
       const t = next();
       expect(hook(t, now)).toBe(live(t, now));
       expect(hook(next(), now)).toBe(text);
     };
-    k.tick(now);
+    k.tick(later);
+    // Within a second of the last snapshot the worker takes none (a backlog's rounds change the store).
+    add(project, 'A memory written right after', now - 2 * MIN);
+    expect(k.tick(later + 999)).toBe(0);
+    expect(usable()).toBeNull();
     const id = add(project, 'Refunds go through the payments queue', now - MIN);
     check(['Refunds go through the payments queue'], []);
     store.memory.edit(id, { title: 'Refunds go through the ledger service' }, { ...TEST_CHANGE, at: now });
@@ -279,7 +290,7 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
     // A shared project gets no snapshot: its teammates' state is read live.
     store.team.share({ id: project.id, name: project.name, root }, now);
     expect(usable()).toBeNull();
-    k.tick(now);
+    k.tick((later += 1_000));
     expect(readContextSnapshot(runtime.paths.snapshotDir, project.id)).toBeNull();
   });
 
