@@ -1,10 +1,11 @@
 /**
  * The forget verb: a memory is erased for good from everywhere engram keeps it — its row and every
  * version (through the mutation path), its note in every vault engram keeps (at once, not at the next
- * vault sync), and the backups that still hold it (the worker takes a new one). Every surface forgets
+ * vault sync), the SessionStart snapshots, and the backups that still hold it (the worker takes a new one). Every surface forgets
  * through here: the CLI and MCP at once, the viewer when a forget's undo window ends.
  */
 import { dropErasedBackups } from '../store/backup.ts';
+import { removeContextSnapshots, snapshotDirBeside } from '../store/context-snapshot.ts';
 import { eraseDueForgets } from '../store/erase-due.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
@@ -23,9 +24,12 @@ export interface ForgetDeps {
   backupDir: string | null;
 }
 
-/** Erase what the store has just forgotten from the vaults and the backups. */
+/** Erase what the store has just forgotten from the vaults, the SessionStart snapshots and the backups. */
 function eraseCopies(deps: ForgetDeps, ids: readonly string[]): void {
   for (const id of ids) eraseFromVault(deps.store, null, { id });
+  // The snapshots hold memories' titles: all of them go (the worker takes new ones).
+  const snapshots = ids.length > 0 ? snapshotDirBeside(deps.store.db) : null;
+  if (snapshots) removeContextSnapshots(snapshots);
   if (ids.length > 0 && deps.backupDir !== null) dropErasedBackups(deps.store.db, deps.backupDir);
 }
 

@@ -17,6 +17,8 @@ export interface EngramPaths {
   toldDir: string;
   /** V8 code caches of the hook's bundles (speed only; safe to delete). */
   cacheDir: string;
+  /** Per project, the worker's SessionStart snapshot (store/context-snapshot.ts; speed only). */
+  snapshotDir: string;
   projectLinks: string;
   /** The default Obsidian vault (`engram vault export` without --dir or vault.dir). */
   vaultDir: string;
@@ -44,6 +46,7 @@ export function pathsFor(home: string): EngramPaths {
     inboxDir: join(home, 'inbox'),
     toldDir: join(home, 'told'),
     cacheDir: join(home, 'cache'),
+    snapshotDir: join(home, 'snapshots'),
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
     teamCredentials: join(home, 'team.json'),

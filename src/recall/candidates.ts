@@ -3,7 +3,7 @@
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { SearchHit } from '../store/observations-repo.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 
 /** A term found in more memories than this is "common": BM25 over it would read all its postings. */
 const COMMON_AT = 300;
@@ -21,7 +21,7 @@ const NEWEST = 50;
  * the caller. In a store of a few hundred memories few terms are common, so this is plain BM25 there.
  */
 export function candidates(
-  store: Store,
+  store: ReadStore,
   expressions: readonly string[],
   options: { projectId: ProjectId | null; limit: number; includeHidden?: boolean },
   pool: number,

@@ -24,7 +24,16 @@ export interface InjectionGate {
   ): boolean;
 }
 
-export function createInjectionGate(): InjectionGate {
+/**
+ * Lines the current screen version already judged clear at a trust (a SessionStart snapshot's summary
+ * lines, screened by the worker when it wrote the snapshot): the same rules over the same text at the
+ * same trust say the same, so they pass without being screened again; any other line is screened.
+ */
+export interface ScreenMemo {
+  clear(line: string, trust: TrustClass): boolean;
+}
+
+export function createInjectionGate(memo?: ScreenMemo): InjectionGate {
   const dropped: DroppedLine[] = [];
   const gate: InjectionGate = {
     dropped,
@@ -36,7 +45,7 @@ export function createInjectionGate(): InjectionGate {
       return gate.pass(line, o.trust, o.id);
     },
     pass(line, trust, id = null, approved = false) {
-      if (approved) return true;
+      if (approved || memo?.clear(line, trust)) return true;
       const hit = screenText(line, trust);
       if (!hit) return true;
       // A memory in two sections (standing, then recent) is reported once.

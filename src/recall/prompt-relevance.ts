@@ -12,7 +12,7 @@
  */
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 import { searchableText, stem } from './coverage.ts';
 
 /** The probe's cap: a store larger than this is weighed as if it held this many. */
@@ -33,7 +33,7 @@ const idf = (df: number, n: number) => Math.log(1 + n / (df + 1));
  * capped count by its FTS expression, so candidate search need not probe it again.
  */
 export function weighTerms(
-  store: Store,
+  store: ReadStore,
   terms: readonly string[],
   probed?: Map<string, number>,
 ): WeightedTerm[] {

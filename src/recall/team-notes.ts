@@ -5,7 +5,7 @@
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { MemberStateRow } from '../store/team-repo.ts';
-import type { Store } from '../store/store.ts';
+import type { ReadStore } from '../store/read-store.ts';
 import { formatAge } from './format-age.ts';
 
 export interface TeamNote {
@@ -42,7 +42,7 @@ function sessionLine(
 }
 
 /** Team notes for `ids` of `projectId`, or null when the project is not shared. */
-export function teamView(store: Store, projectId: string, ids: readonly string[]): TeamView | null {
+export function teamView(store: ReadStore, projectId: string, ids: readonly string[]): TeamView | null {
   if (!store.team.project(projectId)) return null;
   const me = store.team.meta('user');
   const myDevice = store.team.meta('device');
@@ -70,7 +70,7 @@ export function teamView(store: Store, projectId: string, ids: readonly string[]
 
 /** Team notes for memories of any projects (search results), by id. */
 export function teamNotesOf(
-  store: Store,
+  store: ReadStore,
   memories: readonly { id: string; projectId: string }[],
 ): Map<string, TeamNote> {
   const notes = new Map<string, TeamNote>();

@@ -5,11 +5,13 @@
 import { chmodSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { EngramError, isEngramError } from '../core/errors.ts';
+import { damageOf } from './damage.ts';
 import { requireOwnDatabase } from './database-identity.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { readMark } from './store-mark.ts';
 
 export type Db = Database.Database;
+export { damageOf };
 
 const MMAP_BYTES = 256 * 1024 * 1024;
 
@@ -49,17 +51,6 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     throw damageOf(error, path) ?? error;
   }
   return db;
-}
-
-/** The error a SQLite read of a damaged file raised, as STORE_DAMAGED; null for any other error. */
-export function damageOf(error: unknown, path: string): EngramError | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return null;
-  return new EngramError(
-    'STORE_DAMAGED',
-    `the database at ${path} is damaged (${(error as Error).message})`,
-    { cause: error },
-  );
 }
 
 /** A database emptied to 0 bytes that once held changes (its mark says so) is damage, not a new start. */

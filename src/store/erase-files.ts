@@ -4,7 +4,7 @@
  * database itself (erased through SQL) and local models. Each file that held the phrase is rewritten
  * atomically with the same mode.
  */
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { countPhrase, erasePhrase } from '../core/phrase.ts';
 
@@ -45,6 +45,9 @@ function* textFiles(home: string, dir = home): Generator<{ path: string; stat: S
 /** Which files under `home` hold the phrase, and how often. With `erase`, rewrite them without it. */
 export function phraseInFiles(home: string, pattern: RegExp, erase: boolean): FileTally[] {
   const out: FileTally[] = [];
+  // SessionStart snapshots hold memory text as JSON (a phrase may be escaped there): removed whole;
+  // the worker takes new ones.
+  if (erase) rmSync(join(home, 'snapshots'), { recursive: true, force: true });
   for (const { path, stat } of textFiles(home)) {
     let text: string;
     try {

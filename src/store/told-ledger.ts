@@ -4,7 +4,7 @@
  * its event. Until then this small per-session file (memory ids only, never text) keeps the next hook
  * of the same session from repeating itself. Files untouched for a day are removed by the worker.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash64Hex } from '../core/ids.ts';
 
@@ -17,9 +17,12 @@ function fileFor(dir: string, sessionId: string): string {
 
 /** The ids this session was told and the database may not know yet (empty when there is no file). */
 export function readTold(dir: string, sessionId: string): Set<string> {
+  const file = fileFor(dir, sessionId);
+  // A session's first hook finds no file: asked first, since a failed read costs an error's stack.
+  if (!existsSync(file)) return new Set();
   try {
     return new Set(
-      readFileSync(fileFor(dir, sessionId), 'utf8')
+      readFileSync(file, 'utf8')
         .split('\n')
         .filter((line) => line !== ''),
     );

@@ -16,6 +16,7 @@ import { pruneTold } from '../store/told-ledger.ts';
 import { drainOnce, drainOnceAsync, type TurnPreparer } from './drain.ts';
 import { createBackupScheduler } from './backup-scheduler.ts';
 import { createEmbedScheduler } from './embed-pending.ts';
+import { createSnapshotKeeper } from './context-snapshots.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
 import { rescreenBatch } from './rescreen.ts';
@@ -47,6 +48,8 @@ export interface WorkerDeps {
   teamSync?: (() => Promise<SyncReport>) | null;
   /** Where the database is backed up (backup.intervalHours, backup.keep); absent: no backups. */
   backupDir?: string;
+  /** Where SessionStart snapshots are kept for the context hooks (context-snapshots.ts); absent: none. */
+  snapshotDir?: string;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held' | 'lock-lost';
@@ -104,6 +107,9 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
       })
     : null;
   const graph = createGraphPass({ store, config, logger });
+  const snapshots = deps.snapshotDir
+    ? createSnapshotKeeper({ store, config, dir: deps.snapshotDir, logger, startedAt: clock.now() })
+    : null;
   const team = deps.teamSync
     ? createTeamSyncScheduler({
         sync: deps.teamSync,
@@ -183,6 +189,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         if (rescreened.screened > 0) lastWork = now;
         // The graph grows from what was just distilled (edges, anchors, staleness, the vault).
         if (graph.tick(clock.now())) lastWork = now;
+        // Last, once the round's changes are in: what the next session's hook will read.
+        snapshots?.tick(clock.now());
         // After distillation, never before it: embedding only ever uses the time the queue leaves.
         embeds?.tick(clock.now());
         team?.tick(clock.now());

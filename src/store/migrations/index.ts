@@ -16,6 +16,7 @@ import m0011 from './0011_identity.sql';
 import m0012 from './0012_trust.sql';
 import m0013 from './0013_graph_indexes.sql';
 import m0014 from './0014_host_stats.sql';
+import m0015 from './0015_context_epoch.sql';
 
 export interface Migration {
   version: number;
@@ -38,7 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: '0012_trust', sql: m0012 },
   { version: 13, name: '0013_graph_indexes', sql: m0013 },
   { version: 14, name: '0014_host_stats', sql: m0014 },
+  { version: 15, name: '0015_context_epoch', sql: m0015 },
 ];
 
-/** The newest migration's version (numbers are assigned ahead, so the list may have gaps while they land). */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+/** The newest migration's version (version.ts; numbers are assigned ahead, so the list may have gaps while they land). */
+export { SCHEMA_VERSION } from './version.ts';

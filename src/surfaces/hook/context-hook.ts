@@ -9,16 +9,15 @@ import { withProjectId } from '../../capture/project-identity.ts';
 import { describeError } from '../../core/errors.ts';
 import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
-import { createStaleLookup } from '../../graph/anchor-freshness.ts';
-import {
-  renderPromptContext,
-  renderSessionContext,
-  type RenderedContext,
-} from '../../recall/render-context.ts';
+import { staleLookupOver } from '../../graph/anchor-freshness.ts';
+import { renderPromptContext, type RenderedContext } from '../../recall/render-context.ts';
 import { loadedByHost } from '../../recall/host-loaded.ts';
-import { openDatabase } from '../../store/database.ts';
+import { gatherSessionInputs, renderSessionFrom } from '../../recall/session-context.ts';
+import { usableSnapshot } from '../../recall/session-snapshot.ts';
+import { teamView } from '../../recall/team-notes.ts';
+import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
-import { createStore, type Store } from '../../store/store.ts';
+import { openReadStore, type ReadStore } from '../../store/read-store.ts';
 import { appendTold, readTold } from '../../store/told-ledger.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ContextOutcome } from './run-hook.ts';
@@ -51,7 +50,7 @@ function nativeBindingPath(): string | undefined {
 }
 
 function render(
-  store: Store,
+  store: ReadStore,
   runtime: Runtime,
   project: Project,
   record: InboxRecord,
@@ -62,19 +61,48 @@ function render(
   const told = readTold(runtime.paths.toldDir, sessionId);
   const loaded = project.root && rulesFiles.length > 0 ? loadedByHost(project.root, rulesFiles) : undefined;
   if (event.kind === 'session_start') {
-    return renderSessionContext(store, {
-      project,
-      sessionId,
-      source: event.source,
-      now: at,
-      budgetTokens: config['context.sessionStartTokens'],
+    const settings = {
+      projectId: project.id,
       recentCount: config['context.recentCount'],
       keyFiles: config['graph.keyFiles'],
-      staleOf: createStaleLookup(store, project),
-      standingShare: config['context.standingShare'],
-      told,
-      ...(loaded ? { loadedByHost: loaded } : {}),
+    };
+    // The worker's snapshot of what the index reads, while the store has not changed since it was
+    // taken; otherwise the store itself. Either way rendered here and now, by the same code.
+    const snapshot = usableSnapshot(readContextSnapshot(runtime.paths.snapshotDir, project.id), {
+      ...settings,
+      epoch: readContextEpoch(store.db),
+      source: event.source,
     });
+    const inputs =
+      snapshot?.inputs ??
+      gatherSessionInputs(store, {
+        ...settings,
+        exceptSessionId: sessionId,
+        source: event.source,
+        anchors: true,
+      });
+    return renderSessionFrom(
+      inputs,
+      {
+        project,
+        sessionId,
+        source: event.source,
+        now: at,
+        budgetTokens: config['context.sessionStartTokens'],
+        recentCount: config['context.recentCount'],
+        keyFiles: config['graph.keyFiles'],
+        standingShare: config['context.standingShare'],
+        told,
+        ...(loaded ? { loadedByHost: loaded } : {}),
+      },
+      {
+        staleOf: staleLookupOver(inputs.anchors ?? [], project.root),
+        // A snapshot is never taken of a shared project (and sharing one changes the epoch).
+        team: snapshot ? () => null : (ids) => teamView(store, project.id, ids),
+        injected: (id) => store.injections.has(sessionId, id),
+        ...(snapshot ? { screened: snapshot.screened } : {}),
+      },
+    );
   }
   if (event.kind === 'prompt') {
     return renderPromptContext(store, {
@@ -115,13 +143,7 @@ export function handleContextEvent(
   if (existsSync(runtime.paths.db)) {
     try {
       const binding = nativeBindingPath();
-      const store = createStore(
-        openDatabase(runtime.paths.db, {
-          busyTimeoutMs: 3000,
-          deferUpgrade: true,
-          ...(binding ? { nativeBinding: binding } : {}),
-        }),
-      );
+      const store = openReadStore(runtime.paths.db, { busyTimeoutMs: 3000, nativeBinding: binding });
       ctx = render(store, runtime, project, record, deps.rulesFiles ?? []);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.

@@ -128,6 +128,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       onHeartbeat: () => touchWorkerPidFile(paths),
       inboxDir: paths.inboxDir,
       toldDir: paths.toldDir,
+      snapshotDir: paths.snapshotDir,
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
