@@ -189,6 +189,23 @@ const NEXT =
   /^(?:next(?: steps?)?\s*[:—-]\s*|still to do\s*[:—-]\s*|remaining\s*[:—-]\s*|to ?do\s*[:—-]\s*|follow-?ups?\s*[:—-]\s*|what'?s left\s*[:—-]\s*)(.{8,})$/i;
 const NEXT_INLINE = /^(?:the )?next step (?:is|will be) (?:to )?(.{8,})$/i;
 
+/** "If this still fails, we can build locally and copy dist/ in." → a plan for when it does. */
+const FALLBACK =
+  /^if ([^,]{4,80}),\s*(?:then\s+)?(?:we|you|i)(?:'ll| can| could| should| will| might)(?: just| also| then| instead)?\s+(.{8,})$/i;
+
+/**
+ * The plans a reply makes for a case ("If this still fails, we can …"): "if this still fails: build
+ * locally and copy …". Worth keeping only while what they are for is open (the caller decides).
+ */
+export function statedFallbacks(text: string): string[] {
+  const out: string[] = [];
+  for (const s of proseSentences(text)) {
+    const m = FALLBACK.exec(s.replace(/\*\*/g, ''));
+    if (m?.[1] && m[2]) out.push(clip(`if ${m[1]}: ${m[2].replace(/[.!]+$/, '')}`, 160));
+  }
+  return out.slice(0, 2);
+}
+
 /** What the assistant said it (or the user) would do next. */
 export function statedNextSteps(text: string): string[] {
   const out: string[] = [];

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { SummaryDraft } from '../core/model.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
-import { bash, bashFail, prompt, read, ROOT, stop, tool, turn, write } from './queued-events.test-support.ts';
+import {
+  bash,
+  bashFail,
+  edit,
+  prompt,
+  read,
+  ROOT,
+  stop,
+  tool,
+  turn,
+  write,
+} from './queued-events.test-support.ts';
 
 describe('rolling session summary', () => {
   it('merges the rolling summary across turns', () => {
@@ -288,6 +299,43 @@ describe('rolling session summary', () => {
       ),
     });
     expect(third.summary?.nextSteps).toBe('');
+  });
+
+  it('keeps the reply’s plan for a failure still open (“if this still fails, …”), and drops it once the failure closes', () => {
+    const d = createHeuristicDistiller();
+    const failed = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('build the image'),
+        bashFail('npm run build', 'Exit code 1\nnpm error Exit handler never called!'),
+        stop('The build fails at npm install.'),
+      ),
+    });
+    const tried = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: failed.summary,
+      events: turn(
+        prompt('fix it'),
+        edit('docker/Containerfile', 'RUN npm ci', 'RUN npm install -g npm@latest && npm install'),
+        stop(
+          'Try again:\n\n```bash\nnpm run build\n```\n\nIf this still fails, we can build locally and just copy the `dist/` folder into the container.',
+        ),
+      ),
+    });
+    expect(tried.summary?.nextSteps).toBe(
+      'fix `npm run build`: npm error Exit handler never called!; if this still fails: build locally and just copy the `dist/` folder into the container',
+    );
+    const fixed = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: tried.summary,
+      events: turn(
+        prompt('try it'),
+        bash('npm run build', '✓ built in 2.41s'),
+        stop('It builds. If you want, we can add a healthcheck.'),
+      ),
+    });
+    expect(fixed.summary?.nextSteps).toBe('');
   });
 
   it('does not read plans for the next minute as next steps', () => {

@@ -11,7 +11,13 @@ import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
-import { isStep, outcomeSentence, statedNextSteps, statementSentences } from './narration.ts';
+import {
+  isStep,
+  outcomeSentence,
+  statedFallbacks,
+  statedNextSteps,
+  statementSentences,
+} from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
@@ -183,6 +189,8 @@ function completedWithState(previous: string, now: string, a: TurnAnalysis): str
 }
 
 const FAILURE_ITEM = /^fix `([^`]+)`(?: in (\S+))?:/;
+/** A plan for a case, as `statedFallbacks` writes it ("if this still fails: …"). */
+const FALLBACK_ITEM = /^if [^:]{4,80}: /;
 
 /** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */
 function itemKey(item: string): string | null {
@@ -225,13 +233,18 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string 
         return key === null ? false : !passed.has(key) && !open.has(key);
       return !fresh;
     });
+  // A plan the reply made for a case ("if it still fails: …") stands while a failure is still open.
+  const stillOpen = failures.length > 0 || carried.some((item) => FAILURE_ITEM.test(item));
+  const fallbacks = stillOpen && !relayed ? statedFallbacks(a.lastMessage) : [];
+  const kept = stillOpen ? carried : carried.filter((item) => !FALLBACK_ITEM.test(item));
   return clip(
     unique([
       ...openTodos.slice(0, 5),
       ...stated.slice(0, 3),
       ...failures.slice(0, 3),
       ...unanswered(a),
-      ...carried,
+      ...kept,
+      ...fallbacks,
     ]).join('; '),
     MAX_FIELD,
   );
