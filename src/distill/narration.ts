@@ -4,7 +4,7 @@
  * `structuredClone`"), and the stated next steps — never the step-by-step narration ("Now let me run
  * the tests", "Now also rename X") or the filler around it.
  */
-import { clip } from './text.ts';
+import { clip, isFiller } from './text.ts';
 
 /** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
 export function proseSentences(text: string): string[] {
@@ -57,7 +57,8 @@ export function statementSentences(text: string): string[] {
       // Closed by a stop, or naming a concrete result (a link, code) as its last word.
       const closed = /[.!]$/.test(sentence) || /(?:https?:\/\/\S+|`[^`]+`)$/.test(sentence);
       if (!/^[A-Z0-9`"(]/.test(sentence) || !closed) continue;
-      if (sentence.split(/\s+/).length < 3 || isStep(sentence) || HEDGE.test(sentence)) continue;
+      if (sentence.split(/\s+/).length < 3 || isStep(sentence) || isFiller(sentence) || HEDGE.test(sentence))
+        continue;
       out.push(sentence);
     }
   }

@@ -18,7 +18,10 @@ export function firstSentence(text: string, max: number): string {
 
 /** Openers that carry no information ("Great!", "Now I have all I need.", "Let me …"). */
 const FILLER =
-  /^(?:#+\s*)?(?:excellent|great|perfect|good|done|ok(?:ay)?|alright|sure|now i (?:have|understand|can)|i now have|i have (?:all|enough|gathered)|let me|here(?:'s| is| are)|based on (?:my|the|all|this)|i'll now|summary)\b/i;
+  /^(?:#+\s*)?(?:(?:oh|ah|yes|right),?\s+)?(?:excellent|great|perfect|good|done|ok(?:ay)?|alright|sure|absolutely|exactly|got it|makes sense|i see|you'?re (?:absolutely |totally |completely |quite )?(?:right|correct)|now i (?:have|understand|can)|i now have|i have (?:all|enough|gathered)|let me|here(?:'s| is| are)|based on (?:my|the|all|this)|i'll now|summary)\b/i;
+
+/** An opening that says nothing of the matter ("Great!", "You're absolutely right.", "Let me …"). */
+export const isFiller = (sentence: string) => FILLER.test(sentence.trim());
 
 /** The first sentence of a text that says something (skips "Excellent!", "Let me …" and headings). */
 export function informativeSentence(text: string, max: number): string {

@@ -473,6 +473,9 @@ describe('choices, approvals and confirmations', () => {
     expect(found[0]?.draft.facts).toContain(
       'confirmed: Exactly. The check is about the current worktree, so the git CLI is the right tool.',
     );
+    expect(found[0]?.draft.facts).toContain(
+      'why: The check is about the current worktree, so the git CLI is the right tool.',
+    );
   });
 
   it('keeps the reasons the assistant gave when it confirmed the user’s reasoning, listed points included', () => {

@@ -378,7 +378,9 @@ export function readUtterance(u: Utterance): UserReading {
     const others = p.sentences.filter((s, i) => i !== confirm && p.moods[i] === 'norm');
     if (stance === 'agree') {
       // The reasons the reply gives: its statements after the agreement, or the points it lists.
-      const reasons = statementSentences(u.reply.replace(/\*\*|__/g, '')).slice(1, 3);
+      const reasons = statementSentences(u.reply.replace(/\*\*|__/g, ''))
+        .filter((x) => !AGREE.test(x))
+        .slice(0, 2);
       const points = reasons.length > 0 ? [] : keyPoints(u.reply);
       return reading(
         'confirmed',
