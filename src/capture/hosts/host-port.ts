@@ -42,6 +42,11 @@ export interface HostCapabilities {
    * says it. Another host, which does not load the file, is still told.
    */
   loadsRulesFiles: readonly string[];
+  /**
+   * The host loads Claude Code's auto memory of the project (`MEMORY.md`, its first 200 lines) itself:
+   * a rule engram read from it is not injected again to that host while the file still says it.
+   */
+  loadsAutoMemory: boolean;
 }
 
 /** A hook payload turned into engram's event, with the session facts every event carries. */

@@ -31,6 +31,8 @@ export type ContextHandler = (
     logger: Logger;
     renderContext: HostAdapter['renderContext'];
     rulesFiles?: readonly string[];
+    /** The host loads Claude Code's auto memory (MEMORY.md) itself. */
+    autoMemory?: boolean;
   },
 ) => ContextOutcome;
 
@@ -131,6 +133,7 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
         logger,
         renderContext: deps.host.renderContext,
         rulesFiles: deps.host.capabilities.loadsRulesFiles,
+        autoMemory: deps.host.capabilities.loadsAutoMemory,
       });
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {

@@ -40,6 +40,7 @@ export const copilotAdapter: HostAdapter = {
     transcripts: 'copilot-events-jsonl',
     hookTrust: false,
     loadsRulesFiles: [],
+    loadsAutoMemory: false,
   },
   normalise: normaliseCopilotPayload,
   renderContext: (hookEventName, text) => (INJECTS_AT.includes(hookEventName) ? copilotContext(text) : ''),

@@ -53,6 +53,7 @@ export const opencodeAdapter: HostAdapter = {
     transcripts: 'opencode-sqlite', // kept by opencode; engram does not read it yet
     hookTrust: false,
     loadsRulesFiles: ['AGENTS.md'],
+    loadsAutoMemory: false,
   },
   normalise: normaliseOpencodePayload,
   renderContext: (hookEventName, text) => (INJECTS_AT.includes(hookEventName) ? opencodeContext(text) : ''),
