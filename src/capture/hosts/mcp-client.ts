@@ -13,6 +13,7 @@ const CLIENT_WORDS: readonly [RegExp, HostName][] = [
   [/\bgemini\b/, 'gemini'],
   [/\bcopilot\b/, 'copilot'],
   [/\bopencode\b/, 'opencode'],
+  [/\bcursor\b/, 'cursor'],
 ];
 
 export function hostOfMcpClient(name: string | undefined): HostName | 'unknown' {

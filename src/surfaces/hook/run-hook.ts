@@ -126,7 +126,11 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
-  if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
+  // A context event the host lets a hook inject at (Cursor's prompt hook cannot): else captured only.
+  if (
+    (n.event.kind === 'session_start' || n.event.kind === 'prompt') &&
+    deps.host.capabilities.injectsContextAt.includes(n.hook)
+  ) {
     try {
       const r = deps.contextHandler()(record, {
         runtime,
