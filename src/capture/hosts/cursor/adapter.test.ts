@@ -21,7 +21,7 @@ describe('the Cursor adapter', () => {
         sessionId: '7c1f3a52-2b7e-4d0a-9a63-5d1e8f0b4c21',
         cwd: '/work/app',
         transcriptPath: null,
-        event: { kind: 'session_start', source: 'startup', model: 'claude-4.5-sonnet' },
+        event: { kind: 'session_start', source: 'startup' },
       },
     });
     // stop names the conversation only (no session_id).

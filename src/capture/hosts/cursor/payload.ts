@@ -86,11 +86,8 @@ export function normaliseCursorPayload(payload: unknown, options: NormaliseOptio
   let event: CapturedEvent;
   switch (hook) {
     case 'sessionStart':
-      event = {
-        kind: 'session_start',
-        source: 'startup',
-        ...(optStr(p['model']) ? { model: str(p['model']) } : {}),
-      };
+      // Cursor says no more of a start (no resume or clear): each conversation starts one session.
+      event = { kind: 'session_start', source: 'startup' };
       break;
     case 'beforeSubmitPrompt':
       event = { kind: 'prompt', prompt: text(p['prompt'], options) };
