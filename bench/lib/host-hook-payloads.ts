@@ -7,6 +7,8 @@
  * Copilot CLI: its PascalCase events, a shell tool's result as one text ending with its exit code.
  * opencode: what engram's plugin pipes to the hook — Claude Code's envelope with opencode's data (the
  * prompt's parts, a `bash` call's args, output and metadata with its exit code, the turn's last text).
+ * Cursor: its camelCase events, the conversation id, `workspace_roots`, a shell's `tool_output` as a JSON
+ * string (payloads written from its documentation; its prompt hook injects nothing, so it is not compared).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,6 +92,18 @@ export function otherHostPayloads(input: HostPayloadInput): HostBench[] {
       session_id: `copilot-${session(i)}`,
       timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       cwd: project,
+      ...extra,
+    });
+  const cursor = (i: number, event: string, extra: Record<string, unknown>) =>
+    JSON.stringify({
+      conversation_id: `cursor-${session(i)}`,
+      generation_id: `gen-${i}`,
+      model: 'claude-4.5-sonnet',
+      hook_event_name: event,
+      cursor_version: '2026.07.23-e383d2b',
+      workspace_roots: [project],
+      user_email: null,
+      transcript_path: null,
       ...extra,
     });
   const opencode = (i: number, event: string, origin: string, extra: Record<string, unknown>) =>
@@ -201,6 +215,38 @@ export function otherHostPayloads(input: HostPayloadInput): HostBench[] {
               },
             }),
           ),
+        },
+      ],
+    },
+    {
+      host: 'cursor',
+      label: 'Cursor',
+      kinds: [
+        {
+          label: `Cursor sessionStart, ${memories} memories`,
+          versus: 'sessionStart',
+          stdins: perRound((i) =>
+            cursor(i, 'sessionStart', { session_id: `cursor-${session(i)}`, is_background_agent: false }),
+          ),
+        },
+        {
+          label: 'Cursor capture: postToolUse Shell, test output',
+          versus: 'bash',
+          stdins: perRound((i) =>
+            cursor(i, 'postToolUse', {
+              tool_name: 'Shell',
+              tool_input: { command: 'npm test', cwd: '', timeout: 30000 },
+              tool_output: JSON.stringify({ output: TEST_OUTPUT, exitCode: 0 }),
+              tool_use_id: `call_bench_${i}`,
+              cwd: '',
+              duration: 812,
+            }),
+          ),
+        },
+        {
+          label: 'Cursor capture: stop',
+          versus: 'stop',
+          stdins: perRound((i) => cursor(i, 'stop', { status: 'completed', loop_count: 0 })),
         },
       ],
     },

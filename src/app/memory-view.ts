@@ -13,6 +13,10 @@ import { graphNode } from './neighbourhood.ts';
 const brief = (o: Observation) => ({ id: o.id, type: o.type, title: o.title, status: o.status });
 
 /** The view of a memory that exists. */
+/** The host a memory said over MCP names in its provenance (`host:codex`), or null. */
+const hostOfProvenance = (provenance: readonly string[]): string | null =>
+  provenance.find((p) => p.startsWith('host:'))?.slice('host:'.length) ?? null;
+
 export function viewOf(store: Store, o: Observation) {
   const supersededBy = /^superseded by (obs_[0-9a-z]{20})$/.exec(o.statusReason ?? '')?.[1] ?? null;
   const related = (id: string | null) => {
@@ -29,8 +33,8 @@ export function viewOf(store: Store, o: Observation) {
   const session = o.sessionId ? store.sessionList.get(o.sessionId) : null;
   return {
     memory: o,
-    // The host whose session it came from (claude-code, codex, …).
-    host: o.sessionId ? (store.sessions.get(o.sessionId)?.host ?? null) : null,
+    // The host whose session it came from (claude-code, codex, …), or that the agent said it over MCP from.
+    host: o.sessionId ? (store.sessions.get(o.sessionId)?.host ?? null) : hostOfProvenance(o.provenance),
     project: store.sessions.project(o.projectId),
     session,
     stale: store.anchors.staleOf([o.id]).get(o.id) ?? null,

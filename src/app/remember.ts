@@ -29,6 +29,11 @@ export interface RememberInput {
    * the caller's own words.
    */
   trust?: TrustClass | undefined;
+  /**
+   * The host the caller works in (the agent's MCP client: `codex`, `gemini`, … or `unknown`), recorded
+   * on the memory; absent for a person at the CLI or in the viewer.
+   */
+  host?: string | undefined;
 }
 
 export interface Remembered {
@@ -78,8 +83,14 @@ export function remember(store: Store, input: RememberInput, ctx: MutationContex
   const draft = checked(input);
   const p = input.project;
   return store.transaction(() => {
-    // The project (and the caller, as a session of it) are known from now on.
-    store.sessions.touch(p, { id: ctx.origin, cwd: input.cwd, transcriptPath: null }, ctx.origin, ctx.at);
+    // The project (and the caller, as a pseudo-session of it: `mcp:codex`, `cli`) are known from now on.
+    const caller = input.host ? `${ctx.origin}:${input.host}` : ctx.origin;
+    store.sessions.touch(
+      p,
+      { id: caller, cwd: input.cwd, transcriptPath: null, host: input.host ?? ctx.origin },
+      ctx.origin,
+      ctx.at,
+    );
     const r = storeKnowledge(
       store,
       {
@@ -87,7 +98,13 @@ export function remember(store: Store, input: RememberInput, ctx: MutationContex
         sessionId: null,
         source: 'manual',
         byUser: true,
-        memories: [{ draft, createdAt: ctx.at, provenance: [`${ctx.origin}:remember`] }],
+        memories: [
+          {
+            draft,
+            createdAt: ctx.at,
+            provenance: [`${ctx.origin}:remember`, ...(input.host ? [`host:${input.host}`] : [])],
+          },
+        ],
       },
       ctx,
     );

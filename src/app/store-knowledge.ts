@@ -39,6 +39,7 @@ import {
   staleFinding,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
+import { sourceSubject } from './standing-files.ts';
 import type { Store } from '../store/store.ts';
 
 export interface KnowledgeMemory {
@@ -189,6 +190,13 @@ export function storeKnowledge(
         for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
         return;
       }
+    }
+    if (subject.startsWith('rule:file:')) {
+      // A rules file the session read whose rules engram reads from the file itself (app/standing-files):
+      // they are stored already, attributed to their lines.
+      const path = d.facts.find((f) => f.startsWith('source: '))?.slice('source: '.length) ?? '';
+      if (path !== '' && store.observations.bySubjectPrefix(projectId, sourceSubject(path)).length > 0)
+        return;
     }
     const existing = subject !== '' ? store.observations.bySubject(projectId, subject) : null;
     if (existing) {

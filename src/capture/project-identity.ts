@@ -46,7 +46,7 @@ export interface GitLocation {
   commonDir: string;
 }
 
-function findGit(start: string): GitLocation | null {
+export function findGit(start: string): GitLocation | null {
   let dir = resolve(start);
   for (;;) {
     const dotGit = join(dir, '.git');

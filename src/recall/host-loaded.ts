@@ -6,7 +6,7 @@
  * file no longer says, or one read from a file this host does not load, is told as usual.
  */
 import { readFileSync } from 'node:fs';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import type { Observation } from '../core/model.ts';
 
 const flat = (text: string) =>
@@ -18,12 +18,18 @@ const flat = (text: string) =>
 
 export type LoadedByHost = (o: Pick<Observation, 'facts'>) => boolean;
 
-/** Which memories `root`'s files `files` (paths from the root) already put before the agent. */
-export function loadedByHost(root: string, files: readonly string[]): LoadedByHost {
+/** A file the host loads: a path from the project's root (or absolute), or one loaded only in part. */
+export type LoadedFile = string | { path: string; firstLines: number };
+
+/** Which memories the files `files` (paths from `root`, or absolute) already put before the agent. */
+export function loadedByHost(root: string, files: readonly LoadedFile[]): LoadedByHost {
   const loaded = new Map<string, string>();
   for (const file of files) {
+    const path = resolve(root, typeof file === 'string' ? file : file.path);
     try {
-      loaded.set(join(root, file), flat(readFileSync(join(root, file), 'utf8')));
+      const text = readFileSync(path, 'utf8');
+      const part = typeof file === 'string' ? text : text.split('\n').slice(0, file.firstLines).join('\n');
+      loaded.set(path, flat(part));
     } catch {
       // not there: nothing of it is loaded
     }

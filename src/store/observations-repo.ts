@@ -222,6 +222,12 @@ export function createObservationsRepo(db: Db) {
      WHERE project_id = ? AND subject = ? AND status = 'active' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
 
+  const bySubjectPrefix = lazyStatement(
+    db,
+    `SELECT ${COLUMNS} FROM observations INDEXED BY observations_by_subject
+     WHERE project_id = ? AND subject >= ? AND subject < ? AND status = 'active' ORDER BY subject, rowid`,
+  );
+
   const held = lazyStatement(
     db,
     `SELECT ${COLUMNS} FROM observations INDEXED BY observations_held
@@ -255,6 +261,12 @@ export function createObservationsRepo(db: Db) {
     bySubject(projectId: ProjectId, subject: string): Observation | null {
       const row = bySubject().get(projectId, subject) as ObservationRow | undefined;
       return row ? toObservation(row) : null;
+    },
+    /** The active memories of a project whose subject starts with `prefix` (one source's rules). */
+    bySubjectPrefix(projectId: ProjectId, prefix: string): Observation[] {
+      return (bySubjectPrefix().all(projectId, prefix, `${prefix}\uffff`) as ObservationRow[]).map(
+        toObservation,
+      );
     },
     get(id: string): Observation | null {
       const row = byId().get(id) as ObservationRow | undefined;

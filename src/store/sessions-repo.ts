@@ -3,7 +3,7 @@
  * captured event updates.
  */
 import type { ProjectId } from '../core/ids.ts';
-import type { Project, Session, SessionStatus } from '../core/model.ts';
+import { CHANGE_ORIGINS, type Project, type Session, type SessionStatus } from '../core/model.ts';
 import type { Db } from './database.ts';
 import { lazyStatement } from './statements.ts';
 
@@ -35,6 +35,13 @@ function toSession(row: SessionRow): Session {
     status: row.status,
   };
 }
+
+/**
+ * The remember verb's pseudo-sessions (the caller: `cli`, `viewer`, `mcp`, `mcp:<host>`), which are
+ * no host's sessions and are left out of the per-host counts.
+ */
+const PSEUDO_SESSION = `(s.id IN (${CHANGE_ORIGINS.map((o) => `'${o}'`).join(', ')})
+  OR substr(s.id, 1, instr(s.id, ':') - 1) IN (${CHANGE_ORIGINS.map((o) => `'${o}'`).join(', ')}))`;
 
 export function createSessionsRepo(db: Db) {
   const upsertProject = lazyStatement(
@@ -79,7 +86,7 @@ export function createSessionsRepo(db: Db) {
     db,
     `SELECT s.host, COUNT(*) AS sessions, MAX(s.last_event_at) AS last_at,
        COALESCE((SELECT h.events FROM host_stats h WHERE h.host = s.host), 0) AS events
-     FROM sessions s WHERE s.id <> 'mcp' GROUP BY s.host ORDER BY s.host`,
+     FROM sessions s WHERE NOT ${PSEUDO_SESSION} GROUP BY s.host ORDER BY s.host`,
   );
   const bumpHost = lazyStatement(
     db,

@@ -17,6 +17,7 @@ import { userWordsOfTurn } from '../distill/transcript-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
 import { importInboxInto } from './import-inbox.ts';
+import type { StandingLocator } from './standing-pass.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 import { readPendingTranscript, turnNarration, withTranscriptOutcomes } from './pending-transcript.ts';
 import { splitTurns } from './split-turns.ts';
@@ -57,6 +58,8 @@ export interface DrainDeps {
    * file there is never distilled as if it had none.
    */
   inboxDir?: string;
+  /** The projects' standing files, read again when a session starts (worker/standing-pass.ts). */
+  standingFiles?: StandingLocator;
 }
 
 /**
@@ -308,7 +311,7 @@ function commitTurn(
 /** The turns of each session with pending events that are ready to distil, in order. */
 function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport) {
   for (const { sessionId } of deps.store.events.pendingSessions()) {
-    if (deps.inboxDir) importInboxInto(deps.store, deps.inboxDir, deps.logger);
+    if (deps.inboxDir) importInboxInto(deps.store, deps.inboxDir, deps.logger, deps.standingFiles);
     // A session that only waits for its open turn's Stop, with nothing new since the last pass and
     // not stale yet, is not read again (its events could be many and large).
     const stamp = deps.store.events.pendingStamp(sessionId);

@@ -5,11 +5,12 @@
  * recorded with the event (injections, the context log).
  */
 import { projectIdFromKey } from '../core/ids.ts';
-import type { InjectedContext } from '../core/model.ts';
+import type { InjectedContext, Project } from '../core/model.ts';
 import type { Logger } from '../core/ports.ts';
 import { importInbox, type ImportReport, type InboxEntry } from '../store/inbox.ts';
 import { withoutLinesOf } from '../store/erase-injected.ts';
 import type { Store } from '../store/store.ts';
+import { syncStandingOf, type StandingLocator } from './standing-pass.ts';
 
 /** What a context hook injected: the session will not be told these memories again; the viewer shows it. */
 function recordInjection(
@@ -40,7 +41,18 @@ function recordInjection(
   });
 }
 
-export function importInboxInto(store: Store, inboxDir: string, logger?: Logger): ImportReport {
+/**
+ * Import the inbox. With `standing`, the standing files of each project a session started in are read
+ * again afterwards (worker/standing-pass.ts).
+ */
+export function importInboxInto(
+  store: Store,
+  inboxDir: string,
+  logger?: Logger,
+  standing?: StandingLocator,
+): ImportReport {
+  const started = new Map<string, Project>();
+  let startedAt = 0;
   const report = importInbox(inboxDir, (entries) =>
     store.transaction(() => {
       for (const e of entries) {
@@ -69,10 +81,15 @@ export function importInboxInto(store: Store, inboxDir: string, logger?: Logger)
           );
           store.sessions.countEvent(e.host ?? 'claude-code', e.at);
           if (e.injected) recordInjection(store, e, project.id, seq, e.injected);
+          if (e.event.kind === 'session_start') {
+            started.set(project.id, project);
+            startedAt = Math.max(startedAt, e.at);
+          }
         }
       }
     }),
   );
+  if (standing && started.size > 0) syncStandingOf(store, started.values(), standing, startedAt, logger);
   for (const r of report.reasons)
     logger?.warn('captured event set aside in inbox/rejected', { file: r.file, reason: r.reason });
   if (report.newer > 0)

@@ -19,6 +19,7 @@ import { createEmbedScheduler } from './embed-pending.ts';
 import { createSnapshotKeeper } from './context-snapshots.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
+import type { StandingLocator } from './standing-pass.ts';
 import { rescreenBatch } from './rescreen.ts';
 import { createTeamSyncScheduler } from './team-scheduler.ts';
 import type { SyncReport } from './team-sync.ts';
@@ -50,6 +51,8 @@ export interface WorkerDeps {
   backupDir?: string;
   /** Where SessionStart snapshots are kept for the context hooks (context-snapshots.ts); absent: none. */
   snapshotDir?: string;
+  /** The projects' standing files (rules files, the user's notes), read again when a session starts. */
+  standingFiles?: StandingLocator;
 }
 
 export type WorkerExit = 'idle' | 'stopped' | 'lock-held' | 'lock-lost';
@@ -134,7 +137,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
       const now = clock.now();
       let busy = false;
       try {
-        const imported = importInboxInto(store, deps.inboxDir, logger);
+        const imported = importInboxInto(store, deps.inboxDir, logger, deps.standingFiles);
         if (imported.imported > 0) lastWork = now;
         const drainDeps = {
           store,
@@ -142,6 +145,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           logger,
           readTranscripts: true,
           inboxDir: deps.inboxDir,
+          ...(deps.standingFiles ? { standingFiles: deps.standingFiles } : {}),
           waiting,
           ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),
         };

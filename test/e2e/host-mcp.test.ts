@@ -3,7 +3,7 @@
  * `engram mcp` in the host's own registry (Codex's config.toml, Gemini CLI's settings.json, Copilot
  * CLI's mcp-config.json); the host, run against the loopback model mock, starts the server and offers
  * its tools; the mock calls `remember`, then `search`, and sees the memory come back; the memory is in
- * the store the hooks write to (ENGRAM_HOME reaches the server through the host).
+ * the store the hooks write to (ENGRAM_HOME reaches the server through the host), credited to that host.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -137,9 +137,12 @@ describe.each(HOSTS)('engram MCP in $host', ({ host, cli, invocation, registry, 
     expect(results.at(-1)?.output).toContain(TITLE);
 
     const found = JSON.parse(engram(['search', 'release notes', '--json']).stdout) as {
-      results: { title: string }[];
+      results: { id: string; title: string }[];
     };
     expect(found.results.map((r) => r.title)).toContain(TITLE);
+    // The memory records the host whose MCP client saved it (its `initialize` name), not Claude Code.
+    const saved = found.results.find((r) => r.title === TITLE)?.id ?? '';
+    expect((JSON.parse(engram(['show', saved, '--json']).stdout) as { host: string }).host).toBe(host);
 
     // engram's own tools are never captured by its hooks: reading memory never becomes a memory.
     expect(engram(['flush']).status).toBe(0);

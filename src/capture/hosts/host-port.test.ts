@@ -8,7 +8,8 @@ describe('the host adapters', () => {
     expect(isHostName('Codex')).toBe(false);
     expect(isHostName('gemini')).toBe(true);
     expect(isHostName('opencode')).toBe(true);
-    expect(isHostName('cursor')).toBe(false);
+    expect(isHostName('cursor')).toBe(true);
+    expect(isHostName('Cursor')).toBe(false);
   });
 
   it('register every event they inject context at, with a positive timeout', () => {
@@ -16,7 +17,7 @@ describe('the host adapters', () => {
       const { capabilities, setup } = hostAdapter(name);
       for (const event of capabilities.injectsContextAt) expect(setup.events).toContain(event);
       for (const event of setup.events) expect(setup.timeoutSeconds(event)).toBeGreaterThan(0);
-      expect(capabilities.sessionEnd).toBe(setup.events.includes('SessionEnd'));
+      expect(capabilities.sessionEnd).toBe(setup.events.some((e) => e.toLowerCase() === 'sessionend'));
     }
   });
 

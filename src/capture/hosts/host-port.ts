@@ -8,7 +8,7 @@ import type { CapturedEvent } from '../../core/model.ts';
 import type { SizeLimits } from '../limit-size.ts';
 
 /** The hosts engram has an adapter for (the value of `--host`; recorded on each session). */
-export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'gemini', 'opencode'] as const;
+export const HOST_NAMES = ['claude-code', 'codex', 'copilot', 'cursor', 'gemini', 'opencode'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export const isHostName = (value: string): value is HostName =>
@@ -42,6 +42,11 @@ export interface HostCapabilities {
    * says it. Another host, which does not load the file, is still told.
    */
   loadsRulesFiles: readonly string[];
+  /**
+   * The host loads Claude Code's auto memory of the project (`MEMORY.md`, its first 200 lines) itself:
+   * a rule engram read from it is not injected again to that host while the file still says it.
+   */
+  loadsAutoMemory: boolean;
 }
 
 /** A hook payload turned into engram's event, with the session facts every event carries. */
@@ -88,6 +93,8 @@ export interface HostHookSetup {
    * naming the command and timeout keys; absent: Claude Code's matcher groups (`command`, `timeout`).
    */
   flatEntries?: { commandKey: string; timeoutKey: string };
+  /** Top-level keys the hook file must have, written when absent (Cursor's `"version": 1`). */
+  fileKeys?: Readonly<Record<string, string | number>>;
   /** The folder holding the host's transcripts (for backfill and messages), or null. */
   transcriptsDir: (env: Readonly<Record<string, string | undefined>>, home: string) => string | null;
   /** Where the host reads its user-level MCP servers, so install registers `engram mcp` (absent: not done). */

@@ -5,6 +5,7 @@
 import { claudeCodeAdapter } from './claude-code/adapter.ts';
 import { codexAdapter } from './codex/adapter.ts';
 import { copilotAdapter } from './copilot/adapter.ts';
+import { cursorAdapter } from './cursor/adapter.ts';
 import { geminiAdapter } from './gemini/adapter.ts';
 import type { HostAdapter, HostName } from './host-port.ts';
 import { opencodeAdapter } from './opencode/adapter.ts';
@@ -22,6 +23,8 @@ export function hostAdapter(name: HostName): HostAdapter {
       return codexAdapter;
     case 'copilot':
       return copilotAdapter;
+    case 'cursor':
+      return cursorAdapter;
     case 'gemini':
       return geminiAdapter;
     case 'opencode':

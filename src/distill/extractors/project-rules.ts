@@ -79,23 +79,31 @@ export function gitHookRuns(output: string): GitHookRun[] {
 
 /** The rules a rules file states: its bullet and numbered lines that tell how to work. */
 export function rulesInFile(content: string): string[] {
-  const lines = content
-    .split('\n')
-    .map((l) => l.replace(/^\s*\d+[→\t]/, '').trimEnd())
-    .filter((l) => /^\s*(?:[-*]|\d+[.)])\s+\S/.test(l))
-    .map((l) =>
-      l
-        .replace(/^\s*(?:[-*]|\d+[.)])\s+/, '')
-        .replace(/\*\*|__/g, '')
-        .trim(),
-    );
-  return unique(
-    lines.filter((l) => {
-      if (l.length < 8 || l.length > 300) return false;
-      const mood = moodOf(l);
-      return mood === 'norm' || mood === 'choice' || mood === 'request';
-    }),
-  ).slice(0, 15);
+  return rulesWithLines(content, 15).map((r) => r.text);
+}
+
+/**
+ * The rules a rules file states, each with its line (from 1): its bullet and numbered lines that tell
+ * how to work (a norm, a choice or a request), the first `limit` of them, each once.
+ */
+export function rulesWithLines(content: string, limit = 40): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  const seen = new Set<string>();
+  const lines = content.split('\n');
+  for (let i = 0; i < lines.length && out.length < limit; i++) {
+    const raw = (lines[i] ?? '').replace(/^\s*\d+[→\t]/, '').trimEnd();
+    if (!/^\s*(?:[-*]|\d+[.)])\s+\S/.test(raw)) continue;
+    const text = raw
+      .replace(/^\s*(?:[-*]|\d+[.)])\s+/, '')
+      .replace(/\*\*|__/g, '')
+      .trim();
+    if (text.length < 8 || text.length > 300 || seen.has(text)) continue;
+    const mood = moodOf(text);
+    if (mood !== 'norm' && mood !== 'choice' && mood !== 'request') continue;
+    seen.add(text);
+    out.push({ line: i + 1, text });
+  }
+  return out;
 }
 
 const RULE_FILE = /(?:^|[\\/])((?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md)$/i;

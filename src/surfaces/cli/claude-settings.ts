@@ -41,6 +41,8 @@ export interface HookInstallSpec {
   timeoutInMilliseconds?: boolean;
   /** A `"name"` written on each entry (Gemini CLI lists and toggles hooks by it). */
   name?: string;
+  /** Top-level keys the file must have, written when absent and taken out again by uninstall (Cursor's `"version": 1`). */
+  fileKeys?: Readonly<Record<string, string | number>>;
 }
 
 export interface FlatEntries {
@@ -181,6 +183,7 @@ export function installHooks(
   const existing = loadSettings(settingsPath);
   const settings: JsonObject = existing ? structuredClone(existing.json) : {};
   const createdHooksKey = settings['hooks'] === undefined;
+  const createdKeys = Object.keys(spec.fileKeys ?? {}).filter((key) => settings[key] === undefined);
   const hooks = (settings['hooks'] ??= {}) as JsonObject;
   const fresh = !hasAnyEngramEntry(hooks, spec.flat);
 
@@ -254,6 +257,10 @@ export function installHooks(
     } else alreadyPresent.push(event);
   }
 
+  for (const key of createdKeys) {
+    settings[key] = spec.fileKeys?.[key];
+    dirty = true;
+  }
   if (!dirty) return { settingsPath, backupPath: null, added, alreadyPresent, created: false };
 
   const mode = existing ? fileMode(settingsPath) : 0o600;
@@ -264,6 +271,7 @@ export function installHooks(
     const sidecar: Sidecar = {
       createdFile: !existing,
       createdHooksKey,
+      ...(createdKeys.length > 0 ? { createdKeys } : {}),
       backupPath,
       installedAt: at.toISOString(),
     };
@@ -318,6 +326,8 @@ export function uninstallHooks(settingsPath: string, flat?: FlatEntries): Uninst
       else hooks[event] = kept;
     }
     if (report.removed.length > 0 && Object.keys(hooks).length === 0) {
+      // The keys the install added for the hooks' sake go with the last of them.
+      for (const key of sidecar?.createdKeys ?? []) delete settings[key];
       if (sidecar?.createdHooksKey) delete settings['hooks'];
       else if (!sidecar) {
         alternative = { ...settings };

@@ -26,6 +26,8 @@ import { EngramError } from '../../core/errors.ts';
 export interface Sidecar {
   createdFile: boolean;
   createdHooksKey: boolean;
+  /** Top-level keys the install added besides `hooks` (Cursor's `version`). */
+  createdKeys?: string[];
   backupPath: string | null;
   installedAt: string;
 }
@@ -172,6 +174,9 @@ export function readSidecar(settingsPath: string): Sidecar | null {
   return {
     createdFile: value['createdFile'],
     createdHooksKey: value['createdHooksKey'],
+    ...(Array.isArray(value['createdKeys'])
+      ? { createdKeys: value['createdKeys'].filter((k): k is string => typeof k === 'string') }
+      : {}),
     backupPath: value['backupPath'],
     installedAt: typeof value['installedAt'] === 'string' ? value['installedAt'] : '',
   };

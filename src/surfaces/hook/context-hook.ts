@@ -11,11 +11,12 @@ import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
 import { staleLookupOver } from '../../graph/anchor-freshness.ts';
 import { renderPromptContext, type RenderedContext } from '../../recall/render-context.ts';
-import { loadedByHost } from '../../recall/host-loaded.ts';
+import { loadedByHost, type LoadedFile } from '../../recall/host-loaded.ts';
 import { gatherSessionInputs, renderSessionFrom } from '../../recall/session-context.ts';
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
 import { teamView } from '../../recall/team-notes.ts';
 import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
+import { loadedAutoMemory } from '../../capture/hosts/claude-code/auto-memory.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
 import { openReadStore, type ReadStore } from '../../store/read-store.ts';
 import { appendTold, readTold } from '../../store/told-ledger.ts';
@@ -55,11 +56,20 @@ function render(
   project: Project,
   record: InboxRecord,
   rulesFiles: readonly string[],
+  autoMemory: boolean,
 ): RenderedContext | null {
   const { config } = runtime;
   const { event, sessionId, at } = record;
   const told = readTold(runtime.paths.toldDir, sessionId);
-  const loaded = project.root && rulesFiles.length > 0 ? loadedByHost(project.root, rulesFiles) : undefined;
+  // What the host put before the agent itself: its rules files, and Claude Code's auto memory (the
+  // first 200 lines of MEMORY.md) unless turned off.
+  const files: LoadedFile[] = [
+    ...rulesFiles,
+    ...(autoMemory && project.root
+      ? loadedAutoMemory(project.root, runtime.env).map((path) => ({ path, firstLines: 200 }))
+      : []),
+  ];
+  const loaded = project.root && files.length > 0 ? loadedByHost(project.root, files) : undefined;
   if (event.kind === 'session_start') {
     const settings = {
       projectId: project.id,
@@ -135,6 +145,8 @@ export function handleContextEvent(
     renderContext: (hookEventName: string, text: string) => string;
     /** The project's rules files the host loads itself (its capability table): not said twice. */
     rulesFiles?: readonly string[];
+    /** The host loads Claude Code's auto memory itself (its capability table). */
+    autoMemory?: boolean;
   },
 ): ContextOutcome {
   const { runtime, logger } = deps;
@@ -144,7 +156,7 @@ export function handleContextEvent(
     try {
       const binding = nativeBindingPath();
       const store = openReadStore(runtime.paths.db, { busyTimeoutMs: 3000, nativeBinding: binding });
-      ctx = render(store, runtime, project, record, deps.rulesFiles ?? []);
+      ctx = render(store, runtime, project, record, deps.rulesFiles ?? [], deps.autoMemory === true);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.
       logger.error('could not build the context to inject', {

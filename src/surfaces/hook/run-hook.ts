@@ -31,6 +31,8 @@ export type ContextHandler = (
     logger: Logger;
     renderContext: HostAdapter['renderContext'];
     rulesFiles?: readonly string[];
+    /** The host loads Claude Code's auto memory (MEMORY.md) itself. */
+    autoMemory?: boolean;
   },
 ) => ContextOutcome;
 
@@ -124,13 +126,18 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
-  if (n.event.kind === 'session_start' || n.event.kind === 'prompt') {
+  // A context event the host lets a hook inject at (Cursor's prompt hook cannot): else captured only.
+  if (
+    (n.event.kind === 'session_start' || n.event.kind === 'prompt') &&
+    deps.host.capabilities.injectsContextAt.includes(n.hook)
+  ) {
     try {
       const r = deps.contextHandler()(record, {
         runtime,
         logger,
         renderContext: deps.host.renderContext,
         rulesFiles: deps.host.capabilities.loadsRulesFiles,
+        autoMemory: deps.host.capabilities.loadsAutoMemory,
       });
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {

@@ -6,6 +6,7 @@
  * every result is kept far below the host's MCP output cap (tool-kit).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { hostOfMcpClient } from '../../capture/hosts/mcp-client.ts';
 import { resolveProject } from '../../capture/project-identity.ts';
 import { status, type HealthDeps } from '../../app/health.ts';
 import { metrics, type MetricsDeps } from '../../app/metrics.ts';
@@ -77,7 +78,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
 
   registerReadTools(server, kit, { embedder: deps.embedder ?? null, queryTimeoutMs: deps.queryTimeoutMs });
   registerGraphTools(server, { ...kit, guarded, ok, okList });
-  registerWriteTools(server, kit, { cwd: deps.cwd, inboxDir: deps.inboxDir, backupDir: deps.backupDir });
+  registerWriteTools(server, kit, {
+    cwd: deps.cwd,
+    inboxDir: deps.inboxDir,
+    backupDir: deps.backupDir,
+    // The host the agent runs in, from the name its client gave when it connected.
+    clientHost: () => hostOfMcpClient(server.server.getClientVersion()?.name),
+  });
 
   const { statusDeps, metricsDeps } = deps;
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;

@@ -27,6 +27,8 @@ export interface WriteToolDeps {
   inboxDir?: string | undefined;
   /** Where backups are kept: a forget drops those holding the memory (absent: left). */
   backupDir?: string | null | undefined;
+  /** The host the connected client runs in (`unknown` when its name says none): `remember` records it. */
+  clientHost?: (() => string) | undefined;
 }
 
 export function registerWriteTools(server: McpServer, kit: ToolKit, deps: WriteToolDeps): void {
@@ -64,6 +66,7 @@ export function registerWriteTools(server: McpServer, kit: ToolKit, deps: WriteT
             ...args,
             project,
             cwd: deps.cwd,
+            host: deps.clientHost?.() ?? 'unknown',
             ...(floor === 'external' ? { trust: 'external' as const } : {}),
           },
           ctx(),

@@ -27,6 +27,7 @@ export const codexAdapter: HostAdapter = {
     transcripts: 'codex-rollout-jsonl',
     hookTrust: true,
     loadsRulesFiles: ['AGENTS.md'],
+    loadsAutoMemory: false,
   },
   normalise: normaliseCodexPayload,
   // Strict output: only the two documented fields, and only where Codex takes context.

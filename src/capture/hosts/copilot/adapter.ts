@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
+import { topLevelContext } from '../render-output.ts';
 import { COPILOT_HOOK_EVENTS, normaliseCopilotPayload } from './payload.ts';
 
 /** Copilot's limit was not measured; engram keeps to Claude Code's 10,000 characters. */
@@ -17,15 +18,9 @@ const INJECTS_AT: readonly string[] = ['SessionStart', 'UserPromptSubmit'];
 export const copilotHome = (env: Readonly<Record<string, string | undefined>>, home: string): string =>
   env['COPILOT_HOME'] || join(home, '.copilot');
 
-/** `text` as Copilot's context answer, cut to the cap (never inside a surrogate pair). */
-export function copilotContext(text: string, cap: number = CONTEXT_CHAR_CAP): string {
-  let body = text;
-  if (body.length > cap) {
-    const cut = body.charCodeAt(cap - 1) >= 0xd800 && body.charCodeAt(cap - 1) <= 0xdbff ? cap - 1 : cap;
-    body = body.slice(0, cut);
-  }
-  return JSON.stringify({ additionalContext: body });
-}
+/** `text` as Copilot's context answer, cut to the cap. */
+export const copilotContext = (text: string, cap: number = CONTEXT_CHAR_CAP): string =>
+  topLevelContext('additionalContext', text, cap);
 
 export const copilotAdapter: HostAdapter = {
   name: 'copilot',
@@ -40,6 +35,7 @@ export const copilotAdapter: HostAdapter = {
     transcripts: 'copilot-events-jsonl',
     hookTrust: false,
     loadsRulesFiles: [],
+    loadsAutoMemory: false,
   },
   normalise: normaliseCopilotPayload,
   renderContext: (hookEventName, text) => (INJECTS_AT.includes(hookEventName) ? copilotContext(text) : ''),

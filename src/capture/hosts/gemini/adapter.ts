@@ -27,6 +27,7 @@ export const geminiAdapter: HostAdapter = {
     transcripts: 'gemini-chat-jsonl',
     hookTrust: false,
     loadsRulesFiles: ['GEMINI.md'],
+    loadsAutoMemory: false,
   },
   normalise: normaliseGeminiPayload,
   renderContext: (hookEventName, text) =>

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
+import { topLevelContext } from '../render-output.ts';
 import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload } from './payload.ts';
 
 /** The plugin file's name in opencode's `plugins/` folder. */
@@ -31,15 +32,9 @@ export function opencodeConfigDir(env: Env, home: string): string {
   return env['OPENCODE_CONFIG_DIR'] || join(env['XDG_CONFIG_HOME'] || join(home, '.config'), 'opencode');
 }
 
-/** `text` as the answer the plugin reads, cut to the cap (never inside a surrogate pair). */
-export function opencodeContext(text: string, cap: number = CONTEXT_CHAR_CAP): string {
-  let body = text;
-  if (body.length > cap) {
-    const cut = body.charCodeAt(cap - 1) >= 0xd800 && body.charCodeAt(cap - 1) <= 0xdbff ? cap - 1 : cap;
-    body = body.slice(0, cut);
-  }
-  return JSON.stringify({ additionalContext: body });
-}
+/** `text` as the answer the plugin reads, cut to the cap. */
+export const opencodeContext = (text: string, cap: number = CONTEXT_CHAR_CAP): string =>
+  topLevelContext('additionalContext', text, cap);
 
 export const opencodeAdapter: HostAdapter = {
   name: 'opencode',
@@ -53,6 +48,7 @@ export const opencodeAdapter: HostAdapter = {
     transcripts: 'opencode-sqlite', // kept by opencode; engram does not read it yet
     hookTrust: false,
     loadsRulesFiles: ['AGENTS.md'],
+    loadsAutoMemory: false,
   },
   normalise: normaliseOpencodePayload,
   renderContext: (hookEventName, text) => (INJECTS_AT.includes(hookEventName) ? opencodeContext(text) : ''),

@@ -145,6 +145,7 @@ export function installHostCommand(
     ...(host.setup.flatEntries ? { flat: host.setup.flatEntries } : {}),
     timeoutInMilliseconds: host.setup.timeoutInMilliseconds,
     ...(host.setup.hookName ? { name: host.setup.hookName } : {}),
+    ...(host.setup.fileKeys ? { fileKeys: host.setup.fileKeys } : {}),
   });
   // An explicit hook file is all that is touched: the host's MCP registry stays as it is.
   const mcp = flags.settings ? null : registerMcpFor(ctx, host);

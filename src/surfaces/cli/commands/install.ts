@@ -155,7 +155,7 @@ export const installSpec: CommandSpec = {
   summary: "add engram's hooks and MCP server to Claude Code or another agent (with a backup)",
   usage: '[--host NAME] [--settings FILE] [--backfill]',
   details:
-    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: the hooks into $CODEX_HOME/hooks.json (default ~/.codex), the MCP server into $CODEX_HOME/config.toml; with --host gemini: both into ~/.gemini/settings.json; with --host copilot: the hooks into $COPILOT_HOME/settings.json (default ~/.copilot), the MCP server into $COPILOT_HOME/mcp-config.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode). Idempotent; undo with "engram uninstall" (with the same --host).',
+    'Merges into ~/.claude/settings.json without dropping your own hooks, and registers the MCP server in ~/.claude.json. With --host codex: the hooks into $CODEX_HOME/hooks.json (default ~/.codex), the MCP server into $CODEX_HOME/config.toml; with --host gemini: both into ~/.gemini/settings.json; with --host copilot: the hooks into $COPILOT_HOME/settings.json (default ~/.copilot), the MCP server into $COPILOT_HOME/mcp-config.json; with --host opencode: writes engram\u2019s plugin into opencode\u2019s plugins folder ($OPENCODE_CONFIG_DIR, else $XDG_CONFIG_HOME/opencode, else ~/.config/opencode); with --host cursor: the hooks into ~/.cursor/hooks.json (no MCP server). Idempotent; undo with "engram uninstall" (with the same --host).',
   flags: {
     host: HOST_FLAG,
     settings: SETTINGS_FLAG,
@@ -167,6 +167,7 @@ export const installSpec: CommandSpec = {
     'engram install --host gemini',
     'engram install --host opencode',
     'engram install --host copilot',
+    'engram install --host cursor',
     'engram install --backfill',
     'engram install --settings .claude/settings.local.json',
   ],
@@ -207,6 +208,7 @@ export const uninstallSpec: CommandSpec = {
     'engram uninstall --host codex',
     'engram uninstall --host gemini',
     'engram uninstall --host opencode',
+    'engram uninstall --host cursor',
   ],
   run: (ctx, args) => {
     const host = hostFlag(args);

@@ -14,7 +14,7 @@ export const hookSpec: CommandSpec = {
   summary: 'handle one hook payload on stdin (what the installed hooks run)',
   usage: '[--host NAME] < payload.json',
   details:
-    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex, copilot, gemini, opencode).',
+    'Always exits 0: a problem is logged to $ENGRAM_HOME/logs/hook.log, never shown to the agent. The host is Claude Code unless --host names another (codex, copilot, cursor, gemini, opencode).',
   flags: {
     host: {
       type: 'string',

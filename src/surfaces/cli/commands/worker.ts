@@ -11,6 +11,8 @@ import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.
 import { drainOnce, drainOnceAsync, type DrainReport } from '../../../worker/drain.ts';
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
+import type { StandingLocator } from '../../../worker/standing-pass.ts';
+import { standingFilesOf } from '../../../capture/hosts/standing-files.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import {
@@ -134,6 +136,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
       teamSync: await backgroundTeamSync(ctx, store, logger),
       backupDir: paths.backupDir,
+      standingFiles: standingLocator(ctx),
     });
     return 0;
   } finally {
@@ -141,6 +144,12 @@ async function runForeground(ctx: CliContext): Promise<number> {
     store.close();
   }
 }
+
+/** Where each project's standing files are, in this process's environment (HOME, CLAUDE_CONFIG_DIR). */
+const standingLocator =
+  (ctx: CliContext): StandingLocator =>
+  (root) =>
+    standingFilesOf(root, ctx.runtime.env);
 
 export async function flushCommand(ctx: CliContext, flags: { json: boolean }): Promise<number> {
   const { config } = ctx.runtime;
@@ -150,7 +159,7 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
   let result;
   try {
     const prepare = await createLlmStep(ctx, store, logger);
-    const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir, logger);
+    const inbox = importInboxInto(store, ctx.runtime.paths.inboxDir, logger, standingLocator(ctx));
     for (let round = 0; round < 1000; round++) {
       const deps = {
         store,
@@ -159,6 +168,7 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
         readTranscripts: true,
         inboxDir: ctx.runtime.paths.inboxDir,
         projectLinks: ctx.runtime.projectLinks(),
+        standingFiles: standingLocator(ctx),
       };
       const options = {
         force: true,
