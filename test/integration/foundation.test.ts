@@ -117,7 +117,14 @@ describe('the foundation', () => {
     const worker = spawn(process.execPath, [CLI_BIN, 'worker', 'run'], { env: sb.env, stdio: 'ignore' });
     started.push(worker.pid as number);
     // Generous bounds: under the full suite's load a worker's start and each `status` take seconds.
-    await until(() => statusOf(sb).worker.pid === worker.pid, 45_000, 'the worker to be seen');
+    // While the new worker still creates the store, `status` may find it busy (exit 75): not yet seen.
+    const seen = () => {
+      const r = sb.engram(['status', '--json']);
+      if (r.status === 75) return false;
+      if (r.status !== 0) throw new Error(`status exited ${r.status}: ${r.stderr}`);
+      return (JSON.parse(r.stdout) as { worker: { pid: number | null } }).worker.pid === worker.pid;
+    };
+    await until(seen, 45_000, 'the worker to be seen');
     expect(sb.engram(['worker', 'stop']).stdout).toMatch(`worker stopped (pid ${worker.pid})`);
     await until(() => worker.exitCode !== null, 30_000, 'the worker to exit');
     expect(worker.exitCode).toBe(0);
