@@ -11,6 +11,29 @@ import { storeKnowledge, type KnowledgeBatch } from './store-knowledge.ts';
 
 const projectId = projectIdFromKey('path:/shop');
 
+/** Store `drafts` as one batch of a session's knowledge at `at`, in one transaction. */
+function putKnowledge(
+  store: Store,
+  at: number,
+  sessionId: string,
+  drafts: ObservationDraft[],
+  extra: Partial<KnowledgeBatch>,
+) {
+  return store.transaction(() =>
+    storeKnowledge(
+      store,
+      {
+        projectId,
+        sessionId,
+        source: 'hook',
+        memories: drafts.map((draft) => ({ draft, createdAt: at, provenance: [`session:${sessionId}`] })),
+        ...extra,
+      },
+      { origin: 'hook', at },
+    ),
+  );
+}
+
 describe('knowledge stored through the mutation path', () => {
   let dir: string;
   let store: Store;
@@ -24,22 +47,8 @@ describe('knowledge stored through the mutation path', () => {
   });
 
   let clock = 1_000;
-  const put = (sessionId: string, drafts: ObservationDraft[], extra: Partial<KnowledgeBatch> = {}) => {
-    const at = (clock += 1_000);
-    return store.transaction(() =>
-      storeKnowledge(
-        store,
-        {
-          projectId,
-          sessionId,
-          source: 'hook',
-          memories: drafts.map((draft) => ({ draft, createdAt: at, provenance: [`session:${sessionId}`] })),
-          ...extra,
-        },
-        { origin: 'hook', at },
-      ),
-    );
-  };
+  const put = (sessionId: string, drafts: ObservationDraft[], extra: Partial<KnowledgeBatch> = {}) =>
+    putKnowledge(store, (clock += 1_000), sessionId, drafts, extra);
   const active = () => store.observations.recent(projectId, 100);
   const ops = (id: string) =>
     store.changes
@@ -430,22 +439,8 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     rmSync(dir, { recursive: true, force: true });
   });
   let clock = 1_000;
-  const put = (sessionId: string, drafts: ObservationDraft[], extra: Partial<KnowledgeBatch> = {}) => {
-    const at = (clock += 1_000);
-    return store.transaction(() =>
-      storeKnowledge(
-        store,
-        {
-          projectId,
-          sessionId,
-          source: 'hook',
-          memories: drafts.map((draft) => ({ draft, createdAt: at, provenance: [`session:${sessionId}`] })),
-          ...extra,
-        },
-        { origin: 'hook', at },
-      ),
-    );
-  };
+  const put = (sessionId: string, drafts: ObservationDraft[], extra: Partial<KnowledgeBatch> = {}) =>
+    putKnowledge(store, (clock += 1_000), sessionId, drafts, extra);
   const work = (title: string, files: string[], facts: string[] = files.map((f) => `${f}: changed x`)) =>
     draftOf(title, { type: 'change', facts, filesModified: files });
 

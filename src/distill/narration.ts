@@ -198,6 +198,9 @@ const FALLBACK =
  * The plans a reply makes for a case ("If this still fails, we can …"): "if this still fails: build
  * locally and copy …". Worth keeping only while what they are for is open (the caller decides).
  */
+/** Whether a next-steps item is such a plan (as `statedFallbacks` writes it). */
+export const isFallbackItem = (item: string) => /^if [^:]{4,80}: /.test(item);
+
 export function statedFallbacks(text: string): string[] {
   const out: string[] = [];
   for (const s of proseSentences(text)) {

@@ -12,6 +12,7 @@ import { moodOf } from './extractors/mood.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
 import {
+  isFallbackItem,
   isStep,
   outcomeSentence,
   statedFallbacks,
@@ -189,8 +190,6 @@ function completedWithState(previous: string, now: string, a: TurnAnalysis): str
 }
 
 const FAILURE_ITEM = /^fix `([^`]+)`(?: in (\S+))?:/;
-/** A plan for a case, as `statedFallbacks` writes it ("if this still fails: …"). */
-const FALLBACK_ITEM = /^if [^:]{4,80}: /;
 
 /** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */
 function itemKey(item: string): string | null {
@@ -236,7 +235,7 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string 
   // A plan the reply made for a case ("if it still fails: …") stands while a failure is still open.
   const stillOpen = failures.length > 0 || carried.some((item) => FAILURE_ITEM.test(item));
   const fallbacks = stillOpen && !relayed ? statedFallbacks(a.lastMessage) : [];
-  const kept = stillOpen ? carried : carried.filter((item) => !FALLBACK_ITEM.test(item));
+  const kept = stillOpen ? carried : carried.filter((item) => !isFallbackItem(item));
   return clip(
     unique([
       ...openTodos.slice(0, 5),

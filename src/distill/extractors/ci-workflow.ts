@@ -94,15 +94,17 @@ export function extractCiWorkflows(entries: readonly TranscriptEntry[]): Extract
       .join('/')
       .replace(/^.*?(\.github\/)/, '$1');
     const shown = commands.slice(0, 6).map((c) => `\`${clip(c, 80)}\``);
+    const title = clip(`CI (${name}) runs ${shown.join(', ')}`, 120);
     return [
       extracted(
         'fact',
-        clip(`CI (${name}) runs ${shown.join(', ')}`, 120),
+        title,
         `The project's CI, as ${name} says${on ? `: on ${on}` : ''}${versions.length > 0 ? `, with ${versions.join(', ')}` : ''}, runs ${shown.join(' then ')}.`,
         { uuid, at },
         0.75,
         {
-          title: clip(`CI (${name}) runs ${shown.join(', ')}`, 120),
+          // Longer than `extracted`'s usual title: the commands are what it says.
+          title,
           facts: [
             `source: ${path}`,
             ...(on ? [`on: ${on}`] : []),
