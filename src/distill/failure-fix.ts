@@ -146,7 +146,6 @@ export function fixBetween(
   const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
   // The assistant's explanation counts only when it is about this failure: it shares a word with the
   // error, the command, or what the fix changed.
-  const found = causeSentences(texts);
   const about = words(
     [
       'key' in from ? `${(from as PartRun).message} ${(from as PartRun).canonical}` : '',
@@ -154,7 +153,9 @@ export function fixBetween(
       ...symbols,
     ].join(' '),
   );
-  const relevant = [...words(`${found.cause} ${found.fix}`)].some((w) => about.has(w));
+  const shares = (text: string) => [...words(text)].some((w) => about.has(w));
+  const found = causeSentences(texts, shares);
+  const relevant = shares(`${found.cause} ${found.fix}`);
   const said = relevant ? found : { cause: '', fix: '' };
   const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
   let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
@@ -221,6 +222,11 @@ export function fixBetween(
         .slice(0, 3)
         .map((r) => `\`${r}\``)
         .join(', ')} from ${basename(files[0] ?? '')}`;
+    else if (removed.length > 0)
+      short = `in ${basename(files[0] ?? '')}: removed ${removed
+        .slice(0, 3)
+        .map((r) => `\`${r}\``)
+        .join(', ')}`;
     else if (said.cause) short = `${clip(said.cause.replace(/[.:]$/, ''), 90)} (in ${where})`;
     else short = `change ${where}`;
   }

@@ -282,6 +282,49 @@ describe('gotchas, whole', () => {
   });
 });
 
+describe('gotchas, whole (2)', () => {
+  it('takes the fix from the edit in between, never a sentence that only reports the failure again', () => {
+    const chart = [
+      'export interface ChartData { labels: string[] }',
+      'export interface ChartOptions { maintainAspectRatio: boolean }',
+      'interface ChartData { labels: string[] }',
+      'interface ChartOptions { maintainAspectRatio?: boolean }',
+      'export function Chart() { return null; }',
+      '',
+    ].join('\n');
+    const r = distil(
+      turn(
+        prompt('push it'),
+        bashFail(
+          'git push --force-with-lease',
+          "Exit code 1\npre-push: typecheck\napp/ui/Chart.tsx(4,35): error TS2687: All declarations of 'maintainAspectRatio' must have identical modifiers.\nerror: failed to push some refs",
+        ),
+        // Three edits (too many to quote a line): the duplicates go, the exported one gains a field.
+        edit('app/ui/Chart.tsx', 'interface ChartData { labels: string[] }\n', '', chart),
+        edit('app/ui/Chart.tsx', 'interface ChartOptions { maintainAspectRatio?: boolean }\n', ''),
+        edit(
+          'app/ui/Chart.tsx',
+          'export interface ChartData { labels: string[] }',
+          'export interface ChartData { labels: string[]; fill?: boolean }',
+        ),
+        bash('git push --force-with-lease', 'To github.com:acme/app.git\n + 1a2b3c4...5d6e7f8 streaming -> streaming (forced update)'),
+        stop('Pushed.'),
+      ),
+      [
+        said(
+          1,
+          'Push failed because the TypeScript check failed - there are type errors in Chart.tsx. The problem is duplicate interfaces in Chart.tsx.',
+        ),
+      ],
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.facts.filter((f) => /^(?:cause|fix):/.test(f))).toEqual([
+      'cause: The problem is duplicate interfaces in Chart.tsx.',
+      'fix: in Chart.tsx: removed `ChartData`, `ChartOptions`',
+    ]);
+  });
+});
+
 describe('progress, not pitfalls', () => {
   it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
     const r = distil(

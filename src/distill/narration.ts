@@ -95,7 +95,7 @@ const STATE =
 const ACTING =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
 const CAUSE =
-  /\b(?:because|since|so that|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
+  /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
 /**
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols
@@ -160,6 +160,8 @@ export function explanation(
 }
 
 const LOOKING = /^(?:let me|let's|now let me|i'?ll (?:check|look|read|wait|see))\b/i;
+/** "Push failed because the TypeScript check failed": a failure reported again, its reason another failure — no cause. */
+const REPORT = /\b(?:fail(?:ed|s)?|errors?)\b[^.]*?\bbecause\b[^.]*?\b(?:fail(?:ed|s|ing)?|errors?)\b/i;
 const ACTION = /\b(?:need|add|import|install|set|use|configure|run|rewrite|switch|move|enable|disable)\b/i;
 /** A sentence saying what will be done about it. */
 const INTENT =
@@ -167,14 +169,17 @@ const INTENT =
 
 /**
  * What the assistant said after a failure about why it failed and what fixes it: the first sentence
- * that names a cause or a fix, and the fix that follows it ("… has no `structuredClone`. They don't
+ * that names a cause or a fix (and is `about` this failure), and the fix that follows it ("… has no `structuredClone`. They don't
  * need a DOM, so I'll run that file in the node environment.").
  */
-export function causeSentences(texts: readonly string[]): { cause: string; fix: string } {
+export function causeSentences(
+  texts: readonly string[],
+  about: (sentence: string) => boolean = () => true,
+): { cause: string; fix: string } {
   const all = texts
     .flatMap((t) => proseSentences(t))
-    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s));
-  const i = all.findIndex((s) => CAUSE.test(s) || ACTION.test(s));
+    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s) && !REPORT.test(s));
+  const i = all.findIndex((s) => (CAUSE.test(s) || ACTION.test(s)) && about(s));
   const cause = all[i] ?? '';
   const next = all[i + 1] ?? '';
   const fix = i >= 0 && !INTENT.test(cause) && INTENT.test(next) ? next : '';
