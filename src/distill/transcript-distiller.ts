@@ -19,6 +19,7 @@ import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
 import { extractCiWorkflows } from './extractors/ci-workflow.ts';
+import { extractReadmeUsage } from './extractors/readme-usage.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
@@ -93,6 +94,7 @@ export function extractAll(
       ...extractEnvExample(entries),
       ...extractPackageScripts(entries),
       ...extractCiWorkflows(entries),
+      ...extractReadmeUsage(entries, options.projectRoot),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
@@ -368,6 +370,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractEnvExample(fresh),
     ...extractPackageScripts(fresh),
     ...extractCiWorkflows(fresh),
+    ...extractReadmeUsage(fresh, events[0]?.cwd ?? undefined),
     ...digestMemories(fresh, context),
   ]
     .filter((x) => x.confidence >= 0.5)
