@@ -200,7 +200,11 @@ export function fixBetween(
     short = `\`${command}\``;
   } else if (steps2.length > 0) {
     kind = 'step';
-    short = `run ${steps2.slice(0, 2).join(', ')} first`;
+    // A dependency declared, then installed: both are the fix.
+    const config = files.find((f) => CONFIG_FILE.test(f));
+    const declared =
+      config && lines.length > 0 ? `in ${basename(config)}: \`${clip(lines[0] ?? '', 80)}\`; then ` : '';
+    short = `${declared}run ${steps2.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
   } else if (swap !== '') {
     kind = 'imports';
     short = `${swap}${where ? ` in ${basename(files[0] ?? '')}` : ''}`;

@@ -307,7 +307,10 @@ describe('gotchas, whole (2)', () => {
           'export interface ChartData { labels: string[] }',
           'export interface ChartData { labels: string[]; fill?: boolean }',
         ),
-        bash('git push --force-with-lease', 'To github.com:acme/app.git\n + 1a2b3c4...5d6e7f8 streaming -> streaming (forced update)'),
+        bash(
+          'git push --force-with-lease',
+          'To github.com:acme/app.git\n + 1a2b3c4...5d6e7f8 streaming -> streaming (forced update)',
+        ),
         stop('Pushed.'),
       ),
       [
@@ -321,6 +324,33 @@ describe('gotchas, whole (2)', () => {
     expect(gotcha?.facts.filter((f) => /^(?:cause|fix):/.test(f))).toEqual([
       'cause: The problem is duplicate interfaces in Chart.tsx.',
       'fix: in Chart.tsx: removed `ChartData`, `ChartOptions`',
+    ]);
+  });
+});
+
+describe('gotchas, whole (3)', () => {
+  it('keeps both halves of a missing dependency’s fix: the line declared, then the install run', () => {
+    const mix = 'defp deps do\n  [\n    {:phoenix_live_view, "~> 1.0"}\n  ]\nend\n';
+    const r = distil(
+      turn(
+        prompt('Add the review page test'),
+        bashFail(
+          'mix test test/web/review_live_test.exs',
+          'Exit code 1\n** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.\n    (phoenix_live_view 1.1.0) lib/phoenix_live_view/test/dom.ex:12',
+        ),
+        edit(
+          'mix.exs',
+          '    {:phoenix_live_view, "~> 1.0"}',
+          '    {:phoenix_live_view, "~> 1.0"},\n    {:lazy_html, ">= 0.1.0", only: :test}',
+          mix,
+        ),
+        bash('mix deps.get', 'Resolving Hex dependencies...\n  lazy_html 0.1.8'),
+        bash('mix test test/web/review_live_test.exs', 'Finished in 0.3 seconds\n3 tests, 0 failures'),
+        stop('The review page test passes.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.facts.find((f) => f.startsWith('fix:')))).toEqual([
+      'fix: in mix.exs: `{:lazy_html, ">= 0.1.0", only: :test}`; then run `mix deps.get`',
     ]);
   });
 });
