@@ -149,7 +149,7 @@ export function explanation(
   let used = 0;
   for (const text of texts) {
     for (const s of proseSentences(text)) {
-      if (s.length < 20 || isStep(s) || picked.includes(s) || !keep(s)) continue;
+      if (s.length < 20 || isStep(s) || isFiller(s) || picked.includes(s) || !keep(s)) continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);
