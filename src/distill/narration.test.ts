@@ -71,10 +71,12 @@ describe('the assistant report as a title', () => {
 });
 
 describe('the assistant’s explanation of a change and of a failure', () => {
-  it('leaves out what the assistant says of its own understanding or of the task’s size', () => {
+  it('leaves out what the assistant says of its own understanding, of the task’s size, and what it was about to do', () => {
     expect(
       explanation([
         'I have a clear picture. This is a substantial task. I have full context now. `cartTotal` now sums integer cents because floats drifted.',
+        // Plans said before the work: not an explanation of it once done.
+        'Continuing with the cart — I need to add tests for the rounding, since none exist. I need to also import `Decimal` in the cart module.',
       ]),
     ).toBe('`cartTotal` now sums integer cents because floats drifted.');
   });

@@ -83,7 +83,7 @@ export function keyPoints(text: string, max = 5): string[] {
 
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
-  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
+  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|continuing (?:with|on)\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
 
 export function isStep(sentence: string): boolean {
   return STEP.test(sentence.trim()) || sentence.trim().endsWith('?') || sentence.trim().endsWith(':');
@@ -140,6 +140,9 @@ export function outcomeSentence(
  * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
  * `keep` drops what the evidence does not support (see claims.ts).
  */
+/** What the assistant was about to do, said before doing it: no explanation once it is done. */
+const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
+
 export function explanation(
   texts: readonly string[],
   max = 600,
@@ -149,7 +152,8 @@ export function explanation(
   let used = 0;
   for (const text of texts) {
     for (const s of proseSentences(text)) {
-      if (s.length < 20 || isStep(s) || isFiller(s) || picked.includes(s) || !keep(s)) continue;
+      if (s.length < 20 || isStep(s) || isFiller(s) || PLAN.test(s) || picked.includes(s) || !keep(s))
+        continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);
