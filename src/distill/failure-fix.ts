@@ -165,6 +165,12 @@ export function fixBetween(
     const written = line?.parts.find((p) => p.index === to.index && p.writes.length > 0)?.writes[0];
     command = written ? `write it to ${written}, then ${to.raw}` : to.raw;
   }
+  // It failed where it was run from (`cd elsewhere && …`) and worked from the project's folder.
+  const failedRun = 'key' in from ? (from as PartRun) : null;
+  const moved =
+    failedRun?.where === 'outside' && failedRun.dir !== '' && to.where !== 'outside' && to.dir === ''
+      ? `, from the project's folder (not ${basename(failedRun.dir)})`
+      : '';
   // Files being written when it failed: the code under construction.
   const work = new Set([
     ...(a.earlierEdits ?? []),
@@ -197,7 +203,7 @@ export function fixBetween(
     short = `skipped the hooks (\`${clip(command || to.raw, 60)}\`), not fixed`;
   } else if (command !== '') {
     kind = 'command';
-    short = `\`${command}\``;
+    short = `\`${command}\`${moved}`;
   } else if (steps2.length > 0) {
     kind = 'step';
     // A dependency declared, then installed: both are the fix.

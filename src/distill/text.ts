@@ -8,6 +8,15 @@ export function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A title cut at a word, never in the middle of one. */
+export function clipWords(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
+}
+
 /** The first sentence (or line) of a text, clipped. */
 export function firstSentence(text: string, max: number): string {
   const trimmed = text.trim();
