@@ -15,7 +15,7 @@ import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
 import { explanation, proseSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
-import { clip, clipWords, unique } from './text.ts';
+import { clip, unique } from './text.ts';
 
 /** A purpose whose latest run in a turn passed, and what was done before it (to close an earlier failure). */
 export interface Resolution {
@@ -78,7 +78,7 @@ export function gotchaDraft(
   },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
-  const title = clipWords(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 160);
+  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 160);
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
   return {
     type: 'gotcha',
