@@ -271,7 +271,7 @@ describe('gotchas, whole', () => {
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
       // It failed in another folder and worked from the project's: that is part of the fix.
-      '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`, from the project…',
+      '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`, from the projec…',
       // Skipping the hooks got the commit through; it did not fix what the hook found.
       '`git commit` fails: pre-commit: prettier --check failed → skipped the hooks (`git commit --no-verify`), not fixed',
     ]);
