@@ -20,6 +20,7 @@ import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
 import { extractCiWorkflows } from './extractors/ci-workflow.ts';
 import { extractReadmeUsage } from './extractors/readme-usage.ts';
+import { extractSlashCommands } from './extractors/slash-commands.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
@@ -95,6 +96,7 @@ export function extractAll(
       ...extractPackageScripts(entries),
       ...extractCiWorkflows(entries),
       ...extractReadmeUsage(entries, options.projectRoot),
+      ...extractSlashCommands(entries),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
