@@ -330,12 +330,15 @@ export function readUtterance(u: Utterance): UserReading {
         core(s) !== '' &&
         !(normalised(s).length >= 20 && priorText.includes(normalised(s))),
     );
+    // A few words ("why won't you run it?") say what they are about only with what the user asked before.
+    const about = u.before && p.words.split(/\s+/).length <= 8 ? clip(u.before, 120) : '';
     const memory = draft(
       u,
       'correction',
       `Correction: ${rule ? clipWords(rule, 100) : lead}`,
-      `The user corrected the assistant: ${quote(p.words)} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
+      `The user corrected the assistant: ${quote(p.words)}${about ? ` (after asking ${quote(about)})` : ''} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
       [
+        ...(about ? [`in reply to: ${about}`] : []),
         `rejected: ${rejected}`,
         `${onlyAsked ? 'asked' : 'instead'}: ${p.words}`,
         ...(stance === 'agree' ? [`confirmed: ${firstSentences(u.reply, 1)[0] ?? ''}`] : []),
