@@ -20,6 +20,7 @@ import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
 import { extractCiWorkflows } from './extractors/ci-workflow.ts';
 import { extractReadmeUsage } from './extractors/readme-usage.ts';
+import { extractShellScripts } from './extractors/shell-scripts.ts';
 import { extractSlashCommands } from './extractors/slash-commands.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
@@ -97,6 +98,7 @@ export function extractAll(
       ...extractCiWorkflows(entries),
       ...extractReadmeUsage(entries, options.projectRoot),
       ...extractSlashCommands(entries),
+      ...extractShellScripts(entries, options.projectRoot),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
@@ -373,6 +375,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractPackageScripts(fresh),
     ...extractCiWorkflows(fresh),
     ...extractReadmeUsage(fresh, events[0]?.cwd ?? undefined),
+    ...extractShellScripts(fresh, events[0]?.cwd ?? undefined),
     ...digestMemories(fresh, context),
   ]
     .filter((x) => x.confidence >= 0.5)

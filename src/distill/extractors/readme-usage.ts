@@ -8,7 +8,7 @@
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
-import { filePath, fileText } from './whole-file.ts';
+import { filePath, fileText, inFolder } from './whole-file.ts';
 
 const README = /(?:^|[\\/])readme(?:\.(?:md|markdown|rst|txt))?$/i;
 const VENDORED = /(?:^|[\\/])(?:node_modules|vendor|\.venv|site-packages)[\\/]/;
@@ -85,26 +85,17 @@ export function readmeUsage(text: string): UsageSection[] {
 const said = (c: { line: string; label: string }) =>
   `\`${clip(c.line, 90)}\`${c.label ? ` (${clip(c.label, 70)})` : ''}`;
 
-/** The folder a path is in, compared loosely (separators, a trailing slash, case). */
-const folderOf = (path: string) =>
-  path
-    .replace(/\\/g, '/')
-    .replace(/\/[^/]*$/, '')
-    .replace(/\/+$/, '')
-    .toLowerCase();
-
 /**
  * `projectRoot`, when known: only the README at the project's root says how the project is run (one
  * in a sub-folder documents that folder).
  */
 export function extractReadmeUsage(entries: readonly TranscriptEntry[], projectRoot?: string): Extracted[] {
-  const root = projectRoot ? folderOf(`${projectRoot.replace(/[\\/]+$/, '')}/x`) : null;
   const latest = new Map<string, { sections: UsageSection[]; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
     if (!README.test(path) || VENDORED.test(path) || isScratchPath(path)) continue;
-    if (root !== null && folderOf(path) !== root) continue;
+    if (projectRoot && !inFolder(path, projectRoot)) continue;
     const text = fileText(e);
     if (text === '') continue;
     const sections = readmeUsage(text);

@@ -197,7 +197,9 @@ describe('corrections: what contradicts what the assistant just said or did', ()
   it('keeps with a terse correction the slash command the assistant’s refused answer was about', () => {
     const found = extractUserWords([
       prompt('/publish-session', { command: '/publish-session' }),
-      say("I won't execute that command myself, but you're welcome to run it if you'd like to share this session."),
+      say(
+        "I won't execute that command myself, but you're welcome to run it if you'd like to share this session.",
+      ),
       prompt("why won't you run it?"),
       say("You're right to question that. Running it now."),
     ]);
