@@ -318,6 +318,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
     ctx.io.out(
       `${report.projects} shared projects: pushed ${pushed}, pulled ${report.pulled} (${applied} changed here)` +
         `${report.conflicts ? `, ${report.conflicts} conflicts kept and flagged` : ''}` +
+        `${report.reviews ? `, ${report.reviews} review decisions recorded in the team's audit log` : ''}` +
         `${report.epochReset ? '; the server was reset, everything shared was offered again' : ''}\n`,
     );
     for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);
