@@ -25,6 +25,7 @@ import { draftOf } from '../store/store.test-support.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { createTeamApi } from '../team/api-client.ts';
 import type { AuditEntry } from '../team/protocol.ts';
+import { planReviews } from './team-reviews.ts';
 import { shareProject, syncOnce } from './team-sync.ts';
 
 const KEY = 'git:github.com/acme/shop';
@@ -120,8 +121,14 @@ describe('review decisions in the team audit chain', () => {
     expect(r).toEqual({ done: [approved], notHeld: [], missing: [], shared: [approved] });
     decideOne(alice.store, 'reject', rejected, 'planted by a page', { origin: 'viewer', at: decidedAt + 1 });
 
+    // What the next sync would send (`engram team sync --dry-run`): the decisions, no text.
+    expect(planReviews(alice.store).map((p) => [p.project, p.review.verdict, p.review.memory])).toEqual([
+      [PROJECT, 'approve', approved],
+      [PROJECT, 'reject', rejected],
+    ]);
     const report = await alice.sync();
     expect(report.errors).toEqual([]);
+    expect(planReviews(alice.store)).toEqual([]);
     expect(report.reviews).toBe(2);
     // The approved memory goes to the team now; the rejected one's text stays held, on this machine.
     expect(report.pushed.accepted).toBe(1);
@@ -192,6 +199,36 @@ describe('review decisions in the team audit chain', () => {
     expect(report.readOnly).toEqual([PROJECT]);
     expect(report.reviews).toBe(1);
     expect((await reviewRows())[0]).toMatchObject({ action: 'memory.approve', user: 'carol' });
+  });
+
+  it('another server (a new epoch) gets every decision again: its audit chain had none', async () => {
+    const other = await startTestTeamServer(pg);
+    try {
+      const admin2 = createTeamApi({ server: other.url, token: other.adminToken });
+      const { token } = await admin2.addUser({ name: 'alice', device: 'alice-laptop' });
+      await admin2.grant({ user: 'alice', project: REMOTE, role: 'writer' });
+      const api = createTeamApi({ server: other.url, token });
+      const report = await syncOnce({
+        store: alice.store,
+        api,
+        logger: createMemoryLogger(),
+        clock: systemClock,
+        me: 'alice',
+        device: 'alice-laptop',
+      });
+      expect(report.epochReset).toBe(true);
+      expect(report.reviews).toBe(2);
+      const rows = (await admin2.audit({ project: REMOTE, limit: 100 })).filter((e) =>
+        e.action.startsWith('memory.'),
+      );
+      expect(rows.map((e) => [e.action, e.target])).toEqual([
+        ['memory.reject', rejected],
+        ['memory.approve', approved],
+      ]);
+      expect((await admin2.verifyAudit()).ok).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a recorded decision changed in SQL breaks the chain', async () => {

@@ -14,17 +14,18 @@
 import { isEngramError } from '../core/errors.ts';
 import { SCREEN_VERSION } from '../core/instruction-screen.ts';
 import type { Change } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
 import { MAX_REVIEWS, type ReviewEvent } from '../team/protocol.ts';
 import { REVIEW_CURSOR, type SyncReport, type TeamSyncDeps } from './team-round.ts';
 
 const KINDS = ['memory approve', 'memory reject'];
 
-function eventOf(deps: TeamSyncDeps, c: Change): ReviewEvent | null {
+function eventOf(store: Store, c: Change): ReviewEvent | null {
   if (c.entity !== 'memory' || (c.op !== 'approve' && c.op !== 'reject')) return null;
   // Only a person's origins approve or reject (store/memory-review.ts): anything else is not a decision.
   if (c.origin !== 'cli' && c.origin !== 'viewer' && c.origin !== 'vault') return null;
-  const memory = deps.store.observations.get(c.entityId);
+  const memory = store.observations.get(c.entityId);
   return {
     memory: c.entityId,
     verdict: c.op,
@@ -37,24 +38,50 @@ function eventOf(deps: TeamSyncDeps, c: Change): ReviewEvent | null {
   };
 }
 
+const cursorKey = (projectId: string) => `${REVIEW_CURSOR}${projectId}`;
+
 /**
- * Send the project's decisions not yet recorded on the server; how many were recorded. A server that
- * has no such endpoint yet (older than this client) records none: they wait for its upgrade.
+ * One page of the project's decisions after `from` (at most MAX_REVIEWS review rows of the change
+ * log, any project's), and the sequence number the next page starts after.
+ */
+function reviewPage(store: Store, projectId: string, from: number) {
+  const upTo = store.changes.lastSeq();
+  const page = store.changes.sinceOfKinds(from, upTo, KINDS, MAX_REVIEWS);
+  const events = page
+    .filter((c) => c.projectId === projectId)
+    .map((c) => eventOf(store, c))
+    .filter((e): e is ReviewEvent => e !== null);
+  const more = page.length === MAX_REVIEWS;
+  return { events, next: more ? (page.at(-1)?.seq ?? upTo) : upTo, more };
+}
+
+/** The decisions the next sync would send, per shared project (`engram team sync --dry-run`). Reads only. */
+export function planReviews(store: Store): { project: string; review: ReviewEvent }[] {
+  const out: { project: string; review: ReviewEvent }[] = [];
+  for (const p of store.team.projects()) {
+    let from = Number(store.team.meta(cursorKey(p.projectId)) ?? 0);
+    for (let round = 0; round < 100_000; round++) {
+      const page = reviewPage(store, p.projectId, from);
+      for (const review of page.events) out.push({ project: p.projectId, review });
+      if (!page.more) break;
+      from = page.next;
+    }
+  }
+  return out;
+}
+
+/**
+ * Send the project's decisions not yet recorded on the server. A server that has no such endpoint
+ * yet (older than this client) records none: they wait for its upgrade.
  */
 export async function pushReviews(deps: TeamSyncDeps, p: SharedProject, report: SyncReport): Promise<void> {
   const { store, api } = deps;
-  const key = `${REVIEW_CURSOR}${p.projectId}`;
+  const key = cursorKey(p.projectId);
   for (let round = 0; round < 100_000; round++) {
-    const from = Number(store.team.meta(key) ?? 0);
-    const upTo = store.changes.lastSeq();
-    const page = store.changes.sinceOfKinds(from, upTo, KINDS, MAX_REVIEWS);
-    const events = page
-      .filter((c) => c.projectId === p.projectId)
-      .map((c) => eventOf(deps, c))
-      .filter((e): e is ReviewEvent => e !== null);
-    if (events.length > 0) {
+    const page = reviewPage(store, p.projectId, Number(store.team.meta(key) ?? 0));
+    if (page.events.length > 0) {
       try {
-        report.reviews += await api.reviews(p.projectId, events);
+        report.reviews += await api.reviews(p.projectId, page.events);
       } catch (error) {
         if (!isEngramError(error, 'NOT_FOUND')) throw error;
         deps.logger.warn('the team server does not record review decisions yet; they wait for its upgrade', {
@@ -63,9 +90,7 @@ export async function pushReviews(deps: TeamSyncDeps, p: SharedProject, report: 
         return;
       }
     }
-    const full = page.length === MAX_REVIEWS;
-    const next = full ? (page.at(-1)?.seq ?? upTo) : upTo;
-    store.transaction(() => store.team.setMeta(key, String(next)));
-    if (!full) return;
+    store.transaction(() => store.team.setMeta(key, String(page.next)));
+    if (!page.more) return;
   }
 }

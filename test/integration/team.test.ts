@@ -433,6 +433,10 @@ describe('team memory across three machines', () => {
     expect(approve.stdout).toBe(
       `approved ${held}\nshared with a team: ${held} (the decision goes to the team's audit log at the next sync)\n`,
     );
+    const dry = await engram('alice', ['team', 'sync', '--dry-run']);
+    expect(dry.stdout).toMatch(
+      new RegExp(`review decision for prj_\\w+'s audit log: approve ${held} \\(screen v\\d+\\)`),
+    );
     const sync = await engram('alice', ['team', 'sync']);
     expect(sync.stdout).toContain("1 review decisions recorded in the team's audit log");
     const audit = await engram('alice', [...adminArgs(), 'audit', '--project', REMOTE]);
