@@ -7,7 +7,16 @@ import type { Health } from '../app/health.ts';
 import type { EngramPaths } from '../core/paths.ts';
 import { formatAge } from '../recall/render-context.ts';
 
-export function statusText(report: Health, paths: EngramPaths, now: number): string {
+/**
+ * `forAgent`: the text goes to the agent (MCP's status tool), so a line the injection gate kept out of
+ * its context is named by id and rule only — never quoted back to it.
+ */
+export function statusText(
+  report: Health,
+  paths: EngramPaths,
+  now: number,
+  options: { forAgent?: boolean } = {},
+): string {
   const lines: string[] = [];
   for (const issue of report.config.issues)
     lines.push(
@@ -46,7 +55,7 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
     lines.push(
       `quarantined: ${t.held} memories hold instruction-like text from below your trust; never injected until you approve them ("engram review")`,
     );
-  if (t.dropped.length > 0) lines.push(...droppedText(t.dropped, now));
+  if (t.dropped.length > 0) lines.push(...droppedText(t.dropped, now, options.forAgent === true));
   lines.push(
     report.vectors
       ? `vectors: ${report.vectors.embedder} · ${report.vectors.embedded} memories embedded, ${report.vectors.pending} pending (the worker embeds them in the background)`
@@ -95,7 +104,7 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
 
 /** What became of a dropped line's memory, and what a person may do about it. */
 function afterwards(d: DroppedView): string {
-  if (!d.memory) return "a line of a session summary or of the team's state";
+  if (!d.memory) return '';
   switch (d.memory.state) {
     case 'quarantined':
       return 'quarantined now: approve or reject it with "engram review"';
@@ -113,7 +122,7 @@ function afterwards(d: DroppedView): string {
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** What the injection gate kept out this past week: each line, why, and what became of its memory. */
-function droppedText(calls: readonly DroppedCall[], now: number): string[] {
+function droppedText(calls: readonly DroppedCall[], now: number, withheld: boolean): string[] {
   const total = calls.reduce((n, d) => n + d.dropped.length, 0);
   const out = [
     `injection gate: ${total} ${total === 1 ? 'line' : 'lines'} kept out of the agent's context in the last 7 days, newest first (text that reads as an instruction, from below your trust):`,
@@ -121,9 +130,11 @@ function droppedText(calls: readonly DroppedCall[], now: number): string[] {
   let shown = 0;
   for (const call of calls.slice(0, 5))
     for (const d of call.dropped.slice(0, 3)) {
-      const what = d.memory ? `memory ${d.id} “${clip(d.memory.title, 100)}”` : `“${d.excerpt}”`;
+      const quoted = d.memory ? clip(d.memory.title, 100) : d.excerpt;
+      const what = `${d.memory ? `memory ${d.id}` : 'a session summary or team line'}${withheld ? '' : ` “${quoted}”`}`;
+      const then = afterwards(d);
       out.push(
-        `  ${formatAge(now - call.at)} at ${call.hook}: ${what} — ${d.category} (${d.rule}); ${afterwards(d)}`,
+        `  ${formatAge(now - call.at)} at ${call.hook}: ${what} — ${d.category} (${d.rule})${then ? `; ${then}` : ''}`,
       );
       shown++;
     }
