@@ -201,6 +201,40 @@ describe('review decisions in the team audit chain', () => {
     expect((await reviewRows())[0]).toMatchObject({ action: 'memory.approve', user: 'carol' });
   });
 
+  it('a server without the reviews endpoint (older) fails nothing; the decisions wait and go once it has it', async () => {
+    const { token } = await admin().addUser({ name: 'dave', device: 'dave-laptop' });
+    await admin().grant({ user: 'dave', project: REMOTE, role: 'writer' });
+    const dir = mkdtempSync(join(tmpdir(), 'engram-dave-'));
+    dirs.push(dir);
+    const store = createStore(openDatabase(join(dir, 'engram.db')));
+    stores.push(store);
+    shareProject(store, { id: PROJECT, name: 'shop', root: dir }, Date.now());
+    // The real server, but answering its own 404 for the route an older version does not have.
+    const older: typeof fetch = (input, init) =>
+      String(input).endsWith('/reviews')
+        ? Promise.resolve(
+            Response.json(
+              { error: { code: 'NOT_FOUND', message: 'no route POST /reviews' } },
+              { status: 404 },
+            ),
+          )
+        : fetch(input, init);
+    const logger = createMemoryLogger();
+    const syncWith = (api: ReturnType<typeof createTeamApi>) =>
+      syncOnce({ store, api, logger, clock: systemClock, me: 'dave', device: 'dave-laptop' });
+    await syncWith(createTeamApi({ server: server.url, token }));
+    decide(store, 'approve', [approved], '', { origin: 'cli', actor: 'dave-os', at: Date.now() });
+    const before = await syncWith(createTeamApi({ server: server.url, token, fetch: older }));
+    expect(before.errors).toEqual([]);
+    expect(before.reviews).toBe(0);
+    expect(logger.lines.join('\n')).toContain(
+      'the team server does not record review decisions yet; they wait for its upgrade',
+    );
+    expect(planReviews(store).map((p) => p.review.memory)).toEqual([approved]);
+    expect((await syncWith(createTeamApi({ server: server.url, token }))).reviews).toBe(1);
+    expect((await reviewRows())[0]).toMatchObject({ action: 'memory.approve', user: 'dave' });
+  });
+
   it('another server (a new epoch) gets every decision again: its audit chain had none', async () => {
     const other = await startTestTeamServer(pg);
     try {
