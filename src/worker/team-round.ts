@@ -41,6 +41,8 @@ export interface SyncReport {
   unreadable: number;
   /** Projects moved into others: by this machine (`here`), or by a teammate and followed here. */
   moved: { from: string; to: string; name: string; key: string; here: boolean }[];
+  /** A person's approvals and rejections of quarantined memories recorded in the team's audit log. */
+  reviews: number;
 }
 
 export const emptyReport = (): SyncReport => ({
@@ -55,6 +57,7 @@ export const emptyReport = (): SyncReport => ({
   errors: [],
   moved: [],
   unreadable: 0,
+  reviews: 0,
 });
 
 /** Offer everything of a project to the team (share, and after a server reset). */
@@ -83,9 +86,16 @@ export function checkEpoch(store: Store, epoch: string, at: number, report: Sync
   }
 }
 
-/** Start a project over against the server: cursor 0, versions unknown, everything queued again. */
+/** team_meta's key (+ the project id) of the last change whose review decision the server recorded. */
+export const REVIEW_CURSOR = 'review_seq:';
+
+/**
+ * Start a project over against the server: cursor 0, versions unknown, everything queued again, and
+ * every review decision sent again (a new server's audit chain has none of them).
+ */
 export function restartProject(store: Store, projectId: string, at: number): void {
   store.team.setCursor(projectId, 0, at);
+  store.team.setMeta(`${REVIEW_CURSOR}${projectId}`, '0');
   forgetSealedSince(store, projectId);
   store.team.forgetVersions(projectId);
   enqueueProject(store, projectId, at);

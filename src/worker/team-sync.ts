@@ -18,6 +18,7 @@ import type { PushRecord } from '../team/protocol.ts';
 import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
+import { pushReviews } from './team-reviews.ts';
 import { buildRecord, applyPulled } from './team-records.ts';
 import { openRecord, openState, sealRecord, sealState, type OpenedRecord } from './team-seal.ts';
 import {
@@ -264,6 +265,8 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
         if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
         if (isEngramError(error, 'KEY_MISSING')) refused = describeError(error);
       }
+      // Every member's review decisions go to the audit chain, a reader's too.
+      await pushReviews(deps, p, report);
       const unreadable: Unreadable = { count: 0, reason: '' };
       const movedTo = await pullProject(deps, p, report, unreadable);
       if (movedTo) {
