@@ -407,6 +407,8 @@ describe('choices, approvals and confirmations', () => {
       'Chose option A: Start with scenario execution - prove the agent can drive',
     ]);
     expect(found[0]?.draft.facts).toEqual([
+      // What the options answered: the line leading into them.
+      'question: For the MVP, do you want to',
       'chosen: option A: Start with scenario execution - prove the agent can drive',
       'rejected: option B: Start with bug detection - find a known bug',
     ]);

@@ -186,8 +186,9 @@ export function readUtterance(u: Utterance): UserReading {
         u,
         'decision',
         `Chose option ${option.label}: ${option.title}`,
-        `${option.context ? `${option.context} ` : ''}The assistant offered options; the user chose ${option.label}: ${option.title}${detail}${said}.`,
+        `${option.context ? `${option.context} ` : ''}The assistant offered options${option.question ? ` (${quote(option.question, 160)})` : ''}; the user chose ${option.label}: ${option.title}${detail}${said}.`,
         [
+          ...(option.question ? [`question: ${option.question}`] : []),
           `chosen: option ${option.label}: ${option.title}`,
           ...option.details.map((d) => `option detail: ${d}`),
           ...(option.context ? [`why: ${option.context}`] : []),
