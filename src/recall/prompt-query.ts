@@ -9,6 +9,7 @@ import type { ReadStore } from '../store/read-store.ts';
 import { readTold } from '../store/told-ledger.ts';
 import type { RenderedContext } from './context-lines.ts';
 import { loadedByHost, type LoadedFile } from './host-loaded.ts';
+import type { StemMemo } from './prompt-relevance.ts';
 import { renderPromptContext } from './render-context.ts';
 
 export interface PromptQuery {
@@ -31,7 +32,13 @@ export interface PromptQuery {
  * never what the session was already told (the database's injections and the told ledger in
  * `toldDir`), nor what the host's own files already say.
  */
-export function answerPromptQuery(store: ReadStore, query: PromptQuery, toldDir: string): RenderedContext {
+export function answerPromptQuery(
+  store: ReadStore,
+  query: PromptQuery,
+  toldDir: string,
+  /** Kept by a process that answers many queries (the worker's recall thread); the answer is the same. */
+  stemMemo?: StemMemo,
+): RenderedContext {
   const told = readTold(toldDir, query.sessionId);
   const loaded = query.root && query.files.length > 0 ? loadedByHost(query.root, query.files) : undefined;
   return renderPromptContext(store, {
@@ -44,5 +51,6 @@ export function answerPromptQuery(store: ReadStore, query: PromptQuery, toldDir:
     minScore: query.minScore,
     told,
     ...(loaded ? { loadedByHost: loaded } : {}),
+    ...(stemMemo ? { stemMemo } : {}),
   });
 }

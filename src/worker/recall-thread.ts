@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BUILD_ID } from '../core/build-id.ts';
 import type { LogFields } from '../core/ports.ts';
 import { answerPromptQuery } from '../recall/prompt-query.ts';
+import { createStemMemo } from '../recall/prompt-relevance.ts';
 import { SCHEMA_VERSION } from '../store/migrations/version.ts';
 import { openReadStore } from '../store/read-store.ts';
 import { listenForRecall, type RecallServer } from './recall-server.ts';
@@ -33,6 +34,7 @@ const post = (m: RecallThreadMessage) => parentPort?.postMessage(m);
 async function start(data: RecallThreadData): Promise<void> {
   const store = openReadStore(data.dbPath, { busyTimeoutMs: 3000 });
   const opened = statSync(data.dbPath);
+  const stems = createStemMemo();
   let server: RecallServer;
   try {
     server = await listenForRecall({
@@ -46,7 +48,7 @@ async function start(data: RecallThreadData): Promise<void> {
         const version = store.db.pragma('user_version', { simple: true }) as number;
         if (version !== SCHEMA_VERSION)
           throw new Error(`the database is at schema ${version}, this engram reads ${SCHEMA_VERSION}`);
-        return answerPromptQuery(store, query, data.toldDir);
+        return answerPromptQuery(store, query, data.toldDir, stems);
       },
       warn: (message, fields) => post({ type: 'warn', message, fields }),
     });
