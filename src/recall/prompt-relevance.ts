@@ -10,6 +10,7 @@
  * `HasUncommittedChanges`). Words the store does not hold at all count at half the weight of the
  * rarest word, so a prompt about something never stored finds little.
  */
+import { hash64Hex } from '../core/ids.ts';
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
 import type { ReadStore } from '../store/read-store.ts';
@@ -83,8 +84,11 @@ export interface Relevance {
  */
 export interface StemMemo {
   words: Map<string, string>;
-  /** By memory id, with the text its stems were taken from (a memory edited since is stemmed again). */
-  memories: Map<string, { text: string; stems: Set<string> }>;
+  /**
+   * By memory id, with a hash of the text its stems were taken from (a memory edited since is stemmed
+   * again; the text itself is not kept).
+   */
+  memories: Map<string, { textHash: string; stems: Set<string> }>;
 }
 
 const MEMO_WORDS = 100_000;
@@ -109,11 +113,12 @@ export function relevanceMatcher(
   const stemsOf = (o: Observation): Set<string> => {
     const text = searchableText(o);
     if (!memo) return memoryStems(text, stemOf);
+    const textHash = hash64Hex(text);
     const kept = memo.memories.get(o.id);
-    if (kept?.text === text) return kept.stems;
+    if (kept?.textHash === textHash) return kept.stems;
     if (memo.memories.size >= MEMO_MEMORIES) memo.memories.clear();
     const made = memoryStems(text, stemOf);
-    memo.memories.set(o.id, { text, stems: made });
+    memo.memories.set(o.id, { textHash, stems: made });
     return made;
   };
   return (o) => {
