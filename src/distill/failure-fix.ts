@@ -169,7 +169,7 @@ export function fixBetween(
   const failedRun = 'key' in from ? (from as PartRun) : null;
   const moved =
     failedRun?.where === 'outside' && failedRun.dir !== '' && to.where !== 'outside' && to.dir === ''
-      ? `, from the project's folder (not ${basename(failedRun.dir)})`
+      ? `, from the project's folder${a.root ? ` (${basename(a.root.replace(/[\\/]+$/, ''))})` : ''}, not ${basename(failedRun.dir)}`
       : '';
   // Files being written when it failed: the code under construction.
   const work = new Set([

@@ -280,6 +280,9 @@ describe('gotchas, whole', () => {
         .flatMap((o) => o.facts)
         .filter((f) => f.startsWith('cause:')),
     ).toEqual([]);
+    expect(ofType(r.observations, 'gotcha')[0]?.facts).toContain(
+      "fix: `write it to /tmp/probe.go, then go run /tmp/probe.go`, from the project's folder (shop), not other",
+    );
   });
 });
 
