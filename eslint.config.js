@@ -1,5 +1,5 @@
 // Lint: typescript-eslint recommended and the rules ARCHITECTURE.md claims: layer imports, no console,
-// process.exit only in surfaces/, process.env only in surfaces/runtime.ts. Import cycles are checked by
+// process.exit only in surfaces/, process.env only in surfaces/engram-home.ts. Import cycles are checked by
 // scripts/check-cycles.mjs (static, type-only and dynamic imports), the other half of `npm run lint`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -27,7 +27,7 @@ const EXIT_RULE = { object: 'process', property: 'exit', message: 'Only surfaces
 const ENV_RULE = {
   object: 'process',
   property: 'env',
-  message: 'Only surfaces/runtime.ts reads process.env; take the environment as an argument.',
+  message: 'Only surfaces/engram-home.ts reads process.env; take the environment as an argument.',
 };
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
@@ -83,7 +83,7 @@ export default tseslint.config(
   },
   {
     files: ['src/surfaces/**/*.ts'],
-    ignores: ['src/surfaces/runtime.ts', '**/*.test.ts', '**/*.test-support.ts'],
+    ignores: ['src/surfaces/engram-home.ts', '**/*.test.ts', '**/*.test-support.ts'],
     rules: { 'no-console': 'error', 'no-restricted-properties': ['error', ENV_RULE] },
   },
   {

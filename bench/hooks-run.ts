@@ -27,6 +27,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -222,16 +223,30 @@ const againstLabel = (k: (typeof hookKinds)[number]) => `${COMMANDS[k]} [against
 
 /**
  * A copy of another build's hook bundles beside this checkout (so its database half finds the same
- * node_modules), its database half renamed so the two builds keep their V8 code caches apart.
+ * node_modules), its bundles renamed so the two builds keep their V8 code caches apart (a build whose
+ * hook.cjs loads hook-capture.cjs with the cache, and an older one whose hook.cjs is the whole hook).
  */
 function againstBuild(dist: string): { dir: string; hook: string } {
   const dir = join(root, `.bench-against-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const source = readFileSync(join(dist, 'hook.cjs'), 'utf8');
-  if (!source.includes('"hook-context.cjs"'))
-    throw new Error(`${dist}/hook.cjs does not load hook-context.cjs by that name`);
-  writeFileSync(join(dir, 'hook.cjs'), source.replace('"hook-context.cjs"', '"against-hook-context.cjs"'));
-  copyFileSync(join(dist, 'hook-context.cjs'), join(dir, 'against-hook-context.cjs'));
+  const renamed = (name: string) => `against-${name}`;
+  const copy = (name: string) => {
+    let text = readFileSync(join(dist, name), 'utf8');
+    for (const bundle of ['hook-context.cjs', 'hook-capture.cjs'])
+      text = text.replaceAll(`"${bundle}"`, `"${renamed(bundle)}"`);
+    writeFileSync(join(dir, name === 'hook.cjs' ? name : renamed(name)), text);
+  };
+  const entry = readFileSync(join(dist, 'hook.cjs'), 'utf8');
+  const capture = existsSync(join(dist, 'hook-capture.cjs'));
+  if (
+    !(capture ? readFileSync(join(dist, 'hook-capture.cjs'), 'utf8') : entry).includes('"hook-context.cjs"')
+  )
+    throw new Error(`${dist}'s hook does not load hook-context.cjs by that name`);
+  if (capture && !entry.includes('"hook-capture.cjs"'))
+    throw new Error(`${dist}/hook.cjs does not load hook-capture.cjs by that name`);
+  copy('hook.cjs');
+  if (capture) copy('hook-capture.cjs');
+  copyFileSync(join(dist, 'hook-context.cjs'), join(dir, renamed('hook-context.cjs')));
   copyFileSync(join(dist, 'cli.mjs'), join(dir, 'cli.mjs'));
   return { dir, hook: join(dir, 'hook.cjs') };
 }

@@ -1,5 +1,7 @@
 // Build the two entry points with esbuild:
-//  - dist/hook.cjs: the capture hook, one small minified CommonJS file (no SQLite: events go to the inbox).
+//  - dist/hook.cjs: the hook's entry, a few lines that load dist/hook-capture.cjs with V8's code cache.
+//  - dist/hook-capture.cjs: the capture hook, one small minified CommonJS file (no SQLite: events go to
+//    the inbox).
 //  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
@@ -36,6 +38,13 @@ await Promise.all([
     ...common,
     entryPoints: ['src/surfaces/hook/main.ts'],
     outfile: 'dist/hook.cjs',
+    format: 'cjs',
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/surfaces/hook/capture-process.ts'],
+    outfile: 'dist/hook-capture.cjs',
     format: 'cjs',
     minify: true,
   }),

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import * as oracle from './scrub-oracle.test-support.ts';
-import { looksRandom, scrubbingTogether, scrubTextWithCount, scrubValue } from './scrub.ts';
+import { looksRandom, scanningWith, scrubbingTogether, scrubTextWithCount, scrubValue } from './scrub.ts';
 
 /** A small seeded generator (mulberry32), so a failure names a reproducible input. */
 function random(seed: number): () => number {
@@ -105,43 +105,61 @@ const same = (text: string) => {
   expect(fast, JSON.stringify(text.slice(0, 200))).toEqual(oracle.rulesOneByOne(text));
 };
 
-describe('the one-scan scrubber gives exactly what the scrubber before it and the rules one by one give', () => {
-  it('on every corpus text, in the settings the corpus test uses', () => {
-    for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES]) {
-      for (const t of [text, `before ${text} after`, `\n${text}\n`, JSON.stringify({ log: text })]) same(t);
-    }
-  });
+// Each scan the scrubber may use (the literal anchors on small texts, the selective pattern once a
+// process has scanned more) is held to the same output.
+describe.each(['anchors', 'selective'] as const)(
+  'the one-scan scrubber (%s scan) gives exactly what the scrubber before it and the rules one by one give',
+  (scan) => {
+    const it = (name: string, fn: () => void) => test(name, () => scanningWith(scan, fn));
+    it('on every corpus text, in the settings the corpus test uses', () => {
+      for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES]) {
+        for (const t of [text, `before ${text} after`, `\n${text}\n`, JSON.stringify({ log: text })]) same(t);
+      }
+    });
 
-  it('on small edits of every corpus text', () => {
-    let seed = 1;
-    for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES])
-      for (const t of mutations(text, seed++, 12)) same(t);
-  });
+    it('on small edits of every corpus text', () => {
+      let seed = 1;
+      for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES])
+        for (const t of mutations(text, seed++, 12)) same(t);
+    });
 
-  it('on large generated texts (up to the 256 KB capture cap), text and redaction count', () => {
-    for (let seed = 1; seed <= 12; seed++) same(generated(seed, seed % 3 === 0 ? 300_000 : 40_000));
-  });
+    it('on large generated texts (up to the 256 KB capture cap), text and redaction count', () => {
+      for (let seed = 1; seed <= 12; seed++) same(generated(seed, seed % 3 === 0 ? 300_000 : 40_000));
+    });
 
-  it('on strings scrubbed together (their lines remembered) as on each alone', () => {
-    const texts = Array.from({ length: 8 }, (_, i) => generated(100 + (i % 3), 20_000));
-    // Each text twice (a text met again is looked up), and lines met again across texts.
-    const together = scrubbingTogether(() => [...texts, ...texts].map((t) => scrubTextWithCount(t)));
-    expect(together).toEqual([...texts, ...texts].map((t) => oracle.rulesOneByOne(t)));
-  });
+    it('on strings scrubbed together (their lines remembered) as on each alone', () => {
+      const texts = Array.from({ length: 8 }, (_, i) => generated(100 + (i % 3), 20_000));
+      // Each text twice (a text met again is looked up), and lines met again across texts.
+      const together = scrubbingTogether(() => [...texts, ...texts].map((t) => scrubTextWithCount(t)));
+      expect(together).toEqual([...texts, ...texts].map((t) => oracle.rulesOneByOne(t)));
+    });
 
-  it('on JSON values', () => {
-    const r = random(7);
-    const value = {
-      tool_input: {
-        command: generated(3, 5000),
-        edits: [{ old_string: generated(4, 9000), new_string: generated(4, 9000) }],
-      },
-      env: { DB_PASSWORD: randomWord(r, 12), API_TOKEN: '${TOKEN}', count: 3 },
-      [`secret_${randomWord(r, 4)}`]: [generated(5, 3000), null, true],
-    };
-    expect(scrubValue(value)).toEqual(oracle.scrubValue(value));
-  });
+    it('on JSON values', () => {
+      const r = random(7);
+      const value = {
+        tool_input: {
+          command: generated(3, 5000),
+          edits: [{ old_string: generated(4, 9000), new_string: generated(4, 9000) }],
+        },
+        env: { DB_PASSWORD: randomWord(r, 12), API_TOKEN: '${TOKEN}', count: 3 },
+        [`secret_${randomWord(r, 4)}`]: [generated(5, 3000), null, true],
+      };
+      expect(scrubValue(value)).toEqual(oracle.scrubValue(value));
+    });
 
+    it('on random mixes of secrets and noise of many sizes, from a few characters to the capture cap', () => {
+      const r = random(31);
+      for (let size = 8; size <= 300_000; size = Math.ceil(size * 1.7)) {
+        for (let k = 0; k < (size < 5000 ? 12 : 2); k++) {
+          const text = generated(Math.floor(r() * 1e9), size);
+          same(text.slice(0, size + Math.floor(r() * size)));
+        }
+      }
+    });
+  },
+);
+
+describe('looksRandom', () => {
   it('judges randomness exactly as before, ASCII or not', () => {
     const r = random(11);
     for (let i = 0; i < 2000; i++) {

@@ -4,8 +4,8 @@
  * ends (`<private>`, PEM keys: found first, with exec loops), every rule is line-local — a token shape
  * (`secret-tokens.ts`) or a secret in context (`secret-context.ts`) never holds a line break and looks
  * at most one character beyond its match — so the scrubber makes one scan over the text with one
- * pattern (`SITE`: every token rule's literal hints, the hintless rules' sites, and what any context
- * rule's match holds) and runs the rules only on the lines that scan finds, each line once per
+ * pattern (`ANCHORS`: every rule's literal anchors; on large inputs the more selective `SITE`) and
+ * runs the rules only on the lines that scan finds, each line once per
  * `scrubbingTogether` scope: the work beyond the scan is proportional to what can match. Every
  * pattern is precompiled and linear-time: token shapes may only start where no token character
  * precedes them, quantifiers are bounded, and checks that could fail after a long scan live in
@@ -89,10 +89,17 @@ const TOKEN_SITES = [
   ...TOKEN_RULES.flatMap((r) => (r.site ? [r.site.source] : [])),
 ];
 /**
- * Where any rule could match: a token rule's literal hint (as written: token shapes are
- * case-sensitive), a hintless token rule's site, or what a context rule's match holds (in any case for
- * the rules that match in any case).
- * A line holding none of these is left as it is by every rule.
+ * Every rule's anchors in one pattern: a token rule's literal hints (as written: token shapes are
+ * case-sensitive), the hintless rule's site, and the words of `ANY_HINT` (a context rule runs only on a
+ * line holding one). Nearly all literals, so it is cheap to compile; a line it does not match is left
+ * as it is by every rule, and the rules run only on the lines it finds.
+ */
+const ANCHORS = new RegExp([...TOKEN_SITES, ANY_HINT.source].join('|'), 'g');
+/**
+ * Fewer lines than `ANCHORS` finds, and still every line a rule could change: a token rule's hint or
+ * site, or what a context rule's match holds (in any case for the rules that match in any case). Its
+ * compilation costs more than it saves on a small text (a line `ANCHORS` takes in vain is a few
+ * microseconds), so it is made, and used, once this process has scanned `SELECTIVE_AFTER` characters.
  */
 let site: RegExp | null = null;
 const SITE = (): RegExp =>
@@ -100,12 +107,22 @@ const SITE = (): RegExp =>
     [...TOKEN_SITES, ...CONTEXT_SITES.exact, ...CONTEXT_SITES.anyCase.map(caseless)].join('|'),
     'g',
   ));
+const SELECTIVE_AFTER = 16_384;
+let scanned = 0;
+
 /**
- * The same lines and more, by words alone (a context rule runs only on a line with a word of
- * `ANY_HINT`): small, so a text with nothing that could match (most tool output) is passed by one scan
- * with it, and `SITE` is made, compiled and run only from the first line this finds.
+ * Run `fn` with every text scanned by `ANCHORS` or every one by `SITE`, whatever was scanned before
+ * (for the equivalence test, which holds both scans to the rules one by one); then as before.
  */
-const ANY_SITE = new RegExp([...TOKEN_SITES, ANY_HINT.source].join('|'), 'g');
+export function scanningWith<T>(scan: 'anchors' | 'selective', fn: () => T): T {
+  const before = scanned;
+  scanned = scan === 'anchors' ? -Infinity : Infinity;
+  try {
+    return fn();
+  } finally {
+    scanned = before;
+  }
+}
 
 /** Any token rule's hint or site: a line without one is left as it is by every token rule. */
 const ANY_TOKEN = new RegExp(TOKEN_SITES.join('|'));
@@ -129,18 +146,16 @@ function applyTokenRules(line: string, count: { n: number }): string {
 const scrubLocal = (line: string, count: { n: number }): string =>
   applyContextRules(applyTokenRules(line, count), count);
 
-/** The rules of the whole text: the spans first, then the line-local rules on the lines `SITE` finds. */
+/** The rules of the whole text: the spans first, then the line-local rules on the lines the scan finds. */
 function scrubWhole(text: string, count: { n: number }): string {
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
-  ANY_SITE.lastIndex = 0;
-  const first = ANY_SITE.exec(out);
-  if (first === null) return out;
   let result = '';
   let done = 0;
-  const lines = SITE();
-  lines.lastIndex = out.lastIndexOf('\n', first.index) + 1;
+  const lines = scanned > SELECTIVE_AFTER ? SITE() : ANCHORS;
+  scanned += out.length;
+  lines.lastIndex = 0;
   for (let m = lines.exec(out); m !== null; m = lines.exec(out)) {
     const start = out.lastIndexOf('\n', m.index) + 1;
     const nl = out.indexOf('\n', m.index);

@@ -5,22 +5,28 @@
  * text picks (`CONTEXT_SITES`), each line once per `scrubbingTogether` scope.
  */
 
-import { HINT, HINT_RE, isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
+import { HINT, isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 
 export const redacted = (kind: string): string => `[REDACTED:${kind}]`;
 
 type Groups = Record<string, string | undefined>;
 interface ContextRule {
   readonly kind: string;
-  /** A case-insensitive pre-check; the rule runs only when it matches. */
-  readonly hint: RegExp;
+  /**
+   * A pre-check by plain string search, nothing to compile: words one of which every match holds, in
+   * any case (looked for in the line in lower case, which finds them in any case, and a few more).
+   */
+  readonly hint: readonly string[];
   /**
    * A cheaper necessary condition on the line (a match implies the gate matches), so the rule's own
    * regex is neither compiled nor run on lines that cannot hold a match.
    */
   readonly gate?: RegExp;
-  /** A character every match holds (a quoted value's quote): the rule runs only on lines holding it. */
-  readonly needs?: string;
+  /**
+   * Strings one of which every match holds as written (a quoted value's quote, a separator, `--`): the
+   * rule, and its gate, run only on lines holding one.
+   */
+  readonly needs?: readonly string[];
   /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
   readonly re: RegExp;
   /** Whether `val` is a secret; `next` is the character after the match. */
@@ -38,9 +44,9 @@ const NAME_SEP_GATE = new RegExp(`${HINT}[\\w.-]{0,40}\\\\{0,3}["']?[ \\t]{0,3}[
  */
 const quotedRule = (q: string): ContextRule => ({
   kind: 'assignment',
-  hint: HINT_RE,
+  hint: HINT_WORDS,
   gate: NAME_SEP_GATE,
-  needs: q,
+  needs: [q],
   re: new RegExp(
     `(?<pre>${NAME}${SEP}(?<bs>\\\\{0,3})${q})(?<val>[^${q}\\\\\\n](?:[^${q}\\n]|(?<=\\\\)${q}){0,499}?)` +
       `(?<post>(?<!\\\\)(?:\\k<bs>\\k<bs>\\\\\\\\)*\\k<bs>${q})`,
@@ -65,28 +71,32 @@ const literalAt = (g: Groups, next: string): boolean =>
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
+/** `HINT`'s words (`key` alone: a superset of `HINT`, as a pre-check may be). */
+const HINT_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig'];
+const has = (text: string, words: readonly string[]): boolean => words.some((w) => text.includes(w));
+
 const CONTEXT_RULES: readonly ContextRule[] = [
   {
     kind: 'url-password',
-    hint: /:\/\//,
+    hint: ['://'],
     re: /(?<pre>(?<![\w+.-])[a-z][\w+.-]{0,30}:\/\/[^\s:@/"'<>\\[\]]{0,100}:)(?<val>[^\s@/"'<>\\]{1,200})(?<post>@)/gi,
     accept: (g) => !isHarmless(g['val'] ?? ''),
   },
   {
     kind: 'basic-auth',
-    hint: /authorization/i,
+    hint: ['authorization'],
     re: /(?<pre>\bauthorization\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*Basic[ \t]+)(?<val>[\w.~+/=-]{4,})/gi,
     accept: (g) => !isHarmless(g['val'] ?? ''),
   },
   {
     kind: 'bearer',
-    hint: /authorization/i,
+    hint: ['authorization'],
     re: /(?<pre>\bauthorization\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*(?:Bearer|Token|Bot|Digest|Negotiate)[ \t]+)(?<val>[\w.~+/=-]{4,})/gi,
     accept: (g) => !isHarmless(g['val'] ?? ''),
   },
   {
     kind: 'bearer',
-    hint: /bearer/i,
+    hint: ['bearer'],
     re: /(?<pre>\bBearer[ \t]+)(?<val>[\w.~+/-]{20,512}=*)/gi,
     accept: (g) => looksRandom(g['val'] ?? ''),
   },
@@ -95,8 +105,9 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // NAME=value, NAME: value, export NAME=value, --name=value, Password=value; (unquoted)
     kind: 'assignment',
-    hint: HINT_RE,
+    hint: HINT_WORDS,
     gate: NAME_SEP_GATE,
+    needs: [':', '='],
     re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
     accept: (g, next) =>
       !'([{'.includes(next || ' ') &&
@@ -113,15 +124,17 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // Dockerfile `ENV NAME value` / `ARG NAME value`, fish `set -gx NAME value`: no separator at all
     kind: 'assignment',
-    hint: HINT_RE,
+    hint: HINT_WORDS,
     gate: /\b(?:ENV|ARG|set)[ \t]/,
+    needs: ['ENV', 'ARG', 'set'],
     re: /(?<pre>(?<![\w-])(?:ENV|ARG|set(?:[ \t]+-[a-zA-Z]{1,4}){1,3})[ \t]+(?<name>[A-Za-z_]\w{0,80})[ \t]+["']?)(?<val>[^\s"'=\\][^\s"'\\]{0,499})/g,
     accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? '', LITERAL),
   },
   {
     kind: 'assignment',
-    hint: HINT_RE,
+    hint: HINT_WORDS,
     gate: /<[^<>\n]{1,100}>[^<\n]{1,500}<\//,
+    needs: ['</'],
     re: new RegExp(
       `(?<pre><(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})>)(?<val>[^<\\n]{1,500})(?<post></\\k<name>>)`,
       'gi',
@@ -131,8 +144,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // --password value, --token "value"
     kind: 'cli-flag',
-    hint: HINT_RE,
-    gate: /--/,
+    hint: HINT_WORDS,
+    needs: ['--'],
     re: new RegExp(
       `(?<pre>(?<![\\w-])--(?<name>[\\w-]{0,30}?${HINT}[\\w-]{0,30})[ \\t]+\\\\{0,3}["']?)(?<val>[^\\s"'\\\\-][^\\s"'\\\\]{0,499})`,
       'gi',
@@ -142,14 +155,14 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // mysql -pSECRET, curl -u user:SECRET
     kind: 'cli-flag',
-    hint: /mysql|curl/,
+    hint: ['mysql', 'curl'],
     re: /(?<pre>\b(?:mysql(?:dump|admin)?\b[^\n|;&]{0,150}?[ \t]-p|curl\b[^\n|;&]{0,150}?[ \t](?:-u|--user)[ \t]*[^\s:'"]{1,100}:))(?<val>[^\s'"\\-][^\s'"\\]{0,200})/g,
     accept: (g) => !isHarmless(g['val'] ?? '', BARE),
   },
   {
     // "my token is 8f3K…": a random-looking string right after a secret-ish word
     kind: 'high-entropy',
-    hint: /pass|pwd|secret|token|key|cred/i,
+    hint: ['pass', 'pwd', 'secret', 'token', 'key', 'cred'],
     gate: /[\w+/=.-]{20}/,
     re: /(?<pre>(?<![\w-])(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\b(?:[ \t]*(?:(?:is|was|of|for|value|here|to)\b|[:=]|->|=>)){0,4}[ \t]*["'`]?[ \t]*)(?<val>[\w+/=.-]{20,512})/gi,
     accept: (g) => looksRandom(g['val'] ?? '') && !HEX_DIGEST.test(g['val'] ?? ''),
@@ -246,18 +259,19 @@ export function replaceMatches(
 
 /**
  * The context rules on one line, in order, each on what the rules before it left. A line without any
- * hint is left at once; `HINT_RE` and `NAME_SEP_GATE` are shared by several rules, so each is tested
- * once per version of the line.
+ * hint is left at once; the line in lower case and the checks several rules share (`HINT_WORDS`,
+ * `NAME_SEP_GATE`) are computed once per version of the line.
  */
 export function applyContextRules(line: string, count: { n: number }): string {
   if (!ANY_HINT.test(line)) return line;
   let out = line;
+  let lower: string | undefined;
   let hint: boolean | undefined;
   let nameSep: boolean | undefined;
   for (const rule of CONTEXT_RULES) {
-    const hinted = rule.hint === HINT_RE ? (hint ??= HINT_RE.test(out)) : rule.hint.test(out);
-    if (!hinted) continue;
-    if (rule.needs !== undefined && !out.includes(rule.needs)) continue;
+    lower ??= out.toLowerCase();
+    if (!(rule.hint === HINT_WORDS ? (hint ??= has(lower, HINT_WORDS)) : has(lower, rule.hint))) continue;
+    if (rule.needs !== undefined && !has(out, rule.needs)) continue;
     const gate = rule.gate;
     if (gate && !(gate === NAME_SEP_GATE ? (nameSep ??= gate.test(out)) : gate.test(out))) continue;
     const next = replaceMatches(out, rule.re, (m, after) => {
@@ -268,6 +282,7 @@ export function applyContextRules(line: string, count: { n: number }): string {
     });
     if (next !== out) {
       out = next;
+      lower = undefined;
       hint = undefined;
       nameSep = undefined;
     }

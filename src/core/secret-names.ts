@@ -100,10 +100,15 @@ export const isEnvName = (name: string): boolean =>
 const LITERAL_HARMLESS =
   /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|unset|required|optional|inherit|include|omit|basic|bearer|digest|oauth2?|jwt|env|default|auto|stdin|prompt|\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
 
+/** Empty, already redacted, a path, a URL without credentials: harmless wherever it sits. */
+const plainlyHarmless = (v: string): boolean =>
+  v === '' ||
+  /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v) ||
+  /^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) ||
+  /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v);
+
 function literalIsHarmless(v: string): boolean {
-  if (v === '' || LITERAL_HARMLESS.test(v) || /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v))
-    return true;
-  if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) || /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
+  if (plainlyHarmless(v) || LITERAL_HARMLESS.test(v)) return true;
   const member = /^([A-Za-z_$][\w$]*)(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.exec(v);
   return member !== null && MEMBER_ROOT.test(member[1] ?? '');
 }
@@ -117,8 +122,7 @@ function literalIsHarmless(v: string): boolean {
 export function isHarmless(value: string, at?: Unquoted): boolean {
   const v = value.trim();
   if (at?.literal) return literalIsHarmless(v);
-  if (v === '' || PLACEHOLDER.test(v) || /^(?:\w+ )?\[REDACTED:[\w-]+\](?:\\[nr])*$/.test(v)) return true;
-  if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(v) || /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
+  if (plainlyHarmless(v) || PLACEHOLDER.test(v)) return true;
   // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
   if (/[.?!。？！]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v))) return true;
   if (at === undefined) return false;

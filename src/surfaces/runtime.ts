@@ -1,15 +1,17 @@
 /**
- * The one place that reads the environment: ENGRAM_HOME and ENGRAM_* settings, plus the config file.
+ * The runtime every entry point starts from: ENGRAM_HOME and ENGRAM_* settings (the environment as
+ * `engram-home.ts` reads it), plus the config file.
  * Entry points call `loadRuntime` once and pass the frozen result down.
  */
-import type * as OsModule from 'node:os';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { resolveConfigReport, type Config, type ConfigIssue } from '../core/config.ts';
 import type { ProjectLinks } from '../core/model.ts';
 import { pathsFor, type EngramPaths } from '../core/paths.ts';
 import { makeDirs } from '../store/make-dirs.ts';
+import { engramHomeFrom, processEnv } from './engram-home.ts';
 import { readProjectLinks } from '../store/project-links.ts';
+
+export { engramHomeFrom, processEnv };
 
 export interface Runtime {
   home: string;
@@ -20,12 +22,6 @@ export interface Runtime {
   env: Readonly<Record<string, string | undefined>>;
   /** Confirmed `.engram.json` project links, read on first use (only when a repository has one). */
   projectLinks: () => ProjectLinks;
-}
-
-export function engramHomeFrom(env: Readonly<Record<string, string | undefined>>): string {
-  const fromEnv = env['ENGRAM_HOME'];
-  if (fromEnv && fromEnv.trim() !== '') return resolve(fromEnv);
-  return join(env['HOME'] || (process.getBuiltinModule('node:os') as typeof OsModule).homedir(), '.engram');
 }
 
 /** The config file's JSON (undefined when there is none), or why it cannot be read. */
@@ -43,11 +39,6 @@ export function readConfigFile(path: string): { value: unknown } | { error: stri
   } catch (error) {
     return { error: `${path} is not valid JSON (${(error as Error).message})` };
   }
-}
-
-/** This process's environment: the one place engram reads it (entry points pass it on). */
-export function processEnv(): Readonly<Record<string, string | undefined>> {
-  return process.env;
 }
 
 /** Never fails on configuration: every invalid value falls back and is listed in `configIssues`. */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, HOOK_BUNDLE, payloads, type Sandbox } from '../support/sandbox.ts';
@@ -119,6 +119,26 @@ describe('the hook never fails the agent', () => {
     }
   });
 
+  it('exits 0 and says why in the hook log when its capture bundle is missing (a partial install)', () => {
+    const partial = createSandbox();
+    try {
+      // The entry alone, as a broken copy of dist/ would hold it.
+      const dist = join(partial.root, 'dist');
+      mkdirSync(dist);
+      copyFileSync(HOOK_BUNDLE, join(dist, 'hook.cjs'));
+      const r = spawnSync(process.execPath, [join(dist, 'hook.cjs')], {
+        input: JSON.stringify(payloads('sess-partial', cwd).stop('done')),
+        env: partial.env,
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout.toString()).toBe('');
+      const log = readFileSync(join(partial.engramHome, 'logs', 'hook.log'), 'utf8');
+      expect(log).toMatch(/ ERROR hook\[\d+\] hook not run .*hook-capture\.cjs/);
+    } finally {
+      partial.cleanup();
+    }
+  });
+
   it('keeps its code cache right: written once, a broken one replaced, the answer the same either way', () => {
     const cached = createSandbox();
     try {
@@ -140,16 +160,27 @@ describe('the hook never fails the agent', () => {
       };
       const first = start('sess-cache-2');
       expect(first).toContain('4321');
-      const files = readdirSync(cacheDir);
-      expect(files).toEqual([expect.stringMatching(/^hook-context-\d+-\d+-v[\d.]+\.v8$/)]);
-      const cacheFile = join(cacheDir, files[0] as string);
-      const written = readFileSync(cacheFile);
+      // One cache per bundle: the capture hook's (every event) and the database half's.
+      const files = readdirSync(cacheDir).sort();
+      expect(files).toEqual([
+        expect.stringMatching(/^hook-capture-\d+-\d+-v[\d.]+\.v8$/),
+        expect.stringMatching(/^hook-context-\d+-\d+-v[\d.]+\.v8$/),
+      ]);
+      const cacheFiles = files.map((f) => join(cacheDir, f));
+      const written = cacheFiles.map((f) => readFileSync(f));
       expect(start('sess-cache-3')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-3'));
-      expect(readFileSync(cacheFile).equals(written)).toBe(true); // read, not written again
+      cacheFiles.forEach((f, i) => expect(readFileSync(f).equals(written[i] as Buffer)).toBe(true)); // read, not written again
 
-      writeFileSync(cacheFile, 'not a code cache');
+      for (const f of cacheFiles) writeFileSync(f, 'not a code cache');
       expect(start('sess-cache-4')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-4'));
-      expect(readFileSync(cacheFile).length).toBeGreaterThan(1000); // replaced by a real one
+      for (const f of cacheFiles) expect(readFileSync(f).length).toBeGreaterThan(1000); // replaced by a real one
+      // A capture event answers the same from the rewritten cache: its record holds the scrubbed text.
+      const captured = cached.hook(p.stop('Set DB_PASSWORD=hunter2hunter2 in the shell.'));
+      expect(captured.status).toBe(0);
+      const inbox = join(cached.engramHome, 'inbox');
+      const records = readdirSync(inbox).map((f) => readFileSync(join(inbox, f), 'utf8'));
+      expect(records.some((r) => r.includes('DB_PASSWORD=[REDACTED:assignment]'))).toBe(true);
+      expect(records.join('')).not.toContain('hunter2hunter2');
       const log = join(cached.engramHome, 'logs', 'hook.log');
       expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/ (?:ERROR|WARN) /);
     } finally {

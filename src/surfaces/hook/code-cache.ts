@@ -13,8 +13,11 @@ import type * as VmModule from 'node:vm';
 
 export interface LoadedBundle<T> {
   exports: T;
-  /** Write the code cache if it was missing or rejected (call once the bundle's work is done). */
-  saveCache(): void;
+  /**
+   * Write the code cache if it was missing or rejected (call once the bundle's work is done); `warm`
+   * runs first, only then, to compile more of the bundle into the cache.
+   */
+  saveCache(warm?: () => void): void;
 }
 
 export function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedBundle<T> {
@@ -52,9 +55,10 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedB
   const stale = cached === undefined || script.cachedDataRejected === true;
   return {
     exports: module.exports as T,
-    saveCache() {
+    saveCache(warm) {
       if (!stale) return;
       try {
+        warm?.();
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         // Caches of other builds or Node versions are never read again.
         for (const old of readdirSync(cacheDir))

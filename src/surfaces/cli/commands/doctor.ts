@@ -52,7 +52,7 @@ const CHECKS: Checker[] = [
       : fail('node', `Node.js ${process.versions.node} is too old`, 'Install Node.js 20.16 or newer.');
   },
   (ctx) => {
-    const missing = ['hook.cjs', 'hook-context.cjs', 'cli.mjs', 'mcp.mjs'].filter(
+    const missing = ['hook.cjs', 'hook-capture.cjs', 'hook-context.cjs', 'cli.mjs', 'mcp.mjs'].filter(
       (f) => !existsSync(join(ctx.distDir, f)),
     );
     return missing.length === 0
