@@ -20,6 +20,7 @@ import {
   type MeResponse,
 } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
+import { registerKeyRoutes } from './key-routes.ts';
 import { parseProjectSpec } from './project-key.ts';
 import { copyMoveChunk, moveProject } from './project-move-store.ts';
 import { listStates, nameDevice, pullRecords, pushRecords, putState } from './sync-store.ts';
@@ -202,6 +203,7 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
   });
 
   registerAdminRoutes(app, deps, audit);
+  registerKeyRoutes(app, deps, audit);
   mount?.(app, deps);
   return app;
 }
