@@ -38,7 +38,13 @@ export async function backgroundTeamSync(
   }
   if (!creds) return null;
   const { workerTeamSync } = await loadTeamEntry(ctx);
-  return workerTeamSync(creds, store, logger, ctx.runtime.config['team.timeoutMs']);
+  return workerTeamSync(
+    creds,
+    store,
+    logger,
+    ctx.runtime.config['team.timeoutMs'],
+    ctx.runtime.paths.deviceKey,
+  );
 }
 
 export const teamSpec: CommandSpec = {
