@@ -24,7 +24,7 @@ export interface KeyExchange {
   imported: number[];
   /** Wraps made for other devices than this one. */
   wrapped: { user: string; device: string; versions: number[] }[];
-  /** Grants still waiting for a device of that member to enrol. */
+  /** Names a grant was asked for that match no enrolled device (not kept). */
   waiting: string[];
   problems: string[];
 }
@@ -133,7 +133,8 @@ async function wrapWhatIsDue(
   }
   for (let i = 0; i < wraps.length; i += 500) await api.putWraps(projectId, wraps.slice(i, i + 500));
   out.waiting = due.who.filter((w) => !devices.some((d) => named(d, w)));
-  setWrapDue(store, projectId, { all: false, who: out.waiting });
+  // Done (a name that matched no device is not kept: a typo would wait forever; grant again later).
+  setWrapDue(store, projectId, { all: false, who: [] });
 }
 
 /**

@@ -66,11 +66,11 @@ export async function grantKey(
     for (const w of x.waiting)
       ctx.io.out(
         `${project.name}: no device of ${w} is enrolled in the project yet. They run "engram team sync" once in ` +
-          'their clone (after "engram team share"); this machine wraps the key for them at its next sync after that.\n',
+          'their clone (after "engram team share"); then grant again.\n',
       );
   }
   for (const p of x.problems) ctx.io.err(`  ${p}\n`);
-  return x.problems.length > 0 ? 1 : 0;
+  return x.problems.length > 0 || x.waiting.length > 0 ? 1 : 0;
 }
 
 /** The project's enrolled devices and the versions each holds, when logged in (null otherwise). */
