@@ -3,19 +3,26 @@
 //  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
 //    JavaScript bundled in, its native addon loaded by path).
 //  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
+//  - dist/recall-thread.mjs: the worker's thread that answers prompt-time recall over its socket.
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
 //  - dist/team.mjs: the team commands and the worker's team sync (protocol, zod), loaded only when used.
 //  - dist/team-server.mjs: the team server (Hono, pg) and its web view, loaded only by `engram server start`.
 //  - dist/viewer/viewer.js and viewer.css: the web viewer's browser script and stylesheet (engram ui).
 import { build } from 'esbuild';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}/dist`, { recursive: true, force: true });
 
+// One value for every bundle of this build (src/core/build-id.ts): the prompt hook takes the worker's
+// answer only from the build it would compute the same answer with.
+const buildId = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+
 const common = {
   absWorkingDir: root,
+  define: { __ENGRAM_BUILD__: JSON.stringify(buildId) },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -52,6 +59,13 @@ await Promise.all([
     ...common,
     entryPoints: ['src/worker/backfill-thread.ts'],
     outfile: 'dist/backfill-thread.mjs',
+    format: 'esm',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/worker/recall-thread.ts'],
+    outfile: 'dist/recall-thread.mjs',
     format: 'esm',
     packages: 'external',
   }),

@@ -3,8 +3,9 @@
 
 Node cannot read a child's rusage, so the benchmarks use this small helper (Python's os.wait4).
 Input on stdin (JSON): {"runs": N, "warmup": W, "env": {...},
-  "commands": {"name": {"argv": [...], "stdin": "..." | "stdins": ["...", ...]}}}
-("stdins": round i gets stdins[i % len], so each run can carry its own payload).
+  "commands": {"name": {"argv": [...], "stdin": "..." | "stdins": ["...", ...], "env": {...}}}}
+("stdins": round i gets stdins[i % len], so each run can carry its own payload; a command's "env" is
+laid over the common one).
 Output (JSON): {"name": [{"wall_ms": float, "rss_mb": float, "status": int, "stdout_bytes": int}, ...], ...}
 """
 import json
@@ -66,7 +67,7 @@ def main():
     for i in range(warmup + spec["runs"]):
         for name, cmd in commands.items():
             stdins = cmd.get("stdins") or [cmd.get("stdin", "")]
-            res = run_once(cmd["argv"], stdins[i % len(stdins)].encode(), env)
+            res = run_once(cmd["argv"], stdins[i % len(stdins)].encode(), {**env, **cmd.get("env", {})})
             if i >= warmup:
                 results[name].append(res)
     json.dump(results, sys.stdout)

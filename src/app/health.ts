@@ -14,6 +14,7 @@ import { listInbox, listRejected } from '../store/inbox.ts';
 import { SCHEMA_VERSION } from '../store/migrations/index.ts';
 import type { Store } from '../store/store.ts';
 import { distillStatus } from './distill-status.ts';
+import { droppedLines } from './dropped-lines.ts';
 import { problemsSince } from './log-problems.ts';
 
 /** What the host's transcripts tell (found by the surface: where a host keeps them is its business). */
@@ -119,7 +120,7 @@ export function status(deps: HealthDeps) {
     // Quarantined memories awaiting a person, and what the injection gate dropped this past week.
     trust: {
       held: store.observations.heldCount(),
-      dropped: store.contextLog.drops(now - 7 * 86_400_000, 20),
+      dropped: droppedLines(store, now - 7 * 86_400_000),
     },
     missed: transcripts.missed,
     transcripts: transcripts.findings,

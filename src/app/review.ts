@@ -3,6 +3,8 @@
  * trust: never injected, never standing, never pushed to the team), and a person's decision on each —
  * approve (it may be injected, stand and sync) or reject (invalidated, restorable) — through the
  * mutation path with the caller's origin. `engram review` and the viewer's review page and API ask here.
+ * Each decision is a change-log row; in a project shared with a team, team sync also records it in
+ * the team's audit chain (worker/team-reviews.ts), under the deciding member's name.
  */
 import { EngramError, isEngramError } from '../core/errors.ts';
 import type { Observation } from '../core/model.ts';
@@ -19,6 +21,8 @@ export interface Decided {
   /** Not quarantined: nothing to decide. */
   notHeld: string[];
   missing: string[];
+  /** Of `done`: in a project shared with a team, so recorded in its audit log at the next sync. */
+  shared: string[];
 }
 
 /** Approve or reject memories, in one transaction; an id that is not held or names none is reported. */
@@ -29,13 +33,15 @@ export function decide(
   reason: string,
   ctx: MutationContext,
 ): Decided {
-  const out: Decided = { done: [], notHeld: [], missing: [] };
+  const out: Decided = { done: [], notHeld: [], missing: [], shared: [] };
   store.transaction(() => {
     for (const id of ids) {
       try {
         const done =
           verb === 'approve' ? store.memory.approve(id, ctx) : store.memory.reject(id, reason, ctx);
         (done ? out.done : out.notHeld).push(id);
+        const projectId = done ? store.observations.get(id)?.projectId : undefined;
+        if (projectId && store.team.project(projectId)) out.shared.push(id);
       } catch (error) {
         if (!isEngramError(error, 'NOT_FOUND')) throw error;
         out.missing.push(id);

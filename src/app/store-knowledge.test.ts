@@ -97,6 +97,59 @@ describe('knowledge stored through the mutation path', () => {
     at,
   });
 
+  it('gathers what CI runs in the CI fact: its file’s steps, and the commands CI logs showed before or after it was read', () => {
+    const ciFact = (path: string) =>
+      draftOf(`CI (${path}) runs \`npm ci\``, {
+        narrative: `The project's CI, as ${path} says: on push, pull_request (main), runs \`npm ci\`.`,
+        facts: [`source: /shop/${path}`, 'on: push, pull_request (main)', 'runs: `npm ci`'],
+        concepts: ['ci', 'project command'],
+        subject: `env:ci:/shop/${path}`,
+      });
+    // A CI log pasted in a prompt showed the gate; later the assistant read part of the workflow.
+    put('s1', [
+      draftOf('`npm run check` runs the project’s checks — CI runs it', {
+        facts: ['command: `npm run check`', 'CI runs it: a CI log'],
+        concepts: ['project command', 'gate'],
+        subject: 'command:gate',
+      }),
+    ]);
+    put('s1', [ciFact('.github/workflows/ci.yml')]);
+    const ci = () => active().find((o) => (o.subject ?? '').startsWith('env:ci:'));
+    expect(ci()?.title).toBe('CI (.github/workflows/ci.yml) runs `npm ci`, `npm run check`');
+    expect(ci()?.facts).toContain('runs: `npm run check` (a CI log)');
+    expect(ci()?.narrative).toMatch(/A CI log shows it also runs `npm run check`\.$/);
+    // Another CI log, after the file was read: the one CI fact takes it too.
+    put('s1', [
+      draftOf('`npx biome check .` lints the code', {
+        facts: ['command: `npx biome check .`', 'CI runs: `npm run audit:unused` (a CI log)'],
+        concepts: ['project command', 'lint'],
+        subject: 'command:lint',
+      }),
+    ]);
+    expect(ci()?.title).toBe(
+      'CI (.github/workflows/ci.yml) runs `npm ci`, `npm run check`, `npm run audit:unused`',
+    );
+    expect(active().filter((o) => (o.subject ?? '').startsWith('env:ci:'))).toHaveLength(1);
+    // With two CI files, a log cannot say which one ran it: neither is changed.
+    put('s1', [ciFact('.github/workflows/release.yml')]);
+    put('s1', [
+      draftOf('`npm test` runs the tests', {
+        facts: ['command: `npm test`', 'CI runs it: a CI log'],
+        concepts: ['project command', 'test'],
+        subject: 'command:test',
+      }),
+    ]);
+    expect(
+      active()
+        .filter((o) => (o.subject ?? '').startsWith('env:ci:'))
+        .map((o) => o.title)
+        .sort(),
+    ).toEqual([
+      'CI (.github/workflows/ci.yml) runs `npm ci`, `npm run check`, `npm run audit:unused`',
+      'CI (.github/workflows/release.yml) runs `npm ci`',
+    ]);
+  });
+
   it('closes a failure by purpose: a later run of the same purpose, spelled differently, makes it a gotcha with its fix', () => {
     put('s1', [
       failure(

@@ -25,6 +25,7 @@ import {
   uncommitted,
   scriptsNotKnown,
 } from '../distill/knowledge.ts';
+import { ciFactWithRuns, ciRunsOf } from '../distill/ci-knowledge.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
@@ -143,17 +144,36 @@ export function storeKnowledge(
     return written.id;
   };
 
+  const commandFacts = () =>
+    store.observations.pinned(projectId, 300).filter((o) => (o.subject ?? '').startsWith('command:'));
+  /** A command CI was seen running: the project's one CI fact says so too. */
+  const spreadCiRuns = (d: ObservationDraft) => {
+    const runs = ciRunsOf(d);
+    const cis = runs.length > 0 ? store.observations.bySubjectPrefix(projectId, 'env:ci:') : [];
+    const [ci] = cis;
+    const whole = ci && cis.length === 1 ? ciFactWithRuns(ci, runs) : null;
+    if (ci && whole) edit(ci, { title: whole.title, narrative: whole.narrative, facts: whole.facts });
+  };
   const place = (m: KnowledgeMemory) => {
     let d = m.draft;
     const subject = d.subject ?? '';
     if (subject.startsWith('env:scripts:')) {
-      const commands = store.observations
-        .pinned(projectId, 300)
-        .filter((o) => (o.subject ?? '').startsWith('command:'));
-      const left = scriptsNotKnown(d, commands);
+      const left = scriptsNotKnown(d, commandFacts());
       if (!left) return;
       d = left;
       m = { ...m, draft: d };
+    }
+    if (subject.startsWith('env:ci:')) {
+      // What a CI log showed CI running (kept on the command facts) goes into the CI fact as well.
+      const runs = commandFacts().flatMap(ciRunsOf);
+      const others = store.observations
+        .bySubjectPrefix(projectId, 'env:ci:')
+        .filter((o) => o.subject !== subject);
+      const whole = others.length === 0 ? ciFactWithRuns(d, runs) : null;
+      if (whole) {
+        d = whole;
+        m = { ...m, draft: d };
+      }
     }
     if (subject === 'attach:commit') {
       const { subject: _attach, ...plain } = d;
@@ -204,6 +224,7 @@ export function storeKnowledge(
         const patch = mergedCommandFact(existing, d);
         if (patch) edit(existing, patch, m);
         merge(existing, m);
+        spreadCiRuns(d);
       } else if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
         edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts }, m);
         merge(existing, m);
@@ -243,6 +264,7 @@ export function storeKnowledge(
       }
     }
     const id = create(m);
+    if (subject.startsWith('command:')) spreadCiRuns(d);
     // A store written before the hooks of a runner were one convention: its per-hook ones give way.
     if (subject.startsWith('rule:git-hooks:'))
       for (const older of store.observations.pinned(projectId, 300))

@@ -113,6 +113,10 @@ export const CONFIG_SCHEMA = {
     type: 'bool',
     default: true,
   },
+  'worker.recallSocket': {
+    type: 'bool',
+    default: true,
+  },
   'retention.eventDays': {
     type: 'int',
     default: 7,

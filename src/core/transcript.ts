@@ -13,6 +13,8 @@ export type TranscriptEntry =
       text: string;
       /** The slash command or skill it invoked (`/review-pr`), when it was one. */
       command?: string;
+      /** That command's text as the host expanded it (the host's words, not the user's). */
+      expansion?: string;
       /**
        * Typed while the agent worked (queued): the host handed it to the running turn instead of
        * starting a new one, so it does not begin a turn of its own.

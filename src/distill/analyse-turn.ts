@@ -76,6 +76,8 @@ export interface TurnAnalysis {
   edits: TurnEdit[];
   /** Files the session changed before this turn. */
   earlierEdits: string[];
+  /** The project's root folder (where the session works). */
+  root: string;
   /** Commands a CI configuration read in the turn runs (`npm run check` from `.github/workflows/ci.yml`). */
   ci: { file: string; commands: string[] }[];
   segments: Segment[];
@@ -164,6 +166,7 @@ export function analyseTurn(
     narration: [],
     edits: [],
     earlierEdits: [...earlierEdits],
+    root,
     ci: [],
     segments: [],
     compactSummary: '',

@@ -146,7 +146,6 @@ export function fixBetween(
   const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
   // The assistant's explanation counts only when it is about this failure: it shares a word with the
   // error, the command, or what the fix changed.
-  const found = causeSentences(texts);
   const about = words(
     [
       'key' in from ? `${(from as PartRun).message} ${(from as PartRun).canonical}` : '',
@@ -154,7 +153,9 @@ export function fixBetween(
       ...symbols,
     ].join(' '),
   );
-  const relevant = [...words(`${found.cause} ${found.fix}`)].some((w) => about.has(w));
+  const shares = (text: string) => [...words(text)].some((w) => about.has(w));
+  const found = causeSentences(texts, shares);
+  const relevant = shares(`${found.cause} ${found.fix}`);
   const said = relevant ? found : { cause: '', fix: '' };
   const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
   let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
@@ -164,6 +165,12 @@ export function fixBetween(
     const written = line?.parts.find((p) => p.index === to.index && p.writes.length > 0)?.writes[0];
     command = written ? `write it to ${written}, then ${to.raw}` : to.raw;
   }
+  // It failed where it was run from (`cd elsewhere && …`) and worked from the project's folder.
+  const failedRun = 'key' in from ? (from as PartRun) : null;
+  const moved =
+    failedRun?.where === 'outside' && failedRun.dir !== '' && to.where !== 'outside' && to.dir === ''
+      ? `, from the project's folder${a.root ? ` (${basename(a.root.replace(/[\\/]+$/, ''))})` : ''}, not ${basename(failedRun.dir)}`
+      : '';
   // Files being written when it failed: the code under construction.
   const work = new Set([
     ...(a.earlierEdits ?? []),
@@ -196,10 +203,14 @@ export function fixBetween(
     short = `skipped the hooks (\`${clip(command || to.raw, 60)}\`), not fixed`;
   } else if (command !== '') {
     kind = 'command';
-    short = `\`${command}\``;
+    short = `\`${command}\`${moved}`;
   } else if (steps2.length > 0) {
     kind = 'step';
-    short = `run ${steps2.slice(0, 2).join(', ')} first`;
+    // A dependency declared, then installed: both are the fix.
+    const config = files.find((f) => CONFIG_FILE.test(f));
+    const declared =
+      config && lines.length > 0 ? `in ${basename(config)}: \`${clip(lines[0] ?? '', 80)}\`; then ` : '';
+    short = `${declared}run ${steps2.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
   } else if (swap !== '') {
     kind = 'imports';
     short = `${swap}${where ? ` in ${basename(files[0] ?? '')}` : ''}`;
@@ -221,6 +232,11 @@ export function fixBetween(
         .slice(0, 3)
         .map((r) => `\`${r}\``)
         .join(', ')} from ${basename(files[0] ?? '')}`;
+    else if (removed.length > 0)
+      short = `in ${basename(files[0] ?? '')}: removed ${removed
+        .slice(0, 3)
+        .map((r) => `\`${r}\``)
+        .join(', ')}`;
     else if (said.cause) short = `${clip(said.cause.replace(/[.:]$/, ''), 90)} (in ${where})`;
     else short = `change ${where}`;
   }

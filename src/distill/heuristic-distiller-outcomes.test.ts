@@ -270,7 +270,8 @@ describe('gotchas, whole', () => {
       [said(9, 'The README still needs an install section, which I will write after this.')],
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
-      '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`',
+      // It failed in another folder and worked from the project's: that is part of the fix.
+      '`go run` fails: go: cannot find main module, but found .git/config in /home/dev/other → `write it to /tmp/probe.go, then go run /tmp/probe.go`, from the projec…',
       // Skipping the hooks got the commit through; it did not fix what the hook found.
       '`git commit` fails: pre-commit: prettier --check failed → skipped the hooks (`git commit --no-verify`), not fixed',
     ]);
@@ -279,6 +280,82 @@ describe('gotchas, whole', () => {
         .flatMap((o) => o.facts)
         .filter((f) => f.startsWith('cause:')),
     ).toEqual([]);
+    expect(ofType(r.observations, 'gotcha')[0]?.facts).toContain(
+      "fix: `write it to /tmp/probe.go, then go run /tmp/probe.go`, from the project's folder (shop), not other",
+    );
+  });
+});
+
+describe('gotchas, whole (2)', () => {
+  it('takes the fix from the edit in between, never a sentence that only reports the failure again', () => {
+    const chart = [
+      'export interface ChartData { labels: string[] }',
+      'export interface ChartOptions { maintainAspectRatio: boolean }',
+      'interface ChartData { labels: string[] }',
+      'interface ChartOptions { maintainAspectRatio?: boolean }',
+      'export function Chart() { return null; }',
+      '',
+    ].join('\n');
+    const r = distil(
+      turn(
+        prompt('push it'),
+        bashFail(
+          'git push --force-with-lease',
+          "Exit code 1\npre-push: typecheck\napp/ui/Chart.tsx(4,35): error TS2687: All declarations of 'maintainAspectRatio' must have identical modifiers.\nerror: failed to push some refs",
+        ),
+        // Three edits (too many to quote a line): the duplicates go, the exported one gains a field.
+        edit('app/ui/Chart.tsx', 'interface ChartData { labels: string[] }\n', '', chart),
+        edit('app/ui/Chart.tsx', 'interface ChartOptions { maintainAspectRatio?: boolean }\n', ''),
+        edit(
+          'app/ui/Chart.tsx',
+          'export interface ChartData { labels: string[] }',
+          'export interface ChartData { labels: string[]; fill?: boolean }',
+        ),
+        bash(
+          'git push --force-with-lease',
+          'To github.com:acme/app.git\n + 1a2b3c4...5d6e7f8 streaming -> streaming (forced update)',
+        ),
+        stop('Pushed.'),
+      ),
+      [
+        said(
+          1,
+          'Push failed because the TypeScript check failed - there are type errors in Chart.tsx. The problem is duplicate interfaces in Chart.tsx.',
+        ),
+      ],
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.facts.filter((f) => /^(?:cause|fix):/.test(f))).toEqual([
+      'cause: The problem is duplicate interfaces in Chart.tsx.',
+      'fix: in Chart.tsx: removed `ChartData`, `ChartOptions`',
+    ]);
+  });
+});
+
+describe('gotchas, whole (3)', () => {
+  it('keeps both halves of a missing dependency’s fix: the line declared, then the install run', () => {
+    const mix = 'defp deps do\n  [\n    {:phoenix_live_view, "~> 1.0"}\n  ]\nend\n';
+    const r = distil(
+      turn(
+        prompt('Add the review page test'),
+        bashFail(
+          'mix test test/web/review_live_test.exs',
+          'Exit code 1\n** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.\n    (phoenix_live_view 1.1.0) lib/phoenix_live_view/test/dom.ex:12',
+        ),
+        edit(
+          'mix.exs',
+          '    {:phoenix_live_view, "~> 1.0"}',
+          '    {:phoenix_live_view, "~> 1.0"},\n    {:lazy_html, ">= 0.1.0", only: :test}',
+          mix,
+        ),
+        bash('mix deps.get', 'Resolving Hex dependencies...\n  lazy_html 0.1.8'),
+        bash('mix test test/web/review_live_test.exs', 'Finished in 0.3 seconds\n3 tests, 0 failures'),
+        stop('The review page test passes.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.facts.find((f) => f.startsWith('fix:')))).toEqual([
+      'fix: in mix.exs: `{:lazy_html, ">= 0.1.0", only: :test}`; then run `mix deps.get`',
+    ]);
   });
 });
 

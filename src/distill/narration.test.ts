@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeSentence, proseSentences, statementSentences } from './narration.ts';
+import {
+  causeSentences,
+  explanation,
+  outcomeSentence,
+  proseSentences,
+  statementSentences,
+} from './narration.ts';
 
 describe('the assistant report as a title', () => {
   it('leaves check marks and emoji out of a sentence', () => {
@@ -61,5 +67,26 @@ describe('the assistant report as a title', () => {
       'The wrapper now sources `.env` itself.',
       'The session was published: https://gist.example.com/abc1',
     ]);
+  });
+});
+
+describe('the assistant’s explanation of a change and of a failure', () => {
+  it('leaves out what the assistant says of its own understanding, of the task’s size, and what it was about to do', () => {
+    expect(
+      explanation([
+        'I have a clear picture. This is a substantial task. I have full context now. `cartTotal` now sums integer cents because floats drifted.',
+        // Plans said before the work: not an explanation of it once done.
+        'Continuing with the cart — I need to add tests for the rounding, since none exist. I need to also import `Decimal` in the cart module.',
+      ]),
+    ).toBe('`cartTotal` now sums integer cents because floats drifted.');
+  });
+
+  it('takes as the cause the first sentence about this failure that explains it, not one reporting it again', () => {
+    const texts = [
+      'Push failed because the TypeScript check failed - there are type errors in `Chart.tsx`. The README still needs an install section, since nobody wrote one. The problem is duplicate interfaces in `Chart.tsx`.',
+    ];
+    expect(causeSentences(texts, (s) => s.includes('Chart.tsx')).cause).toBe(
+      'The problem is duplicate interfaces in `Chart.tsx`.',
+    );
   });
 });

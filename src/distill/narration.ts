@@ -83,7 +83,7 @@ export function keyPoints(text: string, max = 5): string[] {
 
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
-  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
+  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|continuing (?:with|on)\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
 
 export function isStep(sentence: string): boolean {
   return STEP.test(sentence.trim()) || sentence.trim().endsWith('?') || sentence.trim().endsWith(':');
@@ -95,7 +95,7 @@ const STATE =
 const ACTING =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
 const CAUSE =
-  /\b(?:because|since|so that|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
+  /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
 /**
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols
@@ -140,6 +140,9 @@ export function outcomeSentence(
  * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
  * `keep` drops what the evidence does not support (see claims.ts).
  */
+/** What the assistant was about to do, said before doing it: no explanation once it is done. */
+const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
+
 export function explanation(
   texts: readonly string[],
   max = 600,
@@ -149,7 +152,8 @@ export function explanation(
   let used = 0;
   for (const text of texts) {
     for (const s of proseSentences(text)) {
-      if (s.length < 20 || isStep(s) || picked.includes(s) || !keep(s)) continue;
+      if (s.length < 20 || isStep(s) || isFiller(s) || PLAN.test(s) || picked.includes(s) || !keep(s))
+        continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);
@@ -160,6 +164,8 @@ export function explanation(
 }
 
 const LOOKING = /^(?:let me|let's|now let me|i'?ll (?:check|look|read|wait|see))\b/i;
+/** "Push failed because the TypeScript check failed": a failure reported again, its reason another failure — no cause. */
+const REPORT = /\b(?:fail(?:ed|s)?|errors?)\b[^.]*?\bbecause\b[^.]*?\b(?:fail(?:ed|s|ing)?|errors?)\b/i;
 const ACTION = /\b(?:need|add|import|install|set|use|configure|run|rewrite|switch|move|enable|disable)\b/i;
 /** A sentence saying what will be done about it. */
 const INTENT =
@@ -167,14 +173,17 @@ const INTENT =
 
 /**
  * What the assistant said after a failure about why it failed and what fixes it: the first sentence
- * that names a cause or a fix, and the fix that follows it ("… has no `structuredClone`. They don't
+ * that names a cause or a fix (and is `about` this failure), and the fix that follows it ("… has no `structuredClone`. They don't
  * need a DOM, so I'll run that file in the node environment.").
  */
-export function causeSentences(texts: readonly string[]): { cause: string; fix: string } {
+export function causeSentences(
+  texts: readonly string[],
+  about: (sentence: string) => boolean = () => true,
+): { cause: string; fix: string } {
   const all = texts
     .flatMap((t) => proseSentences(t))
-    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s));
-  const i = all.findIndex((s) => CAUSE.test(s) || ACTION.test(s));
+    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s) && !REPORT.test(s));
+  const i = all.findIndex((s) => (CAUSE.test(s) || ACTION.test(s)) && about(s));
   const cause = all[i] ?? '';
   const next = all[i + 1] ?? '';
   const fix = i >= 0 && !INTENT.test(cause) && INTENT.test(next) ? next : '';

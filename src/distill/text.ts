@@ -8,6 +8,15 @@ export function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A title cut at a word, never in the middle of one. */
+export function clipWords(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
+}
+
 /** The first sentence (or line) of a text, clipped. */
 export function firstSentence(text: string, max: number): string {
   const trimmed = text.trim();
@@ -18,7 +27,7 @@ export function firstSentence(text: string, max: number): string {
 
 /** Openers that carry no information ("Great!", "Now I have all I need.", "Let me …"). */
 const FILLER =
-  /^(?:#+\s*)?(?:(?:oh|ah|yes|right),?\s+)?(?:excellent|great|perfect|good|done|ok(?:ay)?|alright|sure|absolutely|exactly|got it|makes sense|i see|you'?re (?:absolutely |totally |completely |quite )?(?:right|correct)|now i (?:have|understand|can)|i now have|i have (?:all|enough|gathered)|let me|here(?:'s| is| are)|based on (?:my|the|all|this)|i'll now|summary)\b/i;
+  /^(?:#+\s*)?(?:(?:oh|ah|yes|right),?\s+)?(?:excellent|great|perfect|good|done|ok(?:ay)?|alright|sure|absolutely|exactly|got it|makes sense|i see|you'?re (?:absolutely |totally |completely |quite )?(?:right|correct)|now i (?:have|understand|can)|i now (?:have|understand)|i understand\b|i have (?:all|enough|gathered|full context|a (?:clear|good|full|complete|solid|better) (?:picture|understanding|view|idea))|(?:this|that|it) (?:is|was|'s) (?:a )?(?:substantial|big|large|complex|straightforward|simple|small|quick) (?:task|change|one|fix)|let me|here(?:'s| is| are)|based on (?:my|the|all|this)|i'll now|summary)\b/i;
 
 /** An opening that says nothing of the matter ("Great!", "You're absolutely right.", "Let me …"). */
 export const isFiller = (sentence: string) => FILLER.test(sentence.trim());

@@ -19,6 +19,9 @@ import type { Extracted } from './extractors/extracted.ts';
 import { extractCodeNotes } from './extractors/code-notes.ts';
 import { extractEnvExample } from './extractors/env-example.ts';
 import { extractCiWorkflows } from './extractors/ci-workflow.ts';
+import { extractReadmeUsage } from './extractors/readme-usage.ts';
+import { extractShellScripts } from './extractors/shell-scripts.ts';
+import { extractSlashCommands } from './extractors/slash-commands.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
@@ -93,6 +96,9 @@ export function extractAll(
       ...extractEnvExample(entries),
       ...extractPackageScripts(entries),
       ...extractCiWorkflows(entries),
+      ...extractReadmeUsage(entries, options.projectRoot),
+      ...extractSlashCommands(entries),
+      ...extractShellScripts(entries, options.projectRoot),
     ].filter((x) => x.confidence >= minConfidence),
     entries,
     options.projectRoot,
@@ -368,6 +374,8 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractEnvExample(fresh),
     ...extractPackageScripts(fresh),
     ...extractCiWorkflows(fresh),
+    ...extractReadmeUsage(fresh, events[0]?.cwd ?? undefined),
+    ...extractShellScripts(fresh, events[0]?.cwd ?? undefined),
     ...digestMemories(fresh, context),
   ]
     .filter((x) => x.confidence >= 0.5)

@@ -57,12 +57,14 @@ export function changedLines(before: string, after: string): string[] {
   if (after.length - start - end <= 0) return [];
   const from = after.lastIndexOf('\n', start - 1) + 1;
   const stop = after.indexOf('\n', after.length - end);
-  const had = new Set(before.split('\n').map((l) => l.trim()));
+  // A line that only gained or lost a separator (the comma before an added list item) is not new.
+  const bare = (l: string) => l.trim().replace(/[,;]+$/, '');
+  const had = new Set(before.split('\n').map(bare));
   const lines = after
     .slice(from, stop === -1 ? after.length : stop)
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => !had.has(l) && !NOT_CODE.test(l));
+    .filter((l) => !had.has(bare(l)) && !NOT_CODE.test(l));
   return lines.length <= 3 && lines.every((l) => l.length <= 140) ? lines : [];
 }
 

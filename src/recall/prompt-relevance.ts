@@ -10,6 +10,7 @@
  * `HasUncommittedChanges`). Words the store does not hold at all count at half the weight of the
  * rarest word, so a prompt about something never stored finds little.
  */
+import { hash64Hex } from '../core/ids.ts';
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
 import type { ReadStore } from '../store/read-store.ts';
@@ -54,8 +55,7 @@ const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
  * The words of a memory as the prompt is compared with them: stems of its words and identifier parts.
  * `stemOf` is `stem`, remembered across the memories of one prompt (they share most of their words).
  */
-function memoryStems(o: Observation, stemOf: (word: string) => string): Set<string> {
-  const text = searchableText(o);
+function memoryStems(text: string, stemOf: (word: string) => string): Set<string> {
   const lower = text.toLowerCase();
   // Each distinct word once; in ASCII text the Unicode classes are exactly the ASCII ones.
   const words = new Set<string>();
@@ -77,19 +77,53 @@ export interface Relevance {
   matched: number;
 }
 
+/**
+ * Stems kept from one prompt to the next by a process that answers many (the worker's recall thread):
+ * a word's stem and a memory's stems are functions of their text alone, so keeping them changes no
+ * answer, only its cost. Bounded: each map starts over when full.
+ */
+export interface StemMemo {
+  words: Map<string, string>;
+  /**
+   * By memory id, with a hash of the text its stems were taken from (a memory edited since is stemmed
+   * again; the text itself is not kept).
+   */
+  memories: Map<string, { textHash: string; stems: Set<string> }>;
+}
+
+const MEMO_WORDS = 100_000;
+const MEMO_MEMORIES = 20_000;
+
+export const createStemMemo = (): StemMemo => ({ words: new Map(), memories: new Map() });
+
 /** Compiled once per prompt, applied to each candidate memory. */
-export function relevanceMatcher(terms: readonly WeightedTerm[]): (o: Observation) => Relevance {
+export function relevanceMatcher(
+  terms: readonly WeightedTerm[],
+  memo?: StemMemo,
+): (o: Observation) => Relevance {
   const total = terms.reduce((n, t) => n + t.weight, 0);
   const stems = terms.map((t) => ({ ...t, stem: stem(t.term) }));
-  const known = new Map<string, string>();
+  const known = memo?.words ?? new Map<string, string>();
+  if (known.size > MEMO_WORDS) known.clear();
   const stemOf = (word: string): string => {
     let s = known.get(word);
     if (s === undefined) known.set(word, (s = stem(word)));
     return s;
   };
+  const stemsOf = (o: Observation): Set<string> => {
+    const text = searchableText(o);
+    if (!memo) return memoryStems(text, stemOf);
+    const textHash = hash64Hex(text);
+    const kept = memo.memories.get(o.id);
+    if (kept?.textHash === textHash) return kept.stems;
+    if (memo.memories.size >= MEMO_MEMORIES) memo.memories.clear();
+    const made = memoryStems(text, stemOf);
+    memo.memories.set(o.id, { textHash, stems: made });
+    return made;
+  };
   return (o) => {
     if (total === 0) return { share: 0, matched: 0 };
-    const words = memoryStems(o, stemOf);
+    const words = stemsOf(o);
     let matched = 0;
     for (const t of stems) if (words.has(t.stem)) matched += t.weight;
     return { share: matched / total, matched };

@@ -13,7 +13,7 @@ import { createInjectionGate, type InjectionGate } from './injection-gate.ts';
 import type { LoadedByHost } from './host-loaded.ts';
 import { formatAge } from './format-age.ts';
 import { parseQuery } from './fts-query.ts';
-import { enoughEvidence, relevanceMatcher, weighTerms } from './prompt-relevance.ts';
+import { enoughEvidence, relevanceMatcher, weighTerms, type StemMemo } from './prompt-relevance.ts';
 import { teamView } from './team-notes.ts';
 
 export { formatAge };
@@ -44,6 +44,8 @@ export interface PromptRecallRequest {
   told?: ReadonlySet<string>;
   /** As for the SessionStart index: what the host already puts before the agent. */
   loadedByHost?: LoadedByHost;
+  /** Stems kept across prompts by a process that answers many (prompt-relevance.ts). */
+  stemMemo?: StemMemo;
 }
 
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
@@ -55,7 +57,7 @@ export function renderPromptContext(store: ReadStore, req: PromptRecallRequest):
   if (!parsed.fts) return empty;
   const probed = new Map<string, number>();
   const weights = weighTerms(store, parsed.coverageTerms, probed);
-  const relevance = relevanceMatcher(weights);
+  const relevance = relevanceMatcher(weights, req.stemMemo);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20, probed);
   const scored: { o: Observation; share: number; score: number; order: number }[] = [];
   // A stale memory is never offered as current truth with a prompt.

@@ -2,11 +2,21 @@
  * The status verb's result as text: what `engram status` prints and MCP's status tool answers.
  */
 import { join } from 'node:path';
+import type { DroppedCall, DroppedView } from '../app/dropped-lines.ts';
 import type { Health } from '../app/health.ts';
 import type { EngramPaths } from '../core/paths.ts';
 import { formatAge } from '../recall/render-context.ts';
 
-export function statusText(report: Health, paths: EngramPaths, now: number): string {
+/**
+ * `forAgent`: the text goes to the agent (MCP's status tool), so a line the injection gate kept out of
+ * its context is named by id and rule only — never quoted back to it.
+ */
+export function statusText(
+  report: Health,
+  paths: EngramPaths,
+  now: number,
+  options: { forAgent?: boolean } = {},
+): string {
   const lines: string[] = [];
   for (const issue of report.config.issues)
     lines.push(
@@ -45,15 +55,7 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
     lines.push(
       `quarantined: ${t.held} memories hold instruction-like text from below your trust; never injected until you approve them ("engram review")`,
     );
-  if (t.dropped.length > 0) {
-    const lines7 = t.dropped.reduce((n, d) => n + d.dropped.length, 0);
-    lines.push(`injection gate: ${lines7} lines dropped in the last 7 days (newest first):`);
-    for (const d of t.dropped.slice(0, 5))
-      for (const x of d.dropped.slice(0, 3))
-        lines.push(
-          `  ${formatAge(now - d.at)} ${d.hook} ${x.id ?? '(summary line)'}: ${x.category} (${x.rule}) “${x.excerpt}”`,
-        );
-  }
+  if (t.dropped.length > 0) lines.push(...droppedText(t.dropped, now, options.forAgent === true));
   lines.push(
     report.vectors
       ? `vectors: ${report.vectors.embedder} · ${report.vectors.embedded} memories embedded, ${report.vectors.pending} pending (the worker embeds them in the background)`
@@ -98,4 +100,44 @@ export function statusText(report: Health, paths: EngramPaths, now: number): str
     lines.push(`hooks seen: ${report.hooks.map((h) => `${h.hook} ${h.count}`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What became of a dropped line's memory, and what a person may do about it. */
+function afterwards(d: DroppedView): string {
+  if (!d.memory) return '';
+  switch (d.memory.state) {
+    case 'quarantined':
+      return 'quarantined now: approve or reject it with "engram review"';
+    case 'approved':
+      return 'approved since: injected again';
+    case 'rescreen':
+      return 'judged clear by an earlier screen version: the worker screens it again at its next round, then "engram review" lists it';
+    case 'clear':
+      return `its own text passes the screen, its line did not: read it with "engram show ${d.id}"`;
+    case 'gone':
+      return 'no longer active';
+  }
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** What the injection gate kept out this past week: each line, why, and what became of its memory. */
+function droppedText(calls: readonly DroppedCall[], now: number, withheld: boolean): string[] {
+  const total = calls.reduce((n, d) => n + d.dropped.length, 0);
+  const out = [
+    `injection gate: ${total} ${total === 1 ? 'line' : 'lines'} kept out of the agent's context in the last 7 days, newest first (text that reads as an instruction, from below your trust):`,
+  ];
+  let shown = 0;
+  for (const call of calls.slice(0, 5))
+    for (const d of call.dropped.slice(0, 3)) {
+      const quoted = d.memory ? clip(d.memory.title, 100) : d.excerpt;
+      const what = `${d.memory ? `memory ${d.id}` : 'a session summary or team line'}${withheld ? '' : ` “${quoted}”`}`;
+      const then = afterwards(d);
+      out.push(
+        `  ${formatAge(now - call.at)} at ${call.hook}: ${what} — ${d.category} (${d.rule})${then ? `; ${then}` : ''}`,
+      );
+      shown++;
+    }
+  if (shown < total) out.push(`  (+${total - shown} more: "engram status --json")`);
+  return out;
 }

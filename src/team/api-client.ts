@@ -12,6 +12,7 @@ import {
   projectKeysResponseSchema,
   pullResponseSchema,
   pushResponseSchema,
+  reviewsResponseSchema,
   statesResponseSchema,
   type AuditEntry,
   type AuditVerifyReport,
@@ -23,6 +24,7 @@ import {
   type PullResponse,
   type PushRecord,
   type PushResponse,
+  type ReviewEvent,
   type Role,
   type Scope,
   type TokenInfo,
@@ -126,6 +128,13 @@ export function createTeamApi(options: TeamApiOptions) {
         undefined,
         pullResponseSchema,
       ) as Promise<PullResponse>,
+    /** Record a person's decisions on quarantined memories in the project's audit chain. */
+    reviews: async (projectId: string, reviews: ReviewEvent[]): Promise<number> =>
+      (
+        (await call('POST', `${project(projectId)}/reviews`, { reviews }, reviewsResponseSchema)) as {
+          recorded: number;
+        }
+      ).recorded,
     putState: (projectId: string, state: ProjectState) => call('PUT', `${project(projectId)}/state`, state),
     states: async (projectId: string): Promise<MemberState[]> =>
       (

@@ -17,11 +17,13 @@ import {
   moveRequestSchema,
   projectStateSchema,
   pushRequestSchema,
+  reviewsRequestSchema,
   type MeResponse,
 } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
 import { registerKeyRoutes } from './key-routes.ts';
 import { parseProjectSpec } from './project-key.ts';
+import { appendReviews } from './review-audit.ts';
 import { copyMoveChunk, moveProject } from './project-move-store.ts';
 import { listStates, nameDevice, pullRecords, pushRecords, putState } from './sync-store.ts';
 import { asTenant } from './tenant.ts';
@@ -176,6 +178,19 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
       more = next.more;
     }
     return c.json({ from: moved.from, to: moved.to, copied });
+  });
+
+  // A member's approvals and rejections of quarantined memories, into the project's audit chain.
+  app.post('/v1/projects/:project/reviews', async (c) => {
+    const projectId = c.req.param('project');
+    const { reviews } = await bodyOf(c, reviewsRequestSchema);
+    const recorded = await asTenant(deps, requestInfo(deps, c), 'read', async (tx, who) => {
+      const base = { at: deps.clock.now(), principal: who, requestId: c.get('requestId') };
+      const n = await appendReviews(tx, projectId, reviews, base);
+      if (n === null) throw noAccess(projectId);
+      return n;
+    });
+    return c.json({ recorded });
   });
 
   app.put('/v1/projects/:project/state', async (c) => {

@@ -189,6 +189,28 @@ export type MemberState = z.infer<typeof memberStateSchema>;
 
 export const statesResponseSchema = z.object({ states: z.array(memberStateSchema) });
 
+/**
+ * A person's decision on a quarantined memory, for the project's audit chain (`POST …/reviews`):
+ * which memory, approve or reject, the memory's version it was made on, the instruction screen's
+ * version the memory was judged under, when (the deciding machine's clock), and the surface and local
+ * actor it was made with. Who made it is the token's user and device, which the server records. No
+ * text of the memory and no reason travel, so an encrypted project's audit holds no content.
+ */
+export const MAX_REVIEWS = 200;
+export const REVIEW_VERDICTS = ['approve', 'reject'] as const;
+export const reviewEventSchema = z.object({
+  memory: entityId,
+  verdict: z.enum(REVIEW_VERDICTS),
+  version: z.number().int().nonnegative().nullable(),
+  screen: z.number().int().nonnegative(),
+  at: z.number().int().nonnegative(),
+  via: z.enum(['cli', 'viewer', 'vault']),
+  actor: text(200).nullable(),
+});
+export type ReviewEvent = z.infer<typeof reviewEventSchema>;
+export const reviewsRequestSchema = z.object({ reviews: z.array(reviewEventSchema).min(1).max(MAX_REVIEWS) });
+export const reviewsResponseSchema = z.object({ recorded: z.number().int().nonnegative() });
+
 export const ROLES = ['reader', 'writer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export const SCOPES = ['read', 'write', 'admin'] as const;

@@ -50,6 +50,8 @@ export interface SyncReport {
     imported: number[];
     wrapped: { user: string; device: string; versions: number[] }[];
   }[];
+  /** A person's approvals and rejections of quarantined memories recorded in the team's audit log. */
+  reviews: number;
 }
 
 export const emptyReport = (): SyncReport => ({
@@ -65,6 +67,7 @@ export const emptyReport = (): SyncReport => ({
   moved: [],
   unreadable: 0,
   keys: [],
+  reviews: 0,
 });
 
 /** Offer everything of a project to the team (share, and after a server reset). */
@@ -93,9 +96,16 @@ export function checkEpoch(store: Store, epoch: string, at: number, report: Sync
   }
 }
 
-/** Start a project over against the server: cursor 0, versions unknown, everything queued again. */
+/** team_meta's key (+ the project id) of the last change whose review decision the server recorded. */
+export const REVIEW_CURSOR = 'review_seq:';
+
+/**
+ * Start a project over against the server: cursor 0, versions unknown, everything queued again, and
+ * every review decision sent again (a new server's audit chain has none of them).
+ */
 export function restartProject(store: Store, projectId: string, at: number): void {
   store.team.setCursor(projectId, 0, at);
+  store.team.setMeta(`${REVIEW_CURSOR}${projectId}`, '0');
   forgetSealedSince(store, projectId);
   store.team.forgetVersions(projectId);
   enqueueProject(store, projectId, at);

@@ -19,6 +19,7 @@ import { enrolOnce, exchangesKeys, markEncrypted, runKeyExchange } from './team-
 import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
+import { pushReviews } from './team-reviews.ts';
 import { buildRecord, applyPulled } from './team-records.ts';
 import { openRecord, openState, sealRecord, sealState, type OpenedRecord } from './team-seal.ts';
 import {
@@ -262,6 +263,8 @@ async function pushAndPull(
     if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
     if (isEngramError(error, 'KEY_MISSING')) refused = describeError(error);
   }
+  // Every member's review decisions go to the audit chain, a reader's too.
+  await pushReviews(deps, p, report);
   const unreadable: Unreadable = { count: 0, reason: '' };
   const movedTo = await pullProject(deps, p, report, unreadable);
   return { refused, unreadable, movedTo };

@@ -68,7 +68,7 @@ describe('engram review', () => {
     expect(sb.engram(['context'], { cwd: dir }).stdout).not.toContain(planted);
 
     const approve = sb.engram(['review', 'approve', planted, '--json'], { cwd: dir });
-    expect(JSON.parse(approve.stdout)).toEqual({ approved: [planted], notHeld: [], missing: [] });
+    expect(JSON.parse(approve.stdout)).toEqual({ approved: [planted], notHeld: [], missing: [], teamAudit: [] });
     const reject = sb.engram(['review', 'reject', other, '--reason', 'planted by a page'], { cwd: dir });
     expect(reject.stdout).toBe(`rejected ${other}\n`);
     expect(sb.engram(['review', 'approve', 'obs_00000000000000000000'], { cwd: dir }).status).toBe(1);

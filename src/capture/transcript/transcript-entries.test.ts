@@ -492,3 +492,61 @@ describe('what the user said outside a prompt', () => {
     expect(summary?.kind === 'compact_summary' && summary.text).toContain('wire the review page');
   });
 });
+
+describe('a slash command and its expansion', () => {
+  it('keeps the host’s expansion with the command’s prompt, never as the user’s words', () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    const command =
+      '<command-message>publish-session</command-message>\n<command-name>/publish-session</command-name>';
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'c1',
+      parentUuid: null,
+      message: { role: 'user', content: command },
+    });
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'c2',
+      parentUuid: 'c1',
+      isMeta: true,
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: 'Publish the transcript by running:\n\n```bash\npython3 ~/tools/publish.py s1\n```\n',
+          },
+        ],
+      },
+    });
+    // A meta record that follows a typed prompt (a skill's text, a caveat) stays the host's, unattached.
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'w1',
+      parentUuid: 'c2',
+      message: { role: 'user', content: 'thanks' },
+    });
+    p.add({
+      ...base,
+      type: 'user',
+      uuid: 'w2',
+      parentUuid: 'w1',
+      isMeta: true,
+      message: { role: 'user', content: 'Caveat: local command output follows.' },
+    });
+    const prompts = p.result().entries.filter((e) => e.kind === 'prompt');
+    expect(prompts).toMatchObject([
+      {
+        text: '/publish-session',
+        command: '/publish-session',
+        expansion: 'Publish the transcript by running:\n\n```bash\npython3 ~/tools/publish.py s1\n```',
+      },
+      { text: 'thanks' },
+    ]);
+    expect(prompts[1]).not.toHaveProperty('expansion');
+  });
+});

@@ -231,8 +231,17 @@ export function createTranscriptParser(
       );
       return true;
     }
-    // A skill's or slash command's expansion, a local command's caveat: the host's text.
-    if (r['isMeta'] === true) return false;
+    // A skill's or slash command's expansion, a local command's caveat: the host's text. A slash
+    // command's expansion (its record's parent is the command's) is kept with the command's prompt: it
+    // says what the command is for, never the user's words.
+    if (r['isMeta'] === true) {
+      const invoked = parsed.entries.findLast((e) => e.kind === 'prompt');
+      if (invoked?.kind !== 'prompt' || !invoked.command || invoked.uuid !== r['parentUuid']) return false;
+      const text = typeof content === 'string' ? content : blocksText(content);
+      if (text.trim() === '') return false;
+      invoked.expansion = scrubText(text.trim()).slice(0, 4000);
+      return true;
+    }
     let kept = false;
     const texts: string[] = [];
     if (typeof content === 'string') texts.push(content);

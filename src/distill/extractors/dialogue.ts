@@ -35,6 +35,8 @@ export interface Utterance {
   question?: string;
   /** What the assistant did after it (tool calls until the next utterance). */
   then: { tool: string; input: Json; ok: boolean }[];
+  /** The user's prompt before it (what the assistant's words before it answered), when there was one. */
+  before?: string;
 }
 
 const RECENT = 4;
@@ -78,12 +80,16 @@ export function readDialogue(
   let action: Utterance['action'] = null;
   let interrupted = false;
   let declined = false;
+  /** The last prompt the user typed (or the slash command they ran), for what an utterance follows. */
+  const lastPrompt = { text: '' };
   /** The utterance the assistant's next words answer (held in an object: closures assign it). */
   const last: { current: (Utterance & { fresh: boolean }) | null } = { current: null };
 
   const utter = (u: Omit<Utterance, 'prior' | 'recent' | 'reply' | 'then'>, e: TranscriptEntry) => {
+    const before = lastPrompt.text;
     const made = {
       ...u,
+      ...(before !== '' && before !== u.text ? { before } : {}),
       prior: recent[recent.length - 1] ?? '',
       recent: [...recent],
       reply: '',
@@ -152,6 +158,7 @@ export function readDialogue(
       case 'prompt': {
         if (e.command !== undefined) {
           prompts.push(e.text);
+          lastPrompt.text = e.text;
           last.current = null;
           break;
         }
@@ -168,6 +175,7 @@ export function readDialogue(
           },
           e,
         );
+        lastPrompt.text = e.text;
         action = null;
         interrupted = false;
         declined = false;

@@ -56,11 +56,5 @@ export function sentences(text: string): string[] {
     .filter((s) => s.length >= 8);
 }
 
-/** A title cut at a word, never in the middle of one. */
-export function clipWords(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
-}
+/** A title cut at a word, never in the middle of one (see text.ts). */
+export { clipWords } from '../text.ts';

@@ -73,6 +73,8 @@ export interface PickedOption extends Option {
   others: Option[];
   /** Why they were offered: the message's statements before its first option. */
   context: string;
+  /** What the options answer: the line that leads into them ("For the MVP, do you want to:"), or ''. */
+  question: string;
 }
 
 /**
@@ -93,7 +95,18 @@ export function findOption(label: string, messages: readonly string[]): PickedOp
         .join(' '),
       300,
     );
-    return { ...found, others: options.filter((o) => o !== found), context };
+    // The line right before the options, when it asks or leads in (not a heading).
+    const lead = plain(
+      before
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .at(-1) ?? '',
+    );
+    const question =
+      /[?:]$/.test(lead) && !/^#/.test(before.trim().split('\n').at(-1) ?? '')
+        ? clip(lead.replace(/:$/, ''), 160)
+        : '';
+    return { ...found, others: options.filter((o) => o !== found), context, question };
   }
   return null;
 }

@@ -187,9 +187,35 @@ describe('corrections: what contradicts what the assistant just said or did', ()
       prompt('Only delete dist, keep node_modules'),
     ]);
     expect(found[0]?.draft.facts).toEqual([
+      // A few words of correction keep what the user had asked for.
+      'in reply to: Clean the build',
       'rejected: Bash `rm -rf dist node_modules`',
       'instead: Only delete dist, keep node_modules',
     ]);
+  });
+
+  it('keeps with a terse correction the slash command the assistant’s refused answer was about', () => {
+    const found = extractUserWords([
+      prompt('/publish-session', { command: '/publish-session' }),
+      say(
+        "I won't execute that command myself, but you're welcome to run it if you'd like to share this session.",
+      ),
+      prompt("why won't you run it?"),
+      say("You're right to question that. Running it now."),
+    ]);
+    expect(found.map((x) => x.draft.type)).toEqual(['correction']);
+    expect(found[0]?.draft.facts.slice(0, 2)).toEqual([
+      'in reply to: /publish-session',
+      "rejected: I won't execute that command myself, but you're welcome to run it if you'd like to share this session.",
+    ]);
+    // A correction that says what it is about stands without it.
+    const whole = extractUserWords([
+      prompt('Clean the build'),
+      bash('rm -rf dist node_modules'),
+      interrupt(),
+      prompt('Only delete the dist folder, keep node_modules because reinstalling takes ten minutes'),
+    ]);
+    expect(whole[0]?.draft.facts.some((f) => f.startsWith('in reply to:'))).toBe(false);
   });
 
   it('does not read a new rule after stopping a search as a correction of the search', () => {
@@ -381,6 +407,8 @@ describe('choices, approvals and confirmations', () => {
       'Chose option A: Start with scenario execution - prove the agent can drive',
     ]);
     expect(found[0]?.draft.facts).toEqual([
+      // What the options answered: the line leading into them.
+      'question: For the MVP, do you want to',
       'chosen: option A: Start with scenario execution - prove the agent can drive',
       'rejected: option B: Start with bug detection - find a known bug',
     ]);

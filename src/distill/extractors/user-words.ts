@@ -20,28 +20,32 @@
  * Every memory of an utterance is named by the utterance (`said:<hash>`), so reading the same words
  * again — from the transcript after the hook's prompt, or from a compaction digest — is the same memory.
  */
-import type { Json, ObservationDraft } from '../../core/model.ts';
-import { hash32Hex } from '../../core/ids.ts';
+import type { ObservationDraft } from '../../core/model.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { keyPoints, statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
-import { READ_ONLY_TOOLS } from '../tool-kinds.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
-import {
-  CONFIRM_FOLLOWER,
-  contrasts,
-  core,
-  isConvention,
-  isStandingNorm,
-  moodOf,
-  negates,
-  opensWithRefusal,
-  type Mood,
-} from './mood.ts';
+import { contrasts, core, isConvention, isStandingNorm, negates, opensWithRefusal } from './mood.ts';
 import { findOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
-import { closestSentence, contentWords, refersTo, sharedScore } from './shared-words.ts';
-import { linksIn, proseSentences, userProse } from './user-prose.ts';
+import { contentWords, sharedScore } from './shared-words.ts';
+import { linksIn } from './user-prose.ts';
+import {
+  AGREE,
+  TRIVIAL_ANSWER,
+  unmark,
+  firstSentences,
+  replyStance,
+  describeAction,
+  normalised,
+  partsOf,
+  without,
+  contradicted,
+  draft,
+  quote,
+} from './utterance-parts.ts';
+
+export { replyStance, describeAction, saidSubject } from './utterance-parts.ts';
 
 export type Role = 'correction' | 'choice' | 'approval' | 'confirmed' | 'answered' | 'rule' | 'none';
 
@@ -53,184 +57,6 @@ export interface UserReading {
   /** The memories (one for the utterance, plus its links). */
   memories: Extracted[];
 }
-
-const AGREE =
-  /^(?:yes|yeah|yep|exactly|correct|right|indeed|agreed|absolutely|true|good (?:catch|call|point)|great (?:catch|call|point)|you'?re (?:absolutely |completely |totally |quite )?right|you'?re not wrong|that'?s (?:right|correct|true|a good point)|(?:ah|oh),? (?:you'?re right|i see|good catch)|fair (?:point|enough))\b/i;
-const DISAGREE =
-  /^(?:no\b|nope\b|not (?:quite|exactly|really|necessarily)\b|actually,? (?:no|that'?s not|it'?s not|it doesn'?t)\b|i don'?t think so|that'?s not (?:quite |exactly )?(?:right|correct|true|the case|how)|i disagree|unfortunately,? (?:no|not)|not true)/i;
-/** Answers that are no choice at all. */
-const TRIVIAL_ANSWER =
-  /^(?:yes|no|ok(?:ay)?|none|skip|n\/a|no rig|other|cancel|either|both|neither)\b[.!]?$/i;
-
-const unmark = (s: string) =>
-  s
-    .replace(/\*\*|__|`/g, '')
-    .replace(/^[^A-Za-z0-9(]+/u, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-const firstSentences = (text: string, n: number) =>
-  text
-    .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map(unmark)
-    .filter((s) => s.length > 1)
-    .slice(0, n);
-
-/**
- * How the assistant's answer takes what the user said: it agrees ("Exactly.", "You're right") or
- * disagrees ("No, it's only …") in its opening words; anything else says neither.
- */
-export function replyStance(reply: string, claim: string): 'agree' | 'disagree' | 'none' {
-  const opening = firstSentences(reply, 3);
-  const first = (opening[0] ?? '').replace(
-    /^(?:(?:oh|ah|ok(?:ay)?|hmm+|well|great|perfect|good|so)\b[,.!]*\s*)+/i,
-    '',
-  );
-  if (DISAGREE.test(first)) return 'disagree';
-  if (AGREE.test(first)) return 'agree';
-  // "You're right to question that", "Good catch — …" a little later in the opening.
-  if (
-    opening.slice(1).some((s) => /^(?:you'?re (?:absolutely |completely )?right|good catch)\b/i.test(s)) &&
-    claim !== ''
-  )
-    return 'agree';
-  return 'none';
-}
-
-/** A tool call, briefly: "Edit app/routes/api.stream.ts: // biome-ignore …", "Bash `rm -rf dist`". */
-export function describeAction(action: { tool: string; input: Json } | null): string {
-  if (!action) return '';
-  const input = (action.input ?? {}) as Record<string, unknown>;
-  const str = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
-  if (str('command')) return `${action.tool} \`${clip(str('command'), 120)}\``;
-  const file = str('file_path') || str('notebook_path') || str('path');
-  // What the call would have written: the lines an edit adds, or a new file's first line.
-  const before = new Set(
-    str('old_string')
-      .split('\n')
-      .map((l) => l.trim()),
-  );
-  const added =
-    (str('new_string') || str('content')).split('\n').find((l) => l.trim() !== '' && !before.has(l.trim())) ??
-    '';
-  if (file) return `${action.tool} ${file}${added ? `: ${clip(added.trim(), 100)}` : ''}`;
-  const other = JSON.stringify(action.input ?? '');
-  return `${action.tool}${other && other !== '""' && other !== '{}' ? ` ${clip(other, 100)}` : ''}`;
-}
-
-/** The text of a tool call that words may refer to (its command, file, and what it would write). */
-function actionText(action: { tool: string; input: Json } | null): string {
-  if (!action) return '';
-  const input = (action.input ?? {}) as Record<string, unknown>;
-  return ['command', 'file_path', 'path', 'old_string', 'new_string', 'content', 'pattern', 'description']
-    .map((k) => (typeof input[k] === 'string' ? (input[k] as string).slice(0, 2000) : ''))
-    .join('\n');
-}
-
-const normalised = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-
-/** A short stable name for an utterance's words. */
-const hash = hash32Hex;
-
-/** The subject every reading of the same words shares. */
-export const saidSubject = (text: string) => `said:${hash(normalised(text).slice(0, 600))}`;
-
-interface Parts {
-  words: string;
-  sentences: string[];
-  moods: Mood[];
-}
-
-function partsOf(u: Utterance): Parts | null {
-  const prose = u.channel === 'answer' ? { text: u.text, report: false } : userProse(u.text);
-  if (prose.report || prose.text.trim() === '') return null;
-  const sentences = proseSentences(prose.text);
-  const moods = sentences.map(moodOf);
-  // "… need to be the same agent? but tell me if I'm wrong": the claim before it asks for confirmation.
-  sentences.forEach((s, i) => {
-    if (i > 0 && CONFIRM_FOLLOWER.test(s.trim())) {
-      moods[i - 1] = 'confirm';
-      moods[i] = 'statement';
-    }
-  });
-  return { words: prose.text, sentences, moods };
-}
-
-const without = (s: string) =>
-  s.replace(/\s*(?:,\s*)?(?:right|correct|no|yes|yeah|true|am i right|or not)\s*\?+[!?]*\s*$/i, '').trim();
-
-/** What the user's words contradict, when they do (see the module comment); '' otherwise. */
-function contradicted(u: Utterance, p: Parts): string {
-  if (u.channel === 'rejection') return describeAction(u.action) || 'the assistant’s tool call';
-  // Words about the call the user stopped (not a question or a new request): a correction of it. About
-  // the very call the user declined, one word in common is enough.
-  const acted = actionText(u.action);
-  const about = p.sentences.some((s, i) => {
-    const mood = p.moods[i];
-    if (mood === 'question' || mood === 'request' || mood === 'confirm' || mood === 'hypothesis')
-      return false;
-    return u.declined ? sharedScore(s, acted) >= 1 : refersTo(s, acted);
-  });
-  // Stopping a search or a read redirects the work; what the user says next corrects nothing of it
-  // (the reason typed when declining it is a correction of its own: the rejection channel).
-  const reading = READ_ONLY_TOOLS.has(u.action?.tool ?? '');
-  if (u.interrupted && u.action && about && !reading) return describeAction(u.action);
-  if (u.prior === '') return '';
-  const rejectedSentence = () => closestSentence(u.prior, p.words) || firstSentences(u.prior, 1)[0] || '';
-  // A quote of the assistant's own line, then an objection to it.
-  const priorText = normalised(u.prior);
-  const quoted = p.sentences.filter((s) => normalised(s).length >= 20 && priorText.includes(normalised(s)));
-  const rest = p.sentences.filter((s) => !quoted.includes(s));
-  if (quoted.length > 0 && rest.some((s) => negates(s) || moodOf(s) === 'norm' || moodOf(s) === 'challenge'))
-    return quoted.map(unmark).join(' ');
-  // A bare "no" to a question the assistant asked declines it; it corrects nothing (and says nothing).
-  if (opensWithRefusal(p.sentences)) {
-    const more = p.sentences.some(
-      (s, i) => core(s) !== '' && p.moods[i] !== 'refusal' && p.moods[i] !== 'approval',
-    );
-    return more ? rejectedSentence() : '';
-  }
-  for (let i = 0; i < p.sentences.length; i++) {
-    const s = p.sentences[i] ?? '';
-    const mood = p.moods[i];
-    // A doubt put as a question right after the assistant's words is about them (one word in common);
-    // it counts only once the assistant grants it (see readUtterance).
-    if (mood === 'challenge' && (/^why\b/i.test(core(s)) || sharedScore(s, u.prior) >= 1))
-      return rejectedSentence();
-    // "let's use X instead of Y" chooses; it is read as the user's choice, not as a correction.
-    if (
-      mood !== 'question' &&
-      mood !== 'request' &&
-      mood !== 'choice' &&
-      contrasts(s) &&
-      refersTo(s, u.prior)
-    )
-      return rejectedSentence();
-  }
-  return '';
-}
-
-function draft(
-  u: Utterance,
-  type: ObservationDraft['type'],
-  title: string,
-  narrative: string,
-  facts: string[],
-  confidence: number,
-): Extracted {
-  return extracted(type, title, narrative, u, confidence, {
-    title: clipWords(title, 120),
-    facts: facts.map((f) => clip(f, 300)),
-    concepts: [type === 'decision' ? 'decision' : type, 'user'],
-    subject: saidSubject(u.text),
-  });
-}
-
-const quote = (s: string, max = 600) => `“${clip(s, max)}”`;
 
 /** Read one utterance (see the module comment). */
 export function readUtterance(u: Utterance): UserReading {
@@ -330,12 +156,15 @@ export function readUtterance(u: Utterance): UserReading {
         core(s) !== '' &&
         !(normalised(s).length >= 20 && priorText.includes(normalised(s))),
     );
+    // A few words ("why won't you run it?") say what they are about only with what the user asked before.
+    const about = u.before && p.words.split(/\s+/).length <= 8 ? clip(u.before, 120) : '';
     const memory = draft(
       u,
       'correction',
       `Correction: ${rule ? clipWords(rule, 100) : lead}`,
-      `The user corrected the assistant: ${quote(p.words)} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
+      `The user corrected the assistant: ${quote(p.words)}${about ? ` (after asking ${quote(about)})` : ''} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
       [
+        ...(about ? [`in reply to: ${about}`] : []),
         `rejected: ${rejected}`,
         `${onlyAsked ? 'asked' : 'instead'}: ${p.words}`,
         ...(stance === 'agree' ? [`confirmed: ${firstSentences(u.reply, 1)[0] ?? ''}`] : []),
@@ -357,8 +186,9 @@ export function readUtterance(u: Utterance): UserReading {
         u,
         'decision',
         `Chose option ${option.label}: ${option.title}`,
-        `${option.context ? `${option.context} ` : ''}The assistant offered options; the user chose ${option.label}: ${option.title}${detail}${said}.`,
+        `${option.context ? `${option.context} ` : ''}The assistant offered options${option.question ? ` (${quote(option.question, 160)})` : ''}; the user chose ${option.label}: ${option.title}${detail}${said}.`,
         [
+          ...(option.question ? [`question: ${option.question}`] : []),
           `chosen: option ${option.label}: ${option.title}`,
           ...option.details.map((d) => `option detail: ${d}`),
           ...(option.context ? [`why: ${option.context}`] : []),

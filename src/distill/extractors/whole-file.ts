@@ -33,3 +33,15 @@ export function filePath(e: ToolCall): string {
   const input = e.input as Record<string, unknown> | null;
   return typeof input?.['file_path'] === 'string' ? input['file_path'] : '';
 }
+
+/** The folder a path is in, compared loosely (separators, a trailing slash, case). */
+const folderOf = (path: string) =>
+  path
+    .replace(/\\/g, '/')
+    .replace(/\/[^/]*$/, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
+
+/** Whether a file sits directly in `folder` (not in a sub-folder of it). */
+export const inFolder = (path: string, folder: string) =>
+  folderOf(path) === folderOf(`${folder.replace(/[\\/]+$/, '')}/x`);

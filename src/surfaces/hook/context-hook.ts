@@ -10,18 +10,19 @@ import { describeError } from '../../core/errors.ts';
 import type { Project } from '../../core/model.ts';
 import type { Logger } from '../../core/ports.ts';
 import { staleLookupOver } from '../../graph/anchor-freshness.ts';
-import { renderPromptContext, type RenderedContext } from '../../recall/render-context.ts';
+import type { RenderedContext } from '../../recall/render-context.ts';
 import { loadedByHost, type LoadedFile } from '../../recall/host-loaded.ts';
+import { answerPromptQuery } from '../../recall/prompt-query.ts';
 import { gatherSessionInputs, renderSessionFrom } from '../../recall/session-context.ts';
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
 import { teamView } from '../../recall/team-notes.ts';
 import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
-import { loadedAutoMemory } from '../../capture/hosts/claude-code/auto-memory.ts';
-import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
+import type { InboxRecord } from '../../store/inbox.ts';
 import { openReadStore, type ReadStore } from '../../store/read-store.ts';
-import { appendTold, readTold } from '../../store/told-ledger.ts';
+import { readTold } from '../../store/told-ledger.ts';
 import type { Runtime } from '../runtime.ts';
-import type { ContextOutcome } from './run-hook.ts';
+import { finishContextEvent, type ContextOutcome } from './context-outcome.ts';
+import { hostLoadedFiles, promptQueryOf } from './context-query.ts';
 
 function nativeBindingPath(): string | undefined {
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
@@ -55,20 +56,18 @@ function render(
   runtime: Runtime,
   project: Project,
   record: InboxRecord,
-  rulesFiles: readonly string[],
-  autoMemory: boolean,
+  files: LoadedFile[],
 ): RenderedContext | null {
   const { config } = runtime;
   const { event, sessionId, at } = record;
+  if (event.kind === 'prompt')
+    // The same question the worker answers over its socket (context-query.ts, recall/prompt-query.ts).
+    return answerPromptQuery(
+      store,
+      promptQueryOf({ ...record, event }, project, runtime, files),
+      runtime.paths.toldDir,
+    );
   const told = readTold(runtime.paths.toldDir, sessionId);
-  // What the host put before the agent itself: its rules files, and Claude Code's auto memory (the
-  // first 200 lines of MEMORY.md) unless turned off.
-  const files: LoadedFile[] = [
-    ...rulesFiles,
-    ...(autoMemory && project.root
-      ? loadedAutoMemory(project.root, runtime.env).map((path) => ({ path, firstLines: 200 }))
-      : []),
-  ];
   const loaded = project.root && files.length > 0 ? loadedByHost(project.root, files) : undefined;
   if (event.kind === 'session_start') {
     const settings = {
@@ -114,19 +113,6 @@ function render(
       },
     );
   }
-  if (event.kind === 'prompt') {
-    return renderPromptContext(store, {
-      projectId: project.id,
-      sessionId,
-      prompt: event.prompt,
-      now: at,
-      budgetTokens: config['context.promptTokens'],
-      maxItems: config['context.promptMaxItems'],
-      minScore: config['context.promptMinScore'],
-      told,
-      ...(loaded ? { loadedByHost: loaded } : {}),
-    });
-  }
   return null;
 }
 
@@ -154,9 +140,10 @@ export function handleContextEvent(
   let ctx: RenderedContext | null = null;
   if (existsSync(runtime.paths.db)) {
     try {
+      const files = hostLoadedFiles(project, runtime, deps.rulesFiles ?? [], deps.autoMemory === true);
       const binding = nativeBindingPath();
       const store = openReadStore(runtime.paths.db, { busyTimeoutMs: 3000, nativeBinding: binding });
-      ctx = render(store, runtime, project, record, deps.rulesFiles ?? [], deps.autoMemory === true);
+      ctx = render(store, runtime, project, record, files);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.
       logger.error('could not build the context to inject', {
@@ -165,27 +152,5 @@ export function handleContextEvent(
       });
     }
   }
-  const injected = ctx !== null && ctx.text !== '' ? ctx : null;
-  if (injected) {
-    try {
-      appendTold(runtime.paths.toldDir, record.sessionId, injected.observationIds);
-    } catch (error) {
-      // Only the next prompt's repeat-avoidance depends on it; the event matters more.
-      logger.warn('could not note what was injected', { error: describeError(error) });
-    }
-  }
-  writeInbox(runtime.paths.inboxDir, {
-    ...record,
-    injected: {
-      text: ctx?.text ?? '',
-      tokens: ctx?.tokens ?? 0,
-      observationIds: injected?.observationIds ?? [],
-      items: ctx?.items ?? [],
-      // Lines the injection gate kept out: the context log and `engram status` say what and why.
-      ...(ctx && ctx.dropped.length > 0 ? { dropped: ctx.dropped } : {}),
-      // Since the process started (process.uptime: `performance` would load perf_hooks, ~1.5 ms).
-      latencyMs: Math.round(process.uptime() * 1000),
-    },
-  });
-  return { stdout: injected ? deps.renderContext(record.hook, injected.text) : '' };
+  return finishContextEvent(record, ctx, deps);
 }

@@ -1,6 +1,7 @@
 /**
  * The hook process entry (bundled to dist/hook.cjs): stdin → runHook → stdout, exit 0 always.
- * The database half lives in dist/hook-context.cjs and is loaded only for the events that need it.
+ * The database half lives in dist/hook-context.cjs and is loaded only for the events that need it —
+ * for a prompt, only when the running worker did not answer over its socket.
  */
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { engramHomeFrom, loadRuntime, processEnv } from '../runtime.ts';
 import { runningWorkerPid, spawnWorker } from '../worker-launcher.ts';
 import type { handleContextEvent } from './context-hook.ts';
 import { requireWithCodeCache } from './code-cache.ts';
+import { askWorker } from './recall-client.ts';
 import { runHook } from './run-hook.ts';
 
 function readStdin(): Buffer {
@@ -53,7 +55,7 @@ function chosenHost(argv: readonly string[]): HostAdapter | string {
   return isHostName(name) ? hostAdapter(name) : `unknown host ${JSON.stringify(name)} after --host`;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   // engram's files are private whatever the umask: 0600 files, 0700 directories.
   process.umask(0o077);
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
@@ -68,7 +70,7 @@ function main(): void {
       process.exitCode = 0;
       return;
     }
-    const outcome = runHook(readStdin(), {
+    const outcome = await runHook(readStdin(), {
       host,
       runtime,
       logger,
@@ -82,6 +84,7 @@ function main(): void {
         afterWork = bundle.saveCache;
         return bundle.exports.handleContextEvent;
       },
+      askWorker: (query) => askWorker(runtime.paths.workerSocket, query),
       ensureWorker: () => {
         if (runningWorkerPid(runtime.paths) === null)
           spawnWorker(runtime.paths, join(here, 'cli.mjs'), runtime.env);
@@ -101,4 +104,4 @@ function main(): void {
   process.exitCode = 0;
 }
 
-main();
+void main();

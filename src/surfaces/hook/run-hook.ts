@@ -1,24 +1,26 @@
 /**
  * One hook call: payload in, context out. Capture is scrub → size-cap → one durable write (a file in
- * the inbox, renamed into place); SessionStart and UserPromptSubmit go through the database instead,
- * since they read memory to inject anyway. Never throws: every problem is logged and the hook still
+ * the inbox, renamed into place); SessionStart and UserPromptSubmit also read memory to inject: a
+ * prompt's recall from the running worker over its socket when it answers, else (and SessionStart
+ * always) from the database in this process. Never throws: every problem is logged and the hook still
  * succeeds, because a memory system must never get in the agent's way.
  *
  * This module is on the capture hot path: it must not import the store, recall or SQLite.
  */
 import { DEFAULT_HOST } from '../../capture/hosts/index.ts';
 import type { HostAdapter } from '../../capture/hosts/host-port.ts';
-import { isProjectCaptured, resolveProjectIdentity } from '../../capture/project-identity.ts';
+import { isProjectCaptured, resolveProjectIdentity, withProjectId } from '../../capture/project-identity.ts';
 import type { Runtime } from '../runtime.ts';
 import { describeError } from '../../core/errors.ts';
 import { DISTILLER_ENV_MARKER } from '../../core/llm.ts';
 import { scrubbingTogether } from '../../core/scrub.ts';
 import type { Logger } from '../../core/ports.ts';
+import type { RenderedContext } from '../../recall/context-lines.ts';
+import type { PromptQuery } from '../../recall/prompt-query.ts';
 import { writeInbox, type InboxRecord } from '../../store/inbox.ts';
-
-export interface ContextOutcome {
-  stdout: string;
-}
+import { finishContextEvent, type ContextOutcome } from './context-outcome.ts';
+import { hostLoadedFiles, promptQueryOf } from './context-query.ts';
+import type { WorkerAnswer } from './recall-client.ts';
 
 /**
  * Renders what a SessionStart / UserPromptSubmit event injects (reading the database) and leaves the
@@ -46,6 +48,11 @@ export interface HookDeps {
   cwd: string;
   /** Loads the database-backed handler (a separate bundle, so capture hooks never load SQLite). */
   contextHandler: () => ContextHandler;
+  /**
+   * Asks the running worker for a prompt's recall (recall-client.ts); absent, or any answer but a
+   * checked one, and the handler above reads the database itself.
+   */
+  askWorker?: (query: PromptQuery) => Promise<WorkerAnswer>;
   /** Called after a successful capture, to make sure a worker will distil it. */
   ensureWorker?: () => void;
 }
@@ -69,7 +76,30 @@ function toInbox(deps: HookDeps, record: InboxRecord): HookOutcome['status'] {
   }
 }
 
-export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
+/**
+ * A prompt's recall as the running worker renders it, or null (no worker, `worker.recallSocket` off,
+ * or no usable answer: the caller then reads the database itself). Never throws.
+ */
+async function answeredByWorker(
+  deps: HookDeps,
+  record: InboxRecord & { event: { kind: 'prompt' } },
+): Promise<RenderedContext | null> {
+  const { runtime, logger } = deps;
+  if (!deps.askWorker || !runtime.config['worker.recallSocket']) return null;
+  try {
+    const project = withProjectId(record.project);
+    const { loadsRulesFiles, loadsAutoMemory } = deps.host.capabilities;
+    const files = hostLoadedFiles(project, runtime, loadsRulesFiles, loadsAutoMemory);
+    const answer = await deps.askWorker(promptQueryOf(record, project, runtime, files));
+    if (answer.ok) return answer.context;
+    logger.debug('the worker did not answer the prompt; reading the database', { reason: answer.reason });
+  } catch (error) {
+    logger.warn('could not ask the worker; reading the database', { error: describeError(error) });
+  }
+  return null;
+}
+
+export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcome> {
   const { runtime, logger } = deps;
   if (runtime.env[DISTILLER_ENV_MARKER] === '1') {
     // A session engram itself started (the LLM distiller): never a memory.
@@ -126,19 +156,26 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
+  /** Who rendered the injected context: the running worker, or this process from the database. */
+  let context: 'worker' | 'database' | undefined;
   // A context event the host lets a hook inject at (Cursor's prompt hook cannot): else captured only.
   if (
     (n.event.kind === 'session_start' || n.event.kind === 'prompt') &&
     deps.host.capabilities.injectsContextAt.includes(n.hook)
   ) {
     try {
-      const r = deps.contextHandler()(record, {
-        runtime,
-        logger,
-        renderContext: deps.host.renderContext,
-        rulesFiles: deps.host.capabilities.loadsRulesFiles,
-        autoMemory: deps.host.capabilities.loadsAutoMemory,
-      });
+      const { event } = n;
+      const answered = event.kind === 'prompt' ? await answeredByWorker(deps, { ...record, event }) : null;
+      context = answered ? 'worker' : 'database';
+      const r = answered
+        ? finishContextEvent(record, answered, { runtime, logger, renderContext: deps.host.renderContext })
+        : deps.contextHandler()(record, {
+            runtime,
+            logger,
+            renderContext: deps.host.renderContext,
+            rulesFiles: deps.host.capabilities.loadsRulesFiles,
+            autoMemory: deps.host.capabilities.loadsAutoMemory,
+          });
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {
       logger.error('the context hook failed; capturing the event only', {
@@ -155,8 +192,15 @@ export function runHook(input: Buffer, deps: HookDeps): HookOutcome {
     session: n.sessionId,
     project: project.name,
     status: outcome.status,
+    ...(context ? { context } : {}),
   });
-  if (outcome.status !== 'failed' && config['worker.autostart'] && deps.ensureWorker) {
+  // A worker that just answered is running: nothing to check.
+  if (
+    outcome.status !== 'failed' &&
+    context !== 'worker' &&
+    config['worker.autostart'] &&
+    deps.ensureWorker
+  ) {
     try {
       deps.ensureWorker();
     } catch (error) {

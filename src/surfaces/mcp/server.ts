@@ -101,7 +101,8 @@ export function createMcpServer(deps: McpDeps): McpServer {
       guarded(() => {
         const health = statusDeps();
         const report = kit.withStore((store) => status({ ...health, store }));
-        return ok(statusText(report, health.paths, health.now));
+        // What the injection gate kept from the agent is not quoted back to it here.
+        return ok(statusText(report, health.paths, health.now, { forAgent: true }));
       }),
     );
   if (metricsDeps)

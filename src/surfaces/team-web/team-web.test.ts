@@ -264,6 +264,26 @@ describe('the team web view', () => {
     expect(alice.body).toContain('No audit entries you may read');
   });
 
+  it("shows a member's review decision in the project's audit log; a non-member cannot record one there", async () => {
+    const review = {
+      memory: 'obs_alpha2',
+      verdict: 'approve' as const,
+      version: 1,
+      screen: 3,
+      at: 1_700_000_000_000,
+      via: 'viewer' as const,
+      actor: null,
+    };
+    const carl = createTeamApi({ server: server.url, token: tokens['carl'] as string });
+    expect(await carl.reviews(idA, [review])).toBe(1);
+    const bob = createTeamApi({ server: server.url, token: tokens['bob'] as string });
+    await expect(bob.reviews(idA, [review])).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const audit = await web(`/audit?project=${idA}`, { cookie: await signIn('pam') });
+    expect(audit.body).toMatch(
+      /<td>carl \(carl-pc\)<\/td>\s*<td>memory\.approve<\/td>\s*<td>obs_alpha2<\/td>\s*<td><code>\{&quot;version&quot;:1,&quot;screen&quot;:3,/,
+    );
+  });
+
   it('signs in with a team token into a read-only session; a session is no API token, nor the reverse', async () => {
     const r = await web('/login', { form: { token: tokens['pam'] as string } });
     expect(r.status).toBe(303);

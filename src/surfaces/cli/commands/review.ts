@@ -63,6 +63,7 @@ function decide(
       [verb === 'approve' ? 'approved' : 'rejected']: of('done'),
       notHeld: of('not held'),
       missing: of('missing'),
+      teamAudit: r.shared,
     });
   else
     for (const r of results)
@@ -73,6 +74,10 @@ function decide(
             ? `${verb === 'approve' ? 'approved' : 'rejected'} ${r.id}\n`
             : `${r.id} is not quarantined\n`,
       );
+  if (!json && r.shared.length > 0)
+    ctx.io.out(
+      `shared with a team: ${r.shared.join(', ')} (the decision goes to the team's audit log at the next sync)\n`,
+    );
   return of('missing').length > 0 ? 1 : 0;
 }
 
@@ -82,7 +87,7 @@ export const reviewSpec: CommandSpec = {
   summary: 'quarantined memories (instruction-like text not from you): list, approve or reject them',
   usage: '[approve|reject <id…>]',
   details:
-    'A memory whose text addresses the agent or your tools (run, fetch, send, install, disable, ignore instructions, change permissions, hidden or encoded text) and comes from below your own words (the repository, tool output, a web page, a dependency, a teammate) is held: never injected, never standing, never pushed to the team. Approving lets it through; rejecting invalidates it (engram restore brings it back). Both are in the change log.',
+    'A memory whose text addresses the agent or your tools (run, fetch, send, install, disable, ignore instructions, change permissions, hidden or encoded text) and comes from below your own words (the repository, tool output, a web page, a dependency, a teammate) is held: never injected, never standing, never pushed to the team. Approving lets it through; rejecting invalidates it (engram restore brings it back). Both are in the change log and, for a project shared with a team, in the team’s audit log (under your name on the server). A teammate’s approval does not release a memory on your machine: what you pull from the team is screened here and waits for your own review.',
   flags: {
     reason: {
       type: 'string',

@@ -13,6 +13,7 @@ import { catchUpGraph } from '../../../worker/graph-pass.ts';
 import { importInboxInto } from '../../../worker/import-inbox.ts';
 import type { StandingLocator } from '../../../worker/standing-pass.ts';
 import { standingFilesOf } from '../../../capture/hosts/standing-files.ts';
+import { startRecallService, type RecallService } from '../../../worker/recall-service.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import {
@@ -112,6 +113,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
   process.on('SIGINT', stop);
   const store = ctx.openStore();
   const stamp = ownStamp();
+  let recall: Promise<RecallService | null> = Promise.resolve(null);
   try {
     const lock = store.workerLock.acquire(stamp, ctx.now());
     if (!lock.ok) {
@@ -119,6 +121,15 @@ async function runForeground(ctx: CliContext): Promise<number> {
       return 0;
     }
     writeWorkerPidFile(paths, stamp);
+    // Prompt-time recall answered from a thread beside the loop, over $ENGRAM_HOME/worker.sock.
+    if (config['worker.recallSocket'])
+      recall = startRecallService({
+        script: join(ctx.distDir, 'recall-thread.mjs'),
+        socketPath: paths.workerSocket,
+        dbPath: paths.db,
+        toldDir: paths.toldDir,
+        logger,
+      });
     await runWorker({
       store,
       distiller: createHeuristicDistiller(),
@@ -140,6 +151,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     });
     return 0;
   } finally {
+    await (await recall)?.stop();
     removeWorkerPidFile(paths, stamp.pid);
     store.close();
   }

@@ -12,6 +12,7 @@ import { fileNodeId } from '../../../graph/node-ids.ts';
 import { readGitState } from '../../../worker/git-state.ts';
 import { formatAge } from '../../../recall/render-context.ts';
 import { planPush, shareProject } from '../../../worker/team-sync.ts';
+import { planReviews } from '../../../worker/team-reviews.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } from './team-credentials.ts';
@@ -278,8 +279,10 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
 async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const creds = requireTeamCredentials(ctx.runtime.paths.teamCredentials);
   if (flags.dryRun) {
-    const { plan, states } = await withStoreAsync(ctx, async (store) => ({
+    const { plan, reviews, states } = await withStoreAsync(ctx, async (store) => ({
       plan: planPush(store, creds.user),
+      // Review decisions for the projects' audit chains (no text: ids, versions, times).
+      reviews: planReviews(store),
       // The project state a sync would also send (branch, commit, changed file names).
       states: await Promise.all(
         store.team
@@ -288,10 +291,14 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
       ),
     }));
     const leaving = plan.filter((p) => p.held === null);
-    if (flags.json) printJson(ctx, { dryRun: true, server: creds.server, records: plan, states });
+    if (flags.json) printJson(ctx, { dryRun: true, server: creds.server, records: plan, reviews, states });
     else {
       ctx.io.out(`would send ${leaving.length} records to ${creds.server}:\n`);
       for (const p of leaving) ctx.io.out(`  ${p.kind} ${p.id}${p.deleted ? ' (erase)' : ''} ${p.title}\n`);
+      for (const { project, review } of reviews)
+        ctx.io.out(
+          `  review decision for ${project}'s audit log: ${review.verdict} ${review.memory} (screen v${review.screen})\n`,
+        );
       for (const { project, state } of states) {
         if (state)
           ctx.io.out(
@@ -318,6 +325,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
     ctx.io.out(
       `${report.projects} shared projects: pushed ${pushed}, pulled ${report.pulled} (${applied} changed here)` +
         `${report.conflicts ? `, ${report.conflicts} conflicts kept and flagged` : ''}` +
+        `${report.reviews ? `, ${report.reviews} review decisions recorded in the team's audit log` : ''}` +
         `${report.epochReset ? '; the server was reset, everything shared was offered again' : ''}\n`,
     );
     for (const b of report.blocked) ctx.io.out(`  held back ${b.id}: ${b.reason}\n`);

@@ -38,7 +38,8 @@ export function reviewPage(
       Memories whose text tells the agent or its tools what to do, from somewhere other than your own words
       (the repository, tool output, a web page, a dependency, a teammate). They are quarantined: never
       injected, never standing, never pushed to the team, until you approve them. Approving or rejecting is
-      recorded in the change log.
+      recorded in the change log and, for a project shared with a team, in the team's audit log under your
+      name. A teammate's approval does not release a memory here: what comes from the team waits for yours.
     </p>
     ${
       list.held.length === 0

@@ -1,7 +1,7 @@
 /**
  * Sessions: the list (newest activity first), and one session — its summary, and in time order what
  * Claude was told at each SessionStart and with each prompt (the exact text; each memory with its
- * score and token cost), the memories each turn left, and a "test recall" box showing what a prompt
+ * score and token cost; the lines the injection gate kept out, and why), the memories each turn left, and a "test recall" box showing what a prompt
  * would bring now.
  */
 import { html } from 'hono/html';
@@ -50,16 +50,42 @@ export function sessionsPage(
 
 const pct = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
 
+/** Lines the injection gate kept out of this call's text, and why (the context log's `dropped`). */
+function keptOut(view: InjectionView): Html | string {
+  const dropped = view.dropped ?? [];
+  if (dropped.length === 0) return '';
+  return html`<h4>Kept out by the injection gate</h4>
+    <p class="meta">Text that reads as an instruction, from below your trust: not shown to the agent.</p>
+    ${table(
+      'Lines kept out, in order',
+      ['Line', 'Why'],
+      dropped.map(
+        (d) =>
+          html`<tr>
+            <td>
+              ${d.id ? html`<a href="${memoryHref(d.id)}">${d.id}</a>: ` : 'a summary or team line: '}“${d.excerpt}”
+            </td>
+            <td>${d.category} (${d.rule})</td>
+          </tr>`,
+      ),
+    )}`;
+}
+
 function injection(view: InjectionView, label: string): Html {
+  const out = view.dropped?.length ?? 0;
+  const keptNote = out > 0 ? ` · ${out} ${out === 1 ? 'line' : 'lines'} kept out` : '';
   if (view.text === '') {
     return html`<p class="meta">
-      ${label}: nothing injected${view.latencyMs !== null ? html` (hook ${view.latencyMs} ms)` : ''}.
-    </p>`;
+        ${label}: nothing
+        injected${view.latencyMs !== null ? html` (hook ${view.latencyMs} ms)` : ''}${keptNote}.
+      </p>
+      ${keptOut(view)}`;
   }
   return html`<details class="injection">
     <summary>
       ${label}: ${view.items.length} ${view.items.length === 1 ? 'memory' : 'memories'},
-      ~${number(view.tokens)} tokens${view.latencyMs !== null ? html` · hook ${view.latencyMs} ms` : ''}
+      ~${number(view.tokens)}
+      tokens${view.latencyMs !== null ? html` · hook ${view.latencyMs} ms` : ''}${keptNote}
     </summary>
     ${table(
       'Memories injected, in order',
@@ -76,6 +102,7 @@ function injection(view: InjectionView, label: string): Html {
           </tr>`,
       ),
     )}
+    ${keptOut(view)}
     <h4>Exact text</h4>
     <pre class="context">${view.text}</pre>
   </details>`;
