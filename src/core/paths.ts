@@ -26,6 +26,8 @@ export interface EngramPaths {
   vaultDir: string;
   /** The team server and token of `engram team login` (mode 0600). */
   teamCredentials: string;
+  /** This machine's device key for end-to-end encrypted team projects (X25519, PKCS#8 PEM, 0600; never leaves it). */
+  deviceKey: string;
   /** The viewer's per-install secret (0600). */
   viewerSecret: string;
   /** The running viewer's pid and port, so a second `engram ui` reuses it. */
@@ -53,6 +55,7 @@ export function pathsFor(home: string): EngramPaths {
     projectLinks: join(home, 'project-links.json'),
     vaultDir: join(home, 'vault'),
     teamCredentials: join(home, 'team.json'),
+    deviceKey: join(home, 'device-key.pem'),
     viewerSecret: join(home, 'viewer.secret'),
     viewerState: join(home, 'viewer.json'),
     backupDir: join(home, 'backups'),

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import {
   meResponseSchema,
   moveResponseSchema,
+  projectKeysResponseSchema,
   pullResponseSchema,
   pushResponseSchema,
   reviewsResponseSchema,
@@ -18,6 +19,7 @@ import {
   type MeResponse,
   type MoveResponse,
   type MemberState,
+  type ProjectKeysResponse,
   type ProjectState,
   type PullResponse,
   type PushRecord,
@@ -27,6 +29,7 @@ import {
   type Scope,
   type TokenInfo,
   type UserInfo,
+  type WrappedKey,
 } from './protocol.ts';
 
 export interface TeamApiOptions {
@@ -139,6 +142,19 @@ export function createTeamApi(options: TeamApiOptions) {
           states: MemberState[];
         }
       ).states,
+    /** Enrol this machine's device public key in a project; its device id. */
+    enrolDevice: async (projectId: string, publicKey: string) =>
+      ((await call('PUT', `${project(projectId)}/devices`, { publicKey })) as { id: string }).id,
+    /** The project's enrolled devices and versions wrapped for each; the wraps addressed to `device`. */
+    projectKeys: (projectId: string, device?: string) =>
+      call(
+        'GET',
+        `${project(projectId)}/keys${device ? `?device=${encodeURIComponent(device)}` : ''}`,
+        undefined,
+        projectKeysResponseSchema,
+      ) as Promise<ProjectKeysResponse>,
+    putWraps: (projectId: string, wraps: WrappedKey[]) =>
+      call('POST', `${project(projectId)}/keys`, { wraps }) as Promise<{ stored: number }>,
     addUser: (spec: { name: string; admin?: boolean; device?: string; password?: string }) =>
       call('POST', '/v1/admin/users', spec) as Promise<{
         user: { id: string; name: string; admin: boolean };

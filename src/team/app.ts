@@ -21,6 +21,7 @@ import {
   type MeResponse,
 } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
+import { registerKeyRoutes } from './key-routes.ts';
 import { parseProjectSpec } from './project-key.ts';
 import { appendReviews } from './review-audit.ts';
 import { copyMoveChunk, moveProject } from './project-move-store.ts';
@@ -217,6 +218,7 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
   });
 
   registerAdminRoutes(app, deps, audit);
+  registerKeyRoutes(app, deps, audit);
   mount?.(app, deps);
   return app;
 }

@@ -302,3 +302,49 @@ export interface AuditVerifyReport {
 export interface ErrorBody {
   error: { code: string; message: string; requestId: string };
 }
+
+/** A device's id: `dk_` and 32 hex digits of SHA-256 of its X25519 public key (key-wrap.ts). */
+const deviceId = z.string().regex(/^dk_[0-9a-f]{32}$/);
+const b64url = (bytes: number) =>
+  z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
+
+/** A machine enrols its device public key in a project it may read, so members can wrap the key for it. */
+export const enrolDeviceSchema = z.object({ publicKey: b64url(32) }).strict();
+
+/**
+ * One version of a project key wrapped for one device (key-wrap.ts): X25519 + HKDF-SHA-256 +
+ * AES-256-GCM; `eph` the sender's ephemeral public key, `iv` the nonce, `ct` the key and the tag.
+ * The server stores it and hands it only to the recipient's user; it cannot open it.
+ */
+export const wrappedKeySchema = z
+  .object({
+    project: z.string().regex(/^prj_[0-9a-f]{16}$/),
+    version: z.number().int().positive().max(1_000_000),
+    to: deviceId,
+    from: deviceId,
+    eph: b64url(32),
+    iv: b64url(12),
+    ct: b64url(48),
+  })
+  .strict();
+export type WrappedKey = z.infer<typeof wrappedKeySchema>;
+
+export const putWrapsSchema = z.object({ wraps: z.array(wrappedKeySchema).min(1).max(500) }).strict();
+
+/** A device enrolled in a project: whose, its name, its public key, and the key versions wrapped for it. */
+export const projectDeviceSchema = z.object({
+  id: deviceId,
+  user: z.string(),
+  device: z.string(),
+  publicKey: b64url(32),
+  versions: z.array(z.number().int().positive()),
+  enrolledAt: z.number().int(),
+});
+export type ProjectDevice = z.infer<typeof projectDeviceSchema>;
+
+export const projectKeysResponseSchema = z.object({
+  devices: z.array(projectDeviceSchema),
+  /** The wraps addressed to the device asked about (only when it is the caller's own). */
+  wraps: z.array(wrappedKeySchema),
+});
+export type ProjectKeysResponse = z.infer<typeof projectKeysResponseSchema>;

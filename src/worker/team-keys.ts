@@ -3,7 +3,8 @@
  * version held, the highest sealing new records), kept in the store's team_meta beside the rest of the
  * team bookkeeping. Creating or rotating a key queues everything of the project again, so the server's
  * copy of each record is sealed under the newest key; importing one pulls the project again from the
- * start, so records that could not be read before are read now.
+ * start, so records that could not be read before are read now. A new or rotated key is wrapped for the
+ * project's enrolled devices at the next sync (team-key-exchange.ts).
  */
 import { EngramError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
@@ -11,6 +12,33 @@ import { currentVersion, newKey, type Keyring } from '../team/record-seal.ts';
 import { enqueueProject } from './team-round.ts';
 
 const RING_KEY = (projectId: string) => `e2ee_keyring:${projectId}`;
+const DUE_KEY = (projectId: string) => `e2ee_wrap_due:${projectId}`;
+
+/** Whom the next key exchange (team-key-exchange.ts) wraps the key for: every enrolled device, or those named. */
+export interface WrapDue {
+  all: boolean;
+  /** Member names, device names or device ids. */
+  who: string[];
+}
+
+export function readWrapDue(store: Store, projectId: string): WrapDue {
+  const raw = store.team.meta(DUE_KEY(projectId));
+  return raw ? (JSON.parse(raw) as WrapDue) : { all: false, who: [] };
+}
+
+export function setWrapDue(store: Store, projectId: string, due: WrapDue): void {
+  store.team.setMeta(DUE_KEY(projectId), due.all || due.who.length > 0 ? JSON.stringify(due) : '');
+}
+
+/** Wrap the key at the next exchange for every enrolled device (create, rotate) or for one member or device. */
+export function wrapDue(store: Store, projectId: string, who: 'all' | string): void {
+  const due = readWrapDue(store, projectId);
+  setWrapDue(
+    store,
+    projectId,
+    who === 'all' ? { all: true, who: due.who } : { all: due.all, who: [...new Set([...due.who, who])] },
+  );
+}
 
 interface StoredRing {
   versions: { v: number; k: string; at: number }[];
@@ -51,6 +79,7 @@ export function createProjectKey(store: Store, projectId: string, at: number): K
       });
     const ring: Keyring = { projectId, versions: [{ version: 1, key: newKey() }] };
     saveKeyring(store, ring, at);
+    wrapDue(store, projectId, 'all');
     if (store.team.project(projectId)) enqueueProject(store, projectId, at);
     return ring;
   });
@@ -69,6 +98,8 @@ export function rotateProjectKey(store: Store, projectId: string, at: number): K
       versions: [...ring.versions, { version: currentVersion(ring).version + 1, key: newKey() }],
     };
     saveKeyring(store, next, at);
+    // Wrapped at the next sync for the devices enrolled then: a member removed before has none.
+    wrapDue(store, projectId, 'all');
     if (store.team.project(projectId)) enqueueProject(store, projectId, at);
     return next;
   });

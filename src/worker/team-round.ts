@@ -5,6 +5,7 @@
 import type { Clock, Logger } from '../core/ports.ts';
 import type { Store } from '../store/store.ts';
 import type { TeamApi } from '../team/api-client.ts';
+import type { DeviceKey } from '../team/key-wrap.ts';
 import type { ProjectState, PushResult } from '../team/protocol.ts';
 import type { ApplyOutcome } from './team-records.ts';
 import { forgetSealedSince } from './team-seal.ts';
@@ -24,6 +25,8 @@ export interface TeamSyncDeps {
   stateEveryMs?: number;
   pushBatch?: number;
   pullPage?: number;
+  /** This machine's device key, made on first need (worker/device-key-file.ts); absent: keys are not exchanged. */
+  deviceKey?: () => DeviceKey;
 }
 
 export interface SyncReport {
@@ -41,6 +44,12 @@ export interface SyncReport {
   unreadable: number;
   /** Projects moved into others: by this machine (`here`), or by a teammate and followed here. */
   moved: { from: string; to: string; name: string; key: string; here: boolean }[];
+  /** Encrypted projects' keys through the server: versions received here, and wraps made for members' devices. */
+  keys: {
+    project: string;
+    imported: number[];
+    wrapped: { user: string; device: string; versions: number[] }[];
+  }[];
   /** A person's approvals and rejections of quarantined memories recorded in the team's audit log. */
   reviews: number;
 }
@@ -57,6 +66,7 @@ export const emptyReport = (): SyncReport => ({
   errors: [],
   moved: [],
   unreadable: 0,
+  keys: [],
   reviews: 0,
 });
 

@@ -15,6 +15,7 @@ import { isSameProcess, type ProcessStamp } from '../store/process-identity.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedProject } from '../store/team-repo.ts';
 import type { PushRecord } from '../team/protocol.ts';
+import { enrolOnce, exchangesKeys, markEncrypted, runKeyExchange } from './team-key-exchange.ts';
 import { keyringOf } from './team-keys.ts';
 import { followMove, sendPendingMoves } from './team-move.ts';
 import { pushProject } from './team-push.ts';
@@ -153,6 +154,7 @@ async function pullProject(
     const page = await api.pull(p.projectId, cursor, deps.pullPage);
     const now = clock.now();
     checkEpoch(store, page.epoch, now, report);
+    if (page.encrypted) markEncrypted(store, p.projectId);
     if (page.movedTo) return followMove(deps, p, page.movedTo, report);
     if (page.head < cursor) {
       // The server went back (restored from a backup): start this project over.
@@ -238,6 +240,36 @@ export async function syncOnce(deps: TeamSyncDeps): Promise<SyncReport> {
   return report;
 }
 
+/** Push a project's outbox, then pull what is new; a move followed, or what could not go or be read. */
+async function pushAndPull(
+  deps: TeamSyncDeps,
+  p: SharedProject,
+  report: SyncReport,
+): Promise<{ refused: string | null; unreadable: Unreadable; movedTo: SharedProject | null }> {
+  let refused: string | null = null;
+  try {
+    await pushProject(deps, p, report);
+  } catch (error) {
+    // A reader (or a token without write) still pulls; what it changes stays queued here.
+    // A project that moved refuses pushes: the pull below follows it, and pushes there.
+    // An encrypted project refuses plain records from a machine without its key: they stay
+    // queued, and go sealed once the key is imported.
+    if (
+      !isEngramError(error, 'FORBIDDEN') &&
+      !isEngramError(error, 'CONFLICT') &&
+      !isEngramError(error, 'KEY_MISSING')
+    )
+      throw error;
+    if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
+    if (isEngramError(error, 'KEY_MISSING')) refused = describeError(error);
+  }
+  // Every member's review decisions go to the audit chain, a reader's too.
+  await pushReviews(deps, p, report);
+  const unreadable: Unreadable = { count: 0, reason: '' };
+  const movedTo = await pullProject(deps, p, report, unreadable);
+  return { refused, unreadable, movedTo };
+}
+
 async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<void> {
   const { store, clock } = deps;
   if (store.team.meta('user') !== deps.me) store.team.setMeta('user', deps.me);
@@ -248,34 +280,30 @@ async function syncProjects(deps: TeamSyncDeps, report: SyncReport): Promise<voi
   report.projects = projects.length;
   for (const p of projects) {
     try {
-      let refused: string | null = null;
-      try {
-        await pushProject(deps, p, report);
-      } catch (error) {
-        // A reader (or a token without write) still pulls; what it changes stays queued here.
-        // A project that moved refuses pushes: the pull below follows it, and pushes there.
-        // An encrypted project refuses plain records from a machine without its key: they stay
-        // queued, and go sealed once the key is imported.
-        if (
-          !isEngramError(error, 'FORBIDDEN') &&
-          !isEngramError(error, 'CONFLICT') &&
-          !isEngramError(error, 'KEY_MISSING')
-        )
-          throw error;
-        if (isEngramError(error, 'FORBIDDEN')) report.readOnly.push(p.projectId);
-        if (isEngramError(error, 'KEY_MISSING')) refused = describeError(error);
-      }
-      // Every member's review decisions go to the audit chain, a reader's too.
-      await pushReviews(deps, p, report);
-      const unreadable: Unreadable = { count: 0, reason: '' };
-      const movedTo = await pullProject(deps, p, report, unreadable);
-      if (movedTo) {
-        projects.push(movedTo);
+      // An encrypted project's key may come through the server (wrapped for this device): exchanged
+      // first, and again after the pull when that pull is what said the project is encrypted.
+      const known = exchangesKeys(store, p.projectId);
+      const problems: string[] = known ? await runKeyExchange(deps, p.projectId, report) : [];
+      const first = await pushAndPull(deps, p, report);
+      if (first.movedTo) {
+        projects.push(first.movedTo);
         continue;
+      }
+      let { refused, unreadable } = first;
+      if (!known && exchangesKeys(store, p.projectId)) {
+        const before = report.keys.length;
+        problems.push(...(await runKeyExchange(deps, p.projectId, report)));
+        if ((report.keys[before]?.imported.length ?? 0) > 0)
+          ({ refused, unreadable } = await pushAndPull(deps, p, report));
+      } else if (!known) {
+        // A project shared in the clear (so far): this device is enrolled once, so a key created
+        // later is wrapped for it too.
+        await enrolOnce(deps, p.projectId);
       }
       await exchangeState(deps, p);
       report.unreadable += unreadable.count;
       const problem = [
+        ...problems,
         refused,
         unreadable.count > 0
           ? `${unreadable.count} pulled record(s) could not be read (the rest were): ${unreadable.reason}`

@@ -8,6 +8,7 @@ import m0003 from './0003_concurrent_push.sql';
 import m0004 from './0004_project_moves.sql';
 import m0005 from './0005_web_sessions.sql';
 import m0006 from './0006_encrypted_projects.sql';
+import m0007 from './0007_device_keys.sql';
 
 export interface PgMigration {
   version: number;
@@ -22,6 +23,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 4, name: '0004_project_moves', sql: m0004 },
   { version: 5, name: '0005_web_sessions', sql: m0005 },
   { version: 6, name: '0006_encrypted_projects', sql: m0006 },
+  { version: 7, name: '0007_device_keys', sql: m0007 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -38,7 +38,13 @@ export async function backgroundTeamSync(
   }
   if (!creds) return null;
   const { workerTeamSync } = await loadTeamEntry(ctx);
-  return workerTeamSync(creds, store, logger, ctx.runtime.config['team.timeoutMs']);
+  return workerTeamSync(
+    creds,
+    store,
+    logger,
+    ctx.runtime.config['team.timeoutMs'],
+    ctx.runtime.paths.deviceKey,
+  );
 }
 
 export const teamSpec: CommandSpec = {
@@ -46,16 +52,18 @@ export const teamSpec: CommandSpec = {
   group: 'Team',
   summary: 'share memory with a team server: login | share | key | status | sync | mark | unmark | admin',
   usage:
-    'login --server URL --token T [--device NAME] | share [--name NAME] [--encrypt] | key create|export|import|rotate|status | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
+    'login --server URL --token T [--device NAME] | share [--name NAME] [--encrypt] | key create|export|import|rotate|grant|status | status | sync [--dry-run] | device [NAME] | mark|unmark <id…> | admin …',
   details: [
     'login     check the token with the server and keep it in $ENGRAM_HOME/team.json (mode 0600)',
     'share     share this project (opt-in; needs a role there): its distilled memories, summaries and links;',
     '          --name NAME shares it as project NAME (git config engram.project NAME; for a repository whose',
     '          remote is a local path, or that has none): an admin grants --project name:NAME;',
     '          --encrypt makes it end-to-end encrypted (a new project key; the server keeps only ciphertext)',
-    'key       the project key of an end-to-end encrypted project: create | export (print the line to hand',
-    '          to a teammate out of band) | import [LINE] (from stdin without LINE) | rotate (a new version;',
-    '          hand it only to members who stay) | status',
+    'key       the project key of an end-to-end encrypted project: create (wrapped at the next sync for every',
+    '          member device enrolled in the project) | export (print it as a line to hand over out of band) |',
+    '          import [LINE] (from stdin without LINE) | rotate (a new version, wrapped only for the devices',
+    "          still enrolled) | grant NAME (wrap it now for a member's devices, or one device) | status (the",
+    '          versions here; each enrolled device, its fingerprint and the versions it holds)',
     'status    the server, your role per shared project, what waits to be pushed, what is held back and why',
     'sync      push, pull and send the project state now (the worker and the viewer also sync every',
     '          team.syncIntervalSeconds while they run); --dry-run shows exactly what would leave this',

@@ -6,6 +6,8 @@ import { systemClock, type Logger } from '../../../core/ports.ts';
 import { ownStamp } from '../../../store/process-identity.ts';
 import type { Store } from '../../../store/store.ts';
 import { createTeamApi, type TeamApi } from '../../../team/api-client.ts';
+import type { DeviceKey } from '../../../team/key-wrap.ts';
+import { loadDeviceKey } from '../../../worker/device-key-file.ts';
 import { readGitState } from '../../../worker/git-state.ts';
 import { syncInBackground, syncOnce, type SyncReport } from '../../../worker/team-sync.ts';
 import type { TeamCredentials } from './team-credentials.ts';
@@ -24,9 +26,11 @@ export function teamSyncFor(
   store: Store,
   logger: Logger,
   timeoutMs: number,
+  deviceKeyPath: string,
   mode: 'now' | 'background' = 'background',
 ): () => Promise<SyncReport> {
   const api = teamApiFor(creds, timeoutMs);
+  let key: DeviceKey | null = null;
   const deps = {
     store,
     api,
@@ -35,6 +39,8 @@ export function teamSyncFor(
     me: creds.user,
     device: creds.device,
     readState: readGitState,
+    // Made on first need: the first sync of an end-to-end encrypted project.
+    deviceKey: () => (key ??= loadDeviceKey(deviceKeyPath)),
   };
   if (mode === 'now') return () => syncOnce({ ...deps, stateEveryMs: 0 });
   const holder = ownStamp();

@@ -315,7 +315,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
   const { config, paths } = ctx.runtime;
   const logger = createFileLogger(paths.workerLog, config['log.level'], 'team-sync');
   const report = await withStoreAsync(ctx, (store) =>
-    teamSyncFor(creds, store, logger, config['team.timeoutMs'], 'now')(),
+    teamSyncFor(creds, store, logger, config['team.timeoutMs'], paths.deviceKey, 'now')(),
   );
   if (flags.json) printJson(ctx, report);
   else {
@@ -338,6 +338,16 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
           : `  a teammate moved ${m.from} into ${m.name} (${m.to}): its memories are there on this machine too.\n` +
               `  So that this repository is captured there too, ${identityAdvice(m.key)}\n`,
       );
+    for (const k of report.keys) {
+      if (k.imported.length > 0)
+        ctx.io.out(
+          `  ${k.project}: key version ${k.imported.join(', ')} received through the team server (wrapped for this device)\n`,
+        );
+      for (const w of k.wrapped)
+        ctx.io.out(
+          `  ${k.project}: key version ${w.versions.join(', ')} wrapped for ${w.user}'s ${w.device}\n`,
+        );
+    }
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }
   return report.errors.length > 0 ? 1 : 0;

@@ -1,7 +1,8 @@
 /**
- * `engram team key create | export | import | rotate | status`: the key of an end-to-end encrypted
- * project on this machine (worker/team-keys.ts). The key leaves the machine only as the line `export`
- * prints, which a person hands to a teammate out of band; the team server never sees it.
+ * `engram team key create | export | import | rotate | grant | status`: the key of an end-to-end
+ * encrypted project on this machine (worker/team-keys.ts). It reaches members' devices wrapped for each
+ * (team-key-devices.ts: the server keeps only wraps it cannot open), or as the line `export` prints,
+ * handed over out of band; the team server never sees the key itself.
  */
 import { readFileSync } from 'node:fs';
 import { resolveProject } from '../../../capture/project-identity.ts';
@@ -15,17 +16,18 @@ import {
   rotateProjectKey,
 } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
+import { deviceStatus, grantKey, printDevices } from './team-key-devices.ts';
 
 export interface TeamKeyFlags {
   json: boolean;
   cwd: string;
 }
 
-const USAGE = 'engram team key create | export | import [LINE] | rotate | status';
+const USAGE = 'engram team key create | export | import [LINE] | rotate | grant <member|device> | status';
 
 const versionsOf = (ring: Keyring) => ring.versions.map((v) => v.version).sort((a, b) => a - b);
 
-export function teamKeyCommand(ctx: CliContext, args: string[], flags: TeamKeyFlags): number {
+export async function teamKeyCommand(ctx: CliContext, args: string[], flags: TeamKeyFlags): Promise<number> {
   const [action, line] = args;
   const project = resolveProject(flags.cwd, ctx.runtime.projectLinks);
   switch (action) {
@@ -48,25 +50,34 @@ export function teamKeyCommand(ctx: CliContext, args: string[], flags: TeamKeyFl
         ctx.io.out(
           `${project.name}: key version ${Math.max(...versionsOf(ring))} made; new pushes use it, and everything ` +
             'this machine holds of the project is sealed again under it at the next sync.\n' +
-            'Hand this line to every member who keeps reading (not to anyone removed):\n' +
+            'That sync wraps it for every device enrolled in the project on the team server — a member removed ' +
+            'from the project first has none, and never receives it.\n' +
+            'Without the server (out of band), hand this line to every member who keeps reading (not to anyone removed):\n' +
             `${exportKeyring(ring)}\n`,
         );
       return 0;
     }
+    case 'grant':
+      return grantKey(ctx, project, line, flags);
     case 'status': {
       const ring = withStore(ctx, (store) => keyringOf(store, project.id));
+      const devices = await deviceStatus(ctx, project);
       if (flags.json)
         printJson(ctx, {
           project: project.id,
           encrypted: ring !== null,
           versions: ring ? versionsOf(ring) : [],
+          device: devices.me,
+          devices: devices.devices,
         });
-      else
+      else {
         ctx.io.out(
           ring
             ? `${project.name}: end-to-end encrypted here, key versions ${versionsOf(ring).join(', ')}\n`
-            : `${project.name}: no project key on this machine (shared in the clear, or its key not imported yet)\n`,
+            : `${project.name}: no project key on this machine (shared in the clear, or its key not received yet)\n`,
         );
+        printDevices(ctx, devices);
+      }
       return 0;
     }
     default:
@@ -84,7 +95,9 @@ export function created(ctx: CliContext, project: Project, flags: { json: boolea
     ctx.io.out(
       `${project.name} is end-to-end encrypted from this machine on: the team server keeps only ciphertext of its ` +
         'memories, summaries, links and project state.\n' +
-        'Hand this line to each teammate out of band (a password manager, in person; never the team server):\n' +
+        "The next sync wraps the key for every device enrolled in the project on the team server (each member's " +
+        'machine enrols at its first sync of it); a member who joins later gets it with "engram team key grant NAME".\n' +
+        'Without the server (out of band: a password manager, in person), hand this line to a teammate:\n' +
         `${key}\n` +
         'They run "engram team key import" in their clone and paste it. Keep a copy: without the key nobody can ' +
         "read the project's records, and the server cannot recover it.\n",
