@@ -134,3 +134,21 @@ describe('text helpers', () => {
     expect(cleanCompactSummary('<analysis>x</analysis>\n<summary>Done: y.</summary>')).toBe('Done: y.');
   });
 });
+
+describe('a list file’s entries', () => {
+  it('reads each line of an ignore file as an entry: an edit adds and removes entries, the rest is context', () => {
+    const before = '# deps\n/node_modules/\n.DS_Store\n# @prisma/main is generated\n';
+    const after = '# deps\n/node_modules/\n!node_modules/@prisma/\n.DS_Store\n';
+    expect(summariseEdit(before, after, '/repo/.gitignore')).toEqual({
+      added: ['!node_modules/@prisma/'],
+      changed: [],
+      removed: [],
+      renamed: null,
+    });
+    expect(summariseEdit('dist\n', 'dist\n.env\n', 'docker/.dockerignore').added).toEqual(['.env']);
+    expect(definedSymbols('# comment\n\nnode_modules/\n*.log\n', '.gitignore')).toEqual([
+      'node_modules/',
+      '*.log',
+    ]);
+  });
+});

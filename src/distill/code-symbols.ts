@@ -4,7 +4,18 @@
  */
 
 type Language =
-  'js' | 'py' | 'go' | 'rust' | 'elixir' | 'ruby' | 'c-like' | 'markdown' | 'json' | 'yaml' | 'shell';
+  | 'js'
+  | 'py'
+  | 'go'
+  | 'rust'
+  | 'elixir'
+  | 'ruby'
+  | 'c-like'
+  | 'markdown'
+  | 'json'
+  | 'yaml'
+  | 'shell'
+  | 'lines';
 
 const BY_EXTENSION: Record<string, Language> = {
   ts: 'js',
@@ -50,6 +61,13 @@ const BY_EXTENSION: Record<string, Language> = {
   sh: 'shell',
   bash: 'shell',
   zsh: 'shell',
+  // Files of one entry per line (`.gitignore`: the "extension" is the whole name): each line is one.
+  gitignore: 'lines',
+  dockerignore: 'lines',
+  npmignore: 'lines',
+  prettierignore: 'lines',
+  eslintignore: 'lines',
+  gitattributes: 'lines',
 };
 
 export function languageOf(file: string): Language | null {
@@ -95,6 +113,9 @@ const JSON_KEYS: RegExp[] = [/^(?: {0,2}|\t)"([^"\n]+)"[ \t]*:/gm];
 const YAML_KEYS: RegExp[] = [/^([A-Za-z_][\w.-]*)[ \t]*[:=]/gm, /^\[([\w.-]+)\]/gm];
 const SHELL: RegExp[] = [/^[ \t]*(?:function[ \t]+)?([A-Za-z_][\w-]*)[ \t]*\(\)[ \t]*\{/gm];
 
+/** A list file's entries: each line that is neither blank nor a comment. */
+const LINES: RegExp[] = [/^[ \t]*([^#\s][^\n]*?)[ \t]*$/gm];
+
 const PATTERNS: Record<Language, RegExp[]> = {
   js: JS,
   py: PY,
@@ -107,6 +128,7 @@ const PATTERNS: Record<Language, RegExp[]> = {
   json: JSON_KEYS,
   yaml: YAML_KEYS,
   shell: SHELL,
+  lines: LINES,
 };
 /** Unknown languages: the common code shapes, no headings (a `#` line is a comment in most). */
 const FALLBACK: RegExp[] = [...JS.slice(0, 3), ...PY, GO[0] as RegExp, RUST[0] as RegExp];
@@ -218,6 +240,8 @@ export function summariseEdit(
   const a = new Set(after);
   const added = after.filter((s) => !b.has(s));
   const removed = before.filter((s) => !a.has(s));
+  // A list file's entry is there or not: one in both texts is unchanged context.
+  if (languageOf(file) === 'lines') return { added, changed: [], removed, renamed: null };
   let changed = after.filter((s) => b.has(s));
   if (changed.length === 0 && added.length === 0 && removed.length === 0) {
     const enclosing = context !== '' ? enclosingSymbol(context, oldText, file) : null;
