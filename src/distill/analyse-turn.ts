@@ -8,7 +8,7 @@
 import type { QueuedEvent } from '../core/model.ts';
 import { patchOldText } from './code-symbols.ts';
 import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
-import { commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
+import { commitBody, commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
 import { ciCommands } from './ci-config.ts';
 import { errorHeadline } from './diagnostics.ts';
 import { stripAnsi } from './terminal-output.ts';
@@ -222,8 +222,10 @@ export function analyseTurn(
     const message = worked('commit') ? (commitMessage(command) ?? out?.subject ?? '') : '';
     if (run.ok) for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
     if (message) {
+      const body = commitBody(command);
       const commit = {
         message,
+        ...(body.length > 0 ? { body } : {}),
         hash: out?.hash ?? '',
         branch: out?.branch ?? '',
         index,

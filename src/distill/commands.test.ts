@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, purposeOfTask, resolveWords } from './commands.ts';
-import { commitMessage, commitOutput, commitSweep, packagesOf } from './commit-commands.ts';
+import { commitBody, commitMessage, commitOutput, commitSweep, packagesOf } from './commit-commands.ts';
 import { simpleCommands } from './shell-words.ts';
 
 describe('what a command is for', () => {
@@ -170,6 +170,27 @@ describe('packagesOf', () => {
 });
 
 describe('commits', () => {
+  it('reads what a commit body lists it does, without trailers or signatures', () => {
+    const heredoc = [
+      `git commit -m "$(cat <<'EOF'`,
+      'fix: improve abort listener error handling',
+      '',
+      '- Use { once: true } for abort listeners to prevent leaks',
+      '- Remove await from destroySession calls; add .catch() that logs',
+      '',
+      '🤖 Generated with [Claude Code](https://claude.com/claude-code)',
+      'Co-Authored-By: Claude <noreply@anthropic.com>',
+      'EOF',
+      ')"',
+    ].join('\n');
+    expect(commitBody(heredoc)).toEqual([
+      'Use { once: true } for abort listeners to prevent leaks',
+      'Remove await from destroySession calls; add .catch() that logs',
+    ]);
+    expect(commitBody('git commit -m "fix: x\n\nA paragraph, not a list."')).toEqual([]);
+    expect(commitBody('git commit -m fix-typo')).toEqual([]);
+  });
+
   it('reads the message from -m, -qm, heredocs and git output', () => {
     expect(commitMessage('git commit -m "feat: add x" -m "body"')).toBe('feat: add x');
     expect(commitMessage('git commit -m fix-typo')).toBe('fix-typo');

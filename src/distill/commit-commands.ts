@@ -5,15 +5,42 @@
 import { resolveWords } from './commands.ts';
 import { simpleCommands } from './shell-words.ts';
 
-/** The message of a `git commit -m "…"` (also `-qm`, `--message=`, and the heredoc form). */
-export function commitMessage(command: string): string | null {
+/** The whole message a `git commit` command gives (heredoc or quoted `-m`), or null. */
+function wholeMessage(command: string): string | null {
   if (!/\bgit\b[^\n]*\bcommit\b/.test(command)) return null;
   const heredoc = /<<-?\s*'?(\w+)'?\s*\n([\s\S]*?)\n\s*\1\b/.exec(command);
-  if (heredoc?.[2]) return heredoc[2].trim().split('\n')[0]?.trim() || null;
+  if (heredoc?.[2]) return heredoc[2].trim() || null;
   const quoted = /\s(?:-[a-zA-Z]*m|--message)\s*(?:=\s*)?(["'])((?:(?!\1)[\s\S])*)\1/.exec(command);
-  if (quoted?.[2]) return quoted[2].trim().split('\n')[0]?.trim() || null;
+  if (quoted?.[2]) return quoted[2].trim() || null;
+  return null;
+}
+
+/** The message of a `git commit -m "…"` (also `-qm`, `--message=`, and the heredoc form). */
+export function commitMessage(command: string): string | null {
+  const whole = wholeMessage(command);
+  if (whole !== null) return whole.split('\n')[0]?.trim() || null;
+  if (!/\bgit\b[^\n]*\bcommit\b/.test(command)) return null;
   const bare = /\s(?:-[a-zA-Z]*m|--message)[\s=]+([^\s"'&|;]+)/.exec(command);
   return bare?.[1] ?? null;
+}
+
+/** Trailers and tool signatures: no part of what the commit does. */
+const TRAILER = /^(?:[\w-]+-by:|🤖|generated with\b|https?:\/\/\S+$)/i;
+
+/**
+ * What a commit's body lists it does ("- Use { once: true } for abort listeners"): its list items,
+ * trailers and signatures left out; at most `max`.
+ */
+export function commitBody(command: string, max = 3): string[] {
+  const whole = wholeMessage(command);
+  if (whole === null) return [];
+  const lines = whole
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !TRAILER.test(l));
+  const items = lines.filter((l) => /^[-*•]\s+\S/.test(l)).map((l) => l.replace(/^[-*•]\s+/, ''));
+  return items.slice(0, max);
 }
 
 export interface CommitOutput {

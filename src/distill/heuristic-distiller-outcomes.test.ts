@@ -359,6 +359,29 @@ describe('gotchas, whole (3)', () => {
   });
 });
 
+describe('what a commit says it does', () => {
+  it('keeps the list a commit body gives as facts of the work it commits', () => {
+    const r = distil(
+      turn(
+        prompt('the abort listener leaks, fix it'),
+        edit('app/routes/stream.ts', 'await destroySession(id);', 'destroySession(id).catch(log);', 'x\n'),
+        bash(
+          `git add -A && git commit -m "$(cat <<'EOF'\nfix: abort listener error handling\n\n- Use { once: true } for abort listeners\n- Do not await destroySession; log its failure\nEOF\n)"`,
+          '[streaming 63d9067] fix: abort listener error handling\n 1 file changed',
+        ),
+        stop('Committed.'),
+      ),
+    );
+    const work = r.observations.find((o) => o.facts.some((f) => f.startsWith('committed 63d9067')));
+    expect(work?.facts).toEqual(
+      expect.arrayContaining([
+        'commit says: Use { once: true } for abort listeners',
+        'commit says: Do not await destroySession; log its failure',
+      ]),
+    );
+  });
+});
+
 describe('progress, not pitfalls', () => {
   it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
     const r = distil(

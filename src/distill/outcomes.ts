@@ -194,9 +194,13 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     ...(f.after === null ? [untestedFact(f.canonical)] : []),
   ]);
   const findings = a.subagents.filter((f) => inSegment(s, f.index) && f.agentType !== 'Plan');
-  const commitFacts = s.commits.map((c) => {
+  const commitFacts = s.commits.flatMap((c) => {
     const sweep = commitSweep(c.filesChanged ?? null, c.created ?? [], files.length + c.staged.length);
-    return `committed${c.hash ? ` ${c.hash}` : ''}${c.reused ? ' (amending the last commit, its message kept)' : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}${sweep ? ` — ${sweep}` : ''}`;
+    return [
+      `committed${c.hash ? ` ${c.hash}` : ''}${c.reused ? ' (amending the last commit, its message kept)' : ''}: ${clip(c.message, 100)}${c.branch ? ` (on ${c.branch})` : ''}${sweep ? ` — ${sweep}` : ''}`,
+      // What the commit's body says it does: the project's own record of the change.
+      ...(c.body ?? []).map((line) => `commit says: ${clip(line, 140)}`),
+    ];
   });
   // A test that found the code wrong and passes now: the bug this work fixed.
   const fixedHere = a.errors

@@ -9,6 +9,8 @@ import type { TodoItem } from './todo-list.ts';
 
 export interface TaskCommit {
   message: string;
+  /** What its body says it does (list items, else its first lines). */
+  body?: string[];
   hash: string;
   branch: string;
   index: number;
