@@ -101,7 +101,8 @@ export function extractReadmeUsage(entries: readonly TranscriptEntry[], projectR
     const sections = readmeUsage(text);
     if (sections.length > 0)
       latest.set(path, { sections, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
-    else latest.delete(path);
+    // A README rewritten without them no longer says how (a read may show only part of the file).
+    else if (e.name !== 'Read') latest.delete(path);
   }
   return [...latest.entries()].flatMap(([path, { sections, uuid, at, read }]) => {
     const name = path.split(/[\\/]/).pop() ?? path;
