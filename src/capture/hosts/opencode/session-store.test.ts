@@ -155,6 +155,13 @@ describe('opencode sessions read from its store', () => {
     const rest = parse(log, first.chunk.nextOffset);
     expect(rest.parsed.entries.map((e) => e.kind)).toEqual(['assistant_text']);
 
+    // opencode updating a finished message (the user message's diffs) appends nothing, rewrites nothing.
+    const size = readFileSync(log).length;
+    const updated = structuredClone(full);
+    (updated.messages[0] as { info: Record<string, unknown> }).info['summary'] = { diffs: [] };
+    writeSessionLog(updated, dir);
+    expect(readFileSync(log).length).toBe(size);
+
     // A reverted turn: the log is written anew, and its first bytes say so (the reader starts over).
     writeSessionLog({ ...full, messages: full.messages.slice(0, 1) }, dir);
     expect(fingerprintMatches(log, print)).toBe(false);

@@ -7,8 +7,8 @@
  *
  * Each session is written as a log into a folder of engram's own, one `<session id>.jsonl` each, with
  * its finished messages only (the first unfinished assistant message and everything after it wait for
- * the next read): a log grows by appending; one whose messages changed otherwise (a reverted turn) is
- * written anew, with a new `written` in its header so its reader starts over. The only SQL engram runs
+ * the next read): a log grows by appending new messages; one whose messages are no longer those it
+ * holds (a reverted turn) is written anew, with a new `written` in its header so its reader starts over. The only SQL engram runs
  * outside `src/store/`, on opencode's database, never its own. Never loaded by the hook.
  */
 import Database from 'better-sqlite3';
@@ -123,26 +123,36 @@ function finished(info: Record<string, unknown>): boolean {
   return typeof time['completed'] === 'number' || info['error'] !== undefined;
 }
 
-/** The log's message lines: the finished messages up to the first unfinished one. */
-function messageLines(session: OpencodeSession): string {
-  let out = '';
+/** The finished messages: those up to the first unfinished one. */
+function finishedMessages(session: OpencodeSession): OpencodeSession['messages'] {
+  const out: OpencodeSession['messages'] = [];
   for (const m of session.messages) {
     if (!finished(m.info)) break;
-    out += `${JSON.stringify({ info: m.info, parts: m.parts })}\n`;
+    out.push(m);
   }
   return out;
 }
 
-/** The `written` number of the log at `path` (0 when it has none). */
-function writtenOf(text: string): number {
-  const first = text.slice(0, text.indexOf('\n') + 1 || undefined);
-  const header = parseObject(first);
-  return typeof header[SESSION_LOG_KEY] === 'string' ? num(header['written']) : 0;
+const messageLine = (m: OpencodeSession['messages'][number]): string =>
+  `${JSON.stringify({ info: m.info, parts: m.parts })}\n`;
+
+/** A log's header (its `written` number) and the ids of the messages it holds, in order. */
+function readLog(text: string): { written: number; ids: string[] } | null {
+  const lines = text.split('\n').filter((l) => l !== '');
+  const header = parseObject(lines[0] ?? '');
+  if (typeof header[SESSION_LOG_KEY] !== 'string') return null;
+  const ids = lines.slice(1).map((l) => {
+    const info = parseObject(l)['info'];
+    return isRecord(info) ? str(info['id']) : '';
+  });
+  return { written: num(header['written']), ids };
 }
 
 /**
- * Write `session` as its log into `dir` (appending what is new, or anew when it changed otherwise);
- * returns the log's path.
+ * Write `session` as its log into `dir`; returns the log's path. Messages the log holds are kept as
+ * they are (opencode updates a finished message's data later — the diffs of a user message's turn —,
+ * and engram's own erasure may have rewritten a line): only messages new after them are appended. A
+ * session whose messages are no longer those (a reverted turn) is written anew, its `written` raised.
  */
 export function writeSessionLog(session: OpencodeSession, dir: string): string {
   const path = join(dir, `${session.info.id.replace(/[^\w.-]/g, '_')}.jsonl`);
@@ -155,18 +165,20 @@ export function writeSessionLog(session: OpencodeSession, dir: string): string {
       parent: session.info.parentID,
       written,
     })}\n`;
-  const body = messageLines(session);
+  const messages = finishedMessages(session);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const before = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  const before = existsSync(path) ? readLog(readFileSync(path, 'utf8')) : null;
   if (before === null) {
-    writeFileSync(path, header(0) + body, { mode: 0o600 });
+    writeFileSync(path, header(0) + messages.map(messageLine).join(''), { mode: 0o600 });
     return path;
   }
-  const written = writtenOf(before);
-  const next = header(written) + body;
-  if (next === before) return path;
-  if (next.startsWith(before)) appendFileSync(path, next.slice(before.length));
-  else writeFileSync(path, header(written + 1) + body, { mode: 0o600 });
+  const held = before.ids.every((id, i) => messages[i]?.info['id'] === id);
+  if (held) {
+    const rest = messages.slice(before.ids.length).map(messageLine).join('');
+    if (rest !== '') appendFileSync(path, rest);
+  } else {
+    writeFileSync(path, header(before.written + 1) + messages.map(messageLine).join(''), { mode: 0o600 });
+  }
   return path;
 }
 
