@@ -34,6 +34,8 @@ export interface EngramPaths {
   viewerState: string;
   /** Online copies of the database (`engram-<time>-<seq>.db`, 0600), the newest few kept. */
   backupDir: string;
+  /** Sessions of hosts that keep them in a store, not files (opencode), written out as logs to read. */
+  hostSessionsDir: string;
 }
 
 export function pathsFor(home: string): EngramPaths {
@@ -59,5 +61,6 @@ export function pathsFor(home: string): EngramPaths {
     viewerSecret: join(home, 'viewer.secret'),
     viewerState: join(home, 'viewer.json'),
     backupDir: join(home, 'backups'),
+    hostSessionsDir: join(home, 'host-sessions'),
   };
 }

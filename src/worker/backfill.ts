@@ -45,6 +45,8 @@ export interface BackfillOptions {
   root?: string;
   /** Hosts' transcript folders, each searched by its host's finder. */
   sources?: readonly TranscriptSource[];
+  /** Where a host whose sessions are in a store (opencode) has them written out as logs to read. */
+  logDir?: string;
   since?: number;
   project?: string;
   dryRun?: boolean;
@@ -79,7 +81,7 @@ function selectFiles(options: BackfillOptions): TranscriptFile[] {
   const seen = new Set<string>();
   const lists = [
     ...(options.root !== undefined ? [findTranscripts(options.root)] : []),
-    ...(options.sources ?? []).map((s) => transcriptFinder(s.host)?.find(s.root) ?? []),
+    ...(options.sources ?? []).map((s) => transcriptFinder(s.host)?.find(s.root, options.logDir) ?? []),
   ];
   for (const f of lists.flat()) {
     if (seen.has(f.path)) continue;

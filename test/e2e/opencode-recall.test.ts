@@ -4,7 +4,8 @@
  * and ENGRAM_HOME); an `opencode run` session in a git repository is captured through it — the session
  * start, the prompt, the shell calls (one failing), the end of the turn and the session's end when
  * opencode exits; the next opencode session of the repository gets what the first taught in its system
- * prompt. `engram uninstall --host opencode` leaves the config folder as it was.
+ * prompt; `engram backfill --host opencode` then reads the first from opencode's store as the same session.
+ * `engram uninstall --host opencode` leaves the config folder as it was.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -118,6 +119,19 @@ describe('engram in opencode: captured through its plugin, recalled in the next 
     expect(memory, JSON.stringify(found)).toBeDefined();
     const shown = JSON.parse(engram(['show', memory?.id ?? '', '--json']).stdout) as { host: string };
     expect(shown.host).toBe('opencode');
+
+    // Backfilling the session the plugin captured reads it from opencode's store as the same session
+    // (no second one), and says the preference no second time.
+    const pnpmTitles = () =>
+      (JSON.parse(engram(['search', 'pnpm', '--json']).stdout) as { results: { title: string }[] }).results
+        .map((r) => r.title)
+        .filter((t) => t.includes('pnpm'));
+    const titles = pnpmTitles();
+    const backfilled = engram(['backfill', '--host', 'opencode', '--json']);
+    expect(backfilled.status, backfilled.stderr).toBe(0);
+    expect(JSON.parse(backfilled.stdout)).toMatchObject({ files: 1, sessions: 1, hosts: { opencode: 1 } });
+    expect(hooksSeen().hosts).toEqual([expect.objectContaining({ host: 'opencode', sessions: 1 })]);
+    expect(pnpmTitles()).toEqual(titles);
 
     const second = await session('Install the deps', [{ text: 'Using pnpm.' }]);
     const system = second.mock.mainTurns()[0]?.text ?? '';

@@ -3,7 +3,8 @@
  * CODEX_HOME (`sessions/YYYY/MM/DD/` and `archived_sessions/`), a Gemini CLI chat file under
  * `~/.gemini/tmp/<project>/chats/` and a Copilot CLI session log under `$COPILOT_HOME/session-state/`,
  * all recorded from the real CLIs; each session kept with its own times and its host, a second run adding
- * nothing; and `engram install --host codex --backfill`.
+ * nothing; and `engram install --host codex --backfill`; an `opencode export` of a session read with
+ * `--host opencode --from` (opencode's own store: test/e2e/opencode-backfill.test.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -132,5 +133,27 @@ describe('engram backfill of other hosts’ transcripts', () => {
     expect(r.stdout).toMatch(/read 2 transcript files \(2 sessions, \d+ records\) from /);
     const status = JSON.parse(sb.engram(['status', '--json']).stdout) as Status;
     expect(status.hosts).toEqual([expect.objectContaining({ host: 'codex', sessions: 2 })]);
+  });
+
+  it('reads a folder of `opencode export` files with --host opencode --from', () => {
+    sb = createSandbox();
+    const project = sb.project('app', 'git@example.com:acme/app.git');
+    const exports = join(sb.root, 'opencode-exports');
+    place('opencode/export.json', join(exports, 'release-notes.json'), project, sb.home);
+    const r = sb.engram(['backfill', '--host', 'opencode', '--from', exports, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout) as Report).toMatchObject({
+      files: 1,
+      sessions: 1,
+      hosts: { opencode: 1 },
+      roots: [exports],
+      errors: [],
+    });
+    const status = JSON.parse(sb.engram(['status', '--json']).stdout) as Status;
+    expect(status.hosts).toEqual([expect.objectContaining({ host: 'opencode', sessions: 1 })]);
+    const again = JSON.parse(
+      sb.engram(['backfill', '--host', 'opencode', '--from', exports, '--json']).stdout,
+    ) as Report & { records: number };
+    expect(again).toMatchObject({ created: 0, records: 0 });
   });
 });

@@ -2,14 +2,17 @@
  * Where each host keeps its transcripts and which files under there are transcripts, for backfill:
  * Claude Code's projects folder (`<slug>/<session>.jsonl`, subagents in `<session>/subagents/`), Codex's
  * rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`, and `archived_sessions/`), Gemini CLI's
- * chat files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`) and Copilot CLI's session logs
- * (`$COPILOT_HOME/session-state/<id>/events.jsonl`). A host without a transcript reader has no finder.
+ * chat files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`), Copilot CLI's session logs
+ * (`$COPILOT_HOME/session-state/<id>/events.jsonl`) and opencode's store (`$XDG_DATA_HOME/opencode/
+ * opencode.db`, its sessions written out as logs engram reads). A host without a transcript reader has no finder.
  * Kept out of the adapters (which the hook loads) like the readers: only backfill and install walk folders.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { findFiles, inSubagentsFolder, type TranscriptFile } from '../transcript/find-files.ts';
 import { codexHome } from './codex/adapter.ts';
+import { opencodeDataDir } from './opencode/adapter.ts';
+import { opencodeSessionLogs } from './opencode/session-store.ts';
 import type { HostName } from './host-port.ts';
 import { hostAdapter } from './index.ts';
 
@@ -21,8 +24,12 @@ export interface TranscriptFinder {
   host: HostName;
   /** The folders the host writes its transcripts to. */
   roots: (env: Env, home: string) => string[];
-  /** The host's transcript files under `root` (one of `roots`, or a folder laid out like one). */
-  find: (root: string) => TranscriptFile[];
+  /**
+   * The host's transcript files under `root` (one of `roots`, or a folder laid out like one). A host
+   * whose sessions are not files (opencode's SQLite store) writes them as logs into `logDir`, engram's
+   * own folder for them, and gives those; without `logDir` it finds none.
+   */
+  find: (root: string, logDir?: string) => TranscriptFile[];
 }
 
 /**
@@ -37,7 +44,7 @@ function geminiProjectRoot(chatFile: string): string | null {
   }
 }
 
-/** Hosts whose transcripts engram can read (opencode keeps its sessions in its own store: none). */
+/** Hosts whose transcripts engram can read. */
 const FINDERS: Partial<Record<HostName, TranscriptFinder>> = {
   'claude-code': {
     host: 'claude-code',
@@ -76,6 +83,14 @@ const FINDERS: Partial<Record<HostName, TranscriptFinder>> = {
       hostAdapter('copilot').setup.transcriptsDir(env, home) ?? join(home, '.copilot', 'session-state'),
     ],
     find: (root) => findFiles(root, 'copilot', 1, (p) => basename(p) === 'events.jsonl'),
+  },
+  opencode: {
+    host: 'opencode',
+    roots: (env, home) => [
+      hostAdapter('opencode').setup.transcriptsDir(env, home) ?? opencodeDataDir(env, home),
+    ],
+    // Its `opencode.db` (or `opencode export` files), each session written as a log into `logDir`.
+    find: (root, logDir) => (logDir === undefined ? [] : opencodeSessionLogs(root, join(logDir, 'opencode'))),
   },
 };
 

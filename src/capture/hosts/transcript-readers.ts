@@ -1,7 +1,8 @@
 /**
  * Which reader a transcript file needs: a Copilot CLI session log by its path (`…/session-state/<id>/
  * events.jsonl`); a Codex rollout by its name (`rollout-….jsonl`) or its first line (`session_meta`); a
- * Gemini CLI chat file by its first record (a header of its own: `sessionId`, `projectHash`); everything
+ * Gemini CLI chat file by its first record (a header of its own: `sessionId`, `projectHash`); an opencode
+ * session log engram wrote from opencode's store by its header (`opencode/session-log.ts`); everything
  * else is read as Claude Code's records. All give the same `ParsedTranscript`; the worker asks here, so
  * it never knows a host's transcript format. Each reader names its host: a session first seen through
  * its transcript (backfill) is recorded as that host's.
@@ -24,6 +25,7 @@ import {
 } from './codex/rollout.ts';
 import { createCopilotEventsParser, isCopilotEventsLog } from './copilot/events-log.ts';
 import { createGeminiChatParser, isGeminiChatHeader } from './gemini/chat-file.ts';
+import { createOpencodeSessionParser, isOpencodeSessionLog, sessionLogId } from './opencode/session-log.ts';
 
 export interface TranscriptParser {
   add: (value: unknown) => void;
@@ -78,6 +80,14 @@ const CODEX: TranscriptReader = {
     null,
 };
 
+const OPENCODE: TranscriptReader = {
+  format: 'opencode-sqlite',
+  host: 'opencode',
+  peek: () => null,
+  parser: createOpencodeSessionParser,
+  sessionIdOf: (_path, line) => sessionLogId(line),
+};
+
 /** The first line of a file (at most 4 KB of it), or '' when it cannot be read. */
 function firstLine(path: string): string {
   let fd: number;
@@ -100,6 +110,7 @@ function firstLine(path: string): string {
 function readerOf(path: string, line: string): TranscriptReader {
   if (isCopilotEventsLog(path)) return COPILOT;
   if (isCodexRollout(path, line)) return CODEX;
+  if (isOpencodeSessionLog(line)) return OPENCODE;
   if (!line.includes('"projectHash"')) return CLAUDE_CODE;
   try {
     return isGeminiChatHeader(JSON.parse(line)) ? GEMINI : CLAUDE_CODE;

@@ -115,6 +115,6 @@ export function normaliseOpencodePayload(payload: unknown, options: NormaliseOpt
     default:
       return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
   }
-  // opencode keeps its sessions in its own SQLite store, which engram does not read (yet).
+  // No transcript path: opencode's store is read by backfill (`session-store.ts`), not at each turn.
   return { ok: true, value: { hook, sessionId, cwd, transcriptPath: null, event } };
 }

@@ -85,6 +85,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
   const showProgress = ctx.io.isTTY && !flags.json;
   const options: BackfillOptions = {
     ...where,
+    logDir: ctx.runtime.paths.hostSessionsDir,
     distiller: createHeuristicDistiller(),
     now: ctx.now,
     dryRun: flags.dryRun,

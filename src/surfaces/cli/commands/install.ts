@@ -61,7 +61,9 @@ async function offerBackfill(
   const finder = transcriptFinder(host.name);
   if (!finder) return;
   const roots = finder.roots(ctx.runtime.env, ctx.runtime.env['HOME'] || homedir());
-  const count = roots.flatMap((root) => finder.find(root)).filter((f) => !f.subagent).length;
+  const count = roots
+    .flatMap((root) => finder.find(root, ctx.runtime.paths.hostSessionsDir))
+    .filter((f) => !f.subagent).length;
   if (count === 0) return;
   if (flags.backfill) {
     await backfillCommand(ctx, { json: flags.json, dryRun: false, host: host.name });
