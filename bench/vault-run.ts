@@ -5,7 +5,8 @@
 // nodes, touches / part_of / links_to edges), a first export (every note written), a sync with nothing
 // changed (the quiet path), a full sync that renders and compares every note and writes nothing, and a
 // sync after 100 notes were edited by hand and 100 memories changed in the store. Prints notes, links
-// and each time; --json prints one object. With --against DIST (another build's dist/, e.g. main's), the
+// and each time, and beside the export the disk's floor (bench/lib/file-floor.ts: the same files created
+// empty, right after, in the same run); --json prints one object. With --against DIST (another build's dist/, e.g. main's), the
 // first export is also run as `engram vault export --all` processes of this build and of that one, on
 // copies of the same store, alternating for --rounds rounds (default 3), and the two vaults are compared
 // file by file (they must be byte-identical).
@@ -23,6 +24,7 @@ import { corpus, generate } from './lib/synthetic-memories.ts';
 import { describeLoad, machineLoad } from './lib/machine.ts';
 import { median } from './lib/stats.ts';
 import { listNotes } from '../src/graph/vault-files.ts';
+import { fileCreationFloor } from './lib/file-floor.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -102,6 +104,8 @@ try {
   const exported = sync();
   const cpu1 = process.cpuUsage(cpu0);
   const exportCpuMs = Math.round((cpu1.user + cpu1.system) / 1000);
+  // The same files created empty, right after: what the disk alone costs for them in this run.
+  const floor = fileCreationFloor([...listNotes(dir), ...listJson(dir)], join(work, 'floor'));
   const quiet = sync();
   const full = sync(true);
 
@@ -121,6 +125,7 @@ try {
     exportMs: Math.round(exported.ms),
     exportCpuMs,
     exportWritten: exported.written,
+    floor: { files: floor.files, ms: Math.round(floor.ms), cpuMs: Math.round(floor.cpuMs) },
     quietSyncMs: Math.round(quiet.ms),
     fullSyncMs: Math.round(full.ms),
     fullSyncWritten: full.written,
@@ -139,6 +144,9 @@ try {
     );
     log(
       `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files; CPU ${result.exportCpuMs} ms)`,
+    );
+    log(
+      `  the disk's floor: the same ${result.floor.files} files created empty (mkdir, open, close): ${result.floor.ms} ms (CPU ${result.floor.cpuMs} ms); the export beyond it: ${result.exportMs - result.floor.ms} ms`,
     );
     log(`  (${describeLoad(loadBefore)} before, ${describeLoad()} after the runs)`);
     log(`  sync, nothing changed (quiet path):              ${result.quietSyncMs} ms`);

@@ -19,6 +19,8 @@ const HOUR_MS = 3_600_000;
 const STALE_SWEEP_MS = 10_000;
 /** Changes per graph step when a command catches up at once. */
 const ONE_SHOT_BATCH = 2000;
+/** WAL pages between checkpoints while a command catches up at once (SQLite's default is 1000). */
+const ONE_SHOT_CHECKPOINT_PAGES = 50_000;
 
 /**
  * Run the graph step until it has read the whole change log (or `maxBatches` batches: the worker reads
@@ -34,26 +36,33 @@ export function catchUpGraph(
   rankNow = true,
 ): GraphStepReport {
   const total: GraphStepReport = { changes: 0, edges: 0, files: 0, anchors: 0, stale: [], projects: 0 };
-  for (let i = 0; i < maxBatches; i++) {
-    const r = runGraphStep(store, {
-      now,
-      fileSummaryMinLines: config['graph.fileSummaryMinLines'],
-      anchorMaxAgeMs: config['graph.anchorMaxAgeHours'] * HOUR_MS,
-      // A one-shot catch-up reads the log in larger steps (fewer commits and re-read files); the worker's
-      // bounded share stays in small ones.
-      ...(Number.isFinite(maxBatches) ? {} : { batch: ONE_SHOT_BATCH }),
-      // Ranked once at the end when the caller asks for it, not after the first step as well.
-      rank: !rankNow,
-    });
-    total.changes += r.changes;
-    total.edges += r.edges;
-    total.files += r.files;
-    total.anchors += r.anchors;
-    total.stale.push(...r.stale);
-    total.projects += r.projects;
-    if (r.changes === 0) break;
+  const oneShot = !Number.isFinite(maxBatches);
+  const autoCheckpoint = store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  if (oneShot) store.db.pragma(`wal_autocheckpoint = ${ONE_SHOT_CHECKPOINT_PAGES}`);
+  try {
+    for (let i = 0; i < maxBatches; i++) {
+      const r = runGraphStep(store, {
+        now,
+        fileSummaryMinLines: config['graph.fileSummaryMinLines'],
+        anchorMaxAgeMs: config['graph.anchorMaxAgeHours'] * HOUR_MS,
+        // A one-shot catch-up reads the log in larger steps (fewer commits and re-read files); the worker's
+        // bounded share stays in small ones.
+        ...(Number.isFinite(maxBatches) ? {} : { batch: ONE_SHOT_BATCH }),
+        // Ranked once at the end when the caller asks for it, not after the first step as well.
+        rank: !rankNow,
+      });
+      total.changes += r.changes;
+      total.edges += r.edges;
+      total.files += r.files;
+      total.anchors += r.anchors;
+      total.stale.push(...r.stale);
+      total.projects += r.projects;
+      if (r.changes === 0) break;
+    }
+    if (rankNow) rankDueProjects(store, now, true);
+  } finally {
+    if (oneShot) store.db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
   }
-  if (rankNow) rankDueProjects(store, now, true);
   return total;
 }
 

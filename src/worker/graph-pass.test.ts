@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../core/config.ts';
+import { createGraphWorld, type GraphWorld } from '../graph/graph.test-support.ts';
+import { runGraphStep } from '../graph/graph-step.ts';
+import { catchUpGraph } from './graph-pass.ts';
+
+let a: GraphWorld;
+let b: GraphWorld;
+
+beforeEach(() => {
+  a = createGraphWorld('atlas');
+  b = createGraphWorld('atlas');
+  for (const w of [a, b]) {
+    w.write('src/store.ts', '/** The store. */\nexport function createStore() {}\n');
+    w.write('src/sync.ts', '/** The sync. */\nexport function sync() {}\n');
+  }
+});
+afterEach(() => {
+  a.cleanup();
+  b.cleanup();
+});
+
+/** The graph's edges with each end named by what it is (ids differ between two worlds). */
+const edges = (w: GraphWorld) => {
+  const names = new Map<string, string>();
+  for (const r of w.store.db.prepare('SELECT id, title FROM observations').all() as {
+    id: string;
+    title: string;
+  }[])
+    names.set(r.id, `memory ${r.title}`);
+  for (const r of w.store.db.prepare('SELECT id, path FROM graph_files').all() as {
+    id: string;
+    path: string;
+  }[])
+    names.set(r.id, `file ${r.path}`);
+  const rows = w.store.db.prepare('SELECT from_id, kind, to_id, origin FROM links').all() as {
+    from_id: string;
+    kind: string;
+    to_id: string;
+    origin: string;
+  }[];
+  const name = (id: string) => names.get(id) ?? id.replace(w.project.id.replace(/^prj_/, ''), 'P');
+  return rows.map((r) => `${name(r.from_id)} ${r.kind} ${name(r.to_id)} (${r.origin})`).sort();
+};
+
+describe('catchUpGraph (one shot)', () => {
+  it('makes the edges the worker makes in small steps, and leaves the connection as it found it', () => {
+    for (const w of [a, b])
+      for (let i = 0; i < 12; i++)
+        w.remember(`Change ${i} to the store`, {
+          type: 'change',
+          filesModified: [i % 2 === 0 ? 'src/store.ts' : 'src/sync.ts'],
+        });
+    const config = resolveConfig({ env: {} });
+    a.store.db.pragma('wal_autocheckpoint = 777');
+    catchUpGraph(a.store, config, Date.now());
+    expect(a.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+    for (;;) {
+      const r = runGraphStep(b.store, {
+        now: Date.now(),
+        fileSummaryMinLines: config['graph.fileSummaryMinLines'],
+        anchorMaxAgeMs: config['graph.anchorMaxAgeHours'] * 3_600_000,
+        batch: 3,
+      });
+      if (r.changes === 0) break;
+    }
+    expect(edges(a).length).toBeGreaterThan(12);
+    expect(edges(a)).toEqual(edges(b));
+  });
+});
