@@ -36,6 +36,27 @@ export interface ParsedTranscript {
   chain: ChainLink[];
 }
 
+/** A read's result before any record: nothing seen yet, the record chain carried on from `chain`. */
+export function emptyParsed(chain: readonly ChainLink[] = []): ParsedTranscript {
+  return {
+    sessionId: null,
+    cwd: null,
+    entries: [],
+    usage: [],
+    types: new Map(),
+    rewinds: [],
+    chain: [...chain],
+  };
+}
+
+/** Count a record of `type` read, and whether it carried nothing engram keeps. */
+export function countRecord(parsed: ParsedTranscript, type: string, skipped: boolean): void {
+  const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
+  c.seen++;
+  if (skipped) c.skipped++;
+  parsed.types.set(type, c);
+}
+
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
 function rec(value: unknown): Record<string, unknown> {
@@ -116,26 +137,13 @@ export function createTranscriptParser(
   chain: readonly ChainLink[] = [],
 ) {
   const records = createRecordChain(chain);
-  const parsed: ParsedTranscript = {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [],
-  };
+  const parsed = emptyParsed();
   const calls = new Map<string, Extract<TranscriptEntry, { kind: 'tool_call' }>>();
   for (const e of context) if (e.kind === 'tool_call' && !e.result) calls.set(e.id, e);
   const usageSeen = new Set<string>();
   let lastText: Extract<TranscriptEntry, { kind: 'assistant_text' }> | null = null;
 
-  const count = (type: string, skipped: boolean) => {
-    const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-    c.seen++;
-    if (skipped) c.skipped++;
-    parsed.types.set(type, c);
-  };
+  const count = (type: string, skipped: boolean) => countRecord(parsed, type, skipped);
   const push = (entry: TranscriptEntry, recordUuid: string) => {
     parsed.entries.push(entry);
     records.markEntry(recordUuid);

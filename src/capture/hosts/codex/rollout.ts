@@ -15,7 +15,7 @@ import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
-import type { ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
 import { codexCalls, commandEnd, readOutput } from './rollout-tools.ts';
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
@@ -71,15 +71,7 @@ export function createCodexRolloutParser(
   context: readonly TranscriptEntry[] = [],
   chain: readonly ChainLink[] = [],
 ) {
-  const parsed: ParsedTranscript = {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [...chain],
-  };
+  const parsed = emptyParsed(chain);
   /** Calls waiting for their output, by Codex's call id (one Codex call may be several entries). */
   const calls = new Map<string, ToolCall[]>();
   const baseId = (id: string) => id.replace(/#\d+$/, '');
@@ -97,12 +89,7 @@ export function createCodexRolloutParser(
   let cwd = '';
   let lastPrompt: { text: string; at: number } | null = null;
 
-  const count = (type: string, skipped: boolean) => {
-    const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-    c.seen++;
-    if (skipped) c.skipped++;
-    parsed.types.set(type, c);
-  };
+  const count = (type: string, skipped: boolean) => countRecord(parsed, type, skipped);
 
   const prompt = (words: string, uuid: string, at: number): boolean => {
     const typed = words.trim();

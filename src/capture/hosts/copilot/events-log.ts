@@ -9,10 +9,10 @@
  * Every string is scrubbed here.
  */
 import { scrubText } from '../../../core/scrub.ts';
-import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
+import type { TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
-import type { ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
 import { shellRun } from './payload.ts';
 import { copilotToolInput, copilotToolName } from './tools.ts';
 
@@ -35,24 +35,11 @@ type ToolCall = Extract<TranscriptEntry, { kind: 'tool_call' }>;
 
 /** Incremental, like Claude Code's reader: `context` is the previous read's tail (a result can pair with a call in it). */
 export function createCopilotEventsParser(context: readonly TranscriptEntry[] = []) {
-  const parsed: ParsedTranscript = {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [] as ChainLink[],
-  };
+  const parsed = emptyParsed();
   const calls = new Map<string, ToolCall>();
   for (const e of context) if (e.kind === 'tool_call' && !e.result) calls.set(e.id, e);
 
-  const count = (type: string, skipped: boolean) => {
-    const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-    c.seen++;
-    if (skipped) c.skipped++;
-    parsed.types.set(type, c);
-  };
+  const count = (type: string, skipped: boolean) => countRecord(parsed, type, skipped);
 
   const assistantMessage = (d: Record<string, unknown>, uuid: string, at: number): boolean => {
     let kept = false;

@@ -13,7 +13,7 @@
 import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
-import type { ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
 import { contentText } from './chat-tail.ts';
 import { userPrompt } from './payload.ts';
 import { engramToolInput, engramToolName, resultText, toolOutcome } from './tools.ts';
@@ -59,27 +59,14 @@ export function createGeminiChatParser(
   _context: readonly TranscriptEntry[] = [],
   chain: readonly ChainLink[] = [],
 ) {
-  const parsed: ParsedTranscript = {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [],
-  };
+  const parsed = emptyParsed();
   const taken = new Map<string, ChainLink>(chain.map((link) => [link.uuid, link]));
   const take = (key: string, at: number): boolean => {
     if (taken.has(key)) return false;
     taken.set(key, { uuid: key, parent: null, at, entry: true });
     return true;
   };
-  const count = (type: string, skipped: boolean) => {
-    const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-    c.seen++;
-    if (skipped) c.skipped++;
-    parsed.types.set(type, c);
-  };
+  const count = (type: string, skipped: boolean) => countRecord(parsed, type, skipped);
 
   const userMessage = (m: Record<string, unknown>, id: string, at: number): boolean => {
     const raw = contentText(m['content']);

@@ -15,7 +15,7 @@
 import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
-import type { ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
 import { promptText } from './payload.ts';
 import { engramToolInput, engramToolName, isRecord, toolOutcome } from './tools.ts';
 
@@ -105,21 +105,8 @@ export function createOpencodeSessionParser(
   _context: readonly TranscriptEntry[] = [],
   _chain: readonly ChainLink[] = [],
 ) {
-  const parsed: ParsedTranscript = {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [],
-  };
-  const count = (type: string, skipped: boolean) => {
-    const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-    c.seen++;
-    if (skipped) c.skipped++;
-    parsed.types.set(type, c);
-  };
+  const parsed = emptyParsed();
+  const count = (type: string, skipped: boolean) => countRecord(parsed, type, skipped);
 
   const userMessage = (info: Record<string, unknown>, parts: unknown[]): boolean => {
     const words = promptText(parts).trim();
