@@ -8,10 +8,9 @@
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
-import { filePath, fileText, inFolder } from './whole-file.ts';
+import { filePath, fileText, inFolder, isDependencyPath } from './whole-file.ts';
 
 const README = /(?:^|[\\/])readme(?:\.(?:md|markdown|rst|txt))?$/i;
-const VENDORED = /(?:^|[\\/])(?:node_modules|vendor|\.venv|site-packages)[\\/]/;
 /** Sections about getting the project going. */
 const HOW_TO =
   /\b(?:install\w*|usage|use|using|run\w*|start\w*|quick ?start|getting started|develop\w*|build\w*|test\w*|setup|set up|deploy\w*|commands?|scripts?|local\w*)\b/i;
@@ -94,7 +93,7 @@ export function extractReadmeUsage(entries: readonly TranscriptEntry[], projectR
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
-    if (!README.test(path) || VENDORED.test(path) || isScratchPath(path)) continue;
+    if (!README.test(path) || isDependencyPath(path) || isScratchPath(path)) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;
     const text = fileText(e);
     if (text === '') continue;

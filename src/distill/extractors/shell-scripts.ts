@@ -7,10 +7,9 @@
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
-import { filePath, fileText, inFolder } from './whole-file.ts';
+import { filePath, fileText, inFolder, isDependencyPath } from './whole-file.ts';
 
 const SCRIPT = /\.(?:sh|bash|zsh)$/i;
-const VENDORED = /(?:^|[\\/])(?:node_modules|vendor|\.venv|site-packages)[\\/]/;
 /** Lines that steer the script, not what it runs. */
 const PLUMBING =
   /^(?:echo|printf|set|if|then|else|elif|fi|for|while|until|do|done|case|esac|exit|return|sleep|wait|kill|trap|shift|local|export|read|true|false|source|\.|[[{}()]|\w+\(\)|function\b|\w+=)/;
@@ -46,7 +45,7 @@ export function extractShellScripts(entries: readonly TranscriptEntry[], project
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
-    if (!SCRIPT.test(path) || VENDORED.test(path) || isScratchPath(path)) continue;
+    if (!SCRIPT.test(path) || isDependencyPath(path) || isScratchPath(path)) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;
     const text = fileText(e);
     if (text !== '')

@@ -45,3 +45,7 @@ const folderOf = (path: string) =>
 /** Whether a file sits directly in `folder` (not in a sub-folder of it). */
 export const inFolder = (path: string, folder: string) =>
   folderOf(path) === folderOf(`${folder.replace(/[\\/]+$/, '')}/x`);
+
+/** A path inside installed dependencies or a virtual environment: someone else's files, not the project's. */
+export const isDependencyPath = (path: string) =>
+  /(?:^|[\\/])(?:node_modules|vendor|\.venv|site-packages)[\\/]/.test(path);
