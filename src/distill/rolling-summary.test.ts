@@ -226,6 +226,22 @@ describe('rolling session summary', () => {
       ),
     });
     expect(next.summary?.completed).toMatch(/checks: tests failed, lint not run since the last change/);
+    // The project's own gate (`npm run check`) passing after the last change is said too.
+    const gated = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: next.summary,
+      events: turn(
+        prompt('run the checks'),
+        bash(
+          'npm run check',
+          '> check\n> biome check . && tsc -b\n\nChecked 40 files in 20ms. No fixes applied.',
+        ),
+        stop('The checks pass.'),
+      ),
+    });
+    expect(gated.summary?.completed).toMatch(
+      /checks: tests failed, lint not run since the last change, gate passed/,
+    );
   });
 
   it('keeps every summary field short and the session beginning when it grows', () => {

@@ -23,7 +23,7 @@ export interface SessionState {
   removedByUser: string[];
 }
 
-const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build'] as const;
+const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build', 'gate'] as const;
 type CheckKind = (typeof CHECK_KINDS)[number];
 type CheckState = 'passed' | 'failed' | 'stale';
 const CHECK_NAMES: Record<CheckKind, string> = {
@@ -31,6 +31,8 @@ const CHECK_NAMES: Record<CheckKind, string> = {
   typecheck: 'typecheck',
   lint: 'lint',
   build: 'build',
+  // The project's own check command (`npm run check`): what CI runs, often typecheck and lint at once.
+  gate: 'gate',
 };
 
 const EMPTY: SessionState = {
