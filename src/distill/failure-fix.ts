@@ -194,6 +194,12 @@ export function fixBetween(
   const removed = unique(edits.flatMap((e) => e.removed ?? []));
   // The lines a small fix wrote: only when the edits in between were few (one or two changes).
   const lines = edits.length <= 2 ? unique(edits.flatMap((e) => e.lines ?? [])).slice(0, 3) : [];
+  // For a larger edit, the lines it wrote that name what the error named (the setting it said was
+  // missing, the endpoint it named).
+  const errorWords = 'key' in from ? words((from as PartRun).message) : new Set<string>();
+  const namesTheError = (l: string) => [...words(l)].some((w) => errorWords.has(w));
+  const tellingEdit = lines.length > 0 ? undefined : edits.find((e) => (e.wrote ?? []).some(namesTheError));
+  const telling = unique((tellingEdit?.wrote ?? []).filter(namesTheError)).slice(0, 2);
   let kind: Fix['kind'] = 'none';
   let short = '';
   // It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
@@ -237,6 +243,8 @@ export function fixBetween(
         .slice(0, 3)
         .map((r) => `\`${r}\``)
         .join(', ')}`;
+    else if (telling.length > 0)
+      short = `in ${basename(tellingEdit?.path ?? '')}: ${telling.map((l) => `\`${clip(l, 80)}\``).join(' … ')}`;
     else if (said.cause) short = `${clip(said.cause.replace(/[.:]$/, ''), 90)} (in ${where})`;
     else short = `change ${where}`;
   }

@@ -359,6 +359,33 @@ describe('gotchas, whole (3)', () => {
   });
 });
 
+describe('a fix by a larger configuration edit', () => {
+  it('names the lines of the edit that are about the error, not the cause restated or every line', () => {
+    const config = 'import Config\n\nconfig :app, Oban, testing: :manual\n';
+    const r = distil(
+      turn(
+        prompt('Add the review page test'),
+        bashFail(
+          'mix test test/web/review_live_test.exs',
+          'Exit code 1\n** (RuntimeError) no :secret_key_base configuration found in AppWeb.Endpoint.\n    (phoenix 1.7.0) lib/phoenix/endpoint.ex:12',
+        ),
+        edit(
+          'config/test.exs',
+          'config :app, Oban, testing: :manual',
+          'config :app, Oban, testing: :manual\n\nconfig :app, AppWeb.Endpoint,\n  http: [port: 4002],\n  server: false,\n  secret_key_base: String.duplicate("test_key_base_", 4)',
+          config,
+        ),
+        bash('mix test test/web/review_live_test.exs', 'Finished in 0.3 seconds\n3 tests, 0 failures'),
+        stop('The review page test passes.'),
+      ),
+      [said(1, "The endpoint isn't configured for the test env.")],
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.facts.find((f) => f.startsWith('fix:')))).toEqual([
+      'fix: in test.exs: `config :app, AppWeb.Endpoint,` … `secret_key_base: String.duplicate("test_key_base_", 4)`',
+    ]);
+  });
+});
+
 describe('what a commit says it does', () => {
   it('keeps the list a commit body gives as facts of the work it commits', () => {
     const r = distil(

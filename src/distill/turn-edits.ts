@@ -23,6 +23,11 @@ export interface TurnEdit {
    * and blank lines left out): what the fix was, in the code's own words. Empty for a larger edit.
    */
   lines: string[];
+  /**
+   * The new lines of a larger edit too (at most a dozen short ones, comments and blank lines left
+   * out): from these a fix keeps the lines about the error it fixed.
+   */
+  wrote: string[];
 }
 
 /** Where two texts differ once their common start and end are set aside. */
@@ -53,6 +58,12 @@ const NOT_CODE = /^(?:[\s{}()[\];,]*|(?:\/\/|#|--|\/\*|\*|<!--).*)$/;
  * size of a line or three); none for a larger rewrite or a pure deletion.
  */
 export function changedLines(before: string, after: string): string[] {
+  const lines = newLines(before, after);
+  return lines.length <= 3 && lines.every((l) => l.length <= 140) ? lines : [];
+}
+
+/** The lines of the new text that the old text did not have (comments and blank lines left out). */
+function newLines(before: string, after: string): string[] {
   const { start, end } = changedSpan(before, after);
   if (after.length - start - end <= 0) return [];
   const from = after.lastIndexOf('\n', start - 1) + 1;
@@ -60,12 +71,11 @@ export function changedLines(before: string, after: string): string[] {
   // A line that only gained or lost a separator (the comma before an added list item) is not new.
   const bare = (l: string) => l.trim().replace(/[,;]+$/, '');
   const had = new Set(before.split('\n').map(bare));
-  const lines = after
+  return after
     .slice(from, stop === -1 ? after.length : stop)
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => !had.has(bare(l)) && !NOT_CODE.test(l));
-  return lines.length <= 3 && lines.every((l) => l.length <= 140) ? lines : [];
 }
 
 /** An edit's old and new text, and what is known of the file around it. */
@@ -83,6 +93,7 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
   let size = 0;
   let added = 0;
   const lines: string[] = [];
+  const wrote: string[] = [];
   for (const c of changes) {
     const sum = summariseEdit(c.before, c.after, path, c.context ?? '');
     for (const x of [...sum.changed, ...sum.added]) symbols.add(x);
@@ -94,6 +105,7 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
     size += Math.max(changed.removed, changed.added);
     added += changed.added;
     lines.push(...changedLines(c.before, c.after));
+    if (wrote.length < 12) wrote.push(...newLines(c.before, c.after).filter((l) => l.length <= 140).slice(0, 12));
   }
   return {
     path,
@@ -104,5 +116,6 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
     size,
     deletion: size > 0 && added === 0,
     lines: changes.length <= 2 ? lines.slice(0, 3) : [],
+    wrote: wrote.slice(0, 12),
   };
 }

@@ -72,6 +72,8 @@ describe('the assistant’s decisions', () => {
         'Now also replace `build_conn()` with `conn` since we imported it.',
         'Let me use the existing helper since it already handles retries.',
         'The request goes over the network.',
+        // The lead-in to the next call: what this step will do, not a decision that outlives it.
+        "Since it calls `Tmux.launch` which requires a real tmux, I'll test that it mints a token and attempts the launch:",
       ].filter(isDecision),
     ).toEqual([]);
     expect(

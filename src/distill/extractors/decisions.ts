@@ -29,7 +29,8 @@ const ACTING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bas
 
 /** Whether a sentence states a decision with its reason (not a step, question or offer). */
 export function isDecision(s: string): boolean {
-  if (s.length > 400 || NOT_A_DECISION.test(s) || NARRATION.test(s)) return false;
+  // A sentence ending in a colon introduces the step that follows it (a plan for the next call).
+  if (s.length > 400 || NOT_A_DECISION.test(s) || NARRATION.test(s) || /:\s*$/.test(s)) return false;
   const contrast =
     CONTRAST.test(s) && /\b(?:use|using|chose|pick|went|go|keep|prefer|switch|replace)\b/i.test(s);
   return (CHOICE.test(s) && REASON.test(s)) || contrast;
