@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestErrors, digestGotchas, digestOpenItems, digestUserMessages } from './compact-summary.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
-import { ROOT, turn } from './queued-events.test-support.ts';
+import { bash, ROOT, turn } from './queued-events.test-support.ts';
 
 /** The real compaction summary of the MIT fixture session (its `isCompactSummary` record). */
 function realSummary(): string {
@@ -95,5 +95,27 @@ describe('the digest’s open items in the session summary', () => {
       previousSummary: compacted.summary,
     });
     expect(later.summary?.nextSteps).toBe('write the release notes');
+  });
+
+  it('drops a pending task once a later commit names its ticket, and keeps the others', () => {
+    const distiller = createHeuristicDistiller();
+    const compacted = distiller.distilTurn({
+      projectRoot: ROOT,
+      events: turn({ kind: 'post_compact', trigger: 'auto', summary: realSummary() }),
+      previousSummary: null,
+    });
+    const committed = distiller.distilTurn({
+      projectRoot: ROOT,
+      events: turn(
+        { kind: 'prompt', prompt: 'go on' },
+        bash(
+          'git commit -am "feat: close review session by closing all open annotations (spotter-gqc.6)"',
+          '[spotter-gqc 05fd186] feat: close review session by closing all open annotations (spotter-gqc.6)\n 2 files changed',
+        ),
+      ),
+      previousSummary: compacted.summary,
+    });
+    expect(committed.summary?.nextSteps).not.toMatch(/gqc\.6 \(in_progress\)|Complete gqc\.6/);
+    expect(committed.summary?.nextSteps).toMatch(/^spotter-gqc\.7 \(open, blocked by gqc\.5\)/);
   });
 });

@@ -9,6 +9,7 @@ import { mainPart } from './canonical-command.ts';
 import { unsupportedClaim } from './claims.ts';
 import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
+import { sharedScore } from './extractors/shared-words.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
 import {
@@ -200,6 +201,30 @@ function itemKey(item: string): string | null {
   return m[2] ? `${part.key.replace(/@.*$/, '')}@${m[2]}` : part.key;
 }
 
+/** A ticket or task id (`spotter-gqc.6`, `gqc.6`, `PROJ-12`, `#41`). */
+const TASK_ID = /#\d+\b|\b[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*[-.]\d+[a-z]?\b/g;
+const idsOf = (text: string) => (text.match(TASK_ID) ?? []).map((id) => id.toLowerCase());
+const sameId = (a: string, b: string) => a === b || a.endsWith(`-${b}`) || b.endsWith(`-${a}`);
+
+/**
+ * Whether the turn's own work did an open item: a commit (or a finished todo) names the ticket the
+ * item is about, or, for an item that names none, says the same thing (three words in common). Used
+ * for items that were stated before the work (a compaction digest's pending tasks, earlier next steps).
+ */
+function doneInTurn(a: TurnAnalysis): (item: string) => boolean {
+  const done = [
+    ...a.commits.map((c) => [c.message, ...(c.body ?? [])].join(' ')),
+    ...(a.todos ?? []).filter((t) => t.status === 'completed').map((t) => t.content),
+  ];
+  if (done.length === 0) return () => false;
+  const doneIds = done.flatMap(idsOf);
+  return (item) => {
+    const subject = idsOf(item)[0];
+    if (subject !== undefined) return doneIds.some((id) => sameId(id, subject));
+    return done.some((d) => sharedScore(item, d) >= 3);
+  };
+}
+
 /**
  * Next steps as they stand after the turn: the open todo items, what the assistant said comes next,
  * and the failures still open — a purpose whose latest run fails, never one that passed since and
@@ -209,9 +234,12 @@ function itemKey(item: string): string | null {
 function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
   // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
+  // Items stated before the turn's work (the digest is written before the turn goes on) are open only
+  // while the turn's commits and finished todos have not done them.
+  const done = doneInTurn(a);
   const stated = [
     ...(relayed ? [] : statedNextSteps(a.lastMessage)),
-    ...(a.compactSummary ? digestOpenItems(a.compactSummary) : []),
+    ...(a.compactSummary ? digestOpenItems(a.compactSummary).filter((item) => !done(item)) : []),
   ];
   const state = purposeState(a.commands);
   const passed = new Set(state.passed.filter((p) => p.target === '').map((p) => p.key));
@@ -230,7 +258,7 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string 
       const key = itemKey(item);
       if (key !== null || FAILURE_ITEM.test(item))
         return key === null ? false : !passed.has(key) && !open.has(key);
-      return !fresh;
+      return !fresh && !done(item);
     });
   // A plan the reply made for a case ("if it still fails: …") stands while a failure is still open.
   const stillOpen = failures.length > 0 || carried.some((item) => FAILURE_ITEM.test(item));
