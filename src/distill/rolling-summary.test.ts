@@ -98,6 +98,34 @@ describe('rolling session summary', () => {
     expect(planned.summary?.nextSteps).toBe('Write the release note');
   });
 
+  it('lists a request the user stopped before any answer, quoted, but not a host command or work done', () => {
+    const d = createHeuristicDistiller();
+    const stopped = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      // The user reports a problem; the agent looks something up and is stopped before saying anything.
+      events: turn(
+        prompt('scrolling back in the terminal pane still does not work (maybe the page catches it)'),
+        read('assets/js/app.js'),
+      ),
+    });
+    expect(stopped.summary?.nextSteps).toBe(
+      'stopped before an answer: “scrolling back in the terminal pane still does not work”',
+    );
+    const hostCommand = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(prompt('/model claude-sonnet-4-5-20250929')),
+    });
+    expect(hostCommand.summary?.nextSteps ?? '').toBe('');
+    const worked = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(prompt('make the terminal pane scroll back'), write('assets/js/term.js', 'export {}\n')),
+    });
+    expect(worked.summary?.nextSteps ?? '').not.toContain('stopped before an answer');
+  });
+
   it('leads with where the repository was left, from what git printed, carried across turns', () => {
     const d = createHeuristicDistiller();
     const first = d.distilTurn({

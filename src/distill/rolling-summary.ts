@@ -278,18 +278,25 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string 
 }
 
 /**
- * The user's questions that the turn left without an answer: the assistant said nothing at all after
- * them (the user stopped it, or the session ended). What the user asked is theirs, quoted; a question
- * the assistant answered, even in part, is not listed.
+ * What the user asked that the turn left without an answer: the assistant said nothing at all after
+ * it (the user stopped it, or the session ended). Questions are listed as unanswered; a request the
+ * turn changed nothing for (no edit, no commit) as stopped before an answer. What the user asked is
+ * theirs, quoted; anything the assistant answered, even in part, is not listed.
  */
 export function unanswered(a: TurnAnalysis): string[] {
   if (a.lastMessage.trim() !== '' || a.narration.length > 0) return [];
+  const untouched = a.edits.length === 0 && a.commits.length === 0;
   return a.prompts
-    .flatMap((p) => userSentences(userProse(p).text))
-    .filter((s) => {
-      const mood = moodOf(s);
-      return (mood === 'question' || mood === 'confirm') && s.length >= 12;
+    .filter((p) => !p.trimStart().startsWith('/')) // a command for the host, not a request to the agent
+    .flatMap((p) => {
+      const said = userSentences(userProse(p).text).filter((s) => s.length >= 12);
+      const questions = said.filter((s) => /^(?:question|confirm)$/.test(moodOf(s)));
+      if (questions.length > 0) return questions.map((q) => `unanswered question: “${clip(q, 140)}”`);
+      // The request itself is the prompt's first sentence.
+      const first = said[0];
+      return first !== undefined && untouched && /^(?:request|statement)$/.test(moodOf(first))
+        ? [`stopped before an answer: “${clip(first, 140)}”`]
+        : [];
     })
-    .slice(0, 2)
-    .map((q) => `unanswered question: “${clip(q, 140)}”`);
+    .slice(0, 2);
 }
