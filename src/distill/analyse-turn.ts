@@ -8,20 +8,23 @@
 import type { QueuedEvent } from '../core/model.ts';
 import { patchOldText } from './code-symbols.ts';
 import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
-import { commitBody, commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
+import { recordCommandEffects, type EffectContext } from './command-effects.ts';
 import { ciCommands } from './ci-config.ts';
 import { errorHeadline } from './diagnostics.ts';
-import { stripAnsi } from './terminal-output.ts';
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
 import { createFileChanges, type FileChanges } from './file-changes.ts';
-import { stagedPaths } from './git-staging.ts';
-import { EDITING_TOOLS, READ_ONLY_TOOLS } from './tool-kinds.ts';
-import { removedPaths, userRemovedFiles } from './removed-files.ts';
+import {
+  EDITING_TOOLS,
+  EVERYDAY_TOOLS as EVERYDAY,
+  READ_ONLY_TOOLS,
+  REJECTED_CALL as REJECTED,
+} from './tool-kinds.ts';
+import { userRemovedFiles } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
 import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
 import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
-import { ticketsCreated, type Ticket } from './tickets.ts';
+import type { Ticket } from './tickets.ts';
 import {
   asArray,
   asRecord,
@@ -95,27 +98,6 @@ export interface TurnAnalysis {
 
 const READ_ONLY = READ_ONLY_TOOLS;
 const EDITING = EDITING_TOOLS;
-const EVERYDAY = new Set([
-  ...READ_ONLY,
-  ...EDITING,
-  'Bash',
-  'BashOutput',
-  'KillShell',
-  'KillBash',
-  'Task',
-  'Agent',
-  'TodoWrite',
-  'TaskCreate',
-  'TaskUpdate',
-  'TaskGet',
-  'TaskList',
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'AskUserQuestion',
-]);
-/** The host's words for a tool call the user rejected or interrupted: it never ran, it did not fail. */
-const REJECTED =
-  /doesn't want to (?:proceed|take this action)|user (?:denied|rejected|declined)|was rejected|permission .* (?:was|has been) denied|interrupted by user|STOP what you are doing and wait for the user|Cancelled: parallel tool call/i;
 
 function pushUnique(list: string[], values: readonly string[]): void {
   for (const v of values) if (v !== '' && !list.includes(v)) list.push(v);
@@ -208,47 +190,14 @@ export function analyseTurn(
   };
 
   const tasks = createTaskCutter();
-  /** Paths staged by name since the last commit (what the next commit records). */
-  const staged: string[] = [];
-  /** What a command did to the project: commits, a push, dependencies, tickets — from the parts that worked. */
-  const afterRun = (run: CommandRun, command: string, output: string, index: number) => {
-    const worked = (purpose: string) =>
-      run.parts.some((p) => p.purpose === purpose && p.outcome === 'passed' && p.where === 'project');
-    if (run.ok)
-      for (const t of ticketsCreated(command, output))
-        if (!a.tickets.some((x) => x.id === t.id)) a.tickets.push(t);
-    // Only the project's own commits: a commit in a scratch repository is not one of them.
-    const out = commitOutput(stripAnsi(output));
-    const message = worked('commit') ? (commitMessage(command) ?? out?.subject ?? '') : '';
-    if (run.ok) for (const p of stagedPaths(command)) pushUnique(staged, [rel(p)]);
-    if (message) {
-      const body = commitBody(command);
-      const commit = {
-        message,
-        ...(body.length > 0 ? { body } : {}),
-        hash: out?.hash ?? '',
-        branch: out?.branch ?? '',
-        index,
-        staged: staged.splice(0),
-        filesChanged: out?.filesChanged ?? null,
-        created: out?.created ?? [],
-        // `git commit --amend --no-edit`: this work folded into the last commit, under its message.
-        ...(/\bcommit\b[^|;&]*\s--amend\b/.test(command) && commitMessage(command) === null
-          ? { reused: true }
-          : {}),
-      };
-      a.commits.push(commit);
-      tasks.commit(commit, index);
-    }
-    if (worked('push')) a.pushed = true;
-    if (run.ok && run.where !== 'scratch')
-      for (const path of removedPaths(command).map((p) => rel(p)))
-        if (!isScratchPath(path) && !a.removed.some((r) => r.path === path)) a.removed.push({ path, index });
-    if (worked('install') || worked('uninstall')) {
-      const pkgs = packagesOf(command);
-      addDeps({ added: pkgs.added, removed: pkgs.removed, updated: [] });
-    }
+  const effects: EffectContext = {
+    rel,
+    staged: [],
+    onCommit: (commit, index) => tasks.commit(commit, index),
+    addDependencies: addDeps,
   };
+  const afterRun = (run: CommandRun, command: string, output: string, index: number) =>
+    recordCommandEffects(a, effects, run, command, output, index);
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
