@@ -124,6 +124,14 @@ describe('rolling session summary', () => {
       events: turn(prompt('make the terminal pane scroll back'), write('assets/js/term.js', 'export {}\n')),
     });
     expect(worked.summary?.nextSteps ?? '').not.toContain('stopped before an answer');
+    // Nor is a host command later in the session one of the user's requests to the agent.
+    const later = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: worked.summary,
+      events: turn(prompt('/model claude-sonnet-4-5-20250929')),
+    });
+    expect(later.summary?.notes ?? '').not.toContain('/model');
+    expect(later.summary?.nextSteps ?? '').not.toContain('/model');
   });
 
   it('leads with where the repository was left, from what git printed, carried across turns', () => {

@@ -110,7 +110,11 @@ export function mergeSummary(
 
   const firstPrompt = a.prompts.find((p) => !isTrivialPrompt(p)) ?? a.prompts[0] ?? '';
   const request = prev?.request || clip(firstPrompt, 300);
-  const newPrompts = a.prompts.filter((p) => !isTrivialPrompt(p) && clip(p, 300) !== request);
+  // A command for the host (`/mcp`, `/model …`) that the agent never answered is not a request to it.
+  const silent = a.toolCount === 0 && a.lastMessage.trim() === '' && a.narration.length === 0;
+  const newPrompts = a.prompts.filter(
+    (p) => !isTrivialPrompt(p) && clip(p, 300) !== request && !(silent && p.trimStart().startsWith('/')),
+  );
 
   const investigated = [
     a.filesRead.length > 0 ? `read ${listed(a.filesRead, 6)}` : '',
