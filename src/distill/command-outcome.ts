@@ -180,7 +180,10 @@ export function judgeParts(
   }
   return parts.map((p, i) => {
     const e = evidence[i];
-    const visible = !p.filtered && chained(i, parts.length - 1) && parts[parts.length - 1]?.joiner !== '&';
+    // A part after an `||` ran only if what came before it failed: a clean exit does not say it ran.
+    const reached = parts.slice(0, i).every((q) => q.joiner !== '||');
+    const visible =
+      reached && !p.filtered && chained(i, parts.length - 1) && parts[parts.length - 1]?.joiner !== '&';
     if (e === 'nothing') return judged(p, 'nothing');
     if (e === 'inconclusive') return judged(p, 'inconclusive');
     // A runner's own summary wins over a visible exit 0; other evidence of failure only when the

@@ -18,6 +18,7 @@ describe('what a command is for', () => {
     ['uv run python -m pytest -q', 'test'],
     ['go test ./...', 'test'],
     ['cargo test', 'test'],
+    ['cargo llvm-cov --fail-under-lines 100', 'test'],
     ['mix test test/foo_test.exs', 'test'],
     ['MIX_ENV=test mix test', 'test'],
     ['mvn -q test', 'test'],

@@ -52,6 +52,9 @@ export function byEcosystem(head: string, w: string[]): Judged | null {
       return table({
         test: 'test',
         nextest: 'test',
+        // Coverage tools run the test suite (`cargo llvm-cov`, `cargo tarpaulin`).
+        'llvm-cov': 'test',
+        tarpaulin: 'test',
         build: 'build',
         check: 'typecheck',
         clippy: 'lint',

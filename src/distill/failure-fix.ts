@@ -32,6 +32,11 @@ export interface Fix {
   deletion: boolean;
   /** The line or two a small fix wrote, in the code's own words (none for a larger change). */
   lines: string[];
+  /**
+   * The edits name what the error named (a file, a symbol or a word of a line they wrote is in the
+   * error): an edit that shares nothing with a missing tool's error did not fix it.
+   */
+  related: boolean;
 }
 
 /** Flags and environment settings that make git or a hook manager skip the repository's hooks. */
@@ -249,6 +254,18 @@ export function fixBetween(
     else short = `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
+  const editWords = words(
+    [
+      ...files.map((f) => basename(f).replace(/\.[^.]+$/, '')),
+      ...symbols,
+      ...removed,
+      ...edits.flatMap((e) => e.wrote ?? []),
+    ].join(' '),
+  );
+  // What the failed run printed names the files and symbols involved (a stack frame, a path).
+  const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
+  const failureWords = new Set([...errorWords, ...words(printed.slice(0, 6000))]);
+  const related = [...editWords].some((w) => failureWords.has(w));
   return {
     kind,
     short,
@@ -261,6 +278,7 @@ export function fixBetween(
     size,
     deletion,
     lines,
+    related,
   };
 }
 
@@ -276,8 +294,12 @@ export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
   // A rule about the code being written, met by deleting the offending code (an unused import or
   // variable), is tidying, not a pitfall.
   if (e.cls === 'rule') return !(fix.kind === 'code' && !fix.beyondWork && fix.deletion);
-  // A setup error in the code being written, fixed by a typo-sized edit with no word on why, was a typo.
-  if (e.cls === 'setup') return fix.kind !== 'code' || fix.beyondWork || fix.cause !== '' || fix.size > 12;
+  // A setup error (a tool, module or setting missing) is fixed by a code edit only when the edit names
+  // what the error named; one in the code being written, typo-sized with no word on why, was a typo.
+  if (e.cls === 'setup')
+    return (
+      fix.kind !== 'code' || (fix.related && (fix.beyondWork || fix.cause !== '' || fix.size > 12))
+    );
   if (fix.kind === 'command' || fix.kind === 'step' || fix.kind === 'imports' || fix.kind === 'config')
     return true;
   // A compiler error or crash fixed by editing code: a pitfall only when it surfaced beyond the work

@@ -159,6 +159,10 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
     if (!at) continue;
     const fix = fixBetween(a, at.failed, at.resolving);
     if (!worthAGotcha(e, fix)) continue;
+    // The error stopped showing only because the next run failed otherwise: an edit or a step that
+    // worked in between took it away; another spelling of the command that failed too did not (it is
+    // a dead end, not a fix).
+    if (at.resolving.outcome !== 'passed' && fix.kind === 'command') continue;
     // Outside the project only a tool's pitfall is worth keeping (the command or a step fixed it).
     if (e.where !== 'project' && fix.kind !== 'command' && fix.kind !== 'step') continue;
     const draft = gotchaDraft(

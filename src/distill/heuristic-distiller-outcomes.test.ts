@@ -359,6 +359,55 @@ describe('gotchas, whole (3)', () => {
   });
 });
 
+describe('dead ends, fixes of other failures, and a gate that ran the tests', () => {
+  // A missing test runner, tried three ways that all failed, installed some other way; then the
+  // coverage gate fails on a test that asserts nothing, fixed by an edit; the project's gate passes.
+  const test = 'def test_add():\n    assert True\n';
+  const session = () =>
+    distil(
+      turn(
+        prompt('Run just check to run the quality checks. If it fails, fix the issues and try again.'),
+        bashFail(
+          'just check',
+          'Exit code 127\npytest tests/ --cov=src --cov-fail-under=100\nsh: 1: pytest: Permission denied\nerror: Recipe `check` failed on line 2 with exit code 127',
+        ),
+        bashFail('pip install pytest pytest-cov', 'Exit code 127\n/bin/bash: line 1: pip: command not found'),
+        bashFail(
+          'python -m pip install pytest pytest-cov',
+          'Exit code 1\n/home/dev/venv/bin/python: No module named pip',
+        ),
+        bashFail(
+          '/usr/bin/python3 -m pip install pytest pytest-cov',
+          'Exit code 1\n/usr/bin/python3: No module named pip',
+        ),
+        bash('uv pip install pytest pytest-cov 2>/dev/null || pipx install pytest', ''),
+        bashFail(
+          'python -m pytest tests/ --cov=src --cov-fail-under=100',
+          'Exit code 1\ncollected 1 item\n\ntests/test_math.py .\nERROR: Coverage failure: total of 50 is less than fail-under=100\n============================== 1 passed in 0.02s ==============================',
+        ),
+        edit('tests/test_math.py', '    assert True', '    assert add(2, 3) == 5', test),
+        bash(
+          'just check',
+          'collected 1 item\n\ntests/test_math.py .\nRequired test coverage of 100% reached. Total coverage: 100.00%\n============================== 1 passed in 0.02s ==============================\npytest tests/ --cov=src --cov-fail-under=100',
+        ),
+        stop('The quality checks now pass: the test never called `add`; it does now.'),
+      ),
+      [said(1, 'The command failed due to a permission issue with pytest.')],
+    );
+
+  it('keeps no fix that itself failed, and credits no edit with a missing tool it shares nothing with', () => {
+    const r = session();
+    expect(ofType(r.observations, 'gotcha').map((g) => g.title)).toEqual([]);
+  });
+
+  it('counts the gate that ran the suite as a passing test run: nothing is left failing', () => {
+    const r = session();
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(r.summary?.nextSteps).toBe('');
+    expect(r.summary?.completed).toMatch(/checks: tests passed, gate passed/);
+  });
+});
+
 describe('a fix by a larger configuration edit', () => {
   it('names the lines of the edit that are about the error, not the cause restated or every line', () => {
     const config = 'import Config\n\nconfig :app, Oban, testing: :manual\n';

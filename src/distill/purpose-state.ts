@@ -3,11 +3,13 @@
  * `test`, `test:e2e`, `lint@web`, `commit`) is open only while the latest run of that purpose fails.
  * A later run of the same key closes it whatever its spelling — a wrapper in front, another flag —
  * when it covers what failed: a whole-suite run closes any failure of its key, a single-file run only
- * the failure of that same file. Only the project's own runs count: a command run in a scratch
+ * the failure of that same file; a check whose output shows a passing test run (a gate running the
+ * suite) is also a test run. Only the project's own runs count: a command run in a scratch
  * directory or another repository is not the project's.
  */
 import { partRuns, type CommandRun, type PartRun } from './command-runs.ts';
 import { CHECKS, type Purpose } from './commands.ts';
+import { packagesOf } from './commit-commands.ts';
 
 /** Purposes whose failure is a problem of the project (not a look, not a file shuffle). */
 const TRACKED: ReadonlySet<Purpose> = new Set([
@@ -52,15 +54,31 @@ export interface PurposeState {
   passed: PassedAtEnd[];
 }
 
+/**
+ * A run of another purpose whose output is a test runner's passing summary (`just check` running the
+ * suite with coverage) ran the tests too: it counts as a whole-suite test run that passed.
+ */
+export function testsRanBy(r: PartRun): PartRun | null {
+  if (r.purpose === 'test' || r.outcome !== 'passed' || !r.summary) return null;
+  if (r.summary.failed > 0 || r.summary.passed === 0) return null;
+  const scope = r.dir !== '' ? `@${r.dir}` : '';
+  return { ...r, purpose: 'test', key: `test${scope}`, target: '', suite: '' };
+}
+
 /** Part runs that say how the project's purpose stands. */
 export function countedRuns(commands: readonly CommandRun[]): PartRun[] {
-  return partRuns(commands).filter(
-    (r) =>
-      r.where === 'project' &&
-      TRACKED.has(r.purpose) &&
-      !(r.purpose === 'run' && r.adhoc) &&
-      (r.outcome === 'passed' || r.outcome === 'failed'),
-  );
+  return partRuns(commands)
+    .filter(
+      (r) =>
+        r.where === 'project' &&
+        TRACKED.has(r.purpose) &&
+        !(r.purpose === 'run' && r.adhoc) &&
+        (r.outcome === 'passed' || r.outcome === 'failed'),
+    )
+    .flatMap((r) => {
+      const tests = testsRanBy(r);
+      return tests ? [r, tests] : [r];
+    });
 }
 
 export function purposeState(commands: readonly CommandRun[]): PurposeState {
@@ -94,6 +112,24 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
       closed.push({ key: r.key, failures: episode.runs, closedBy: r });
       open.delete(r.key);
     }
+  }
+  // An install that failed is done once what it was installing is later used and works (`pip install
+  // pytest` failed, another installer ran, then pytest's run passed).
+  const counted = countedRuns(commands);
+  for (const [key, e] of open) {
+    const last = e.runs[e.runs.length - 1] as PartRun;
+    if (last.purpose !== 'install') continue;
+    const wanted = new Set(packagesOf(last.raw).added.map((p) => p.toLowerCase()));
+    const used = counted.find(
+      (r) =>
+        r.index > last.index &&
+        r.outcome === 'passed' &&
+        (wanted.has((r.tool.split(' ')[0] ?? '').toLowerCase()) ||
+          wanted.has((r.summary?.runner ?? '').toLowerCase())),
+    );
+    if (!used) continue;
+    closed.push({ key, failures: e.runs, closedBy: used });
+    open.delete(key);
   }
   const openList: OpenFailure[] = [...open.entries()]
     .map(([key, e]) => ({

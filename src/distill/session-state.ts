@@ -4,6 +4,7 @@
  * uncommitted (a `git status` run after the last change is the truth; otherwise the files changed
  * since the last commit). Carried from turn to turn in the rolling summary as one "State: …" line.
  */
+import { testsRanBy } from './purpose-state.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { clip, isScratchPath, unique } from './text.ts';
 
@@ -47,6 +48,9 @@ const EMPTY: SessionState = {
   removedByUser: [],
 };
 const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
+/** Lists of files git (or a tool that reads them) leaves out: they can change what a linter sees, not what a test does. */
+const isIgnoreList = (path: string) =>
+  /(?:^|\/)\.(?:git|docker|npm|prettier|eslint)ignore$|(?:^|\/)\.gitattributes$/.test(path);
 const PREFIX = 'State: ';
 const MAX_LISTED = 30;
 
@@ -108,7 +112,9 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     if ('edit' in step && step.edit !== undefined) {
       (uncommitted ??= new Set()).add(step.edit);
       s.removedByUser = s.removedByUser.filter((f) => f !== step.edit);
-      if (!isDoc(step.edit)) {
+      if (isIgnoreList(step.edit)) {
+        for (const k of ['lint', 'gate'] as const) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
+      } else if (!isDoc(step.edit)) {
         s.codeChanged = true;
         for (const k of CHECK_KINDS) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
       }
@@ -130,6 +136,8 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     if (!run || run.where === 'scratch') continue;
     if ((CHECK_KINDS as readonly string[]).includes(run.purpose))
       s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
+    // A check that ran the test suite and showed it passing (a gate) is a test run too.
+    if (run.where === 'project' && run.parts.some((p) => testsRanBy(p) !== null)) s.checks.test = 'passed';
     if (!run.ok) continue;
     const branch = branchOf(run.command, run.output);
     if (branch !== '') s.branch = branch;
