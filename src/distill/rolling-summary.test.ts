@@ -134,6 +134,22 @@ describe('rolling session summary', () => {
     expect(later.summary?.nextSteps ?? '').not.toContain('/model');
   });
 
+  it('keeps tests fresh after only an ignore list changed, but not the linter that reads it', () => {
+    const d = createHeuristicDistiller();
+    const r = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Run the checks and ignore the build output'),
+        bash('npx vitest run', ' Test Files  4 passed (4)\n      Tests  31 passed (31)'),
+        bash('npx eslint .', ''),
+        write('.gitignore', 'node_modules/\ndist/\n'),
+        stop('Checks pass; dist/ is ignored now.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(/checks: tests passed, lint not run since the last change/);
+  });
+
   it('leads with where the repository was left, from what git printed, carried across turns', () => {
     const d = createHeuristicDistiller();
     const first = d.distilTurn({
