@@ -574,7 +574,7 @@ describe('heuristic distiller: outcomes, not logs', () => {
     expect(titles(fix.observations)).toEqual([
       ['change', 'Payments are now retried on 429 too, with the same backoff.'],
     ]);
-    expect(fix.observations[0]?.narrative).toMatch(/A Explore subagent found: Payments are retried/);
+    expect(fix.observations[0]?.narrative).toMatch(/An Explore subagent found: Payments are retried/);
   });
 
   it('never makes a memory of a plan written for approval, nor of the compaction summary', () => {

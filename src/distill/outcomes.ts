@@ -17,7 +17,7 @@ import type { PartRun } from './command-runs.ts';
 import { shortError } from './gotchas.ts';
 import { countedRuns, purposeState } from './purpose-state.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
-import { clip, informativeSentence, unique, withoutFiller } from './text.ts';
+import { clip, informativeSentence, informativeText, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 
 const MAX_FILES = 30;
@@ -231,7 +231,10 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
       : '';
   const narrative = [
     why || fallback,
-    ...findings.map((f) => `A ${f.agentType || 'subagent'} subagent found: ${clip(f.findings, 300)}`),
+    ...findings.map((f) => {
+      const agent = f.agentType || 'subagent';
+      return `${/^[aeiou]/i.test(agent) ? 'An' : 'A'} ${agent} subagent found: ${informativeText(f.findings, 300)}`;
+    }),
   ].filter(Boolean);
   const subtitle = s.commits.length > 1 ? `${s.commits.length} commits` : '';
   return {

@@ -34,18 +34,42 @@ export const isFiller = (sentence: string) => FILLER.test(sentence.trim());
 
 /** The first sentence of a text that says something (skips "Excellent!", "Let me …" and headings). */
 export function informativeSentence(text: string, max: number): string {
-  const parts = text
+  const parts = informativeParts(text);
+  const useful = parts.find(
+    (p) => !p.heading && p.text.length >= 20 && !FILLER.test(p.text) && !/:$/.test(p.text),
+  );
+  return clip(useful?.text ?? parts.find((p) => !p.heading)?.text ?? parts[0]?.text ?? '', max);
+}
+
+/** The sentences and lines of a text, code blocks left out, each marked when it is a Markdown heading. */
+function informativeParts(text: string, atColons = true): { text: string; heading: boolean }[] {
+  return text
     .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?:])\s+|\n+/)
-    .map((s) =>
-      s
+    .split(atColons ? /(?<=[.!?:])\s+|\n+/ : /(?<=[.!?])\s+|\n+/)
+    .map((s) => ({
+      heading: /^\s*#/.test(s),
+      text: s
         .trim()
         .replace(/^[#>*\-\s]+/, '')
         .replace(/\*\*/g, ''),
-    )
-    .filter((s) => s.length >= 3);
-  const useful = parts.find((s) => s.length >= 20 && !FILLER.test(s) && !/:$/.test(s));
-  return clip(useful ?? parts[0] ?? '', max);
+    }))
+    .filter((p) => p.text.length >= 3);
+}
+
+/**
+ * A report (a subagent's findings) from its first informative sentence on, without its headings:
+ * "Perfect! I now have a comprehensive understanding… # Overview" says nothing before what it found.
+ */
+export function informativeText(text: string, max: number): string {
+  const parts = informativeParts(text, false).filter((p) => !p.heading);
+  const from = parts.findIndex((p) => p.text.length >= 20 && !FILLER.test(p.text) && !/:$/.test(p.text));
+  return clip(
+    parts
+      .slice(Math.max(0, from))
+      .map((p) => p.text)
+      .reduce((out, t) => (out === '' ? t : `${out}${/[.!?:;]$/.test(out) ? ' ' : '; '}${t}`), ''),
+    max,
+  );
 }
 
 /** The text without its opening filler sentences ("Good. Let me write the plan for your approval."). */

@@ -104,6 +104,18 @@ describe('rules of the project', () => {
     ]);
     expect(found[0]?.draft.narrative).toContain('`.claude/hooks/require-commit.sh`');
     expect(found[0]?.draft.facts[0]).toBe('source: the Stop hook');
+    // A message that opens with headings is titled by the line that states the rule.
+    const headed = extractProjectRules([
+      {
+        ...feedback,
+        uuid: 'h3',
+        command: '${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh',
+        text: '# Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes, untracked files.\n\n## Untracked Files\n\n- Cargo.lock\n- src/lib.rs',
+      },
+    ]);
+    expect(headed.map((x) => x.draft.title)).toEqual([
+      'Stop hook: Cannot exit with unstaged changes, untracked files.',
+    ]);
   });
 
   it('keeps the rules of a CLAUDE.md the assistant read, and a rule it quotes from one', () => {

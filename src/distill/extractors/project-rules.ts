@@ -25,6 +25,23 @@ const firstLine = (text: string) =>
     .map((l) => l.trim())
     .find(Boolean) ?? '';
 
+/**
+ * The line of a hook's message that states its rule: not a heading (`# Running Quality Checks...`),
+ * not a progress line ending in an ellipsis, not a bare list item; else its first line.
+ */
+function ruleLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim());
+  const rule = lines.find(
+    (l) =>
+      l !== '' &&
+      !l.startsWith('#') &&
+      !/(?:\.\.\.|…)$/.test(l) &&
+      !/^(?:[-*•]|\d+[.)])\s/.test(l) &&
+      l.split(/\s+/).length >= 3,
+  );
+  return rule ?? firstLine(text).replace(/^#+\s*/, '');
+}
+
 /** A git hook's run, read from its runner's output. */
 interface GitHookRun {
   hook: string;
@@ -171,7 +188,7 @@ export function extractProjectRules(entries: readonly TranscriptEntry[]): Extrac
   };
   for (const e of entries) {
     if (e.kind === 'hook_feedback') {
-      const said = firstLine(e.text);
+      const said = ruleLine(e.text);
       if (said === '') continue;
       add(
         extracted(

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { informativeSentence, informativeText } from './text.ts';
+
+/** A subagent's report as they come: an opening that says nothing, a heading, then what it found. */
+const REPORT =
+  'Perfect! I now have a comprehensive understanding of the Python project. Let me provide you with a detailed summary:\n\n# Comprehensive Python Project Overview\n\n## Modules\n- `math_utils.py`: add, factorial (raises on negatives)\n- `list_utils.py`: flatten one level deep\n\nThe tests reach 100% line coverage through `just check`.';
+
+describe('what a report says, without its opening and its headings', () => {
+  it('picks the first sentence that says something, never a heading', () => {
+    expect(informativeSentence(REPORT, 160)).toBe('add, factorial (raises on negatives)');
+  });
+
+  it('keeps the report from there on, its list items kept apart', () => {
+    expect(informativeText(REPORT, 300)).toBe(
+      '`math_utils.py`: add, factorial (raises on negatives); `list_utils.py`: flatten one level deep; The tests reach 100% line coverage through `just check`.',
+    );
+  });
+});
