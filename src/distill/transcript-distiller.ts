@@ -22,6 +22,7 @@ import { extractCiWorkflows } from './extractors/ci-workflow.ts';
 import { extractReadmeUsage } from './extractors/readme-usage.ts';
 import { extractShellScripts } from './extractors/shell-scripts.ts';
 import { extractSlashCommands } from './extractors/slash-commands.ts';
+import { extractTaskRecipes } from './extractors/task-recipes.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
@@ -95,6 +96,7 @@ export function extractAll(
       ...extractCodeNotes(entries),
       ...extractEnvExample(entries),
       ...extractPackageScripts(entries),
+      ...extractTaskRecipes(entries),
       ...extractCiWorkflows(entries),
       ...extractReadmeUsage(entries, options.projectRoot),
       ...extractSlashCommands(entries),
@@ -373,6 +375,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),
     ...extractPackageScripts(fresh),
+    ...extractTaskRecipes(fresh),
     ...extractCiWorkflows(fresh),
     ...extractReadmeUsage(fresh, events[0]?.cwd ?? undefined),
     ...extractShellScripts(fresh, events[0]?.cwd ?? undefined),
