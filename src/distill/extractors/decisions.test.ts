@@ -34,6 +34,20 @@ describe('the assistant’s decisions', () => {
     ]);
   });
 
+  it('keeps a choice the end-of-turn report lists, in the past tense, with what it was chosen over', () => {
+    const found = decide([
+      prompt('Port the utils to Rust'),
+      edit('src/math_utils.rs', 'pub fn factorial(n: i64) -> Result<u64, NegativeInputError> {'),
+      say('Ported.\n\n- Used `Result<T, E>` instead of raising exceptions for `factorial()`'),
+    ]);
+    expect(found.map((x) => [x.draft.title, x.draft.facts])).toEqual([
+      [
+        'Used `Result<T, E>` instead of raising exceptions for `factorial()`',
+        ['instead of: raising exceptions for `factorial()`'],
+      ],
+    ]);
+  });
+
   it('drops a decision nothing acted on, one the user corrected, and one the user had made themselves', () => {
     expect(
       decide([

@@ -32,7 +32,8 @@ export function isDecision(s: string): boolean {
   // A sentence ending in a colon introduces the step that follows it (a plan for the next call).
   if (s.length > 400 || NOT_A_DECISION.test(s) || NARRATION.test(s) || /:\s*$/.test(s)) return false;
   const contrast =
-    CONTRAST.test(s) && /\b(?:use|using|chose|pick|went|go|keep|prefer|switch|replace)\b/i.test(s);
+    CONTRAST.test(s) &&
+    /\b(?:use|used|using|chose|pick|picked|went|go|keep|kept|prefer|switch|switched|replace|replaced)\b/i.test(s);
   return (CHOICE.test(s) && REASON.test(s)) || contrast;
 }
 
