@@ -90,11 +90,15 @@ if (setArg !== 'all' && !(SETS as readonly string[]).includes(setArg ?? ''))
 const sets: readonly SetName[] = setArg === 'all' ? SETS : [setArg as SetName];
 const LABELLED_DIR = labelledDatasetDir(join(import.meta.dirname, '..'));
 const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures', 'transcripts');
+const OTHER_FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures', 'transcripts-reliability');
 const FILLERS = 50;
 const PROJECT_CWDS = [
   SHOP_CWD,
   '/home/USER/projects/spotter-worktrees/spotter-gqc',
   '/home/marco/projects/spotter',
+  // claude-reliability's snapshot-test sessions ran in temporary folders.
+  '/tmp/tmp8fga7k7q',
+  '/tmp/tmpqwh7888i',
 ];
 
 const projectOf = (cwd: string) => resolveProject(cwd).id as string;
@@ -177,6 +181,9 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     const fixtures = join(work, 'fixture-projects', '-home-USER-projects-spotter');
     cpSync(FIXTURES, fixtures, { recursive: true });
     rmSync(join(fixtures, 'README.md'));
+    // Sessions of another project (each in its own project folder).
+    cpSync(OTHER_FIXTURES, join(work, 'fixture-projects'), { recursive: true });
+    rmSync(join(work, 'fixture-projects', 'README.md'));
     backfill(store, {
       root: join(work, 'fixture-projects'),
       distiller,
@@ -272,7 +279,7 @@ function print(results: ModeResult[]): void {
     'useful',
     'dupl.',
     'junk',
-    'wrong (non-user/resolved-open/mistyped/abandoned)',
+    'wrong (non-user/resolved-open/mistyped/abandoned/false-fix)',
     'recall',
     'optional',
     'standing',
@@ -287,7 +294,7 @@ function print(results: ModeResult[]): void {
         `${r.useful} (${pct(r.useful, r.stored)})`,
         `${r.duplicates} (${pct(r.duplicates, r.stored)})`,
         r.junk,
-        `${w['non-user-statement'] + w['resolved-as-open'] + w.mistyped + w['abandoned-branch']} (${w['non-user-statement']}/${w['resolved-as-open']}/${w.mistyped}/${w['abandoned-branch']})`,
+        `${w['non-user-statement'] + w['resolved-as-open'] + w.mistyped + w['abandoned-branch'] + w['false-fix']} (${w['non-user-statement']}/${w['resolved-as-open']}/${w.mistyped}/${w['abandoned-branch']}/${w['false-fix']})`,
         `${r.recall.matched}/${r.recall.total} (${pct(r.recall.matched, r.recall.total)})`,
         `${r.optional.matched}/${r.optional.total}`,
         `${r.standing.kept}/${r.standing.total}`,

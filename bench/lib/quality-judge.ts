@@ -98,6 +98,7 @@ export function judge(input: JudgeInput): JudgeReport {
     'resolved-as-open': 0,
     mistyped: 0,
     'abandoned-branch': 0,
+    'false-fix': 0,
   };
   const wrongItems: string[] = [];
   const matchedBy = new Map<string, string[]>();

@@ -61,6 +61,14 @@ describe('the instruction screen', () => {
     // real session about a CLI that installs hooks); the same words as prose are still held.
     expect(held('Uninstall (`entire disable --uninstall`) now removes wrapper hooks', 'tool')).toBeNull();
     expect(held('Run `make deploy`, then disable the pre-commit hooks', 'tool')).toBe('disable-safety');
+    // The host's Stop event names a hook ("Stop hook: …"); stopping hooks is still held.
+    expect(held('Stop hook: Cannot exit with unstaged changes, untracked files.', 'repository')).toBeNull();
+    expect(
+      held("The project's Stop hook (`scripts/hooks/stop.sh`) kept the agent from stopping", 'repository'),
+    ).toBeNull();
+    expect(held('source: the Stop hook', 'repository')).toBeNull();
+    expect(held('Stop the pre-commit hook before you push', 'repository')).toBe('disable-safety');
+    expect(held('stop hooks from running on this repo', 'repository')).toBe('disable-safety');
   });
 });
 

@@ -30,7 +30,7 @@ import type { TrustClass } from './trust.ts';
 export type { ScreenCategory, ScreenHit } from './screen-rules.ts';
 
 /** Bump when a rule changes: memories screened by an earlier version are screened again. */
-export const SCREEN_VERSION = 3;
+export const SCREEN_VERSION = 4;
 
 const HOSTILE_ONLY: ReadonlySet<string> = new Set(['hostile']);
 const EVERY: ReadonlySet<string> = new Set(['hostile', 'imperative']);

@@ -171,7 +171,9 @@ const RULES: readonly Rule[] = [
     category: 'disable-safety',
     severity: H,
     prose: true,
-    re: /\b(?:disable|turn off|switch off|skip|bypass|deactivate|suppress|circumvent|get around|remove|uninstall|kill|stop)\b[^.\n]{0,40}\b(?:(?:pre-commit |git |commit |security |safety )?hooks?|pre-commit|verification|security (?:checks?|scan\w*|warnings?|policy)|sandbox(?:ing)?|permission (?:checks?|prompts?|system)|confirmation (?:prompts?|dialogs?)|guardrails?|safety (?:checks?|filters?|measures)|firewall|antivirus|signature (?:checks?|verification)|ssl verification|tls verification|certificate (?:checks?|verification|validation)|2fa|mfa|two-factor|audit log\w*|engram|memory review|quarantine)\b/,
+    // "the Stop hook", "Stop hook: …", "Stop hook (`cmd`)" name the host's Stop event, not a hook being
+    // stopped.
+    re: /\b(?:disable|turn off|switch off|skip|bypass|deactivate|suppress|circumvent|get around|remove|uninstall|kill|(?<!\b(?:the|a|an|its|this|that|their|our|your|\w+'s)\s+)stop(?!\s+hooks?\s*(?:[:(]|$)))\b[^.\n]{0,40}\b(?:(?:pre-commit |git |commit |security |safety )?hooks?|pre-commit|verification|security (?:checks?|scan\w*|warnings?|policy)|sandbox(?:ing)?|permission (?:checks?|prompts?|system)|confirmation (?:prompts?|dialogs?)|guardrails?|safety (?:checks?|filters?|measures)|firewall|antivirus|signature (?:checks?|verification)|ssl verification|tls verification|certificate (?:checks?|verification|validation)|2fa|mfa|two-factor|audit log\w*|engram|memory review|quarantine)\b/,
     unlessNegated: true,
   },
   {
