@@ -13,7 +13,7 @@ import type { TeamApi } from '../team/api-client.ts';
 import { unwrapProjectKey, wrapProjectKey, type DeviceKey } from '../team/key-wrap.ts';
 import type { ProjectDevice, WrappedKey } from '../team/protocol.ts';
 import type { KeyVersion } from '../team/record-seal.ts';
-import { importProjectKey, keyringOf, readWrapDue, setWrapDue } from './team-keys.ts';
+import { importProjectKey, keyringIfOpens, keyVersionsOf, readWrapDue, setWrapDue } from './team-keys.ts';
 import type { SyncReport, TeamSyncDeps } from './team-round.ts';
 
 const ENROLLED = (projectId: string) => `e2ee_device:${projectId}`;
@@ -36,7 +36,7 @@ export function markEncrypted(store: Store, projectId: string): void {
 
 /** Whether keys are exchanged for the project at a sync: it is encrypted here or on the server. */
 export const exchangesKeys = (store: Store, projectId: string): boolean =>
-  keyringOf(store, projectId) !== null || store.team.meta(SEEN(projectId)) === '1';
+  keyVersionsOf(store, projectId) !== null || store.team.meta(SEEN(projectId)) === '1';
 
 const named = (d: ProjectDevice, who: string) => d.user === who || d.id === who || d.device === who;
 
@@ -68,7 +68,8 @@ export async function exchangeKeys(
         `the project key version ${w.version} wrapped for this machine by ${sender ? `${sender.user}'s ${sender.device}` : `device ${w.from}`} does not open (altered on the server, or not made for this device): refused`,
       );
   }
-  const held = new Set(keyringOf(store, projectId)?.versions.map((v) => v.version) ?? []);
+  // A keyring wrapped for a device this machine no longer has holds nothing usable: a wrap received replaces it.
+  const held = new Set(keyringIfOpens(store, projectId)?.versions.map((v) => v.version) ?? []);
   const fresh = received.filter((v) => !held.has(v.version));
   const conflicting = received.filter((v) => held.has(v.version));
   try {
@@ -120,7 +121,7 @@ async function wrapWhatIsDue(
   devices: readonly ProjectDevice[],
   out: KeyExchange,
 ): Promise<void> {
-  const ring = keyringOf(store, projectId);
+  const ring = keyringIfOpens(store, projectId);
   if (!ring) return;
   const due = readWrapDue(store, projectId);
   const wraps: WrappedKey[] = [];

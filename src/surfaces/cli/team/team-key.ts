@@ -12,7 +12,9 @@ import { exportKeyring, parseKeyring, type Keyring } from '../../../team/record-
 import {
   createProjectKey,
   importProjectKey,
+  keyringIfOpens,
   keyringOf,
+  keyVersionsOf,
   rotateProjectKey,
 } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
@@ -60,21 +62,28 @@ export async function teamKeyCommand(ctx: CliContext, args: string[], flags: Tea
     case 'grant':
       return grantKey(ctx, project, line, flags);
     case 'status': {
-      const ring = withStore(ctx, (store) => keyringOf(store, project.id));
+      const [versions, opens] = withStore(ctx, (store) => [
+        keyVersionsOf(store, project.id),
+        keyringIfOpens(store, project.id) !== null,
+      ]);
       const devices = await deviceStatus(ctx, project);
       if (flags.json)
         printJson(ctx, {
           project: project.id,
-          encrypted: ring !== null,
-          versions: ring ? versionsOf(ring) : [],
+          encrypted: versions !== null,
+          versions: versions ?? [],
+          opens,
           device: devices.me,
           devices: devices.devices,
         });
       else {
         ctx.io.out(
-          ring
-            ? `${project.name}: end-to-end encrypted here, key versions ${versionsOf(ring).join(', ')}\n`
-            : `${project.name}: no project key on this machine (shared in the clear, or its key not received yet)\n`,
+          versions === null
+            ? `${project.name}: no project key on this machine (shared in the clear, or its key not received yet)\n`
+            : opens
+              ? `${project.name}: end-to-end encrypted here, key versions ${versions.join(', ')}\n`
+              : `${project.name}: key versions ${versions.join(', ')} are wrapped for another device, not this one's: ` +
+                'take the key again ("engram team key import", or a member\'s "engram team key grant <you>" and "engram team sync")\n',
         );
         printDevices(ctx, devices);
       }
