@@ -19,6 +19,7 @@ import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } fro
 import { teamApiFor, teamSyncFor } from './team-api.ts';
 import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
 import { created, teamKeyCommand } from './team-key.ts';
+import { heldLine } from './team-key-devices.ts';
 import { createProjectKey, keyVersionsOf } from '../../../worker/team-keys.ts';
 
 export interface TeamFlags extends TeamAdminFlags {
@@ -347,6 +348,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
         ctx.io.out(
           `  ${k.project}: key version ${w.versions.join(', ')} wrapped for ${w.user}'s ${w.device}\n`,
         );
+      for (const h of k.held ?? []) ctx.io.out(`  ${k.project}: ${heldLine(h)}\n`);
     }
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }

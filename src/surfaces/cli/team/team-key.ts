@@ -19,6 +19,8 @@ import {
 } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { deviceStatus, grantKey, printDevices } from './team-key-devices.ts';
+import { pinStateOf, readPins } from '../../../worker/device-pins.ts';
+import type { ProjectDevice } from '../../../team/protocol.ts';
 
 export interface TeamKeyFlags {
   json: boolean;
@@ -62,11 +64,13 @@ export async function teamKeyCommand(ctx: CliContext, args: string[], flags: Tea
     case 'grant':
       return grantKey(ctx, project, line, flags);
     case 'status': {
-      const [versions, opens] = withStore(ctx, (store) => [
+      const [versions, opens, pins] = withStore(ctx, (store) => [
         keyVersionsOf(store, project.id),
         keyringIfOpens(store, project.id) !== null,
+        readPins(store),
       ]);
       const devices = await deviceStatus(ctx, project);
+      const pinOf = (d: ProjectDevice) => pinStateOf(pins, d);
       if (flags.json)
         printJson(ctx, {
           project: project.id,
@@ -74,7 +78,8 @@ export async function teamKeyCommand(ctx: CliContext, args: string[], flags: Tea
           versions: versions ?? [],
           opens,
           device: devices.me,
-          devices: devices.devices,
+          devices:
+            devices.devices?.map((d) => ({ ...d, pin: d.id === devices.me ? 'self' : pinOf(d) })) ?? null,
         });
       else {
         ctx.io.out(
@@ -85,7 +90,7 @@ export async function teamKeyCommand(ctx: CliContext, args: string[], flags: Tea
               : `${project.name}: key versions ${versions.join(', ')} are wrapped for another device, not this one's: ` +
                 'take the key again ("engram team key import", or a member\'s "engram team key grant <you>" and "engram team sync")\n',
         );
-        printDevices(ctx, devices);
+        printDevices(ctx, devices, pinOf);
       }
       return 0;
     }
