@@ -32,8 +32,15 @@ export interface StoredRing {
   versions: StoredVersion[];
 }
 
-/** The device key file of the ENGRAM_HOME the store's database is in. */
-const deviceKeyPath = (store: Store): string => pathsFor(dirname(store.db.name)).deviceKey;
+/** The device key file of the ENGRAM_HOME the store's database is in (a database in memory has none). */
+function deviceKeyPath(store: Store): string {
+  if (store.db.memory)
+    throw new EngramError(
+      'KEY_MISSING',
+      'a database in memory has no device key beside it to keep a project key',
+    );
+  return pathsFor(dirname(store.db.name)).deviceKey;
+}
 
 /** This machine's device key, made when there is none yet (a key is about to be wrapped for it). */
 export const deviceKeyToSeal = (store: Store): DeviceKey => loadDeviceKey(deviceKeyPath(store));
@@ -66,7 +73,7 @@ const lockedError = (projectId: string, device: string, here: string | null): En
   new EngramError(
     'KEY_MISSING',
     here === null
-      ? `the key of project ${projectId} is wrapped for device ${device}, and this machine has no device key (${'$ENGRAM_HOME/device-key.pem'} is missing)`
+      ? `the key of project ${projectId} is wrapped for device ${device}, and this machine has no device key ($ENGRAM_HOME/device-key.pem is missing)`
       : `the key of project ${projectId} is wrapped for another device (${device}; this machine's is ${here})`,
     {
       hint: 'Take the key again: "engram team key import" with the line a teammate prints ("engram team key export"), or ask a member to run "engram team key grant <your name>" and then "engram team sync".',
