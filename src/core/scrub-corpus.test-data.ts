@@ -527,6 +527,16 @@ const NAMED_VALUES: SecretCase[] = [
   { name: 'snake key, spaced word', text: 'db_password = Kumquat', secret: 'Kumquat' },
   { name: 'lower case env name, word', text: 'pgpassword=walrus psql -h db', secret: 'walrus' },
   { name: 'snake token key, ini', text: 'Github_Token = zqv', secret: 'zqv' },
+  // A plain word after a spaced `=` in a config, shell or log line (issue 17: `password = hunter`).
+  { name: 'plain key, spaced lower-case word', text: 'password = hunter', secret: 'hunter' },
+  { name: 'ini section, spaced word', text: '[client]\nuser = app\npassword = walrus\n', secret: 'walrus' },
+  { name: 'spaced word before a comment', text: 'token = zebra  # the staging one', secret: 'zebra' },
+  { name: 'git config, tab indent', text: '[sendemail]\n\tsmtpPass = osprey', secret: 'osprey' },
+  {
+    name: 'spaced word in a log line',
+    text: 'loaded config: secret = mango from /etc/app.cfg',
+    secret: 'mango',
+  },
 ];
 
 /** Every secret in the corpus. */
@@ -649,4 +659,23 @@ export const LOOKALIKES: readonly string[] = [
   'SECRET_KEY=%SECRET_KEY%',
   'PASSWORD=process.env.PASSWORD',
   'curl --oauth2-bearer $TOKEN https://x',
+  // `name = word` in code: the word is a variable, and the line says so.
+  'password = user_input',
+  'password = getpass()',
+  'password = os.environ["DB_PASSWORD"]',
+  'password = None',
+  'self.password = password',
+  'password = pw',
+  'password = passwd or ask()',
+  '    token = element',
+  'username, password = split',
+  'let password = entered',
+  '$password = entered;',
+  '@password = entered',
+  'password = value if value else default',
+  'const Credentials = class {',
+  'token = Error',
+  'password = secret',
+  'f(password = entered)',
+  'token = tok',
 ];

@@ -33,6 +33,9 @@ const SHAPES: readonly ((r: () => number) => string)[] = [
     `const ${pick(r, ['apiKey', 'token', 'password', 'authHeader', 'sessionKey', 'keyCount'])} = ${pick(r, ['"', "'", '`', ''])}${randomWord(r, 4 + Math.floor(r() * 40))}${pick(r, ['"', "'", '`', ''])};`,
   (r) =>
     `${pick(r, ['DB_PASSWORD', 'API_TOKEN', 'SECRET_KEY', 'PASS', 'KEY', 'AUTH'])}${pick(r, ['=', ': ', ' = ', ':='])}${randomWord(r, 6 + Math.floor(r() * 30))}`,
+  // a spaced `name = word`: config or code, judged by the line around it
+  (r) =>
+    `${pick(r, ['', '    ', '\t', 'let ', 'user, '])}${pick(r, ['password', 'token', 'self.secret', 'smtpPass'])} = ${randomWord(r, 3 + Math.floor(r() * 8), 'abcdefghijklmnopqrstuvwxyz')}${pick(r, ['', ';', '  # prod', ' or x', ' {', ' after'])}`,
   (r) => `curl -u admin:${randomWord(r, 10)} https://example.test/${randomWord(r, 5)}`,
   (r) => `mysql -u root -p${randomWord(r, 12)} db`,
   (r) =>

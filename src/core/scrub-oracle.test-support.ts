@@ -4,7 +4,19 @@
  * inputs (`scrub-equivalence.test.ts`). Test support only: nothing outside tests imports it.
  */
 
-import { HINT, HINT_RE, isEnvName, isHarmless, isSecretName, isUpper, LITERAL } from './secret-names.ts';
+import {
+  HINT,
+  HINT_RE,
+  isEnvName,
+  isHarmless,
+  isSecretName,
+  isUpper,
+  LITERAL,
+  type LineAt,
+  lineAfter,
+  lineBefore,
+  wordIsLiteral,
+} from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
 /** `looksRandom` as it was (a Map of counts, summed in first-seen order). */
@@ -47,8 +59,8 @@ interface ContextRule {
   readonly gate?: RegExp;
   /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
   readonly re: RegExp;
-  /** Whether `val` is a secret; `next` is the character after the match. */
-  readonly accept: (g: Groups, next: string) => boolean;
+  /** Whether `val` is a secret; `next` is the character after the match, `line` what the rule ran on. */
+  readonly accept: (g: Groups, next: string, line: LineAt) => boolean;
 }
 
 const NAME = `(?<![\\w./-])(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})`;
@@ -85,6 +97,12 @@ const literalAt = (g: Groups, next: string): boolean =>
   (isEnvName(g['name'] ?? '') && !';,)}'.includes(next || '\n')) ||
   (g['name'] ?? '').startsWith('-') ||
   (g['sep'] === '=' && g['sp'] === '' && g['sp2'] === '' && !',)'.includes(next || '\n'));
+/** A spaced `name = word` whose word is the value itself, judged by the line around it (`wordIsLiteral`). */
+const wordAt = (g: Groups, line: LineAt): boolean =>
+  g['sep'] === '=' &&
+  g['sp'] !== '' &&
+  g['sp2'] !== '' &&
+  wordIsLiteral(g['name'] ?? '', g['val'] ?? '', lineBefore(line), lineAfter(line));
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
@@ -121,7 +139,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     hint: HINT_RE,
     gate: NAME_SEP_GATE,
     re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
-    accept: (g, next) =>
+    accept: (g, next, line) =>
       !'([{'.includes(next || ' ') &&
       !(g['sep'] === ':' && g['name']?.toLowerCase() === 'pass') && // "First pass: parse it"
       isSecretName(g['name'] ?? '') &&
@@ -131,6 +149,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
         next,
         tight: g['sp2'] === '',
         literal: literalAt(g, next),
+        word: wordAt(g, line),
       }),
   },
   {
@@ -329,9 +348,10 @@ function applyContextRules(line: string, count: { n: number }): string {
   let out = line;
   for (const rule of CONTEXT_RULES) {
     if (!rule.hint.test(out) || (rule.gate && !rule.gate.test(out))) continue;
-    out = replaceMatches(out, rule.re, (m, next) => {
+    const text = out;
+    out = replaceMatches(text, rule.re, (m, next) => {
       const g = m.groups ?? {};
-      if (!rule.accept(g, next)) return null;
+      if (!rule.accept(g, next, { text, start: m.index, end: m.index + m[0].length })) return null;
       count.n++;
       return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
     });
@@ -398,9 +418,10 @@ export function rulesOneByOne(text: string): { text: string; redactions: number 
     if (!ANY_HINT.test(line)) return line;
     let l = line;
     for (const rule of CONTEXT_RULES) {
-      l = replaceMatches(l, rule.re, (m, next) => {
+      const text = l;
+      l = replaceMatches(text, rule.re, (m, next) => {
         const g = m.groups ?? {};
-        if (!rule.accept(g, next)) return null;
+        if (!rule.accept(g, next, { text, start: m.index, end: m.index + m[0].length })) return null;
         count.n++;
         return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
       });

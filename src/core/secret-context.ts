@@ -5,7 +5,18 @@
  * text picks (`CONTEXT_SITES`), each line once per `scrubbingTogether` scope.
  */
 
-import { HINT, isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
+import {
+  HINT,
+  isEnvName,
+  isHarmless,
+  isSecretName,
+  LITERAL,
+  type LineAt,
+  lineAfter,
+  lineBefore,
+  looksRandom,
+  wordIsLiteral,
+} from './secret-names.ts';
 
 export const redacted = (kind: string): string => `[REDACTED:${kind}]`;
 
@@ -29,8 +40,8 @@ interface ContextRule {
   readonly needs?: readonly string[];
   /** Named groups `pre`, `val` and optional `post` that together cover the whole match. */
   readonly re: RegExp;
-  /** Whether `val` is a secret; `next` is the character after the match. */
-  readonly accept: (g: Groups, next: string) => boolean;
+  /** Whether `val` is a secret; `next` is the character after the match, `line` what the rule ran on. */
+  readonly accept: (g: Groups, next: string, line: LineAt) => boolean;
 }
 
 const NAME = `(?<![\\w./-])(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})`;
@@ -68,6 +79,12 @@ const literalAt = (g: Groups, next: string): boolean =>
   (isEnvName(g['name'] ?? '') && !';,)}'.includes(next || '\n')) ||
   (g['name'] ?? '').startsWith('-') ||
   (g['sep'] === '=' && g['sp'] === '' && g['sp2'] === '' && !',)'.includes(next || '\n'));
+/** A spaced `name = word` whose word is the value itself, judged by the line around it (`wordIsLiteral`). */
+const wordAt = (g: Groups, line: LineAt): boolean =>
+  g['sep'] === '=' &&
+  g['sp'] !== '' &&
+  g['sp2'] !== '' &&
+  wordIsLiteral(g['name'] ?? '', g['val'] ?? '', lineBefore(line), lineAfter(line));
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
@@ -109,7 +126,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     gate: NAME_SEP_GATE,
     needs: [':', '='],
     re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
-    accept: (g, next) =>
+    accept: (g, next, line) =>
       !'([{'.includes(next || ' ') &&
       !(g['sep'] === ':' && g['name']?.toLowerCase() === 'pass') && // "First pass: parse it"
       isSecretName(g['name'] ?? '') &&
@@ -119,6 +136,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
         next,
         tight: g['sp2'] === '',
         literal: literalAt(g, next),
+        word: wordAt(g, line),
       }),
   },
   {
@@ -276,7 +294,7 @@ export function applyContextRules(line: string, count: { n: number }): string {
     if (gate && !(gate === NAME_SEP_GATE ? (nameSep ??= gate.test(out)) : gate.test(out))) continue;
     const next = replaceMatches(out, rule.re, (m, after) => {
       const g = m.groups ?? {};
-      if (!rule.accept(g, after)) return null;
+      if (!rule.accept(g, after, { text: out, start: m.index, end: m.index + m[0].length })) return null;
       count.n++;
       return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
     });

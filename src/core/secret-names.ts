@@ -74,6 +74,8 @@ export interface Unquoted {
    * looks like otherwise (`SuperSecretPw123`, `MySecretValue`, `1234`).
    */
   readonly literal?: boolean;
+  /** A plain word that is the value itself, not a variable (`wordIsLiteral`). */
+  readonly word?: boolean;
 }
 
 /** A value that is a literal wherever it sits (a flag's, a quoted environment variable's). */
@@ -113,6 +115,60 @@ function literalIsHarmless(v: string): boolean {
   return member !== null && MEMBER_ROOT.test(member[1] ?? '');
 }
 
+/** A match in the text a rule ran on: the line around it is what precedes and follows it up to a line break. */
+export interface LineAt {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+export const lineBefore = (at: LineAt): string =>
+  at.text.slice(at.text.lastIndexOf('\n', at.start - 1) + 1, at.start);
+export const lineAfter = (at: LineAt): string => {
+  const stop = at.text.indexOf('\n', at.end);
+  return at.text.slice(at.end, stop === -1 ? undefined : stop);
+};
+
+/**
+ * What shows a line to be code before an assigned name: a declaration, a sigil (`$x`, `@x`), a member,
+ * a tuple (`user, password = …`), or an indent of spaces (a block's body; config files are flat, or
+ * indent with tabs, like git's).
+ */
+const CODE_BEFORE =
+  /(?:(?:^|[^\w$])(?:let|const|var|val|my|our|local|auto|final|static|private|public|protected|readonly|global|nonlocal)[ \t]+|[@$&*.]|->|::|,[ \t]*|^ {2,})$/;
+/** What shows it after the word: an operator, a bracket, a keyword carrying the expression on, a final `;`. */
+const CODE_AFTER =
+  /^[ \t]*(?:[-+*/%^|&?:<>=!~.,;(){}[\]]|(?:if|or|and|else|unless|for|in|is|not|then)\b)|;[ \t]*$/;
+
+/**
+ * `name = word`: a plain lower-case word after an `=` with spaces around it. In a config, shell or log
+ * line (`password = hunter` in an INI file, a `.cfg`, a command's output) the word is the value itself;
+ * in code it is a variable. It is taken for a variable only when the line shows code: a declaration,
+ * member, tuple or block indent before the name (`let password = x`, `self.password = x`, `$password`),
+ * an operator, bracket or statement's end after the word (`password = pw or ask()`, `X = class {`), or
+ * a word named for the secret it holds (`password = passwd`, `= pw`, `= creds`: a secret-ish name, or
+ * a word whose letters run in order through one of the name's words, from its first letter).
+ */
+export function wordIsLiteral(name: string, word: string, before: string, after: string): boolean {
+  if (!/^[a-z]+$/.test(word) || name.includes('.') || CODE_BEFORE.test(before) || CODE_AFTER.test(after))
+    return false;
+  if (isSecretName(word)) return false;
+  const parts = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z]+/);
+  return !parts.some((part) => part.startsWith(word.charAt(0)) && runsThrough(word, part));
+}
+
+/** Whether the letters of `word` appear in `part` in order (`pwd` through `password`). */
+function runsThrough(word: string, part: string): boolean {
+  let at = 0;
+  for (const ch of word) {
+    at = part.indexOf(ch, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
+
 /**
  * True when an assignment's value is obviously not a secret: empty, a placeholder or type, a small
  * number, a path, a URL without credentials; or, unquoted, a reference in code (`process.env.X`,
@@ -133,7 +189,7 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
     const noDigits = !/\d/.test(v);
     if (at.sep === ':' && /^[A-Z]/.test(v) && (noDigits || codeNext)) return true;
     // `token = comment;`, `password: secret,`, an argument `connect(password=password)`.
-    if (noDigits && (at.spaced || codeNext)) return true;
+    if (noDigits && !at.word && (at.spaced || codeNext)) return true;
     // `hashedPassword`, not `SuperSecretPw123` (a variable's name seldom ends in digits).
     if (noDigits && /[a-z][A-Z]/.test(v) && isSecretName(v)) return true;
   }

@@ -146,6 +146,16 @@ export function isStoreBusy(error: unknown): boolean {
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
+/**
+ * Copy the write-ahead log into the database file and empty it, so pages rewritten since (with
+ * secure_delete, the old content zeroed) replace the old ones on disk. Best effort: a reader still on
+ * an older snapshot keeps the log as it is until a later checkpoint; returns whether it was emptied.
+ */
+export function checkpointWal(db: Db): boolean {
+  const result = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  return result[0]?.busy === 0;
+}
+
 /** Run `fn` in a write transaction taken at once (BEGIN IMMEDIATE), so readers never upgrade locks. */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   return db.transaction(fn).immediate();

@@ -102,6 +102,10 @@ export function createTeamRepo(db: Db) {
     'INSERT INTO team_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
   const dropMeta = lazyStatement(db, 'DELETE FROM team_meta WHERE key = ?');
+  const metaByPrefix = lazyStatement(
+    db,
+    'SELECT key, value FROM team_meta WHERE key >= ? AND key < ? ORDER BY key',
+  );
   const share = lazyStatement(
     db,
     `INSERT INTO team_projects (project_id, name, root, shared_at) VALUES (?, ?, ?, ?)
@@ -202,6 +206,10 @@ export function createTeamRepo(db: Db) {
     },
     dropMeta(key: string): void {
       dropMeta().run(key);
+    },
+    /** Every meta row whose key starts with `prefix`. */
+    metaWithPrefix(prefix: string): { key: string; value: string }[] {
+      return metaByPrefix().all(prefix, `${prefix}\uffff`) as { key: string; value: string }[];
     },
     /** Share a project (again: only its root is updated); true when it was not shared before. */
     share(p: { id: string; name: string; root: string }, at: number): boolean {

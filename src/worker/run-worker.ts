@@ -20,6 +20,7 @@ import { createSnapshotKeeper } from './context-snapshots.ts';
 import { createGraphPass } from './graph-pass.ts';
 import { importInboxInto } from './import-inbox.ts';
 import type { StandingLocator } from './standing-pass.ts';
+import { sealKeyringsAtRest } from './keyring-at-rest.ts';
 import { rescreenBatch } from './rescreen.ts';
 import { createTeamSyncScheduler } from './team-scheduler.ts';
 import type { SyncReport } from './team-sync.ts';
@@ -122,6 +123,13 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         signal: embedAbort.signal,
       })
     : null;
+  try {
+    // Before any backup: a project key an earlier engram kept in the clear is wrapped for this device.
+    const sealed = sealKeyringsAtRest(store);
+    if (sealed.length > 0) logger.info('wrapped project keys for this device', { projects: sealed.join(' ') });
+  } catch (error) {
+    logger.warn('could not wrap the project keys kept in the clear', { error: describeError(error) });
+  }
   const backups = deps.backupDir
     ? createBackupScheduler({
         store,

@@ -5,7 +5,9 @@
  * what is due: every version it holds for itself (so `team key status` shows what each device holds),
  * and for the devices a `create`, `rotate` or `grant` named. A rotation is wrapped for the devices
  * enrolled at that moment — a member removed from the project has none (the server drops their
- * enrolment with their role), so the new version never reaches them.
+ * enrolment with their role), so the new version never reaches them. Only devices trusted here are
+ * wrapped for (device-pins.ts: a member's devices pinned when first seen; one that appears later waits
+ * for a grant naming its id or fingerprint).
  */
 import { describeError, EngramError, isEngramError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
@@ -13,7 +15,8 @@ import type { TeamApi } from '../team/api-client.ts';
 import { unwrapProjectKey, wrapProjectKey, type DeviceKey } from '../team/key-wrap.ts';
 import type { ProjectDevice, WrappedKey } from '../team/protocol.ts';
 import type { KeyVersion } from '../team/record-seal.ts';
-import { importProjectKey, keyringOf, readWrapDue, setWrapDue } from './team-keys.ts';
+import { confirms, trustDevices, type HeldDevice } from './device-pins.ts';
+import { importProjectKey, keyringIfOpens, keyVersionsOf, readWrapDue, setWrapDue } from './team-keys.ts';
 import type { SyncReport, TeamSyncDeps } from './team-round.ts';
 
 const ENROLLED = (projectId: string) => `e2ee_device:${projectId}`;
@@ -26,6 +29,8 @@ export interface KeyExchange {
   wrapped: { user: string; device: string; versions: number[] }[];
   /** Names a grant was asked for that match no enrolled device (not kept). */
   waiting: string[];
+  /** Devices not wrapped for: new to this machine for a member it has pinned (device-pins.ts). */
+  held: HeldDevice[];
   problems: string[];
 }
 
@@ -36,9 +41,9 @@ export function markEncrypted(store: Store, projectId: string): void {
 
 /** Whether keys are exchanged for the project at a sync: it is encrypted here or on the server. */
 export const exchangesKeys = (store: Store, projectId: string): boolean =>
-  keyringOf(store, projectId) !== null || store.team.meta(SEEN(projectId)) === '1';
+  keyVersionsOf(store, projectId) !== null || store.team.meta(SEEN(projectId)) === '1';
 
-const named = (d: ProjectDevice, who: string) => d.user === who || d.id === who || d.device === who;
+const named = (d: ProjectDevice, who: string) => d.user === who || d.device === who || confirms(who, d);
 
 /** One exchange for a project; needs this machine's device key and a login that may read it. */
 export async function exchangeKeys(
@@ -48,7 +53,7 @@ export async function exchangeKeys(
   projectId: string,
   at: number,
 ): Promise<KeyExchange> {
-  const out: KeyExchange = { imported: [], wrapped: [], waiting: [], problems: [] };
+  const out: KeyExchange = { imported: [], wrapped: [], waiting: [], held: [], problems: [] };
   if (!enrolledHere(store, me, projectId)) await enrol(store, api, me, projectId);
   let keys = await api.projectKeys(projectId, me.id);
   if (!keys.devices.some((d) => d.id === me.id)) {
@@ -68,7 +73,8 @@ export async function exchangeKeys(
         `the project key version ${w.version} wrapped for this machine by ${sender ? `${sender.user}'s ${sender.device}` : `device ${w.from}`} does not open (altered on the server, or not made for this device): refused`,
       );
   }
-  const held = new Set(keyringOf(store, projectId)?.versions.map((v) => v.version) ?? []);
+  // A keyring wrapped for a device this machine no longer has holds nothing usable: a wrap received replaces it.
+  const held = new Set(keyringIfOpens(store, projectId)?.versions.map((v) => v.version) ?? []);
   const fresh = received.filter((v) => !held.has(v.version));
   const conflicting = received.filter((v) => held.has(v.version));
   try {
@@ -78,7 +84,7 @@ export async function exchangeKeys(
   } catch (error) {
     out.problems.push(describeError(error));
   }
-  await wrapWhatIsDue(store, api, me, projectId, keys.devices, out);
+  await wrapWhatIsDue(store, api, me, projectId, keys.devices, out, at);
   return out;
 }
 
@@ -119,13 +125,16 @@ async function wrapWhatIsDue(
   projectId: string,
   devices: readonly ProjectDevice[],
   out: KeyExchange,
+  at: number,
 ): Promise<void> {
-  const ring = keyringOf(store, projectId);
+  const ring = keyringIfOpens(store, projectId);
   if (!ring) return;
   const due = readWrapDue(store, projectId);
+  const { trusted, held } = trustDevices(store, devices, me.id, due.who, at);
   const wraps: WrappedKey[] = [];
   for (const d of devices) {
     if (d.id !== me.id && !due.all && !due.who.some((w) => named(d, w))) continue;
+    if (!trusted.has(d.id)) continue; // held: said below, wrapped once confirmed
     const missing = ring.versions.filter((v) => !d.versions.includes(v.version));
     for (const v of missing) wraps.push(wrapProjectKey(me, d, projectId, v.version, v.key));
     if (d.id !== me.id && missing.length > 0)
@@ -133,6 +142,7 @@ async function wrapWhatIsDue(
   }
   for (let i = 0; i < wraps.length; i += 500) await api.putWraps(projectId, wraps.slice(i, i + 500));
   out.waiting = due.who.filter((w) => !devices.some((d) => named(d, w)));
+  out.held = held;
   // Done (a name that matched no device is not kept: a typo would wait forever; grant again later).
   setWrapDue(store, projectId, { all: false, who: [] });
 }
@@ -150,7 +160,12 @@ export async function runKeyExchange(
   if (!deps.deviceKey) return [];
   try {
     const x = await exchangeKeys(deps.store, deps.api, deps.deviceKey(), projectId, deps.clock.now());
-    report.keys.push({ project: projectId, imported: x.imported, wrapped: x.wrapped });
+    report.keys.push({
+      project: projectId,
+      imported: x.imported,
+      wrapped: x.wrapped,
+      ...(x.held.length > 0 ? { held: x.held } : {}),
+    });
     return x.problems;
   } catch (error) {
     if (isEngramError(error, 'NOT_FOUND') && /no route/.test(describeError(error))) return [];

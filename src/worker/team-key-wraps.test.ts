@@ -21,7 +21,7 @@ import { openDatabase } from '../store/database.ts';
 import { insertMemory } from '../store/store.test-support.ts';
 import { createStore, type Store } from '../store/store.ts';
 import { createTeamApi, type TeamApi } from '../team/api-client.ts';
-import type { DeviceKey } from '../team/key-wrap.ts';
+import { deviceKeyFromPem, fingerprintOf, newDeviceKeyPem, type DeviceKey } from '../team/key-wrap.ts';
 import { sealedBodySchema } from '../team/protocol.ts';
 import { open, type Keyring } from '../team/record-seal.ts';
 import { loadDeviceKey } from './device-key-file.ts';
@@ -289,5 +289,33 @@ describe('project keys wrapped per member device', () => {
     // What the server does hold: the devices' public keys and the wraps.
     expect(rows).toContain(alice.device().publicKey);
     expect(rows).toMatch(/key_wraps: .*"ct"/);
+  });
+
+  it('a device enrolled later under a pinned member gets no key until it is confirmed by its id', async () => {
+    // What a server vouching falsely could do: a second device under bob's name, with a key of its own.
+    const { token } = await admin().createToken({ user: 'bob', device: 'bob-tablet' });
+    const rogue = deviceKeyFromPem(newDeviceKeyPem());
+    await createTeamApi({ server: server.url, token }).enrolDevice(PROJECT, rogue.publicKey);
+    rotateProjectKey(alice.store, PROJECT, Date.now());
+    const rotated = await alice.sync();
+    expect(rotated.errors).toEqual([]);
+    expect(rotated.keys[0]?.wrapped.map((w) => `${w.device} ${w.versions.join(',')}`).sort()).toEqual([
+      'bob-laptop 3',
+      'dave-laptop 3',
+    ]);
+    const held = { user: 'bob', device: 'bob-tablet', id: rogue.id, fingerprint: fingerprintOf(rogue.id) };
+    expect(rotated.keys[0]?.held).toEqual([{ ...held, state: 'new' }]);
+    expect(await wrapsOf(rogue.id)).toEqual([]);
+
+    // A grant by the member's name does not confirm it; one by its id (or fingerprint) does.
+    wrapDue(alice.store, PROJECT, 'bob');
+    const byName = await exchangeKeys(alice.store, alice.api, alice.device(), PROJECT, Date.now());
+    expect(byName.held.map((h) => h.id)).toEqual([rogue.id]);
+    expect(await wrapsOf(rogue.id)).toEqual([]);
+    wrapDue(alice.store, PROJECT, rogue.id);
+    const byId = await exchangeKeys(alice.store, alice.api, alice.device(), PROJECT, Date.now());
+    expect(byId.wrapped).toEqual([{ user: 'bob', device: 'bob-tablet', versions: [1, 2, 3] }]);
+    expect(byId.held).toEqual([]);
+    expect(await wrapsOf(rogue.id)).toEqual([1, 2, 3]);
   });
 });

@@ -1,17 +1,26 @@
 /**
  * The keys of this machine's end-to-end encrypted team projects: one keyring per project (every key
  * version held, the highest sealing new records), kept in the store's team_meta beside the rest of the
- * team bookkeeping. Creating or rotating a key queues everything of the project again, so the server's
+ * team bookkeeping, each version wrapped for this machine's device key (keyring-at-rest.ts). Creating or rotating a key queues everything of the project again, so the server's
  * copy of each record is sealed under the newest key; importing one pulls the project again from the
  * start, so records that could not be read before are read now. A new or rotated key is wrapped for the
  * project's enrolled devices at the next sync (team-key-exchange.ts).
  */
-import { EngramError } from '../core/errors.ts';
+import { EngramError, isEngramError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
 import { currentVersion, newKey, type Keyring } from '../team/record-seal.ts';
+import {
+  deviceKeyToSeal,
+  isClear,
+  openVersions,
+  RING_PREFIX,
+  sealKeyringsAtRest,
+  sealVersions,
+  type StoredRing,
+} from './keyring-at-rest.ts';
 import { enqueueProject } from './team-round.ts';
 
-const RING_KEY = (projectId: string) => `e2ee_keyring:${projectId}`;
+const RING_KEY = (projectId: string) => `${RING_PREFIX}${projectId}`;
 const DUE_KEY = (projectId: string) => `e2ee_wrap_due:${projectId}`;
 
 /** Whom the next key exchange (team-key-exchange.ts) wraps the key for: every enrolled device, or those named. */
@@ -40,40 +49,59 @@ export function wrapDue(store: Store, projectId: string, who: 'all' | string): v
   );
 }
 
-interface StoredRing {
-  versions: { v: number; k: string; at: number }[];
-}
+/** Rings opened in this process, by store and project, while their stored text is unchanged. */
+const opened = new WeakMap<Store, Map<string, { raw: string; ring: Keyring }>>();
 
-/** The project's keyring, or null when the project is not end-to-end encrypted here. */
-export function keyringOf(store: Store, projectId: string): Keyring | null {
+const storedRing = (store: Store, projectId: string): { raw: string; stored: StoredRing } | null => {
   const raw = store.team.meta(RING_KEY(projectId));
   if (!raw) return null;
   const stored = JSON.parse(raw) as StoredRing;
-  if (stored.versions.length === 0) return null;
-  return {
-    projectId,
-    versions: stored.versions.map((v) => ({ version: v.v, key: Buffer.from(v.k, 'base64url') })),
-  };
+  return stored.versions.length === 0 ? null : { raw, stored };
+};
+
+/**
+ * The project's keyring, or null when the project is not end-to-end encrypted here. Opening it takes
+ * this machine's device key (keyring-at-rest.ts): a keyring wrapped for another device, or with the
+ * device key gone, throws KEY_MISSING — never null, so nothing is sent in the clear for want of it.
+ */
+export function keyringOf(store: Store, projectId: string): Keyring | null {
+  const found = storedRing(store, projectId);
+  if (!found) return null;
+  const cache = opened.get(store) ?? new Map<string, { raw: string; ring: Keyring }>();
+  opened.set(store, cache);
+  const hit = cache.get(projectId);
+  if (hit && hit.raw === found.raw) return hit.ring;
+  const ring = openVersions(store, projectId, found.stored);
+  if (isClear(found.stored)) sealKeyringsAtRest(store);
+  cache.set(projectId, { raw: store.team.meta(RING_KEY(projectId)) ?? found.raw, ring });
+  return ring;
+}
+
+/** The key versions held here, without opening them (null: the project is not encrypted here). */
+export function keyVersionsOf(store: Store, projectId: string): number[] | null {
+  return storedRing(store, projectId)?.stored.versions.map((v) => v.v) ?? null;
 }
 
 function saveKeyring(store: Store, ring: Keyring, at: number): void {
-  const before = new Map(
-    (JSON.parse(store.team.meta(RING_KEY(ring.projectId)) ?? '{"versions":[]}') as StoredRing).versions.map(
-      (v) => [v.v, v.at],
-    ),
-  );
-  const stored: StoredRing = {
-    versions: ring.versions
-      .map((v) => ({ v: v.version, k: v.key.toString('base64url'), at: before.get(v.version) ?? at }))
-      .sort((a, b) => a.v - b.v),
-  };
-  store.team.setMeta(RING_KEY(ring.projectId), JSON.stringify(stored));
+  const before = storedRing(store, ring.projectId)?.stored ?? { versions: [] };
+  const sealed = sealVersions(deviceKeyToSeal(store), ring.projectId, ring, before, at);
+  store.team.setMeta(RING_KEY(ring.projectId), JSON.stringify(sealed));
+}
+
+/** The held keyring, or null when there is none or it is wrapped for a device this machine no longer has. */
+export function keyringIfOpens(store: Store, projectId: string): Keyring | null {
+  try {
+    return keyringOf(store, projectId);
+  } catch (error) {
+    if (isEngramError(error, 'KEY_MISSING')) return null;
+    throw error;
+  }
 }
 
 /** Start encrypting a project: a new random key (version 1); what is shared is sealed and sent again. */
 export function createProjectKey(store: Store, projectId: string, at: number): Keyring {
   return store.transaction(() => {
-    if (keyringOf(store, projectId))
+    if (keyVersionsOf(store, projectId))
       throw new EngramError('CONFLICT', `project ${projectId} already has a key here`, {
         hint: 'Print it with "engram team key export", or make a new version with "engram team key rotate".',
       });
@@ -112,7 +140,8 @@ export function rotateProjectKey(store: Store, projectId: string, at: number): K
  */
 export function importProjectKey(store: Store, ring: Keyring, at: number): { added: number[] } {
   return store.transaction(() => {
-    const held = keyringOf(store, ring.projectId);
+    // A keyring wrapped for a device this machine no longer has cannot be compared: the import replaces it.
+    const held = keyringIfOpens(store, ring.projectId);
     const versions = [...(held?.versions ?? [])];
     const added: number[] = [];
     for (const v of ring.versions) {

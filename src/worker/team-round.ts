@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { TeamApi } from '../team/api-client.ts';
 import type { DeviceKey } from '../team/key-wrap.ts';
 import type { ProjectState, PushResult } from '../team/protocol.ts';
+import type { HeldDevice } from './device-pins.ts';
 import type { ApplyOutcome } from './team-records.ts';
 import { forgetSealedSince } from './team-seal.ts';
 
@@ -49,6 +50,8 @@ export interface SyncReport {
     project: string;
     imported: number[];
     wrapped: { user: string; device: string; versions: number[] }[];
+    /** Devices new to this machine for a member it pinned: not wrapped for until confirmed. */
+    held?: HeldDevice[];
   }[];
   /** A person's approvals and rejections of quarantined memories recorded in the team's audit log. */
   reviews: number;

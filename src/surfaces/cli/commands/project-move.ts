@@ -11,7 +11,7 @@ import { readProjectLinks } from '../../../store/project-links.ts';
 import type { MoveTarget, ProjectMoveReport } from '../../../store/project-move.ts';
 import type { ProjectStats } from '../../../store/sessions-repo.ts';
 import type { Store } from '../../../store/store.ts';
-import { keyringOf } from '../../../worker/team-keys.ts';
+import { keyVersionsOf } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 
 /** Other projects engram knows whose root is `project`'s root (a rename or a changed remote left them). */
@@ -76,7 +76,7 @@ export function projectMoveCommand(ctx: CliContext, o: MoveOptions): number {
         );
       fromId = (others[0] as ProjectStats).id;
     }
-    if (keyringOf(store, fromId) || keyringOf(store, to.id))
+    if (keyVersionsOf(store, fromId) || keyVersionsOf(store, to.id))
       throw new EngramError(
         'INPUT_INVALID',
         `moving an end-to-end encrypted project (or into one) is not supported yet`,

@@ -19,7 +19,8 @@ import { readTeamCredentials, requireTeamCredentials, writeTeamCredentials } fro
 import { teamApiFor, teamSyncFor } from './team-api.ts';
 import { teamAdminCommand, type TeamAdminFlags } from './team-admin.ts';
 import { created, teamKeyCommand } from './team-key.ts';
-import { createProjectKey, keyringOf } from '../../../worker/team-keys.ts';
+import { heldLine } from './team-key-devices.ts';
+import { createProjectKey, keyVersionsOf } from '../../../worker/team-keys.ts';
 
 export interface TeamFlags extends TeamAdminFlags {
   json: boolean;
@@ -151,7 +152,7 @@ async function share(ctx: CliContext, flags: TeamFlags): Promise<number> {
   // --encrypt: a key made here (one held already, made or imported before, is kept).
   const ring = flags.encrypt
     ? withStore(ctx, (store) =>
-        keyringOf(store, project.id) ? null : createProjectKey(store, project.id, ctx.now()),
+        keyVersionsOf(store, project.id) ? null : createProjectKey(store, project.id, ctx.now()),
       )
     : null;
   if (flags.json)
@@ -239,7 +240,7 @@ async function status(ctx: CliContext, flags: TeamFlags): Promise<number> {
         lastPullAt: p.lastPullAt,
         lastSyncAt: store.team.syncedAt(p.projectId),
         lastError: p.lastError,
-        keyVersions: keyringOf(store, p.projectId)?.versions.map((v) => v.version) ?? [],
+        keyVersions: keyVersionsOf(store, p.projectId) ?? [],
       })),
       blocked: store.team.blocked(),
       conflicts: store.team.conflictCount() / 2,
@@ -347,6 +348,7 @@ async function sync(ctx: CliContext, flags: TeamFlags): Promise<number> {
         ctx.io.out(
           `  ${k.project}: key version ${w.versions.join(', ')} wrapped for ${w.user}'s ${w.device}\n`,
         );
+      for (const h of k.held ?? []) ctx.io.out(`  ${k.project}: ${heldLine(h)}\n`);
     }
     for (const e of report.errors) ctx.io.err(`  ${e.project}: ${e.error}\n`);
   }

@@ -9,6 +9,7 @@ import type { Project } from '../../../core/model.ts';
 import { fingerprintOf } from '../../../team/key-wrap.ts';
 import type { ProjectDevice } from '../../../team/protocol.ts';
 import { loadDeviceKey, readDeviceKey } from '../../../worker/device-key-file.ts';
+import type { HeldDevice, PinState } from '../../../worker/device-pins.ts';
 import { exchangeKeys, type KeyExchange } from '../../../worker/team-key-exchange.ts';
 import { keyringOf, wrapDue } from '../../../worker/team-keys.ts';
 import { printJson, type CliContext } from '../context.ts';
@@ -59,7 +60,8 @@ export async function grantKey(
       ctx.io.out(
         `${project.name}: key version ${w.versions.join(', ')} wrapped for ${w.user}'s ${w.device}; it reads the project at its next sync\n`,
       );
-    if (x.wrapped.length === 0 && x.waiting.length === 0)
+    for (const h of x.held) ctx.io.out(`${heldLine(h)}\n`);
+    if (x.wrapped.length === 0 && x.waiting.length === 0 && x.held.length === 0)
       ctx.io.out(
         `${project.name}: every device of ${who} holds every key version this machine has already\n`,
       );
@@ -70,8 +72,21 @@ export async function grantKey(
       );
   }
   for (const p of x.problems) ctx.io.err(`  ${p}\n`);
-  return x.problems.length > 0 || x.waiting.length > 0 ? 1 : 0;
+  return x.problems.length > 0 || x.waiting.length > 0 || x.held.length > 0 ? 1 : 0;
 }
+
+/** A device held by trust on first use (worker/device-pins.ts), and how to confirm it. */
+export const heldLine = (h: HeldDevice): string =>
+  `${h.state === 'changed' ? `a new key for ${h.user}'s ${h.device}` : `a new device of ${h.user} (${h.device})`}, ` +
+  `fingerprint ${h.fingerprint}: no key wrapped for it. Compare the fingerprint with ${h.user} out of band ` +
+  `("engram team key status" on their machine); if it is theirs: engram team key grant ${h.id}`;
+
+const pinNote = (state: PinState, d: ProjectDevice): string =>
+  state === 'pinned'
+    ? ' (pinned here)'
+    : state === 'first'
+      ? ` (first device seen of ${d.user}: pinned at the next exchange)`
+      : ` (${state === 'changed' ? 'CHANGED key for this device name' : `NEW device of ${d.user}`}: not trusted here; after comparing fingerprints, engram team key grant ${d.id})`;
 
 /** The project's enrolled devices and the versions each holds, when logged in (null otherwise). */
 export async function deviceStatus(
@@ -92,6 +107,7 @@ export async function deviceStatus(
 export function printDevices(
   ctx: CliContext,
   s: { me: string | null; devices: ProjectDevice[] | null; error: string | null },
+  pins: (d: ProjectDevice) => PinState,
 ): void {
   if (s.me) ctx.io.out(`this machine's device: ${s.me} (fingerprint ${fingerprintOf(s.me)})\n`);
   if (s.error) ctx.io.out(`devices: the team server did not answer (${s.error})\n`);
@@ -107,6 +123,6 @@ export function printDevices(
     ctx.io.out(
       `  ${d.user} ${d.device} ${fingerprintOf(d.id)}: ` +
         `${d.versions.length > 0 ? `holds key version ${d.versions.join(', ')}` : `no key yet (engram team key grant ${d.user})`}` +
-        `${d.id === s.me ? ' (this machine)' : ''}\n`,
+        `${d.id === s.me ? ' (this machine)' : pinNote(pins(d), d)}\n`,
     );
 }

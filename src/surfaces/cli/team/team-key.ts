@@ -12,11 +12,15 @@ import { exportKeyring, parseKeyring, type Keyring } from '../../../team/record-
 import {
   createProjectKey,
   importProjectKey,
+  keyringIfOpens,
   keyringOf,
+  keyVersionsOf,
   rotateProjectKey,
 } from '../../../worker/team-keys.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { deviceStatus, grantKey, printDevices } from './team-key-devices.ts';
+import { pinStateOf, readPins } from '../../../worker/device-pins.ts';
+import type { ProjectDevice } from '../../../team/protocol.ts';
 
 export interface TeamKeyFlags {
   json: boolean;
@@ -60,23 +64,33 @@ export async function teamKeyCommand(ctx: CliContext, args: string[], flags: Tea
     case 'grant':
       return grantKey(ctx, project, line, flags);
     case 'status': {
-      const ring = withStore(ctx, (store) => keyringOf(store, project.id));
+      const [versions, opens, pins] = withStore(ctx, (store) => [
+        keyVersionsOf(store, project.id),
+        keyringIfOpens(store, project.id) !== null,
+        readPins(store),
+      ]);
       const devices = await deviceStatus(ctx, project);
+      const pinOf = (d: ProjectDevice) => pinStateOf(pins, d);
       if (flags.json)
         printJson(ctx, {
           project: project.id,
-          encrypted: ring !== null,
-          versions: ring ? versionsOf(ring) : [],
+          encrypted: versions !== null,
+          versions: versions ?? [],
+          opens,
           device: devices.me,
-          devices: devices.devices,
+          devices:
+            devices.devices?.map((d) => ({ ...d, pin: d.id === devices.me ? 'self' : pinOf(d) })) ?? null,
         });
       else {
         ctx.io.out(
-          ring
-            ? `${project.name}: end-to-end encrypted here, key versions ${versionsOf(ring).join(', ')}\n`
-            : `${project.name}: no project key on this machine (shared in the clear, or its key not received yet)\n`,
+          versions === null
+            ? `${project.name}: no project key on this machine (shared in the clear, or its key not received yet)\n`
+            : opens
+              ? `${project.name}: end-to-end encrypted here, key versions ${versions.join(', ')}\n`
+              : `${project.name}: key versions ${versions.join(', ')} are wrapped for another device, not this one's: ` +
+                'take the key again ("engram team key import", or a member\'s "engram team key grant <you>" and "engram team sync")\n',
         );
-        printDevices(ctx, devices);
+        printDevices(ctx, devices, pinOf);
       }
       return 0;
     }
