@@ -156,11 +156,14 @@ export function moodOf(sentence: string): Mood {
 /**
  * A norm that holds beyond the work at hand on its own (a scope, always/never, a prohibition, the
  * team's will, a practice, a workflow convention) — unlike a bare "X should Y", which in a first
- * request specifies the task rather than a rule of the project.
+ * request specifies the task rather than a rule of the project, or one that lasts only until the
+ * work reaches a point.
  */
 export function isStandingNorm(sentence: string): boolean {
   const s = sentence.trim();
   const c = core(s);
+  // Bounded by a condition the work will meet ("don't stop until all tests pass"): it ends with the task.
+  if (/\b(?:until|till)\b/i.test(s) && !SCOPE.test(s)) return false;
   return (
     CONVENTION.test(c) ||
     PROHIBITION.test(c) ||

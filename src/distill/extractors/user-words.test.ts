@@ -113,6 +113,15 @@ describe('preferences and conventions: what limits how the work is done', () => 
         ),
       ]),
     ).toEqual([]);
+    // A first request's bound for the work ends with the task: no standing rule.
+    expect(
+      extractUserWords([
+        prompt(
+          "Port this library to Rust. Don't stop until all functions are ported, tests pass, and you have 100% coverage.",
+        ),
+        say('Porting.'),
+      ]),
+    ).toEqual([]);
   });
 
   it('reads a queued prompt and the digest’s quotes of the user like any other words, once', () => {
