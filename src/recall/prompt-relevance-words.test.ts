@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
 import { searchableText, stem } from './coverage.ts';
-import { relevanceMatcher, type WeightedTerm } from './prompt-relevance.ts';
+import { createStemMemo, relevanceMatcher, type WeightedTerm } from './prompt-relevance.ts';
 
 /** A memory's words as relevance read them before it remembered stems and read ASCII text apart. */
 function wordsBefore(o: Observation): Set<string> {
@@ -83,5 +83,76 @@ describe('prompt relevance reads a memory\u2019s words as it did before it got f
       }
     // and some memory matched something, so the comparison is not between two zeros
     expect(TEXTS.some((t) => relevance(memory(t, t)).matched > 0)).toBe(true);
+  });
+
+  it('gives the same answer in the hook (only the words that can match are stemmed) as with the worker’s memo', () => {
+    // Words built to meet every rewrite of `stem`: -ies/-ied to y, the suffixes it cuts (after a y:
+    // "applies" -> "apply" -> "app"), a doubled consonant, a final e, short words it keeps whole.
+    const roots = ['app', 'stud', 'pain', 'plan', 'tok', 'fil', 'stor', 'ru', 'a', 'hop', 'cop', 'yy'];
+    const ends = [
+      '',
+      'ies',
+      'ied',
+      'lies',
+      'lied',
+      'ing',
+      'ed',
+      'es',
+      's',
+      'ly',
+      'er',
+      'e',
+      'y',
+      'ning',
+      'ped',
+      'yies',
+    ];
+    const words = roots.flatMap((r) => ends.map((e) => `${r}${e}`));
+    const texts = [
+      ...TEXTS,
+      ...Array.from({ length: 40 }, (_, i) =>
+        words
+          .filter((_, k) => (k * 7 + i) % 5 === 0)
+          .map((w, k) =>
+            k % 3 === 0
+              ? `${w[0]?.toUpperCase()}${w.slice(1)}Store`
+              : k % 3 === 1
+                ? `${w}_${w}`
+                : `get${w}Of`,
+          )
+          .join(i % 2 === 0 ? ' ' : '-'),
+      ),
+    ];
+    // Every other word, and the words alone whose stem ends in y (no shorter root among the terms).
+    const termSets = [
+      [...TERMS, ...words.filter((_, k) => k % 2 === 0)],
+      words.filter((w) => stem(w).endsWith('y')),
+    ];
+    let matched = 0;
+    for (const set of termSets) {
+      const terms: WeightedTerm[] = set.map((term, i) => ({ term, weight: 1 + (i % 7) / 3, df: i }));
+      const inHook = relevanceMatcher(terms);
+      const inWorker = relevanceMatcher(terms, createStemMemo());
+      for (const a of texts)
+        for (const b of texts.slice(0, 8)) {
+          const o = set === termSets[1] ? { ...memory(a, b), concepts: [], filesRead: [] } : memory(a, b);
+          const before = relevanceBefore(terms, o);
+          expect(inHook(o), `${a} / ${b}`).toEqual(before);
+          expect(inWorker(o), `${a} / ${b}`).toEqual(before);
+          if (before.matched > 0) matched++;
+        }
+    }
+    expect(matched).toBeGreaterThan(100);
+    // A word held only as the first part of an identifier, alone in its memory.
+    let alone = 0;
+    for (const w of words) {
+      const terms: WeightedTerm[] = [{ term: w, weight: 1, df: 1 }];
+      // ASCII alone: the hook then looks for identifiers only in the runs that hold a root.
+      const o = { ...memory(`${w[0]?.toUpperCase()}${w.slice(1)}Store`, 'x'), concepts: [], filesRead: [] };
+      const before = relevanceBefore(terms, o);
+      expect(relevanceMatcher(terms)(o), w).toEqual(before);
+      if (before.matched > 0) alone++;
+    }
+    expect(alone).toBeGreaterThan(50);
   });
 });

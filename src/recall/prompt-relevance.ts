@@ -55,20 +55,62 @@ const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
  * The words of a memory as the prompt is compared with them: stems of its words and identifier parts.
  * `stemOf` is `stem`, remembered across the memories of one prompt (they share most of their words).
  */
-function memoryStems(text: string, stemOf: (word: string) => string): Set<string> {
-  const lower = text.toLowerCase();
+function memoryStems(
+  text: string,
+  stemOf: (word: string) => string,
+  only?: { lower: string; roots: readonly string[] },
+): Set<string> {
+  const lower = only?.lower ?? text.toLowerCase();
+  const ascii = ASCII_ONLY.test(lower);
   // Each distinct word once; in ASCII text the Unicode classes are exactly the ASCII ones.
   const words = new Set<string>();
-  for (const m of lower.matchAll(ASCII_ONLY.test(lower) ? /[A-Za-z0-9_]+/g : /[\p{L}\p{N}_]+/gu))
-    words.add(m[0]);
+  for (const m of lower.matchAll(ascii ? /[A-Za-z0-9_]+/g : /[\p{L}\p{N}_]+/gu)) words.add(m[0]);
   const out = new Set<string>();
+  const add = only
+    ? (word: string) => {
+        if (only.roots.some((r) => word.startsWith(r))) out.add(stemOf(word));
+      }
+    : (word: string) => out.add(stemOf(word));
   for (const word of words) {
-    out.add(stemOf(word));
-    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) out.add(stemOf(part));
+    add(word);
+    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) add(part);
   }
-  for (const part of identifierParts(text)) out.add(stemOf(part));
+  const parts =
+    only && ascii && lower.length === text.length && !only.roots.includes('')
+      ? runsHolding(text, lower, only.roots).flatMap(identifierParts)
+      : identifierParts(text);
+  for (const part of parts) add(part);
   return out;
 }
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * The runs of ASCII letters and digits of `text` (`lower` ASCII and as long: the same indexes) that hold
+ * one of `roots`: an identifier's parts never span two runs, so those of the other runs cannot begin
+ * with a root.
+ */
+function runsHolding(text: string, lower: string, roots: readonly string[]): string[] {
+  const starts = new Map<number, number>();
+  for (const root of roots)
+    for (let at = lower.indexOf(root); at !== -1; at = lower.indexOf(root, at + 1)) {
+      let start = at;
+      while (start > 0 && isAlnum(lower.charCodeAt(start - 1))) start--;
+      if (starts.has(start)) continue;
+      let end = at;
+      while (end < lower.length && isAlnum(lower.charCodeAt(end))) end++;
+      starts.set(start, end);
+    }
+  return [...starts].map(([start, end]) => text.slice(start, end));
+}
+
+/**
+ * What a word must begin with for `stem` to give `s`: `stem` only cuts a word's end, except that it
+ * turns "-ies"/"-ied" into "y", so every word's stem is a prefix of the word, or one with "y" after it.
+ * A memory whose lower-cased text holds no such root of a prompt word cannot hold that word's stem;
+ * the hook's process (no memo) stems only the words that begin with a root the memory holds.
+ */
+const rootOf = (s: string): string => (s.endsWith('y') ? s.slice(0, -1) : s);
 
 export interface Relevance {
   /** Weighted share of the prompt's words the memory holds, 0..1. */
@@ -110,13 +152,22 @@ export function relevanceMatcher(
     if (s === undefined) known.set(word, (s = stem(word)));
     return s;
   };
+  const roots = [...new Set(stems.map((t) => rootOf(t.stem)))];
   const stemsOf = (o: Observation): Set<string> => {
     const text = searchableText(o);
-    if (!memo) return memoryStems(text, stemOf);
+    if (!memo) {
+      // Only the words that can stem to one of the prompt's (see rootOf): the same matches, found
+      // without stemming every word of every candidate in a process that answers one prompt.
+      const lower = text.toLowerCase();
+      const held = roots.filter((r) => lower.includes(r));
+      if (held.length === 0) return new Set();
+      return memoryStems(text, stemOf, { lower, roots: held });
+    }
     const textHash = hash64Hex(text);
     const kept = memo.memories.get(o.id);
     if (kept?.textHash === textHash) return kept.stems;
     if (memo.memories.size >= MEMO_MEMORIES) memo.memories.clear();
+    // Kept for later prompts, so every word's stem.
     const made = memoryStems(text, stemOf);
     memo.memories.set(o.id, { textHash, stems: made });
     return made;
