@@ -28,6 +28,9 @@ const STOPWORDS = new Set(
   though whatever whether yet kind kinds`.split(/\s+/),
 );
 
+/** A text without a character past ASCII. */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+
 /** Longest query text read; the rest is ignored (a 10 KB paste is still a valid search). */
 const MAX_QUERY_CHARS = 4000;
 const MAX_WORD_CHARS = 64;
@@ -35,7 +38,10 @@ const MAX_WORD_CHARS = 64;
 /** Split text into search terms: words, identifiers and paths broken at punctuation; lower-cased. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+  const lower = text.toLowerCase();
+  // In ASCII text the Unicode classes are exactly the ASCII ones (a hook's process compiles neither
+  // twice, and the ASCII pattern costs next to nothing to compile).
+  for (const match of lower.matchAll(ASCII_ONLY.test(lower) ? /[A-Za-z0-9_]+/g : /[\p{L}\p{N}_]+/gu)) {
     const word = match[0];
     if (word.length > MAX_WORD_CHARS) continue;
     out.push(word);
@@ -79,6 +85,22 @@ function termExpression(t: QueryTerm): string {
   return t.prefix ? `${quote(t.words)}*` : quote(t.words);
 }
 
+/**
+ * Whether a whitespace-free chunk is `prefix*`, and whether it joins words by `.`, `/`, `_` or `-`
+ * (a path or a dotted name); ASCII chunks by the ASCII classes the Unicode ones equal there.
+ */
+export function chunkShape(chunk: string): { prefix: boolean; joined: boolean } {
+  if (ASCII_ONLY.test(chunk))
+    return {
+      prefix: /^[A-Za-z0-9_][A-Za-z0-9_./-]*\*$/.test(chunk),
+      joined: /[A-Za-z0-9][./_-][A-Za-z0-9]/.test(chunk),
+    };
+  return {
+    prefix: /^[\p{L}\p{N}_][\p{L}\p{N}_./-]*\*$/u.test(chunk),
+    joined: /[\p{L}\p{N}][./_-][\p{L}\p{N}]/u.test(chunk),
+  };
+}
+
 /** Parse user text into quoted FTS5 terms; hostile input yields plain words or nothing, never an error. */
 export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
   const input = String(text ?? '').slice(0, MAX_QUERY_CHARS);
@@ -101,10 +123,9 @@ export function parseQuery(text: string, maxTerms = 16): ParsedQuery {
   // Then chunks separated by whitespace: a word, an identifier or path (a phrase of its parts), or `prefix*`.
   for (const chunk of rest.split(/\s+/)) {
     if (chunk === '') continue;
-    const prefix = /^[\p{L}\p{N}_][\p{L}\p{N}_./-]*\*$/u.test(chunk);
+    const { prefix, joined } = chunkShape(chunk);
     const words = tokenize(chunk);
     if (words.length === 0) continue;
-    const joined = /[\p{L}\p{N}][./_-][\p{L}\p{N}]/u.test(chunk);
     if (joined && words.length > 1 && prefix) {
       add({ words: words.slice(0, 12), prefix });
       for (const w of words) if (isContentWord(w)) coverage.add(w);
