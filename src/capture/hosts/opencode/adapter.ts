@@ -9,7 +9,9 @@
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
 import { topLevelContext } from '../render-output.ts';
-import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload } from './payload.ts';
+import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload, opencodeDataDir } from './payload.ts';
+
+export { opencodeDataDir } from './payload.ts';
 
 /** The plugin file's name in opencode's `plugins/` folder. */
 export const OPENCODE_PLUGIN_FILE = 'engram.js';
@@ -30,11 +32,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The folder opencode loads global plugins from (its own resolution, 1.18.33). */
 export function opencodeConfigDir(env: Env, home: string): string {
   return env['OPENCODE_CONFIG_DIR'] || join(env['XDG_CONFIG_HOME'] || join(home, '.config'), 'opencode');
-}
-
-/** opencode's data folder, which holds its session store `opencode.db` (its own resolution, 1.18.33). */
-export function opencodeDataDir(env: Env, home: string): string {
-  return join(env['XDG_DATA_HOME'] || join(home, '.local', 'share'), 'opencode');
 }
 
 /** `text` as the answer the plugin reads, cut to the cap. */
