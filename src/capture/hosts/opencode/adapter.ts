@@ -4,7 +4,8 @@
  * `~/.config/opencode`) runs inside opencode and pipes each event, in Claude Code's envelope, to
  * `engram hook --host opencode`; it puts the context the hook prints (`{"additionalContext": …}`) into
  * the system prompt of the session's model requests. opencode keeps its sessions in a SQLite store
- * (`$XDG_DATA_HOME/opencode/opencode.db`), which backfill reads (`session-store.ts`).
+ * (`$XDG_DATA_HOME/opencode/opencode.db`), which the worker reads at each turn's end (the events name it
+ * as their transcript) and backfill reads (`session-store.ts`).
  */
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
@@ -47,7 +48,7 @@ export const opencodeAdapter: HostAdapter = {
     contextCharCap: CONTEXT_CHAR_CAP,
     strictOutput: false,
     toolFailureEvent: true,
-    transcripts: 'opencode-sqlite', // read by backfill, written out as logs (`session-store.ts`)
+    transcripts: 'opencode-sqlite', // read at each turn's end and by backfill, as logs (`session-store.ts`)
     hookTrust: false,
     loadsRulesFiles: ['AGENTS.md'],
     loadsAutoMemory: false,

@@ -9,7 +9,8 @@
  * its finished messages only (the first unfinished assistant message and everything after it wait for
  * the next read): a log grows by appending new messages; one whose messages are no longer those it
  * holds (a reverted turn) is written anew, with a new `written` in its header so its reader starts over. The only SQL engram runs
- * outside `src/store/`, on opencode's database, never its own. Never loaded by the hook.
+ * outside `src/store/`, on opencode's database, never its own. Read by the worker at each turn's end
+ * (`worker/host-transcripts.ts`) and by backfill; never loaded by the hook.
  */
 import Database from 'better-sqlite3';
 import {

@@ -1,6 +1,6 @@
 /**
  * `engram backfill`: read the transcripts a user already has into memory — Claude Code's, Codex's
- * rollouts, Gemini CLI's chat files and Copilot CLI's session logs, each host's found in its own folders
+ * rollouts, Gemini CLI's chat files, Copilot CLI's session logs and opencode's store, each host's found in its own folders
  * (`--host` for one of them) — with a progress bar on a terminal; resumable and repeatable.
  */
 import { homedir } from 'node:os';
@@ -189,7 +189,7 @@ export const backfillSpec: CommandSpec = {
   summary: 'read your earlier sessions’ transcripts into memory (resumable, repeatable)',
   usage: '[--host NAME] [--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]',
   details:
-    "Reads every host's transcripts from its own folders: Claude Code's ~/.claude/projects, Codex's rollouts in $CODEX_HOME/sessions and archived_sessions (default ~/.codex), Gemini CLI's chat files in ~/.gemini/tmp, Copilot CLI's session logs in $COPILOT_HOME/session-state (default ~/.copilot). Each session keeps its own times and host; a session the hooks captured adds only what its transcript alone shows.",
+    "Reads every host's transcripts from its own folders: Claude Code's ~/.claude/projects, Codex's rollouts in $CODEX_HOME/sessions and archived_sessions (default ~/.codex), Gemini CLI's chat files in ~/.gemini/tmp, Copilot CLI's session logs in $COPILOT_HOME/session-state (default ~/.copilot), opencode's store in $XDG_DATA_HOME/opencode (default ~/.local/share/opencode). Each session keeps its own times and host; a session the hooks captured adds only what its transcript alone shows.",
   flags: {
     host: {
       type: 'string',
@@ -200,7 +200,7 @@ export const backfillSpec: CommandSpec = {
       type: 'string',
       value: 'DIR',
       description:
-        "where the transcripts are instead (laid out like --host's folder; without --host, every *.jsonl under it)",
+        "where the transcripts are instead (laid out like --host's folder; without --host, what it holds: an opencode.db or opencode export files, and every *.jsonl, each read as its agent's)",
     },
     since: {
       type: 'string',
