@@ -28,10 +28,14 @@ export type { TranscriptFile } from '../capture/hosts/transcript-finders.ts';
  * Transcript files under a folder laid out like `~/.claude/projects` (or one project folder of it):
  * every `*.jsonl` up to four levels down; those in a `subagents` folder are subagent transcripts.
  * Sessions come before subagents, oldest first. (Any host's transcripts found this way are read by
- * their own reader: the reader is picked by the file.)
+ * their own reader: the reader is picked by the file, and names the file's host.)
  */
 export function findTranscripts(root: string): TranscriptFile[] {
-  return transcriptFinder('claude-code')?.find(root) ?? [];
+  // Each file counted as the host its reader names (a Codex rollout there is Codex's).
+  return (transcriptFinder('claude-code')?.find(root) ?? []).map((f) => ({
+    ...f,
+    host: transcriptReaderFor(f.path).host,
+  }));
 }
 
 /** A folder of one host's transcripts, laid out as that host lays them out. */
@@ -47,6 +51,8 @@ export interface BackfillOptions {
   sources?: readonly TranscriptSource[];
   /** Where a host whose sessions are in a store (opencode) has them written out as logs to read. */
   logDir?: string;
+  /** A dry run's own folder for such logs (nothing is written into `logDir` then); removed by the caller. */
+  scratchDir?: string;
   since?: number;
   project?: string;
   dryRun?: boolean;
@@ -81,7 +87,9 @@ function selectFiles(options: BackfillOptions): TranscriptFile[] {
   const seen = new Set<string>();
   const lists = [
     ...(options.root !== undefined ? [findTranscripts(options.root)] : []),
-    ...(options.sources ?? []).map((s) => transcriptFinder(s.host)?.find(s.root, options.logDir) ?? []),
+    ...(options.sources ?? []).map(
+      (s) => transcriptFinder(s.host)?.find(s.root, options.logDir, options.scratchDir) ?? [],
+    ),
   ];
   for (const f of lists.flat()) {
     if (seen.has(f.path)) continue;

@@ -16,6 +16,7 @@ import type { Extracted } from '../distill/extractors/extracted.ts';
 import { userWordsOfTurn } from '../distill/transcript-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
+import { withHostTranscripts } from './host-transcripts.ts';
 import { importInboxInto } from './import-inbox.ts';
 import type { StandingLocator } from './standing-pass.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
@@ -58,6 +59,8 @@ export interface DrainDeps {
    * file there is never distilled as if it had none.
    */
   inboxDir?: string;
+  /** Where session logs written from a host's store go (opencode's: `worker/host-transcripts.ts`). */
+  hostSessionsDir?: string;
   /** The projects' standing files, read again when a session starts (worker/standing-pass.ts). */
   standingFiles?: StandingLocator;
 }
@@ -332,8 +335,11 @@ function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport
         deps.waiting?.set(sessionId, key);
         break;
       }
-      // The consumer answers 'stop' to end this session's pass (order is kept).
-      const step: TurnStep | undefined = yield turn.events;
+      // The consumer answers 'stop' to end this session's pass (order is kept). A turn whose transcript
+      // is a host's store (opencode's) is read from the session's log, written from it now.
+      const step: TurnStep | undefined = yield deps.readTranscripts
+        ? withHostTranscripts(turn.events, deps.hostSessionsDir, deps.logger)
+        : turn.events;
       if (step === 'stop') break;
     }
   }

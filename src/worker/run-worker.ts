@@ -38,6 +38,8 @@ export interface WorkerDeps {
   onHeartbeat?: () => void;
   /** The inbox directory capture hooks write to. */
   inboxDir: string;
+  /** Where session logs written from a host's store go (`$ENGRAM_HOME/host-sessions`). */
+  hostSessionsDir?: string;
   /** Where context hooks note what they told each session (files older than a day are removed). */
   toldDir?: string;
   /** The LLM step (opt-in `distill.provider`); absent: heuristic only. */
@@ -153,6 +155,7 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
           logger,
           readTranscripts: true,
           inboxDir: deps.inboxDir,
+          ...(deps.hostSessionsDir ? { hostSessionsDir: deps.hostSessionsDir } : {}),
           ...(deps.standingFiles ? { standingFiles: deps.standingFiles } : {}),
           waiting,
           ...(deps.projectLinks ? { projectLinks: deps.projectLinks } : {}),

@@ -3,7 +3,8 @@
  * wrote into its SQLite store before engram was installed: the session, its prompt, its shell calls (one
  * failing) and the answer are read from `$XDG_DATA_HOME/opencode/opencode.db` (temporary HOME), a
  * preference said in it becomes a memory recorded as opencode's, a second run adds nothing, and
- * `engram install --host opencode --backfill` reads a later session. With ENGRAM_RECORD_HOST_FIXTURES=1
+ * `engram install --host opencode --backfill` reads a later session; `--dry-run` writes nothing and `--from`
+ * opencode's data folder needs no `--host`. With ENGRAM_RECORD_HOST_FIXTURES=1
  * it also rewrites test/fixtures/hosts/opencode/store.json (the store's tables and rows of the session).
  */
 import { spawnSync } from 'node:child_process';
@@ -70,9 +71,15 @@ describe('engram backfill of the real opencode store', () => {
     world?.cleanup();
   });
 
-  it('reads the session opencode stored, and a second run adds nothing', () => {
+  it('a dry run writes nothing; the store is read from its folder without --host, and a second run adds nothing', () => {
     expect(existsSync(join(dataDir(), 'opencode.db'))).toBe(true);
-    const first = engram(['backfill', '--host', 'opencode', '--json']);
+    const dry = engram(['backfill', '--host', 'opencode', '--dry-run', '--json']);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, files: 1, sessions: 1, errors: [] });
+    expect(existsSync(join(engramHome, 'host-sessions'))).toBe(false);
+
+    // `--from` opencode's data folder, no --host: the folder's opencode.db says whose it is.
+    const first = engram(['backfill', '--from', dataDir(), '--json']);
     expect(first.status, first.stderr).toBe(0);
     const report = JSON.parse(first.stdout) as {
       files: number;

@@ -4,7 +4,8 @@
  * and ENGRAM_HOME); an `opencode run` session in a git repository is captured through it — the session
  * start, the prompt, the shell calls (one failing), the end of the turn and the session's end when
  * opencode exits; the next opencode session of the repository gets what the first taught in its system
- * prompt; `engram backfill --host opencode` then reads the first from opencode's store as the same session.
+ * prompt; the turn's end reads the session from opencode's store (the assistant's words between tool
+ * calls reach memory without a backfill), so `engram backfill --host opencode` finds nothing new in it.
  * `engram uninstall --host opencode` leaves the config folder as it was.
  */
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sequence, startMockModel, type MockModel } from '../support/mock-models/server.ts';
 import { CLI_BIN } from '../support/sandbox.ts';
 import { opencodeEnv, opencodeInvocation } from './support/hosts/host-configs.ts';
+import { GREETING_COMMAND } from './support/hosts/host-fixtures.ts';
 import { createHostWorld, runHostCli, shellCall, type HostWorld } from './support/hosts/host-session.ts';
 import { ensurePinnedCli, OPENCODE } from './support/hosts/pinned-cli.ts';
 
@@ -120,8 +122,8 @@ describe('engram in opencode: captured through its plugin, recalled in the next 
     const shown = JSON.parse(engram(['show', memory?.id ?? '', '--json']).stdout) as { host: string };
     expect(shown.host).toBe('opencode');
 
-    // Backfilling the session the plugin captured reads it from opencode's store as the same session
-    // (no second one), and says the preference no second time.
+    // The turn's end already read the session from opencode's store (`flush` above): backfilling it
+    // finds nothing new in it, makes no second session and says the preference no second time.
     const pnpmTitles = () =>
       (JSON.parse(engram(['search', 'pnpm', '--json']).stdout) as { results: { title: string }[] }).results
         .map((r) => r.title)
@@ -129,7 +131,12 @@ describe('engram in opencode: captured through its plugin, recalled in the next 
     const titles = pnpmTitles();
     const backfilled = engram(['backfill', '--host', 'opencode', '--json']);
     expect(backfilled.status, backfilled.stderr).toBe(0);
-    expect(JSON.parse(backfilled.stdout)).toMatchObject({ files: 1, sessions: 1, hosts: { opencode: 1 } });
+    expect(JSON.parse(backfilled.stdout)).toMatchObject({
+      files: 1,
+      records: 0,
+      created: 0,
+      hosts: { opencode: 1 },
+    });
     expect(hooksSeen().hosts).toEqual([expect.objectContaining({ host: 'opencode', sessions: 1 })]);
     expect(pnpmTitles()).toEqual(titles);
 
@@ -138,6 +145,38 @@ describe('engram in opencode: captured through its plugin, recalled in the next 
     expect(system).toContain('# engram memory for project'); // SessionStart's index, in the system prompt
     expect(system).toContain('pnpm-lock.yaml');
     expect(hooksSeen().hosts).toEqual([expect.objectContaining({ host: 'opencode', sessions: 2 })]);
+  });
+
+  it('the assistant’s words between tool calls are read from opencode’s store at the turn’s end', async () => {
+    // Said before the shell call, in the same message: no plugin event carries it (the Stop carries
+    // only the turn's last words), so only opencode's store can bring it to engram.
+    const DECISION =
+      'I will use printf instead of echo to write the greeting into notes.md, since printf writes the newline the same way in every shell.';
+    await session('Put the greeting into notes.md', [
+      { text: DECISION, toolCalls: [shellCall('opencode', GREETING_COMMAND)] },
+      { text: 'Done.' },
+    ]);
+    hooksSeen(); // `engram flush`: the turn distilled as the worker does it, and nothing backfilled
+    const found = JSON.parse(engram(['search', 'printf instead of echo', '--json']).stdout) as {
+      results: { id: string; title: string }[];
+    };
+    const memory = found.results.find((r) => r.title.includes('printf instead of echo'));
+    expect(memory, JSON.stringify(found)).toBeDefined();
+    const shown = JSON.parse(engram(['show', memory?.id ?? '', '--json']).stdout) as {
+      host: string;
+      narrative: string;
+    };
+    expect(shown.host).toBe('opencode');
+    expect(shown.narrative).toContain(DECISION);
+    // The turn's end wrote the session's log where backfill writes it: backfill finds nothing new.
+    const logs = readdirSync(join(engramHome, 'host-sessions', 'opencode'));
+    expect(logs).toHaveLength(3);
+    const backfilled = JSON.parse(engram(['backfill', '--host', 'opencode', '--json']).stdout) as {
+      files: number;
+      records: number;
+      created: number;
+    };
+    expect(backfilled).toMatchObject({ files: 3, records: 0, created: 0 });
   });
 
   it('uninstall removes the plugin and nothing else', () => {

@@ -6,7 +6,7 @@
  * nothing; and `engram install --host codex --backfill`; an `opencode export` of a session read with
  * `--host opencode --from` (opencode's own store: test/e2e/opencode-backfill.test.ts).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, REPO_ROOT, type Sandbox } from '../support/sandbox.ts';
@@ -155,5 +155,63 @@ describe('engram backfill of other hosts’ transcripts', () => {
       sb.engram(['backfill', '--host', 'opencode', '--from', exports, '--json']).stdout,
     ) as Report & { records: number };
     expect(again).toMatchObject({ created: 0, records: 0 });
+  });
+
+  it('a dry run writes nothing of engram’s, and says what the real run then reads', () => {
+    sb = createSandbox();
+    const project = sb.project('app', 'git@example.com:acme/app.git');
+    const exports = join(sb.root, 'opencode-exports');
+    place('opencode/export.json', join(exports, 'release-notes.json'), project, sb.home);
+    const scratch = join(sb.root, 'tmp');
+    mkdirSync(scratch);
+    const run = (...extra: string[]) => {
+      const r = sb.engram(['backfill', '--host', 'opencode', '--from', exports, '--json', ...extra], {
+        env: { TMPDIR: scratch },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Report & { records: number };
+    };
+    const dry = run('--dry-run');
+    expect(dry).toMatchObject({ files: 1, sessions: 1, errors: [] });
+    expect(dry.records).toBeGreaterThan(0);
+    // No session log in engram's home, no scratch folder left behind.
+    expect(existsSync(join(sb.engramHome, 'host-sessions'))).toBe(false);
+    expect(readdirSync(scratch)).toEqual([]);
+    const real = run();
+    expect(real).toMatchObject({ files: 1, sessions: 1, records: dry.records, created: dry.created });
+    // A dry run after it reads the log engram already holds: nothing to add.
+    expect(run('--dry-run')).toMatchObject({ files: 1, records: 0, created: 0 });
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+
+  it('--from without --host reads what the folder holds, and refuses a folder with nothing to read', () => {
+    sb = createSandbox();
+    const project = sb.project('app', 'git@example.com:acme/app.git');
+    const mixed = join(sb.root, 'old-sessions');
+    place('opencode/export.json', join(mixed, 'release-notes.json'), project, sb.home);
+    place(
+      'codex/rollout.jsonl',
+      join(mixed, 'codex', `rollout-2026-11-27T17-14-38-${FIRST}.jsonl`),
+      project,
+      sb.home,
+    );
+    const r = sb.engram(['backfill', '--from', mixed, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout) as Report).toMatchObject({
+      files: 2,
+      sessions: 2,
+      hosts: { opencode: 1, codex: 1 },
+      roots: [mixed],
+      errors: [],
+    });
+
+    const nothing = join(sb.root, 'nothing-here');
+    mkdirSync(nothing);
+    writeFileSync(join(nothing, 'notes.txt'), 'not a transcript\n');
+    writeFileSync(join(nothing, 'settings.json'), '{"theme": "dark"}\n');
+    const refused = sb.engram(['backfill', '--from', nothing]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain(`--from: ${nothing} holds no sessions engram can read`);
+    expect(refused.stderr).toMatch(/--host \(claude-code, codex, .*opencode.*\)/);
   });
 });

@@ -67,6 +67,8 @@ export interface NormaliseOptions extends SizeLimits {
   skipTools: readonly string[];
   /** Used when the payload has no cwd. */
   fallbackCwd: string;
+  /** The hook's environment (as the host started it), for hosts whose files it locates. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Where and what `engram install --host <name>` writes. */

@@ -27,9 +27,10 @@ export interface TranscriptFinder {
   /**
    * The host's transcript files under `root` (one of `roots`, or a folder laid out like one). A host
    * whose sessions are not files (opencode's SQLite store) writes them as logs into `logDir`, engram's
-   * own folder for them, and gives those; without `logDir` it finds none.
+   * own folder for them, and gives those; without `logDir` it finds none. With `scratchDir` (a dry
+   * run) it writes nothing into `logDir`: a log that would change is written there instead.
    */
-  find: (root: string, logDir?: string) => TranscriptFile[];
+  find: (root: string, logDir?: string, scratchDir?: string) => TranscriptFile[];
 }
 
 /**
@@ -90,7 +91,10 @@ const FINDERS: Partial<Record<HostName, TranscriptFinder>> = {
       hostAdapter('opencode').setup.transcriptsDir(env, home) ?? opencodeDataDir(env, home),
     ],
     // Its `opencode.db` (or `opencode export` files), each session written as a log into `logDir`.
-    find: (root, logDir) => (logDir === undefined ? [] : opencodeSessionLogs(root, join(logDir, 'opencode'))),
+    find: (root, logDir, scratchDir) =>
+      logDir === undefined
+        ? []
+        : opencodeSessionLogs(root, join(logDir, 'opencode'), scratchDir && join(scratchDir, 'opencode')),
   },
 };
 

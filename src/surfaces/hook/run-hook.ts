@@ -129,6 +129,7 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
       maxFieldChars: config['capture.maxFieldChars'],
       maxEventBytes: config['capture.maxEventBytes'],
       fallbackCwd: deps.cwd,
+      env: runtime.env,
     }),
   );
   payload = undefined; // let a large payload be collected

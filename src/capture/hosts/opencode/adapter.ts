@@ -4,12 +4,15 @@
  * `~/.config/opencode`) runs inside opencode and pipes each event, in Claude Code's envelope, to
  * `engram hook --host opencode`; it puts the context the hook prints (`{"additionalContext": …}`) into
  * the system prompt of the session's model requests. opencode keeps its sessions in a SQLite store
- * (`$XDG_DATA_HOME/opencode/opencode.db`), which backfill reads (`session-store.ts`).
+ * (`$XDG_DATA_HOME/opencode/opencode.db`), which the worker reads at each turn's end (the events name it
+ * as their transcript) and backfill reads (`session-store.ts`).
  */
 import { join } from 'node:path';
 import type { HostAdapter } from '../host-port.ts';
 import { topLevelContext } from '../render-output.ts';
-import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload } from './payload.ts';
+import { OPENCODE_HOOK_EVENTS, normaliseOpencodePayload, opencodeDataDir } from './payload.ts';
+
+export { opencodeDataDir } from './payload.ts';
 
 /** The plugin file's name in opencode's `plugins/` folder. */
 export const OPENCODE_PLUGIN_FILE = 'engram.js';
@@ -32,11 +35,6 @@ export function opencodeConfigDir(env: Env, home: string): string {
   return env['OPENCODE_CONFIG_DIR'] || join(env['XDG_CONFIG_HOME'] || join(home, '.config'), 'opencode');
 }
 
-/** opencode's data folder, which holds its session store `opencode.db` (its own resolution, 1.18.33). */
-export function opencodeDataDir(env: Env, home: string): string {
-  return join(env['XDG_DATA_HOME'] || join(home, '.local', 'share'), 'opencode');
-}
-
 /** `text` as the answer the plugin reads, cut to the cap. */
 export const opencodeContext = (text: string, cap: number = CONTEXT_CHAR_CAP): string =>
   topLevelContext('additionalContext', text, cap);
@@ -50,7 +48,7 @@ export const opencodeAdapter: HostAdapter = {
     contextCharCap: CONTEXT_CHAR_CAP,
     strictOutput: false,
     toolFailureEvent: true,
-    transcripts: 'opencode-sqlite', // read by backfill, written out as logs (`session-store.ts`)
+    transcripts: 'opencode-sqlite', // read at each turn's end and by backfill, as logs (`session-store.ts`)
     hookTrust: false,
     loadsRulesFiles: ['AGENTS.md'],
     loadsAutoMemory: false,

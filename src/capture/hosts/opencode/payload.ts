@@ -18,6 +18,8 @@
  *
  * Facts about opencode: docs/hosts.md; the recorded events: test/fixtures/hosts/opencode/.
  */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
@@ -35,6 +37,24 @@ export const OPENCODE_HOOK_EVENTS = [
   'PostCompact',
   'SessionEnd',
 ] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** opencode's data folder, which holds its session store `opencode.db` (its own resolution, 1.18.33). */
+export function opencodeDataDir(env: Env, home: string): string {
+  return join(env['XDG_DATA_HOME'] || join(home, '.local', 'share'), 'opencode');
+}
+
+/**
+ * The session store of the opencode that started this hook (the plugin passes opencode's environment
+ * on), or null when it cannot be located. The worker writes the session's log from it at the turn's end.
+ */
+function storeOf(env: Env | undefined): string | null {
+  if (!env) return null;
+  const home = env['HOME'] || homedir();
+  const dir = opencodeDataDir(env, home);
+  return isAbsolute(dir) ? join(dir, 'opencode.db') : null;
+}
 
 /** The user's words of a prompt: its text parts, without those opencode made up itself. */
 export function promptText(parts: unknown): string {
@@ -115,6 +135,6 @@ export function normaliseOpencodePayload(payload: unknown, options: NormaliseOpt
     default:
       return { ok: false, skip: true, reason: `hook event ${hook} is not captured` };
   }
-  // No transcript path: opencode's store is read by backfill (`session-store.ts`), not at each turn.
-  return { ok: true, value: { hook, sessionId, cwd, transcriptPath: null, event } };
+  // The transcript is opencode's store: the worker writes this session's log from it (never the hook).
+  return { ok: true, value: { hook, sessionId, cwd, transcriptPath: storeOf(options.env), event } };
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { opencodeFixture, recordedDatabase } from './recorded-store.test-support.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../../core/transcript.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../../transcript/read-jsonl.ts';
@@ -21,35 +22,7 @@ import {
   type OpencodeSession,
 } from './session-store.ts';
 
-const FIXTURES = new URL('../../../../test/fixtures/hosts/opencode/', import.meta.url);
-const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
-
-interface StoreFixture {
-  schema: string[];
-  rows: Record<string, Record<string, unknown>[]>;
-}
-
-/** A real SQLite file with opencode's tables and the recorded rows. */
-function recordedDatabase(dir: string): string {
-  const file = join(dir, 'opencode.db');
-  const { schema, rows } = JSON.parse(fixture('store.json')) as StoreFixture;
-  const db = new Database(file);
-  try {
-    // opencode's session table refers to its project table, not recorded: foreign keys off.
-    db.pragma('foreign_keys = OFF');
-    for (const sql of schema) db.exec(sql);
-    for (const [table, list] of Object.entries(rows))
-      for (const row of list) {
-        const keys = Object.keys(row);
-        db.prepare(
-          `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
-        ).run(...keys.map((k) => row[k]));
-      }
-  } finally {
-    db.close();
-  }
-  return file;
-}
+const fixture = opencodeFixture;
 
 /** Read a log as the worker does: its reader, from `offset`. */
 function parse(path: string, offset = 0) {

@@ -9,7 +9,8 @@
  * its finished messages only (the first unfinished assistant message and everything after it wait for
  * the next read): a log grows by appending new messages; one whose messages are no longer those it
  * holds (a reverted turn) is written anew, with a new `written` in its header so its reader starts over. The only SQL engram runs
- * outside `src/store/`, on opencode's database, never its own. Never loaded by the hook.
+ * outside `src/store/`, on opencode's database, never its own. Read by the worker at each turn's end
+ * (`worker/host-transcripts.ts`) and by backfill; never loaded by the hook.
  */
 import Database from 'better-sqlite3';
 import {
@@ -55,44 +56,62 @@ interface SessionRow {
   time_created: number;
 }
 
-/** Every session of an opencode database, oldest first, with its messages and their parts in order. */
-export function readOpencodeDatabase(file: string): OpencodeSession[] {
+type Db = InstanceType<typeof Database>;
+
+/** A session row with its messages and their parts, in order. */
+function loadSession(db: Db, s: SessionRow): OpencodeSession {
+  const byMessage = new Map<string, Record<string, unknown>[]>();
+  const parts = db.prepare('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id');
+  for (const p of parts.all(s.id) as { id: string; message_id: string; data: string }[]) {
+    const list = byMessage.get(p.message_id) ?? [];
+    list.push({ ...parseObject(p.data), id: p.id });
+    byMessage.set(p.message_id, list);
+  }
+  const messages = db.prepare('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id');
+  return {
+    info: {
+      id: s.id,
+      directory: s.directory,
+      version: s.version,
+      parentID: s.parent_id,
+      created: s.time_created,
+    },
+    messages: (messages.all(s.id) as { id: string; data: string }[]).map((m) => ({
+      info: { ...parseObject(m.data), id: m.id },
+      parts: byMessage.get(m.id) ?? [],
+    })),
+  };
+}
+
+/** Open opencode's database read-only (never created); `busyMs`: how long to wait on its writer. */
+function openStore<T>(file: string, busyMs: number, read: (db: Db) => T): T {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 2000');
-    const sessions = db
-      .prepare(
-        'SELECT id, directory, version, parent_id, time_created FROM session ORDER BY time_created, id',
-      )
-      .all() as SessionRow[];
-    const messages = db.prepare(
-      'SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id',
-    );
-    const parts = db.prepare('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id');
-    return sessions.map((s) => {
-      const byMessage = new Map<string, Record<string, unknown>[]>();
-      for (const p of parts.all(s.id) as { id: string; message_id: string; data: string }[]) {
-        const list = byMessage.get(p.message_id) ?? [];
-        list.push({ ...parseObject(p.data), id: p.id });
-        byMessage.set(p.message_id, list);
-      }
-      return {
-        info: {
-          id: s.id,
-          directory: s.directory,
-          version: s.version,
-          parentID: s.parent_id,
-          created: s.time_created,
-        },
-        messages: (messages.all(s.id) as { id: string; data: string }[]).map((m) => ({
-          info: { ...parseObject(m.data), id: m.id },
-          parts: byMessage.get(m.id) ?? [],
-        })),
-      };
-    });
+    db.pragma(`busy_timeout = ${Math.max(0, Math.round(busyMs))}`);
+    return read(db);
   } finally {
     db.close();
   }
+}
+
+const SESSION_COLUMNS = 'id, directory, version, parent_id, time_created';
+
+/** Every session of an opencode database, oldest first, with its messages and their parts in order. */
+export function readOpencodeDatabase(file: string): OpencodeSession[] {
+  return openStore(file, 2000, (db) =>
+    (
+      db.prepare(`SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_created, id`).all() as SessionRow[]
+    ).map((s) => loadSession(db, s)),
+  );
+}
+
+/** One session of an opencode database, or null when it holds no such session. */
+export function readOpencodeSession(file: string, id: string, busyMs = 2000): OpencodeSession | null {
+  return openStore(file, busyMs, (db) => {
+    const row = db.prepare(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`).get(id) as
+      SessionRow | undefined;
+    return row ? loadSession(db, row) : null;
+  });
 }
 
 /** A session as `opencode export` printed it, or null when the text is not one. */
@@ -136,6 +155,10 @@ function finishedMessages(session: OpencodeSession): OpencodeSession['messages']
 const messageLine = (m: OpencodeSession['messages'][number]): string =>
   `${JSON.stringify({ info: m.info, parts: m.parts })}\n`;
 
+/** Where the log of session `id` lies in `dir`. */
+export const sessionLogPath = (dir: string, id: string): string =>
+  join(dir, `${id.replace(/[^\w.-]/g, '_')}.jsonl`);
+
 /** A log's header (its `written` number) and the ids of the messages it holds, in order. */
 function readLog(text: string): { written: number; ids: string[] } | null {
   const lines = text.split('\n').filter((l) => l !== '');
@@ -155,7 +178,7 @@ function readLog(text: string): { written: number; ids: string[] } | null {
  * session whose messages are no longer those (a reverted turn) is written anew, its `written` raised.
  */
 export function writeSessionLog(session: OpencodeSession, dir: string): string {
-  const path = join(dir, `${session.info.id.replace(/[^\w.-]/g, '_')}.jsonl`);
+  const path = sessionLogPath(dir, session.info.id);
   const header = (written: number) =>
     `${headerLine({
       id: session.info.id,
@@ -182,11 +205,26 @@ export function writeSessionLog(session: OpencodeSession, dir: string): string {
   return path;
 }
 
+/** Whether the log of `session` in `dir` already holds each of its finished messages (nothing to write). */
+function logHolds(session: OpencodeSession, dir: string): boolean {
+  const path = sessionLogPath(dir, session.info.id);
+  if (!existsSync(path)) return false;
+  const held = readLog(readFileSync(path, 'utf8'));
+  const messages = finishedMessages(session);
+  return (
+    held !== null &&
+    held.ids.length === messages.length &&
+    held.ids.every((id, i) => messages[i]?.info['id'] === id)
+  );
+}
+
 /**
  * The sessions under `root` — an opencode data folder (its `opencode.db`) or a folder of `opencode
- * export` JSON files (`*.json`), or one such file — written as logs into `logDir`, for backfill.
+ * export` JSON files (`*.json`), or one such file — written as logs into `logDir`, for backfill. With
+ * `scratchDir` (a dry run) nothing is written into `logDir`: a session whose log there is up to date is
+ * read from it, any other is written into `scratchDir` instead.
  */
-export function opencodeSessionLogs(root: string, logDir: string): TranscriptFile[] {
+export function opencodeSessionLogs(root: string, logDir: string, scratchDir?: string): TranscriptFile[] {
   const sessions: OpencodeSession[] = [];
   const add = (file: string) => {
     if (file.endsWith('.db')) sessions.push(...readOpencodeDatabase(file));
@@ -206,7 +244,12 @@ export function opencodeSessionLogs(root: string, logDir: string): TranscriptFil
     for (const name of readdirSync(root).sort())
       if (name === OPENCODE_DB || name.endsWith('.json')) add(join(root, name));
   return sessions.map((s) => {
-    const path = writeSessionLog(s, logDir);
+    const path =
+      scratchDir === undefined
+        ? writeSessionLog(s, logDir)
+        : logHolds(s, logDir)
+          ? sessionLogPath(logDir, s.info.id)
+          : writeSessionLog(s, scratchDir);
     const file = statSync(path);
     // The session's last message, not the log's writing, is when it was active (`--since`, the order).
     const last = Math.max(

@@ -1,16 +1,18 @@
 /**
  * `engram backfill`: read the transcripts a user already has into memory — Claude Code's, Codex's
- * rollouts, Gemini CLI's chat files and Copilot CLI's session logs, each host's found in its own folders
+ * rollouts, Gemini CLI's chat files, Copilot CLI's session logs and opencode's store, each host's found in its own folders
  * (`--host` for one of them) — with a progress bar on a terminal; resumable and repeatable.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EngramError } from '../../../core/errors.ts';
 import { createHeuristicDistiller } from '../../../distill/heuristic-distiller.ts';
-import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { HOST_NAMES, isHostName, type HostName } from '../../../capture/hosts/host-port.ts';
+import { OPENCODE_DB, readOpencodeExport } from '../../../capture/hosts/opencode/session-store.ts';
 import { transcriptFinder } from '../../../capture/hosts/transcript-finders.ts';
+import { findTranscripts } from '../../../worker/backfill.ts';
 import {
   backfill,
   backfillParallel,
@@ -46,8 +48,37 @@ export function parseSince(text: string): number {
 }
 
 /**
- * Where to look: `--from DIR` as the named host lays out its folder (without `--host`, every `*.jsonl`
- * under it, each read by the reader its file needs); else each host's own folders.
+ * What `--from DIR` holds, without `--host`: an opencode data folder (`opencode.db`) or `opencode
+ * export` files, and transcript files (`*.jsonl` four levels down: Claude Code's project folders,
+ * Codex's rollouts, Gemini CLI's chat files, Copilot CLI's session logs — each read by the reader its
+ * first lines call for). Nothing engram can read there is an error naming the `--host` values.
+ */
+export function detectFrom(dir: string): { root?: string; sources: TranscriptSource[] } {
+  const names = readdirSync(dir);
+  const opencode =
+    names.includes(OPENCODE_DB) ||
+    names.some((n) => {
+      if (!n.endsWith('.json')) return false;
+      try {
+        return readOpencodeExport(readFileSync(join(dir, n), 'utf8')) !== null;
+      } catch {
+        return false; // not a file engram can read: not an export
+      }
+    });
+  const files = findTranscripts(dir).length > 0;
+  if (!opencode && !files)
+    throw new EngramError('INPUT_INVALID', `--from: ${dir} holds no sessions engram can read`, {
+      hint: `engram looked for opencode's opencode.db or "opencode export" files, and *.jsonl transcripts (Claude Code's project folders, Codex rollouts, Gemini CLI chats, Copilot CLI session logs) up to four folders down. Name the agent with --host (${HOST_NAMES.join(', ')}) to read its own layout.`,
+    });
+  return {
+    ...(files ? { root: dir } : {}),
+    sources: opencode ? [{ host: 'opencode', root: dir }] : [],
+  };
+}
+
+/**
+ * Where to look: `--from DIR` as the named host lays out its folder (without `--host`, what it holds:
+ * `detectFrom`); else each host's own folders.
  */
 export function backfillSources(
   ctx: CliContext,
@@ -56,7 +87,7 @@ export function backfillSources(
   const home = ctx.runtime.env['HOME'] || homedir();
   if (flags.from !== undefined) {
     const dir = resolve(ctx.cwd, flags.from);
-    return flags.host ? { sources: [{ host: flags.host, root: dir }] } : { root: dir, sources: [] };
+    return flags.host ? { sources: [{ host: flags.host, root: dir }] } : detectFrom(dir);
   }
   if (flags.host && !transcriptFinder(flags.host))
     throw new EngramError(
@@ -79,13 +110,19 @@ export function backfillSources(
 
 export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Promise<number> {
   const where = backfillSources(ctx, flags);
-  const roots = [...(where.root !== undefined ? [where.root] : []), ...where.sources.map((s) => s.root)];
+  const roots = [
+    ...new Set([...(where.root !== undefined ? [where.root] : []), ...where.sources.map((s) => s.root)]),
+  ];
   const root = where.root ?? join(ctx.runtime.env['HOME'] || homedir(), '.claude', 'projects');
   const since = flags.since ? parseSince(flags.since) : undefined;
   const showProgress = ctx.io.isTTY && !flags.json;
+  // A dry run writes nothing of engram's: a host's sessions that need writing out as logs (opencode's)
+  // go to a folder of its own, removed when it is done.
+  const scratchDir = flags.dryRun ? mkdtempSync(join(tmpdir(), 'engram-dry-run-')) : undefined;
   const options: BackfillOptions = {
     ...where,
     logDir: ctx.runtime.paths.hostSessionsDir,
+    ...(scratchDir !== undefined ? { scratchDir } : {}),
     distiller: createHeuristicDistiller(),
     now: ctx.now,
     dryRun: flags.dryRun,
@@ -120,6 +157,7 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
     if (!flags.dryRun) catchUpGraph(store, ctx.runtime.config, ctx.now());
   } finally {
     store.close();
+    if (scratchDir !== undefined) rmSync(scratchDir, { recursive: true, force: true });
   }
   if (flags.json) {
     printJson(ctx, { root, roots, dryRun: flags.dryRun, ...report });
@@ -151,7 +189,7 @@ export const backfillSpec: CommandSpec = {
   summary: 'read your earlier sessions’ transcripts into memory (resumable, repeatable)',
   usage: '[--host NAME] [--from DIR] [--since DATE|Nd] [--project PATH] [--dry-run]',
   details:
-    "Reads every host's transcripts from its own folders: Claude Code's ~/.claude/projects, Codex's rollouts in $CODEX_HOME/sessions and archived_sessions (default ~/.codex), Gemini CLI's chat files in ~/.gemini/tmp, Copilot CLI's session logs in $COPILOT_HOME/session-state (default ~/.copilot). Each session keeps its own times and host; a session the hooks captured adds only what its transcript alone shows.",
+    "Reads every host's transcripts from its own folders: Claude Code's ~/.claude/projects, Codex's rollouts in $CODEX_HOME/sessions and archived_sessions (default ~/.codex), Gemini CLI's chat files in ~/.gemini/tmp, Copilot CLI's session logs in $COPILOT_HOME/session-state (default ~/.copilot), opencode's store in $XDG_DATA_HOME/opencode (default ~/.local/share/opencode). Each session keeps its own times and host; a session the hooks captured adds only what its transcript alone shows.",
   flags: {
     host: {
       type: 'string',
@@ -162,7 +200,7 @@ export const backfillSpec: CommandSpec = {
       type: 'string',
       value: 'DIR',
       description:
-        "where the transcripts are instead (laid out like --host's folder; without --host, every *.jsonl under it)",
+        "where the transcripts are instead (laid out like --host's folder; without --host, what it holds: an opencode.db or opencode export files, and every *.jsonl, each read as its agent's)",
     },
     since: {
       type: 'string',

@@ -140,6 +140,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       signal: controller.signal,
       onHeartbeat: () => touchWorkerPidFile(paths),
       inboxDir: paths.inboxDir,
+      hostSessionsDir: paths.hostSessionsDir,
       toldDir: paths.toldDir,
       snapshotDir: paths.snapshotDir,
       projectLinks: ctx.runtime.projectLinks(),
@@ -179,6 +180,7 @@ export async function flushCommand(ctx: CliContext, flags: { json: boolean }): P
         logger,
         readTranscripts: true,
         inboxDir: ctx.runtime.paths.inboxDir,
+        hostSessionsDir: ctx.runtime.paths.hostSessionsDir,
         projectLinks: ctx.runtime.projectLinks(),
         standingFiles: standingLocator(ctx),
       };
