@@ -174,8 +174,9 @@ describe('engram backfill of other hosts’ transcripts', () => {
     const dry = run('--dry-run');
     expect(dry).toMatchObject({ files: 1, sessions: 1, errors: [] });
     expect(dry.records).toBeGreaterThan(0);
-    // No session log in engram's home, no scratch folder left behind.
+    // No session log in engram's home, no database made, no scratch folder left behind.
     expect(existsSync(join(sb.engramHome, 'host-sessions'))).toBe(false);
+    expect(existsSync(join(sb.engramHome, 'engram.db'))).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
     const real = run();
     expect(real).toMatchObject({ files: 1, sessions: 1, records: dry.records, created: dry.created });

@@ -20,6 +20,8 @@ import {
   type TranscriptSource,
 } from '../../../worker/backfill.ts';
 import { catchUpGraph } from '../../../worker/graph-pass.ts';
+import { openDatabase } from '../../../store/database.ts';
+import { createStore } from '../../../store/store.ts';
 import { printJson, type CliContext } from '../context.ts';
 import { boolFlag, stringFlag, type CommandSpec } from '../registry.ts';
 
@@ -147,7 +149,11 @@ export async function backfillCommand(ctx: CliContext, flags: BackfillFlags): Pr
   // the second core gains (measured by `npm run bench:ingest`), so it stays on one thread there.
   const threadScript = join(ctx.distDir, 'backfill-thread.mjs');
   const threads = Math.min(4, availableParallelism() - 1);
-  const store = ctx.openStore();
+  // A dry run in a home with no database yet reads against an empty one in memory: no file is made.
+  const store =
+    flags.dryRun && !existsSync(ctx.runtime.paths.db)
+      ? createStore(openDatabase(':memory:'))
+      : ctx.openStore();
   let report;
   try {
     report =
