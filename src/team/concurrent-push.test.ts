@@ -203,6 +203,30 @@ describe('pushes to one project side by side', () => {
     await server.close();
   });
 
+  it('an id held by another project the member writes is not that project’s: versions, duplicates and conflicts stay per project', async () => {
+    const { server, apis, project } = await teamWith(['ann']);
+    const admin = createTeamApi({ server: server.url, token: server.adminToken });
+    const other = (await admin.grant({ user: 'ann', project: 'https://git.example.com/team/lib.git', role: 'writer' }))
+      .project;
+    const ann = apis[0] as TeamApi;
+    const first = memory('obs_same', 'in the first project');
+    expect((await ann.push(project, [first])).results[0]).toMatchObject({ status: 'accepted', version: 1 });
+    const edited = memory('obs_same', 'edited in the first project');
+    expect((await ann.push(project, [{ ...edited, baseVersion: 1 }])).results[0]).toMatchObject({
+      status: 'accepted',
+      version: 2,
+    });
+    // The same record in the other project: new there (not a duplicate), version 1 (not 3).
+    expect((await ann.push(other, [first])).results[0]).toMatchObject({ status: 'accepted', version: 1 });
+    // A stale base in the other project conflicts with its own version, not the first project's.
+    expect((await ann.push(other, [{ ...edited, baseVersion: 2 }])).results[0]).toMatchObject({
+      status: 'conflict',
+      version: 1,
+    });
+    expect((await ann.push(other, [first])).results[0]).toMatchObject({ status: 'duplicate', version: 1 });
+    await server.close();
+  });
+
   it('keeps numbering above the stored rows after a restore into a new cluster', async () => {
     const first = await teamWith(['ann']);
     const [ann] = first.apis as [TeamApi];

@@ -137,8 +137,17 @@ export async function pushRecords(
     deleted: boolean;
     author_name: string;
   }>(
-    `SELECT kind, entity_id, version, hash, deleted, author_name FROM entities
-     WHERE project_id = $1 AND (kind, entity_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    // One primary-key probe per record, whatever PostgreSQL's statistics say: the lateral subquery
+    // with OFFSET 0 is planned on its own, per record, and names no project, so only the key index
+    // fits it. (Asked as a join with `project_id = $1`, a table with no statistics yet — a new
+    // server's first minute under load — was read whole through the (project, seq) index on every
+    // push: each push cost grew with the project.) Another project the tenant reads may hold the
+    // same id (a moved project's copies): those rows are dropped after the probe.
+    `SELECT e.kind, e.entity_id, e.version, e.hash, e.deleted, e.author_name
+       FROM unnest($2::text[], $3::text[]) AS x (k, i)
+       CROSS JOIN LATERAL (SELECT project_id, kind, entity_id, version, hash, deleted, author_name
+                             FROM entities WHERE kind = x.k AND entity_id = x.i OFFSET 0) e
+      WHERE e.project_id = $1`,
     // (An id PostgreSQL cannot hold is looked up nowhere: that record is rejected below.)
     [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
   );
