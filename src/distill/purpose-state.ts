@@ -85,7 +85,8 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
   const open = new Map<string, { whole: boolean; targets: Map<string, PartRun>; runs: PartRun[] }>();
   const closed: Closed[] = [];
   const latest = new Map<string, { run: PartRun; wholePass: boolean }>();
-  for (const r of countedRuns(commands)) {
+  const counted = countedRuns(commands);
+  for (const r of counted) {
     const episode = open.get(r.key);
     if (r.outcome === 'failed') {
       const e = episode ?? { whole: false, targets: new Map<string, PartRun>(), runs: [] };
@@ -115,7 +116,6 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
   }
   // An install that failed is done once what it was installing is later used and works (`pip install
   // pytest` failed, another installer ran, then pytest's run passed).
-  const counted = countedRuns(commands);
   for (const [key, e] of open) {
     const last = e.runs[e.runs.length - 1] as PartRun;
     if (last.purpose !== 'install') continue;
