@@ -11,6 +11,7 @@
  */
 import { resolveWords, PRIORITY, CHECKS, type Purpose } from './commands.ts';
 import { innerShellLine, simpleCommands, type Joiner } from './shell-words.ts';
+import { isScratchPath } from './text.ts';
 
 export type { Purpose } from './commands.ts';
 
@@ -63,20 +64,11 @@ const SELECTORS =
 const WHOLE = /^(?:\.\/?|\.\/\.\.\.|\.\.\.|\.\/\*\*)$/;
 const TOP_DIRS =
   /^(?:\.\/(?:tests?|spec|specs|src|lib|app|e2e|__tests__)\/?|(?:tests?|spec|specs|src|lib|app|e2e|__tests__)\/)$/;
-const TMP =
-  /^(?:\/tmp|\/private\/tmp|\/var\/folders|\/private\/var\/folders|\/dev\/shm|\/var\/tmp)(?:\/|$)|^\$\{?TMPDIR\b|mktemp|^[A-Za-z]:\\Users\\[^\\]+\\AppData\\Local\\Temp/i;
 
 const looksLikePath = (w: string) =>
   /[/\\]/.test(w) ||
   /\.(?:[cm]?[jt]sx?|exs?|py|rb|go|rs|java|kt|php|cs|swift|feature|vue|svelte)$/.test(w) ||
   /::|:\d+$/.test(w);
-
-/** Whether a path is a scratch location (a temp directory), given the project root. */
-export function isScratchPath(path: string, root = ''): boolean {
-  const p = path.replace(/^["']|["']$/g, '');
-  if (root !== '' && (p === root || p.startsWith(`${root}/`))) return false;
-  return TMP.test(p);
-}
 
 /** Where a folder is, against the project root: `''` the root, a relative folder inside, else absolute. */
 function place(dir: string, cwd: string, root: string): { dir: string; where: Where } {

@@ -110,14 +110,20 @@ export function relativePath(path: string, root: string): string {
 
 /**
  * A scratch place outside any project: the system's temporary directories (`/tmp`, macOS's
- * `/private/tmp` and `/var/folders/…`, `/var/tmp`, Windows' `…\\AppData\\Local\\Temp\\…`). What is
- * written, built or committed there is an experiment, not the project's work.
+ * `/private/tmp` and `/var/folders/…`, `/var/tmp`, `/dev/shm`, `$TMPDIR`, a `mktemp` result, Windows'
+ * `…\\AppData\\Local\\Temp\\…`). What is written, built or committed there is an experiment, not the
+ * project's work — unless the project itself lives there (`root`, when known: a path inside it is the
+ * project's, wherever the project is).
  */
-export function isScratchPath(path: string): boolean {
-  return /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)(?:\/|$)|^[A-Za-z]:[\\/].*[\\/]AppData[\\/]Local[\\/]Temp(?:[\\/]|$)/i.test(
-    path.trim(),
-  );
+export function isScratchPath(path: string, root = ''): boolean {
+  const p = path.trim().replace(/^["']|["']$/g, '');
+  const r = root.replace(/\/+$/, '');
+  if (r !== '' && (p === r || p.startsWith(`${r}/`))) return false;
+  return TMP_PLACE.test(p);
 }
+
+const TMP_PLACE =
+  /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders|dev\/shm)(?:\/|$)|^\$\{?TMPDIR\b|mktemp|^[A-Za-z]:[\\/].*[\\/]AppData[\\/]Local[\\/]Temp(?:[\\/]|$)/i;
 
 /** A path under a Windows root (drive letters and separators compared loosely), else as it was. */
 function windowsRelative(path: string, root: string): string {

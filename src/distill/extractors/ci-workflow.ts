@@ -64,12 +64,13 @@ function versionsOf(lines: readonly string[]): string[] {
   return [...new Set(out)].slice(0, 4);
 }
 
-export function extractCiWorkflows(entries: readonly TranscriptEntry[]): Extracted[] {
+/** `projectRoot`, when known: a project that itself lives in a temp directory is not scratch. */
+export function extractCiWorkflows(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const files = new Map<string, { lines: Map<number, string>; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
-    if (!isCiFile(path) || isScratchPath(path)) continue;
+    if (!isCiFile(path) || isScratchPath(path, projectRoot)) continue;
     const text = fileText(e);
     if (text === '') continue;
     const known = files.get(path) ?? { lines: new Map<number, string>(), uuid: '', at: 0, read: true };

@@ -92,7 +92,8 @@ function seenText(e: Extract<TranscriptEntry, { kind: 'tool_call' }>): string {
 
 const base = (path: string) => path.split('/').pop() ?? path;
 
-export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted[] {
+/** `projectRoot`, when known: a project that itself lives in a temp directory is not scratch. */
+export function extractCodeNotes(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const byRef = new Map<
     string,
     { notes: (CodeNote & { file: string })[]; uuid: string; at: number; written: boolean }
@@ -100,7 +101,7 @@ export function extractCodeNotes(entries: readonly TranscriptEntry[]): Extracted
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain) continue;
     const file = fileOf(e.input);
-    if (file === '' || VENDORED.test(file) || isScratchPath(file)) continue;
+    if (file === '' || VENDORED.test(file) || isScratchPath(file, projectRoot)) continue;
     const text = seenText(e);
     if (!TRACKER_LINK.test(text)) continue;
     for (const n of codeNotes(text).slice(0, 3)) {

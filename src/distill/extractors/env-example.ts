@@ -59,12 +59,13 @@ const fileOf = (input: unknown): string => {
   return typeof f === 'string' ? f : '';
 };
 
-export function extractEnvExample(entries: readonly TranscriptEntry[]): Extracted[] {
+/** `projectRoot`, when known: a project that itself lives in a temp directory is not scratch. */
+export function extractEnvExample(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const latest = new Map<string, { text: string; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const file = fileOf(e.input);
-    if (!ENV_EXAMPLE_FILE.test(file) || isScratchPath(file)) continue;
+    if (!ENV_EXAMPLE_FILE.test(file) || isScratchPath(file, projectRoot)) continue;
     const input = e.input as Record<string, unknown>;
     // An edit shows only the part it replaced: enough when that part holds variables.
     const text =

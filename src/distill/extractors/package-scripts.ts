@@ -33,7 +33,8 @@ export function packageScripts(text: string): { name: string; scripts: [string, 
 
 const runLine = (script: string) => (NPM_OWN.has(script) ? `npm ${script}` : `npm run ${script}`);
 
-export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extracted[] {
+/** `projectRoot`, when known: a project that itself lives in a temp directory is not scratch. */
+export function extractPackageScripts(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const latest = new Map<
     string,
     { found: NonNullable<ReturnType<typeof packageScripts>>; uuid: string; at: number; read: boolean }
@@ -42,7 +43,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[]): Extr
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const input = e.input as Record<string, unknown> | null;
     const file = typeof input?.['file_path'] === 'string' ? input['file_path'] : '';
-    if (!MANIFEST_FILE.test(file) || VENDORED.test(file) || isScratchPath(file)) continue;
+    if (!MANIFEST_FILE.test(file) || VENDORED.test(file) || isScratchPath(file, projectRoot)) continue;
     // Only a whole file says what the scripts are: a write, a read of it, or an edit with the file it
     // started from (the host records it) and the change applied.
     const text = fileText(e);

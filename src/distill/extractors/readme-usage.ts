@@ -93,7 +93,7 @@ export function extractReadmeUsage(entries: readonly TranscriptEntry[], projectR
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
-    if (!README.test(path) || isDependencyPath(path) || isScratchPath(path)) continue;
+    if (!README.test(path) || isDependencyPath(path) || isScratchPath(path, projectRoot ?? '')) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;
     const text = fileText(e);
     if (text === '') continue;

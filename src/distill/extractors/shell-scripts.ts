@@ -45,7 +45,7 @@ export function extractShellScripts(entries: readonly TranscriptEntry[], project
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const path = filePath(e);
-    if (!SCRIPT.test(path) || isDependencyPath(path) || isScratchPath(path)) continue;
+    if (!SCRIPT.test(path) || isDependencyPath(path) || isScratchPath(path, projectRoot ?? '')) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;
     const text = fileText(e);
     if (text !== '')

@@ -71,3 +71,19 @@ describe('what a task runner runs', () => {
     expect(out[0]?.draft.trust).toBe('repository');
   });
 });
+
+describe('a project that itself lives in a temp directory', () => {
+  const write = (path: string) => tool('Write', { file_path: path, content: JUSTFILE }, 'File created');
+
+  it('reads its recipes when the project root says the file is the project’s', () => {
+    const root = '/tmp/tmpqwh7888i';
+    expect(extractTaskRecipes([write(`${root}/Justfile`)], root).map((x) => x.draft.title)).toEqual([
+      'Recipes of the Justfile: check, test, lint',
+    ]);
+  });
+
+  it('still skips a justfile written to a temp directory outside the project', () => {
+    expect(extractTaskRecipes([write('/tmp/scratch/Justfile')], '/home/dev/app')).toEqual([]);
+    expect(extractTaskRecipes([write('/tmp/tmpqwh7888i/Justfile')])).toEqual([]);
+  });
+});

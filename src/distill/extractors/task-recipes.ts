@@ -47,13 +47,14 @@ export function taskRecipes(text: string): { name: string; commands: string[] }[
   return out.filter((r) => r.commands.length > 0).slice(0, 16);
 }
 
-export function extractTaskRecipes(entries: readonly TranscriptEntry[]): Extracted[] {
+/** `projectRoot`, when known: a project that itself lives in a temp directory is not scratch. */
+export function extractTaskRecipes(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const latest = new Map<string, { recipes: ReturnType<typeof taskRecipes>; uuid: string; at: number }>();
   for (const e of entries) {
     if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
     const cat = catPath(e);
     const file = cat || filePath(e);
-    if (runnerOf(file) === '' || isScratchPath(file)) continue;
+    if (runnerOf(file) === '' || isScratchPath(file, projectRoot)) continue;
     const text = cat ? e.result.text : fileText(e);
     const recipes = taskRecipes(text);
     if (recipes.length > 0) latest.set(file, { recipes, uuid: e.result.uuid || e.uuid, at: e.at });
