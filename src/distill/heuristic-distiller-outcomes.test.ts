@@ -568,3 +568,32 @@ describe('commits as they were made', () => {
     );
   });
 });
+
+describe('the name of work whose commit did not land', () => {
+  it('is the tried commit’s message, not the assistant’s guess about why nothing was committed', () => {
+    const events = turn(
+      prompt('The coverage files show up as untracked; ignore them'),
+      read('.gitignore', '# managed\n.claude/bin/\n'),
+      edit('.gitignore', '.claude/bin/\n', '.claude/bin/\n\n# Python\n__pycache__/\n*.pyc\n.coverage\n'),
+      bash('git status', 'On branch master\nnothing to commit, working tree clean'),
+      bashFail(
+        'git add .gitignore && git commit -m "Add Python and coverage files to gitignore"',
+        'Exit code 1\nOn branch master\nnothing to commit, working tree clean',
+      ),
+      stop('The `.gitignore` was already committed (a hook or linter committed it). The task is complete.'),
+    );
+    const work = distil(events).observations.filter((o) => o.filesModified.includes('.gitignore'));
+    expect(work.map((o) => o.title)).toEqual(['Add Python and coverage files to gitignore']);
+  });
+
+  it('keeps the report when the tried message says nothing of the work', () => {
+    const events = turn(
+      prompt('Ignore the coverage files'),
+      edit('.gitignore', '.claude/bin/\n', '.claude/bin/\n.coverage\n'),
+      bashFail('git commit -am wip', 'Exit code 1\nOn branch master\nnothing to commit, working tree clean'),
+      stop('Added `.coverage` to .gitignore.'),
+    );
+    const work = distil(events).observations.filter((o) => o.filesModified.includes('.gitignore'));
+    expect(work.map((o) => o.title)).toEqual(['Added `.coverage` to .gitignore.']);
+  });
+});

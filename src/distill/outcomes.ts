@@ -10,7 +10,7 @@ import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
-import { commitSweep } from './commit-commands.ts';
+import { commitMessage, commitSweep } from './commit-commands.ts';
 import { topicWords } from './knowledge.ts';
 import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
@@ -76,6 +76,20 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   return asked ?? 'change';
 }
 
+/** The message of the segment's last commit attempt that failed, when it names the work (≥ 3 words). */
+function attemptedCommitTitle(a: TurnAnalysis, s: Segment): string {
+  const tries = a.commands.filter(
+    (c) =>
+      c.purpose === 'commit' &&
+      (c.outcome === 'failed' || c.outcome === 'nothing') &&
+      c.where === 'project' &&
+      inSegment(s, c.index),
+  );
+  const message = commitMessage(tries[tries.length - 1]?.command ?? '') ?? '';
+  const named = message === '' ? '' : commitTitle(message);
+  return named.split(/\s+/).length >= 3 ? named : '';
+}
+
 /**
  * What is now true, by the strength of its evidence: the commit's subject; the assistant's end-of-turn
  * report (what it says after its last tool call, not what it expected before running something);
@@ -93,6 +107,10 @@ function title(
   // A commit subject of a word or two ("init", "wip") says nothing of the work: the report does.
   const told = commit && commitTitle(commit.message).split(/\s+/).length >= 3;
   if (commit && told) return commitTitle(commit.message);
+  // A commit tried for this work that did not land ("nothing to commit", a hook refusing it): its
+  // message is still its author's name for the change, over narration about why it did not land.
+  const tried = commit ? '' : attemptedCommitTitle(a, s);
+  if (tried !== '') return tried;
   const files = s.files.files();
   const names = [
     ...files.flatMap((f) => [...f.added, ...f.changed, ...f.renamed]),
