@@ -20,6 +20,18 @@ export interface Edge {
   to: string;
 }
 
+/** The fact a memory of work states the project files (or folders) it removed with. */
+export const REMOVED_FACT = 'removed: ';
+
+/** The paths a `removed: a, b (+N more)` fact names (relative to the project root). */
+export function removedPaths(facts: readonly string[]): string[] {
+  return facts
+    .filter((f) => f.startsWith(REMOVED_FACT))
+    .flatMap((f) => f.slice(REMOVED_FACT.length).replace(/ \(\+\d+ more\)$/, '').split(', '))
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
 /** A file a project's memories touch. */
 export interface FileNode {
   id: string;

@@ -597,3 +597,21 @@ describe('the name of work whose commit did not land', () => {
     expect(work.map((o) => o.title)).toEqual(['Added `.coverage` to .gitignore.']);
   });
 });
+
+describe('files the work removed', () => {
+  it('are named on the work’s memory, relative to the project, whatever spelling the rm used', () => {
+    const events = turn(
+      prompt('Port it to Rust and delete the Python sources'),
+      write('src/lib.rs', 'pub mod dict_utils;\n'),
+      bash(`rm -f ${ROOT}/src/__init__.py ${ROOT}/src/dict_utils.py`, ''),
+      bash('rm -rf tests', ''),
+      bash(
+        'git add -A && git commit -m "Port the utilities to Rust"',
+        '[main 1b91caa] Port the utilities to Rust',
+      ),
+      stop('Ported.'),
+    );
+    const work = distil(events).observations.find((o) => o.filesModified.includes('src/lib.rs'));
+    expect(work?.facts).toContain('removed: src/__init__.py, src/dict_utils.py, tests');
+  });
+});

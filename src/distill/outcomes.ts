@@ -4,6 +4,7 @@
  * statement of the result — never by the prompt, with the assistant's explanation as its narrative.
  * A turn that only ran or read things has no outcome (what it ran may still strengthen a fact).
  */
+import { REMOVED_FACT } from '../core/graph.ts';
 import type { ObservationDraft, ObservationType } from '../core/model.ts';
 import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
@@ -177,6 +178,13 @@ export const stillFailedFact = (canonical: string, message: string) =>
 export const attemptTitle = (title: string, canonical: string) =>
   /^Tried: /.test(title) ? title : clip(`Tried: ${title} — \`${clip(canonical, 40)}\` still failed`, 140);
 
+/** The project files (or folders) the task removed, as one fact; the graph marks them deleted. */
+function removedFact(paths: readonly string[]): string[] {
+  if (paths.length === 0) return [];
+  const shown = paths.slice(0, 12).join(', ');
+  return [`${REMOVED_FACT}${shown}${paths.length > 12 ? ` (+${paths.length - 12} more)` : ''}`];
+}
+
 /** The outcome memory of one task, or null when it changed nothing. */
 /** Work on a task still in progress at the end of the turn: its state is the task list, not an outcome. */
 function unfinished(a: TurnAnalysis, s: Segment, last: boolean): boolean {
@@ -228,6 +236,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
   const others = unique([
     ...answeredFacts,
     ...commitFacts,
+    ...removedFact(a.removed.filter((r) => inSegment(s, r.index)).map((r) => r.path)),
     ...checkFacts(a, (i) => inSegment(s, i)),
     ...fixedHere,
     ...(last && a.pushed ? ['pushed to the remote'] : []),

@@ -22,7 +22,7 @@ import {
 } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
-import { clip, informativeSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
+import { clip, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { dependencyFacts, modifiedFiles } from './turn-observations.ts';
 
 const MAX_FIELD = 600;
@@ -125,9 +125,11 @@ export function mergeSummary(
 
   const decision = relayed ? '' : statedDecision(a.lastMessage);
   const learned = [
-    ...a.subagents.map(
-      (s) => `${clip(s.label || s.agentType || 'subagent', 60)}: ${informativeSentence(s.findings, 160)}`,
-    ),
+    // What a subagent found, in its words; an inventory (`File: …`, `Version: …`) is no finding.
+    ...a.subagents.flatMap((s) => {
+      const found = findingSentence(s.findings, 160);
+      return found === '' ? [] : [`${clip(s.label || s.agentType || 'subagent', 60)}: ${found}`];
+    }),
     ...gotchaObservations(a).map((g) => clip(g.title.replace(/^`([^`]+)` fails: /, '`$1`: '), 160)),
     decision !== '' && !isStep(decision) ? `decided: ${clip(decision, 160)}` : '',
   ]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { informativeSentence, informativeText } from './text.ts';
+import { findingSentence, informativeSentence, informativeText } from './text.ts';
 
 /** A subagent's report as they come: an opening that says nothing, a heading, then what it found. */
 const REPORT =
@@ -14,5 +14,20 @@ describe('what a report says, without its opening and its headings', () => {
     expect(informativeText(REPORT, 300)).toBe(
       '`math_utils.py`: add, factorial (raises on negatives); `list_utils.py`: flatten one level deep; The tests reach 100% line coverage through `just check`.',
     );
+  });
+});
+
+describe('a finding in a report', () => {
+  it('is a sentence of prose, not an inventory line of paths and labels', () => {
+    const inventory = 'File: `/tmp/p/pyproject.toml`\nProject name: `python-utils`\nVersion: `0.1.0`';
+    expect(findingSentence(inventory, 160)).toBe('');
+    expect(
+      findingSentence(
+        `${inventory}\nThe tests import every module through src/__init__.py, so removing it breaks them.`,
+        160,
+      ),
+    ).toBe('The tests import every module through src/__init__.py, so removing it breaks them.');
+    // Where something must be shown, the first telling line still is.
+    expect(informativeSentence(inventory, 160)).toBe('`/tmp/p/pyproject.toml`');
   });
 });

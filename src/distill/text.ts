@@ -34,11 +34,37 @@ export const isFiller = (sentence: string) => FILLER.test(sentence.trim());
 
 /** The first sentence of a text that says something (skips "Excellent!", "Let me …" and headings). */
 export function informativeSentence(text: string, max: number): string {
+  const found = findingSentence(text, max);
+  if (found !== '') return found;
   const parts = informativeParts(text);
-  const useful = parts.find(
+  const telling = parts.find(
     (p) => !p.heading && p.text.length >= 20 && !FILLER.test(p.text) && !/:$/.test(p.text),
   );
-  return clip(useful?.text ?? parts.find((p) => !p.heading)?.text ?? parts[0]?.text ?? '', max);
+  return clip(telling?.text ?? parts.find((p) => !p.heading)?.text ?? parts[0]?.text ?? '', max);
+}
+
+/**
+ * The first sentence of a report that says something in prose (not filler, not a heading or a lead-in,
+ * not a listing's `File: path`); '' when it has none.
+ */
+export function findingSentence(text: string, max: number): string {
+  const useful = informativeParts(text).find(
+    (p) =>
+      !p.heading &&
+      p.text.length >= 20 &&
+      !FILLER.test(p.text) &&
+      !/:$/.test(p.text) &&
+      proseWords(p.text) >= 4,
+  );
+  return useful ? clip(useful.text, max) : '';
+}
+
+/** Words of prose in a line: not in code spans, not paths, not a listing's `Label:`. */
+function proseWords(text: string): number {
+  return text
+    .replace(/`[^`]*`/g, ' ')
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z][a-z'’-]*[,.;!?)]*$/.test(w)).length;
 }
 
 /** The sentences and lines of a text, code blocks left out, each marked when it is a Markdown heading. */

@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectId } from '../core/ids.ts';
@@ -98,5 +98,50 @@ describe('graph step', () => {
       expect.arrayContaining(['touches', 'part_of', 'links_to', 'related']),
     );
     for (const s of [oneByOne, inOneGo]) expect(s.graph.state(GRAPH_CURSOR)).toBe(s.changes.lastSeq());
+  });
+});
+
+describe('files of a project not on this machine', () => {
+  it('are gone from the key files once a memory says they were removed, and back when changed again', () => {
+    rmSync(w.root, { recursive: true, force: true });
+    const day = 86_400_000;
+    const t0 = 1_800_000_000_000 - 10 * day;
+    w.remember(
+      'Read the Python sources',
+      {
+        filesRead: ['src/dict_utils.py', 'src/math_utils.py', 'tests/test_dict.py', 'Justfile'],
+      },
+      { at: t0 },
+    );
+    w.remember(
+      'Port the library to Rust',
+      {
+        filesModified: ['src/lib.rs', 'src/dict_utils.rs', 'Justfile'],
+        facts: ['removed: src/dict_utils.py, tests (+1 more)'],
+      },
+      { at: t0 + day },
+    );
+    catchUp(w.store, 100);
+    const keys = () =>
+      w.store.graphFiles
+        .keyFiles(w.project.id, 20)
+        .map((f) => f.path)
+        .sort();
+    expect(keys()).toEqual(['Justfile', 'src/dict_utils.rs', 'src/lib.rs', 'src/math_utils.py']);
+
+    w.remember('Bring back the Python shim', { filesModified: ['src/dict_utils.py'] }, { at: t0 + 2 * day });
+    catchUp(w.store, 100);
+    expect(keys()).toContain('src/dict_utils.py');
+    expect(keys()).not.toContain('tests/test_dict.py');
+  });
+
+  it('follow the disk, not the memory, when the project is here', () => {
+    w.write('src/dict_utils.py', 'def invert(d):\n    return {v: k for k, v in d.items()}\n');
+    w.remember('Port the library to Rust', {
+      filesModified: ['src/dict_utils.py'],
+      facts: ['removed: src/dict_utils.py'],
+    });
+    catchUp(w.store, 100);
+    expect(w.store.graphFiles.keyFiles(w.project.id, 20).map((f) => f.path)).toEqual(['src/dict_utils.py']);
   });
 });

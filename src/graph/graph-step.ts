@@ -8,6 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { removedPaths } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
@@ -162,14 +163,19 @@ function fileFacts(project: Project, path: string, minLines: number) {
   };
 }
 
+/** Whether a project's root is on this machine (looked at once per step). */
+function rooted(c: Context, project: Project): boolean {
+  let here = c.roots.get(project.id);
+  if (here === undefined) c.roots.set(project.id, (here = existsSync(project.root)));
+  return here;
+}
+
 function cachedFacts(c: Context, project: Project, path: string): Facts {
   const key = `${project.id}\0${path}`;
   let facts = c.files.get(key);
   if (!facts) {
-    let rooted = c.roots.get(project.id);
-    if (rooted === undefined) c.roots.set(project.id, (rooted = existsSync(project.root)));
     // A project whose root is not here has none of its files here either: not a failed read per file.
-    facts = rooted
+    facts = rooted(c, project)
       ? fileFacts(project, path, c.options.fileSummaryMinLines)
       : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false };
     c.files.set(key, facts);
@@ -248,6 +254,14 @@ function memoryChanged(c: Context, change: StepChange): void {
         const added = store.anchors.ofMemory(o.id).find((a) => a.firstPath === f.path);
         if (added) c.fresh.add(added.rowid);
       }
+    }
+    if (!rooted(c, project)) {
+      // Not on this machine: the memory's own account of the files is the evidence — changed after a
+      // removal, a file is there again; what it says it removed is gone (no longer a key file).
+      for (const f of read)
+        if (o.filesModified.some((m) => projectPath(project.root, m) === f.path))
+          store.graphFiles.markPresent(f.id, o.createdAt);
+      for (const p of removedPaths(o.facts)) store.graphFiles.markRemoved(project.id, p, o.createdAt);
     }
     if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
     if (o.sessionId) link(c, o.id, 'part_of', sessionNodeId(o.sessionId), project.id, origin);

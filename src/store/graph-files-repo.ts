@@ -75,6 +75,15 @@ export function createGraphFilesRepo(db: Db) {
     `SELECT ${COLUMNS} FROM graph_files WHERE project_id = ? AND deleted_at IS NULL AND rank > 0
      ORDER BY rank DESC, path LIMIT ?`,
   );
+  const removed = lazyStatement(
+    db,
+    `UPDATE graph_files SET deleted_at = ? WHERE project_id = ? AND deleted_at IS NULL
+       AND (path = ? OR substr(path, 1, length(?) + 1) = ? || '/')`,
+  );
+  const present = lazyStatement(
+    db,
+    `UPDATE graph_files SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at < ?`,
+  );
   const setRank = lazyStatement(db, `UPDATE graph_files SET rank = ? WHERE id = ?`);
   const clearRanks = lazyStatement(db, `UPDATE graph_files SET rank = 0 WHERE project_id = ? AND rank <> 0`);
 
@@ -104,6 +113,17 @@ export function createGraphFilesRepo(db: Db) {
      */
     saveMissing(id: string, projectId: string, path: string, at: number, deleted = true): void {
       touch().run(id, projectId, path, at, at, deleted ? at : null);
+    },
+    /**
+     * A project not on this machine: what its memories say happened to its files is all that is known.
+     * `markRemoved`: a path (a file, or a folder and all under it) a memory says was removed at `at`;
+     * `markPresent`: a file a memory changed at `at`, after its removal (made again).
+     */
+    markRemoved(projectId: string, path: string, at: number): number {
+      return removed().run(at, projectId, path, path, path).changes;
+    },
+    markPresent(id: string, at: number): boolean {
+      return present().run(id, at).changes === 1;
     },
     get(id: string): FileNode | null {
       const row = byId().get(id) as FileRow | undefined;
