@@ -1,4 +1,4 @@
-// npm run bench:recall [-- --json] [--verbose]
+// npm run bench:recall [-- --json] [--verbose] [--config key=value …]
 //
 // Retrieval measured on coding questions: the five labelled real sessions of
 // ../shared/datasets/labelled-sessions are backfilled into a fresh store (as `bench:quality --set
@@ -33,7 +33,16 @@ process.stdout.write(
   `machine: ${cpus().length} cores, load ${l1?.toFixed(2)} / ${l5?.toFixed(2)} / ${l15?.toFixed(2)} (1/5/15 min)\n`,
 );
 
-const report = runLabelled(dataset, { keep: true });
+// `--config key=value` (repeatable): a setting other than its default, e.g. context.promptMinScore=0.3.
+const overrides: Record<string, unknown> = {};
+for (let i = 0; i < args.length; i++) {
+  if (args[i] !== '--config') continue;
+  const [key, value] = (args[i + 1] ?? '').split('=');
+  if (!key || value === undefined) throw new Error('--config takes key=value');
+  overrides[key] = Number.isNaN(Number(value)) ? value : Number(value);
+}
+if (Object.keys(overrides).length > 0) process.stdout.write(`settings: ${JSON.stringify(overrides)}\n`);
+const report = runLabelled(dataset, { keep: true, config: overrides });
 const storeDir = report.storeDir as string;
 const home = mkdtempSync(join(tmpdir(), 'engram-bench-recall-home-'));
 const ids = (text: string) => [...new Set(text.match(/\bobs_[0-9a-z]{20,}\b/g) ?? [])];
@@ -126,11 +135,15 @@ try {
   const promptEmpty = rows.filter((r) => r.prompt.length === 0).length;
   const promptLines = rows.reduce((n, r) => n + r.prompt.length, 0);
   const promptNoise = rows.reduce((n, r) => n + r.prompt.filter((id) => !r.goldHolders.has(id)).length, 0);
+  // The same questions asked in another project of the set, where nothing answers them.
+  const asked = report.questions;
+  const strayPrompts = asked.filter((q) => q.elsewhere.length > 0).length;
+  const strayLines = asked.reduce((n, q) => n + q.elsewhere.length, 0);
   const cliSameAsInProcess = rows.filter((r) => r.cli.join() === r.search.slice(0, 5).join()).length;
 
   if (args.includes('--json')) {
     process.stdout.write(
-      `${JSON.stringify({ questions: rows.length, answerable: answerable.length, figures, promptEmpty, promptLines, promptNoise }, null, 2)}\n`,
+      `${JSON.stringify({ questions: rows.length, answerable: answerable.length, figures, promptEmpty, promptLines, promptNoise, strayPrompts, strayLines }, null, 2)}\n`,
     );
   } else {
     process.stdout.write(
@@ -145,11 +158,20 @@ try {
       `\nprompt time: injects nothing for ${promptEmpty} of ${rows.length} questions (${pct(promptEmpty, rows.length)}); ${promptNoise} of ${promptLines} injected lines hold no gold item (${pct(promptNoise, promptLines)})\n`,
     );
     process.stdout.write(
+      `asked in another project of the set (nothing there answers them): injects something for ${strayPrompts} of ${asked.length} questions (${pct(strayPrompts, asked.length)}), ${strayLines} lines\n`,
+    );
+    process.stdout.write(
       `the CLI's top 5 equal the in-process search's for ${cliSameAsInProcess} of ${rows.length} questions\n`,
     );
     if (args.includes('--verbose'))
       for (const r of rows.filter((x) => x.holders.length > 0 && !at(x.cli, 5, x) && !at(x.prompt, 5, x)))
         process.stdout.write(`missed by both: ${r.item} "${r.question}" holders ${r.holders.join(' ')}\n`);
+    if (args.includes('--verbose'))
+      for (const q of asked.filter((x) => x.elsewhere.length > 0))
+        for (const id of q.elsewhere)
+          process.stdout.write(
+            `stray: "${q.question}" → ${id} ${report.memories.find((m) => m.memory.id === id)?.memory.title.slice(0, 90) ?? ''}\n`,
+          );
   }
 } finally {
   rmSync(storeDir, { recursive: true, force: true });

@@ -78,6 +78,8 @@ export interface QuestionResult {
   search: string[];
   prompt: string[];
   promptWrong: LineVerdict[];
+  /** What the same prompt injects in another project of the set (where nothing answers it: all noise). */
+  elsewhere: string[];
 }
 
 export interface RecallFigures {
@@ -155,14 +157,18 @@ function recallOf(results: readonly QuestionResult[]): RecallFigures {
  * Backfill the dataset into a fresh store and judge it. `keep`: leave the store's folder (its path in
  * `storeDir`; the caller removes it) so other surfaces can be asked the same questions.
  */
-export function runLabelled(datasetDir: string, options: { keep?: boolean } = {}): LabelledReport {
+/** `config`: settings other than the defaults (`{ 'context.promptMinScore': 0.3 }`), as a config file gives them. */
+export function runLabelled(
+  datasetDir: string,
+  options: { keep?: boolean; config?: Record<string, unknown> } = {},
+): LabelledReport {
   const work = mkdtempSync(join(tmpdir(), 'engram-bench-labelled-'));
   const store = createStore(openDatabase(join(work, 'engram.db')));
   try {
     const root = join(work, 'projects');
     cpSync(join(datasetDir, 'projects'), root, { recursive: true });
     const report = backfill(store, { root, distiller: createHeuristicDistiller(), now: () => BACKFILLED_AT });
-    const config = resolveConfig({ env: {} });
+    const config = resolveConfig({ env: {}, ...(options.config ? { file: options.config } : {}) });
 
     const sessions: LabelledSession[] = LABELLED.map((annotation) => {
       const s = store.sessions.get(annotation.sessionId);
@@ -221,6 +227,19 @@ export function runLabelled(datasetDir: string, options: { keep?: boolean } = {}
             maxItems: config['context.promptMaxItems'],
             minScore: config['context.promptMinScore'],
           });
+          const others = projectIds.filter((p) => p !== projectId);
+          const other = others[(projectIds.indexOf(projectId) + others.length) % others.length];
+          const elsewhere = other
+            ? renderPromptContext(store, {
+                projectId: other as ProjectId,
+                sessionId: NEXT_SESSION,
+                prompt: question,
+                now: NEXT_SESSION_AT,
+                budgetTokens: config['context.promptTokens'],
+                maxItems: config['context.promptMaxItems'],
+                minScore: config['context.promptMinScore'],
+              }).observationIds
+            : [];
           const hits = searchMemories(store, {
             query: question,
             projectId: projectId as ProjectId,
@@ -236,6 +255,7 @@ export function runLabelled(datasetDir: string, options: { keep?: boolean } = {}
             search: hits.map((h) => h.observation.id),
             prompt: prompt.observationIds,
             promptWrong: wrongLines(prompt.text, judged.memories, mustNeverOf(projectId), null),
+            elsewhere,
           };
         }),
       ),
