@@ -8,7 +8,7 @@
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
 import type { Purpose } from './purpose-names.ts';
-import { purposeState } from './purpose-state.ts';
+import { countedRuns, purposeState } from './purpose-state.ts';
 
 /** A hope or a guess about what will happen, not a statement of what did. */
 const HOPE =
@@ -34,18 +34,22 @@ const CHECKS: [RegExp, Purpose[] | 'unverifiable'][] = [
   [/\blint(?:er|ing)?\b/i, ['lint']],
   [/\btype ?check(?:s|ing)?\b|\btypes?\b|\btsc\b/i, ['typecheck']],
   [/\bbuilds?\b|\bcompiles?\b/i, ['build']],
-  [/\b(?:all|quality) checks\b|\bchecks\b/i, ['test', 'lint', 'typecheck', 'build']],
+  [/\b(?:all|quality) checks\b|\bchecks\b/i, ['gate', 'test', 'lint', 'typecheck', 'build']],
 ];
 
-/** Whether the last run of each purpose that ran passed, and at least one of them ran. */
+/**
+ * Whether the last run of each purpose that ran passed, and at least one of them ran. Runs as the
+ * project's outcomes count them: each part of a chain on its own, and a gate whose output shows the
+ * suite passing is also a test run (`just check` after `pytest` failed: the tests now pass).
+ */
 function lastRunsPassed(a: TurnAnalysis, kinds: readonly Purpose[]): boolean {
+  const runs = countedRuns(a.commands);
   let ran = false;
   for (const kind of kinds) {
-    const runs = a.commands.filter((c) => c.purpose === kind && c.where !== 'scratch');
-    const last = runs[runs.length - 1];
+    const last = runs.filter((r) => r.purpose === kind).pop();
     if (!last) continue;
     ran = true;
-    if (!last.ok) return false;
+    if (last.outcome !== 'passed') return false;
   }
   return ran;
 }

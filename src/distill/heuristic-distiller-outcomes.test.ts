@@ -406,6 +406,11 @@ describe('dead ends, fixes of other failures, and a gate that ran the tests', ()
     expect(r.summary?.nextSteps).toBe('');
     expect(r.summary?.completed).toMatch(/checks: tests passed, gate passed/);
   });
+
+  it('lets the report that the checks now pass name the work: the gate backs it', () => {
+    const work = session().observations.find((o) => o.filesModified.includes('tests/test_math.py'));
+    expect(work?.title).toBe('The quality checks now pass: the test never called `add`; it does now.');
+  });
 });
 
 describe('a fix by a larger configuration edit', () => {

@@ -94,6 +94,9 @@ const STATE =
 /** A state verb that says what the code does, not only that something "is". */
 const ACTING =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
+/** "The tests now pass", "all checks are green": how a check went. */
+const CHECK_WENT =
+  /\b(?:tests?|specs?|checks?|lint|build|typecheck|ci)\b[^.]*\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?)\b/i;
 const CAUSE =
   /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
@@ -121,6 +124,8 @@ export function outcomeSentence(
       if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
       if (known.some((n) => lower.includes(n))) score += 2;
       if (/`[^`]+`/.test(s)) score += 1;
+      // How a check went says nothing of the work (the check's own fact states it), unless it names code.
+      else if (CHECK_WENT.test(s) && !known.some((n) => lower.includes(n))) score -= 1;
       // An exclamation cheers a result; a plain sentence states it.
       if (s.endsWith('!')) score -= 2;
       if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
