@@ -11,6 +11,8 @@ describe('files a shell line removed', () => {
     ]);
     expect(removedPaths('rm -rf /tmp/hook-from-settings*.txt "$DIR"')).toEqual([]);
     expect(removedPaths('git status && ls docs')).toEqual([]);
+    // Untracked, not removed: the file stays on disk.
+    expect(removedPaths('git rm --cached .env && echo .env >> .gitignore')).toEqual([]);
   });
 
   it('reads the files of the session the user says they removed themselves', () => {

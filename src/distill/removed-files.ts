@@ -13,7 +13,7 @@ export function removedPaths(line: string): string[] {
     const args =
       head === 'rm' || head === 'unlink'
         ? words.slice(1)
-        : head === 'git' && words[1] === 'rm'
+        : head === 'git' && words[1] === 'rm' && !words.includes('--cached')
           ? words.slice(2)
           : null;
     if (!args) continue;
