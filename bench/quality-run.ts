@@ -99,8 +99,11 @@ const PROJECT_CWDS = [
   // claude-reliability's snapshot-test sessions ran in temporary folders.
   '/tmp/tmp8fga7k7q',
   '/tmp/tmpqwh7888i',
+  '/tmp/tmpw6sk2trg',
 ];
 
+/** The scenario sessions are written here (ids a1000000-…); the others are real transcripts. */
+const REAL = LABELLED_SESSIONS.filter((id) => !id.startsWith('a1000000-')).length;
 const projectOf = (cwd: string) => resolveProject(cwd).id as string;
 
 interface Replay {
@@ -270,7 +273,7 @@ const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixe
 
 function print(results: ModeResult[]): void {
   console.log(
-    `Memory quality on the labelled set: ${LABELLED_SESSIONS.length} sessions (4 real fixture transcripts, ${LABELLED_SESSIONS.length - 4} scenarios), ${GOLD.filter((g) => g.required).length} required gold items, ${MUST_NEVER.length} must-never items, then ${FILLERS} filler sessions`,
+    `Memory quality on the labelled set: ${LABELLED_SESSIONS.length} sessions (${REAL} real fixture transcripts, ${LABELLED_SESSIONS.length - REAL} scenarios), ${GOLD.filter((g) => g.required).length} required gold items, ${MUST_NEVER.length} must-never items, then ${FILLERS} filler sessions`,
   );
   console.log('targets: useful >= 85 %, duplicates <= 3 %, wrong 0, recall >= 80 %, standing all kept\n');
   const header = [
@@ -279,7 +282,7 @@ function print(results: ModeResult[]): void {
     'useful',
     'dupl.',
     'junk',
-    'wrong (non-user/resolved-open/mistyped/abandoned/false-fix)',
+    'wrong (non-user/resolved-open/mistyped/abandoned/false-fix/guess)',
     'recall',
     'optional',
     'standing',
@@ -294,7 +297,7 @@ function print(results: ModeResult[]): void {
         `${r.useful} (${pct(r.useful, r.stored)})`,
         `${r.duplicates} (${pct(r.duplicates, r.stored)})`,
         r.junk,
-        `${w['non-user-statement'] + w['resolved-as-open'] + w.mistyped + w['abandoned-branch'] + w['false-fix']} (${w['non-user-statement']}/${w['resolved-as-open']}/${w.mistyped}/${w['abandoned-branch']}/${w['false-fix']})`,
+        `${w['non-user-statement'] + w['resolved-as-open'] + w.mistyped + w['abandoned-branch'] + w['false-fix'] + w.guess} (${w['non-user-statement']}/${w['resolved-as-open']}/${w.mistyped}/${w['abandoned-branch']}/${w['false-fix']}/${w.guess})`,
         `${r.recall.matched}/${r.recall.total} (${pct(r.recall.matched, r.recall.total)})`,
         `${r.optional.matched}/${r.optional.total}`,
         `${r.standing.kept}/${r.standing.total}`,

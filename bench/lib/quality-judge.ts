@@ -99,6 +99,7 @@ export function judge(input: JudgeInput): JudgeReport {
     mistyped: 0,
     'abandoned-branch': 0,
     'false-fix': 0,
+    guess: 0,
   };
   const wrongItems: string[] = [];
   const matchedBy = new Map<string, string[]>();
