@@ -189,6 +189,32 @@ describe('rolling session summary', () => {
     expect(second.summary?.completed.match(/State: /g)).toHaveLength(1);
   });
 
+  it('reads git status as git prints it, and a commit pushed in the same line as pushed', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Make it a repo and commit it'),
+        write('index.html', '<!doctype html>\n'),
+        write('LICENSE', 'MIT\n'),
+        write('notes.txt', 'todo\n'),
+        bash('git init', 'Initialized empty Git repository in /home/dev/shop/.git/'),
+        bash(
+          'git status',
+          'On branch main\n\nNo commits yet\n\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\tLICENSE\n\tindex.html\n\tnotes.txt\n\nnothing added to commit but untracked files present (use "git add" to track)',
+        ),
+        bash(
+          'git add index.html LICENSE && git commit -m "Initial commit" && git push -u origin main',
+          '[main (root-commit) e2aec0d] Initial commit\n 2 files changed, 393 insertions(+)\nbranch \'main\' set up to track \'origin/main\'.\nTo github.com:acme/random.git\n * [new branch]      main -> main',
+        ),
+        stop('Committed and pushed.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(
+      /^State: on branch main; last commit e2aec0d "Initial commit" \(pushed\); left uncommitted: notes\.txt \| /,
+    );
+  });
+
   it('leaves a file the session made and then removed out of what is uncommitted', () => {
     const r = createHeuristicDistiller().distilTurn({
       projectRoot: ROOT,

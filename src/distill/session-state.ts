@@ -65,10 +65,20 @@ export function statusFiles(command: string, output: string): string[] | null {
     const path = (long?.[1] ?? short?.[1] ?? '').trim();
     if (path !== '' && !files.includes(path)) files.push(path);
   }
-  const untracked = /Untracked files:[\s\S]*?\n\n([\s\S]*?)(?:\n\n|$)/.exec(output)?.[1] ?? '';
-  for (const line of untracked.split('\n')) {
-    const path = line.trim();
-    if (path !== '' && !path.startsWith('(') && !files.includes(path)) files.push(path);
+  // Untracked files: git's indented list under the heading, after its "(use …)" hint and whether or not
+  // a blank line comes between; the list ends at a blank or unindented line (git's closing sentence).
+  const lines = output.split('\n');
+  const heading = lines.findIndex((l) => /^Untracked files:\s*$/.test(l));
+  if (heading >= 0) {
+    let i = heading + 1;
+    while (i < lines.length && /^\s+\(.*\)\s*$/.test(lines[i] ?? '')) i++;
+    if ((lines[i] ?? '').trim() === '') i++;
+    for (; i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      if (line.trim() === '' || !/^\s/.test(line)) break;
+      const path = line.trim();
+      if (!path.startsWith('(') && !files.includes(path)) files.push(path);
+    }
   }
   return files;
 }
@@ -101,7 +111,11 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     ...a.edits.map((e) => ({ index: e.index, edit: e.path })),
     ...a.commits.map((c) => ({ index: c.index, commit: c })),
     ...a.removed.map((r) => ({ index: r.index, removed: r.path, byUser: r.byUser === true })),
-  ].sort((x, y) => x.index - y.index);
+  ]
+    // A chain that commits and pushes (`git commit … && git push`) is one run and one commit at the same
+    // index: the commit comes first, so the push after it counts.
+    .sort((x, y) => x.index - y.index || Number('commit' in y) - Number('commit' in x));
+  const committedAt = new Set(a.commits.map((c) => c.index));
   for (const step of steps) {
     // A file the session made and then removed is no longer a change it leaves.
     if ('removed' in step && step.removed !== undefined) {
@@ -138,11 +152,15 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
     // A check that ran the test suite and showed it passing (a gate) is a test run too.
     if (run.where === 'project' && run.parts.some((p) => testsRanBy(p) !== null)) s.checks.test = 'passed';
-    if (!run.ok) continue;
+    const pushed = run.parts.some((p) => p.purpose === 'push' && p.outcome === 'passed');
+    if (!run.ok && !pushed) continue;
     const branch = branchOf(run.command, run.output);
     if (branch !== '') s.branch = branch;
-    if (run.purpose === 'push' && (s.subject !== '' || lastCommit === undefined)) s.pushed = true;
-    const status = statusFiles(run.command, run.output);
+    if (pushed && (s.subject !== '' || lastCommit === undefined)) s.pushed = true;
+    // A status printed before the same line's commit (`git status && git commit …`) is out of date.
+    const stale =
+      committedAt.has(run.index) && run.command.search(/\bgit\s+status\b/) < run.command.search(/\bgit\s+commit\b/);
+    const status = stale ? null : statusFiles(run.command, run.output);
     if (status !== null) uncommitted = new Set(status.filter((f) => !isScratchPath(f)));
     if (/\bgh\s+pr\b/.test(run.command))
       for (const m of run.output.matchAll(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/pull\/\d+/g))
