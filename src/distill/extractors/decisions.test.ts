@@ -88,6 +88,8 @@ describe('the assistant’s decisions', () => {
         'The request goes over the network.',
         // The lead-in to the next call: what this step will do, not a decision that outlives it.
         "Since it calls `Tmux.launch` which requires a real tmux, I'll test that it mints a token and attempts the launch:",
+        // The circumstance first, then the step: how the work proceeds, not a choice about the project.
+        "Since no custom commands are available, I'll decompose the TODO app creation into independent subtasks and execute them in parallel using the Task tool.",
       ].filter(isDecision),
     ).toEqual([]);
     expect(

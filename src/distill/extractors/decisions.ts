@@ -34,7 +34,15 @@ export function isDecision(s: string): boolean {
   const contrast =
     CONTRAST.test(s) &&
     /\b(?:use|used|using|chose|pick|picked|went|go|keep|kept|prefer|switch|switched|replace|replaced)\b/i.test(s);
-  return (CHOICE.test(s) && REASON.test(s)) || contrast;
+  if (contrast) return true;
+  if (!CHOICE.test(s) || !REASON.test(s)) return false;
+  // A plain "I'll …" is a choice only when its reason follows it ("I'll remove X since Y covers it");
+  // opening on the circumstance ("Since no commands are available, I'll split the work…") narrates how
+  // the next step goes.
+  const plainWill = /\bI(?:'ll| will)\b/i.exec(s);
+  if (plainWill && !CHOICE.test(s.replace(/\bI(?:'ll| will)\b/gi, ' ')))
+    return s.search(REASON) > plainWill.index;
+  return true;
 }
 
 const unmark = (s: string) =>

@@ -475,7 +475,7 @@ describe('choices, approvals and confirmations', () => {
     ]);
   });
 
-  it('turns an approval into the decision it approves — not an approval of a mere next step', () => {
+  it('turns an approval into the decision it approves — not an approval of a next step or a chore on the workspace', () => {
     const found = extractUserWords([
       prompt('can we switch models easily?'),
       say(
@@ -484,6 +484,8 @@ describe('choices, approvals and confirmations', () => {
       prompt('sure.'),
       say('Added. I am in the middle of the rebase. Should I continue with the rebase?'),
       prompt('yes.'),
+      say('Found the transcript at `~/.claude/projects/x/a263.jsonl`. Want me to copy it into the repo and commit it?'),
+      prompt('yes please'),
     ]);
     expect(kinds(found)).toEqual([
       [

@@ -255,10 +255,13 @@ export function readUtterance(u: Utterance): UserReading {
   const approves = p.moods[0] === 'approval' && rules.length === 0;
   if (approves && u.prior !== '') {
     const proposal = proposalIn(u.prior).replace(/[.:\s]+$/, '');
-    // Going on with the step in hand is no decision ("continue with the rebase").
+    // Going on with the step in hand is no decision ("continue with the rebase"), nor is a chore on the
+    // workspace ("copy it into the repo and commit it"); and a proposal whose object is only a pronoun
+    // ("add it", "copy that") says nothing once the conversation around it is gone.
     const step =
-      /^(?:continue|proceed|keep|finish|go (?:on|ahead)|resume|try|run|check|commit|push|retry|look|start|do)\b/i;
-    if (proposal !== '' && proposal.split(/\s+/).length >= 4 && !step.test(proposal))
+      /^(?:continue|proceed|keep|finish|go (?:on|ahead)|resume|try|run|check|commit|push|retry|look|start|do|copy|move|save|delete|remove|rename|stage|merge|publish|upload)\b/i;
+    const bare = /^\w+ (?:it|that|this|them|those|these)\b/i;
+    if (proposal !== '' && proposal.split(/\s+/).length >= 4 && !step.test(proposal) && !bare.test(proposal))
       return reading(
         'approval',
         draft(
