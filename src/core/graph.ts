@@ -27,7 +27,12 @@ export const REMOVED_FACT = 'removed: ';
 export function removedPaths(facts: readonly string[]): string[] {
   return facts
     .filter((f) => f.startsWith(REMOVED_FACT))
-    .flatMap((f) => f.slice(REMOVED_FACT.length).replace(/ \(\+\d+ more\)$/, '').split(', '))
+    .flatMap((f) =>
+      f
+        .slice(REMOVED_FACT.length)
+        .replace(/ \(\+\d+ more\)$/, '')
+        .split(', '),
+    )
     .map((p) => p.trim())
     .filter((p) => p !== '');
 }

@@ -205,7 +205,7 @@ describe('rolling session summary', () => {
         ),
         bash(
           'git add index.html LICENSE && git commit -m "Initial commit" && git push -u origin main',
-          '[main (root-commit) e2aec0d] Initial commit\n 2 files changed, 393 insertions(+)\nbranch \'main\' set up to track \'origin/main\'.\nTo github.com:acme/random.git\n * [new branch]      main -> main',
+          "[main (root-commit) e2aec0d] Initial commit\n 2 files changed, 393 insertions(+)\nbranch 'main' set up to track 'origin/main'.\nTo github.com:acme/random.git\n * [new branch]      main -> main",
         ),
         stop('Committed and pushed.'),
       ),

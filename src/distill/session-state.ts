@@ -159,7 +159,8 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     if (pushed && (s.subject !== '' || lastCommit === undefined)) s.pushed = true;
     // A status printed before the same line's commit (`git status && git commit …`) is out of date.
     const stale =
-      committedAt.has(run.index) && run.command.search(/\bgit\s+status\b/) < run.command.search(/\bgit\s+commit\b/);
+      committedAt.has(run.index) &&
+      run.command.search(/\bgit\s+status\b/) < run.command.search(/\bgit\s+commit\b/);
     const status = stale ? null : statusFiles(run.command, run.output);
     if (status !== null) uncommitted = new Set(status.filter((f) => !isScratchPath(f)));
     if (/\bgh\s+pr\b/.test(run.command))

@@ -33,7 +33,9 @@ export function isDecision(s: string): boolean {
   if (s.length > 400 || NOT_A_DECISION.test(s) || NARRATION.test(s) || /:\s*$/.test(s)) return false;
   const contrast =
     CONTRAST.test(s) &&
-    /\b(?:use|used|using|chose|pick|picked|went|go|keep|kept|prefer|switch|switched|replace|replaced)\b/i.test(s);
+    /\b(?:use|used|using|chose|pick|picked|went|go|keep|kept|prefer|switch|switched|replace|replaced)\b/i.test(
+      s,
+    );
   if (contrast) return true;
   if (!CHOICE.test(s) || !REASON.test(s)) return false;
   // A plain "I'll …" is a choice only when its reason follows it ("I'll remove X since Y covers it");

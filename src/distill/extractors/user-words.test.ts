@@ -484,7 +484,9 @@ describe('choices, approvals and confirmations', () => {
       prompt('sure.'),
       say('Added. I am in the middle of the rebase. Should I continue with the rebase?'),
       prompt('yes.'),
-      say('Found the transcript at `~/.claude/projects/x/a263.jsonl`. Want me to copy it into the repo and commit it?'),
+      say(
+        'Found the transcript at `~/.claude/projects/x/a263.jsonl`. Want me to copy it into the repo and commit it?',
+      ),
       prompt('yes please'),
     ]);
     expect(kinds(found)).toEqual([
