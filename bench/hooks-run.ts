@@ -1,7 +1,7 @@
 // npm run bench:hooks [-- --json] [--runs N] [--memories N] [--keep [DIR]] [--against DIST]
 // What a hook costs, as Claude Code pays it: whole `node dist/hook.cjs` processes with a payload on
-// stdin, measured against `node -e 0` in the same run, alternating (python3 reads each child's wall time
-// and peak RSS). Each round is `node -e 0` and then one short session as Claude Code sends it:
+// stdin, measured against `node -e 0` in the same run, alternating (python3 reads each child's wall time,
+// CPU time and peak RSS). Each round is `node -e 0` and then one short session as Claude Code sends it:
 // SessionStart, UserPromptSubmit, three PostToolUse payloads (test output; code full of secret-ish names;
 // a MultiEdit just under capture.maxEventBytes) and Stop. A hook's ratio is the median over rounds of its
 // wall time / that round's `node -e 0` (its p95 over rounds is printed beside it); each payload is held
@@ -19,6 +19,10 @@
 // --against DIST: the hooks of another build (its dist/ folder, e.g. main's) run in the same rounds, on the
 // same store, each with sessions of its own, so a change is measured against what it replaces in one
 // run whatever the machine is doing: each row gets a second row for that build and the ratio between.
+// The other hosts' hooks (bench/lib/host-hook-payloads.ts) run beside Claude Code's of the same kind,
+// each such group in an order rotated by one each round, and are compared with it twice: wall-time ratio
+// over Claude Code's, and CPU time over Claude Code's paired by round (what the hook itself does more);
+// Claude Code's SessionStart runs a second time in the group (a control: the noise under those ratios).
 // Every run prints the machine's load (1/5/15 min, before and after) and core count: other work on the
 // same cores moves every figure, so only ratios measured side by side in one run compare.
 // --json prints one JSON object: {capture, sessionStart, userPromptSubmit: {ratio, ratioP95, p50, p95,
@@ -74,6 +78,9 @@ const hook = join(root, 'dist', 'hook.cjs');
 const cli = join(root, 'dist', 'cli.mjs');
 const node = process.execPath;
 
+/** Claude Code's SessionStart measured a second time, beside the first (the comparisons' noise). */
+const CONTROL = `Claude Code SessionStart again (control), ${memories} memories`;
+
 const COMMANDS = {
   baseline: 'node -e 0',
   sessionStart: `SessionStart, ${memories} memories`,
@@ -100,6 +107,8 @@ function cpuMsOf(pid: number | undefined): number | null {
 
 interface Run {
   wall_ms: number;
+  /** The process's own CPU time (user + system), ms: what a busy machine does not inflate. */
+  cpu_ms: number;
   rss_mb: number;
   status: number;
   stdout_bytes: number;
@@ -109,6 +118,8 @@ interface Command {
   stdin?: string;
   stdins?: string[];
   env?: Record<string, string>;
+  /** Neighbours of one group run in an order rotated each round (measure.py). */
+  group?: string;
 }
 
 function measure(commands: Record<string, Command>, env: Record<string, string>): Record<string, Run[]> {
@@ -387,36 +398,48 @@ try {
       )
     : {};
   progress(
-    `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + Object.keys(againstRuns).length + p.hosts.reduce((n, h) => n + h.kinds.length, 0)} processes, alternating…`,
+    `  ${runs} rounds (+3 warm-up) of ${Object.keys(COMMANDS).length + 1 + Object.keys(againstRuns).length + p.hosts.reduce((n, h) => n + h.kinds.length, 0)} processes, alternating…`,
   );
-  // Each other host's hook right after Claude Code's of the same kind, so both meet the same moment of a round.
+  // Each other host's hook beside Claude Code's of the same kind, the group's order rotated each round
+  // (measure.py): in a fixed order the first hook of a group follows a quiet moment and each later one
+  // follows a hook whose event the worker is then importing, which weighed on every host but Claude Code.
   const others = (kind: ClaudeKind): Record<string, Command> =>
     Object.fromEntries(
       p.hosts.flatMap((h) =>
         h.kinds
           .filter((k) => k.versus === kind)
-          .map((k) => [k.label, { argv: [node, hook, '--host', h.host], stdins: k.stdins }]),
+          .map((k) => [k.label, { argv: [node, hook, '--host', h.host], stdins: k.stdins, group: kind }]),
       ),
     );
+  const claudeIn = (kind: ClaudeKind, command: Command): Command => ({ ...command, group: kind });
   const results = measure(
     {
       ...againstRuns,
       [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
-      [COMMANDS.sessionStart]: hookRun(p.sessionStart),
+      [COMMANDS.sessionStart]: claudeIn('sessionStart', hookRun(p.sessionStart)),
+      // Claude Code's SessionStart again, in sessions of its own: how far apart two runs of the same
+      // hook come out in this run (the noise under the comparisons below).
+      [CONTROL]: claudeIn(
+        'sessionStart',
+        hookRun(p.sessionStart.map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-control-'))),
+      ),
       ...others('sessionStart'),
-      [COMMANDS.userPromptSubmit]: { ...hookRun(p.userPromptSubmit), env: { ENGRAM_LOG_LEVEL: 'debug' } },
       [COMMANDS.userPromptSubmitFallback]: {
         ...hookRun(
           p.userPromptSubmit.map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-fallback-')),
         ),
         env: { ENGRAM_LOG_LEVEL: 'debug', ENGRAM_WORKER_RECALL_SOCKET: 'false' },
       },
+      [COMMANDS.userPromptSubmit]: claudeIn('userPromptSubmit', {
+        ...hookRun(p.userPromptSubmit),
+        env: { ENGRAM_LOG_LEVEL: 'debug' },
+      }),
       ...others('userPromptSubmit'),
-      [COMMANDS.bash]: hookRun(p.bash),
+      [COMMANDS.bash]: claudeIn('bash', hookRun(p.bash)),
       ...others('bash'),
       [COMMANDS.edit]: hookRun(p.edit),
       [COMMANDS.atCap]: hookRun(p.atCap),
-      [COMMANDS.stop]: hookRun(p.stop),
+      [COMMANDS.stop]: claudeIn('stop', hookRun(p.stop)),
       ...others('stop'),
     },
     env,
@@ -522,6 +545,18 @@ try {
       : k === 'userPromptSubmit'
         ? userPromptSubmit.ratio
         : byPayload[k].ratio;
+  // CPU time over Claude Code's hook of the same kind, paired by round: what the hook itself does
+  // beyond Claude Code's, whatever else the machine was doing.
+  const claudeRuns: Record<ClaudeKind, string> = {
+    sessionStart: COMMANDS.sessionStart,
+    userPromptSubmit: COMMANDS.userPromptSubmit,
+    bash: COMMANDS.bash,
+    stop: COMMANDS.stop,
+  };
+  const cpuOverClaudeCode = (label: string, k: ClaudeKind) => {
+    const claude = results[claudeRuns[k]] as Run[];
+    return median((results[label] as Run[]).map((r, i) => r.cpu_ms / Math.max(1, (claude[i] as Run).cpu_ms)));
+  };
   const hostFigures = p.hosts.map((h) => ({
     host: h.host,
     label: h.label,
@@ -529,8 +564,13 @@ try {
       label: k.label,
       versus: k.versus,
       ...figures(results[k.label] as Run[], baseline, budgetOf(k.versus)),
+      cpuOverClaudeCode: cpuOverClaudeCode(k.label, k.versus),
     })),
   }));
+  const control = {
+    ...figures(results[CONTROL] as Run[], baseline, BUDGETS.sessionStart),
+    cpuOverClaudeCode: cpuOverClaudeCode(CONTROL, 'sessionStart'),
+  };
   const baseWall = baseline.map((r) => r.wall_ms);
   const base = {
     p50: median(baseWall),
@@ -556,6 +596,10 @@ try {
           payloads: Object.fromEntries(Object.entries(byPayload).map(([k, v]) => [k, rounded(v)])),
         },
         sessionStart: rounded(sessionStart),
+        sessionStartControl: {
+          ...rounded(control),
+          overClaudeCode: round3(control.ratio / sessionStart.ratio),
+        },
         userPromptSubmit: rounded(userPromptSubmit),
         userPromptSubmitFallback: rounded(userPromptSubmitFallback),
         hosts: Object.fromEntries(
@@ -590,6 +634,7 @@ try {
     );
     row(COMMANDS.baseline, base);
     row(`${COMMANDS.sessionStart} (${contextChars} chars)`, sessionStart, sessionStart.ratio);
+    row(CONTROL, control, control.ratio);
     row(
       `${COMMANDS.userPromptSubmit} (${userPromptSubmit.injectedRuns}/${runs} injected)`,
       userPromptSubmit,
@@ -661,13 +706,17 @@ try {
       bash: 'capture (Bash)',
       stop: 'capture (Stop)',
     };
+    const cpuNote = (x: number) => `(CPU ${fmt(x, 3)}x)`;
+    out(
+      `  ${"Claude Code's SessionStart, again (control)".padEnd(40)} ${`${fmt(control.ratio / sessionStart.ratio, 3)}x`.padStart(9)}  ${cpuNote(control.cpuOverClaudeCode)}: the noise under the comparisons`,
+    );
     for (const h of hostFigures)
       for (const k of h.kinds) {
         const mine = k.ratio / claudeRatio(k.versus);
         verdict(
           `${h.label} ${CLAUDE_NAMES[k.versus]} vs Claude Code's`,
           `${fmt(mine, 3)}x`,
-          mine <= 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER',
+          `${mine <= 1.02 ? 'NOT SLOWER (≤ 1.02x)' : 'SLOWER'} ${cpuNote(k.cpuOverClaudeCode)}`,
         );
       }
     out(`  (workers stopped at the end, by pid: ${stopped.join(', ') || 'none'})`);

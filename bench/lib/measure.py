@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Run commands as whole processes, alternating A B A B ..., and report each run's wall time and peak RSS.
+"""Run commands as whole processes, alternating A B A B ..., and report each run's wall time, CPU time
+and peak RSS.
 
 Node cannot read a child's rusage, so the benchmarks use this small helper (Python's os.wait4).
 Input on stdin (JSON): {"runs": N, "warmup": W, "env": {...},
   "commands": {"name": {"argv": [...], "stdin": "..." | "stdins": ["...", ...], "env": {...}}}}
 ("stdins": round i gets stdins[i % len], so each run can carry its own payload; a command's "env" is
-laid over the common one).
-Output (JSON): {"name": [{"wall_ms": float, "rss_mb": float, "status": int, "stdout_bytes": int}, ...], ...}
+laid over the common one; commands next to each other with the same "group" are run in an order
+rotated by one each round, so each takes every place among them equally often: whatever the commands
+before leave running — a worker importing their events — weighs on each alike).
+Output (JSON): {"name": [{"wall_ms": float, "cpu_ms": float, "rss_mb": float, "status": int,
+"stdout_bytes": int}, ...], ...} (cpu_ms: the child's user + system time).
 """
 import json
 import os
@@ -54,8 +58,25 @@ def run_once(argv, stdin_bytes, env):
     feeder.join()
     _, status, usage = os.wait4(pid, 0)
     wall = (time.perf_counter() - start) * 1000.0
-    return {"wall_ms": wall, "rss_mb": usage.ru_maxrss / 1024.0,
+    return {"wall_ms": wall, "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000.0,
+            "rss_mb": usage.ru_maxrss / 1024.0,
             "status": os.waitstatus_to_exitcode(status), "stdout_bytes": stdout_bytes}
+
+
+def round_order(commands, i):
+    """The commands in their order, each run of neighbours sharing a "group" rotated by round i."""
+    order, names = [], list(commands)
+    at = 0
+    while at < len(names):
+        group = commands[names[at]].get("group")
+        end = at + 1
+        while group is not None and end < len(names) and commands[names[end]].get("group") == group:
+            end += 1
+        members = names[at:end]
+        shift = i % len(members)
+        order += members[shift:] + members[:shift]
+        at = end
+    return order
 
 
 def main():
@@ -65,7 +86,8 @@ def main():
     warmup = spec.get("warmup", 2)
     results = {name: [] for name in commands}
     for i in range(warmup + spec["runs"]):
-        for name, cmd in commands.items():
+        for name in round_order(commands, i):
+            cmd = commands[name]
             stdins = cmd.get("stdins") or [cmd.get("stdin", "")]
             res = run_once(cmd["argv"], stdins[i % len(stdins)].encode(), {**env, **cmd.get("env", {})})
             if i >= warmup:

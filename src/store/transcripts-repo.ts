@@ -1,5 +1,6 @@
 /**
- * Transcript reading progress (offset + fingerprint per file), record-type counts, and token usage.
+ * Transcript reading progress (offset + fingerprint per file; for a log written from a host's store,
+ * where reading that store stopped), record-type counts, and token usage.
  */
 import type { ChainLink, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Db } from './database.ts';
@@ -40,6 +41,12 @@ export function createTranscriptsRepo(db: Db) {
      ON CONFLICT (path) DO UPDATE SET session_id = excluded.session_id, project_id = excluded.project_id,
        offset = excluded.offset, fingerprint = excluded.fingerprint, records = excluded.records,
        bad_lines = excluded.bad_lines, tail = excluded.tail, chain = excluded.chain, updated_at = excluded.updated_at`,
+  );
+  const getSource = lazyStatement(db, `SELECT cursor FROM transcript_sources WHERE path = ?`);
+  const saveSource = lazyStatement(
+    db,
+    `INSERT INTO transcript_sources (path, cursor, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (path) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at`,
   );
   const bumpType = lazyStatement(
     db,
@@ -122,6 +129,14 @@ export function createTranscriptsRepo(db: Db) {
         JSON.stringify(p.chain),
         at,
       );
+    },
+    /** Where reading the host's store for the log at `path` stopped (its adapter's JSON), if known. */
+    sourceCursor(path: string): string | null {
+      const row = getSource().get(path) as { cursor: string } | undefined;
+      return row?.cursor ?? null;
+    },
+    saveSourceCursor(path: string, cursor: string, at: number): void {
+      saveSource().run(path, cursor, at);
     },
     countTypes(types: Map<string, { seen: number; skipped: number }>): void {
       for (const [type, c] of types) bumpType().run(type, c.seen, c.skipped);

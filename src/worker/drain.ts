@@ -338,7 +338,10 @@ function* readyTurns(deps: DrainDeps, options: DrainOptions, report: DrainReport
       // The consumer answers 'stop' to end this session's pass (order is kept). A turn whose transcript
       // is a host's store (opencode's) is read from the session's log, written from it now.
       const step: TurnStep | undefined = yield deps.readTranscripts
-        ? withHostTranscripts(turn.events, deps.hostSessionsDir, deps.logger)
+        ? withHostTranscripts(turn.events, deps.hostSessionsDir, deps.logger, {
+            get: (path) => deps.store.transcripts.sourceCursor(path),
+            save: (path, cursor) => deps.store.transcripts.saveSourceCursor(path, cursor, options.now),
+          })
         : turn.events;
       if (step === 'stop') break;
     }

@@ -17,6 +17,7 @@ import m0012 from './0012_trust.sql';
 import m0013 from './0013_graph_indexes.sql';
 import m0014 from './0014_host_stats.sql';
 import m0015 from './0015_context_epoch.sql';
+import m0016 from './0016_transcript_sources.sql';
 
 export interface Migration {
   version: number;
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: '0013_graph_indexes', sql: m0013 },
   { version: 14, name: '0014_host_stats', sql: m0014 },
   { version: 15, name: '0015_context_epoch', sql: m0015 },
+  { version: 16, name: '0016_transcript_sources', sql: m0016 },
 ];
 
 /** The newest migration's version (version.ts; numbers are assigned ahead, so the list may have gaps while they land). */

@@ -10,7 +10,8 @@
  * the next read): a log grows by appending new messages; one whose messages are no longer those it
  * holds (a reverted turn) is written anew, with a new `written` in its header so its reader starts over. The only SQL engram runs
  * outside `src/store/`, on opencode's database, never its own. Read by the worker at each turn's end
- * (`worker/host-transcripts.ts`) and by backfill; never loaded by the hook.
+ * (`worker/host-transcripts.ts`, from where the last turn's read stopped: `session-cursor.ts`) and by
+ * backfill; never loaded by the hook.
  */
 import Database from 'better-sqlite3';
 import {
@@ -39,7 +40,7 @@ export interface OpencodeSession {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-function parseObject(text: string): Record<string, unknown> {
+export function parseObject(text: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(text);
     return isRecord(v) ? v : {};
@@ -48,7 +49,7 @@ function parseObject(text: string): Record<string, unknown> {
   }
 }
 
-interface SessionRow {
+export interface SessionRow {
   id: string;
   directory: string;
   version: string;
@@ -56,10 +57,10 @@ interface SessionRow {
   time_created: number;
 }
 
-type Db = InstanceType<typeof Database>;
+export type Db = InstanceType<typeof Database>;
 
 /** A session row with its messages and their parts, in order. */
-function loadSession(db: Db, s: SessionRow): OpencodeSession {
+export function loadSession(db: Db, s: SessionRow): OpencodeSession {
   const byMessage = new Map<string, Record<string, unknown>[]>();
   const parts = db.prepare('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id');
   for (const p of parts.all(s.id) as { id: string; message_id: string; data: string }[]) {
@@ -84,7 +85,7 @@ function loadSession(db: Db, s: SessionRow): OpencodeSession {
 }
 
 /** Open opencode's database read-only (never created); `busyMs`: how long to wait on its writer. */
-function openStore<T>(file: string, busyMs: number, read: (db: Db) => T): T {
+export function openStore<T>(file: string, busyMs: number, read: (db: Db) => T): T {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.round(busyMs))}`);
@@ -94,7 +95,7 @@ function openStore<T>(file: string, busyMs: number, read: (db: Db) => T): T {
   }
 }
 
-const SESSION_COLUMNS = 'id, directory, version, parent_id, time_created';
+export const SESSION_COLUMNS = 'id, directory, version, parent_id, time_created';
 
 /** Every session of an opencode database, oldest first, with its messages and their parts in order. */
 export function readOpencodeDatabase(file: string): OpencodeSession[] {
@@ -103,15 +104,6 @@ export function readOpencodeDatabase(file: string): OpencodeSession[] {
       db.prepare(`SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_created, id`).all() as SessionRow[]
     ).map((s) => loadSession(db, s)),
   );
-}
-
-/** One session of an opencode database, or null when it holds no such session. */
-export function readOpencodeSession(file: string, id: string, busyMs = 2000): OpencodeSession | null {
-  return openStore(file, busyMs, (db) => {
-    const row = db.prepare(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`).get(id) as
-      SessionRow | undefined;
-    return row ? loadSession(db, row) : null;
-  });
 }
 
 /** A session as `opencode export` printed it, or null when the text is not one. */
@@ -143,16 +135,16 @@ function finished(info: Record<string, unknown>): boolean {
 }
 
 /** The finished messages: those up to the first unfinished one. */
-function finishedMessages(session: OpencodeSession): OpencodeSession['messages'] {
+export function finishedMessages(messages: OpencodeSession['messages']): OpencodeSession['messages'] {
   const out: OpencodeSession['messages'] = [];
-  for (const m of session.messages) {
+  for (const m of messages) {
     if (!finished(m.info)) break;
     out.push(m);
   }
   return out;
 }
 
-const messageLine = (m: OpencodeSession['messages'][number]): string =>
+export const messageLine = (m: OpencodeSession['messages'][number]): string =>
   `${JSON.stringify({ info: m.info, parts: m.parts })}\n`;
 
 /** Where the log of session `id` lies in `dir`. */
@@ -188,7 +180,7 @@ export function writeSessionLog(session: OpencodeSession, dir: string): string {
       parent: session.info.parentID,
       written,
     })}\n`;
-  const messages = finishedMessages(session);
+  const messages = finishedMessages(session.messages);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const before = existsSync(path) ? readLog(readFileSync(path, 'utf8')) : null;
   if (before === null) {
@@ -210,7 +202,7 @@ function logHolds(session: OpencodeSession, dir: string): boolean {
   const path = sessionLogPath(dir, session.info.id);
   if (!existsSync(path)) return false;
   const held = readLog(readFileSync(path, 'utf8'));
-  const messages = finishedMessages(session);
+  const messages = finishedMessages(session.messages);
   return (
     held !== null &&
     held.ids.length === messages.length &&
