@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SummaryDraft } from '../core/model.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
+import { requestLine } from './rolling-summary.ts';
 import {
   bash,
   bashFail,
@@ -545,6 +546,26 @@ describe('completed is what was done', () => {
     });
     expect(answered.summary?.completed).toBe(
       'The dev server listens on port 4321 (vite.config.ts sets server.port).',
+    );
+  });
+});
+
+describe('the request of a long prompt', () => {
+  it('is its last line when a short line of prose follows a long paste, else its start', () => {
+    const paste = Array.from({ length: 80 }, (_, i) => `- step ${i}: Installed the skills via npx (ok)`).join(
+      '\n',
+    );
+    const ask = 'Continue please continue this please';
+    const prompt = `ION_ON_CHAIN env var)\n${paste}\n▣  Build · 1m 14s\n${ask}`;
+    expect(requestLine(prompt)).toBe(
+      `${ask} (the prompt's last line, after ${prompt.length - ask.length} characters)`,
+    );
+    // A long prompt ending in code, or in a word of thanks, keeps its start.
+    expect(requestLine(`Fix this crash:\n${paste}\n    at main (src/index.ts:12:3)`)).toMatch(
+      /^Fix this crash:/,
+    );
+    expect(requestLine('Add a dark mode toggle to the settings page.')).toBe(
+      'Add a dark mode toggle to the settings page.',
     );
   });
 });

@@ -39,6 +39,29 @@ const GAP = '…';
  * after the first: the session's beginning (what it set out to do) and its latest turns are what a
  * reader needs most, and a segment is kept whole or not at all (never cut again on every turn).
  */
+/**
+ * The request a prompt makes, for the summary: its start — unless the prompt is long (a pasted log or
+ * an earlier session) and ends in a short line of prose, where a user puts the ask after what they paste.
+ */
+export function requestLine(prompt: string): string {
+  const text = prompt.trim();
+  if (text.length > 2000) {
+    const last =
+      text
+        .split(/\n\s*\n|\n/)
+        .pop()
+        ?.trim() ?? '';
+    // Words, not code, a path or a log line (`at main (src/index.ts:12:3)`).
+    const prose =
+      /^[\p{L}"'(][^{}<>;=`|/\\]*$/u.test(last) &&
+      !/:\d/.test(last) &&
+      (last.match(/\p{L}{2,}/gu) ?? []).length >= 2;
+    if (last.length <= 200 && prose && !isTrivialPrompt(last) && !text.startsWith(last))
+      return `${last} (the prompt's last line, after ${text.length - last.length} characters)`;
+  }
+  return clip(text, 300);
+}
+
 export function append(before: string | undefined, now: string, max = MAX_FIELD): string {
   const latest = clip(now, max / 2);
   const segments = (before ?? '')
@@ -109,7 +132,7 @@ export function mergeSummary(
   if (!hasContent) return prev && a.sessionEnded ? prev : null;
 
   const firstPrompt = a.prompts.find((p) => !isTrivialPrompt(p)) ?? a.prompts[0] ?? '';
-  const request = prev?.request || clip(firstPrompt, 300);
+  const request = prev?.request || requestLine(firstPrompt);
   // A command for the host (`/mcp`, `/model …`) that the agent never answered is not a request to it.
   const silent = a.toolCount === 0 && a.lastMessage.trim() === '' && a.narration.length === 0;
   const newPrompts = a.prompts.filter(
