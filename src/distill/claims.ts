@@ -18,7 +18,7 @@ const CONDITIONAL = /\b(?:would|could|might)\b|\b(?:would|could|might)n'?t\b/i;
 
 /** The work as a whole declared finished or fit for use: a self-assessment no run can back. */
 const VERDICT =
-  /\b(?:(?:fully|now|is|are|all) (?:ready|complete|production[- ]ready)|ready (?:to go|for (?:use|production|review|ci|testing))|production[- ]ready|(?:the )?complete (?:mvp|implementation|solution)|everything (?:is |now )?(?:works?|working|fixed|done|ready)|(?:is|are) (?:now )?(?:fully )?(?:working|functional) (?:correctly|as expected|perfectly))\b/i;
+  /\b(?:(?:fully|now|is|are|all) (?:ready|complete|production[- ]ready)|ready (?:to go|for (?:use|production|review|ci|testing))|production[- ]ready|(?:the )?complete (?:mvp|implementation|solution)|everything (?:is |now )?(?:works?|working|fixed|done|ready)|(?:is|are) (?:now )?(?:fully )?(?:working|functional) (?:correctly|as expected|perfectly)|fully (?:functional|working|operational))\b/i;
 
 /** What a check's outcome is said to be. */
 const OUTCOME =

@@ -422,14 +422,16 @@ describe('heuristic distiller: outcomes, not logs', () => {
         edit('hooks.go', 'var prefixes = []string{', 'var prefixes = []string{\n\t"bash wrapper.sh ",'),
         bash('go run /tmp/check.go', 'isEntireHook("bash wrapper.sh stop") = true'),
         stop(
-          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready. This would catch a regression if someone reverted it.',
+          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready. This would catch a regression if someone reverted it. I have built a fully functional uninstall path.',
         ),
       ),
     );
     const memory = unverified.observations.find((o) => o.filesModified.includes('hooks.go'));
     expect(memory?.narrative).toContain('`isEntireHook` recognises wrapper hooks');
-    expect(memory?.narrative).not.toMatch(/All tests pass|should be green|production-ready|would catch/);
-    expect(unverified.summary?.completed).not.toMatch(/All tests pass|should be green/);
+    expect(memory?.narrative).not.toMatch(
+      /All tests pass|should be green|production-ready|would catch|fully functional/,
+    );
+    expect(unverified.summary?.completed).not.toMatch(/All tests pass|should be green|fully functional/);
 
     const verified = distil(
       turn(
