@@ -4,7 +4,8 @@
 //    the inbox).
 //  - dist/hook-context.cjs: the database half for SessionStart / UserPromptSubmit (better-sqlite3's
 //    JavaScript bundled in, its native addon loaded by path).
-//  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports.
+//  - dist/cli.mjs: the CLI and worker, ESM, with npm dependencies left as imports; code only one command
+//    needs (the viewer's server) in dist/cli-*.mjs chunks it imports when it runs.
 //  - dist/recall-thread.mjs: the worker's thread that answers prompt-time recall over its socket.
 //  - dist/llm.mjs: the opt-in LLM distiller (providers, zod reply schema), loaded only when configured.
 //  - dist/team.mjs: the team commands and the worker's team sync (protocol, zod), loaded only when used.
@@ -110,8 +111,13 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/surfaces/cli/main.ts'],
-    outfile: 'dist/cli.mjs',
+    // Split: what only one command needs (the viewer's server, …) is a chunk that command imports, so
+    // `engram search` does not load Hono. Chunks sit beside cli.mjs (the CLI finds dist/ by its own URL).
+    entryPoints: { cli: 'src/surfaces/cli/main.ts' },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'cli-[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     format: 'esm',
     packages: 'external',
     sourcemap: 'linked',

@@ -4,7 +4,16 @@
  * differs, and left byte for byte as it was when nothing changed. Malformed YAML is reported, never
  * rewritten.
  */
-import { isMap, parseDocument, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document } from 'yaml';
+
+/**
+ * The YAML library, loaded the first time a note is parsed: it costs ~50 ms to load, and the CLI
+ * bundle holds this module for every command, most of which never read a note.
+ */
+let yamlLibrary: typeof Yaml | undefined;
+const yamlLib = () => (yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export interface NoteParts {
   /** The YAML between the fences, or null when the note has no frontmatter. */
@@ -31,6 +40,7 @@ export type ParsedFrontmatter =
 
 /** Parse frontmatter YAML; anything but a mapping (or nothing) is malformed for a note. */
 export function parseFrontmatter(yaml: string | null): ParsedFrontmatter {
+  const { isMap, parseDocument } = yamlLib();
   const doc = parseDocument(yaml ?? '', { uniqueKeys: true });
   if (doc.errors.length > 0) return { ok: false, error: doc.errors[0]?.message.split('\n')[0] ?? 'bad YAML' };
   if (doc.contents !== null && !isMap(doc.contents))

@@ -117,4 +117,23 @@ describe('expansionTerms', () => {
     ).toEqual(['upstream']);
     expect(expansionTerms(feedback.slice(0, 1), ['fail'], df, 100)).toEqual([]);
   });
+
+  it('asks for counts only up to one past half the store, and weighs as exact counts would', () => {
+    const feedback = [
+      { observation: memory('Push rejected', 'no upstream branch; origin remote push'), score: 2 },
+      { observation: memory('Pushing a new branch', 'upstream branch origin remote first'), score: 1.5 },
+    ];
+    const exact: Record<string, number> = { upstream: 3, branch: 49, origin: 50, remote: 51, pushing: 90 };
+    const asked: number[] = [];
+    const capped = (term: string, atMost: number) => {
+      asked.push(atMost);
+      return Math.min(exact[term] ?? 1, atMost);
+    };
+    const full = expansionTerms(feedback, ['fail'], (t) => exact[t] ?? 1, 100);
+    expect(expansionTerms(feedback, ['fail'], capped, 100)).toEqual(full);
+    expect(new Set(asked)).toEqual(new Set([51]));
+    // 50 of 100 is not more than half: still weighed; 51 is.
+    expect(full.map((t) => t.term)).toContain('origin');
+    expect(full.map((t) => t.term)).not.toContain('remote');
+  });
 });

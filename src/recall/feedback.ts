@@ -36,13 +36,14 @@ const idf = (df: number, n: number) => Math.log(1 + n / (df + 1));
 /**
  * Expansion words from the feedback memories (best first, each with its relevance share `score`):
  * words held by at least `minDocs` of them, not already in the query (by stem), weighed by
- * Σ score × presence, times their rarity in the store (`df`, `size`). Words found in most of the store
- * weigh nothing.
+ * Σ score × presence, times their rarity in the store (`df`, `size`). Words found in more than half of
+ * the store weigh nothing, so `df` is asked to count only up to `atMost` (one past that half): a probe
+ * of a word found in most memories stops there, and the weights are what an exact count gives.
  */
 export function expansionTerms(
   feedback: readonly { observation: Observation; score: number }[],
   queryTerms: readonly string[],
-  df: (term: string) => number,
+  df: (term: string, atMost: number) => number,
   size: number,
   options: FeedbackOptions = {},
 ): ExpansionTerm[] {
@@ -72,13 +73,14 @@ export function expansionTerms(
   }
   const n = Math.max(1, size);
   const kept = options.terms ?? 8;
+  const atMost = Math.floor(n / 2) + 1;
   // Only the words with the most feedback mass are probed for their rarity (one capped count each).
   const weighed = [...mass.values()]
     .filter((e) => e.docs >= minDocs)
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
     .slice(0, kept * PROBED_PER_KEPT)
     .map((e) => {
-      const count = df(e.term);
+      const count = Math.min(df(e.term, atMost), atMost);
       // A word in more than half of the store says nothing about this query.
       const rarity = count > n / 2 ? 0 : idf(count, n);
       return { term: e.term, weight: e.weight * rarity };

@@ -141,7 +141,8 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
  * At most this many of the best matches are read as feedback, and at most one in
  * FEEDBACK_SHARE_OF_MATCHES of what the query matched: feedback from half of a tiny result set is the
  * result set itself, and its words only reorder it. The expansion words count FEEDBACK_SHARE as much
- * as the query's own; document frequencies are probed up to FEEDBACK_DF_CAP.
+ * as the query's own; document frequencies are probed against at most FEEDBACK_DF_CAP memories (the
+ * probe itself stops at half of that: see expansionTerms).
  */
 const FEEDBACK_MEMORIES = 5;
 const FEEDBACK_SHARE_OF_MATCHES = 8;
@@ -174,7 +175,7 @@ function expandFromFeedback(
       return observation ? [{ observation, score }] : [];
     });
   const size = Math.max(1, Math.min(FEEDBACK_DF_CAP, store.observations.sizeEstimate()));
-  const df = (term: string) => store.observations.matchCount(quoteTerm(term), FEEDBACK_DF_CAP);
+  const df = (term: string, atMost: number) => store.observations.matchCount(quoteTerm(term), atMost);
   const expansion = expansionTerms(top, queryTerms, df, size);
   if (expansion.length === 0) return;
   const more = candidates(

@@ -17,6 +17,7 @@ import type {
 import { estimateTokens } from '../core/tokens.ts';
 import { isTrustClass } from '../core/trust.ts';
 import type { Db } from './database.ts';
+import { matchCounts } from './match-counts.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
 export interface ObservationRow {
@@ -202,6 +203,7 @@ export function createObservationsRepo(db: Db) {
     return statement();
   };
   // How many memories hold a term, counted only up to a cap (reads at most `cap` postings).
+  const counts = matchCounts(db);
   const lastRowid = lazyStatement(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM observations`);
   const postings = lazyStatement(
     db,
@@ -331,7 +333,7 @@ export function createObservationsRepo(db: Db) {
      * even for a word in every memory, since it stops reading after `cap` postings.
      */
     matchCount(ftsQuery: string, cap: number): number {
-      return (postings().get(ftsQuery, cap) as { n: number }).n;
+      return counts(ftsQuery, cap, () => (postings().get(ftsQuery, cap) as { n: number }).n);
     },
     /** About how many memories the store holds (its highest row id: no scan, whatever the size). */
     sizeEstimate(): number {

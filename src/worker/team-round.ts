@@ -9,7 +9,7 @@ import type { DeviceKey } from '../team/key-wrap.ts';
 import type { ProjectState, PushResult } from '../team/protocol.ts';
 import type { HeldDevice } from './device-pins.ts';
 import type { ApplyOutcome } from './team-records.ts';
-import { forgetSealedSince } from './team-seal.ts';
+import { forgetSealedSince } from './team-seal-since.ts';
 
 export interface TeamSyncDeps {
   store: Store;

@@ -21,11 +21,10 @@ import {
 } from '../team/protocol.ts';
 import { recordHash } from '../team/record-hash.ts';
 import { currentVersion, opaqueId, open, seal, type Keyring, type SealPlace } from '../team/record-seal.ts';
+import { SINCE_KEY } from './team-seal-since.ts';
 
 const SEALED_KEY = (kind: string, id: string) => `e2ee_sealed:${kind} ${id}`;
 const ALIAS_KEY = (opaque: string) => `e2ee_alias:${opaque}`;
-/** The lowest sequence number of a sealed record read from a project. */
-const SINCE_KEY = (projectId: string) => `e2ee_sealed_since:${projectId}`;
 
 /** The id the server sees for an entity of an encrypted project. */
 const serverId = (ring: Keyring, kind: string, id: string) =>
@@ -61,10 +60,6 @@ export function sealRecord(store: Store, ring: Keyring, rec: PushRecord, remembe
   return { ok: true, rec: { ...rec, id, body, hash: recordHash(rec.kind, id, false, body) } };
 }
 
-/** A project started over against a server (a new epoch numbers its rows anew). */
-export function forgetSealedSince(store: Store, projectId: string): void {
-  store.team.dropMeta(SINCE_KEY(projectId));
-}
 
 /** The server answered a push of this entity: its sealing is not needed again. */
 export function forgetSealing(store: Store, kind: string, id: string): void {

@@ -12,7 +12,6 @@ import { createEmbedderFromConfig } from '../../../recall/embedders/from-config.
 import { createFileLogger } from '../../file-logger.ts';
 import { loadViewerAssets } from '../../http/viewer-assets.ts';
 import { loadViewerSecret } from '../../http/viewer-secret.ts';
-import { launchUrlFor, startViewer } from '../../http/viewer-server.ts';
 import { clearViewerState, runningViewer, writeViewerState } from '../../http/viewer-state.ts';
 import { openBrowser } from '../../open-browser.ts';
 import { ensureHome } from '../../runtime.ts';
@@ -28,6 +27,8 @@ export interface UiFlags {
 
 export async function uiCommand(ctx: CliContext, flags: UiFlags): Promise<number> {
   const { paths, config, env, home } = ctx.runtime;
+  // The viewer's server (Hono and its pages) is loaded only here, so no other command pays for it.
+  const { launchUrlFor, startViewer } = await import('../../http/viewer-server.ts');
   ensureHome(paths);
   const secret = loadViewerSecret(paths.viewerSecret);
   const existing = runningViewer(paths.viewerState);
