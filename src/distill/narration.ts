@@ -83,7 +83,7 @@ export function keyPoints(text: string, max = 5): string[] {
 
 /** Narration of a step, a plan for the next minute, or filler: never knowledge. */
 const STEP =
-  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b|continuing (?:with|on)\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
+  /^(?:step \d+\b|phase \d+\b|let me|let's|now\b(?!:)|continuing (?:with|on)\b|next,? (?:let me|i'?ll)|first,? (?:let me|i'?ll)|then,? (?:let me|i'?ll)|i'?ll (?:now|start|begin|read|check|look|run|write|create|add|update|implement|mark|apply|wait|use that)|i need to (?:read|check|look|run|see|wait)|(?:good|great|perfect|excellent|done|ok(?:ay)?|alright|all green|clean compile|expected)\b|here(?:'s| is| are)\b|still\b.*\b(?:compiling|running|waiting)|(?:all )?\d+ tests? pass|all \d+ .*tests? pass)/i;
 
 export function isStep(sentence: string): boolean {
   return STEP.test(sentence.trim()) || sentence.trim().endsWith('?') || sentence.trim().endsWith(':');

@@ -557,9 +557,7 @@ describe('the request of a long prompt', () => {
     );
     const ask = 'Continue please continue this please';
     const prompt = `ION_ON_CHAIN env var)\n${paste}\n▣  Build · 1m 14s\n${ask}`;
-    expect(requestLine(prompt)).toBe(
-      `${ask} (the prompt's last line, after ${prompt.length - ask.length} characters)`,
-    );
+    expect(requestLine(prompt)).toBe(`${ask} (the last line of a long prompt)`);
     // A long prompt ending in code, or in a word of thanks, keeps its start.
     expect(requestLine(`Fix this crash:\n${paste}\n    at main (src/index.ts:12:3)`)).toMatch(
       /^Fix this crash:/,

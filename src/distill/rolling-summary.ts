@@ -57,7 +57,7 @@ export function requestLine(prompt: string): string {
       !/:\d/.test(last) &&
       (last.match(/\p{L}{2,}/gu) ?? []).length >= 2;
     if (last.length <= 200 && prose && !isTrivialPrompt(last) && !text.startsWith(last))
-      return `${last} (the prompt's last line, after ${text.length - last.length} characters)`;
+      return `${last} (the last line of a long prompt)`;
   }
   return clip(text, 300);
 }

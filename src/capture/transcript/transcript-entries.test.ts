@@ -106,6 +106,25 @@ describe('transcript records → entries', () => {
     expect(r.types.get('something-new')).toEqual({ seen: 1, skipped: 1 });
   });
 
+  it('keeps the start and the end of a very long prompt (the ask after a paste), the rest counted', () => {
+    const p = createTranscriptParser();
+    const paste = Array.from({ length: 900 }, (_, i) => `- step ${i}: installed the skills`).join('\n');
+    const words = `${paste}\nContinue please`;
+    p.add({
+      sessionId: 's1',
+      cwd: '/w',
+      timestamp: '2026-01-01T10:00:00Z',
+      type: 'user',
+      uuid: 'u1',
+      message: { role: 'user', content: words },
+    });
+    const text = (p.result().entries[0] as { text: string }).text;
+    expect(text.startsWith('- step 0: installed the skills')).toBe(true);
+    expect(text.endsWith('\nContinue please')).toBe(true);
+    expect(text).toContain(`…[${words.length - 7500} characters left out]…`);
+    expect(text.length).toBeLessThan(7600);
+  });
+
   it('keeps only the start of a file that was read, and the lines around a comment citing an upstream issue', () => {
     const p = createTranscriptParser();
     const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };

@@ -59,6 +59,17 @@ export function countRecord(parsed: ParsedTranscript, type: string, skipped: boo
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
+/**
+ * A prompt kept whole up to 8,000 characters; a longer one (a log or an earlier session pasted, the
+ * ask often after it) keeps its start and its end, with what was left out in between counted.
+ */
+export function clipPrompt(text: string): string {
+  if (text.length <= 8000) return text;
+  const head = text.slice(0, 6000);
+  const tail = text.slice(-1500);
+  return `${head}\n…[${text.length - head.length - tail.length} characters left out]…\n${tail}`;
+}
+
 function rec(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -180,7 +191,7 @@ export function createTranscriptParser(
   const queuedPrompt = (raw: string, uuid: string, at: number) => {
     const said = readUserText(raw);
     if (said.kind !== 'words') return false;
-    const text = scrubText(said.text).slice(0, 8000);
+    const text = clipPrompt(scrubText(said.text));
     queuedTexts.push(said.text);
     if (queuedTexts.length > 50) queuedTexts.shift();
     dropQueued(text);
@@ -320,7 +331,7 @@ export function createTranscriptParser(
         kind: 'prompt',
         uuid,
         at,
-        text: scrubText(text).slice(0, 8000),
+        text: clipPrompt(scrubText(text)),
         ...(said.kind === 'command' ? { command: said.name } : {}),
       },
       uuid,

@@ -488,6 +488,8 @@ describe('choices, approvals and confirmations', () => {
         'Found the transcript at `~/.claude/projects/x/a263.jsonl`. Want me to copy it into the repo and commit it?',
       ),
       prompt('yes please'),
+      say('Want me to init the repo and commit?'),
+      prompt('Yes please'),
     ]);
     expect(kinds(found)).toEqual([
       [

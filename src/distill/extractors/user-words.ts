@@ -259,7 +259,7 @@ export function readUtterance(u: Utterance): UserReading {
     // workspace ("copy it into the repo and commit it"); and a proposal whose object is only a pronoun
     // ("add it", "copy that") says nothing once the conversation around it is gone.
     const step =
-      /^(?:continue|proceed|keep|finish|go (?:on|ahead)|resume|try|run|check|commit|push|retry|look|start|do|copy|move|save|delete|remove|rename|stage|merge|publish|upload)\b/i;
+      /^(?:continue|proceed|keep|finish|go (?:on|ahead)|resume|try|run|check|commit|push|retry|look|start|do|copy|move|save|delete|remove|rename|stage|merge|publish|upload|init|initiali[sz]e)\b|\band (?:commit|push)\b/i;
     const bare = /^\w+ (?:it|that|this|them|those|these)\b/i;
     if (proposal !== '' && proposal.split(/\s+/).length >= 4 && !step.test(proposal) && !bare.test(proposal))
       return reading(
