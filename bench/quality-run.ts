@@ -100,6 +100,7 @@ const PROJECT_CWDS = [
   '/tmp/tmp8fga7k7q',
   '/tmp/tmpqwh7888i',
   '/tmp/tmpw6sk2trg',
+  '/home/da/akerud/random',
 ];
 
 /** The scenario sessions are written here (ids a1000000-…); the others are real transcripts. */
