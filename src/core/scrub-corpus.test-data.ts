@@ -537,6 +537,69 @@ const NAMED_VALUES: SecretCase[] = [
     text: 'loaded config: secret = mango from /etc/app.cfg',
     secret: 'mango',
   },
+  // Issue 17, the last audit: dotted keys, indented config, mixed case, `&` inside a value.
+  { name: 'dotted key, spaced value', text: 'db.password = s3cretvalue', secret: 's3cretvalue' },
+  {
+    name: 'spring properties, spaced word',
+    text: 'spring.datasource.password = walrus',
+    secret: 'walrus',
+    expected: 'spring.datasource.password = [REDACTED:assignment]',
+  },
+  { name: 'spring properties, no spaces', text: 'spring.datasource.password=FakeValue', secret: 'FakeValue' },
+  { name: 'dotted yaml key, word', text: 'auth.token: osprey', secret: 'osprey' },
+  { name: 'dotted yaml key, digits', text: 'auth.token: s3cr3tfake', secret: 's3cr3tfake' },
+  {
+    name: 'yaml block, ampersand in value',
+    text: 'db:\n  password: Tr0ub4dor&3',
+    secret: 'Tr0ub4dor&3',
+    expected: 'db:\n  password: [REDACTED:assignment]',
+  },
+  {
+    name: 'env value with ampersand',
+    text: 'DB_PASSWORD=Fake&Pass9 npm start',
+    secret: 'Fake&Pass9',
+    expected: 'DB_PASSWORD=[REDACTED:assignment] npm start',
+  },
+  {
+    name: 'toml section, indented quoted key',
+    text: '[server]\n    api_key = "fake-key-value"',
+    secret: 'fake-key-value',
+  },
+  { name: 'json password, spaced', text: '{"password": "fake-pw-value"}', secret: 'fake-pw-value' },
+  { name: 'upper-case env, mixed-case value', text: 'PASSWORD=Hunter2x', secret: 'Hunter2x' },
+  { name: 'capitalised key, value with digits', text: 'Password: Winter2024', secret: 'Winter2024' },
+];
+
+/**
+ * A secret-named key and a single word on a config entry's own line (YAML, TOML, INI, properties, a
+ * header): the word is the value, whatever its case, where the key's shape or the `:` says it is no
+ * code. Only on a line of their own (between other words, `Password: Enter your password` is prose),
+ * so they are not in `SECRETS`, whose cases are found anywhere.
+ */
+export const ENTRY_VALUES: readonly SecretCase[] = [
+  { name: 'spaced colon', text: 'password : hunter', secret: 'hunter' },
+  { name: 'yaml, capitalised word', text: 'password: Fakepass', secret: 'Fakepass' },
+  {
+    name: 'yaml block, capitalised word',
+    text: 'db:\n  password: Fakepass\n  user: app',
+    secret: 'Fakepass',
+  },
+  {
+    name: 'nested yaml, dotted path of sections',
+    text: 'spring:\n  datasource:\n    password: Walrus',
+    secret: 'Walrus',
+  },
+  { name: 'yaml list item', text: '- password: Kumquat', secret: 'Kumquat' },
+  { name: 'capitalised key and word, ini', text: 'Password = Hunter', secret: 'Hunter' },
+  { name: 'capitalised key, yaml word', text: 'Password: Winter', secret: 'Winter' },
+  { name: 'dotted key, capitalised word', text: 'spring.datasource.password: Walrus', secret: 'Walrus' },
+  { name: 'dotted key, spaced colon', text: 'auth.token : zebra', secret: 'zebra' },
+  { name: 'hyphenated header key', text: 'X-Api-Key: Osprey', secret: 'Osprey' },
+  {
+    name: 'indented ini, camel-case word, comment',
+    text: '[mysql]\n  Password = CorrectHorse  # staging',
+    secret: 'CorrectHorse',
+  },
 ];
 
 /** Every secret in the corpus. */
@@ -678,4 +741,30 @@ export const LOOKALIKES: readonly string[] = [
   'password = secret',
   'f(password = entered)',
   'token = tok',
+  // Issue 17: config-shaped lines whose value is a type, a reference, a sentence or code.
+  'password = getenv("X")',
+  'password: ${{ secrets.X }}',
+  'token: ${TOKEN}',
+  'spring.datasource.password=${DB_PASSWORD}',
+  'password_hash: abc',
+  'password_hash = hash(pw)',
+  'the password is stored hashed',
+  '  password: SecretStr',
+  '  token: Token',
+  '  secret: Secret',
+  '  password: Optional[str]',
+  '  password: string',
+  'password: String',
+  'password : str',
+  '  credentials: GoogleCredentials',
+  '  auth: Authenticator',
+  'Password: The password for the admin user.',
+  'Password: Enter your password',
+  'Password: Required',
+  'Token: A token used to sign requests',
+  'user.password = entered',
+  'config.password = entered',
+  'self.password = entered',
+  'password := entered',
+  '    password = entered',
 ];

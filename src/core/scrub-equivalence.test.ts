@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
+import { ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import * as oracle from './scrub-oracle.test-support.ts';
 import { looksRandom, scanningWith, scrubbingTogether, scrubTextWithCount, scrubValue } from './scrub.ts';
 
@@ -25,6 +25,7 @@ const secretish = (i: number) =>
   `export function readToken${i}(key: string, password?: string) {\n  const auth = \`Bearer \${cache.get(key)}\`;\n  return { auth, secret: process.env.SECRET_${i} };\n}`;
 const SHAPES: readonly ((r: () => number) => string)[] = [
   (r) => pick(r, SECRETS).text,
+  (r) => pick(r, ENTRY_VALUES).text,
   (r) => pick(r, LOOKALIKES),
   (r) => secretish(Math.floor(r() * 50)),
   () => 'PASS src/a.test.ts',
@@ -115,14 +116,14 @@ describe.each(['anchors', 'selective'] as const)(
   (scan) => {
     const it = (name: string, fn: () => void) => test(name, () => scanningWith(scan, fn));
     it('on every corpus text, in the settings the corpus test uses', () => {
-      for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES]) {
+      for (const text of [...SECRETS.map((c) => c.text), ...ENTRY_VALUES.map((c) => c.text), ...LOOKALIKES]) {
         for (const t of [text, `before ${text} after`, `\n${text}\n`, JSON.stringify({ log: text })]) same(t);
       }
     });
 
     it('on small edits of every corpus text', () => {
       let seed = 1;
-      for (const text of [...SECRETS.map((c) => c.text), ...LOOKALIKES])
+      for (const text of [...SECRETS.map((c) => c.text), ...ENTRY_VALUES.map((c) => c.text), ...LOOKALIKES])
         for (const t of mutations(text, seed++, 12)) same(t);
     });
 

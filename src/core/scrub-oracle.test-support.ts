@@ -13,9 +13,8 @@ import {
   isUpper,
   LITERAL,
   type LineAt,
-  lineAfter,
-  lineBefore,
-  wordIsLiteral,
+  unquotedAt,
+  UNQUOTED_VALUE,
 } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
@@ -88,21 +87,6 @@ const quotedRule = (q: string): ContextRule => ({
 });
 /** A bare value after a flag or in a command line: not code, so only obvious references are harmless. */
 const BARE = LITERAL;
-/**
- * Where an unquoted `name<sep>value` holds a literal: an environment variable's value unless code
- * follows (`const TOKEN = token;`), a flag's, or `name=value` with nothing around the `=` unless it is
- * an argument (`connect(password=password)`).
- */
-const literalAt = (g: Groups, next: string): boolean =>
-  (isEnvName(g['name'] ?? '') && !';,)}'.includes(next || '\n')) ||
-  (g['name'] ?? '').startsWith('-') ||
-  (g['sep'] === '=' && g['sp'] === '' && g['sp2'] === '' && !',)'.includes(next || '\n'));
-/** A spaced `name = word` whose word is the value itself, judged by the line around it (`wordIsLiteral`). */
-const wordAt = (g: Groups, line: LineAt): boolean =>
-  g['sep'] === '=' &&
-  g['sp'] !== '' &&
-  g['sp2'] !== '' &&
-  wordIsLiteral(g['name'] ?? '', g['val'] ?? '', lineBefore(line), lineAfter(line));
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
@@ -138,19 +122,12 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     kind: 'assignment',
     hint: HINT_RE,
     gate: NAME_SEP_GATE,
-    re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>[^\\s"'\`,;(){}\\[\\]<>\\\\&|]{1,500})`, 'gi'),
+    re: new RegExp(`(?<pre>${NAME}${SEP})(?<val>${UNQUOTED_VALUE})`, 'gi'),
     accept: (g, next, line) =>
       !'([{'.includes(next || ' ') &&
       !(g['sep'] === ':' && g['name']?.toLowerCase() === 'pass') && // "First pass: parse it"
       isSecretName(g['name'] ?? '') &&
-      !isHarmless(g['val'] ?? '', {
-        sep: g['sep'] ?? '',
-        spaced: g['sp'] !== '',
-        next,
-        tight: g['sp2'] === '',
-        literal: literalAt(g, next),
-        word: wordAt(g, line),
-      }),
+      !isHarmless(g['val'] ?? '', unquotedAt(g, next, line)),
   },
   {
     // Dockerfile `ENV NAME value` / `ARG NAME value`, fish `set -gx NAME value`: no separator at all

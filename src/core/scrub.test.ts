@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CORPUS_EXPECTED } from './scrub-corpus-expected.test-data.ts';
-import { LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
+import { ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import { isSecretName, looksRandom, scrubText, scrubTextWithCount, scrubValue } from './scrub.ts';
 
 const j = (...parts: string[]): string => parts.join('');
@@ -45,6 +45,23 @@ describe('scrubText on the corpus', () => {
     for (const c of SECRETS) {
       for (const text of [`before ${c.text} after`, `\n${c.text}\n`, JSON.stringify({ log: c.text })]) {
         expect(scrubText(text), `${c.name} in ${JSON.stringify(text)}`).not.toContain(c.secret);
+      }
+    }
+  });
+
+  it(`removes the value of all ${ENTRY_VALUES.length} config entries on their own line, keeping the key`, () => {
+    for (const c of ENTRY_VALUES) {
+      const kept = c.text.replace(c.secret, '[REDACTED:assignment]');
+      for (const [text, want] of [
+        [c.text, kept],
+        [`\n${c.text}\n`, `\n${kept}\n`],
+        [JSON.stringify({ log: c.text }), JSON.stringify({ log: kept })],
+        [`notes:\n${c.text}  # staging\nend`, `notes:\n${kept}  # staging\nend`],
+      ] as const) {
+        expect(scrubTextWithCount(text), `${c.name} in ${JSON.stringify(text)}`).toEqual({
+          text: want,
+          redactions: 1,
+        });
       }
     }
   });
@@ -259,6 +276,10 @@ describe('performance', () => {
     (size) => fillTo('"password":"a\\\\\\', size),
     (size) => fillTo('auth:login ', size),
     (size) => fillTo('key: NodeJS.ArrayBufferView ', size),
+    // one long line of words judged by the line around them (config entries, `name = word`)
+    (size) => fillTo('password: Word ', size),
+    (size) => fillTo('Password = Word ', size),
+    (size) => fillTo('password = word ', size),
     (size) => `${'x'.repeat(size)}=password`,
   ];
   for (const [i, make] of hostile.entries()) {

@@ -16,7 +16,7 @@ export const KEY_OWNERS = words(
 );
 /** A name ending in one of these describes a secret without being one (`token_count`, `password_reset_url`). */
 export const NOT_SECRET_LAST = words(
-  'count counts length len size url uri urls type types limit limits max min expiry expires expiration expired ttl timeout id ids name names file path paths dir field fields label hint prompt policy endpoint mode enabled required format index version usage budget header headers prefix env var source provider strategy method scheme kind display placeholder description regex pattern rule rules manager service store handler helper fn callback status state error errors message valid visible reset changed at date time created updated location host domain server realm issuer audience region algorithm alg stdin cmd command input key ts tsx js jsx mjs cjs py rb go rs java kt json yaml yml toml md txt sh html css lock log',
+  'count counts length len size url uri urls type types limit limits max min expiry expires expiration expired ttl timeout id ids name names file path paths dir field fields label hint prompt policy endpoint mode enabled required format index version usage budget header headers prefix env var source provider strategy method scheme kind display placeholder description regex pattern rule rules manager service store handler helper fn callback status state error errors message valid visible reset changed at date time created updated hash hashed digest location host domain server realm issuer audience region algorithm alg stdin cmd command input key ts tsx js jsx mjs cjs py rb go rs java kt json yaml yml toml md txt sh html css lock log',
 );
 /** Flags that mention a secret without taking one (`--no-auth`, `--with-token`). */
 export const NOT_SECRET_FIRST = words(
@@ -115,6 +115,14 @@ function literalIsHarmless(v: string): boolean {
   return member !== null && MEMBER_ROOT.test(member[1] ?? '');
 }
 
+/** An unquoted value's characters: not a space, quote, bracket or separator of code or a shell. */
+const UNQUOTED_PLAIN = `[^\\s"'\`,;(){}\\[\\]<>\\\\&|]`;
+/**
+ * An unquoted value, up to 500 characters: an `&` only inside it (`Tr0ub4dor&3`), not first (a YAML
+ * anchor, `&name`), nor a shell's `&&` or `&`, nor a query's next `&name=`.
+ */
+export const UNQUOTED_VALUE = `${UNQUOTED_PLAIN}(?:${UNQUOTED_PLAIN}|&(?![&\\s]|[\\w.-]{1,40}=)){0,499}`;
+
 /** A match in the text a rule ran on: the line around it is what precedes and follows it up to a line break. */
 export interface LineAt {
   readonly text: string;
@@ -149,14 +157,110 @@ const CODE_AFTER =
  * a word whose letters run in order through one of the name's words, from its first letter).
  */
 export function wordIsLiteral(name: string, word: string, before: string, after: string): boolean {
-  if (!/^[a-z]+$/.test(word) || name.includes('.') || CODE_BEFORE.test(before) || CODE_AFTER.test(after))
+  if (!/^[a-z]+$/.test(word) || (name.includes('.') && !isConfigPath(name, '=')) || CODE_BEFORE.test(before))
     return false;
-  if (isSecretName(word)) return false;
+  return !CODE_AFTER.test(after) && !namesItsSecret(name, word);
+}
+
+/** A word named for the secret it holds: secret-ish itself, or its letters run through one of the name's words. */
+function namesItsSecret(name: string, word: string): boolean {
+  if (isSecretName(word)) return true;
+  const w = word.toLowerCase();
   const parts = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .split(/[^a-z]+/);
-  return !parts.some((part) => part.startsWith(word.charAt(0)) && runsThrough(word, part));
+  return parts.some(
+    (part) => part !== '' && part.startsWith(w.charAt(0)) && (runsThrough(w, part) || w.startsWith(part)),
+  );
+}
+
+/** What an object's member is set through in code (`self.password = x`, `user.token = t`), not a config path. */
+const RECEIVER =
+  /^(?:[a-z]|cls|obj|instance|client|conn|connection|account|model|item|record|form|new|old|current)$/;
+
+/**
+ * A dotted key that is a config path (`spring.datasource.password`, `db.password`), not a member set
+ * in code: after a `:` always (code has no `a.b: c`), after an `=` unless its root is an object code
+ * sets members through (`self`, `this`, `config`, `user`…).
+ */
+const isConfigPath = (name: string, sep: string): boolean => {
+  const root = name.slice(0, name.indexOf('.'));
+  return (
+    /^[A-Za-z][\w-]*(?:\.[\w-]+)+$/.test(name) &&
+    (sep === ':' || !(MEMBER_ROOT.test(root) || RECEIVER.test(root)))
+  );
+};
+
+/**
+ * A key only config gives (`Password`, `Db-Password`, `spring.datasource.password`): capitalised, joined
+ * by hyphens, or a config path. An identifier in code is none of these, so its value is no variable.
+ */
+const isConfigKey = (name: string, sep: string): boolean =>
+  /^[A-Z][a-z]/.test(name) ||
+  /^[A-Za-z]\w*(?:-\w+)+$/.test(name) ||
+  (name.includes('.') && isConfigPath(name, sep));
+
+/**
+ * The line before and after a match, at most `NEAR` characters of it, so a long line with many matches
+ * costs each a bounded look: a line cut short is marked by a `\u0001` where it was cut, which no entry's
+ * indent or comment holds (an indent that long is no config's).
+ */
+const NEAR = 256;
+function nearBefore(at: LineAt): string {
+  const from = Math.max(0, at.start - NEAR);
+  const near = at.text.slice(from, at.start);
+  const nl = near.lastIndexOf('\n');
+  return nl !== -1 ? near.slice(nl + 1) : from === 0 ? near : `\u0001${near}`;
+}
+function nearAfter(at: LineAt): string {
+  const near = at.text.slice(at.end, at.end + NEAR);
+  const nl = near.indexOf('\n');
+  return nl !== -1 ? near.slice(0, nl) : at.end + NEAR >= at.text.length ? near : `${near}\u0001`;
+}
+
+/** Before the key, a config entry has an indent (a YAML item's dash, a quote opening the text), from a line's start. */
+const ENTRY_BEFORE = /(?:^|\\[nr]|["'`])(?:[ \t]|\\t)*(?:-[ \t]+)?(?:\\{0,3}["'])?$/;
+/** After the value: nothing but a comment, to the line's end (a real or escaped line break, or the text's closing quote). */
+const ENTRY_AFTER = /^[ \t]*(?:$|#|\\[nr]|\\{0,3}["'`])/;
+
+/**
+ * `key: word`, `Key = word` on a line of its own (a YAML, TOML, INI or properties entry): a single word
+ * of letters that is the value itself, not an identifier. A key only config gives holds a literal
+ * whatever the word's case; after a plain key's `:` (`password: hunter`, `password : Hunter`) a word is
+ * a value unless shaped like a type (`SecretStr`: humps of camel case; a type word is a placeholder);
+ * after a plain key's spaced `=`, `wordIsLiteral` judges. Never a word named for the secret it holds.
+ */
+function entryWordIsLiteral(name: string, word: string, sep: string, line: LineAt): boolean {
+  if (!/^[A-Za-z]+$/.test(word) || !ENTRY_BEFORE.test(nearBefore(line)) || !ENTRY_AFTER.test(nearAfter(line)))
+    return false;
+  if (!isConfigKey(name, sep) && (sep !== ':' || /[a-z][A-Z]/.test(word))) return false;
+  return !namesItsSecret(name, word);
+}
+
+type Groups = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Where an unquoted `name<sep>value` sits (`g`: the rule's groups `name`, `sp`, `sep`, `sp2`, `val`):
+ * a literal is an environment variable's value unless code follows (`const TOKEN = token;`), a flag's,
+ * or `name=value` with nothing around the `=` unless it is an argument (`connect(password=password)`);
+ * a word is the value itself after a spaced `=` on a line that does not show code (`wordIsLiteral`), or
+ * on a config entry's line (`entryWordIsLiteral`).
+ */
+export function unquotedAt(g: Groups, next: string, line: LineAt): Unquoted {
+  const name = g['name'] ?? '';
+  const sep = g['sep'] ?? '';
+  const val = g['val'] ?? '';
+  const tight = g['sp2'] === '';
+  const literal =
+    (isEnvName(name) && !';,)}'.includes(next || '\n')) ||
+    name.startsWith('-') ||
+    (sep === '=' && g['sp'] === '' && tight && !',)'.includes(next || '\n'));
+  const word =
+    !tight &&
+    ((sep === '=' && g['sp'] !== '' && wordIsLiteral(name, val, nearBefore(line), nearAfter(line))) ||
+      ((sep === ':' || sep === '=') && entryWordIsLiteral(name, val, sep, line)));
+  return { sep, spaced: g['sp'] !== '', next, tight, literal, word };
 }
 
 /** Whether the letters of `word` appear in `part` in order (`pwd` through `password`). */
@@ -187,7 +291,7 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
     // A bare word: a type (`key: Buffer`, `privateKey: T2;`) or a variable (`token = comment;`).
     const codeNext = ';,)}'.includes(at.next || '\n');
     const noDigits = !/\d/.test(v);
-    if (at.sep === ':' && /^[A-Z]/.test(v) && (noDigits || codeNext)) return true;
+    if (at.sep === ':' && /^[A-Z]/.test(v) && !at.word && (noDigits || codeNext)) return true;
     // `token = comment;`, `password: secret,`, an argument `connect(password=password)`.
     if (noDigits && !at.word && (at.spaced || codeNext)) return true;
     // `hashedPassword`, not `SuperSecretPw123` (a variable's name seldom ends in digits).
