@@ -35,6 +35,42 @@ describe('canonicalJson', () => {
     for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
   });
 
+  it('writes what the reference writes for thousands of generated values', () => {
+    // A fixed-seed generator: nested objects and arrays, awkward keys and texts, undefined anywhere.
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const parts = [
+      'a',
+      'b',
+      'Z',
+      '0',
+      '10',
+      'é',
+      '\uFFFF',
+      '\u{1F600}',
+      ' ',
+      '"',
+      '\\',
+      '\u0001',
+      'constructor',
+    ];
+    const text = () =>
+      Array.from({ length: Math.floor(rnd() * 4) }, () => parts[Math.floor(rnd() * parts.length)]).join('');
+    const gen = (depth: number): unknown => {
+      const r = rnd();
+      if (depth > 3 || r < 0.3)
+        return [null, true, rnd() * 1e6 - 5e5, text(), undefined, 42][Math.floor(rnd() * 6)];
+      if (r < 0.6) return Array.from({ length: Math.floor(rnd() * 4) }, () => gen(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < rnd() * 5; i++) o[text()] = gen(depth + 1);
+      return o;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const value = gen(0);
+      expect(canonicalJson(value)).toBe(reference(value));
+    }
+  });
+
   it('is valid JSON with the same content', () => {
     const value = values.at(-1);
     expect(JSON.parse(canonicalJson(value))).toEqual(value);

@@ -5,32 +5,30 @@
  */
 import { hash } from 'node:crypto';
 
-/** Append the canonical JSON of `value` to `out` (one string built by appending, no per-level arrays). */
-function write(value: unknown, out: string): string {
-  if (typeof value === 'string') return out + JSON.stringify(value);
-  if (value === null || typeof value !== 'object') return out + (JSON.stringify(value) ?? 'null');
+/** Every object key anywhere inside a value. */
+function keysIn(value: unknown, keys: Set<string>): void {
+  if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    out += '[';
-    for (let i = 0; i < value.length; i++) out = write(value[i], i === 0 ? out : `${out},`);
-    return `${out}]`;
+    for (const v of value) keysIn(v, keys);
+    return;
   }
-  const obj = value as Record<string, unknown>;
-  // Default sort order is by UTF-16 code units, the same order as comparing the strings with `<`.
-  const keys = Object.keys(obj).sort();
-  out += '{';
-  let first = true;
-  for (const k of keys) {
-    const v = obj[k];
-    if (v === undefined) continue;
-    out = write(v, `${first ? out : `${out},`}${JSON.stringify(k)}:`);
-    first = false;
+  for (const k of Object.keys(value)) {
+    keys.add(k);
+    keysIn((value as Record<string, unknown>)[k], keys);
   }
-  return `${out}}`;
 }
 
-/** JSON with object keys sorted at every depth (undefined members dropped, as JSON.stringify does). */
+/**
+ * JSON with object keys sorted at every depth (undefined members dropped, as JSON.stringify does).
+ * Written by JSON.stringify itself: given the sorted list of every key in the value, it writes each
+ * object's members in that order (sorted by UTF-16 code units, the default sort). Wire values are
+ * plain JSON data (no toJSON, functions or symbols), for which this is the sort-and-join definition
+ * the differential test keeps it equal to.
+ */
 export function canonicalJson(value: unknown): string {
-  return write(value, '');
+  const keys = new Set<string>();
+  keysIn(value, keys);
+  return JSON.stringify(value, [...keys].sort()) ?? 'null';
 }
 
 export function recordHash(kind: string, id: string, deleted: boolean, body: unknown): string {
