@@ -23,17 +23,21 @@ export interface AuditEvent {
 }
 
 export async function appendAudit(tx: Tx, e: AuditEvent): Promise<void> {
-  await tx.query('SELECT engram_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-    e.chain,
-    e.at,
-    e.principal?.userId ?? null,
-    e.principal?.userName ?? null,
-    e.principal?.device ?? null,
-    e.action,
-    e.target ?? null,
-    e.detail ? JSON.stringify(e.detail) : null,
-    e.requestId,
-  ]);
+  await tx.query({
+    name: 'audit-append',
+    text: 'SELECT engram_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    values: [
+      e.chain,
+      e.at,
+      e.principal?.userId ?? null,
+      e.principal?.userName ?? null,
+      e.principal?.device ?? null,
+      e.action,
+      e.target ?? null,
+      e.detail ? JSON.stringify(e.detail) : null,
+      e.requestId,
+    ],
+  });
 }
 
 interface AuditRow {

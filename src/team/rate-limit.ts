@@ -42,10 +42,11 @@ export async function hitRateLimit(pool: Pool, key: string, rule: RateLimit, now
 export async function checkRateLimit(tx: Tx, key: string, rule: RateLimit, now: number): Promise<void> {
   let count: number;
   try {
-    const r = await tx.query<{ count: number; window_start: string }>(
-      'SELECT count, window_start FROM rate_limits WHERE key = $1',
-      [key],
-    );
+    const r = await tx.query<{ count: number; window_start: string }>({
+      name: 'rate-limit-check',
+      text: 'SELECT count, window_start FROM rate_limits WHERE key = $1',
+      values: [key],
+    });
     const row = r.rows[0];
     count = row && num(row.window_start) > now - rule.windowMs ? row.count : 0;
   } catch (error) {

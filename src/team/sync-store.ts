@@ -12,16 +12,9 @@
  */
 import { unstorableCharacter } from '../core/clean-text.ts';
 import { EngramError } from '../core/errors.ts';
-import { scrubTextWithCount } from '../core/scrub.ts';
 import { num, ownerTransaction, type Pool, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
 import {
-  isSealed,
-  linkBodySchema,
-  MAX_RECORD_CHARS,
-  memoryBodySchema,
-  sealedBodySchema,
-  summaryBodySchema,
   type EntityKind,
   type MemberState,
   type ProjectState,
@@ -30,9 +23,7 @@ import {
   type PushResult,
 } from './protocol.ts';
 import { keepEncrypted, keepStateSealed } from './encrypted-project.ts';
-import { recordHash } from './record-hash.ts';
-
-const BODY_SCHEMAS = { memory: memoryBodySchema, summary: summaryBodySchema, link: linkBodySchema };
+import { checkRecord } from './record-check.ts';
 
 interface Existing {
   version: number;
@@ -50,49 +41,6 @@ interface Write {
   body: string | null;
 }
 
-/** Every string inside a value (with `keys`, object keys too). */
-function stringsOf(value: unknown, out: string[] = [], keys = false): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out, keys);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) {
-      if (keys) out.push(k);
-      stringsOf(v, out, keys);
-    }
-  return out;
-}
-
-/** What in a record PostgreSQL could not store (a NUL, half a surrogate pair), or null. */
-function unstorableIn(r: PushRecord): string | null {
-  for (const text of [r.id, ...stringsOf(r.body, [], true)]) {
-    const found = unstorableCharacter(text);
-    if (found !== null) return `it holds ${found}, which the server cannot store`;
-  }
-  return null;
-}
-
-/** Why a record may not be stored, or null. The server re-checks what every client checks. */
-export function rejectReason(r: PushRecord): string | null {
-  const unstorable = unstorableIn(r);
-  if (unstorable !== null) return unstorable;
-  if (r.hash !== recordHash(r.kind, r.id, r.deleted, r.body)) return 'its hash does not match its content';
-  if (r.deleted) return r.body === null ? null : 'a tombstone carries no body';
-  // A sealed body is checked for its shape only: the client scanned the plain text before sealing.
-  if (isSealed(r.body)) {
-    const sealed = sealedBodySchema.safeParse(r.body);
-    return sealed.success
-      ? null
-      : `malformed sealed ${r.kind}: ${sealed.error.issues[0]?.message ?? 'invalid'}`;
-  }
-  const parsed = BODY_SCHEMAS[r.kind].safeParse(r.body);
-  if (!parsed.success) return `malformed ${r.kind}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-  if (JSON.stringify(r.body).length > MAX_RECORD_CHARS) return `larger than ${MAX_RECORD_CHARS} characters`;
-  for (const text of stringsOf(r.body)) {
-    if (scrubTextWithCount(text).redactions > 0) return 'it holds what looks like a secret';
-  }
-  return null;
-}
-
 /**
  * Apply a batch to a project the tenant may write. Idempotent: a record whose hash the server already
  * has is a `duplicate`; one made on an older version than the server's is a `conflict` (nothing is
@@ -107,11 +55,12 @@ export async function pushRecords(
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
   // The head row in share mode: pushes do not wait for each other, but a project move (which takes it
   // for update, project-move-store) waits for the pushes in flight and every later push sees the move.
-  const head = await tx.query<{ moved_to: string | null; encrypted: boolean; key_version: number }>(
-    `SELECT p.moved_to, h.encrypted, h.key_version FROM heads h JOIN projects p ON p.id = h.project_id
+  const head = await tx.query<{ moved_to: string | null; encrypted: boolean; key_version: number }>({
+    name: 'push-head',
+    text: `SELECT p.moved_to, h.encrypted, h.key_version FROM heads h JOIN projects p ON p.id = h.project_id
       WHERE h.project_id = $1 AND engram_can(h.project_id, $2) FOR SHARE OF h`,
-    [projectId, 'write'],
-  );
+    values: [projectId, 'write'],
+  });
   if (head.rows.length === 0) return null;
   const movedTo = head.rows[0]?.moved_to ?? null;
   if (movedTo !== null)
@@ -123,11 +72,12 @@ export async function pushRecords(
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
   // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);
   // pushes of different entities do not wait for each other.
-  await tx.query(
-    `SELECT pg_advisory_xact_lock(hashtext($1), l) FROM
+  await tx.query({
+    name: 'push-lock',
+    text: `SELECT pg_advisory_xact_lock(hashtext($1), l) FROM
        (SELECT DISTINCT hashtext(k || ':' || i) AS l FROM unnest($2::text[], $3::text[]) AS x (k, i) ORDER BY l) s`,
-    [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
-  );
+    values: [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
+  });
   const existing = new Map<string, Existing>();
   const found = await tx.query<{
     kind: string;
@@ -136,21 +86,22 @@ export async function pushRecords(
     hash: string;
     deleted: boolean;
     author_name: string;
-  }>(
+  }>({
+    name: 'push-existing',
     // One primary-key probe per record, whatever PostgreSQL's statistics say: the lateral subquery
     // with OFFSET 0 is planned on its own, per record, and names no project, so only the key index
     // fits it. (Asked as a join with `project_id = $1`, a table with no statistics yet — a new
     // server's first minute under load — was read whole through the (project, seq) index on every
     // push: each push cost grew with the project.) Another project the tenant reads may hold the
     // same id (a moved project's copies): those rows are dropped after the probe.
-    `SELECT e.kind, e.entity_id, e.version, e.hash, e.deleted, e.author_name
+    text: `SELECT e.kind, e.entity_id, e.version, e.hash, e.deleted, e.author_name
        FROM unnest($2::text[], $3::text[]) AS x (k, i)
        CROSS JOIN LATERAL (SELECT project_id, kind, entity_id, version, hash, deleted, author_name
                              FROM entities WHERE kind = x.k AND entity_id = x.i OFFSET 0) e
       WHERE e.project_id = $1`,
     // (An id PostgreSQL cannot hold is looked up nowhere: that record is rejected below.)
-    [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
-  );
+    values: [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
+  });
   for (const row of found.rows) {
     existing.set(keyOf(row.kind, row.entity_id), {
       version: row.version,
@@ -164,7 +115,7 @@ export async function pushRecords(
   for (const r of records) {
     const key = keyOf(r.kind, r.id);
     const ex = existing.get(key);
-    const reason = rejectReason(r);
+    const { reason, json } = checkRecord(r);
     if (reason !== null) {
       results.push({ kind: r.kind, id: r.id, status: 'rejected', version: ex?.version ?? 0, reason });
       continue;
@@ -196,38 +147,31 @@ export async function pushRecords(
       version,
       hash: r.hash,
       deleted: r.deleted,
-      body: r.deleted ? null : JSON.stringify(r.body),
+      body: json,
     });
     existing.set(key, { version, hash: r.hash, deleted: r.deleted, author: who.userName });
     results.push({ kind: r.kind, id: r.id, status: 'accepted', version });
   }
   if (writes.size > 0) {
-    const w = [...writes.values()];
-    await tx.query(
-      `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
+    // The batch as one JSON parameter: each body goes in as the JSON text its check measured (no
+    // array literal to escape and parse again); a tombstone has no "b", so its body is NULL.
+    const rows = [...writes.values()].map(
+      (x, s) =>
+        `{"k":${JSON.stringify(x.kind)},"i":${JSON.stringify(x.id)},"s":${s},"v":${x.version},"h":${JSON.stringify(x.hash)},"d":${x.deleted}${x.body === null ? '' : `,"b":${x.body}`}}`,
+    );
+    await tx.query({
+      name: 'push-write',
+      text: `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
                              author_name, device, origin_name, origin_device)
-       SELECT $1, k, i, pos.first + s, v, h, d, b::jsonb, $9, $10, $11, $10, $11
-         FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::bool[], $8::text[])
-              AS x (k, i, s, v, h, d, b),
+       SELECT $1, x.k, x.i, pos.first + x.s, x.v, x.h, x.d, x.b, $3, $4, $5, $4, $5
+         FROM jsonb_to_recordset($2::jsonb) AS x (k text, i text, s int, v int, h text, d boolean, b jsonb),
               (SELECT engram_push_position() AS first) pos
        ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
          seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
          body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
          device = excluded.device, updated_at = now()`,
-      [
-        projectId,
-        w.map((x) => x.kind),
-        w.map((x) => x.id),
-        w.map((_, i) => i),
-        w.map((x) => x.version),
-        w.map((x) => x.hash),
-        w.map((x) => x.deleted),
-        w.map((x) => x.body),
-        who.userId,
-        who.userName,
-        who.device,
-      ],
-    );
+      values: [projectId, `[${rows.join(',')}]`, who.userId, who.userName, who.device],
+    });
   }
   return { results, accepted: writes.size };
 }

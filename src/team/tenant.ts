@@ -50,9 +50,11 @@ export async function asTenant<T>(
         token_id: string;
         device: string;
         scopes: Scope[];
-      }>(req.web ? 'SELECT * FROM engram_web_auth($1)' : 'SELECT * FROM engram_auth($1)', [
-        tokenHash(req.token),
-      ]);
+      }>({
+        name: req.web ? 'auth-web' : 'auth',
+        text: req.web ? 'SELECT * FROM engram_web_auth($1)' : 'SELECT * FROM engram_auth($1)',
+        values: [tokenHash(req.token)],
+      });
       const row = r.rows[0];
       if (!row) throw new NotAuthenticated();
       const who: Principal = {
