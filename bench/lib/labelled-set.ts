@@ -215,31 +215,24 @@ export function runLabelled(
       };
     });
 
+    /** What UserPromptSubmit would inject for `prompt` in `projectId`, with the configured limits. */
+    const promptRecall = (projectId: string, prompt: string) =>
+      renderPromptContext(store, {
+        projectId: projectId as ProjectId,
+        sessionId: NEXT_SESSION,
+        prompt,
+        now: NEXT_SESSION_AT,
+        budgetTokens: config['context.promptTokens'],
+        maxItems: config['context.promptMaxItems'],
+        minScore: config['context.promptMinScore'],
+      });
     const questions: QuestionResult[] = sessions.flatMap(({ annotation, projectId }) =>
       annotation.items.flatMap((item) =>
         item.ask.map((question) => {
-          const prompt = renderPromptContext(store, {
-            projectId: projectId as ProjectId,
-            sessionId: NEXT_SESSION,
-            prompt: question,
-            now: NEXT_SESSION_AT,
-            budgetTokens: config['context.promptTokens'],
-            maxItems: config['context.promptMaxItems'],
-            minScore: config['context.promptMinScore'],
-          });
+          const prompt = promptRecall(projectId, question);
           const others = projectIds.filter((p) => p !== projectId);
           const other = others[(projectIds.indexOf(projectId) + others.length) % others.length];
-          const elsewhere = other
-            ? renderPromptContext(store, {
-                projectId: other as ProjectId,
-                sessionId: NEXT_SESSION,
-                prompt: question,
-                now: NEXT_SESSION_AT,
-                budgetTokens: config['context.promptTokens'],
-                maxItems: config['context.promptMaxItems'],
-                minScore: config['context.promptMinScore'],
-              }).observationIds
-            : [];
+          const elsewhere = other ? promptRecall(other, question).observationIds : [];
           const hits = searchMemories(store, {
             query: question,
             projectId: projectId as ProjectId,

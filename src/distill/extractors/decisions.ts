@@ -16,8 +16,9 @@ import { negates } from './mood.ts';
 import { contentWords, refersTo, sharedScore } from './shared-words.ts';
 import type { UserReading } from './user-words.ts';
 
+/** A choice named as one ("going with", "I'll use", "switched to"); a plain "I'll" is weaker: see isDecision. */
 const CHOICE =
-  /\b(?:I(?:'ll| will)\b|I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best|simplest|safest) (?:option|choice|approach|fix|way) is)\b/i;
+  /\b(?:I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best|simplest|safest) (?:option|choice|approach|fix|way) is)\b/i;
 const REASON =
   /\b(?:because|since|as it|so that|which (?:avoids|keeps|means)|instead of|rather than|to avoid)\b/i;
 const CONTRAST = /\b(?:instead of|rather than)\b/i;
@@ -37,14 +38,13 @@ export function isDecision(s: string): boolean {
       s,
     );
   if (contrast) return true;
-  if (!CHOICE.test(s) || !REASON.test(s)) return false;
-  // A plain "I'll …" is a choice only when its reason follows it ("I'll remove X since Y covers it");
-  // opening on the circumstance ("Since no commands are available, I'll split the work…") narrates how
-  // the next step goes.
+  if (!REASON.test(s)) return false;
+  if (CHOICE.test(s)) return true;
+  // A plain "I'll …" is a choice when its reason follows it ("I'll remove X since Y covers it") or it
+  // names what it replaces ("… instead"); opening on the circumstance ("Since no commands are
+  // available, I'll split the work…") narrates how the next step goes.
   const plainWill = /\bI(?:'ll| will)\b/i.exec(s);
-  if (plainWill && !CHOICE.test(s.replace(/\bI(?:'ll| will)\b/gi, ' ')))
-    return s.search(REASON) > plainWill.index;
-  return true;
+  return plainWill !== null && (s.search(REASON) > plainWill.index || /\binstead\b/i.test(s));
 }
 
 const unmark = (s: string) =>
