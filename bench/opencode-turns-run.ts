@@ -10,18 +10,16 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { opencodeAdapter } from '../src/capture/hosts/opencode/adapter.ts';
 import {
   LONG_SESSION,
   longOpencodeStore,
   turnWords,
 } from '../src/capture/hosts/opencode/long-store.test-support.ts';
-import { resolveProjectIdentity } from '../src/capture/project-identity.ts';
-import { projectIdFromKey } from '../src/core/ids.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
+import { opencodeCapture } from '../src/worker/opencode-capture.test-support.ts';
 import { drainOnce } from '../src/worker/drain.ts';
 import { withHostTranscripts } from '../src/worker/host-transcripts.ts';
 import { describeLoad } from './lib/machine.ts';
@@ -45,32 +43,7 @@ try {
   const oc = longOpencodeStore(join(dataHome, 'opencode'), project, recorded);
   const store = createStore(openDatabase(join(work, 'engram.db')));
   const logger = createMemoryLogger();
-  const identity = resolveProjectIdentity(project);
-  const p = { ...identity, id: projectIdFromKey(identity.key) };
-
-  const capture = (hook: string, at: number, fields: Record<string, unknown>) => {
-    const n = opencodeAdapter.normalise(
-      { hook_event_name: hook, session_id: LONG_SESSION, cwd: project, ...fields },
-      {
-        skipTools: [],
-        maxFieldChars: 8000,
-        maxEventBytes: 65_536,
-        fallbackCwd: '/',
-        env: { HOME: work, XDG_DATA_HOME: dataHome },
-      },
-    );
-    if (!n.ok) throw new Error(n.reason);
-    store.transaction(() => {
-      store.events.append({ ...n.value, projectId: p.id, at });
-      store.sessions.touch(
-        p,
-        { id: LONG_SESSION, cwd: project, transcriptPath: n.value.transcriptPath, host: 'opencode' },
-        hook,
-        at,
-      );
-    });
-    return n.value;
-  };
+  const capture = opencodeCapture(store, { session: LONG_SESSION, project, home: work, dataHome });
 
   const wholeDir = join(work, 'whole');
   const cursors = {

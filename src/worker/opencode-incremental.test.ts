@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { opencodeAdapter } from '../capture/hosts/opencode/adapter.ts';
 import {
   LONG_SESSION,
   longOpencodeStore,
@@ -16,12 +15,11 @@ import {
   type LongStore,
 } from '../capture/hosts/opencode/long-store.test-support.ts';
 import { readOpencodeDatabase, writeSessionLog } from '../capture/hosts/opencode/session-store.ts';
-import { resolveProjectIdentity } from '../capture/project-identity.ts';
-import { projectIdFromKey } from '../core/ids.ts';
 import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
 import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
+import { opencodeCapture } from './opencode-capture.test-support.ts';
 import { drainOnce } from './drain.ts';
 
 const TURNS = 24;
@@ -46,30 +44,7 @@ describe('opencode turns read on from a cursor', () => {
     const store = createStore(openDatabase(join(dir, `${name}.db`)));
     const logDir = join(dir, name, 'host-sessions');
     const logger = createMemoryLogger();
-    const identity = resolveProjectIdentity(project);
-    const p = { ...identity, id: projectIdFromKey(identity.key) };
-    const capture = (hook: string, at: number, fields: Record<string, unknown>) => {
-      const n = opencodeAdapter.normalise(
-        { hook_event_name: hook, session_id: LONG_SESSION, cwd: project, ...fields },
-        {
-          skipTools: [],
-          maxFieldChars: 8000,
-          maxEventBytes: 65_536,
-          fallbackCwd: '/',
-          env: { HOME: dir, XDG_DATA_HOME: dataHome },
-        },
-      );
-      if (!n.ok) throw new Error(n.reason);
-      store.transaction(() => {
-        store.events.append({ ...n.value, projectId: p.id, at });
-        store.sessions.touch(
-          p,
-          { id: LONG_SESSION, cwd: project, transcriptPath: n.value.transcriptPath, host: 'opencode' },
-          hook,
-          at,
-        );
-      });
-    };
+    const capture = opencodeCapture(store, { session: LONG_SESSION, project, home: dir, dataHome });
     /** Turn `i`'s events as engram's plugin hands them over (before opencode has stored the turn). */
     const events = (i: number) => {
       const { prompt, end } = oc.timesOf(i);

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { opencodeAdapter } from '../capture/hosts/opencode/adapter.ts';
 import { recordedDatabase } from '../capture/hosts/opencode/recorded-store.test-support.ts';
 import { resolveProjectIdentity } from '../capture/project-identity.ts';
 import { projectIdFromKey, type ProjectId } from '../core/ids.ts';
@@ -19,6 +18,7 @@ import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
 import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
+import { opencodeCapture } from './opencode-capture.test-support.ts';
 import { backfill } from './backfill.ts';
 import { drainOnce } from './drain.ts';
 
@@ -79,31 +79,8 @@ describe('an opencode turn read from its store at the turn’s end', () => {
   };
 
   /** One payload of engram's plugin, captured as the hook captures it (opencode's environment). */
-  const capture = (hook: string, at: number, fields: Record<string, unknown>) => {
-    const n = opencodeAdapter.normalise(
-      { hook_event_name: hook, session_id: SESSION, cwd: project, ...fields },
-      {
-        skipTools: [],
-        maxFieldChars: 8000,
-        maxEventBytes: 65_536,
-        fallbackCwd: '/',
-        env: { HOME: dir, XDG_DATA_HOME: dataHome },
-      },
-    );
-    if (!n.ok) throw new Error(n.reason);
-    const identity = resolveProjectIdentity(n.value.cwd);
-    const p = { ...identity, id: projectIdFromKey(identity.key) };
-    store.transaction(() => {
-      store.events.append({ ...n.value, projectId: p.id, at });
-      store.sessions.touch(
-        p,
-        { id: SESSION, cwd: project, transcriptPath: n.value.transcriptPath, host: 'opencode' },
-        hook,
-        at,
-      );
-    });
-    return n.value;
-  };
+  const capture = (hook: string, at: number, fields: Record<string, unknown>) =>
+    opencodeCapture(store, { session: SESSION, project, home: dir, dataHome })(hook, at, fields);
 
   /** The recorded turn as the plugin hands it over, then the worker's pass. */
   const turn = () => {
