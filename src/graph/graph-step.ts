@@ -8,13 +8,13 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { removedPaths } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { Store } from '../store/store.ts';
 import { createAnchor } from './anchor.ts';
 import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
+import { followAccountOfFiles } from './file-account.ts';
 import { summariseFile } from './file-summary.ts';
 import { rankFiles } from './key-files.ts';
 import { fileNodeId, sessionNodeId } from './node-ids.ts';
@@ -229,6 +229,8 @@ function memoryChanged(c: Context, change: StepChange): void {
   const targets = wikiTargets(store, o);
   const task = o.sessionId && o.type !== 'task' ? lastTaskOf(c, o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
+  const modifies = (path: string) =>
+    o.filesModified.includes(path) || o.filesModified.some((m) => projectPath(project.root, m) === path);
   c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
     const wasStale = reanchor && store.anchors.isStale(o.id);
@@ -239,11 +241,9 @@ function memoryChanged(c: Context, change: StepChange): void {
       c.ranksDue.add(project.id);
       if (!f.content || !anchorable || !(young || reanchor)) continue;
       const text = f.content.toString('utf8');
-      const edits =
-        o.filesModified.includes(f.path) ||
-        o.filesModified.some((m) => projectPath(project.root, m) === f.path)
-          ? editTextsFor(calls, (file) => projectPath(project.root, file) === f.path)
-          : [];
+      const edits = modifies(f.path)
+        ? editTextsFor(calls, (file) => projectPath(project.root, file) === f.path)
+        : [];
       const anchor = createAnchor(
         { path: f.path, content: f.content },
         { symbol: symbolHint(text, identifiers), lines: editedLines(text, edits) },
@@ -255,14 +255,7 @@ function memoryChanged(c: Context, change: StepChange): void {
         if (added) c.fresh.add(added.rowid);
       }
     }
-    if (!rooted(c, project)) {
-      // Not on this machine: the memory's own account of the files is the evidence — changed after a
-      // removal, a file is there again; what it says it removed is gone (no longer a key file).
-      for (const f of read)
-        if (o.filesModified.some((m) => projectPath(project.root, m) === f.path))
-          store.graphFiles.markPresent(f.id, o.createdAt);
-      for (const p of removedPaths(o.facts)) store.graphFiles.markRemoved(project.id, p, o.createdAt);
-    }
+    if (!rooted(c, project)) followAccountOfFiles(store, project.id, o, read, modifies);
     if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
     if (o.sessionId) link(c, o.id, 'part_of', sessionNodeId(o.sessionId), project.id, origin);
     if (task && hasTaskInProgress(task)) link(c, o.id, 'part_of', task.id, project.id, origin);

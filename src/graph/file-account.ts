@@ -1,0 +1,20 @@
+/**
+ * The files of a project that is not on this machine (a backfill of another's transcripts): what its
+ * memories say happened to them is all that is known. A file a memory changed after its removal is
+ * there again; what a memory says it removed (`removed: …`, a file or a folder) is gone, so it is no
+ * longer a key file.
+ */
+import { removedPaths } from '../core/graph.ts';
+import type { Observation } from '../core/model.ts';
+import type { Store } from '../store/store.ts';
+
+export function followAccountOfFiles(
+  store: Store,
+  projectId: string,
+  o: Observation,
+  read: readonly { id: string; path: string }[],
+  modifies: (path: string) => boolean,
+): void {
+  for (const f of read) if (modifies(f.path)) store.graphFiles.markPresent(f.id, o.createdAt);
+  for (const p of removedPaths(o.facts)) store.graphFiles.markRemoved(projectId, p, o.createdAt);
+}
