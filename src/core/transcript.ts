@@ -20,6 +20,11 @@ export type TranscriptEntry =
        * starting a new one, so it does not begin a turn of its own.
        */
       queued?: boolean;
+      /**
+       * The git branch the host recorded as the prompt was typed: '' where the working directory is in
+       * no git repository; absent where the host does not say.
+       */
+      branch?: string;
     }
   | {
       kind: 'interrupt';
@@ -40,7 +45,10 @@ export type TranscriptEntry =
       input: Json;
       /** Filled in when the result arrives. */
       result: { text: string; isError: boolean; structured: Json; uuid: string } | null;
+      /** Made by a subagent, not the main agent. */
       sidechain: boolean;
+      /** Which subagent (its id, or the first record of its chain where the host writes no id). */
+      agent?: string;
     }
   | { kind: 'compact_summary'; uuid: string; at: number; text: string }
   /**

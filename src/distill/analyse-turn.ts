@@ -81,6 +81,8 @@ export interface TurnAnalysis {
   earlierEdits: string[];
   /** The project's root folder (where the session works). */
   root: string;
+  /** The git branch the host recorded for the turn ('' : no git repository; null: the host does not say). */
+  hostBranch: string | null;
   /** Commands a CI configuration read in the turn runs (`npm run check` from `.github/workflows/ci.yml`). */
   ci: { file: string; commands: string[] }[];
   segments: Segment[];
@@ -128,6 +130,7 @@ export function analyseTurn(
   root: string,
   narration: readonly Narration[] = [],
   earlierEdits: readonly string[] = [],
+  hostBranch: string | null = null,
 ): TurnAnalysis {
   const files = createFileChanges();
   const todos = createTodoList();
@@ -149,6 +152,7 @@ export function analyseTurn(
     edits: [],
     earlierEdits: [...earlierEdits],
     root,
+    hostBranch,
     ci: [],
     segments: [],
     compactSummary: '',
@@ -207,10 +211,13 @@ export function analyseTurn(
       said = `${said} ${text}`.trim();
       return;
     }
-    const before = said;
-    said = '';
     const e = asRecord(item.event)['event'] as QueuedEvent['event'] | undefined;
     if (!e || typeof e !== 'object') return;
+    // A subagent's call (the hooks and the transcript name its agent): the main agent's words before
+    // it say nothing of it, and it leaves them for the main agent's next call.
+    const subagent = 'agentId' in e && asString(e.agentId) !== '';
+    const before = subagent ? '' : said;
+    if (!subagent) said = '';
     const at = typeof item.event.at === 'number' ? item.event.at : 0;
     switch (e.kind) {
       case 'prompt': {
@@ -287,7 +294,10 @@ export function analyseTurn(
         const input = asRecord(e.input);
         const response = asRecord(e.response);
         ok(toolOk, `tool:${tool}`, index);
-        if (todos.take(tool, e.input, e.response)) {
+        // A subagent's task list is its own plan for its part, not the session's.
+        if (subagent) {
+          if (createTodoList().take(tool, e.input, e.response)) return;
+        } else if (todos.take(tool, e.input, e.response)) {
           tasks.todos(todos.items() ?? []);
           return;
         }

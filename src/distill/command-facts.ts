@@ -185,6 +185,14 @@ export function conventionObservations(a: TurnAnalysis): ObservationDraft[] {
     }
     return passed;
   });
+  // Read off the commits and the runs themselves (git and the checks' own output), whatever else the
+  // turn took in: the runs' own trust.
+  const committing = new Set(a.commits.map((c) => c.index));
+  const trust = lowestTrust(
+    a.commands
+      .filter((c) => committing.has(c.index) || CHECK_PURPOSES.has(c.purpose))
+      .map((c) => toolCallTrust('Bash', { command: c.command })),
+  );
   const common = [...(before[0]?.keys() ?? [])].filter((p) => before.every((b) => b.has(p)));
   if (common.length >= 2) {
     const commands = common.map((p) => `\`${before[before.length - 1]?.get(p) ?? p}\``);
@@ -198,6 +206,7 @@ export function conventionObservations(a: TurnAnalysis): ObservationDraft[] {
       filesRead: [],
       filesModified: [],
       subject: 'convention:gate',
+      trust,
     });
   }
   const styled = a.commits.filter((c) => CONVENTIONAL.test(c.message));
@@ -217,6 +226,7 @@ export function conventionObservations(a: TurnAnalysis): ObservationDraft[] {
       filesRead: [],
       filesModified: [],
       subject: 'convention:commit-style',
+      trust,
     });
   }
   return out;

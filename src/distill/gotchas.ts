@@ -8,6 +8,7 @@
  * resolution (with what was done before it) to close older failures.
  */
 import type { ObservationDraft } from '../core/model.ts';
+import { unsupportedClaim } from './claims.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
 import { conceptsOf } from './concepts.ts';
@@ -195,7 +196,8 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
   const message = last.message || error?.message || 'failed';
   const after = a.narration.filter((n) => n.index > last.index).map((n) => n.text);
   const texts = a.lastMessage !== '' && !after.includes(a.lastMessage) ? [...after, a.lastMessage] : after;
-  const why = explanation(texts, 400);
+  // The assistant's report that all went well is refuted by the failure still open.
+  const why = explanation(texts, 400, (s) => !unsupportedClaim(s, a));
   const others = state.open.slice(1).map((o) => o.runs[o.runs.length - 1] as PartRun);
   // What the output, or else the assistant, said would fix it: a command, not yet run.
   const proposed = texts

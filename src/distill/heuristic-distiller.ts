@@ -25,6 +25,11 @@ export interface TurnInput {
   previousSummary: SummaryDraft | null;
   /** What the assistant said during the turn (from the transcript), when available. */
   narration?: Narration[];
+  /**
+   * The git branch the host recorded for the turn (its transcript): '' when the session works in no
+   * git repository; absent when the host does not say.
+   */
+  branch?: string;
 }
 
 export interface TurnResult {
@@ -50,7 +55,13 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
   const events = Array.isArray(input.events) ? input.events : [];
   const root = typeof input.projectRoot === 'string' ? input.projectRoot : '';
   const narration = Array.isArray(input.narration) ? input.narration : [];
-  const a = analyseTurn(events, root, narration, input.previousSummary?.filesEdited ?? []);
+  const a = analyseTurn(
+    events,
+    root,
+    narration,
+    input.previousSummary?.filesEdited ?? [],
+    typeof input.branch === 'string' ? input.branch : null,
+  );
   const sessionId = asString(events[0]?.sessionId) || 'session';
   const candidates = [
     ...outcomeObservations(a, maxFacts),

@@ -216,6 +216,64 @@ describe('rolling session summary', () => {
     );
   });
 
+  it('says nothing of commits where the host says there is no repository, until git says there is one', () => {
+    const d = createHeuristicDistiller();
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      branch: '',
+      events: turn(
+        prompt('create a TODO app'),
+        write('src/app.tsx', 'export default function App() {}\n'),
+        stop('Created the app.'),
+      ),
+    });
+    expect(first.summary?.completed).toMatch(
+      /^State: not a git repository; files changed: src\/app\.tsx \| /,
+    );
+    expect(first.summary?.completed).not.toMatch(/uncommitted|nothing committed/);
+    // Carried to the next turn, where the host still records no branch; then the session makes one.
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      branch: '',
+      events: turn(
+        prompt('init the repo and commit'),
+        bash('git init', 'Initialized empty Git repository in /home/dev/shop/.git/'),
+        bash('git add -A && git commit -m "Initial commit"', '[main (root-commit) e2aec0d] Initial commit'),
+        write('README.md', '# todo\n'),
+        stop('Committed.'),
+      ),
+    });
+    expect(second.summary?.completed).toMatch(
+      /^State: on branch main; last commit e2aec0d "Initial commit" \(not pushed\); left uncommitted: README\.md \| /,
+    );
+    // A git command that says there is no repository is as good as the host's word.
+    const third = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('what changed?'),
+        write('notes.txt', 'todo\n'),
+        bashFail('git status', 'fatal: not a git repository (or any of the parent directories): .git'),
+        stop('This folder is not a git repository.'),
+      ),
+    });
+    expect(third.summary?.completed).toMatch(/^State: not a git repository; files changed: notes\.txt/);
+  });
+
+  it('names the branch the host recorded when no git command ran', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      branch: 'feature/filters',
+      events: turn(prompt('add a filter'), write('src/filter.ts', 'export {};\n'), stop('Added it.')),
+    });
+    expect(r.summary?.completed).toMatch(
+      /^State: on branch feature\/filters; nothing committed this session; left uncommitted: src\/filter\.ts \| /,
+    );
+  });
+
   it('leaves a file the session made and then removed out of what is uncommitted', () => {
     const r = createHeuristicDistiller().distilTurn({
       projectRoot: ROOT,

@@ -22,6 +22,12 @@ export interface SessionState {
   codeChanged: boolean;
   /** Files of the session the user says they removed themselves. */
   removedByUser: string[];
+  /**
+   * Whether the session works in a git repository: the host's record of the branch, a git command that
+   * worked or said there is none, a commit. Null while nothing says: then changed files are still
+   * "uncommitted", as they are in the usual case.
+   */
+  repo: boolean | null;
 }
 
 const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build', 'gate'] as const;
@@ -46,6 +52,7 @@ const EMPTY: SessionState = {
   checks: {},
   codeChanged: false,
   removedByUser: [],
+  repo: null,
 };
 const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
 /** Lists of files git (or a tool that reads them) leaves out: they can change what a linter sees, not what a test does. */
@@ -105,6 +112,11 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     removedByUser: [...(previous?.removedByUser ?? [])],
   };
   let uncommitted = s.uncommitted === null ? null : new Set(s.uncommitted);
+  // The host's word on the repository (its transcript records the branch with each prompt).
+  if (a.hostBranch !== null && a.hostBranch !== '') {
+    s.repo = true;
+    if (s.branch === '') s.branch = a.hostBranch;
+  } else if (a.hostBranch === '' && s.repo === null) s.repo = false;
   const lastCommit = a.commits[a.commits.length - 1];
   const steps = [
     ...a.commands.map((c) => ({ index: c.index, run: c })),
@@ -136,6 +148,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     }
     if ('commit' in step && step.commit !== undefined) {
       const c = step.commit;
+      s.repo = true;
       // A quiet commit (`git commit -q`) prints no hash: it is still the last commit.
       s.commit = c.hash;
       s.subject = c.message;
@@ -148,6 +161,10 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     }
     const run = 'run' in step ? step.run : undefined;
     if (!run || run.where === 'scratch') continue;
+    if (/\bgit\b/.test(run.command)) {
+      if (/not a git repository/i.test(run.output)) s.repo = false;
+      else if (run.ok && run.parts.some((p) => /^git\b/.test(p.canonical))) s.repo = true;
+    }
     if ((CHECK_KINDS as readonly string[]).includes(run.purpose))
       s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
     // A check that ran the test suite and showed it passing (a gate) is a test run too.
@@ -183,6 +200,16 @@ const listed = (files: readonly string[]) =>
  */
 export function formatState(s: SessionState): string {
   const left = s.uncommitted ?? [];
+  // No repository: nothing was or could be committed; what changed is all there is to say.
+  if (s.repo === false) {
+    const parts = [
+      checksText(s),
+      'not a git repository',
+      left.length > 0 ? `files changed: ${listed(left)}` : '',
+      s.removedByUser.length > 0 ? `the user removed: ${listed(s.removedByUser)}` : '',
+    ].filter(Boolean);
+    return `${PREFIX}${parts.join('; ')}`;
+  }
   const parts = [
     s.branch ? `on branch ${s.branch}` : '',
     s.subject
@@ -219,7 +246,8 @@ export function parseState(text: string): SessionState | null {
   if (!line) return null;
   const body = line.slice(PREFIX.length);
   const commit = /last commit(?: ([^\s"]+))? "([^"]*)" \((pushed|not pushed)\)/.exec(body);
-  const uncommitted = /uncommitted: ([^;]+)/.exec(body)?.[1];
+  const uncommitted = /(?:uncommitted|files changed): ([^;]+)/.exec(body)?.[1];
+  const branch = /on branch ([^;\s]+)/.exec(body)?.[1] ?? '';
   const removedByUser = /the user removed: ([^;]+)/.exec(body)?.[1];
   const checks: SessionState['checks'] = {};
   const listed = /checks: ([^;]+)/.exec(body)?.[1] ?? '';
@@ -230,7 +258,8 @@ export function parseState(text: string): SessionState | null {
   return {
     checks,
     codeChanged: /not run/.test(listed),
-    branch: /on branch ([^;\s]+)/.exec(body)?.[1] ?? '',
+    branch,
+    repo: /\bnot a git repository\b/.test(body) ? false : branch !== '' || commit !== null ? true : null,
     commit: commit?.[1] ?? '',
     subject: commit?.[2] ?? '',
     pushed: commit?.[3] === 'pushed',

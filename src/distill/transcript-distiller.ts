@@ -171,6 +171,15 @@ export function turnNarration(
   );
 }
 
+/** The git branch the host recorded with the turn's last prompt (see `TurnInput.branch`), if it did. */
+export function branchOf(entries: readonly TranscriptEntry[]): { branch?: string } {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e?.kind === 'prompt' && e.branch !== undefined) return { branch: e.branch };
+  }
+  return {};
+}
+
 /** The events the hooks would have captured for one transcript turn. */
 export function turnEvents(
   turn: readonly TranscriptEntry[],
@@ -184,8 +193,14 @@ export function turnEvents(
     else if (e.kind === 'assistant_text') last = e;
     else if (e.kind === 'compact_summary')
       out.push({ event: { kind: 'post_compact', trigger: 'auto', summary: e.text }, at: e.at, uuid: e.uuid });
-    else if (e.kind === 'tool_call' && e.result && !e.sidechain) {
-      const base = { tool: e.name, toolUseId: e.id, input: e.input };
+    else if (e.kind === 'tool_call' && e.result) {
+      // A subagent's tool calls are the session's work too, as the hooks report them (with its id).
+      const base = {
+        tool: e.name,
+        toolUseId: e.id,
+        input: e.input,
+        ...(e.sidechain ? { agentId: e.agent ?? 'subagent' } : {}),
+      };
       const structured = e.result.structured;
       const fields =
         structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? structured : {};
@@ -245,6 +260,7 @@ export function distilTranscript(
         events: queued,
         previousSummary: summary,
         narration: turnNarration(turn, times),
+        ...branchOf(turn),
       });
       const at = events[events.length - 1]?.at ?? 0;
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);

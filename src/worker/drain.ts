@@ -20,7 +20,12 @@ import { withHostTranscripts } from './host-transcripts.ts';
 import { importInboxInto } from './import-inbox.ts';
 import type { StandingLocator } from './standing-pass.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
-import { readPendingTranscript, turnNarration, withTranscriptOutcomes } from './pending-transcript.ts';
+import {
+  readPendingTranscript,
+  turnBranch,
+  turnNarration,
+  withTranscriptOutcomes,
+} from './pending-transcript.ts';
 import { splitTurns } from './split-turns.ts';
 import { storeKnowledge } from '../app/store-knowledge.ts';
 
@@ -132,7 +137,12 @@ function withKnowledge(
  * lock through it would keep the hooks waiting). It always runs: with an LLM result it still says
  * which commands worked again (closing failures left open) and which task lists were finished.
  */
-function readTurn(deps: DrainDeps, events: QueuedEvent[], narration: Narration[]): TurnResult | null {
+function readTurn(
+  deps: DrainDeps,
+  events: QueuedEvent[],
+  narration: Narration[],
+  branch: { branch?: string },
+): TurnResult | null {
   const first = events[0];
   if (!first) return null;
   const project = deps.store.sessions.project(first.projectId as ProjectId);
@@ -141,6 +151,7 @@ function readTurn(deps: DrainDeps, events: QueuedEvent[], narration: Narration[]
     events,
     previousSummary: deps.store.summaries.get(first.sessionId),
     narration,
+    ...branch,
   });
 }
 
@@ -272,7 +283,12 @@ function commitTurn(
     // (a Codex command's exit code), read from the transcript before the write transaction (file I/O).
     const pending = deps.readTranscripts ? readPendingTranscript(deps.store, events) : null;
     const narration = turnNarration(pending, events);
-    const heuristic = readTurn(deps, withTranscriptOutcomes(events, pending), narration);
+    const heuristic = readTurn(
+      deps,
+      withTranscriptOutcomes(events, pending),
+      narration,
+      turnBranch(pending, events),
+    );
     const spoken = spokenWithoutTranscript(deps, events);
     const created = deps.store.transaction(() => {
       // Someone else (a flush, or another worker before it lost its lock) may have done this turn.

@@ -8,6 +8,7 @@ import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import type { HostName } from '../capture/hosts/host-port.ts';
 import { transcriptReaderFor, transcriptSessionId } from '../capture/hosts/transcript-readers.ts';
+import { mergeByTime, subagentToolCalls } from '../capture/hosts/subagent-activity.ts';
 import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
 import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Resolution } from '../distill/gotchas.ts';
@@ -195,7 +196,13 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
   };
   const links = plan.projectLinks;
   const project: Project = resolveProject(cwd, () => links);
-  const entries = plan.subagent ? [] : parsed.entries;
+  const own = plan.subagent ? [] : parsed.entries;
+  // What the session's subagents did meanwhile, where the host keeps it in files of their own.
+  const until = own.reduce((max, e) => Math.max(max, e.at), -Infinity);
+  const entries =
+    own.length === 0
+      ? own
+      : mergeByTime(own, subagentToolCalls(reader, plan.path, plan.context.at(-1)?.at ?? -Infinity, until));
   const base = {
     report,
     sessionId,
@@ -213,7 +220,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
       fingerprint: fileFingerprint(plan.path),
       records: plan.previousRecords + chunk.lines.length,
       badLines: plan.previousBadLines + chunk.badLines + chunk.oversizeLines,
-      tail: contextTail([...plan.context, ...entries]),
+      tail: contextTail([...plan.context, ...own]),
       chain: parsed.chain,
     },
     rewinds: plan.subagent ? [] : parsed.rewinds,

@@ -11,6 +11,7 @@ import type { ParsedTranscript } from '../capture/transcript/transcript-entries.
 import type { QueuedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
+import { branchOf } from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
 
 export interface PendingTranscript {
@@ -55,6 +56,17 @@ export function turnNarration(
       ? [{ at: e.at, text: e.text }]
       : [],
   );
+}
+
+/** The git branch the transcript recorded with the turn's prompt (see `TurnInput.branch`), if it did. */
+export function turnBranch(
+  pending: PendingTranscript | null,
+  events: readonly QueuedEvent[],
+): { branch?: string } {
+  if (!pending) return {};
+  const first = events[0]?.at ?? 0;
+  const last = events[events.length - 1]?.at ?? 0;
+  return branchOf(pending.parsed.entries.filter((e) => e.at >= first - 1000 && e.at <= last + 1000));
 }
 
 /**

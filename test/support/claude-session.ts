@@ -19,6 +19,11 @@ export interface SessionStep {
   /** The hook payload sent at this step, if any (without `transcript_path`, filled in by the runner). */
   hook: Rec | null;
   at: number;
+  /**
+   * A subagent's own file, relative to the session's folder (`subagents/agent-<id>.jsonl`), where the
+   * records go instead of the session's transcript; absent for the session's own records.
+   */
+  file?: string;
 }
 
 export interface TodoSpec {
@@ -66,6 +71,8 @@ export function createClaudeSession(options: SessionOptions) {
   let lastText = '';
   let todos: TodoSpec[] = [];
   let turnStart = clock;
+  /** The subagent whose records and hooks are being written (null: the main agent's). */
+  let agent: { id: string; type: string; file: string | null } | null = null;
 
   const id = (kind: string) => uuidFrom(`${options.sessionId}/${kind}/${++counter}`);
   const now = () => new Date(clock).toISOString();
@@ -74,7 +81,8 @@ export function createClaudeSession(options: SessionOptions) {
   };
   const envelope = (type: string, extra: Rec = {}): Rec => ({
     parentUuid: head,
-    isSidechain: false,
+    isSidechain: agent !== null,
+    ...(agent ? { agentId: agent.id } : {}),
     userType: 'external',
     cwd: options.cwd,
     sessionId: options.sessionId,
@@ -84,7 +92,7 @@ export function createClaudeSession(options: SessionOptions) {
     ...extra,
   });
   const push = (records: Rec[], hook: Rec | null = null) => {
-    steps.push({ records, hook, at: clock });
+    steps.push({ records, hook, at: clock, ...(agent?.file ? { file: agent.file } : {}) });
   };
   const queued: { text: string; at: string | null }[] = [];
   const queueOp = (operation: string, extra: Rec = {}): Rec => ({
@@ -98,6 +106,8 @@ export function createClaudeSession(options: SessionOptions) {
     session_id: options.sessionId,
     cwd: options.cwd,
     hook_event_name: event,
+    // Inside a subagent the host names it in every hook it sends.
+    ...(agent ? { agent_id: agent.id, agent_type: agent.type } : {}),
   });
   const userRecord = (content: Json, extra: Rec = {}): Rec => {
     const uuid = id('user');
@@ -268,7 +278,7 @@ export function createClaudeSession(options: SessionOptions) {
       const parts = text.split(/\n\n(?=\S)/);
       const records = parts.length > 1 && text.length > 400 ? parts : [text];
       push(records.map((t) => assistantRecord({ type: 'text', text: t }, messageId)));
-      lastText = text;
+      if (agent === null) lastText = text;
       return session;
     },
     bash(command: string, result: BashResult = {}, description = '') {
@@ -461,6 +471,61 @@ export function createClaudeSession(options: SessionOptions) {
         { description, subagent_type: subagentType, prompt },
         { text: finding, isError: false, structured, response: structured },
       );
+      return session;
+    },
+    /**
+     * A subagent run: the parent's Task call, then what the subagent does (`work` calls this session's
+     * own methods — bash, read, write… — which are then the subagent's: sidechain records with its
+     * `agentId`, hooks naming it), its SubagentStop, and the Task result (its final reply). Its records
+     * go to `subagents/agent-<id>.jsonl` beside the transcript, or into the transcript itself
+     * (`inline`: older hosts).
+     */
+    subagent(
+      spec: { description: string; type: string; prompt: string; finding: string; inline?: boolean },
+      work: () => void,
+    ) {
+      const agentId = `a${id('agent').replace(/-/g, '').slice(0, 16)}`;
+      const toolUseId = `toolu_${id('tool').replace(/-/g, '').slice(0, 24)}`;
+      const input: Rec = { description: spec.description, subagent_type: spec.type, prompt: spec.prompt };
+      tick(900);
+      const call = assistantRecord(
+        { type: 'tool_use', id: toolUseId, name: 'Task', input },
+        `msg_${id('msg').replace(/-/g, '').slice(0, 24)}`,
+      );
+      const callUuid = String(call['uuid']);
+      push([call, progress(callUuid, toolUseId, 'PreToolUse', 'Task')]);
+      agent = { id: agentId, type: spec.type, file: spec.inline ? null : `subagents/agent-${agentId}.jsonl` };
+      head = null;
+      tick(500);
+      push([userRecord(spec.prompt)]);
+      work();
+      tick(500);
+      push([], { ...hookBase('SubagentStop'), last_assistant_message: spec.finding });
+      agent = null;
+      head = callUuid;
+      const structured: Rec = {
+        status: 'completed',
+        prompt: spec.prompt,
+        agentId,
+        content: [{ type: 'text', text: spec.finding }],
+        totalDurationMs: 30000,
+        totalTokens: 40000,
+        totalToolUseCount: 3,
+      };
+      tick(1200);
+      const res = userRecord([{ type: 'tool_result', tool_use_id: toolUseId, content: spec.finding }], {
+        toolUseResult: structured,
+        sourceToolAssistantUUID: callUuid,
+      });
+      push([res], {
+        ...hookBase('PostToolUse'),
+        tool_name: 'Task',
+        tool_input: input,
+        tool_response: structured,
+        tool_use_id: toolUseId,
+        duration_ms: 30000,
+      });
+      head = String(res['uuid']);
       return session;
     },
     /** AskUserQuestion with the user's picks. */
@@ -677,13 +742,23 @@ export function createClaudeSession(options: SessionOptions) {
       push([], { ...hookBase('SessionEnd'), reason });
       return session;
     },
-    /** The whole transcript as JSONL. */
+    /** The whole transcript as JSONL (the session's own records, not its subagents' files). */
     jsonl(): string {
       return steps
+        .filter((s) => s.file === undefined)
         .flatMap((s) => s.records)
         .map((r) => JSON.stringify(r))
         .join('\n')
         .concat('\n');
+    },
+    /** Each subagent file (relative to the session's folder) with its JSONL. */
+    subagentFiles(): Record<string, string> {
+      const out: Record<string, string> = {};
+      for (const step of steps)
+        if (step.file !== undefined)
+          out[step.file] =
+            `${out[step.file] ?? ''}${step.records.map((r) => `${JSON.stringify(r)}\n`).join('')}`;
+      return out;
     },
     time: () => clock,
   };

@@ -74,8 +74,11 @@ export async function replayLive(
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, '');
   for (const step of s.steps) {
+    // A subagent's records go to its own file beside the transcript, as the host writes them.
+    const file = step.file === undefined ? path : join(path.slice(0, -'.jsonl'.length), step.file);
+    if (step.file !== undefined) mkdirSync(join(file, '..'), { recursive: true });
     if (step.records.length > 0)
-      appendFileSync(path, step.records.map((x) => `${JSON.stringify(x)}\n`).join(''));
+      appendFileSync(file, step.records.map((x) => `${JSON.stringify(x)}\n`).join(''));
     if (!step.hook) continue;
     capturePayload(store, step.hook, path, step.at, config);
     const event = step.hook['hook_event_name'];

@@ -17,6 +17,7 @@ import {
 } from '../transcript/transcript-entries.ts';
 import type { ChainLink, TranscriptEntry } from '../../core/transcript.ts';
 import type { HostCapabilities, HostName } from './host-port.ts';
+import { claudeSubagentFiles } from './claude-code/subagent-files.ts';
 import {
   createCodexRolloutParser,
   isCodexRollout,
@@ -42,6 +43,8 @@ export interface TranscriptReader {
   parser: (context: readonly TranscriptEntry[], chain: readonly ChainLink[]) => TranscriptParser;
   /** The session a file holds, from its path or its first line (null: the records must say). */
   sessionIdOf: (path: string, firstLine: string) => string | null;
+  /** Files the host writes its subagents' records to, beside the session's own (see subagent-activity). */
+  subagentFiles?: (sessionPath: string) => string[];
 }
 
 const CLAUDE_CODE: TranscriptReader = {
@@ -50,6 +53,7 @@ const CLAUDE_CODE: TranscriptReader = {
   peek: peekSkippedType,
   parser: createTranscriptParser,
   sessionIdOf: (path) => basename(path, '.jsonl'),
+  subagentFiles: claudeSubagentFiles,
 };
 const GEMINI: TranscriptReader = {
   format: 'gemini-chat-jsonl',

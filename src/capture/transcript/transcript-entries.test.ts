@@ -324,6 +324,46 @@ describe('only the user’s words are the user’s', () => {
     ]);
     const sub = parseFile('258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl');
     expect(sub.entries.filter((e) => e.kind === 'prompt' || e.kind === 'assistant_text')).toEqual([]);
+    // Its tool calls are kept, marked as the subagent's, with the id the host gave it.
+    const calls = sub.entries.filter((e) => e.kind === 'tool_call');
+    expect(calls.map((e) => e.kind === 'tool_call' && [e.name, e.sidechain, e.agent])).toEqual([
+      ['WebFetch', true, 'a881341'],
+      ['WebFetch', true, 'a881341'],
+    ]);
+    // Each prompt carries the branch the host recorded with it.
+    expect(big.entries.find((e) => e.kind === 'prompt')).toMatchObject({ branch: 'spotter-gqc' });
+  });
+
+  it('tells inline subagents apart by their record chains when the host wrote no id', () => {
+    const s = createClaudeSession({ sessionId: 's-inline', cwd: '/w', start: '2026-03-12T16:00:00Z' });
+    s.prompt('build it');
+    for (const name of ['one', 'two'])
+      s.subagent(
+        {
+          description: name,
+          type: 'general-purpose',
+          prompt: `do ${name}`,
+          finding: `did ${name}`,
+          inline: true,
+        },
+        () => {
+          s.bash(`echo ${name}`, { stdout: name }).bash(`echo ${name} again`, { stdout: name });
+        },
+      );
+    s.say('Both done.').stop();
+    const p = createTranscriptParser();
+    // Older hosts wrote no agentId: only the chain says which subagent made a call.
+    for (const line of s.jsonl().trim().split('\n')) {
+      const r = JSON.parse(line) as Record<string, unknown>;
+      delete r['agentId'];
+      p.add(r);
+    }
+    const calls = p.result().entries.filter((e) => e.kind === 'tool_call' && e.sidechain);
+    const agents = calls.map((e) => (e.kind === 'tool_call' ? e.agent : undefined));
+    expect(agents).toHaveLength(4);
+    expect(agents[0]).toBe(agents[1]);
+    expect(agents[2]).toBe(agents[3]);
+    expect(agents[0]).not.toBe(agents[2]);
   });
 });
 

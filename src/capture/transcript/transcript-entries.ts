@@ -333,13 +333,23 @@ export function createTranscriptParser(
         at,
         text: clipPrompt(scrubText(text)),
         ...(said.kind === 'command' ? { command: said.name } : {}),
+        ...(typeof r['gitBranch'] === 'string' ? { branch: r['gitBranch'].slice(0, 200) } : {}),
       },
       uuid,
     );
     return true;
   };
 
-  const assistantRecord = (r: Record<string, unknown>, uuid: string, at: number, sidechain: boolean) => {
+  /** Each subagent record's agent: the id the host writes, else the first record of its chain. */
+  const agents = new Map<string, string>();
+  const agentOf = (r: Record<string, unknown>, uuid: string, parent: string | null): string => {
+    const agent = str(r['agentId']) || (parent !== null ? agents.get(parent) : undefined) || uuid;
+    agents.set(uuid, agent);
+    return agent;
+  };
+
+  const assistantRecord = (r: Record<string, unknown>, uuid: string, at: number, agent: string | null) => {
+    const sidechain = agent !== null;
     const message = rec(r['message']);
     const messageId = str(message['id']) || uuid;
     const usage = rec(message['usage']);
@@ -379,6 +389,7 @@ export function createTranscriptParser(
           input: scrubAndLimit(block['input'] ?? null, LIMITS),
           result: null,
           sidechain,
+          ...(agent !== null ? { agent } : {}),
         };
         calls.set(call.id, call);
         push(call, uuid);
@@ -405,6 +416,7 @@ export function createTranscriptParser(
           : null;
     // Records without the envelope's chain (hand-written or very old) take no part in it.
     const chained = !sidechain && 'parentUuid' in r;
+    const agent = sidechain ? agentOf(r, uuid, parent) : null;
     const conversation = type === 'user' || type === 'assistant' || type === 'system';
     if (chained && conversation && !(type === 'user' && r['isMeta'] === true)) {
       if (type !== 'user') records.add(uuid, parent, at);
@@ -419,7 +431,7 @@ export function createTranscriptParser(
         return;
       }
       case 'assistant':
-        count(type, !assistantRecord(r, uuid, at, sidechain));
+        count(type, !assistantRecord(r, uuid, at, agent));
         return;
       case 'system': {
         if (str(r['subtype']) === 'compact_boundary') {

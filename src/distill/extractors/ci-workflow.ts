@@ -68,7 +68,7 @@ function versionsOf(lines: readonly string[]): string[] {
 export function extractCiWorkflows(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const files = new Map<string, { lines: Map<number, string>; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const path = filePath(e);
     if (!isCiFile(path) || isScratchPath(path, projectRoot)) continue;
     const text = fileText(e);

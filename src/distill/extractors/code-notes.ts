@@ -99,7 +99,7 @@ export function extractCodeNotes(entries: readonly TranscriptEntry[], projectRoo
     { notes: (CodeNote & { file: string })[]; uuid: string; at: number; written: boolean }
   >();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain) continue;
+    if (e.kind !== 'tool_call') continue;
     const file = fileOf(e.input);
     if (file === '' || VENDORED.test(file) || isScratchPath(file, projectRoot)) continue;
     const text = seenText(e);

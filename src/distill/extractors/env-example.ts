@@ -63,7 +63,7 @@ const fileOf = (input: unknown): string => {
 export function extractEnvExample(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const latest = new Map<string, { text: string; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const file = fileOf(e.input);
     if (!ENV_EXAMPLE_FILE.test(file) || isScratchPath(file, projectRoot)) continue;
     const input = e.input as Record<string, unknown>;

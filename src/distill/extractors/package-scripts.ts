@@ -40,7 +40,7 @@ export function extractPackageScripts(entries: readonly TranscriptEntry[], proje
     { found: NonNullable<ReturnType<typeof packageScripts>>; uuid: string; at: number; read: boolean }
   >();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const input = e.input as Record<string, unknown> | null;
     const file = typeof input?.['file_path'] === 'string' ? input['file_path'] : '';
     if (!MANIFEST_FILE.test(file) || VENDORED.test(file) || isScratchPath(file, projectRoot)) continue;

@@ -91,7 +91,7 @@ const said = (c: { line: string; label: string }) =>
 export function extractReadmeUsage(entries: readonly TranscriptEntry[], projectRoot?: string): Extracted[] {
   const latest = new Map<string, { sections: UsageSection[]; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const path = filePath(e);
     if (!README.test(path) || isDependencyPath(path) || isScratchPath(path, projectRoot ?? '')) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;

@@ -43,7 +43,7 @@ export function scriptCommands(text: string): { purpose: string; commands: strin
 export function extractShellScripts(entries: readonly TranscriptEntry[], projectRoot?: string): Extracted[] {
   const latest = new Map<string, { text: string; uuid: string; at: number; read: boolean }>();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const path = filePath(e);
     if (!SCRIPT.test(path) || isDependencyPath(path) || isScratchPath(path, projectRoot ?? '')) continue;
     if (projectRoot && !inFolder(path, projectRoot)) continue;

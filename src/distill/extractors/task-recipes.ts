@@ -51,7 +51,7 @@ export function taskRecipes(text: string): { name: string; commands: string[] }[
 export function extractTaskRecipes(entries: readonly TranscriptEntry[], projectRoot = ''): Extracted[] {
   const latest = new Map<string, { recipes: ReturnType<typeof taskRecipes>; uuid: string; at: number }>();
   for (const e of entries) {
-    if (e.kind !== 'tool_call' || e.sidechain || !e.result || e.result.isError) continue;
+    if (e.kind !== 'tool_call' || !e.result || e.result.isError) continue;
     const cat = catPath(e);
     const file = cat || filePath(e);
     if (runnerOf(file) === '' || isScratchPath(file, projectRoot)) continue;
