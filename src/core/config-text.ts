@@ -39,15 +39,14 @@ export function isConfigText(text: string): boolean {
     const end = nl === -1 ? text.length : nl;
     const raw = text.slice(at, text.charAt(end - 1) === '\r' ? end - 1 : end);
     at = end + 1;
-    const line = raw.replace(NUMBERED, '');
+    const line = /^[ \d]/.test(raw) ? raw.replace(NUMBERED, '') : raw;
     if (block >= 0) {
       if (line.trim() === '' || line.length - line.trimStart().length > block) continue;
       block = -1;
     }
-    if (NOTE.test(line)) continue;
     const m = ENTRY.exec(line);
     if (m === null) {
-      if (ITEM.test(line)) continue;
+      if (NOTE.test(line) || ITEM.test(line)) continue;
       return false;
     }
     const key = m[3] ?? '';

@@ -240,9 +240,9 @@ const ENTRY_AFTER = /^[ \t]*(?:\r?$|#|\\[nr]|\\{0,3}["'`])/;
  * a YAML list item's). Never a word named for the secret it holds.
  */
 function entryWordIsLiteral(name: string, word: string, sep: string, tight: boolean, line: LineAt): boolean {
+  if (!/^[A-Za-z]+$/.test(word)) return false;
   const before = nearBefore(line);
-  if (!/^[A-Za-z]+$/.test(word) || !ENTRY_BEFORE.test(before) || !ENTRY_AFTER.test(nearAfter(line)))
-    return false;
+  if (!ENTRY_BEFORE.test(before) || !ENTRY_AFTER.test(nearAfter(line))) return false;
   // A YAML list's `- auth:login` is one string, not a key and its value.
   if (namesItsSecret(name, word) || (tight && /-[ \t]+\\{0,3}["']?$/.test(before))) return false;
   const config = !tight && (isConfigKey(name, sep) || (sep === ':' && !/[a-z][A-Z]/.test(word)));
