@@ -602,6 +602,80 @@ export const ENTRY_VALUES: readonly SecretCase[] = [
   },
 ];
 
+/**
+ * Secrets a line alone does not show (`    password = hunter`, `password: CorrectHorse`, `password:hunter`
+ * are code as often as config), in texts that are config files by their own lines: each secret, once,
+ * replaced by `[REDACTED:assignment]` is the text's whole scrubbed output.
+ */
+export const CONFIG_FILES: readonly SecretCase[] = [
+  {
+    name: 'ini, indented entry with a plain key and word',
+    text: '[database]\nhost = db.internal\nuser = app\n    password = hunter\n',
+    secret: 'hunter',
+  },
+  {
+    name: 'yaml, a word shaped like a type after a plain key',
+    text: 'database:\n  host: db.internal\n  password: CorrectHorse\n  pool: 5\n',
+    secret: 'CorrectHorse',
+  },
+  {
+    name: 'properties, no space after the colon',
+    text: '# app\ndb.url=jdbc:postgresql://db.internal/app\ndb.user=app\npassword:hunter\n',
+    secret: 'hunter',
+  },
+  {
+    name: 'toml, indented entry in a table',
+    text: '[server]\nport = 8080\n\n[auth]\n  token = walrus\n',
+    secret: 'walrus',
+  },
+  {
+    name: 'docker-compose with a list and a block scalar',
+    text: [
+      'services:',
+      '  db:',
+      '    image: postgres:16',
+      '    environment:',
+      '      - POSTGRES_DB=app',
+      '    command: |',
+      '      postgres -c log_statement=all',
+      '    secret: CorrectHorse',
+      '',
+    ].join('\n'),
+    secret: 'CorrectHorse',
+  },
+  {
+    name: 'a file read with its line numbers',
+    text: '     1→[db]\n     2→user = app\n     3→    password = hunter\n',
+    secret: 'hunter',
+  },
+  {
+    name: 'cat -n of an ini file, CRLF line ends',
+    text: '     1\t[db]\r\n     2\tuser = app\r\n     3\tpassword:hunter\r\n',
+    secret: 'hunter',
+  },
+];
+
+/**
+ * Code holding the same shapes (TypeScript annotations, destructuring, Python assignments from calls or
+ * variables): unchanged, whole or cut into a snippet.
+ */
+export const CODE_TEXTS: readonly string[] = [
+  'interface Login {\n  user: string;\n  password: Password;\n}\n',
+  'type Creds = {\n  user: string;\n  password: CorrectHorse;\n};\n',
+  'function login({ password: pw }: Creds) {\n  return check(pw);\n}\n',
+  'const { user, password: pw } = form;\nawait login(user, pw);\n',
+  'user = input("user: ")\npassword = hunter_input()\n',
+  'import getpass\nuser = os.getlogin()\npassword = getpass()\n',
+  'def connect(hunter):\n    user = admin\n    password = hunter\n    return db.connect(user, password)\n',
+  'class Settings:\n    user = admin\n    password = hunter\n',
+  '        user = admin\n        password = hunter\n',
+  '    if kind == 1:\n        token = Error\n    else:\n        token = Name\n',
+  'else:\n    token = Name\n',
+  'self.user = admin\nself.password = hunter\n',
+  '    token = element\n    kind = token[0]\n',
+  'routes:\n  - auth:login\n  - password:reset\n',
+];
+
 /** Every secret in the corpus. */
 export const SECRETS: readonly SecretCase[] = [...TOKENS, ...PEMS, ...IN_CONTEXT, ...NAMED_VALUES];
 
@@ -767,4 +841,10 @@ export const LOOKALIKES: readonly string[] = [
   'self.password = entered',
   'password := entered',
   '    password = entered',
+  // Issue 17: alone, a line does not show config, and these are code as often.
+  'password: Password',
+  '{ password: pw }',
+  'password = prompt_input()',
+  'password = getpass()',
+  '    password = getpass()',
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
+import { CODE_TEXTS, CONFIG_FILES, ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import * as oracle from './scrub-oracle.test-support.ts';
 import { looksRandom, scanningWith, scrubbingTogether, scrubTextWithCount, scrubValue } from './scrub.ts';
 
@@ -87,6 +87,38 @@ function generated(seed: number, chars: number): string {
   return lines.join('\n');
 }
 
+/** A config file of about `chars` characters: sections, comments, lists, block scalars and entries, many secret-named. */
+function configFile(seed: number, chars: number): string {
+  const r = random(seed);
+  const word = () => randomWord(r, 3 + Math.floor(r() * 9), 'abcdefghijklmnopqrstuvwxyzABCDEFGH');
+  const lines: string[] = [];
+  for (let size = 0; size < chars; size += (lines[lines.length - 1] ?? '').length + 1) {
+    const indent = pick(r, ['', '', '  ', '    ', '\t']);
+    const key = pick(r, [
+      'password',
+      'token',
+      'secret',
+      'api_key',
+      'Password',
+      'db.password',
+      'host',
+      'user',
+    ]);
+    lines.push(
+      pick(r, [
+        () =>
+          `${indent}${key}${pick(r, [' = ', ': ', ':', '=', ' : '])}${word()}${pick(r, ['', '  # x', ';', '()'])}`,
+        () => `[${word()}]`,
+        () => `# ${word()} ${word()}`,
+        () => `${indent}- ${word()}`,
+        () => `${indent}${key}: |\n${indent}  ${word()}(${word()})`,
+        () => '',
+      ])(),
+    );
+  }
+  return lines.join('\n');
+}
+
 /** Small edits of a text: an inserted, removed or case-flipped character, to probe the rules' edges. */
 function mutations(text: string, seed: number, n: number): string[] {
   const r = random(seed);
@@ -102,6 +134,15 @@ function mutations(text: string, seed: number, n: number): string[] {
   });
 }
 
+/** Every text of the corpus: secrets, config entries and files, look-alikes and code. */
+const CORPUS = [
+  ...SECRETS.map((c) => c.text),
+  ...ENTRY_VALUES.map((c) => c.text),
+  ...CONFIG_FILES.map((c) => c.text),
+  ...LOOKALIKES,
+  ...CODE_TEXTS,
+];
+
 /** The fast scrubber against the scrubber before it and against every rule applied one by one. */
 const same = (text: string) => {
   const fast = scrubTextWithCount(text);
@@ -116,19 +157,29 @@ describe.each(['anchors', 'selective'] as const)(
   (scan) => {
     const it = (name: string, fn: () => void) => test(name, () => scanningWith(scan, fn));
     it('on every corpus text, in the settings the corpus test uses', () => {
-      for (const text of [...SECRETS.map((c) => c.text), ...ENTRY_VALUES.map((c) => c.text), ...LOOKALIKES]) {
+      for (const text of CORPUS) {
         for (const t of [text, `before ${text} after`, `\n${text}\n`, JSON.stringify({ log: text })]) same(t);
       }
     });
 
     it('on small edits of every corpus text', () => {
       let seed = 1;
-      for (const text of [...SECRETS.map((c) => c.text), ...ENTRY_VALUES.map((c) => c.text), ...LOOKALIKES])
-        for (const t of mutations(text, seed++, 12)) same(t);
+      for (const text of CORPUS) for (const t of mutations(text, seed++, 12)) same(t);
     });
 
     it('on large generated texts (up to the 256 KB capture cap), text and redaction count', () => {
       for (let seed = 1; seed <= 12; seed++) same(generated(seed, seed % 3 === 0 ? 300_000 : 40_000));
+    });
+
+    it('on generated config files (every line asks whether its text is one) and code made of the same lines', () => {
+      for (let seed = 1; seed <= 16; seed++) {
+        const text = configFile(seed, seed % 4 === 0 ? 60_000 : 3000);
+        for (const t of [text, `f(x)\n${text}`, text.replace(/\n/g, '\r\n')]) same(t);
+      }
+      const texts = Array.from({ length: 6 }, (_, i) => configFile(200 + (i % 2), 8000));
+      const mixed = [...texts, ...texts.map((t) => `${t}\nreturn x;`)];
+      const together = scrubbingTogether(() => mixed.map((t) => scrubTextWithCount(t)));
+      expect(together).toEqual(mixed.map((t) => oracle.rulesOneByOne(t)));
     });
 
     it('on strings scrubbed together (their lines remembered) as on each alone', () => {

@@ -16,6 +16,7 @@ import {
   unquotedAt,
   UNQUOTED_VALUE,
 } from './secret-names.ts';
+import { isConfigText } from './config-text.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
 /** `looksRandom` as it was (a Map of counts, summed in first-seen order). */
@@ -287,6 +288,8 @@ function replaceMatches(
 export function scrubTextWithCount(text: string): { text: string; redactions: number } {
   const count = { n: 0 };
   if (text.length < 6) return { text, redactions: 0 };
+  let config: boolean | undefined;
+  const inConfig = () => (config ??= isConfigText(text));
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
@@ -312,7 +315,7 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
       if (start < done) continue;
       const nl = out.indexOf('\n', m.index);
       const end = nl === -1 ? out.length : nl;
-      result += out.slice(done, start) + applyContextRules(out.slice(start, end), count);
+      result += out.slice(done, start) + applyContextRules(out.slice(start, end), count, inConfig);
       done = end;
       ANY_HINT.lastIndex = end;
     }
@@ -321,14 +324,15 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
   return { text: out, redactions: count.n };
 }
 
-function applyContextRules(line: string, count: { n: number }): string {
+function applyContextRules(line: string, count: { n: number }, inConfig: () => boolean): string {
   let out = line;
   for (const rule of CONTEXT_RULES) {
     if (!rule.hint.test(out) || (rule.gate && !rule.gate.test(out))) continue;
     const text = out;
     out = replaceMatches(text, rule.re, (m, next) => {
       const g = m.groups ?? {};
-      if (!rule.accept(g, next, { text, start: m.index, end: m.index + m[0].length })) return null;
+      const at = { text, start: m.index, end: m.index + m[0].length, inConfig };
+      if (!rule.accept(g, next, at)) return null;
       count.n++;
       return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
     });
@@ -382,6 +386,8 @@ export function scrubValue<T>(value: T): T {
 export function rulesOneByOne(text: string): { text: string; redactions: number } {
   const count = { n: 0 };
   if (text.length < 6) return { text, redactions: 0 };
+  let config: boolean | undefined;
+  const inConfig = () => (config ??= isConfigText(text));
   let out = redactPem(redactPrivate(text, count), count);
   for (const rule of TOKEN_RULES) {
     out = replaceMatches(out, rule.re, (m) => {
@@ -398,7 +404,8 @@ export function rulesOneByOne(text: string): { text: string; redactions: number 
       const text = l;
       l = replaceMatches(text, rule.re, (m, next) => {
         const g = m.groups ?? {};
-        if (!rule.accept(g, next, { text, start: m.index, end: m.index + m[0].length })) return null;
+        const at = { text, start: m.index, end: m.index + m[0].length, inConfig };
+        if (!rule.accept(g, next, at)) return null;
         count.n++;
         return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
       });

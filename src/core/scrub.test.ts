@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CORPUS_EXPECTED } from './scrub-corpus-expected.test-data.ts';
-import { ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
-import { isSecretName, looksRandom, scrubText, scrubTextWithCount, scrubValue } from './scrub.ts';
+import { CODE_TEXTS, CONFIG_FILES, ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
+import {
+  isSecretName,
+  looksRandom,
+  scrubbingTogether,
+  scrubText,
+  scrubTextWithCount,
+  scrubValue,
+} from './scrub.ts';
 
 const j = (...parts: string[]): string => parts.join('');
 const GHP = j('ghp_', 'FAKEfakeFAKEfakeFAKEfakeFAKEfake1234');
@@ -64,6 +71,37 @@ describe('scrubText on the corpus', () => {
         });
       }
     }
+  });
+
+  it(`removes the secret of all ${CONFIG_FILES.length} config files whose line alone does not show it`, () => {
+    for (const c of CONFIG_FILES) {
+      for (const text of [c.text, `\n${c.text}`, c.text.replace(/\r?\n/g, '\r\n')]) {
+        expect(scrubTextWithCount(text), `${c.name} in ${JSON.stringify(text)}`).toEqual({
+          text: text.replace(c.secret, '[REDACTED:assignment]'),
+          redactions: 1,
+        });
+      }
+    }
+  });
+
+  it(`keeps all ${CODE_TEXTS.length} pieces of code of the same shapes unchanged`, () => {
+    const changed = CODE_TEXTS.filter((t) => scrubText(t) !== t).map((t) => [t, scrubText(t)]);
+    expect(changed).toEqual([]);
+  });
+
+  it('scrubs a line that config and code share as each text needs, scrubbed together or alone', () => {
+    const config = 'user = app\n    password = hunter\n';
+    const code = 'def login(hunter):\n    password = hunter\n    return password\n';
+    const alone = [config, code, config, code].map((t) => scrubTextWithCount(t));
+    expect(alone.map((r) => r.text)).toEqual([
+      'user = app\n    password = [REDACTED:assignment]\n',
+      code,
+      'user = app\n    password = [REDACTED:assignment]\n',
+      code,
+    ]);
+    expect(scrubbingTogether(() => [config, code, config, code].map((t) => scrubTextWithCount(t)))).toEqual(
+      alone,
+    );
   });
 
   it('gives exactly the recorded output for every corpus secret, alone and inside JSON, with its count', () => {
@@ -280,6 +318,12 @@ describe('performance', () => {
     (size) => fillTo('password: Word ', size),
     (size) => fillTo('Password = Word ', size),
     (size) => fillTo('password = word ', size),
+    // many lines of a config file, each asking whether the text is one
+    (size) => fillTo('password: Word\n', size),
+    (size) => fillTo('    password = word\n', size),
+    (size) => fillTo('password:word\r\n', size),
+    (size) => `${fillTo('key: |\n  a(b)\n', size)}password: Word`,
+    (size) => `a: b\n${'c = '.repeat(size / 4)}\npassword:word`,
     (size) => `${'x'.repeat(size)}=password`,
   ];
   for (const [i, make] of hostile.entries()) {

@@ -20,6 +20,7 @@ import {
   redacted,
   replaceMatches,
 } from './secret-context.ts';
+import { textAround, type TextAround } from './config-text.ts';
 import { isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
@@ -143,11 +144,15 @@ function applyTokenRules(line: string, count: { n: number }): string {
 }
 
 /** Every line-local rule on one line: the token shapes, then the secrets in context. */
-const scrubLocal = (line: string, count: { n: number }): string =>
-  applyContextRules(applyTokenRules(line, count), count);
+const scrubLocal = (line: string, count: { n: number }, around?: TextAround): string =>
+  applyContextRules(applyTokenRules(line, count), count, around?.inConfig);
 
-/** The rules of the whole text: the spans first, then the line-local rules on the lines the scan finds. */
+/**
+ * The rules of the whole text: the spans first, then the line-local rules on the lines the scan finds,
+ * each told whether the text (as it came) is a config file, should a rule ask.
+ */
 function scrubWhole(text: string, count: { n: number }): string {
+  const around = textAround(text);
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
@@ -160,7 +165,7 @@ function scrubWhole(text: string, count: { n: number }): string {
     const start = out.lastIndexOf('\n', m.index) + 1;
     const nl = out.indexOf('\n', m.index);
     const end = nl === -1 ? out.length : nl;
-    result += out.slice(done, start) + scrubLine(out.slice(start, end), count);
+    result += out.slice(done, start) + scrubLine(out.slice(start, end), count, around);
     done = end;
     lines.lastIndex = end + 1;
   }
@@ -189,30 +194,36 @@ const MEMO_LINE_CHARS = 2000;
 const MEMO_TEXT_CHARS = 200;
 const MEMO_ENTRIES = 20_000;
 
-/** `scrub(input)`, looked up in `memo` when it was done there before, and kept there when it is worth it. */
+/**
+ * `scrub(input)`, looked up in `memo` when it was done there before, and kept there when it is worth it
+ * and its output is the input's alone: a line whose rules asked about the text around it (`around`) is
+ * not kept, so every line kept is scrubbed the same in any text.
+ */
 function remembered(
   memo: Map<string, { text: string; n: number }> | undefined,
   input: string,
   count: { n: number },
   minChars: number,
-  scrub: (input: string, count: { n: number }) => string,
+  scrub: (input: string, count: { n: number }, around?: TextAround) => string,
+  around?: TextAround,
 ): string {
-  if (memo === undefined || input.length < minChars) return scrub(input, count);
+  if (memo === undefined || input.length < minChars) return scrub(input, count, around);
   const known = memo.get(input);
   if (known !== undefined) {
     count.n += known.n;
     return known.text;
   }
   const before = count.n;
-  const text = scrub(input, count);
-  if (memo.size < MEMO_ENTRIES) memo.set(input, { text, n: count.n - before });
+  const asked = around?.asked();
+  const text = scrub(input, count, around);
+  if (memo.size < MEMO_ENTRIES && around?.asked() === asked) memo.set(input, { text, n: count.n - before });
   return text;
 }
 
-const scrubLine = (line: string, count: { n: number }): string =>
+const scrubLine = (line: string, count: { n: number }, around: TextAround): string =>
   line.length > MEMO_LINE_CHARS
-    ? scrubLocal(line, count)
-    : remembered(scope?.lines, line, count, 0, scrubLocal);
+    ? scrubLocal(line, count, around)
+    : remembered(scope?.lines, line, count, 0, scrubLocal, around);
 
 /**
  * Run `fn` with the scrubber remembering the texts and lines it scrubbed, so one met again (in the same

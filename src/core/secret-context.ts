@@ -255,9 +255,10 @@ export function replaceMatches(
 /**
  * The context rules on one line, in order, each on what the rules before it left. A line without any
  * hint is left at once; the line in lower case and the checks several rules share (`HINT_WORDS`,
- * `NAME_SEP_GATE`) are computed once per version of the line.
+ * `NAME_SEP_GATE`) are computed once per version of the line. `inConfig` says whether the whole text
+ * the line is part of is a config file (asked by a rule only when the line alone cannot tell).
  */
-export function applyContextRules(line: string, count: { n: number }): string {
+export function applyContextRules(line: string, count: { n: number }, inConfig?: () => boolean): string {
   if (!ANY_HINT.test(line)) return line;
   let out = line;
   let lower: string | undefined;
@@ -271,7 +272,8 @@ export function applyContextRules(line: string, count: { n: number }): string {
     if (gate && !(gate === NAME_SEP_GATE ? (nameSep ??= gate.test(out)) : gate.test(out))) continue;
     const next = replaceMatches(out, rule.re, (m, after) => {
       const g = m.groups ?? {};
-      if (!rule.accept(g, after, { text: out, start: m.index, end: m.index + m[0].length })) return null;
+      if (!rule.accept(g, after, { text: out, start: m.index, end: m.index + m[0].length, inConfig }))
+        return null;
       count.n++;
       return `${g['pre'] ?? ''}${redacted(rule.kind)}${g['post'] ?? ''}`;
     });

@@ -128,6 +128,8 @@ export interface LineAt {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+  /** Whether the whole text the line is part of is a config file (`config-text.ts`), asked only when needed. */
+  readonly inConfig?: () => boolean;
 }
 export const lineBefore = (at: LineAt): string =>
   at.text.slice(at.text.lastIndexOf('\n', at.start - 1) + 1, at.start);
@@ -184,7 +186,7 @@ const RECEIVER =
  * in code: after a `:` always (code has no `a.b: c`), after an `=` unless its root is an object code
  * sets members through (`self`, `this`, `config`, `user`…).
  */
-const isConfigPath = (name: string, sep: string): boolean => {
+export const isConfigPath = (name: string, sep: string): boolean => {
   const root = name.slice(0, name.indexOf('.'));
   return (
     /^[A-Za-z][\w-]*(?:\.[\w-]+)+$/.test(name) &&
@@ -219,23 +221,32 @@ function nearAfter(at: LineAt): string {
   return nl !== -1 ? near.slice(0, nl) : at.end + NEAR >= at.text.length ? near : `${near}\u0001`;
 }
 
-/** Before the key, a config entry has an indent (a YAML item's dash, a quote opening the text), from a line's start. */
-const ENTRY_BEFORE = /(?:^|\\[nr]|["'`])(?:[ \t]|\\t)*(?:-[ \t]+)?(?:\\{0,3}["'])?$/;
+/**
+ * Before the key, a config entry has an indent (a YAML item's dash, a quote opening the text), from a
+ * line's start or the line number a file read or `cat -n` puts there.
+ */
+const ENTRY_BEFORE = /(?:^|\\[nr]|["'`])(?: *\d+(?:→|\t))?(?:[ \t]|\\t)*(?:-[ \t]+)?(?:\\{0,3}["'])?$/;
 /** After the value: nothing but a comment, to the line's end (a real or escaped line break, or the text's closing quote). */
-const ENTRY_AFTER = /^[ \t]*(?:$|#|\\[nr]|\\{0,3}["'`])/;
+const ENTRY_AFTER = /^[ \t]*(?:\r?$|#|\\[nr]|\\{0,3}["'`])/;
 
 /**
  * `key: word`, `Key = word` on a line of its own (a YAML, TOML, INI or properties entry): a single word
  * of letters that is the value itself, not an identifier. A key only config gives holds a literal
- * whatever the word's case; after a plain key's `:` (`password: hunter`, `password : Hunter`) a word is
- * a value unless shaped like a type (`SecretStr`: humps of camel case; a type word is a placeholder);
- * after a plain key's spaced `=`, `wordIsLiteral` judges. Never a word named for the secret it holds.
+ * whatever the word's case; after a plain key's spaced `:` (`password: hunter`, `password : Hunter`) a
+ * word is a value unless shaped like a type (`SecretStr`: humps of camel case; a type word is a
+ * placeholder); after a plain key's spaced `=`, `wordIsLiteral` judges. In a text that is a config file
+ * by its own lines (`line.inConfig`), every entry's word is its value: indented (`    password = hunter`),
+ * type-shaped (`password: CorrectHorse`), after a tight `:` (`password:hunter`, a properties entry; not
+ * a YAML list item's). Never a word named for the secret it holds.
  */
-function entryWordIsLiteral(name: string, word: string, sep: string, line: LineAt): boolean {
-  if (!/^[A-Za-z]+$/.test(word) || !ENTRY_BEFORE.test(nearBefore(line)) || !ENTRY_AFTER.test(nearAfter(line)))
-    return false;
-  if (!isConfigKey(name, sep) && (sep !== ':' || /[a-z][A-Z]/.test(word))) return false;
-  return !namesItsSecret(name, word);
+function entryWordIsLiteral(name: string, word: string, sep: string, tight: boolean, line: LineAt): boolean {
+  if (!/^[A-Za-z]+$/.test(word)) return false;
+  const before = nearBefore(line);
+  if (!ENTRY_BEFORE.test(before) || !ENTRY_AFTER.test(nearAfter(line))) return false;
+  // A YAML list's `- auth:login` is one string, not a key and its value.
+  if (namesItsSecret(name, word) || (tight && /-[ \t]+\\{0,3}["']?$/.test(before))) return false;
+  const config = !tight && (isConfigKey(name, sep) || (sep === ':' && !/[a-z][A-Z]/.test(word)));
+  return config || line.inConfig?.() === true;
 }
 
 type Groups = Readonly<Record<string, string | undefined>>;
@@ -245,7 +256,7 @@ type Groups = Readonly<Record<string, string | undefined>>;
  * a literal is an environment variable's value unless code follows (`const TOKEN = token;`), a flag's,
  * or `name=value` with nothing around the `=` unless it is an argument (`connect(password=password)`);
  * a word is the value itself after a spaced `=` on a line that does not show code (`wordIsLiteral`), or
- * on a config entry's line (`entryWordIsLiteral`).
+ * on a config entry's line (`entryWordIsLiteral`, which alone asks whether the whole text is config).
  */
 export function unquotedAt(g: Groups, next: string, line: LineAt): Unquoted {
   const name = g['name'] ?? '';
@@ -257,9 +268,11 @@ export function unquotedAt(g: Groups, next: string, line: LineAt): Unquoted {
     name.startsWith('-') ||
     (sep === '=' && g['sp'] === '' && tight && !',)'.includes(next || '\n'));
   const word =
-    !tight &&
-    ((sep === '=' && g['sp'] !== '' && wordIsLiteral(name, val, nearBefore(line), nearAfter(line))) ||
-      ((sep === ':' || sep === '=') && entryWordIsLiteral(name, val, sep, line)));
+    (!tight &&
+      sep === '=' &&
+      g['sp'] !== '' &&
+      wordIsLiteral(name, val, nearBefore(line), nearAfter(line))) ||
+    ((sep === ':' || sep === '=') && entryWordIsLiteral(name, val, sep, tight, line));
   return { sep, spaced: g['sp'] !== '', next, tight, literal, word };
 }
 
@@ -286,7 +299,7 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
   // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
   if (/[.?!。？！]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v))) return true;
   if (at === undefined) return false;
-  if (v.length < 3 || (at.tight && at.sep === ':' && /^[A-Za-z]{1,15}$/.test(v))) return true;
+  if (v.length < 3 || (at.tight && at.sep === ':' && !at.word && /^[A-Za-z]{1,15}$/.test(v))) return true;
   if (/^[A-Za-z_$][\w$]*$/.test(v)) {
     // A bare word: a type (`key: Buffer`, `privateKey: T2;`) or a variable (`token = comment;`).
     const codeNext = ';,)}'.includes(at.next || '\n');
