@@ -7,7 +7,7 @@ import type { StaleMark } from '../core/graph.ts';
 import type { DroppedLine, Observation, Summary } from '../core/model.ts';
 import type { TrustClass } from '../core/trust.ts';
 import type { InjectedItem } from '../store/context-log-repo.ts';
-import type { MemberStateRow } from '../store/team-repo.ts';
+import type { MemberStateRow } from '../store/team-notes-repo.ts';
 import { formatAge } from './format-age.ts';
 import { SOURCE_LABELS } from './injection-gate.ts';
 import type { TeamNote } from './team-notes.ts';

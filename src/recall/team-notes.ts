@@ -4,7 +4,7 @@
  * member and machine). Nothing for a project that is not shared: one cheap lookup.
  */
 import type { ProjectId } from '../core/ids.ts';
-import type { MemberStateRow } from '../store/team-repo.ts';
+import type { MemberStateRow } from '../store/team-notes-repo.ts';
 import type { ReadStore } from '../store/read-store.ts';
 import { formatAge } from './format-age.ts';
 

@@ -16,17 +16,15 @@ import type {
   ObservationStatus,
 } from '../core/model.ts';
 import { SCREEN_VERSION } from '../core/instruction-screen.ts';
-import { erasePhrase, phrasePattern } from '../core/phrase.ts';
-import { lowestTrust, type TrustClass } from '../core/trust.ts';
+import type { TrustClass } from '../core/trust.ts';
 import type { ChangesRepo } from './changes-repo.ts';
 import type { Db } from './database.ts';
-import { eraseInjectedLinesOf } from './erase-injected.ts';
-import { eraseTurnOf } from './erase-turn.ts';
 import { createLinkWriter } from './link-writer.ts';
+import { createErasureOps } from './memory-erasure.ts';
+import { createMemoryRewrite } from './memory-rewrite.ts';
 import {
   cleanDraft,
   cleanList,
-  cleanSnapshot,
   MAX_LIST,
   MAX_PROVENANCE,
   sameDraft,
@@ -34,30 +32,16 @@ import {
   storableText,
   unique,
 } from './memory-draft.ts';
-import {
-  createReviewOps,
-  judge,
-  PERSON_ORIGINS,
-  sameText,
-  screenedTexts,
-  trustOfWrite,
-} from './memory-review.ts';
+import { createReviewOps, judge, screenedTexts, trustOfWrite } from './memory-review.ts';
 import { createMutationKit, type MutationContext, type MutationKit } from './mutation-kit.ts';
-import {
-  OBSERVATION_COLUMNS,
-  observationDetailTokens,
-  observationHash,
-  toObservation,
-  type ObservationRow,
-} from './observations-repo.ts';
+import { observationDetailTokens, observationHash } from './observations-repo.ts';
 import { createProjectMove } from './project-move.ts';
 import { lazyStatement } from './statements.ts';
-import { createSummaryWriter } from './summary-writer.ts';
+import { createSummaryWriter, type SummaryWriter } from './summary-writer.ts';
 
 export type { MutationContext } from './mutation-kit.ts';
 export { cleanDraft } from './memory-draft.ts';
 type LinkWriter = ReturnType<typeof createLinkWriter>;
-type SummaryWriter = ReturnType<typeof createSummaryWriter>;
 
 export interface NewMemory {
   projectId: ProjectId;
@@ -92,15 +76,10 @@ export interface MergeAddition {
 /** Memories through the mutation path (created, edited, merged, superseded, …, forgotten, redacted). */
 function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries: SummaryWriter) {
   const { tx, log } = kit;
-  const byId = lazyStatement(db, `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE id = ?`);
+  const { load, mustLoad, mustLoadAny, rewrite, retrust, indexHash } = createMemoryRewrite(db, kit);
   const byHash = lazyStatement(
     db,
     `SELECT observation_id FROM memory_hashes WHERE project_id = ? AND content_hash = ?`,
-  );
-  const addHash = lazyStatement(
-    db,
-    `INSERT INTO memory_hashes (project_id, content_hash, observation_id) VALUES (?, ?, ?)
-     ON CONFLICT (project_id, content_hash) DO NOTHING`,
   );
   const insert = lazyStatement(
     db,
@@ -109,144 +88,16 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
        search_terms, version, pinned, seen_count, last_seen_at, subject, trust, review, review_reason, screen_version)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?, ?, ?, ?, ?)`,
   );
-  const writeContent = lazyStatement(
-    db,
-    `UPDATE observations SET type = ?, title = ?, subtitle = ?, narrative = ?, facts = ?, concepts = ?,
-       files_read = ?, files_modified = ?, content_hash = ?, tokens = ?, search_terms = ?, status = ?,
-       status_reason = ?, supersedes = ?, pinned = ?, version = ?, modified_at = ?, subject = ?,
-       trust = ?, review = ?, review_reason = ?, screen_version = ?
-     WHERE id = ?`,
-  );
   const writeSeen = lazyStatement(
     db,
     `UPDATE observations SET seen_count = seen_count + 1, last_seen_at = MAX(last_seen_at, ?), provenance = ?,
        modified_at = ? WHERE id = ?`,
   );
-  const keepVersion = lazyStatement(
-    db,
-    `INSERT OR REPLACE INTO observation_versions (observation_id, version, snapshot, replaced_by_op, origin, replaced_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
   const latestVersion = lazyStatement(
     db,
     `SELECT snapshot FROM observation_versions WHERE observation_id = ? ORDER BY version DESC LIMIT 1`,
   );
-  const trimVersions = lazyStatement(
-    db,
-    `DELETE FROM observation_versions WHERE observation_id = ? AND version <= ?`,
-  );
-  const erase = lazyStatement(
-    db,
-    `UPDATE observations SET status = 'forgotten', status_reason = 'forgotten', title = '[forgotten]',
-       subtitle = '', narrative = '', facts = '[]', concepts = '[]', files_read = '[]', files_modified = '[]',
-       search_terms = '', tokens = 0, provenance = '[]', supersedes = NULL, pinned = 0,
-       version = version + 1, modified_at = ?
-     WHERE id = ? AND status <> 'forgotten'`,
-  );
-  const dropVersions = lazyStatement(db, `DELETE FROM observation_versions WHERE observation_id = ?`);
-  const dropLinksOf = lazyStatement(db, `DELETE FROM links WHERE from_id = ? OR to_id = ?`);
-  const dropInjections = lazyStatement(db, `DELETE FROM injections WHERE observation_id = ?`);
-  const versionsOf = lazyStatement(
-    db,
-    `SELECT version, snapshot FROM observation_versions WHERE observation_id = ?`,
-  );
-  const setSnapshot = lazyStatement(
-    db,
-    `UPDATE observation_versions SET snapshot = ? WHERE observation_id = ? AND version = ?`,
-  );
   const setSupersedes = lazyStatement(db, `UPDATE observations SET supersedes = ? WHERE id = ?`);
-  const setTrust = lazyStatement(
-    db,
-    `UPDATE observations SET trust = ?, review = ?, review_reason = ?, screen_version = ? WHERE id = ?`,
-  );
-
-  const load = (id: string): Observation | null => {
-    const row = byId().get(id) as ObservationRow | undefined;
-    return row ? toObservation(row) : null;
-  };
-  const mustLoadAny = (id: string): Observation => load(id) as Observation;
-  const mustLoad = (id: string): Observation => {
-    const o = load(id);
-    if (!o || o.status === 'forgotten')
-      throw new EngramError('NOT_FOUND', `no memory with id ${id}`, {
-        hint: 'Ids look like obs_…; "engram search <words>" lists them.',
-      });
-    return o;
-  };
-
-  /**
-   * Write a new state of a memory: its previous state is kept as a version (unless `keep` is false),
-   * the version goes up and the change is logged. `next` is already clean.
-   */
-  const rewrite = (
-    cur: Observation,
-    state: MemorySnapshot,
-    op: MemoryOp,
-    ctx: MutationContext,
-    keep = true,
-    claimed?: TrustClass,
-  ): Observation => {
-    const next = cleanSnapshot(state);
-    const version = cur.version + 1;
-    // New text is judged again: a person's is the user's; a redaction keeps the trust it had.
-    const same = sameText(cur, next);
-    const trust =
-      same || op === 'redact' ? lowestTrust([claimed, cur.trust]) : trustOfWrite(ctx, claimed, cur.trust);
-    const verdict = judge(
-      screenedTexts(next),
-      trust,
-      { review: cur.review, reason: cur.reviewReason, trust: cur.trust, sameText: same },
-      claimed === 'external' && ctx.origin !== 'team' ? { type: next.type, relayed: true } : undefined,
-    );
-    if (keep) {
-      keepVersion().run(cur.id, cur.version, JSON.stringify(snapshotOf(cur)), op, ctx.origin, ctx.at);
-      trimVersions().run(cur.id, cur.version - 50);
-    }
-    const hash = observationHash(next);
-    writeContent().run(
-      next.type,
-      next.title,
-      next.subtitle,
-      next.narrative,
-      JSON.stringify(next.facts),
-      JSON.stringify(next.concepts),
-      JSON.stringify(next.filesRead),
-      JSON.stringify(next.filesModified),
-      hash,
-      observationDetailTokens(next),
-      searchTermsOf([next.title, next.subtitle, next.narrative, ...next.facts, ...next.concepts]),
-      next.status,
-      next.statusReason,
-      next.supersedes,
-      next.pinned ? 1 : 0,
-      version,
-      ctx.at,
-      next.subject ?? null,
-      verdict.trust,
-      verdict.review,
-      verdict.reason,
-      SCREEN_VERSION,
-      cur.id,
-    );
-    addHash().run(cur.projectId, hash, cur.id);
-    log('memory', cur.id, cur.projectId, op, ctx, version);
-    if (verdict.review === 'held' && cur.review !== 'held')
-      log('memory', cur.id, cur.projectId, 'quarantine', ctx, version);
-    return mustLoadAny(cur.id);
-  };
-
-  /** Evidence of lower trust seen for the same text: the memory takes the lowest, and is judged again. */
-  const retrust = (cur: Observation, claimed: TrustClass | undefined, ctx: MutationContext) => {
-    const trust = trustOfWrite(ctx, claimed, cur.trust);
-    if (trust === cur.trust || PERSON_ORIGINS.has(ctx.origin)) return;
-    const verdict = judge(screenedTexts(cur), trust, undefined, {
-      type: cur.type,
-      relayed: claimed === 'external' && ctx.origin !== 'team',
-    });
-    setTrust().run(verdict.trust, verdict.review, verdict.reason, SCREEN_VERSION, cur.id);
-    if (verdict.review === 'held' && cur.review !== 'held')
-      log('memory', cur.id, cur.projectId, 'quarantine', ctx, cur.version);
-  };
 
   const setStatus = (
     id: string,
@@ -323,7 +174,7 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
           verdict.reason,
           SCREEN_VERSION,
         );
-        addHash().run(m.projectId, hash, id);
+        indexHash(m.projectId, hash, id);
         log('memory', id, m.projectId, 'create', ctx, 1);
         if (verdict.review === 'held') log('memory', id, m.projectId, 'quarantine', ctx, 1);
         if (m.supersedes) writer.supersede(m.supersedes, id, ctx);
@@ -434,94 +285,13 @@ function createMemoryOps(db: Db, kit: MutationKit, links: LinkWriter, summaries:
         log('memory', id, cur.projectId, stale ? 'stale' : 'fresh', ctx, cur.version);
       });
     },
-
-    /**
-     * Erase a memory's text everywhere engram keeps it: the row (and so its full-text and vector
-     * entries), its earlier versions, its links, its lines in the context log, and the raw events and
-     * prompt of the turn it came from. A tombstone stays (id, project, time, source) so it never comes back nor re-syncs.
-     */
-    forget(id: string, ctx: MutationContext): boolean {
-      return tx(() => {
-        const cur = load(id);
-        if (!cur || cur.status === 'forgotten') return false;
-        const prompts = eraseTurnOf(db, cur);
-        // The session summary retells the turn: its title and prompts are taken out of it too.
-        if (cur.sessionId)
-          for (const text of [cur.title, ...prompts]) {
-            const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
-            if (start.length >= 8) summaries.redactSummary(cur.sessionId, phrasePattern(start), ctx);
-          }
-        erase().run(ctx.at, id);
-        dropVersions().run(id);
-        dropLinksOf().run(id, id);
-        eraseInjectedLinesOf(db, id);
-        dropInjections().run(id);
-        log('memory', id, cur.projectId, 'forget', ctx, cur.version + 1);
-        return true;
-      });
-    },
-
-    /**
-     * Drop every earlier version of a memory: text erased elsewhere, that this machine cannot name
-     * (a teammate's `forget --match`), must not survive in its history. Logged as `redact`.
-     */
-    dropHistory(id: string, ctx: MutationContext): boolean {
-      return tx(() => {
-        const cur = load(id);
-        if (!cur || cur.status === 'forgotten') return false;
-        if (dropVersions().run(id).changes === 0) return false;
-        log('memory', id, cur.projectId, 'redact', ctx, cur.version);
-        return true;
-      });
-    },
-
-    /**
-     * Erase a phrase (a leaked secret, a name) from a memory: every text field and every earlier
-     * version, in place — no version keeps the old text. False when the memory did not hold it.
-     */
-    redact(id: string, pattern: RegExp, ctx: MutationContext, words: RegExp | null = null): boolean {
-      return tx(() => {
-        const cur = load(id);
-        if (!cur || cur.status === 'forgotten') return false;
-        let touched = false;
-        for (const v of versionsOf().all(id) as { version: number; snapshot: string }[]) {
-          const snapshot = JSON.parse(erasePhrase(v.snapshot, pattern)) as MemorySnapshot;
-          // Earlier versions' keywords lose the phrase's words too (as the current ones below).
-          if (words !== null) snapshot.concepts = snapshot.concepts.filter((c) => !words.test(c));
-          const erased = JSON.stringify(snapshot);
-          if (erased !== v.snapshot) {
-            setSnapshot().run(erased, id, v.version);
-            touched = true;
-          }
-        }
-        const text = (t: string) => erasePhrase(t, pattern);
-        const list = (l: string[]) => l.map(text);
-        const next: MemorySnapshot = {
-          ...snapshotOf(cur),
-          title: text(cur.title),
-          subtitle: text(cur.subtitle),
-          narrative: text(cur.narrative),
-          facts: list(cur.facts),
-          // Keywords derived from the text lose every one that holds a word of the phrase.
-          concepts: list(cur.concepts).filter((c) => words === null || !words.test(c)),
-          filesRead: list(cur.filesRead),
-          filesModified: list(cur.filesModified),
-          statusReason: cur.statusReason === null ? null : text(cur.statusReason),
-          ...(cur.subject ? { subject: text(cur.subject) } : {}),
-        };
-        const changed = JSON.stringify(next) !== JSON.stringify(snapshotOf(cur));
-        if (!changed && !touched) return false;
-        // No version is kept: it would keep the phrase.
-        rewrite(cur, next, 'redact', ctx, false);
-        return true;
-      });
-    },
   };
   const review = createReviewOps(db, kit, {
     mustLoad,
     invalidate: (id, reason, ctx, op) => setStatus(id, 'invalidated', reason, op, ctx),
   });
-  return { ...writer, ...review };
+  const erasure = createErasureOps(db, kit, { load, rewrite }, summaries);
+  return { ...writer, ...erasure, ...review };
 }
 
 /**

@@ -107,3 +107,5 @@ export function createSummaryWriter(db: Db, { tx, log }: MutationKit) {
     },
   };
 }
+
+export type SummaryWriter = ReturnType<typeof createSummaryWriter>;

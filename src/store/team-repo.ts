@@ -1,12 +1,13 @@
 /**
  * Team sync bookkeeping on this machine (migration 0010): shared projects and their pull cursors,
- * the outbox, the server's version and author of each synced entity, blocked records, conflicts,
- * marks, and teammates' project state. Memories themselves are never written here: pulled ones go
- * through the mutation path (store.memory) like any other change. One repository for the eight small
- * tables of one migration: most of its length is their row types and one-line statements.
+ * the outbox, the server's version and author of each synced entity, blocked records and marks; with
+ * what the team says about the memories here — conflicts, authors, teammates' project state — from
+ * `team-notes-repo.ts`, one repository (`store.team`). Memories themselves are never written here:
+ * pulled ones go through the mutation path (store.memory) like any other change.
  */
 import type { Db } from './database.ts';
-import { lazyStatement, parseJsonList } from './statements.ts';
+import { lazyStatement } from './statements.ts';
+import { createTeamNotesRepo } from './team-notes-repo.ts';
 
 export type SyncEntity = 'memory' | 'summary' | 'link';
 
@@ -51,23 +52,6 @@ export interface BlockedRecord {
   at: number;
 }
 
-export interface MemberStateRow {
-  user: string;
-  device: string;
-  branch: string | null;
-  commit: string | null;
-  files: string[];
-  fileCount: number;
-  at: number;
-}
-
-/** Who wrote a memory that came from the team, for "from alice, 3 days ago". */
-export interface Attribution {
-  author: string;
-  device: string;
-  at: number;
-}
-
 interface ProjectRow {
   project_id: string;
   name: string;
@@ -91,9 +75,6 @@ const toProject = (r: ProjectRow): SharedProject => ({
   lastError: r.last_error,
   lastErrorAt: r.last_error_at,
 });
-
-/** `?, ?, …` for an IN list. */
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export function createTeamRepo(db: Db) {
   const getMeta = lazyStatement(db, 'SELECT value FROM team_meta WHERE key = ?');
@@ -162,28 +143,12 @@ export function createTeamRepo(db: Db) {
   );
   const unblock = lazyStatement(db, 'DELETE FROM team_blocked WHERE entity = ? AND entity_id = ?');
   const blocked = lazyStatement(db, 'SELECT * FROM team_blocked ORDER BY at DESC LIMIT ?');
-  const addConflict = lazyStatement(
-    db,
-    `INSERT INTO team_conflicts (observation_id, other_id, reason, at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (observation_id, other_id) DO NOTHING`,
-  );
-  const conflictCount = lazyStatement(db, 'SELECT COUNT(*) AS n FROM team_conflicts');
   const mark = lazyStatement(
     db,
     'INSERT INTO team_marks (observation_id, at) VALUES (?, ?) ON CONFLICT (observation_id) DO NOTHING',
   );
   const unmark = lazyStatement(db, 'DELETE FROM team_marks WHERE observation_id = ?');
   const isMarked = lazyStatement(db, 'SELECT 1 FROM team_marks WHERE observation_id = ?');
-  const dropStates = lazyStatement(db, 'DELETE FROM team_member_states WHERE project_id = ?');
-  const putState = lazyStatement(
-    db,
-    `INSERT INTO team_member_states (project_id, user_name, device, branch, commit_sha, files, file_count, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const states = lazyStatement(
-    db,
-    'SELECT * FROM team_member_states WHERE project_id = ? ORDER BY at DESC LIMIT ?',
-  );
   const memoriesOf = lazyStatement(
     db,
     `SELECT id FROM observations WHERE project_id = ? AND status <> 'forgotten' ORDER BY created_at, rowid`,
@@ -198,6 +163,7 @@ export function createTeamRepo(db: Db) {
   );
 
   return {
+    ...createTeamNotesRepo(db),
     meta(key: string): string | null {
       return (getMeta().get(key) as { value: string } | undefined)?.value ?? null;
     },
@@ -355,26 +321,6 @@ export function createTeamRepo(db: Db) {
         at: r.at,
       }));
     },
-    /** Flag two memories as disagreeing (both ways). */
-    addConflict(a: string, b: string, reason: string, at: number): void {
-      addConflict().run(a, b, reason, at);
-      addConflict().run(b, a, reason, at);
-    },
-    conflictCount(): number {
-      return (conflictCount().get() as { n: number }).n;
-    },
-    /** The memories each of `ids` is flagged as conflicting with. */
-    conflictsOf(ids: readonly string[]): Map<string, string[]> {
-      const out = new Map<string, string[]>();
-      if (ids.length === 0) return out;
-      const rows = db
-        .prepare(
-          `SELECT observation_id, other_id FROM team_conflicts WHERE observation_id IN (${marks(ids.length)})`,
-        )
-        .all(...ids) as { observation_id: string; other_id: string }[];
-      for (const r of rows) out.set(r.observation_id, [...(out.get(r.observation_id) ?? []), r.other_id]);
-      return out;
-    },
     mark(id: string, at: number): boolean {
       return mark().run(id, at).changes === 1;
     },
@@ -384,58 +330,6 @@ export function createTeamRepo(db: Db) {
     isMarked(id: string): boolean {
       return isMarked().get(id) !== undefined;
     },
-    /** Who wrote each of `ids` (pulled memories, and local ones another member's copy merged into). */
-    attributions(ids: readonly string[]): Map<string, Attribution> {
-      const out = new Map<string, Attribution>();
-      if (ids.length === 0) return out;
-      const list = marks(ids.length);
-      const rows = db
-        .prepare(
-          `SELECT COALESCE(local_id, entity_id) AS id, author, device, at FROM team_entities
-            WHERE entity = 'memory' AND (entity_id IN (${list}) OR local_id IN (${list}))`,
-        )
-        .all(...ids, ...ids) as { id: string; author: string; device: string; at: number }[];
-      for (const r of rows)
-        if (!out.has(r.id)) out.set(r.id, { author: r.author, device: r.device, at: r.at });
-      return out;
-    },
-    replaceMemberStates(projectId: string, list: readonly (MemberStateRow & {})[]): void {
-      dropStates().run(projectId);
-      for (const s of list) {
-        putState().run(
-          projectId,
-          s.user,
-          s.device,
-          s.branch,
-          s.commit,
-          JSON.stringify(s.files),
-          s.fileCount,
-          s.at,
-        );
-      }
-    },
-    memberStates(projectId: string, limit = 10): MemberStateRow[] {
-      return (
-        states().all(projectId, limit) as {
-          user_name: string;
-          device: string;
-          branch: string | null;
-          commit_sha: string | null;
-          files: string;
-          file_count: number;
-          at: number;
-        }[]
-      ).map((r) => ({
-        user: r.user_name,
-        device: r.device,
-        branch: r.branch,
-        commit: r.commit_sha,
-        files: parseJsonList(r.files),
-        fileCount: r.file_count,
-        at: r.at,
-      }));
-    },
-    /** Everything of a project that sharing it offers to the team (forgotten memories excepted). */
     /** The local ids of a project's memories or summaries that are shared with the team (synced). */
     syncedIds(projectId: string, e: 'memory' | 'summary'): string[] {
       return (
@@ -446,6 +340,7 @@ export function createTeamRepo(db: Db) {
           .all(projectId, e) as { id: string }[]
       ).map((r) => r.id);
     },
+    /** Everything of a project that sharing it offers to the team (forgotten memories excepted). */
     entitiesOf(projectId: string): { entity: SyncEntity; entityId: string }[] {
       return [
         ...(memoriesOf().all(projectId) as { id: string }[]).map((r) => ({

@@ -3,9 +3,10 @@
  * file naming another live process, loose file modes, forget leaving text behind, and the change log.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_BIN, createSandbox, payloads, type Sandbox } from '../support/sandbox.ts';
 
@@ -125,6 +126,35 @@ describe('the foundation', () => {
       return (JSON.parse(r.stdout) as { worker: { pid: number | null } }).worker.pid === worker.pid;
     };
     await until(seen, 45_000, 'the worker to be seen');
+    expect(sb.engram(['worker', 'stop']).stdout).toMatch(`worker stopped (pid ${worker.pid})`);
+    await until(() => worker.exitCode !== null, 30_000, 'the worker to exit');
+    expect(worker.exitCode).toBe(0);
+  }, 120_000);
+
+  it('a worker started while another process holds the new store’s write lock waits for it, then runs', async () => {
+    sb = createSandbox();
+    mkdirSync(sb.engramHome, { recursive: true });
+    // What another engram process does while it creates the store (its migrations): hold the write lock.
+    // Under load that can outlast SQLite's busy timeout; the worker then used to exit (75) unseen.
+    const other = new Database(join(sb.engramHome, 'engram.db'));
+    other.pragma('journal_mode = WAL');
+    other.exec('BEGIN IMMEDIATE');
+    const worker = spawn(process.execPath, [CLI_BIN, 'worker', 'run'], { env: sb.env, stdio: 'ignore' });
+    started.push(worker.pid as number);
+    try {
+      const log = join(sb.engramHome, 'logs', 'worker.log');
+      // Held until the worker has found the store busy past its busy timeout (it says so in its log).
+      await until(
+        () => worker.exitCode !== null || (existsSync(log) && /database is busy/.test(readFileSync(log, 'utf8'))),
+        45_000,
+        'the worker to find the store busy',
+      );
+      expect(worker.exitCode, 'the worker gave up on a busy store').toBeNull();
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await until(() => statusOf(sb).worker.pid === worker.pid, 45_000, 'the worker to be seen');
     expect(sb.engram(['worker', 'stop']).stdout).toMatch(`worker stopped (pid ${worker.pid})`);
     await until(() => worker.exitCode !== null, 30_000, 'the worker to exit');
     expect(worker.exitCode).toBe(0);

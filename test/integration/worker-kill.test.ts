@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { cpSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,29 +123,56 @@ function outcome(dbPath: string): Outcome {
   return result;
 }
 
-/** Until the worker's pid file names `pid` (it took the lock), or it exited. */
-async function waitForWorker(pidFile: string, pid: number, exited: () => boolean): Promise<void> {
-  for (;;) {
-    if (exited()) return;
-    try {
-      if ((JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid === pid) return;
-    } catch {
-      // not written yet (or being replaced): look again
-    }
-    await sleep(5);
+/** The queue as the workers leave it: what is left to do, and how far it has come. */
+interface Queue {
+  /** Events not distilled yet: pending or parked rows, and inbox files not imported yet. */
+  left: number;
+  /** Grows with every import (a new row) and every distilled event (a row done); never goes back. */
+  moved: number;
+}
+
+function queueReader(dbPath: string, inboxDir: string): { read(): Queue; close(): void } {
+  const db = openDatabase(dbPath, { readonly: true });
+  const counts = db.prepare('SELECT status, COUNT(*) AS n FROM events GROUP BY status');
+  return {
+    read() {
+      const by = new Map((counts.all() as { status: string; n: number }[]).map((r) => [r.status, r.n]));
+      const rows = [...by.values()].reduce((a, b) => a + b, 0);
+      const done = by.get('done') ?? 0;
+      return { left: rows - done + listInbox(inboxDir).length, moved: rows + done };
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Poll until `check` holds; past `deadline` (epoch ms) the test fails, saying what it waited for. */
+async function until(what: () => string, deadline: number, check: () => boolean): Promise<void> {
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await sleep(10);
   }
 }
 
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** Workers killed mid-drain before the last one is left to finish. */
+const KILLS = 12;
+
 describe('a worker killed with SIGKILL over and over', () => {
   let sb: Sandbox;
+  const children: ChildProcess[] = [];
   beforeAll(() => {
     sb = createSandbox({ ENGRAM_WORKER_POLL_MS: '10' });
   });
-  afterAll(() => sb.cleanup());
+  afterAll(() => {
+    for (const child of children) if (!exited(child)) child.kill('SIGKILL');
+    sb.cleanup();
+  });
 
   it('loses no event and duplicates nothing while draining thousands of events', async () => {
+    // One deadline for the whole drain, far beyond what a loaded machine needs: reaching it is a failure.
+    const deadline = Date.now() + 480_000;
     const projectRoot = sb.project('load');
-    const pidFile = join(sb.engramHome, 'worker.pid');
     mkdirSync(sb.engramHome, { recursive: true });
     const db = join(sb.engramHome, 'engram.db');
     const inbox = join(sb.engramHome, 'inbox');
@@ -163,30 +190,57 @@ describe('a worker killed with SIGKILL over and over', () => {
     expect(reference.events).toEqual({ pending: 0, done: total, parked: 0 });
     expect(reference.observations.length).toBeGreaterThanOrEqual(SESSIONS);
 
-    let kills = 0;
-    for (let round = 0; round < 200; round++) {
-      if (outcome(db).events.pending === 0 && listInbox(inbox).length === 0) break;
+    const queue = queueReader(db, inbox);
+    const startWorker = () => {
       const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'cli.mjs'), 'worker', 'run'], {
         env: sb.env,
         stdio: 'ignore',
       });
-      // Ready first (its pid file names it: it holds the lock and is draining), then killed a little later,
-      // so a slow machine slows the test down instead of killing every worker before it starts.
-      await waitForWorker(pidFile, child.pid as number, () => child.exitCode !== null);
-      await sleep(20 + ((round * 37) % 150));
-      const killed = child.exitCode === null && child.kill('SIGKILL');
-      await new Promise((resolve) =>
-        child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+      children.push(child);
+      return child;
+    };
+    try {
+      // Each worker is killed once it has moved the queue on by a few events to a few turns (a number
+      // that varies by round): however slow the machine, every round does work, and the kill lands
+      // wherever the worker is by then — importing, mid-turn, between turns.
+      let kills = 0;
+      while (kills < KILLS && queue.read().left > 0) {
+        const before = queue.read().moved;
+        const step = 1 + ((kills * 37) % 150);
+        const child = startWorker();
+        await until(
+          () => `worker ${kills + 1} to move the queue on by ${step} (moved ${queue.read().moved - before})`,
+          deadline,
+          () => exited(child) || queue.read().moved - before >= step,
+        );
+        expect(exited(child), `worker ${kills + 1} exited by itself (${child.exitCode})`).toBe(false);
+        child.kill('SIGKILL');
+        await until(() => `worker ${kills + 1} to die`, deadline, () => exited(child));
+        kills++;
+      }
+      // Every kill interrupted work: the queue still held events after each one.
+      expect(kills).toBe(KILLS);
+      expect(queue.read().left).toBeGreaterThan(0);
+
+      // The last worker is left alone until the queue is empty, then stopped as a user would stop it.
+      const last = startWorker();
+      await until(
+        () => `the last worker to drain the queue (${queue.read().left} events left)`,
+        deadline,
+        () => exited(last) || queue.read().left === 0,
       );
-      // Count only kills that interrupted real work: events were still pending afterwards.
-      if (killed && (outcome(db).events.pending > 0 || listInbox(inbox).length > 0)) kills++;
+      expect(exited(last), `the last worker exited by itself (${last.exitCode})`).toBe(false);
+      last.kill('SIGTERM');
+      await until(() => 'the last worker to stop', deadline, () => exited(last));
+      expect(last.exitCode).toBe(0);
+    } finally {
+      queue.close();
     }
     const final = outcome(db);
-    expect(kills, `kills that interrupted work: ${kills}`).toBeGreaterThanOrEqual(3);
     expect(listInbox(inbox)).toEqual([]);
     expect(final.events).toEqual({ pending: 0, done: total, parked: 0 });
     expect(final.summaries).toBe(reference.summaries);
     expect(final.prompts).toBe(reference.prompts);
     expect(final.observations).toEqual(reference.observations);
-  }, 180_000);
+  }, 600_000);
 });

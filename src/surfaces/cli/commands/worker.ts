@@ -14,6 +14,7 @@ import { importInboxInto } from '../../../worker/import-inbox.ts';
 import type { StandingLocator } from '../../../worker/standing-pass.ts';
 import { standingFilesOf } from '../../../capture/hosts/standing-files.ts';
 import { startRecallService, type RecallService } from '../../../worker/recall-service.ts';
+import { retryWhileBusy } from '../../../worker/busy-retry.ts';
 import { runWorker } from '../../../worker/run-worker.ts';
 import { createFileLogger } from '../../file-logger.ts';
 import {
@@ -104,6 +105,9 @@ export async function workerCommand(
   }
 }
 
+/** How long a starting worker waits for a busy store before it gives up (exit 75). */
+const STARTUP_BUSY_MS = 120_000;
+
 async function runForeground(ctx: CliContext): Promise<number> {
   const { paths, config } = ctx.runtime;
   const logger = createFileLogger(paths.workerLog, config['log.level'], 'worker');
@@ -111,11 +115,22 @@ async function runForeground(ctx: CliContext): Promise<number> {
   const stop = () => controller.abort();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  const store = ctx.openStore();
   const stamp = ownStamp();
+  // Another process may hold the store's write lock (creating it, say) past SQLite's busy timeout.
+  const { store, lock } = await retryWhileBusy(
+    () => {
+      const opened = ctx.openStore();
+      try {
+        return { store: opened, lock: opened.workerLock.acquire(stamp, ctx.now()) };
+      } catch (error) {
+        opened.close();
+        throw error;
+      }
+    },
+    { giveUpAt: ctx.now() + STARTUP_BUSY_MS, now: ctx.now, logger, signal: controller.signal },
+  );
   let recall: Promise<RecallService | null> = Promise.resolve(null);
   try {
-    const lock = store.workerLock.acquire(stamp, ctx.now());
     if (!lock.ok) {
       ctx.io.err(`another worker is running (pid ${lock.holder})\n`);
       return 0;
