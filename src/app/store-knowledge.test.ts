@@ -758,4 +758,47 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     });
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
+
+  it('takes off a task list the items that later work of the session did, by what they name', () => {
+    const items = [
+      'Set up Docker container with Playwright and VNC',
+      'Download/set up TodoMVC in container',
+      'Add `retryFetch` to src/net/client.ts',
+      'Test: Can agent complete happy-path scenario successfully?',
+    ];
+    const work = (title: string, facts: string[], filesModified: string[]) =>
+      draftOf(title, { type: 'change', facts, filesModified });
+    // The list and the work of its own turn: that work came before the list said what is open.
+    put('s1', [
+      work('Project structure is set up', ['created docker/Dockerfile (30 lines)'], ['docker/Dockerfile']),
+      draftOf(`Open tasks (4 of 6): ${items[0]}`, {
+        type: 'task',
+        facts: items.map((i) => `[ ] ${i}`),
+        subject: 'tasks:s1',
+      }),
+    ]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toHaveLength(4);
+    // Another session's work on what the list names does not close this session's items.
+    put('s2', [work('Retry fetches', ['src/net/client.ts: added retryFetch'], ['src/net/client.ts'])]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toHaveLength(4);
+    put('s1', [
+      work(
+        'Initial implementation',
+        [
+          'docker/Dockerfile: edited (+23 −33 lines)',
+          'created docker/todomvc/serve.sh (4 lines)',
+          'src/net/client.ts: changed parseReply',
+        ],
+        ['docker/Dockerfile', 'docker/todomvc/serve.sh', 'src/net/client.ts'],
+      ),
+    ]);
+    const list = store.observations.bySubject(projectId, 'tasks:s1');
+    // The file `retryFetch` lives in was changed, but not `retryFetch`; the test names nothing.
+    expect(list).toMatchObject({
+      title: 'Open tasks (2 left): Add `retryFetch` to src/net/client.ts',
+      facts: [`[ ] ${items[2]}`, `[ ] ${items[3]}`],
+    });
+    put('s1', [work('Retry fetches', ['src/net/client.ts: added retryFetch'], ['src/net/client.ts'])]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toEqual([`[ ] ${items[3]}`]);
+  });
 });

@@ -14,6 +14,7 @@ import { findingObservations, outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
+import { withLaterEdits } from './task-evidence.ts';
 import { asString } from './text.ts';
 
 export interface TurnInput {
@@ -51,6 +52,8 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
   const root = typeof input.projectRoot === 'string' ? input.projectRoot : '';
   const narration = Array.isArray(input.narration) ? input.narration : [];
   const a = analyseTurn(events, root, narration, input.previousSummary?.filesEdited ?? []);
+  // An item the turn's edits did after the list was last written is done, whatever the list says.
+  a.todos = withLaterEdits(a.todos, a.edits, a.todosAt);
   const sessionId = asString(events[0]?.sessionId) || 'session';
   const candidates = [
     ...outcomeObservations(a, maxFacts),
