@@ -759,6 +759,26 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
 
+  it('links a gotcha to the work of its turn on the same files, not to other work or other turns', () => {
+    const work = (title: string, files: string[], symbol = 'events') =>
+      draftOf(title, { type: 'bugfix', facts: [`${files[0]}: changed ${symbol}`], filesModified: files });
+    const gotcha = draftOf('`git commit` fails: noAssignInExpressions', {
+      type: 'gotcha',
+      facts: ['changed: src/sse.ts (events)'],
+      filesModified: ['src/sse.ts'],
+      subject: 'gotcha:commit:noassigninexpressions',
+    });
+    put('s1', [work('Send a keep-alive ping', ['src/sse.ts'], 'ping')]);
+    put('s1', [work('Robust SSE parsing', ['src/sse.ts']), work('Cart totals', ['src/cart.ts']), gotcha]);
+    const byTitle = (t: string) => store.observations.recent(projectId, 50).find((o) => o.title === t);
+    const g = byTitle(gotcha.title);
+    // The earlier turn's work on the same file is another event; the cart work of its turn is other work.
+    expect(byTitle('Send a keep-alive ping')?.status).toBe('active');
+    expect(store.graph.around(g?.id ?? '').in).toEqual([
+      { from: byTitle('Robust SSE parsing')?.id, kind: 'related', to: g?.id },
+    ]);
+  });
+
   it('takes off a task list the items that later work of the session did, by what they name', () => {
     const items = [
       'Set up Docker container with Playwright and VNC',

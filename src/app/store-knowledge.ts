@@ -40,6 +40,7 @@ import {
 import type { MutationContext } from '../store/memory-writer.ts';
 import { sourceSubject } from './standing-files.ts';
 import { closeFinishedLists, closeWorkedItems } from './task-lists.ts';
+import { linkGotchaToWork } from './turn-links.ts';
 import type { Store } from '../store/store.ts';
 
 export interface KnowledgeMemory {
@@ -367,7 +368,9 @@ export function storeKnowledge(
         withdraw(m);
         attempts(m);
         staleFindings(m);
-        if (batch.sessionId && closeWorkedItems(store, projectId, batch.sessionId, m.draft, m.createdAt, ctx))
+        const [session, made] = [batch.sessionId, report.ids[report.ids.length - 1]];
+        if (session && made) linkGotchaToWork(store, { projectId, session, id: made, m }, ctx);
+        if (session && closeWorkedItems(store, projectId, session, m.draft, m.createdAt, ctx))
           report.updated++;
       },
     })),

@@ -15,6 +15,7 @@ import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
 import { withLaterEdits } from './task-evidence.ts';
+import { oneStoryEach } from './turn-parts.ts';
 import { asString } from './text.ts';
 
 export interface TurnInput {
@@ -75,7 +76,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     observations.push(o);
   }
   return {
-    observations,
+    observations: oneStoryEach(observations),
     summary: mergeSummary(
       input.previousSummary ?? null,
       a,
