@@ -7,9 +7,10 @@ describe('task-list items closed by the work that did what they name', () => {
       code: ['click', 'type', 'screenshot'],
       proper: [],
     });
+    // A short acronym names a kind of thing (API, UI, VNC), not one thing of the project.
     expect(itemNames('Set up Docker container with Playwright and VNC')).toEqual({
       code: [],
-      proper: ['Docker', 'Playwright', 'VNC'],
+      proper: ['Docker', 'Playwright'],
     });
     // "Download/set" is two words, not a path; TodoMVC is written as code.
     expect(itemNames('Download/set up TodoMVC in container')).toEqual({ code: ['TodoMVC'], proper: [] });
@@ -51,6 +52,9 @@ describe('task-list items closed by the work that did what they name', () => {
     // A name is matched whole: `Playwright` is not `PlaywrightComputerUse`, `docs` not `docker`.
     expect(doneByWork('Pin the Playwright version', browserWork)).toBe(false);
     expect(doneByWork('Write the Docs page', browserWork)).toBe(false);
+    expect(doneByWork('Update the API docs for Stripe', { files: ['src/api/client.ts'], symbols: [] })).toBe(
+      false,
+    );
   });
 
   it('reads what a stored memory records of work: files, and symbols of its file facts', () => {

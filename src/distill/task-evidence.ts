@@ -47,7 +47,9 @@ export function itemNames(item: string): ItemNames {
       if (isPath(word) || (FILE_EXT.test(word) && /^[\w-]+\.\w+$/.test(word) && !/^\d/.test(word)))
         code.add(word);
       else if ((called && i === parts.length - 1) || CODE_SHAPED.test(word)) code.add(word);
-      else if (/^[A-Z]/.test(word) && !(clauseStart && i === 0) && !/^(?:I|A)$/.test(word)) proper.add(word);
+      // A short acronym (API, UI, CI, VNC) names a kind of thing, not one thing of the project.
+      else if (/^[A-Z]/.test(word) && !(clauseStart && i === 0) && !/^[A-Z]{1,4}s?$/.test(word))
+        proper.add(word);
     });
   }
   return { code: [...code], proper: [...proper] };
