@@ -758,4 +758,67 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     });
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
+
+  it('links a gotcha to the work of its turn on the same files, not to other work or other turns', () => {
+    const work = (title: string, files: string[], symbol = 'events') =>
+      draftOf(title, { type: 'bugfix', facts: [`${files[0]}: changed ${symbol}`], filesModified: files });
+    const gotcha = draftOf('`git commit` fails: noAssignInExpressions', {
+      type: 'gotcha',
+      facts: ['changed: src/sse.ts (events)'],
+      filesModified: ['src/sse.ts'],
+      subject: 'gotcha:commit:noassigninexpressions',
+    });
+    put('s1', [work('Send a keep-alive ping', ['src/sse.ts'], 'ping')]);
+    put('s1', [work('Robust SSE parsing', ['src/sse.ts']), work('Cart totals', ['src/cart.ts']), gotcha]);
+    const byTitle = (t: string) => store.observations.recent(projectId, 50).find((o) => o.title === t);
+    const g = byTitle(gotcha.title);
+    // The earlier turn's work on the same file is another event; the cart work of its turn is other work.
+    expect(byTitle('Send a keep-alive ping')?.status).toBe('active');
+    expect(store.graph.around(g?.id ?? '').in).toEqual([
+      { from: byTitle('Robust SSE parsing')?.id, kind: 'related', to: g?.id },
+    ]);
+  });
+
+  it('takes off a task list the items that later work of the session did, by what they name', () => {
+    const items = [
+      'Set up Docker container with Playwright and VNC',
+      'Download/set up TodoMVC in container',
+      'Add `retryFetch` to src/net/client.ts',
+      'Test: Can agent complete happy-path scenario successfully?',
+    ];
+    const work = (title: string, facts: string[], filesModified: string[]) =>
+      draftOf(title, { type: 'change', facts, filesModified });
+    // The list and the work of its own turn: that work came before the list said what is open.
+    put('s1', [
+      work('Project structure is set up', ['created docker/Dockerfile (30 lines)'], ['docker/Dockerfile']),
+      draftOf(`Open tasks (4 of 6): ${items[0]}`, {
+        type: 'task',
+        facts: items.map((i) => `[ ] ${i}`),
+        subject: 'tasks:s1',
+      }),
+    ]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toHaveLength(4);
+    // Another session's work on what the list names does not close this session's items.
+    put('s2', [work('Retry fetches', ['src/net/client.ts: added retryFetch'], ['src/net/client.ts'])]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toHaveLength(4);
+    put('s1', [
+      work(
+        'Initial implementation',
+        [
+          'docker/Dockerfile: edited (+23 −33 lines)',
+          'created docker/todomvc/serve.sh (4 lines)',
+          'src/net/client.ts: changed parseReply',
+        ],
+        ['docker/Dockerfile', 'docker/todomvc/serve.sh', 'src/net/client.ts'],
+      ),
+    ]);
+    const list = store.observations.bySubject(projectId, 'tasks:s1');
+    // The file `retryFetch` lives in was changed, but not `retryFetch`; the test names nothing.
+    expect(list).toMatchObject({
+      title: 'Open tasks (2 left): Add `retryFetch` to src/net/client.ts',
+      facts: [`[ ] ${items[2]}`, `[ ] ${items[3]}`],
+    });
+    put('s1', [work('Retry fetches', ['src/net/client.ts: added retryFetch'], ['src/net/client.ts'])]);
+    expect(store.observations.bySubject(projectId, 'tasks:s1')?.facts).toEqual([`[ ] ${items[3]}`]);
+  });
 });

@@ -29,18 +29,18 @@ import { ciFactWithRuns, ciRunsOf } from '../distill/ci-knowledge.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
-  finishesList,
   isUncommittedWork,
   isWork,
   restatedWork,
   sameWork,
   withoutRemovedFile,
   refutedAttempt,
-  remainingList,
   staleFinding,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import { sourceSubject } from './standing-files.ts';
+import { closeFinishedLists, closeWorkedItems } from './task-lists.ts';
+import { linkGotchaToWork } from './turn-links.ts';
 import type { Store } from '../store/store.ts';
 
 export interface KnowledgeMemory {
@@ -368,6 +368,10 @@ export function storeKnowledge(
         withdraw(m);
         attempts(m);
         staleFindings(m);
+        const [session, made] = [batch.sessionId, report.ids[report.ids.length - 1]];
+        if (session && made) linkGotchaToWork(store, { projectId, session, id: made, m }, ctx);
+        if (session && closeWorkedItems(store, projectId, session, m.draft, m.createdAt, ctx))
+          report.updated++;
       },
     })),
     ...(batch.resolutions ?? []).map((r, i) => ({
@@ -393,17 +397,6 @@ export function storeKnowledge(
       else store.memory.edit(o.id, left, ctx);
     }
   }
-  for (const t of batch.finishedTasks ?? []) {
-    const list = store.observations.bySubject(projectId, t.subject);
-    // A new list finished in full does not close the items the stored one still had open; those it
-    // did are no longer open.
-    if (!list || list.createdAt > t.at || list.status !== 'active') continue;
-    if (finishesList(list.facts, t.done))
-      store.memory.archive(list.id, 'every task on the list was done', ctx);
-    else {
-      const left = remainingList(list, t.done ?? []);
-      if (left) store.memory.edit(list.id, left, ctx);
-    }
-  }
+  closeFinishedLists(store, projectId, batch.finishedTasks ?? [], ctx);
   return report;
 }

@@ -73,6 +73,8 @@ export interface TurnAnalysis {
   errors: TurnError[];
   subagents: SubagentFinding[];
   todos: TodoItem[] | null;
+  /** Index of the turn's last task-list call (-1: none): edits after it may do what the list names. */
+  todosAt: number;
   tickets: Ticket[];
   narration: (Narration & { index: number })[];
   /** Successful edits and writes, in order: the symbols they touched, imports swapped, characters changed. */
@@ -147,6 +149,7 @@ export function analyseTurn(
     errors: [],
     subagents: [],
     todos: null,
+    todosAt: -1,
     tickets: [],
     narration: [],
     edits: [],
@@ -299,6 +302,7 @@ export function analyseTurn(
           if (createTodoList().take(tool, e.input, e.response)) return;
         } else if (todos.take(tool, e.input, e.response)) {
           tasks.todos(todos.items() ?? []);
+          a.todosAt = index;
           return;
         }
         if (!EVERYDAY.has(tool) && tool !== '') pushUnique(a.otherTools, [tool]);

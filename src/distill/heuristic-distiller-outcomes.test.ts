@@ -213,6 +213,48 @@ describe('gotchas, whole', () => {
     );
   });
 
+  it('tells a commit the hook stopped once each: the gotcha the failure and its cause, the work memory the work', () => {
+    const parser = 'export function events(buf: string) {\n  const out = [];\n  return out;\n}\n';
+    const loop = '  while ((i = buf.indexOf("\\n\\n")) !== -1) {}';
+    const r = distil(
+      turn(
+        prompt('The reviewer says SSE parsing breaks across chunk boundaries. Parse by event blocks.'),
+        edit('src/sse.ts', '  const out = [];', `  const out = [];\n  let i;\n${loop}`, parser),
+        bashFail(
+          'git add -A && git commit -m "fix: parse SSE event blocks across chunk boundaries"',
+          'Exit code 1\n│ 🥊 lefthook v1.12.3  hook: pre-commit │\n┃  lint ❯\nsrc/sse.ts:3:10 lint/suspicious/noAssignInExpressions ━━━━━━━━━━\n  ✖ The assignment should not be in an expression.\nFound 1 error.\nexit status 1',
+        ),
+        edit(
+          'src/sse.ts',
+          loop,
+          '  for (let i = buf.indexOf("\\n\\n"); i !== -1; i = buf.indexOf("\\n\\n")) {}',
+          parser.replace('  const out = [];', `  const out = [];\n  let i;\n${loop}`),
+        ),
+        bash(
+          'git add -A && git commit -m "fix: parse SSE event blocks across chunk boundaries"',
+          '[main 262f600] fix: parse SSE event blocks across chunk boundaries\n 1 file changed',
+        ),
+        stop(
+          'Committed the event-block parser. The parser now splits on blank lines, so events that span chunks are kept whole.',
+        ),
+      ),
+      [
+        said(1, 'Parsing by blank-line delimited event blocks keeps events that span chunks whole.'),
+        said(2, 'Biome does not allow assignments inside expressions, so the loop has to be restructured.'),
+      ],
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    const [work] = r.observations.filter((o) => o.type === 'bugfix' || o.type === 'feature');
+    expect(gotcha?.facts).toContain(
+      'cause: Biome does not allow assignments inside expressions, so the loop has to be restructured.',
+    );
+    expect(work?.facts).toContain(
+      'committed 262f600: fix: parse SSE event blocks across chunk boundaries (on main)',
+    );
+    expect(work?.narrative).not.toMatch(/Biome does not allow/);
+    expect(work?.narrative).toMatch(/span chunks/);
+  });
+
   it('keeps an API whose shape surprised: the fix swapped the imported API', () => {
     const agent =
       "import { tool } from '@langchain/core/tools';\n\nexport function tools() {\n  return [tool(click, { schema: {} })];\n}\n";

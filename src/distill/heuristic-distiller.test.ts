@@ -527,6 +527,66 @@ describe('heuristic distiller: outcomes, not logs', () => {
     );
   });
 
+  it('counts an item as done when an edit after the list was written defines what it names, never an edit before it', () => {
+    const browser = [
+      "import { chromium, type Page } from 'playwright';",
+      'export class PlaywrightComputerUse {',
+      '  private page: Page | null = null;',
+      '  async initialize(): Promise<void> {',
+      '    this.page = await (await chromium.launch()).newPage();',
+      '  }',
+      '  async click(x: number, y: number): Promise<void> {',
+      '    await this.page?.mouse.click(x, y);',
+      '  }',
+      '  async type(text: string): Promise<void> {',
+      '    await this.page?.keyboard.type(text);',
+      '  }',
+      '  async press(key: string): Promise<void> {',
+      '    await this.page?.keyboard.press(key);',
+      '  }',
+      '  async navigate(url: string): Promise<void> {',
+      '    await this.page?.goto(url);',
+      '  }',
+      '  async screenshot(): Promise<string> {',
+      "    return (await this.page?.screenshot())?.toString('base64') ?? '';",
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const list = tool('TodoWrite', {
+      todos: [
+        { content: 'Build computer-use layer on Playwright', status: 'in_progress' },
+        { content: 'Implement click(x,y), type(text), screenshot() primitives', status: 'pending' },
+        { content: 'Implement drag(x1,y1,x2,y2) for sliders', status: 'pending' },
+        { content: 'Test: Can agent complete happy-path scenario successfully?', status: 'pending' },
+      ],
+    });
+    const r = distil(
+      turn(
+        prompt('ok'),
+        list,
+        write('src/computer-use/browser.ts', browser),
+        stop('The computer-use layer is in place.'),
+      ),
+    );
+    // Six definitions come before `screenshot` in the file: every one counts, not the first few.
+    expect(ofType(r.observations, 'task')[0]?.facts).toEqual([
+      '[ ] Build computer-use layer on Playwright (in progress)',
+      '[ ] Implement drag(x1,y1,x2,y2) for sliders',
+      '[ ] Test: Can agent complete happy-path scenario successfully?',
+    ]);
+    // The same file written before the list: the list, written after it, says what is open.
+    const before = distil(
+      turn(
+        prompt('ok'),
+        write('src/computer-use/browser.ts', browser),
+        list,
+        stop('The list is up to date.'),
+      ),
+    );
+    expect(ofType(before.observations, 'task')[0]?.facts).toHaveLength(4);
+  });
+
   it('folds a subagent finding into the fix it led to; a research-only turn keeps it once, titled by the finding', () => {
     const findings =
       'Payments are retried in src/payments/retry.ts with exponential backoff.\n\n- 3 attempts, base delay 200 ms\n- Retries only on 5xx and timeouts';

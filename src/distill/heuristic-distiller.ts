@@ -14,6 +14,8 @@ import { findingObservations, outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
+import { withLaterEdits } from './task-evidence.ts';
+import { oneStoryEach } from './turn-parts.ts';
 import { asString } from './text.ts';
 
 export interface TurnInput {
@@ -62,6 +64,8 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     input.previousSummary?.filesEdited ?? [],
     typeof input.branch === 'string' ? input.branch : null,
   );
+  // An item the turn's edits did after the list was last written is done, whatever the list says.
+  a.todos = withLaterEdits(a.todos, a.edits, a.todosAt);
   const sessionId = asString(events[0]?.sessionId) || 'session';
   const candidates = [
     ...outcomeObservations(a, maxFacts),
@@ -83,7 +87,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     observations.push(o);
   }
   return {
-    observations,
+    observations: oneStoryEach(observations),
     summary: mergeSummary(
       input.previousSummary ?? null,
       a,

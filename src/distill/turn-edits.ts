@@ -9,8 +9,10 @@ import { importChanges, type ImportChanges } from './import-changes.ts';
 export interface TurnEdit {
   path: string;
   index: number;
-  /** Definitions the edit added or changed. */
+  /** Definitions the edit added or changed (the first six). */
   symbols: string[];
+  /** Every definition it added or changed (what a task list's item may name). */
+  defined: string[];
   /** Definitions the edit took out. */
   removed: string[];
   imports: ImportChanges;
@@ -111,6 +113,7 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
     path,
     index,
     symbols: [...symbols].slice(0, 6),
+    defined: [...symbols],
     removed: [...removed].slice(0, 6),
     imports,
     size,

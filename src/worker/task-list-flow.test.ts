@@ -1,0 +1,140 @@
+/**
+ * A session's task list through the worker (live hooks and transcript, then a backfill of the same
+ * transcript; real SQLite): items the session later did under other words are closed by what the work
+ * defined or changed; the item that names nothing the session touched, and the one whose function was
+ * never written, stay open.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveProject } from '../capture/project-identity.ts';
+import type { ProjectId } from '../core/ids.ts';
+import { createMemoryLogger } from '../core/ports.ts';
+import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
+import { openDatabase } from '../store/database.ts';
+import { createStore, type Store } from '../store/store.ts';
+import { createClaudeSession } from '../../test/support/claude-session.ts';
+import { replayLive, transcriptPathOf } from '../../test/support/replay.ts';
+import { backfill } from './backfill.ts';
+import { drainOnce } from './drain.ts';
+
+const CWD = '/home/dev/scenario-agent';
+const project = resolveProject(CWD).id as ProjectId;
+const BROWSER = `import { chromium, type Page } from 'playwright';
+
+export class PlaywrightComputerUse {
+  private page: Page | null = null;
+
+  async initialize(): Promise<void> {
+    this.page = await (await chromium.launch()).newPage();
+  }
+
+  async click(x: number, y: number): Promise<void> {
+    await this.page?.mouse.click(x, y);
+  }
+
+  async type(text: string): Promise<void> {
+    await this.page?.keyboard.type(text);
+  }
+
+  async press(key: string): Promise<void> {
+    await this.page?.keyboard.press(key);
+  }
+
+  async navigate(url: string): Promise<void> {
+    await this.page?.goto(url);
+  }
+
+  async screenshot(): Promise<string> {
+    return (await this.page?.screenshot())?.toString('base64') ?? '';
+  }
+}
+`;
+const CLIENT = `export async function parseReply(res: Response): Promise<unknown> {
+  return res.json();
+}
+`;
+const DOCKERFILE = `FROM mcr.microsoft.com/playwright:v1.48.0-jammy
+RUN apt-get update && apt-get install -y x11vnc xvfb
+WORKDIR /app
+`;
+const OPEN_ITEMS = [
+  'Implement click(x,y), type(text), screenshot() primitives',
+  'Set up Docker container with Playwright and VNC',
+  'Download/set up TodoMVC in container',
+  'Add `retryFetch` to src/net/client.ts',
+  'Test: Can agent complete happy-path scenario successfully?',
+];
+
+function session() {
+  const s = createClaudeSession({
+    sessionId: 'c3000000-0000-4000-8000-000000000001',
+    cwd: CWD,
+    start: '2026-05-01T09:00:00Z',
+  }).start();
+  s.prompt('ok, build it')
+    .write('docker/Dockerfile', DOCKERFILE)
+    .todo([
+      { content: 'Set up project structure', status: 'completed' },
+      { content: 'Build computer-use layer on Playwright', status: 'in_progress' },
+      ...OPEN_ITEMS.map((content) => ({ content, status: 'pending' as const })),
+    ])
+    // After the list: the primitives it names are written (the Dockerfile before it does not count).
+    .write('src/computer-use/browser.ts', BROWSER)
+    .say('The computer-use layer is in place.')
+    .stop();
+  s.prompt("let's use apple container instead of docker. push all the way through")
+    .edit('docker/Dockerfile', 'RUN apt-get update && apt-get install -y x11vnc xvfb\n', '', DOCKERFILE)
+    .bash('mkdir -p docker/todomvc && cp -r todomvc-master/examples/react/* docker/todomvc/')
+    .write('docker/todomvc/serve.sh', '#!/bin/sh\ncd dist && python3 -m http.server 8080\n')
+    // The file retryFetch was to go in is changed, retryFetch itself is not written.
+    .edit('src/net/client.ts', '  return res.json();', '  return await res.json();', CLIENT)
+    .todo([
+      { content: 'Build computer-use layer on Playwright', status: 'completed' },
+      { content: 'Adapt Docker setup for Apple container', status: 'completed' },
+      { content: 'Download TodoMVC and set up in container', status: 'completed' },
+    ])
+    .say('Everything on the list is done.')
+    .stop()
+    .end();
+  return s;
+}
+
+describe('a task list kept true by the work of its session', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-task-list-'));
+    store = createStore(openDatabase(join(dir, 'engram.db')));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const drain = (now: number) =>
+    drainOnce(
+      { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
+      { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
+    );
+  const lists = () => store.observations.recent(project, 200).filter((o) => o.type === 'task');
+  const stillOpen = ['[ ] Add `retryFetch` to src/net/client.ts', `[ ] ${OPEN_ITEMS[4]}`];
+
+  it('live: closes the items later work did, keeps the untouched ones open', async () => {
+    await replayLive(store, session(), join(dir, 'projects'), drain);
+    const [list, ...more] = lists();
+    expect(more).toEqual([]);
+    expect(list?.title).toBe('Open tasks (2 left of an earlier list): Add `retryFetch` to src/net/client.ts');
+    expect(list?.facts).toEqual(stillOpen);
+  });
+
+  it('backfill of the same transcript: the same list', () => {
+    const s = session();
+    const root = join(dir, 'projects');
+    const path = transcriptPathOf(root, s);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, s.jsonl());
+    backfill(store, { root, distiller: createHeuristicDistiller(), now: () => Date.parse('2026-05-02') });
+    expect(lists().map((o) => o.facts)).toEqual([stillOpen]);
+  });
+});
