@@ -49,6 +49,8 @@ export type TranscriptEntry =
       sidechain: boolean;
       /** Which subagent (its id, or the first record of its chain where the host writes no id). */
       agent?: string;
+      /** The shell's working directory as the call was made, where the host records it. */
+      cwd?: string;
     }
   | { kind: 'compact_summary'; uuid: string; at: number; text: string }
   /**

@@ -222,6 +222,8 @@ export function analyseTurn(
     const before = subagent ? '' : said;
     if (!subagent) said = '';
     const at = typeof item.event.at === 'number' ? item.event.at : 0;
+    // Where the agent's shell was when the call began (the host records it with each call).
+    const shell = asString(item.event.cwd);
     switch (e.kind) {
       case 'prompt': {
         // A failing run the user pasted is a failure of its purpose, as if the agent had run it.
@@ -273,7 +275,11 @@ export function analyseTurn(
         const file = rel(input['file_path'] ?? input['notebook_path'] ?? input['path']);
         if (error.trim() === '' && !command && !file) return; // nothing to say about it
         if (command) {
-          const { run, errors } = commandRun(command, error, { index, at }, 'failed', { root, said: before });
+          const { run, errors } = commandRun(command, error, { index, at }, 'failed', {
+            root,
+            said: before,
+            cwd: shell,
+          });
           a.commands.push(run);
           a.errors.push(...errors);
           afterRun(run, command, error, index);
@@ -403,7 +409,7 @@ export function analyseTurn(
               output,
               { index, at },
               response['interrupted'] === true ? 'interrupted' : 'ok',
-              { root, said: before },
+              { root, said: before, cwd: shell },
             );
             a.commands.push(run);
             a.errors.push(...errors);

@@ -184,11 +184,15 @@ function keyOf(p: Omit<CommandPart, 'key'>): string {
   return `${p.purpose}:${tool}${scope}`;
 }
 
-/** The simple commands of a shell line, normalised, with their purpose, place and key. */
-export function commandParts(line: string, root = ''): CommandPart[] {
+/**
+ * The simple commands of a shell line, normalised, with their purpose, place and key. `start`: the
+ * shell's working directory as the line began, where the host records it (the agent's shell keeps a
+ * `cd` from one call to the next); the project root when not given.
+ */
+export function commandParts(line: string, root = '', start = ''): CommandPart[] {
   const out: CommandPart[] = [];
   const commands = simpleCommands(line);
-  let cwd = { dir: '', where: 'project' as Where };
+  let cwd = start === '' ? { dir: '', where: 'project' as Where } : place(start, '', root);
   for (let i = 0; i < commands.length; i++) {
     const c = commands[i];
     if (!c) continue;

@@ -97,9 +97,9 @@ export function commandRun(
   output: string,
   at: { index: number; at: number },
   exit: Exit,
-  options: { root?: string; said?: string } = {},
+  options: { root?: string; said?: string; cwd?: string } = {},
 ): { run: CommandRun; errors: TurnError[] } {
-  const parts: CommandPart[] = commandParts(command, options.root ?? '');
+  const parts: CommandPart[] = commandParts(command, options.root ?? '', options.cwd ?? '');
   const clean = stripAnsi(output);
   const judged = judgeParts(
     parts.length > 0 ? parts : commandParts('true'),

@@ -198,6 +198,8 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
   const texts = a.lastMessage !== '' && !after.includes(a.lastMessage) ? [...after, a.lastMessage] : after;
   // The assistant's report that all went well is refuted by the failure still open.
   const why = explanation(texts, 400, (s) => !unsupportedClaim(s, a));
+  // Where it ran when the command itself does not say (the agent's shell had changed folder before it).
+  const where = last.dir !== '' && !last.raw.includes(last.dir) ? ` in ${last.dir}` : '';
   const others = state.open.slice(1).map((o) => o.runs[o.runs.length - 1] as PartRun);
   // What the output, or else the assistant, said would fix it: a command, not yet run.
   const proposed = texts
@@ -213,7 +215,7 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
     title: clip(`\`${clip(last.canonical, 50)}\` fails: ${shortError(message, 70)}`, 120),
     subtitle: others.length > 0 ? `${others.length} other check(s) failing too` : '',
     narrative: clip(
-      `Still failing at the end of the turn: \`${clip(last.raw, 100)}\` (${clip(message, 160)}).${why ? ` ${why}` : ''}${hint ? ` The output suggests \`${hint}\`.` : ''}`,
+      `Still failing at the end of the turn: \`${clip(last.raw, 100)}\`${where} (${clip(message, 160)}).${why ? ` ${why}` : ''}${hint ? ` The output suggests \`${hint}\`.` : ''}`,
       800,
     ),
     facts: unique([
@@ -221,7 +223,7 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
       ...(error?.test ? [`failing test: ${clip(error.test, 150)}`] : []),
       ...(error?.rule ? [`rule: ${error.rule}`] : []),
       ...(first.targets.length > 0 ? [`target: ${first.targets.join(' ')}`] : []),
-      `command: \`${clip(last.raw, 120)}\``,
+      `command: \`${clip(last.raw, 120)}\`${where}`,
       ...(hint ? [`suggested: \`${hint}\``] : []),
       ...others.map((o) => `also failed: \`${clip(o.raw, 80)}\` (${clip(o.message, 100)})`),
     ]).slice(0, 8),

@@ -184,8 +184,8 @@ export function branchOf(entries: readonly TranscriptEntry[]): { branch?: string
 export function turnEvents(
   turn: readonly TranscriptEntry[],
   times: ReadonlyMap<TranscriptEntry, number> = entryTimes(turn),
-): { event: CapturedEvent; at: number; uuid: string }[] {
-  const out: { event: CapturedEvent; at: number; uuid: string }[] = [];
+): { event: CapturedEvent; at: number; uuid: string; cwd?: string }[] {
+  const out: { event: CapturedEvent; at: number; uuid: string; cwd?: string }[] = [];
   let last: Extract<TranscriptEntry, { kind: 'assistant_text' }> | null = null;
   for (const original of turn) {
     const e = { ...original, at: times.get(original) ?? original.at } as TranscriptEntry;
@@ -213,6 +213,7 @@ export function turnEvents(
           : { kind: 'tool', ...base, response },
         at: e.at,
         uuid: e.uuid,
+        ...(e.cwd ? { cwd: e.cwd } : {}),
       });
     }
   }
@@ -249,7 +250,8 @@ export function distilTranscript(
         seq: i,
         sessionId: options.sessionId,
         projectId: '' as never,
-        cwd: options.projectRoot,
+        // Where the call ran, as the hooks would have said (the shell keeps a `cd` between calls).
+        cwd: e.cwd ?? options.projectRoot,
         transcriptPath: null,
         at: e.at,
         event: e.event,

@@ -71,6 +71,8 @@ export function createClaudeSession(options: SessionOptions) {
   let lastText = '';
   let todos: TodoSpec[] = [];
   let turnStart = clock;
+  /** The shell's working directory: the host writes it in every record and hook payload. */
+  let shellCwd = options.cwd;
   /** The subagent whose records and hooks are being written (null: the main agent's). */
   let agent: { id: string; type: string; file: string | null } | null = null;
 
@@ -84,7 +86,7 @@ export function createClaudeSession(options: SessionOptions) {
     isSidechain: agent !== null,
     ...(agent ? { agentId: agent.id } : {}),
     userType: 'external',
-    cwd: options.cwd,
+    cwd: shellCwd,
     sessionId: options.sessionId,
     version,
     gitBranch,
@@ -104,7 +106,7 @@ export function createClaudeSession(options: SessionOptions) {
   });
   const hookBase = (event: string): Rec => ({
     session_id: options.sessionId,
-    cwd: options.cwd,
+    cwd: shellCwd,
     hook_event_name: event,
     // Inside a subagent the host names it in every hook it sends.
     ...(agent ? { agent_id: agent.id, agent_type: agent.type } : {}),
@@ -217,6 +219,15 @@ export function createClaudeSession(options: SessionOptions) {
     /** Move the clock (between turns, between sessions of a scenario). */
     wait(ms: number) {
       tick(ms);
+      return session;
+    },
+    /**
+     * `cd dir` in the agent's shell: a Bash call, after which the host records the new working
+     * directory with every record and hook (the shell keeps it from one call to the next).
+     */
+    cd(dir: string) {
+      session.bash(`cd ${dir}`);
+      shellCwd = dir.startsWith('/') ? dir : `${shellCwd}/${dir}`;
       return session;
     },
     branch(name: string) {

@@ -390,6 +390,7 @@ export function createTranscriptParser(
           result: null,
           sidechain,
           ...(agent !== null ? { agent } : {}),
+          ...(str(r['cwd']) ? { cwd: str(r['cwd']).slice(0, 1000) } : {}),
         };
         calls.set(call.id, call);
         push(call, uuid);
