@@ -7,7 +7,7 @@
  */
 
 /** A line that is output, not prose: prompts, box drawing, logs, diffs, stack frames, indented code. */
-const OUTPUT_LINE =
+export const OUTPUT_LINE =
   /^(?:\s{4,}|\t)|^\s*(?:[❯$%>│┃╭╰╮╯─═━┌└├┐┘▶→✔✖✓✗×⠙⠹⠸●•◆▸]|\[\+\]|=>|@@|diff --git|\+\+\+ |--- a\/|npm (?:ERR|error|warn)|error(?:\[|:)|warning:|Error:|at\s+\S+\s+\(|\d{1,2}:\d{2}(?::\d{2})?\b|\S+\.\w{1,5}:\d+(?::\d+)?\b|[│|].*[│|]\s*$)/;
 const ESCAPE = String.fromCharCode(27);
 /** A line announcing what follows is pasted: "this is from the ci run:", "here's the output:". */
