@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStanding } from '../knowledge.ts';
-import { extractAll } from '../transcript-distiller.ts';
+import { extractAll, userWordsOfTurn } from '../transcript-distiller.ts';
 import { extractPastedReports, isPastedReport } from './pasted-report.ts';
 import { prompt, say } from './test-entries.test-support.ts';
 import { extractUserWords } from './user-words.ts';
@@ -85,6 +85,23 @@ describe('a report the user pasted', () => {
     expect(standing).toEqual(['Never commit the private key bastion-audit-keypair.json']);
     // Nothing of it is read as the user's own statement.
     expect(extractUserWords([prompt(HANDOFF), say('Continuing.')])).toEqual([]);
+  });
+
+  it('is read the same from the prompt hook’s payload when no transcript can be read', () => {
+    const event = {
+      seq: 1,
+      sessionId: 's1',
+      projectId: '' as never,
+      cwd: '/work/bastion',
+      transcriptPath: null,
+      at: 10,
+      attempts: 0,
+      event: { kind: 'prompt' as const, prompt: HANDOFF },
+    };
+    const fromHook = userWordsOfTurn([event], '').filter((x) => x.draft.concepts.includes('pasted report'));
+    const fromTranscript = extractPastedReports([prompt(HANDOFF)]);
+    expect(fromHook.map((x) => x.draft.subject)).toEqual(fromTranscript.map((x) => x.draft.subject));
+    for (const x of fromHook) expect(x.draft.trust).not.toBe('user');
   });
 
   it('reads a report with bare headings and a cut start, and stops where the paste turns into a log', () => {
