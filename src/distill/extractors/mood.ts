@@ -180,16 +180,19 @@ const ACTOR =
 /** The modal of a requirement, after its subject. */
 const MODAL =
   /\s+(?:must(?:n'?t| not)?|should(?:n'?t| not)?|needs? to|has to|have to|(?:is|are) (?:required|supposed) to)\b/i;
-/** A need the user states: "what we need is …", "I need to be able to …", "we need a …" (not a step: "we need to fix …"). */
+/**
+ * A need the user states as what the thing must be: "what we need is …", "I need to be able to …",
+ * "we need it to be …" — not a step ("we need to fix …") nor a thing for now ("we need a new one").
+ */
 const NEED =
-  /\bwhat (?:we|i) (?:really |actually )?(?:need|want) is\b|\b(?:we|i) (?:really |also |just |still )?need (?:it |this |them )?to be (?:able to\b|\w+)|\b(?:we|i) (?:really |also |just |still )?need (?:a|an)\b(?![^.;]*\bto\b)/i;
+  /\bwhat (?:we|i) (?:really |actually )?(?:need|want) is\b|\b(?:we|i) (?:really |also |just |still )?need (?:it |this |them )?to be (?:able to\b|\w+)/i;
 
 /**
  * A requirement of what is being built, stated by the user: an obligation whose subject is the thing
  * made ("it should remember the bounds", "the page must load offline"), not an actor of the work
  * ("each subagent should …", "you must …"), and not what is expected to be true ("it should work
- * now"); or a need the user states for it ("what we need is a simple page", "I need to be able to
- * reason about its randomness"). Not a wish for this moment ("I need you to …", "I need to see …").
+ * now"); or a need the user states as what it must be ("what we need is a simple page", "I need to be
+ * able to reason about its randomness"). Not a wish for this moment ("I need you to …", "I need to see …").
  */
 export function isRequirement(sentence: string): boolean {
   const s = sentence.trim();

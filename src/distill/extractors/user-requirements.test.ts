@@ -23,6 +23,7 @@ describe('what the user requires of what they are building', () => {
       ["i don't think we need a Dockerfile", false],
       ['should it remember the bounds?', false],
       ['run the tests', false],
+      ['we merged that PR. we need a new one', false],
     ];
     expect(table.map(([s]) => [s, isRequirement(s)])).toEqual(table);
   });
