@@ -139,6 +139,41 @@ describe('a report the user pasted', () => {
     ]);
   });
 
+  it('reads the host’s compaction summary pasted into a new session by its numbered sections', () => {
+    const text = [
+      'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:',
+      'Analysis:',
+      'The user asked for a CSV export.',
+      '',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   - Add a CSV export of the orders table',
+      '2. Key Technical Concepts:',
+      '   - Streams the rows with a cursor instead of loading them all, because the table has 2M rows',
+      '   - Dates are written as ISO 8601 in UTC',
+      '   - The export endpoint is behind the admin guard',
+      '3. Errors and fixes:',
+      '   - **Export timed out after 30 s**: the proxy closed idle responses; fixed by flushing a header row first.',
+      '4. Pending Tasks:',
+      '   - Add a progress bar',
+      '',
+      'go on',
+    ].join('\n');
+    expect(titles(extractPastedReports([prompt(text)]))).toEqual([
+      [
+        'decision',
+        'Streams the rows with a cursor instead of loading them all, because the table has 2M rows',
+      ],
+      ['fact', 'Key Technical Concepts: The export endpoint is behind the admin guard'],
+      [
+        'gotcha',
+        'Export timed out after 30 s → the proxy closed idle responses; fixed by flushing a header row first.',
+      ],
+    ]);
+    // The summary's lines are not the user's words.
+    expect(extractUserWords([prompt(text), say('Going on with the progress bar.')])).toEqual([]);
+  });
+
   it('is not a pasted log, a stack trace or a file listing', () => {
     const log = [
       'the build fails again:',

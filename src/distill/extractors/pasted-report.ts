@@ -50,7 +50,14 @@ function kindOfHeading(heading: string): ReportKind {
 
 /** The heading a line is when the next line opens a list under it, else null. */
 function headingOf(line: string, next: string | undefined): string | null {
-  if (next === undefined || !BULLET.test(next) || BULLET.test(line)) return null;
+  if (next === undefined || !BULLET.test(next)) return null;
+  // A numbered title over a deeper list ("2. Key Technical Concepts:" as the host's digest numbers them).
+  const numbered = /^(\s{0,3})\d{1,2}[.)]\s+\*{0,2}([A-Z][^.!?:]{1,60}?)\*{0,2}:\s*$/.exec(line);
+  if (numbered) {
+    const deeper = (BULLET.exec(next)?.[1] ?? '').length > (numbered[1] ?? '').length;
+    return deeper && (numbered[2] ?? '').split(/\s+/).length <= 8 ? (numbered[2] ?? '').trim() : null;
+  }
+  if (BULLET.test(line)) return null;
   const m = HEADING_LINE.exec(line);
   const name = (m?.[1] ?? m?.[2] ?? m?.[3] ?? '').replace(/[*:#]+$/g, '').trim();
   if (name === '' || name.split(/\s+/).length > 8) return null;
@@ -162,7 +169,9 @@ function readItem(
       concepts: ['convention', 'pasted report'],
       subject: `paste:rule:${key(text)}`,
     };
-  if (mood === 'question' || mood === 'request' || mood === 'hypothesis') return null;
+  // A report's items are terse ("Streams the rows with a cursor, because …"): one that reads as a
+  // request is still a decision when it gives its reason; a question or a premise never is.
+  if (mood === 'question' || mood === 'hypothesis') return null;
   if (kind === 'decisions' || REASON.test(text) || contrasts(text)) {
     const { reason, rejected } = decisionParts(text);
     const against = rejected || (/,\s*not\s+(.+)$/i.exec(text)?.[1] ?? '').replace(/[.!]$/, '');
