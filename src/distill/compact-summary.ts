@@ -27,13 +27,14 @@ export function cleanCompactSummary(text: string): string {
   return (plain ?? t).trim();
 }
 
-type SectionKind = 'request' | 'errors' | 'user' | 'pending' | 'current' | 'next' | 'other';
+export type SectionKind = 'request' | 'errors' | 'user' | 'pending' | 'current' | 'next' | 'other';
 
 /** A heading line: "3. Files and Code Sections:", "## Errors and fixes", "**Pending Tasks**:". */
 const HEADING =
   /^\s{0,3}(?:#{1,4}\s*)?(?:\d{1,2}[.)]\s+)?\*{0,2}([A-Za-z][A-Za-z /&'()-]{2,60}?)\*{0,2}\s*(?::\*{0,2}[ \t]*(.*)|\*{0,2}\s*)$/;
 
-function kindOf(heading: string): SectionKind {
+/** What a section is about, from the words of its heading. */
+export function kindOf(heading: string): SectionKind {
   const h = heading.toLowerCase();
   if (/\buser(?:'s)? messages?\b/.test(h)) return 'user';
   if (/\berrors?\b|\bfix(?:es)?\b/.test(h)) return 'errors';
@@ -94,7 +95,7 @@ function items(body: string): string[] {
   return out.map((i) => i.trim()).filter(Boolean);
 }
 
-const plain = (s: string) =>
+export const plain = (s: string) =>
   s
     .replace(/\*\*|__|`/g, '')
     .replace(/\s+/g, ' ')
@@ -130,9 +131,13 @@ const FIX_VERB =
 
 /** Errors and fixes of the digest: "problem: what caused it, how it was fixed". */
 export function digestErrors(text: string): { problem: string; fix: string; text: string }[] {
-  const body = compactSections(text).get('errors') ?? '';
+  return errorItems(items(compactSections(text).get('errors') ?? ''));
+}
+
+/** Items of an errors-and-fixes list read as "problem: what caused it, how it was fixed". */
+export function errorItems(list: readonly string[]): { problem: string; fix: string; text: string }[] {
   const out: { problem: string; fix: string; text: string }[] = [];
-  for (const item of items(body)) {
+  for (const item of list) {
     const bold = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(item);
     const split = bold ?? /^([^:]{6,160}):\s+(.+)$/.exec(item);
     const problem = plain(split?.[1] ?? '');
@@ -149,7 +154,18 @@ export function digestErrors(text: string): { problem: string; fix: string; text
 
 /** Gotchas from the digest's errors and fixes (symptom → fix), one per error, named by the problem. */
 export function digestGotchas(text: string): ObservationDraft[] {
-  return digestErrors(text).map((e) => {
+  return errorGotchas(digestErrors(text), { source: 'compaction summary', from: "the session's compaction summary" });
+}
+
+/**
+ * Gotchas from errors and fixes read out of a digest or a report (symptom → fix), one per error, named
+ * by the problem; `source` names the text they were read from.
+ */
+export function errorGotchas(
+  errors: readonly { problem: string; fix: string; text: string }[],
+  source: { source: string; from: string },
+): ObservationDraft[] {
+  return errors.map((e) => {
     const key = e.problem
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, ' ')
@@ -161,9 +177,9 @@ export function digestGotchas(text: string): ObservationDraft[] {
       type: 'gotcha',
       title: clipWords(`${e.problem} → ${e.fix}`, 200),
       subtitle: '',
-      narrative: clip(`${e.text} (from the session's compaction summary)`, 900),
-      facts: [`problem: ${clip(e.problem, 200)}`, `fix: ${clip(e.fix, 300)}`, 'source: compaction summary'],
-      concepts: ['gotcha', 'compaction summary'],
+      narrative: clip(`${e.text} (from ${source.from})`, 900),
+      facts: [`problem: ${clip(e.problem, 200)}`, `fix: ${clip(e.fix, 300)}`, `source: ${source.source}`],
+      concepts: ['gotcha', source.source],
       filesRead: [],
       filesModified: [],
       subject: `gotcha:digest:${key}`,

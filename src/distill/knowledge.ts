@@ -9,6 +9,7 @@
 import type { ObservationDraft } from '../core/model.ts';
 import type { Resolution } from './gotchas.ts';
 import { errorClass } from './diagnostics.ts';
+import { PASTED_REPORT } from './extractors/pasted-report.ts';
 import { gotchaDraft } from './gotchas.ts';
 import { clip, unique } from './text.ts';
 
@@ -25,6 +26,8 @@ export function isStanding(d: ObservationDraft, options: { byUser?: boolean } = 
   // claim right; it is not a rule for every later one.
   if (d.type === 'correction' && d.facts.some((f) => f.startsWith('asked: '))) return false;
   if (RULES.has(d.type)) return true;
+  // An earlier session's account the user pasted: its decisions are that agent's claims, not standing.
+  if (d.facts.includes(PASTED_REPORT)) return false;
   if (d.type === 'decision')
     return (
       options.byUser === true ||

@@ -25,6 +25,7 @@ import { extractSlashCommands } from './extractors/slash-commands.ts';
 import { extractTaskRecipes } from './extractors/task-recipes.ts';
 import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
+import { extractPastedReports } from './extractors/pasted-report.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
@@ -92,6 +93,7 @@ export function extractAll(
       ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
       ...extractProjectRules(entries),
       ...digestMemories(entries, context),
+      ...extractPastedReports(entries),
       ...extractProjectFacts(entries),
       ...extractCodeNotes(entries, options.projectRoot),
       ...extractEnvExample(entries, options.projectRoot),
@@ -398,6 +400,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
     ...extractReadmeUsage(fresh, events[0]?.cwd ?? undefined),
     ...extractShellScripts(fresh, events[0]?.cwd ?? undefined),
     ...digestMemories(fresh, context),
+    ...extractPastedReports(fresh),
   ]
     .filter((x) => x.confidence >= 0.5)
     .map((x) =>

@@ -19,7 +19,7 @@ import type { UserReading } from './user-words.ts';
 /** A choice named as one ("going with", "I'll use", "switched to"); a plain "I'll" is weaker: see isDecision. */
 const CHOICE =
   /\b(?:I(?:'ll| will)? (?:go|went|am going) with|(?:replace|replacing|switch|move|keep|use)\b.*\b(?:since|because)\b|going with|decided to|(?:I|we) chose|chose to|opted (?:for|to)|settled on|I(?:'ll| will) use|we(?:'ll| will) use|switch(?:ed|ing)? to|the (?:better|right|best|simplest|safest) (?:option|choice|approach|fix|way) is)\b/i;
-const REASON =
+export const REASON =
   /\b(?:because|since|as it|so that|which (?:avoids|keeps|means)|instead of|rather than|to avoid)\b/i;
 const CONTRAST = /\b(?:instead of|rather than)\b/i;
 const NOT_A_DECISION =
@@ -54,7 +54,7 @@ const unmark = (s: string) =>
     .trim();
 
 /** The reason a decision gives, and the alternative it rejects. */
-function parts(s: string): { reason: string; rejected: string } {
+export function decisionParts(s: string): { reason: string; rejected: string } {
   const reason =
     /\b(?:because|since|so that|as it|which (?:avoids|keeps|means)|to avoid)\b\s*(.+)$/i.exec(s)?.[0] ?? '';
   const rejected =
@@ -139,7 +139,7 @@ export function extractDecisions(
       // The same decision said twice in the stretch.
       if (kept.some((k) => sharedScore(k, s) >= Math.max(3, contentWords(s).size * 0.7))) continue;
       kept.push(s);
-      const { reason, rejected } = parts(s);
+      const { reason, rejected } = decisionParts(s);
       out.push(
         extracted('decision', clipWords(s, 110), s, e, CHOICE.test(s) && REASON.test(s) ? 0.8 : 0.6, {
           title: clipWords(s, 110),

@@ -174,6 +174,41 @@ export function isStandingNorm(sentence: string): boolean {
   );
 }
 
+/** Who does the work, not what is built: the obligation of an actor is an instruction for the task. */
+const ACTOR =
+  /^(?:(?:each|every|all|any|the|a|an|our|your)\s+)?(?:you|we|i|they|he|she|someone|somebody|everyone|(?:sub-?)?agents?|assistants?|claude|models?|bots?|users?|team|reviewers?|devs?|developers?)\b/i;
+/** The modal of a requirement, after its subject. */
+const MODAL =
+  /\s+(?:must(?:n'?t| not)?|should(?:n'?t| not)?|needs? to|has to|have to|(?:is|are) (?:required|supposed) to)\b/i;
+/**
+ * A need the user states as what the thing must be: "what we need is …", "I need to be able to …",
+ * "we need it to be …" — not a step ("we need to fix …") nor a thing for now ("we need a new one").
+ */
+const NEED =
+  /\bwhat (?:we|i) (?:really |actually )?(?:need|want) is\b|\b(?:we|i) (?:really |also |just |still )?need (?:it |this |them )?to be (?:able to\b|\w+)/i;
+
+/**
+ * A requirement of what is being built, stated by the user: an obligation whose subject is the thing
+ * made ("it should remember the bounds", "the page must load offline"), not an actor of the work
+ * ("each subagent should …", "you must …"), and not what is expected to be true ("it should work
+ * now"); or a need the user states as what it must be ("what we need is a simple page", "I need to be
+ * able to reason about its randomness"). Not a wish for this moment ("I need you to …", "I need to see …").
+ */
+export function isRequirement(sentence: string): boolean {
+  const s = sentence.trim();
+  const c = core(s);
+  if (c === '' || /\?\s*$/.test(s) || WISH_NOW.test(s) || EXPECTATION.test(s)) return false;
+  // The clause the modal is in: its subject is what comes before the modal in that clause.
+  for (const clause of c.split(/[,;:]\s+|\s+(?:and|but|so)\s+/i)) {
+    const m = MODAL.exec(clause);
+    if (!m) continue;
+    const subject = clause.slice(0, m.index).trim();
+    if (subject !== '' && subject.split(/\s+/).length <= 6 && !ACTOR.test(subject)) return true;
+  }
+  // A need denied or doubted ("I don't think we need a Dockerfile") is no requirement.
+  return NEED.test(c) && !negates(c);
+}
+
 /** "X, not Y", "not X but Y", "X instead of Y", "rather than": the sentence sets one thing against another. */
 export function contrasts(sentence: string): boolean {
   return /\b(?:instead of|rather than|as opposed to)\b|,\s*not\s+\S|\bnot\b[^.;]{1,60}\bbut\b|\binstead\b/i.test(

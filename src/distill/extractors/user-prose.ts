@@ -7,7 +7,7 @@
  */
 
 /** A line that is output, not prose: prompts, box drawing, logs, diffs, stack frames, indented code. */
-const OUTPUT_LINE =
+export const OUTPUT_LINE =
   /^(?:\s{4,}|\t)|^\s*(?:[❯$%>│┃╭╰╮╯─═━┌└├┐┘▶→✔✖✓✗×⠙⠹⠸●•◆▸]|\[\+\]|=>|@@|diff --git|\+\+\+ |--- a\/|npm (?:ERR|error|warn)|error(?:\[|:)|warning:|Error:|at\s+\S+\s+\(|\d{1,2}:\d{2}(?::\d{2})?\b|\S+\.\w{1,5}:\d+(?::\d+)?\b|[│|].*[│|]\s*$)/;
 const ESCAPE = String.fromCharCode(27);
 /** A line announcing what follows is pasted: "this is from the ci run:", "here's the output:". */
@@ -30,13 +30,16 @@ export interface UserProse {
 
 /** Lines hard-wrapped mid-sentence, as a bot's comment copied from a web page is. */
 function hardWrapped(lines: readonly string[]): boolean {
-  let wraps = 0;
+  const wraps: number[] = [];
   for (let i = 0; i + 1 < lines.length; i++) {
     const a = lines[i]?.trimEnd() ?? '';
     const b = lines[i + 1]?.trim() ?? '';
-    if (a.length >= 45 && a.length <= 100 && /[a-z0-9,]$/i.test(a) && /^[a-z(]/.test(b)) wraps++;
+    if (a.length >= 45 && a.length <= 100 && /[a-z0-9,]$/i.test(a) && /^[a-z(]/.test(b)) wraps.push(a.length);
   }
-  return wraps >= 3;
+  // Wrapped at a width: the lines broken mid-sentence come out about as long as each other (a message
+  // typed line by line without punctuation breaks where its thoughts end, at any length).
+  const widest = Math.max(0, ...wraps);
+  return wraps.filter((n) => n >= widest * 0.85).length >= 3;
 }
 
 function isReport(text: string, lines: readonly string[]): boolean {
@@ -46,6 +49,13 @@ function isReport(text: string, lines: readonly string[]): boolean {
   const headings = lines.filter((l) => /^\s*(?:#{1,4}\s|\d+\.\s+\*\*|\*\*[^*]+\*\*:?\s*$)/.test(l)).length;
   if (headings >= 2 || /```/.test(text)) return true;
   return hardWrapped(lines);
+}
+
+/** A line of words (three or more, most of them plain words), as a person types, not a tool prints. */
+function wordy(line: string): boolean {
+  const tokens = line.trim().split(/\s+/);
+  const words = tokens.filter((t) => /^["'“(]?[\p{L}][\p{L}'’-]*["'”),!]?$/u.test(t));
+  return tokens.length >= 3 && words.length / tokens.length >= 0.75 && /\p{Ll}/u.test(line);
 }
 
 /** Split a message into the user's own words and what was pasted (see the module comment). */
@@ -65,9 +75,15 @@ export function userProse(raw: string): UserProse {
       pasted = true;
       break;
     }
-    // A run of short lines without sentence punctuation after the first line: a pasted log.
+    // A run of short lines without sentence punctuation after the first line: a pasted log — unless
+    // they read as words, as a message typed line by line does.
     const run = lines.slice(i, i + 3).filter((l) => l.trim() !== '');
-    if (i > 0 && run.length >= 3 && run.every((l) => l.trim().length < 40 && !/[.?!]$/.test(l.trim()))) {
+    if (
+      i > 0 &&
+      run.length >= 3 &&
+      run.every((l) => l.trim().length < 40 && !/[.?!]$/.test(l.trim())) &&
+      run.filter(wordy).length < 2
+    ) {
       pasted = true;
       break;
     }

@@ -26,7 +26,16 @@ import { keyPoints, statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
-import { contrasts, core, isConvention, isStandingNorm, negates, opensWithRefusal } from './mood.ts';
+import {
+  contrasts,
+  core,
+  isConvention,
+  isRequirement,
+  isStandingNorm,
+  moodOf,
+  negates,
+  opensWithRefusal,
+} from './mood.ts';
 import { findOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
 import { contentWords, sharedScore } from './shared-words.ts';
 import { linksIn } from './user-prose.ts';
@@ -120,17 +129,20 @@ export function readUtterance(u: Utterance): UserReading {
   }
 
   const rejected = contradicted(u, p);
-  if (rejected !== '') {
-    const stance = replyStance(u.reply, p.words);
-    const onAction = u.channel === 'rejection' || (u.interrupted && rejected === describeAction(u.action));
-    // The assistant showed the user's claim did not hold: not pinned as a correction. A doubt put as
-    // a question ("I see four uncommitted files?") is one only once the assistant grants it.
+  const stance = rejected === '' ? 'none' : replyStance(u.reply, p.words);
+  const onAction = u.channel === 'rejection' || (u.interrupted && rejected === describeAction(u.action));
+  // A doubt put as a question ("I see four uncommitted files?") is a correction only once the
+  // assistant grants it; until then the rest of what the user said is read as usual.
+  const doubts =
+    rejected !== '' &&
+    !onAction &&
+    stance !== 'agree' &&
+    p.moods.some((m) => m === 'challenge') &&
+    !opensWithRefusal(p.sentences) &&
+    !p.sentences.some((s, i) => p.moods[i] !== 'challenge' && (contrasts(s) || negates(s)));
+  if (rejected !== '' && !doubts) {
+    // The assistant showed the user's claim did not hold: not pinned as a correction.
     if (!onAction && stance === 'disagree') return reading('none', null);
-    const doubts =
-      p.moods.some((m) => m === 'challenge') &&
-      !opensWithRefusal(p.sentences) &&
-      !p.sentences.some((s, i) => p.moods[i] !== 'challenge' && (contrasts(s) || negates(s)));
-    if (!onAction && doubts && stance !== 'agree') return reading('none', null);
     // The assistant's sentences the correction is about: a memory stating one of them is withdrawn.
     // Stopping an action corrects the action — and, once the assistant grants the user's point, the
     // claims it gave for it just before (its last statements, not its plans).
@@ -245,9 +257,17 @@ export function readUtterance(u: Utterance): UserReading {
   }
 
   const first = u.prior === '';
+  // The assistant's own lines quoted back are not the user's statement: only what is left is read.
+  const recentText = normalised([...u.recent, u.prior].join(' '));
+  const quotedBack = (q: string) => normalised(q).length >= 20 && recentText.includes(normalised(q));
   const rules = p.sentences.filter((s, i) => {
+    if (quotedBack(s)) return false;
+    const own = s.replace(/["“`]([^"”`]{20,})["”`]/g, (m, q: string) => (quotedBack(q) ? '' : m)).trim();
+    if (own !== s) return own !== '' && moodOf(own) === 'norm' && !first && isStandingNorm(own);
     const mood = p.moods[i];
     if (mood === 'choice') return true;
+    // What the user needs of what is being built: a requirement, whatever request it comes in.
+    if ((mood === 'norm' || mood === 'statement') && isRequirement(s)) return true;
     if (mood !== 'norm') return false;
     // A bare obligation in a first request (or a digest quote) specifies the task, not a rule.
     return !first || isStandingNorm(s);
