@@ -101,6 +101,8 @@ const PROJECT_CWDS = [
   '/tmp/tmpqwh7888i',
   '/tmp/tmpw6sk2trg',
   '/home/da/akerud/random',
+  // d-kimuson/claude-code-viewer's sample session (subagents inline).
+  '/path/to/Demo',
 ];
 
 /** The scenario sessions are written here (ids a1000000-…); the others are real transcripts. */

@@ -222,8 +222,9 @@ export function analyseTurn(
     const before = subagent ? '' : said;
     if (!subagent) said = '';
     const at = typeof item.event.at === 'number' ? item.event.at : 0;
-    // Where the agent's shell was when the call began (the host records it with each call).
-    const shell = asString(item.event.cwd);
+    // Where the agent's shell was when the call began (the host records it with each call). Not for a
+    // subagent's call: parallel subagents' records carry whichever folder one of them moved to last.
+    const shell = subagent ? '' : asString(item.event.cwd);
     switch (e.kind) {
       case 'prompt': {
         // A failing run the user pasted is a failure of its purpose, as if the agent had run it.
