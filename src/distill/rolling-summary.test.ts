@@ -272,6 +272,15 @@ describe('rolling session summary', () => {
     expect(r.summary?.completed).toMatch(
       /^State: on branch feature\/filters; nothing committed this session; left uncommitted: src\/filter\.ts \| /,
     );
+    const detached = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      branch: 'HEAD',
+      events: turn(prompt('add a filter'), write('src/filter.ts', 'export {};\n'), stop('Added it.')),
+    });
+    expect(detached.summary?.completed).toMatch(
+      /^State: nothing committed this session; left uncommitted: src\/filter\.ts \| /,
+    );
   });
 
   it('leaves a file the session made and then removed out of what is uncommitted', () => {

@@ -115,7 +115,8 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
   // The host's word on the repository (its transcript records the branch with each prompt).
   if (a.hostBranch !== null && a.hostBranch !== '') {
     s.repo = true;
-    if (s.branch === '') s.branch = a.hostBranch;
+    // A detached HEAD is on no branch.
+    if (s.branch === '' && a.hostBranch !== 'HEAD') s.branch = a.hostBranch;
   } else if (a.hostBranch === '' && s.repo === null) s.repo = false;
   const lastCommit = a.commits[a.commits.length - 1];
   const steps = [
