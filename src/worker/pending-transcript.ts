@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import { transcriptReaderFor } from '../capture/hosts/transcript-readers.ts';
-import type { ParsedTranscript } from '../capture/transcript/transcript-entries.ts';
+import type { ParsedTranscript } from '../capture/transcript/parsed-transcript.ts';
 import type { QueuedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from '../distill/analyse-turn.ts';

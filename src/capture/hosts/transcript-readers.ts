@@ -10,11 +10,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { SkippedLine } from '../transcript/read-jsonl.ts';
-import {
-  createTranscriptParser,
-  peekSkippedType,
-  type ParsedTranscript,
-} from '../transcript/transcript-entries.ts';
+import type { ParsedTranscript } from '../transcript/parsed-transcript.ts';
+import { peekSkippedType } from '../transcript/skipped-lines.ts';
+import { createTranscriptParser } from '../transcript/transcript-entries.ts';
 import type { ChainLink, TranscriptEntry } from '../../core/transcript.ts';
 import type { HostCapabilities, HostName } from './host-port.ts';
 import { claudeSubagentFiles } from './claude-code/subagent-files.ts';

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeSession, type ClaudeSession } from '../../../test/support/claude-session.ts';
 import { rejectionReason } from '../../core/transcript.ts';
-import { createTranscriptParser, peekSkippedType, type ParsedTranscript } from './transcript-entries.ts';
+import type { ParsedTranscript } from './parsed-transcript.ts';
+import { peekSkippedType } from './skipped-lines.ts';
+import { createTranscriptParser } from './transcript-entries.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'transcripts');
 const parseFile = (name: string) => {

@@ -7,55 +7,14 @@
  * away from is dropped (see `record-chain.ts`). Unknown record types and missing fields are counted,
  * never fatal. Every string is scrubbed before it leaves this module.
  */
-import { CI_CONFIG_FILE, ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
-import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
 import { scrubText } from '../../core/scrub.ts';
-import {
-  isRejection,
-  rejectionReason,
-  type ChainLink,
-  type Rewind,
-  type TranscriptEntry,
-  type UsageRecord,
-} from '../../core/transcript.ts';
+import { isRejection, rejectionReason, type ChainLink, type TranscriptEntry } from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
 import type { SkippedLine } from './read-jsonl.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from './parsed-transcript.ts';
 import { createRecordChain } from './record-chain.ts';
+import { keptResult } from './tool-result.ts';
 import { readUserText } from './user-text.ts';
-
-export interface ParsedTranscript {
-  sessionId: string | null;
-  cwd: string | null;
-  entries: TranscriptEntry[];
-  usage: UsageRecord[];
-  /** Record type → how many were seen, and how many of them carried nothing engram keeps. */
-  types: Map<string, { seen: number; skipped: number }>;
-  /** Branches the user rewound away from (their entries are not in `entries`). */
-  rewinds: Rewind[];
-  /** The end of the record chain, to carry into the next read. */
-  chain: ChainLink[];
-}
-
-/** A read's result before any record: nothing seen yet, the record chain carried on from `chain`. */
-export function emptyParsed(chain: readonly ChainLink[] = []): ParsedTranscript {
-  return {
-    sessionId: null,
-    cwd: null,
-    entries: [],
-    usage: [],
-    types: new Map(),
-    rewinds: [],
-    chain: [...chain],
-  };
-}
-
-/** Count a record of `type` read, and whether it carried nothing engram keeps. */
-export function countRecord(parsed: ParsedTranscript, type: string, skipped: boolean): void {
-  const c = parsed.types.get(type) ?? { seen: 0, skipped: 0 };
-  c.seen++;
-  if (skipped) c.skipped++;
-  parsed.types.set(type, c);
-}
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
@@ -98,44 +57,8 @@ function blocksText(content: unknown): string {
     .join('\n');
 }
 
-const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead']);
-
-/** Files whose text states the project's rules for agents: kept whole when read (see project-rules). */
-const RULE_FILE = /(?:^|[\\/])(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$/i;
-
 /** The Stop hook's blocking feedback as the host writes it into a user record. */
 const HOOK_FEEDBACK = /^(Stop|SubagentStop|TeammateIdle|TaskCompleted) hook feedback:\s*\n?([\s\S]+)$/;
-
-/** The parts of a tool's structured result the distillers use (a Read's file content is not one). */
-function usefulResultFields(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
-  const v = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of [
-    'stdout',
-    'stderr',
-    'interrupted',
-    'type',
-    'filePath',
-    'originalFile',
-    'content',
-    'totalTokens',
-    // A background agent's launch: its notice is not what it found.
-    'isAsync',
-    'status',
-  ]) {
-    if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
-  }
-  // Where a part of a file read starts (its text is the result's own): parts read apart fit together.
-  const file = v['file'];
-  if (
-    file !== null &&
-    typeof file === 'object' &&
-    typeof (file as Record<string, unknown>)['startLine'] === 'number'
-  )
-    out['startLine'] = (file as Record<string, unknown>)['startLine'];
-  return out;
-}
 
 /**
  * Incremental: feed records in file order; tool calls are paired across calls of `add`. `context`:
@@ -288,23 +211,8 @@ export function createTranscriptParser(
         );
         kept = true;
       } else if (call && !call.result) {
-        // What a reading tool returned is not kept (only that it ran, and its errors): it is the
-        // bulk of a transcript and no distiller uses it — except a file of rules for agents, the project's
-        // example environment, manifest and CI configuration, and the comments of a file read that cite
-        // an upstream issue (the code's notes of known bugs).
-        const input = rec(call.input);
-        const path = str(input['file_path']);
-        const ruleFile =
-          RULE_FILE.test(path) ||
-          ENV_EXAMPLE_FILE.test(path) ||
-          PACKAGE_MANIFEST.test(path) ||
-          CI_CONFIG_FILE.test(path);
-        const keep = block['is_error'] === true || !READING_TOOLS.has(call.name) || ruleFile ? 8000 : 300;
-        const notes = keep < text.length && call.name === 'Read' ? linesAroundTrackerLinks(text) : '';
         call.result = {
-          text: scrubText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`),
-          isError: block['is_error'] === true,
-          structured: scrubAndLimit(usefulResultFields(r['toolUseResult']), LIMITS),
+          ...keptResult(call.name, call.input, text, block['is_error'] === true, r['toolUseResult']),
           uuid,
         };
         records.markEntry(uuid);
@@ -483,28 +391,5 @@ export function createTranscriptParser(
       parsed.chain = records.tail();
       return parsed;
     },
-  };
-}
-
-/**
- * Record types engram never reads, recognised from the raw line so they need not be parsed (in a long
- * session most lines are progress records). Only an exact top-level shape counts; anything unsure is
- * parsed as usual. A progress record's links (`parentUuid` first in the envelope, `uuid` last) are
- * read off its ends, so the record chain stays whole.
- */
-export function peekSkippedType(line: string): SkippedLine | null {
-  if (line.startsWith('{"type":"file-history-snapshot"')) return { type: 'file-history-snapshot' };
-  // Only an enqueue carries words (what the user typed while the agent worked).
-  if (line.startsWith('{"type":"queue-operation"') && !line.includes('"operation":"enqueue"'))
-    return { type: 'queue-operation' };
-  // The envelope comes first: a progress record names its type within its first few hundred bytes, so
-  // only that much is searched (lastIndexOf from a bound) instead of scanning long lines to the end.
-  if (line.lastIndexOf('"type":"progress","data":{', 1024) === -1) return null;
-  const parent = /^\{"parentUuid":(?:null|"([^"]{1,80})")/.exec(line);
-  const uuid = /"uuid":"([^"]{1,80})"\}$/.exec(line.slice(-120));
-  return {
-    type: 'progress',
-    ...(uuid?.[1] ? { uuid: uuid[1] } : {}),
-    ...(parent ? { parentUuid: parent[1] ?? null } : {}),
   };
 }

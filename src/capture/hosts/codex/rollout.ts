@@ -15,7 +15,7 @@ import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
-import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { codexCalls, commandEnd, readOutput } from './rollout-tools.ts';
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };

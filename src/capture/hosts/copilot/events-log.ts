@@ -12,7 +12,7 @@ import { scrubText } from '../../../core/scrub.ts';
 import type { TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
-import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { shellRun } from './payload.ts';
 import { copilotToolInput, copilotToolName } from './tools.ts';
 

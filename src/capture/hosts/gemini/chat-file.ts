@@ -13,7 +13,7 @@
 import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
-import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { contentText } from './chat-tail.ts';
 import { userPrompt } from './payload.ts';
 import { engramToolInput, engramToolName, resultText, toolOutcome } from './tools.ts';

@@ -15,7 +15,7 @@
 import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
 import { scrubAndLimit } from '../../limit-size.ts';
-import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/transcript-entries.ts';
+import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { promptText } from './payload.ts';
 import { engramToolInput, engramToolName, isRecord, toolOutcome } from './tools.ts';
 

@@ -1,0 +1,79 @@
+/**
+ * What of a tool call's result a transcript read keeps. A reading tool's output is the bulk of a
+ * transcript and no distiller uses it: only its start is kept (that it ran, and its errors) — except a
+ * file of rules for agents, the project's example environment, manifest and CI configuration (kept
+ * whole), and the comments of a file read that cite an upstream issue (the code's notes of known bugs).
+ * Of the structured result, only the fields the distillers read. Every string is scrubbed.
+ */
+import { CI_CONFIG_FILE, ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
+import type { Json } from '../../core/model.ts';
+import { scrubText } from '../../core/scrub.ts';
+import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
+import { scrubAndLimit } from '../limit-size.ts';
+
+const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
+
+const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead']);
+
+/** Files whose text states the project's rules for agents: kept whole when read (see project-rules). */
+const RULE_FILE = /(?:^|[\\/])(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$/i;
+
+/** The parts of a tool's structured result the distillers use (a Read's file content is not one). */
+function usefulResultFields(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
+  const v = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of [
+    'stdout',
+    'stderr',
+    'interrupted',
+    'type',
+    'filePath',
+    'originalFile',
+    'content',
+    'totalTokens',
+    // A background agent's launch: its notice is not what it found.
+    'isAsync',
+    'status',
+  ]) {
+    if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
+  }
+  // Where a part of a file read starts (its text is the result's own): parts read apart fit together.
+  const file = v['file'];
+  if (
+    file !== null &&
+    typeof file === 'object' &&
+    typeof (file as Record<string, unknown>)['startLine'] === 'number'
+  )
+    out['startLine'] = (file as Record<string, unknown>)['startLine'];
+  return out;
+}
+
+/** The result kept for a call of tool `name` with `input` that returned `text` (and `structured`). */
+export function keptResult(
+  name: string,
+  input: Json,
+  text: string,
+  isError: boolean,
+  structured: unknown,
+): { text: string; isError: boolean; structured: Json } {
+  const path =
+    input !== null &&
+    typeof input === 'object' &&
+    !Array.isArray(input) &&
+    typeof input['file_path'] === 'string'
+      ? input['file_path']
+      : '';
+  const whole =
+    RULE_FILE.test(path) ||
+    ENV_EXAMPLE_FILE.test(path) ||
+    PACKAGE_MANIFEST.test(path) ||
+    CI_CONFIG_FILE.test(path);
+  const keep = isError || !READING_TOOLS.has(name) || whole ? 8000 : 300;
+  const notes = keep < text.length && name === 'Read' ? linesAroundTrackerLinks(text) : '';
+  return {
+    text: scrubText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`),
+    isError,
+    structured: scrubAndLimit(usefulResultFields(structured), LIMITS),
+  };
+}
