@@ -12,7 +12,7 @@ import { projectIdFromKey } from '../src/core/ids.ts';
 import type { Project } from '../src/core/model.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
 import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
-import { splitTranscriptTurns, turnEvents } from '../src/distill/transcript-distiller.ts';
+import { splitTranscriptTurns, turnEvents } from '../src/distill/transcript-turns.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
 import { findTranscripts } from '../src/worker/backfill.ts';

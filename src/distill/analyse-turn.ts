@@ -7,13 +7,13 @@
  */
 import type { QueuedEvent } from '../core/model.ts';
 import { patchOldText } from './code-symbols.ts';
-import { commandRun, resolveErrors, type CommandRun, type TurnError } from './command-runs.ts';
+import { commandRun, resolveErrors, type CommandRun } from './command-runs.ts';
 import { recordCommandEffects, type EffectContext } from './command-effects.ts';
 import { ciCommands } from './ci-config.ts';
 import { errorHeadline } from './diagnostics.ts';
 import { cleanCompactSummary } from './compact-summary.ts';
 import { applyEdit, dependencyEdits, type DependencyChanges } from './dependency-edits.ts';
-import { createFileChanges, type FileChanges } from './file-changes.ts';
+import { createFileChanges } from './file-changes.ts';
 import {
   EDITING_TOOLS,
   EVERYDAY_TOOLS as EVERYDAY,
@@ -22,9 +22,8 @@ import {
 } from './tool-kinds.ts';
 import { userRemovedFiles } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
-import { turnEdit, type EditText, type TurnEdit } from './turn-edits.ts';
-import { createTaskCutter, type Segment, type TaskCommit } from './turn-tasks.ts';
-import type { Ticket } from './tickets.ts';
+import { turnEdit, type EditText } from './turn-edits.ts';
+import { createTaskCutter } from './turn-tasks.ts';
 import {
   asArray,
   asRecord,
@@ -37,68 +36,14 @@ import {
   relativePath,
   responseText,
 } from './text.ts';
-import { createTodoList, type TodoItem } from './todo-list.ts';
+import { createTodoList } from './todo-list.ts';
+import type { Narration, TurnAnalysis } from './turn-analysis.ts';
 
 export type { Segment } from './turn-tasks.ts';
 export type { CommandRun, PartRun, TurnError } from './command-runs.ts';
 export type { TurnEdit } from './turn-edits.ts';
 
-/** What the assistant said between tool calls (from the transcript), with its time. */
-export interface Narration {
-  at: number;
-  text: string;
-}
-
-export type Commit = TaskCommit;
-
-export interface SubagentFinding {
-  /** The task description given to the subagent, or its type. */
-  label: string;
-  agentType: string;
-  findings: string;
-  index: number;
-}
-
-export interface TurnAnalysis {
-  prompts: string[];
-  filesRead: string[];
-  searches: string[];
-  files: FileChanges;
-  commands: CommandRun[];
-  commits: Commit[];
-  pushed: boolean;
-  /** Project files the turn removed (`rm`, `git rm`, or the user says they did), relative to the root. */
-  removed: { path: string; index: number; byUser?: boolean }[];
-  dependencies: DependencyChanges;
-  errors: TurnError[];
-  subagents: SubagentFinding[];
-  todos: TodoItem[] | null;
-  /** Index of the turn's last task-list call (-1: none): edits after it may do what the list names. */
-  todosAt: number;
-  tickets: Ticket[];
-  narration: (Narration & { index: number })[];
-  /** Successful edits and writes, in order: the symbols they touched, imports swapped, characters changed. */
-  edits: TurnEdit[];
-  /** Files the session changed before this turn. */
-  earlierEdits: string[];
-  /** The project's root folder (where the session works). */
-  root: string;
-  /** The git branch the host recorded for the turn ('' : no git repository; null: the host does not say). */
-  hostBranch: string | null;
-  /** Commands a CI configuration read in the turn runs (`npm run check` from `.github/workflows/ci.yml`). */
-  ci: { file: string; commands: string[] }[];
-  segments: Segment[];
-  compactSummary: string;
-  compacted: boolean;
-  lastMessage: string;
-  plan: string;
-  /** The assistant asked to leave plan mode (its plan was up for approval). */
-  planned: boolean;
-  toolCount: number;
-  /** Tools other than the everyday ones (MCP tools, skills…), by name. */
-  otherTools: string[];
-  sessionEnded: boolean;
-}
+export type { Commit, Narration, SubagentFinding, TurnAnalysis } from './turn-analysis.ts';
 
 const READ_ONLY = READ_ONLY_TOOLS;
 const EDITING = EDITING_TOOLS;

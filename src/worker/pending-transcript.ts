@@ -11,7 +11,7 @@ import type { ParsedTranscript } from '../capture/transcript/parsed-transcript.t
 import type { QueuedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from '../distill/analyse-turn.ts';
-import { branchOf } from '../distill/transcript-distiller.ts';
+import { branchOf } from '../distill/transcript-turns.ts';
 import type { Store } from '../store/store.ts';
 
 export interface PendingTranscript {
