@@ -68,7 +68,12 @@ function graphDigest(dbPath: string): {
       anchors: `SELECT memory_id, first_path, blob_hash FROM anchors ORDER BY memory_id, first_path`,
       // The same changes, whatever order the step wrote them in and however many rows hold them.
       link_changes: linkChangesSql(db),
-      graph_state: `SELECT key, value FROM graph_state WHERE key NOT LIKE 'rank_at:%' ORDER BY key`,
+      // The cursor is a sequence number of the log, whose rows one build may pack tighter than another:
+      // what must hold is that it reached the log's end.
+      graph_state: `SELECT key, value FROM graph_state WHERE key NOT LIKE 'rank_at:%' AND key <> 'graph_cursor'
+        UNION ALL SELECT 'graph_cursor at the log''s end',
+          (SELECT value FROM graph_state WHERE key = 'graph_cursor') = (SELECT MAX(seq) FROM changes)
+        ORDER BY 1`,
     };
     const out: Record<string, { rows: number; sha256: string }> = {};
     for (const [name, sql] of Object.entries(tables)) {
