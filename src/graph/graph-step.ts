@@ -327,7 +327,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   const end = store.changes.lastSeq();
   const logged = older.length < batch ? store.changes.sinceOfKinds(cursor, end, STEP_KINDS, batch) : [];
   const readTo =
-    older.length >= batch ? cursor : logged.length === batch ? (logged[batch - 1] as Change).seq : end;
+    older.length >= batch ? cursor : logged.length >= batch ? (logged.at(-1) as Change).seq : end;
   const changes = [...older, ...logged];
   if (changes.length === 0) {
     store.transaction(() => {
