@@ -4,8 +4,9 @@
 // distil, so it is the graph step's first walk over every memory (file nodes, touches / part_of /
 // links_to edges, ranking) — timed as a whole process. With --against DIST (another build's dist/, e.g.
 // main's) the same catch-up runs with that build on its own copy of the store, in the same run, and the
-// two graphs are compared row for row (edges, file nodes, anchors, the change log's edge rows, the
-// graph's cursors).
+// two graphs are compared row for row (edges, file nodes, anchors, the change log's edge changes as its
+// readers see them, the graph's cursors). Against a build of an older schema, give --store a store of
+// that schema (the newer build upgrades its copy first).
 // --store FILE catches up a store of your own instead (it is copied, never changed).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -37,8 +38,27 @@ const log = (s: string) => {
 const root = join(import.meta.dirname, '..');
 const thisDist = join(root, 'dist');
 
+/**
+ * The change log's link changes as its readers see them, one per edge: a store of schema 17 or later
+ * may hold a set row for the edges added from one node at once (`changes.edges`).
+ */
+function linkChangesSql(db: ReturnType<typeof openDatabase>): string {
+  const sets = (
+    db.prepare(`SELECT name FROM pragma_table_info('changes')`).pluck().all() as string[]
+  ).includes('edges');
+  const single = `SELECT entity_id, project_id, op, origin FROM changes WHERE entity = 'link'`;
+  if (!sets) return `${single} ORDER BY entity_id, op, origin`;
+  return `${single} AND edges IS NULL
+    UNION ALL SELECT c.entity_id || ' ' || (e.value ->> 0) || ' ' || (e.value ->> 1), c.project_id, c.op, c.origin
+      FROM changes c, json_each(c.edges) e WHERE c.entity = 'link' AND c.edges IS NOT NULL
+    ORDER BY 1, 3, 4`;
+}
+
 /** What the graph holds, in a stable order: one digest per table, and the row counts. */
-function graphDigest(dbPath: string): Record<string, { rows: number; sha256: string }> {
+function graphDigest(dbPath: string): {
+  digest: Record<string, { rows: number; sha256: string }>;
+  logRows: number;
+} {
   const db = openDatabase(dbPath, { readonly: true });
   try {
     const tables: Record<string, string> = {
@@ -46,10 +66,14 @@ function graphDigest(dbPath: string): Record<string, { rows: number; sha256: str
       graph_files: `SELECT id, project_id, path, language, lines, size, blob_hash, summarized, purpose, symbols, deleted_at IS NULL
         FROM graph_files ORDER BY id`,
       anchors: `SELECT memory_id, first_path, blob_hash FROM anchors ORDER BY memory_id, first_path`,
-      // The same rows, whatever order the step wrote them in.
-      link_changes: `SELECT entity_id, project_id, op, origin FROM changes WHERE entity = 'link'
-        ORDER BY entity_id, op, origin`,
-      graph_state: `SELECT key, value FROM graph_state WHERE key NOT LIKE 'rank_at:%' ORDER BY key`,
+      // The same changes, whatever order the step wrote them in and however many rows hold them.
+      link_changes: linkChangesSql(db),
+      // The cursor is a sequence number of the log, whose rows one build may pack tighter than another:
+      // what must hold is that it reached the log's end.
+      graph_state: `SELECT key, value FROM graph_state WHERE key NOT LIKE 'rank_at:%' AND key <> 'graph_cursor'
+        UNION ALL SELECT 'graph_cursor at the log''s end',
+          (SELECT value FROM graph_state WHERE key = 'graph_cursor') = (SELECT MAX(seq) FROM changes)
+        ORDER BY 1`,
     };
     const out: Record<string, { rows: number; sha256: string }> = {};
     for (const [name, sql] of Object.entries(tables)) {
@@ -62,7 +86,8 @@ function graphDigest(dbPath: string): Record<string, { rows: number; sha256: str
       }
       out[name] = { rows, sha256: h.digest('hex').slice(0, 16) };
     }
-    return out;
+    // How many rows the change log holds (what it costs to write, not what its readers see).
+    return { digest: out, logRows: db.prepare('SELECT COUNT(*) FROM changes').pluck().get() as number };
   } finally {
     db.close();
   }
@@ -92,9 +117,9 @@ function catchUp(dist: string, store: string, work: string, label: string) {
   });
   const ms = performance.now() - t;
   if (run.status !== 0) throw new Error(`engram flush (${dist}) failed: ${run.stderr}`);
-  const digest = graphDigest(db);
+  const { digest, logRows } = graphDigest(db);
   rmSync(home, { recursive: true, force: true });
-  return { ms, cpuMs: cpuMsOf(run.stderr), digest };
+  return { ms, cpuMs: cpuMsOf(run.stderr), digest, logRows };
 }
 
 const work = mkdtempSync(join(tmpdir(), 'engram-bench-graph-'));
@@ -124,10 +149,17 @@ try {
     memories,
     catchUpMs: Math.round(mine.ms),
     catchUpCpuMs: mine.cpuMs,
+    changeLogRows: mine.logRows,
     graph: mine.digest,
     ...(against
       ? {
-          against: { dist: againstDist, catchUpMs: Math.round(against.ms), graph: against.digest },
+          against: {
+            dist: againstDist,
+            catchUpMs: Math.round(against.ms),
+            catchUpCpuMs: against.cpuMs,
+            changeLogRows: against.logRows,
+            graph: against.digest,
+          },
           identical,
         }
       : {}),
@@ -145,6 +177,9 @@ try {
       console.log(
         `  ${table.padEnd(13)} ${String(d.rows).padStart(8)} rows ${d.sha256}${against ? (JSON.stringify(against.digest[table]) === JSON.stringify(d) ? '  same as against' : `  DIFFERS (against: ${against.digest[table]?.rows} rows ${against.digest[table]?.sha256})`) : ''}`,
       );
+    console.log(
+      `  change log:   ${mine.logRows} rows after${against ? ` (against: ${against.logRows})` : ''}`,
+    );
     if (against) console.log(`  graphs identical: ${identical ? 'yes' : 'NO'}`);
     console.log(`  machine: before ${describeLoad(loadBefore)}; after ${describeLoad(loadAfter)}`);
   }

@@ -101,6 +101,52 @@ describe('graph step', () => {
   });
 });
 
+describe("the change log's rows for derived edges", () => {
+  it('are one per memory, and readers still get each edge as its own change', () => {
+    const a = w.remember('Store opens one connection', { filesModified: ['src/store.ts'] });
+    const b = w.remember('Search reads the FTS index', {
+      filesRead: ['src/search.ts', 'src/store.ts'],
+      narrative: 'See [[Store opens one connection]].',
+    });
+    catchUp(w.store, 100);
+    const edgesOf = (id: string) =>
+      w.store.graph
+        .around(id)
+        .out.map((e) => `${e.from} ${e.kind} ${e.to}`)
+        .sort();
+    expect(edgesOf(b)).toHaveLength(4); // two files, the session, the wiki-link
+    const rows = w.store.db
+      .prepare(`SELECT seq, entity_id, op, origin FROM changes WHERE entity = 'link' ORDER BY seq`)
+      .all() as { seq: number; entity_id: string; op: string; origin: string }[];
+    expect(rows.map((r) => [r.entity_id, r.op, r.origin])).toEqual([
+      [a, 'add', 'hook'],
+      [b, 'add', 'hook'],
+    ]);
+    // Every reader of the log: each edge a `link add` change of its own, at its memory's row.
+    const linkChanges = w.store.changes.since(0, 1000).filter((c) => c.entity === 'link');
+    expect(linkChanges.map((c) => c.entityId).sort()).toEqual([...edgesOf(a), ...edgesOf(b)].sort());
+    for (const c of linkChanges) {
+      expect(c).toMatchObject({ op: 'add', origin: 'hook', projectId: w.project.id, version: null });
+      expect(c.seq).toBe(rows.find((r) => c.entityId.startsWith(`${r.entity_id} `))?.seq);
+    }
+    const seqOfB = rows[1]?.seq ?? 0;
+    expect(
+      w.store.changes
+        .sinceOfKinds(seqOfB - 1, seqOfB, ['link add'], 1)
+        .map((c) => c.entityId)
+        .sort(),
+    ).toEqual(edgesOf(b));
+    const wiki = `${b} links_to ${a}`;
+    expect(w.store.changes.ofEntity(wiki).map((c) => [c.entityId, c.seq])).toEqual([[wiki, seqOfB]]);
+    expect(w.store.changes.ofEntity(b).map((c) => `${c.entity} ${c.op}`)).toEqual(['memory create']);
+    // A step that finds every edge there already logs nothing.
+    const last = w.store.changes.lastSeq();
+    w.store.memory.edit(b, { subtitle: 'ranked by BM25' }, { origin: 'hook', at: 5 });
+    catchUp(w.store, 100);
+    expect(w.store.changes.since(last, 100).map((c) => `${c.entity} ${c.op}`)).toEqual(['memory edit']);
+  });
+});
+
 describe('files of a project not on this machine', () => {
   it('are gone from the key files once a memory says they were removed, and back when changed again', () => {
     rmSync(w.root, { recursive: true, force: true });

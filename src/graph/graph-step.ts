@@ -11,14 +11,14 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
+import type { EdgeSet } from '../store/changes-repo.ts';
 import type { Store } from '../store/store.ts';
 import { createAnchor } from './anchor.ts';
 import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
 import { followAccountOfFiles } from './file-account.ts';
 import { summariseFile } from './file-summary.ts';
-import { rankFiles } from './key-files.ts';
 import { fileNodeId, sessionNodeId } from './node-ids.ts';
-import { loadProjectGraph, WORKING_SET } from './project-graph.ts';
+import { markRankDue, rankDueProjects } from './rank-due.ts';
 import { readIfPresent } from './read-if-present.ts';
 import { refreshAnchors, type StalenessReport } from './staleness.ts';
 import { hasTaskInProgress } from './task-status.ts';
@@ -130,8 +130,10 @@ function saveFile(c: Context, f: Facts, projectId: string): boolean {
   return false;
 }
 
-function link(c: Context, from: string, kind: string, to: string, projectId: string, origin: ChangeOrigin) {
-  if (c.store.memory.link(from, kind, to, projectId, { origin, at: c.options.now })) c.report.edges++;
+/** Add a node's derived edges: one change-log row for those that were new. */
+function linkAll(c: Context, from: string, edges: EdgeSet, projectId: string, origin: ChangeOrigin) {
+  if (edges.length > 0)
+    c.report.edges += c.store.memory.linkAll(from, edges, projectId, { origin, at: c.options.now });
 }
 
 /** A file node for a project path: read and summarised now (outside any transaction). */
@@ -235,10 +237,14 @@ function memoryChanged(c: Context, change: StepChange): void {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
     const wasStale = reanchor && store.anchors.isStale(o.id);
     if (reanchor) store.anchors.dropMemory(o.id);
+    const edges: [string, string][] = read.map((f) => ['touches', f.id]);
+    if (o.sessionId) edges.push(['part_of', sessionNodeId(o.sessionId)]);
+    if (task && hasTaskInProgress(task)) edges.push(['part_of', task.id]);
+    for (const t of targets) edges.push(['links_to', t]);
+    for (const f of read) if (saveFile(c, f, project.id)) c.report.files++;
+    linkAll(c, o.id, edges, project.id, origin);
+    if (read.length > 0) c.ranksDue.add(project.id);
     for (const f of read) {
-      if (saveFile(c, f, project.id)) c.report.files++;
-      link(c, o.id, 'touches', f.id, project.id, origin);
-      c.ranksDue.add(project.id);
       if (!f.content || !anchorable || !(young || reanchor)) continue;
       const text = f.content.toString('utf8');
       const edits = modifies(f.path)
@@ -257,9 +263,6 @@ function memoryChanged(c: Context, change: StepChange): void {
     }
     if (!rooted(c, project)) followAccountOfFiles(store, project.id, o, read, modifies);
     if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
-    if (o.sessionId) link(c, o.id, 'part_of', sessionNodeId(o.sessionId), project.id, origin);
-    if (task && hasTaskInProgress(task)) link(c, o.id, 'part_of', task.id, project.id, origin);
-    for (const t of targets) link(c, o.id, 'links_to', t, project.id, origin);
   });
   if (o.filesModified.length > 0) {
     const paths = c.touchedPaths.get(project.id) ?? new Set<string>();
@@ -281,41 +284,16 @@ function sessionEnded(c: Context, change: Change): void {
     .filter((f): f is string => f !== null)
     .map((path) => cachedFacts(c, project, path));
   c.writes.push(() => {
-    for (const f of files) {
-      saveFile(c, f, project.id);
-      link(c, node, 'touches', f.id, project.id, change.origin);
-    }
+    for (const f of files) saveFile(c, f, project.id);
+    linkAll(
+      c,
+      node,
+      files.map((f) => ['touches', f.id] as const),
+      project.id,
+      change.origin,
+    );
   });
   c.ranksDue.add(project.id);
-}
-
-/** Recompute a project's key files (personalised PageRank over touch edges). */
-export function rankProjectFiles(store: Store, project: Project, now: number): void {
-  const ranks = rankFiles(loadProjectGraph(store, project, { maxMemories: WORKING_SET }), now);
-  store.transaction(() => store.graphFiles.setRanks(project.id, ranks));
-}
-
-/** A project's key files are ranked again at most this often (a rank reads its working set). */
-export const RANK_EVERY_MS = 60_000;
-const RANK_DUE = 'rank_due:';
-const RANK_AT = 'rank_at:';
-
-/** Rank the key files of projects whose graph grew, once their last ranking is old enough. */
-export function rankDueProjects(store: Store, now: number, force = false): number {
-  let ranked = 0;
-  for (const [key, due] of store.graph.statesWith(RANK_DUE)) {
-    if (due !== 1) continue;
-    const projectId = key.slice(RANK_DUE.length);
-    if (!force && now - store.graph.state(`${RANK_AT}${projectId}`) < RANK_EVERY_MS) continue;
-    const project = store.sessions.project(projectId as ProjectId);
-    if (project) rankProjectFiles(store, project, now);
-    store.transaction(() => {
-      store.graph.setState(key, 0);
-      store.graph.setState(`${RANK_AT}${projectId}`, now);
-    });
-    ranked++;
-  }
-  return ranked;
 }
 
 /** One step: read the change log from the graph's cursor and grow the graph. */
@@ -349,7 +327,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
   const end = store.changes.lastSeq();
   const logged = older.length < batch ? store.changes.sinceOfKinds(cursor, end, STEP_KINDS, batch) : [];
   const readTo =
-    older.length >= batch ? cursor : logged.length === batch ? (logged[batch - 1] as Change).seq : end;
+    older.length >= batch ? cursor : logged.length >= batch ? (logged.at(-1) as Change).seq : end;
   const changes = [...older, ...logged];
   if (changes.length === 0) {
     store.transaction(() => {
@@ -396,9 +374,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     report.stale.push(...r.becameStale);
   }
   // Key files are ranked again when due (a debounce: a burst of memories costs one ranking).
-  store.transaction(() => {
-    for (const projectId of c.ranksDue) store.graph.setState(`${RANK_DUE}${projectId}`, 1);
-  });
+  markRankDue(store, c.ranksDue);
   if (options.rank !== false) rankDueProjects(store, options.now);
   report.projects = new Set([...c.ranksDue, ...c.touchedPaths.keys()]).size;
   const lastSeed = older[older.length - 1];

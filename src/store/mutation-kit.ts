@@ -4,7 +4,7 @@
  */
 import { cleanText } from '../core/clean-text.ts';
 import type { Change, ChangeOp, ChangeOrigin, LinkOp, MemoryOp, SummaryOp } from '../core/model.ts';
-import type { ChangesRepo } from './changes-repo.ts';
+import type { ChangesRepo, EdgeSet } from './changes-repo.ts';
 import { writeTransaction, type Db } from './database.ts';
 
 /** Who makes a change, from where, and when (the clock, not the time of what it records). */
@@ -42,6 +42,8 @@ export interface MutationKit {
     ctx: MutationContext,
     version: null,
   ): void;
+  /** Append one row for edges added from one node at once (read back as one `link add` per edge). */
+  logEdges(fromId: string, edges: EdgeSet, projectId: string, ctx: MutationContext): void;
 }
 
 export function createMutationKit(db: Db, changes: ChangesRepo): MutationKit {
@@ -64,6 +66,14 @@ export function createMutationKit(db: Db, changes: ChangesRepo): MutationKit {
         actor: ctx.actor == null ? null : cleanText(ctx.actor),
         at: ctx.at,
         version,
+      });
+    },
+    logEdges: (fromId, edges, projectId, ctx) => {
+      changes.appendEdges(fromId, edges, {
+        projectId,
+        origin: ctx.origin,
+        actor: ctx.actor == null ? null : cleanText(ctx.actor),
+        at: ctx.at,
       });
     },
   };

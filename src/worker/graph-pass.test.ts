@@ -53,8 +53,10 @@ describe('catchUpGraph (one shot)', () => {
         });
     const config = resolveConfig({ env: {} });
     a.store.db.pragma('wal_autocheckpoint = 777');
+    a.store.db.pragma('cache_size = -3000');
     catchUpGraph(a.store, config, Date.now());
     expect(a.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+    expect(a.store.db.pragma('cache_size', { simple: true })).toBe(-3000);
     for (;;) {
       const r = runGraphStep(b.store, {
         now: Date.now(),

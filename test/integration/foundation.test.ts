@@ -219,11 +219,21 @@ describe('the foundation', () => {
       ['memory', 'id', 'forget', 'cli'],
     ]);
     const all = JSON.parse(sb.engram(['changes', '--json', '--limit', '1000']).stdout) as {
-      changes: { seq: number; entity: string; op: string; origin: string }[];
+      changes: { seq: number; entity: string; entityId: string; op: string; origin: string }[];
     };
     const seqs = all.changes.map((c) => c.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect(new Set(seqs).size).toBe(seqs.length);
+    const keys = all.changes.map((c) => `${c.seq} ${c.entity} ${c.entityId} ${c.op}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    // Changes share a seq only as the edges one node gained at once (one row of the log).
+    const bySeq = new Map<number, (typeof all.changes)[number][]>();
+    for (const c of all.changes) bySeq.set(c.seq, [...(bySeq.get(c.seq) ?? []), c]);
+    for (const group of bySeq.values()) {
+      if (group.length === 1) continue;
+      expect(group.every((c) => c.entity === 'link' && c.op === 'add')).toBe(true);
+      expect(new Set(group.map((c) => c.entityId.split(' ')[0])).size).toBe(1);
+    }
+    expect([...bySeq.values()].some((g) => g.length > 1)).toBe(true);
     expect(all.changes.filter((c) => c.entity === 'memory' && c.op === 'create').length).toBeGreaterThan(0);
     expect(all.changes.every((c) => ['hook', 'cli'].includes(c.origin))).toBe(true);
   });

@@ -18,6 +18,7 @@ import m0013 from './0013_graph_indexes.sql';
 import m0014 from './0014_host_stats.sql';
 import m0015 from './0015_context_epoch.sql';
 import m0016 from './0016_transcript_sources.sql';
+import m0017 from './0017_edge_sets.sql';
 
 export interface Migration {
   version: number;
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: '0014_host_stats', sql: m0014 },
   { version: 15, name: '0015_context_epoch', sql: m0015 },
   { version: 16, name: '0016_transcript_sources', sql: m0016 },
+  { version: 17, name: '0017_edge_sets', sql: m0017 },
 ];
 
 /** The newest migration's version (version.ts; numbers are assigned ahead, so the list may have gaps while they land). */

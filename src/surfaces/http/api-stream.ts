@@ -83,10 +83,13 @@ export function mountStreamApi(
           () => undefined,
         );
       };
+      // A row of edges added together is several changes with one seq, always read whole: the rest of
+      // the row being sent goes out too, a row sent before (in the backlog and in a live batch) does not.
       const send = (changes: readonly Change[]) => {
+        let row = -1;
         for (const change of changes) {
-          if (change.seq <= sent) continue;
-          sent = change.seq;
+          if (change.seq <= sent && change.seq !== row) continue;
+          sent = row = change.seq;
           const data = JSON.stringify(changeEvent(store, change, names));
           enqueue(() => stream.writeSSE({ id: String(change.seq), event: 'change', data }));
         }

@@ -161,6 +161,35 @@ describe('the viewer’s system API and live stream', () => {
       [last + 2, 'pin'],
     ]);
 
+    // Edges added together are one row of the log: each goes out, under that row's id.
+    const edges = v.store.changes.lastSeq();
+    v.store.memory.linkAll(
+      a,
+      [
+        ['touches', 'fil_00000000000000000001'],
+        ['touches', 'fil_00000000000000000002'],
+      ],
+      v.project.id,
+      { origin: 'hook', at: 3 },
+    );
+    v.store.memory.pin(a, false, TEST_CHANGE);
+    const withEdges = await v.app.request(`${ORIGIN}/api/stream`, {
+      headers: { cookie: v.cookie, 'last-event-id': String(edges) },
+    });
+    const edgeEvents = await readEvents(
+      withEdges,
+      (es) => es.filter((e) => e.event === 'change').length >= 3,
+    );
+    expect(
+      edgeEvents
+        .filter((e) => e.event === 'change')
+        .map((e) => [Number(e.id), JSON.parse(e.data).entityId, JSON.parse(e.data).op]),
+    ).toEqual([
+      [edges + 1, `${a} touches fil_00000000000000000001`, 'add'],
+      [edges + 1, `${a} touches fil_00000000000000000002`, 'add'],
+      [edges + 2, a, 'unpin'],
+    ]);
+
     // Too far behind: one reset instead of a flood.
     v.store.transaction(() => {
       for (let i = 0; i < STREAM_BACKLOG + 5; i++)

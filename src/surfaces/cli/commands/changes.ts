@@ -24,7 +24,12 @@ export const changesSpec: CommandSpec = {
       value: 'SEQ',
       description: 'only changes after this sequence number (default 0)',
     },
-    limit: { type: 'string', value: 'N', description: 'how many (1–10000, default 100)' },
+    limit: {
+      type: 'string',
+      value: 'N',
+      description:
+        'how many rows of the log (1–10000, default 100; a row of edges added together lists each)',
+    },
     project: { type: 'string', value: 'ID', description: 'only this project (its prj_… id)' },
   },
   examples: ['engram changes', 'engram changes --since 120 --json'],
@@ -38,7 +43,7 @@ export const changesSpec: CommandSpec = {
     }));
     const next = changes[changes.length - 1]?.seq ?? since;
     if (args.json) {
-      printJson(ctx, { since, next, more: next < last && changes.length === limit, changes });
+      printJson(ctx, { since, next, more: next < last && changes.length >= limit, changes });
       return 0;
     }
     if (changes.length === 0) {
@@ -49,7 +54,7 @@ export const changesSpec: CommandSpec = {
       ctx.io.out(
         `#${c.seq} ${iso(c.at)} ${c.entity} ${c.entityId} ${c.op}${c.version !== null ? ` v${c.version}` : ''} (${c.origin}${c.actor ? ` ${c.actor}` : ''})\n`,
       );
-    if (next < last && changes.length === limit) ctx.io.out(`… more: engram changes --since ${next}\n`);
+    if (next < last && changes.length >= limit) ctx.io.out(`… more: engram changes --since ${next}\n`);
     return 0;
   },
 };
