@@ -2,19 +2,13 @@
  * Scenario sessions replayed live — transcript written as the host writes it, hook payloads captured,
  * the worker's drain after each turn with its transcript read — and what engram keeps of them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
-import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
-import { openDatabase } from '../store/database.ts';
-import { createStore, type Store } from '../store/store.ts';
 import { scenarioSessions, SHOP_CWD } from '../../test/fixtures/quality/scenarios.ts';
 import { replayLive } from '../../test/support/replay.ts';
-import { drainOnce } from './drain.ts';
+import { drainStore, useFlowStore } from './flow.test-support.ts';
 
 const shop = resolveProject(SHOP_CWD).id as ProjectId;
 const scenario = (suffix: string) => {
@@ -24,23 +18,11 @@ const scenario = (suffix: string) => {
 };
 
 describe('live distillation of realistic sessions', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-flow-'));
-    store = createStore(openDatabase(join(dir, 'engram.db')));
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const drain = (now: number) =>
-    drainOnce(
-      { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
-      { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-    );
-  const replay = (suffix: string) => replayLive(store, scenario(suffix), join(dir, 'projects'), drain);
-  const memories = () => store.observations.recent(shop, 200);
+  const flow = useFlowStore('flow');
+  const drain = (now: number) => drainStore(flow.store, now);
+  const replay = (suffix: string) =>
+    replayLive(flow.store, scenario(suffix), join(flow.dir, 'projects'), drain);
+  const memories = () => flow.store.observations.recent(shop, 200);
   const ofType = (type: string) => memories().filter((o) => o.type === type);
 
   it('closes a failure left open in one session when the next session fixes it', async () => {
@@ -50,24 +32,24 @@ describe('live distillation of realistic sessions', () => {
     expect(open?.facts).toContain(
       'also failed: `docker compose up -d db` (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?)',
     );
-    expect(store.summaries.get('a1000000-0000-4000-8000-000000000003')?.nextSteps).toMatch(
+    expect(flow.store.summaries.get('a1000000-0000-4000-8000-000000000003')?.nextSteps).toMatch(
       /^start Docker, then run `docker compose up -d db` and the integration tests again; fix `npm run test:integration`/,
     );
 
     await replay('04');
     expect(ofType('failed_attempt')).toEqual([]);
-    const gotcha = store.observations.get(open?.id ?? '');
+    const gotcha = flow.store.observations.get(open?.id ?? '');
     expect(gotcha).toMatchObject({
       type: 'gotcha',
       title:
         '`npm run test:integration` fails: connect ECONNREFUSED 127.0.0.1:5432 → run `docker compose up -d db` first',
     });
-    const edits = store.changes.since(0, 1000).filter((c) => c.entityId === gotcha?.id);
+    const edits = flow.store.changes.since(0, 1000).filter((c) => c.entityId === gotcha?.id);
     expect(edits.map((c) => [c.op, c.origin])).toEqual([
       ['create', 'hook'],
       ['edit', 'hook'],
     ]);
-    expect(store.summaries.get('a1000000-0000-4000-8000-000000000004')?.nextSteps).toBe('');
+    expect(flow.store.summaries.get('a1000000-0000-4000-8000-000000000004')?.nextSteps).toBe('');
   });
 
   it('keeps one memory per task of a long epic, its gotchas with their fix, and only real next steps', async () => {
@@ -100,7 +82,7 @@ describe('live distillation of realistic sessions', () => {
     expect(ofType('decision').map((o) => o.title)).toEqual([
       expect.stringMatching(/^For shipping I will compute quotes from weight bands/),
     ]);
-    const next = store.summaries.get('a1000000-0000-4000-8000-000000000002')?.nextSteps ?? '';
+    const next = flow.store.summaries.get('a1000000-0000-4000-8000-000000000002')?.nextSteps ?? '';
     expect(next).toMatch(
       /^Write e2e tests for the checkout flow; wire the shipping quote into the payment step/,
     );
@@ -109,12 +91,12 @@ describe('live distillation of realistic sessions', () => {
 
   it('takes back what a rewound branch left: the abandoned approach is invalidated', async () => {
     await replay('08');
-    const all = store.observations.ofSession('a1000000-0000-4000-8000-000000000008');
+    const all = flow.store.observations.ofSession('a1000000-0000-4000-8000-000000000008');
     expect(all.map((o) => o.title).join('\n')).not.toMatch(/Redis cache|Redis-backed/);
-    const gone = store.changes
+    const gone = flow.store.changes
       .since(0, 1000)
       .filter((c) => c.op === 'invalidate')
-      .map((c) => store.observations.get(c.entityId));
+      .map((c) => flow.store.observations.get(c.entityId));
     expect(gone.map((o) => [o?.status, o?.statusReason, o?.title]).sort()).toEqual([
       [
         'invalidated',

@@ -4,19 +4,13 @@
  * purpose, with its fix; and what is not a failure — a probe, a failure the assistant predicted, a
  * rejected call, "nothing to commit", a commit in a scratch repository — is never stored as one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
-import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
-import { openDatabase } from '../store/database.ts';
-import { createStore, type Store } from '../store/store.ts';
 import { createClaudeSession } from '../../test/support/claude-session.ts';
 import { replayLive } from '../../test/support/replay.ts';
-import { drainOnce } from './drain.ts';
+import { drainStore, useFlowStore } from './flow.test-support.ts';
 
 const CWD = '/home/dev/svc';
 const project = resolveProject(CWD).id as ProjectId;
@@ -100,26 +94,13 @@ function nextDay() {
 }
 
 describe('outcomes by purpose, across sessions', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-purpose-'));
-    store = createStore(openDatabase(join(dir, 'engram.db')));
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const drain = (now: number) =>
-    drainOnce(
-      { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
-      { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-    );
-  const memories = () => store.observations.recent(project, 200);
+  const flow = useFlowStore('purpose');
+  const drain = (now: number) => drainStore(flow.store, now);
+  const memories = () => flow.store.observations.recent(project, 200);
   const ofType = (type: string) => memories().filter((o) => o.type === type);
 
   it('keeps only the real failure open, then closes it by purpose when another spelling passes, with its fix', async () => {
-    await replayLive(store, firstDay(), join(dir, 'projects'), drain);
+    await replayLive(flow.store, firstDay(), join(flow.dir, 'projects'), drain);
     const open = ofType('failed_attempt');
     expect(open.map((o) => [o.title, o.subject])).toEqual([
       [
@@ -138,13 +119,13 @@ describe('outcomes by purpose, across sessions', () => {
         .map((o) => o.title)
         .join('\n'),
     ).not.toMatch(/probe|wip|rm -rf|TestOpenWithContext|grep/);
-    expect(store.summaries.get('b2000000-0000-4000-8000-000000000001')?.nextSteps).toBe(
+    expect(flow.store.summaries.get('b2000000-0000-4000-8000-000000000001')?.nextSteps).toBe(
       'switch the test helper to exec.CommandContext; fix `golangci-lint run ./...`: noctx: os/exec.Command must not be called. use os/exec.CommandContext',
     );
 
-    await replayLive(store, nextDay(), join(dir, 'projects'), drain);
+    await replayLive(flow.store, nextDay(), join(flow.dir, 'projects'), drain);
     expect(ofType('failed_attempt')).toEqual([]);
-    const gotcha = store.observations.get(open[0]?.id ?? '');
+    const gotcha = flow.store.observations.get(open[0]?.id ?? '');
     expect(gotcha).toMatchObject({
       type: 'gotcha',
       status: 'active',
@@ -160,12 +141,12 @@ describe('outcomes by purpose, across sessions', () => {
       ]),
     );
     expect(
-      store.changes
+      flow.store.changes
         .since(0, 1000)
         .filter((c) => c.entityId === gotcha?.id)
         .map((c) => c.op),
     ).toEqual(['create', 'edit']);
-    expect(store.summaries.get('b2000000-0000-4000-8000-000000000002')?.nextSteps).toBe('');
+    expect(flow.store.summaries.get('b2000000-0000-4000-8000-000000000002')?.nextSteps).toBe('');
     expect(ofType('fact').map((o) => o.title)).toEqual(['`mise run lint` lints the code']);
   });
 
@@ -206,7 +187,7 @@ describe('outcomes by purpose, across sessions', () => {
       })
       .stop()
       .end();
-    await replayLive(store, s, join(dir, 'projects'), drain);
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
     const byCommit = (hash: string) =>
       memories().find((o) => o.facts.some((f) => f.includes(`committed ${hash}`)));
     const first = byCommit('0bc41d9');

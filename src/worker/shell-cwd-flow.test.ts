@@ -4,19 +4,15 @@
  * folder is that folder's, a later run of the same command at the root does not close its failure, and
  * the transcript and the hooks say the same.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClaudeSession } from '../../test/support/claude-session.ts';
 import { replayLive, transcriptPathOf } from '../../test/support/replay.ts';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
-import { openDatabase } from '../store/database.ts';
-import { createStore, type Store } from '../store/store.ts';
-import { drainOnce } from './drain.ts';
+import { drainStore, useFlowStore } from './flow.test-support.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 
 const CWD = '/home/dev/mono';
@@ -43,43 +39,35 @@ function session() {
 }
 
 describe('commands run where the agent’s shell was', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-shell-cwd-'));
-    store = createStore(openDatabase(join(dir, 'engram.db')));
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const flow = useFlowStore('shell-cwd');
 
   const expectTheWebBuildStillFailing = () => {
-    const memories = store.observations.recent(project, 50).filter((o) => o.status === 'active');
+    const memories = flow.store.observations.recent(project, 50).filter((o) => o.status === 'active');
     const failed = memories.filter((o) => o.type === 'failed_attempt');
     expect(failed.map((o) => o.title)).toEqual([
       '`npm run build` fails: error during build: [vite]: Rollup failed to resolve import "@acme/ui…',
     ]);
     expect(failed[0]?.narrative).toMatch(/in packages\/web|packages\/web/);
-    const summary = store.summaries.get('d4000000-0000-4000-8000-000000000001');
+    const summary = flow.store.summaries.get('d4000000-0000-4000-8000-000000000001');
     expect(summary?.nextSteps).toMatch(/fix `npm run build` in packages\/web/);
   };
 
   it('from the transcript (backfill)', () => {
     const s = session();
-    const path = transcriptPathOf(join(dir, 'projects'), s);
+    const path = transcriptPathOf(join(flow.dir, 'projects'), s);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, s.jsonl());
-    ingestTranscript(store, path, { mode: 'backfill', distiller: createHeuristicDistiller(), now: s.time() });
+    ingestTranscript(flow.store, path, {
+      mode: 'backfill',
+      distiller: createHeuristicDistiller(),
+      now: s.time(),
+    });
     expectTheWebBuildStillFailing();
   });
 
   it('from the hooks (live)', async () => {
-    await replayLive(store, session(), join(dir, 'projects'), (now) =>
-      drainOnce(
-        { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
-        { force: true, now, staleTurnMs: 60_000, maxAttempts: 3 },
-      ),
+    await replayLive(flow.store, session(), join(flow.dir, 'projects'), (now) =>
+      drainStore(flow.store, now, true),
     );
     expectTheWebBuildStillFailing();
   });

@@ -5,19 +5,15 @@
  * is not the session's, and the main agent's report that all went well does not survive a failure a
  * subagent left open.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClaudeSession } from '../../test/support/claude-session.ts';
 import { replayLive, transcriptPathOf } from '../../test/support/replay.ts';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
-import { openDatabase } from '../store/database.ts';
-import { createStore, type Store } from '../store/store.ts';
-import { drainOnce } from './drain.ts';
+import { drainStore, useFlowStore } from './flow.test-support.ts';
 import { ingestTranscript } from './ingest-transcript.ts';
 
 const CWD = '/home/dev/todo';
@@ -58,19 +54,10 @@ function session(inline: boolean) {
 }
 
 describe('a subagent’s work', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-subagent-'));
-    store = createStore(openDatabase(join(dir, 'engram.db')));
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const flow = useFlowStore('subagent');
 
   const write = (s: ReturnType<typeof session>) => {
-    const path = transcriptPathOf(join(dir, 'projects'), s);
+    const path = transcriptPathOf(join(flow.dir, 'projects'), s);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, s.jsonl());
     for (const [file, text] of Object.entries(s.subagentFiles())) {
@@ -80,7 +67,7 @@ describe('a subagent’s work', () => {
     }
     return path;
   };
-  const active = () => store.observations.recent(project, 50).filter((o) => o.status === 'active');
+  const active = () => flow.store.observations.recent(project, 50).filter((o) => o.status === 'active');
 
   /** What every way of reading the session must agree on. */
   const expectTheSubagentsWork = (sessionId: string) => {
@@ -92,7 +79,7 @@ describe('a subagent’s work', () => {
     // The main agent's verdict is refuted by the build the subagent left failing.
     expect(failed[0]?.narrative).not.toMatch(/fully functional/);
     expect(memories.flatMap((o) => o.filesModified)).toContain('src/components/TodoList.tsx');
-    const summary = store.summaries.get(sessionId);
+    const summary = flow.store.summaries.get(sessionId);
     expect(summary?.completed).toMatch(/build failed/);
     expect(summary?.nextSteps).toMatch(/npm run build/);
     // The subagent's own plan ("polish styling later") is not the session's open task.
@@ -104,7 +91,7 @@ describe('a subagent’s work', () => {
     const s = session(false);
     const path = write(s);
     expect(Object.keys(s.subagentFiles())).toHaveLength(1);
-    ingestTranscript(store, path, {
+    ingestTranscript(flow.store, path, {
       mode: 'backfill',
       distiller: createHeuristicDistiller(),
       now: Date.parse('2026-05-03T00:00:00Z'),
@@ -117,7 +104,7 @@ describe('a subagent’s work', () => {
     const path = write(s);
     expect(s.subagentFiles()).toEqual({});
     expect(s.jsonl()).toContain('"isSidechain":true');
-    ingestTranscript(store, path, {
+    ingestTranscript(flow.store, path, {
       mode: 'backfill',
       distiller: createHeuristicDistiller(),
       now: Date.parse('2026-05-03T00:00:00Z'),
@@ -155,7 +142,11 @@ describe('a subagent’s work', () => {
     }
     s.say('Both tickets are committed.').stop().end();
     const path = write(s);
-    ingestTranscript(store, path, { mode: 'backfill', distiller: createHeuristicDistiller(), now: s.time() });
+    ingestTranscript(flow.store, path, {
+      mode: 'backfill',
+      distiller: createHeuristicDistiller(),
+      now: s.time(),
+    });
     // Listed at all means not held for review (held memories are left out of the listing).
     const conventions = active().filter((o) => o.type === 'convention');
     expect(conventions.map((o) => [o.title.split(' pass')[0], o.trust])).toEqual([
@@ -169,12 +160,7 @@ describe('a subagent’s work', () => {
 
   it('is the same when the hooks reported it live', async () => {
     const s = session(false);
-    await replayLive(store, s, join(dir, 'projects'), (now) =>
-      drainOnce(
-        { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
-        { force: true, now, staleTurnMs: 60_000, maxAttempts: 3 },
-      ),
-    );
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), (now) => drainStore(flow.store, now, true));
     expectTheSubagentsWork(s.sessionId);
   });
 });

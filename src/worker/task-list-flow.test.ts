@@ -4,20 +4,16 @@
  * defined or changed; the item that names nothing the session touched, and the one whose function was
  * never written, stay open.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
-import { openDatabase } from '../store/database.ts';
-import { createStore, type Store } from '../store/store.ts';
 import { createClaudeSession } from '../../test/support/claude-session.ts';
 import { replayLive, transcriptPathOf } from '../../test/support/replay.ts';
 import { backfill } from './backfill.ts';
-import { drainOnce } from './drain.ts';
+import { drainStore, useFlowStore } from './flow.test-support.ts';
 
 const CWD = '/home/dev/scenario-agent';
 const project = resolveProject(CWD).id as ProjectId;
@@ -102,26 +98,13 @@ function session() {
 }
 
 describe('a task list kept true by the work of its session', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'engram-task-list-'));
-    store = createStore(openDatabase(join(dir, 'engram.db')));
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const drain = (now: number) =>
-    drainOnce(
-      { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger(), readTranscripts: true },
-      { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-    );
-  const lists = () => store.observations.recent(project, 200).filter((o) => o.type === 'task');
+  const flow = useFlowStore('task-list');
+  const drain = (now: number) => drainStore(flow.store, now);
+  const lists = () => flow.store.observations.recent(project, 200).filter((o) => o.type === 'task');
   const stillOpen = ['[ ] Add `retryFetch` to src/net/client.ts', `[ ] ${OPEN_ITEMS[4]}`];
 
   it('live: closes the items later work did, keeps the untouched ones open', async () => {
-    await replayLive(store, session(), join(dir, 'projects'), drain);
+    await replayLive(flow.store, session(), join(flow.dir, 'projects'), drain);
     const [list, ...more] = lists();
     expect(more).toEqual([]);
     expect(list?.title).toBe('Open tasks (2 left of an earlier list): Add `retryFetch` to src/net/client.ts');
@@ -130,11 +113,15 @@ describe('a task list kept true by the work of its session', () => {
 
   it('backfill of the same transcript: the same list', () => {
     const s = session();
-    const root = join(dir, 'projects');
+    const root = join(flow.dir, 'projects');
     const path = transcriptPathOf(root, s);
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path, s.jsonl());
-    backfill(store, { root, distiller: createHeuristicDistiller(), now: () => Date.parse('2026-05-02') });
+    backfill(flow.store, {
+      root,
+      distiller: createHeuristicDistiller(),
+      now: () => Date.parse('2026-05-02'),
+    });
     expect(lists().map((o) => o.facts)).toEqual([stillOpen]);
   });
 });
