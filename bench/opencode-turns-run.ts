@@ -13,14 +13,15 @@ import { join } from 'node:path';
 import {
   LONG_SESSION,
   longOpencodeStore,
-  turnWords,
 } from '../src/capture/hosts/opencode/long-store.test-support.ts';
 import { createMemoryLogger } from '../src/core/ports.ts';
-import { createHeuristicDistiller } from '../src/distill/heuristic-distiller.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createStore } from '../src/store/store.ts';
-import { opencodeCapture } from '../src/worker/opencode-capture.test-support.ts';
-import { drainOnce } from '../src/worker/drain.ts';
+import {
+  captureLongTurn,
+  opencodeCapture,
+  opencodePass,
+} from '../src/worker/opencode-capture.test-support.ts';
 import { withHostTranscripts } from '../src/worker/host-transcripts.ts';
 import { describeLoad } from './lib/machine.ts';
 import { median } from './lib/stats.ts';
@@ -55,17 +56,7 @@ try {
   const passMs: number[] = [];
   console.log(`bench:opencode: ${turns} turns of one session, ${describeLoad()}`);
   for (let i = 0; i < turns; i++) {
-    const { prompt, end } = oc.timesOf(i);
-    const words = turnWords(i);
-    if (i === 0) capture('SessionStart', prompt - 50, { source: 'startup' });
-    capture('UserPromptSubmit', prompt, { parts: [{ type: 'text', text: words.prompt }] });
-    capture('PostToolUse', prompt + 5000, {
-      tool_name: 'bash',
-      tool_input: { command: `printf 'Hello, release team!\\n' > ${words.file} && cat ${words.file}` },
-      tool_call_id: `call_${i}_s0_1`,
-      tool_output: { output: 'Hello, release team!\n', metadata: { exit: 0 } },
-    });
-    const stop = capture('Stop', end + 20, { last_assistant_message: 'Done.' });
+    const stop = captureLongTurn(capture, oc, i);
     oc.addTurn();
     const events = [{ seq: 0, sessionId: LONG_SESSION, transcriptPath: stop.transcriptPath } as never];
     // The whole session read and written, as every turn did without a cursor.
@@ -77,16 +68,7 @@ try {
     withHostTranscripts(events, logDir, logger, cursors);
     readMs.push(performance.now() - r);
     const t = performance.now();
-    drainOnce(
-      {
-        store,
-        distiller: createHeuristicDistiller(),
-        logger,
-        readTranscripts: true,
-        hostSessionsDir: logDir,
-      },
-      { force: false, now: end + 1000, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-    );
+    opencodePass(store, logger, logDir, oc.timesOf(i).end + 1000);
     passMs.push(performance.now() - t);
   }
   console.log('turns        read from the cursor   whole read   rest of the pass (median ms per turn)');

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservationDraft } from '../core/model.ts';
+import { draftOf } from '../store/store.test-support.ts';
 import { oneStoryEach, sameEvent } from './turn-parts.ts';
 
-const draft = (extra: Partial<ObservationDraft>): ObservationDraft => ({
-  type: 'bugfix',
-  title: 't',
-  subtitle: '',
-  narrative: '',
-  facts: [],
-  concepts: [],
-  filesRead: [],
-  filesModified: [],
-  ...extra,
-});
+/** A bugfix draft (titled t) unless `extra` says otherwise. */
+const draft = (extra: Partial<ObservationDraft>): ObservationDraft => draftOf('t', { type: 'bugfix', ...extra });
 
 describe('a gotcha and the work of its event, one story each', () => {
   const cause = 'Biome does not allow assignments inside expressions, so the loop has to be restructured.';

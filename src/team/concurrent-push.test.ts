@@ -14,8 +14,7 @@ import {
 } from '../../test/support/team-postgres.ts';
 import { createTeamApi, type TeamApi } from './api-client.ts';
 import type { PushRecord } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
-import { memoryRecord as memory } from './records.test-support.ts';
+import { memoryRecord as memory, tombstoneRecord as tombstone } from './records.test-support.ts';
 
 let postgres: TestPostgres;
 
@@ -68,15 +67,6 @@ async function pullAll(
     if (!page.more && cursor >= page.head) return { ids, cursor };
   }
 }
-
-const tombstone = (id: string): PushRecord => ({
-  kind: 'memory',
-  id,
-  baseVersion: null,
-  hash: recordHash('memory', id, true, null),
-  deleted: true,
-  body: null,
-});
 
 describe('pushes to one project side by side', () => {
   it('a puller does not pass a row that commits after a higher-numbered one', async () => {
@@ -206,8 +196,9 @@ describe('pushes to one project side by side', () => {
   it('an id held by another project the member writes is not that project’s: versions, duplicates and conflicts stay per project', async () => {
     const { server, apis, project } = await teamWith(['ann']);
     const admin = createTeamApi({ server: server.url, token: server.adminToken });
-    const other = (await admin.grant({ user: 'ann', project: 'https://git.example.com/team/lib.git', role: 'writer' }))
-      .project;
+    const other = (
+      await admin.grant({ user: 'ann', project: 'https://git.example.com/team/lib.git', role: 'writer' })
+    ).project;
     const ann = apis[0] as TeamApi;
     const first = memory('obs_same', 'in the first project');
     expect((await ann.push(project, [first])).results[0]).toMatchObject({ status: 'accepted', version: 1 });

@@ -12,8 +12,12 @@ import {
 } from '../../test/support/team-postgres.ts';
 import { createTeamApi } from './api-client.ts';
 import type { PushRecord } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
-import { linkRecord, memoryRecord, summaryRecord } from './records.test-support.ts';
+import {
+  linkRecord,
+  memoryRecord,
+  summaryRecord,
+  tombstoneRecord as tombstone,
+} from './records.test-support.ts';
 
 let postgres: TestPostgres;
 
@@ -27,15 +31,6 @@ afterAll(async () => {
 // Text a JSON writer and an array literal each escape differently: quotes, backslashes, braces and
 // commas, a control character, line and paragraph separators, an astral character, a NUL spelled out.
 const AWKWARD = 'say "hi", {a,b} \\path\\to \u0001 tab\there \u2028\u2029 \u{1F600} é "\\u0000" null';
-
-const tombstone = (id: string): PushRecord => ({
-  kind: 'memory',
-  id,
-  baseVersion: null,
-  hash: recordHash('memory', id, true, null),
-  deleted: true,
-  body: null,
-});
 
 describe('a push batch written from one JSON parameter', () => {
   it('stores each body as its JSON text read as jsonb, tombstones without one, in the order pushed', async () => {

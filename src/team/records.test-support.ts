@@ -76,3 +76,13 @@ export function linkRecord(from: string, kind: string, to: string): PushRecord {
     body,
   };
 }
+
+/** A memory's deletion as pushed: no body, its hash of a deleted record. */
+export const tombstoneRecord = (id: string): PushRecord => ({
+  kind: 'memory',
+  id,
+  baseVersion: null,
+  hash: recordHash('memory', id, true, null),
+  deleted: true,
+  body: null,
+});

@@ -1,12 +1,17 @@
 /**
  * One payload of engram's opencode plugin captured as the hook captures it (opencode's environment:
- * `HOME`, `XDG_DATA_HOME`) into a real store — shared by the opencode worker tests and bench:opencode.
+ * `HOME`, `XDG_DATA_HOME`) into a real store, a long session's turn as the plugin hands it over, and
+ * the worker's pass with opencode's session logs — shared by the opencode worker tests and bench:opencode.
  */
 import type { NormalisedPayload } from '../capture/hosts/host-port.ts';
+import { turnWords, type LongStore } from '../capture/hosts/opencode/long-store.test-support.ts';
 import { opencodeAdapter } from '../capture/hosts/opencode/adapter.ts';
 import { resolveProjectIdentity } from '../capture/project-identity.ts';
 import { projectIdFromKey } from '../core/ids.ts';
+import type { Logger } from '../core/ports.ts';
+import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
 import type { Store } from '../store/store.ts';
+import { drainOnce } from './drain.ts';
 
 export function opencodeCapture(
   store: Store,
@@ -38,3 +43,27 @@ export function opencodeCapture(
     return n.value;
   };
 }
+
+type Capture = ReturnType<typeof opencodeCapture>;
+
+/** Turn `i` of a long session as the plugin hands it over (before opencode stores it); its Stop payload. */
+export function captureLongTurn(capture: Capture, oc: LongStore, i: number): NormalisedPayload {
+  const { prompt, end } = oc.timesOf(i);
+  const words = turnWords(i);
+  if (i === 0) capture('SessionStart', prompt - 50, { source: 'startup' });
+  capture('UserPromptSubmit', prompt, { parts: [{ type: 'text', text: words.prompt }] });
+  capture('PostToolUse', prompt + 5000, {
+    tool_name: 'bash',
+    tool_input: { command: `printf 'Hello, release team!\\n' > ${words.file} && cat ${words.file}` },
+    tool_call_id: `call_${i}_s0_1`,
+    tool_output: { output: 'Hello, release team!\n', metadata: { exit: 0 } },
+  });
+  return capture('Stop', end + 20, { last_assistant_message: 'Done.' });
+}
+
+/** The worker's pass at `now`, opencode's session logs written under `logDir`. */
+export const opencodePass = (store: Store, logger: Logger, logDir: string, now: number) =>
+  drainOnce(
+    { store, distiller: createHeuristicDistiller(), logger, readTranscripts: true, hostSessionsDir: logDir },
+    { force: false, now, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
+  );

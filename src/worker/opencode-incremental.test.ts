@@ -11,16 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   LONG_SESSION,
   longOpencodeStore,
-  turnWords,
   type LongStore,
 } from '../capture/hosts/opencode/long-store.test-support.ts';
 import { readOpencodeDatabase, writeSessionLog } from '../capture/hosts/opencode/session-store.ts';
 import { createMemoryLogger } from '../core/ports.ts';
-import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
 import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
-import { opencodeCapture } from './opencode-capture.test-support.ts';
-import { drainOnce } from './drain.ts';
+import { captureLongTurn, opencodeCapture, opencodePass } from './opencode-capture.test-support.ts';
 
 const TURNS = 24;
 
@@ -46,30 +43,8 @@ describe('opencode turns read on from a cursor', () => {
     const logger = createMemoryLogger();
     const capture = opencodeCapture(store, { session: LONG_SESSION, project, home: dir, dataHome });
     /** Turn `i`'s events as engram's plugin hands them over (before opencode has stored the turn). */
-    const events = (i: number) => {
-      const { prompt, end } = oc.timesOf(i);
-      const words = turnWords(i);
-      if (i === 0) capture('SessionStart', prompt - 50, { source: 'startup' });
-      capture('UserPromptSubmit', prompt, { parts: [{ type: 'text', text: words.prompt }] });
-      capture('PostToolUse', prompt + 5000, {
-        tool_name: 'bash',
-        tool_input: { command: `printf 'Hello, release team!\\n' > ${words.file} && cat ${words.file}` },
-        tool_call_id: `call_${i}_s0_1`,
-        tool_output: { output: 'Hello, release team!\n', metadata: { exit: 0 } },
-      });
-      capture('Stop', end + 20, { last_assistant_message: 'Done.' });
-    };
-    const pass = (i: number) =>
-      drainOnce(
-        {
-          store,
-          distiller: createHeuristicDistiller(),
-          logger,
-          readTranscripts: true,
-          hostSessionsDir: logDir,
-        },
-        { force: false, now: oc.timesOf(i).end + 1000, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-      );
+    const events = (i: number) => captureLongTurn(capture, oc, i);
+    const pass = (i: number) => opencodePass(store, logger, logDir, oc.timesOf(i).end + 1000);
     /** Every memory the turns wrote, superseded ones too (similar turns supersede each other's). */
     const memories = () =>
       (

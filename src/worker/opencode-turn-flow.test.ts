@@ -14,13 +14,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordedDatabase } from '../capture/hosts/opencode/recorded-store.test-support.ts';
 import { resolveProjectIdentity } from '../capture/project-identity.ts';
 import { projectIdFromKey, type ProjectId } from '../core/ids.ts';
-import { createMemoryLogger } from '../core/ports.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
+import { createMemoryLogger } from '../core/ports.ts';
 import { openDatabase } from '../store/database.ts';
 import { createStore, type Store } from '../store/store.ts';
-import { opencodeCapture } from './opencode-capture.test-support.ts';
+import { opencodeCapture, opencodePass } from './opencode-capture.test-support.ts';
 import { backfill } from './backfill.ts';
-import { drainOnce } from './drain.ts';
 
 const SESSION = 'ses_ddf954e4cffemJUIqns08mG3Sd';
 const PREFERENCE = 'Always use pnpm in this repository, never npm: the lockfile is pnpm-lock.yaml.';
@@ -93,16 +92,7 @@ describe('an opencode turn read from its store at the turn’s end', () => {
       tool_output: { output: 'Hello, release team!\n', metadata: { exit: 0 } },
     });
     capture('Stop', END_AT + 20, { last_assistant_message: ANSWER });
-    drainOnce(
-      {
-        store,
-        distiller: createHeuristicDistiller(),
-        logger,
-        readTranscripts: true,
-        hostSessionsDir: logDir,
-      },
-      { force: false, now: END_AT + 1000, staleTurnMs: 15 * 60_000, maxAttempts: 3 },
-    );
+    opencodePass(store, logger, logDir, END_AT + 1000);
     return start.transcriptPath;
   };
   const memories = () =>
