@@ -141,7 +141,11 @@ export interface SearchHit {
   rank: number;
 }
 
-export function createObservationsRepo(db: Db) {
+/**
+ * `oneShot`: a process that asks once and exits (the context hooks): match counts are not remembered,
+ * which could never pay for the check of whether the database changed.
+ */
+export function createObservationsRepo(db: Db, options: { oneShot?: boolean } = {}) {
   const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM observations WHERE id = ?`);
   const recent = lazyStatement(
     db,
@@ -203,7 +207,9 @@ export function createObservationsRepo(db: Db) {
     return statement();
   };
   // How many memories hold a term, counted only up to a cap (reads at most `cap` postings).
-  const counts = matchCounts(db);
+  const counts = options.oneShot
+    ? (_query: string, _cap: number, count: () => number) => count()
+    : matchCounts(db);
   const lastRowid = lazyStatement(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM observations`);
   const postings = lazyStatement(
     db,

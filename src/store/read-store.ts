@@ -34,7 +34,12 @@ const MMAP_BYTES = 256 * 1024 * 1024;
  */
 export function openReadStore(
   path: string,
-  options: { busyTimeoutMs: number; nativeBinding?: string | undefined },
+  options: {
+    busyTimeoutMs: number;
+    nativeBinding?: string | undefined;
+    /** A process that asks once and exits (a context hook): nothing is remembered between questions. */
+    oneShot?: boolean;
+  },
 ): ReadStore {
   if (statSync(path, { throwIfNoEntry: false })?.size === 0)
     throw new EngramError('STORE_FAILED', `the database at ${path} is empty`);
@@ -68,7 +73,7 @@ export function openReadStore(
   return {
     db,
     get observations() {
-      return lazy('observations', () => createObservationsRepo(db));
+      return lazy('observations', () => createObservationsRepo(db, { oneShot: options.oneShot === true }));
     },
     get summaries() {
       return lazy('summaries', () => createSummariesRepo(db));

@@ -142,7 +142,11 @@ export function handleContextEvent(
     try {
       const files = hostLoadedFiles(project, runtime, deps.rulesFiles ?? [], deps.autoMemory === true);
       const binding = nativeBindingPath();
-      const store = openReadStore(runtime.paths.db, { busyTimeoutMs: 3000, nativeBinding: binding });
+      const store = openReadStore(runtime.paths.db, {
+        busyTimeoutMs: 3000,
+        nativeBinding: binding,
+        oneShot: true,
+      });
       ctx = render(store, runtime, project, record, files);
     } catch (error) {
       // Nothing to inject this time; the event itself is kept below.
