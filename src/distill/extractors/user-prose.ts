@@ -102,9 +102,56 @@ export function userProse(raw: string): UserProse {
   return { text: kept.join('\n').trim(), pasted, report: false };
 }
 
+const LIST_ITEM = /^\s*(?:\d{1,2}[.)]|[-*•+])\s+(?=\S)/;
+/** How long a lead-in and its list may be to be read as one statement. */
+const MAX_LEAD_WORDS = 12;
+const MAX_ITEMS = 8;
+const MAX_ITEM_CHARS = 120;
+
+/**
+ * A line that leads into a list ("it should", "we need:") and the short list items under it are one
+ * statement: "it should: remember the bounds; have a GENERATE button". Split line by line, the lead
+ * says nothing and each item lacks what it is about. A long list, or a lead that is a sentence of its
+ * own, stays as it is.
+ */
+function joinListLeads(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const lead = (lines[i] ?? '').trim();
+    const items: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && LIST_ITEM.test(lines[j] ?? '')) {
+      items.push(
+        (lines[j] ?? '')
+          .replace(LIST_ITEM, '')
+          .trim()
+          .replace(/[.;,]+$/, ''),
+      );
+      j++;
+    }
+    const leads =
+      lead !== '' &&
+      !lead.includes('```') &&
+      !LIST_ITEM.test(lead) &&
+      !/[.!?]$/.test(lead) &&
+      lead.split(/\s+/).length <= MAX_LEAD_WORDS &&
+      items.length >= 1 &&
+      items.length <= MAX_ITEMS &&
+      items.every((t) => t !== '' && t.length <= MAX_ITEM_CHARS && !/[.!?]\s/.test(t));
+    if (!leads) {
+      out.push(lines[i] ?? '');
+      continue;
+    }
+    out.push(`${lead.replace(/[:\s]+$/, '')}: ${items.join('; ')}`);
+    i = j - 1;
+  }
+  return out.join('\n');
+}
+
 /** The prose split into sentences (bullets and quotes unwrapped, parentheses kept apart). */
 export function proseSentences(text: string): string[] {
-  return text
+  return joinListLeads(text)
     .replace(/```[\s\S]*?```/g, ' ')
     .split(/(?<=[.!?])\s+(?=\S)|\n+|\s+(?=\()/)
     .map((s) =>

@@ -48,6 +48,11 @@ describe('what the user requires of what they are building', () => {
       ['preference', 'what we need is a super simple clean pixel art dice page'],
     ]);
     expect(found[0]?.draft.narrative).toContain('remember the lower and upper bounds');
+    // The list under its lead-in is one statement, not a bare "it should".
+    expect(found[0]?.draft.facts).toContain(
+      'said: it should: remember the lower and upper bounds; have a button for ROLL',
+    );
+    expect(found[0]?.draft.facts).not.toContain('said: it should');
     expect(found[0]?.draft.trust).toBe('user');
     expect(found[0] && isStanding(found[0].draft)).toBe(true);
   });

@@ -295,9 +295,11 @@ export function readUtterance(u: Utterance): UserReading {
       );
   }
   if (rules.length === 0) return reading('none', null);
-  // The title: the most specific of the rules (the most content words), not merely the first.
+  // The title: the most specific of the rules (the most content words), not merely the first; a list
+  // under its lead-in ("it should: a; b; c") is several statements, so one sentence goes first.
   const weight = (s: string) => contentWords(s).size - (s.length > 200 ? 3 : 0);
-  const titled = ([...rules].sort((a, b) => weight(b) - weight(a))[0] ?? '')
+  const list = (s: string) => (/:\s.*;\s/.test(s) ? 1 : 0);
+  const titled = ([...rules].sort((a, b) => list(a) - list(b) || weight(b) - weight(a))[0] ?? '')
     .replace(/\s*\?+$/, '')
     .replace(
       /^(?:(?:and|also|so|but|plus|ok(?:ay)?)[,.]?\s+)*(?:(?:remember|note|keep in mind)(?: that)?\s+)?/i,
