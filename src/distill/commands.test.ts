@@ -171,7 +171,7 @@ describe('packagesOf', () => {
 });
 
 describe('commits', () => {
-  it('reads what a commit body lists it does, without trailers or signatures', () => {
+  it('reads what a commit body lists (or, with no list, says) it does, without trailers or signatures', () => {
     const heredoc = [
       `git commit -m "$(cat <<'EOF'`,
       'fix: improve abort listener error handling',
@@ -188,7 +188,12 @@ describe('commits', () => {
       'Use { once: true } for abort listeners to prevent leaks',
       'Remove await from destroySession calls; add .catch() that logs',
     ]);
-    expect(commitBody('git commit -m "fix: x\n\nA paragraph, not a list."')).toEqual([]);
+    // No list: the paragraphs say what it does, each wrapped line joined again.
+    expect(
+      commitBody(
+        'git commit -m "feat: dice page\n\nSimple static site to pick who starts.\nSecure RNG, bounds kept in\nlocalStorage.\n\nCo-Authored-By: Claude <noreply@anthropic.com>"',
+      ),
+    ).toEqual(['Simple static site to pick who starts. Secure RNG, bounds kept in localStorage.']);
     expect(commitBody('git commit -m fix-typo')).toEqual([]);
   });
 

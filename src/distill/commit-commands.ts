@@ -28,8 +28,9 @@ export function commitMessage(command: string): string | null {
 const TRAILER = /^(?:[\w-]+-by:|🤖|generated with\b|https?:\/\/\S+$)/i;
 
 /**
- * What a commit's body lists it does ("- Use { once: true } for abort listeners"): its list items,
- * trailers and signatures left out; at most `max`.
+ * What a commit's body says it does: its list items ("- Use { once: true } for abort listeners"), or,
+ * when it lists nothing, its paragraphs (lines wrapped at a width joined again); trailers and
+ * signatures left out; at most `max`.
  */
 export function commitBody(command: string, max = 3): string[] {
   const whole = wholeMessage(command);
@@ -38,9 +39,15 @@ export function commitBody(command: string, max = 3): string[] {
     .split('\n')
     .slice(1)
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !TRAILER.test(l));
+    .filter((l) => !TRAILER.test(l));
   const items = lines.filter((l) => /^[-*•]\s+\S/.test(l)).map((l) => l.replace(/^[-*•]\s+/, ''));
-  return items.slice(0, max);
+  if (items.length > 0) return items.slice(0, max);
+  const paragraphs = lines
+    .join('\n')
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, ' ').trim())
+    .filter((p) => p !== '');
+  return paragraphs.slice(0, max);
 }
 
 export interface CommitOutput {

@@ -662,3 +662,31 @@ describe('files the work removed', () => {
     expect(work?.facts).toContain('removed: src/__init__.py, src/dict_utils.py, tests');
   });
 });
+
+describe('what a work memory says of the work', () => {
+  it('tells it from the commit body or the report, never from the question that offers the next step', () => {
+    const licence = distil(
+      turn(
+        prompt('add an MIT licence'),
+        write('LICENSE', 'MIT License\n\nCopyright (c) 2026 Example\n'),
+        stop('Done. Want me to init the repo and commit?'),
+      ),
+    );
+    const added = licence.observations.find((o) => o.filesModified.includes('LICENSE'));
+    expect(added).toBeDefined();
+    expect(added?.narrative).not.toContain('Want me to');
+    const committed = distil(
+      turn(
+        prompt('yes please'),
+        bash(
+          `git add index.html LICENSE && git commit -m "$(cat <<'EOF'\nInitial commit: dice page\n\nSimple static site to pick who starts.\nSecure RNG, bounds kept in localStorage.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"`,
+          '[main (root-commit) e2aec0d] Initial commit: dice page\n 2 files changed, 330 insertions(+)',
+        ),
+        stop('All committed.'),
+      ),
+    );
+    expect(committed.observations.flatMap((o) => o.facts)).toContain(
+      'commit says: Simple static site to pick who starts. Secure RNG, bounds kept in localStorage.',
+    );
+  });
+});

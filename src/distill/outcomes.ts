@@ -252,9 +252,15 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
       : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
   const supported = (x: string) => !unsupportedClaim(x, a);
   const why = explanation(texts, 600, supported);
+  // A question in the report ("Want me to commit it?") offers a next step; it says nothing of the work.
   const fallback =
     last && a.lastMessage !== ''
-      ? clip(proseSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 600)
+      ? clip(
+          proseSentences(withoutFiller(a.lastMessage))
+            .filter((x) => supported(x) && !/\?\s*$/.test(x))
+            .join(' '),
+          600,
+        )
       : '';
   const narrative = [
     why || fallback,
