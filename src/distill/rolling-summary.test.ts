@@ -614,6 +614,16 @@ describe('completed is what was done', () => {
     expect(answered.summary?.completed).toBe(
       'The dev server listens on port 4321 (vite.config.ts sets server.port).',
     );
+    // A reply that names nothing of the project answers nothing worth keeping.
+    const deflected = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('when did this session start? at what time?'),
+        stop("You'd have to check your terminal scrollback for that, I can't see timestamps."),
+      ),
+    });
+    expect(deflected.summary?.completed ?? '').toBe('');
   });
 });
 
