@@ -620,7 +620,9 @@ describe('completed is what was done', () => {
       previousSummary: null,
       events: turn(
         prompt('when did this session start? at what time?'),
-        stop("You'd have to check your terminal scrollback for that, I can't see timestamps."),
+        stop(
+          "I can only see the current date (2026-04-14), not the time.\n\nYou'd have to check your terminal scrollback for that.",
+        ),
       ),
     });
     expect(deflected.summary?.completed ?? '').toBe('');

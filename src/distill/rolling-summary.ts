@@ -86,8 +86,8 @@ export function append(before: string | undefined, now: string, max = MAX_FIELD)
   return first ? [clip(first, max / 4), GAP, ...kept].join(SEGMENT) : kept.join(SEGMENT);
 }
 
-/** A file name or path, or a number: what makes an answer more than talk. */
-const CONCRETE = /[\w-]\.[a-z][\w]{0,4}\b|\w\/\w|\d/i;
+/** A file name or a path: what makes an answer with no code in it more than talk. */
+const CONCRETE = /[\w-]\.[a-z]\w{0,4}\b|\w\/\w/i;
 const nonAnswer = (m: string) => m.length < 40 || /^(?:let me|i'll|i will|now i'll|now let me)\b/i.test(m);
 
 const CHECK_WORDS: Partial<Record<string, string>> = {
@@ -176,8 +176,8 @@ export function mergeSummary(
     done.length > 0 ||
     a.commands.some((c) => c.parts.some((p) => p.outcome === 'passed' && p.purpose !== 'inspect')) ||
     /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage) ||
-    // The user asked a question: the reply is its answer — when it names something concrete (a file, a
-    // path, a number), not when it only talks around it ("you'd have to check your scrollback").
+    // The user asked a question: the reply is its answer — when it names something of the code (a file
+    // or a path; code and links count above), not when it only talks around it.
     (a.prompts.some((p) => /\?\s*$/.test(p.trim())) && CONCRETE.test(a.lastMessage));
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
