@@ -77,6 +77,8 @@ describe('the assistant’s explanation of a change and of a failure', () => {
         'I have a clear picture. This is a substantial task. I have full context now. `cartTotal` now sums integer cents because floats drifted.',
         // Plans said before the work: not an explanation of it once done.
         'Continuing with the cart — I need to add tests for the rounding, since none exist. I need to also import `Decimal` in the cart module.',
+        // A plan behind a clause that gives its circumstance is still a plan.
+        "Since no custom commands are available, I'll split the work into subtasks and run them in parallel.",
       ]),
     ).toBe('`cartTotal` now sums integer cents because floats drifted.');
   });

@@ -147,6 +147,9 @@ export function outcomeSentence(
  */
 /** What the assistant was about to do, said before doing it: no explanation once it is done. */
 const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
+/** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
+const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
+const isPlan = (s: string) => PLAN.test(s) || PLAN.test(s.replace(LEADING_CLAUSE, ''));
 
 export function explanation(
   texts: readonly string[],
@@ -157,8 +160,7 @@ export function explanation(
   let used = 0;
   for (const text of texts) {
     for (const s of proseSentences(text)) {
-      if (s.length < 20 || isStep(s) || isFiller(s) || PLAN.test(s) || picked.includes(s) || !keep(s))
-        continue;
+      if (s.length < 20 || isStep(s) || isFiller(s) || isPlan(s) || picked.includes(s) || !keep(s)) continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);
