@@ -10,6 +10,8 @@ describe('a request said as done', () => {
       'Added a retry with backoff to the webhook sender',
     );
     expect(doneFromRequest('Pin the node version in .nvmrc')).toBe('Pinned the node version in .nvmrc');
+    // A slash command's arguments are what was asked.
+    expect(doneFromRequest('/orchestrator create TODO app by Next.js')).toBe('Created TODO app by Next.js');
     expect(doneFromRequest('Cache the product list for 60 seconds')).toBe(
       'Cached the product list for 60 seconds',
     );

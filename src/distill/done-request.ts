@@ -101,7 +101,10 @@ function pastTense(verb: string): string {
 /** The request as done, or '' when it is not an imperative request for a change (a question, a remark). */
 export function doneFromRequest(request: string): string {
   const sentence = firstSentence(
-    request.replace(/^(?:please|pls|now|then|and|also|ok(?:ay)?)[,\s]+/i, ''),
+    // A slash command's arguments are the request ("/orchestrator create a TODO app").
+    request
+      .replace(/^\/[\w:.-]+\s+(?=\S)/, '')
+      .replace(/^(?:please|pls|now|then|and|also|ok(?:ay)?)[,\s]+/i, ''),
     110,
   );
   if (sentence === '' || sentence.includes('?')) return '';

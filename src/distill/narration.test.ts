@@ -25,6 +25,13 @@ describe('the assistant report as a title', () => {
 
   it('does not take a heading or a list item for a statement', () => {
     expect(outcomeSentence(['## Key capabilities\n- Pattern recognition across multiple runs\n'])).toBe('');
+    // An item naming a part of the work, code and all, states nothing; one that says what it does does.
+    const report =
+      '## Features\n- Custom `useTodos` hook with `useReducer`\n- Filter buttons for all/active/done';
+    expect(outcomeSentence([report], ['useTodos'])).toBe('');
+    expect(
+      outcomeSentence([`${report}\n- \`useTodos\` now stores the list in localStorage`], ['useTodos']),
+    ).toBe('`useTodos` now stores the list in localStorage');
   });
 
   it('takes only whole statements of a reply: no heading, list item, verse line or hedge', () => {

@@ -113,32 +113,42 @@ export function outcomeSentence(
   let bestScore = 0;
   const known = names.filter((n) => n.length >= 3).map((n) => n.toLowerCase());
   [...texts].reverse().forEach((text, age) => {
-    for (const s of proseSentences(text)) {
-      if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) continue;
-      // A few words with no closing stop and no code: a heading or a list item, not a statement.
-      if (!/[.!?)"'`]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) continue;
-      const lower = s.toLowerCase();
-      let score = 0;
-      if (ACTING.test(s)) score += 2;
-      else if (STATE.test(s)) score += 1;
-      if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
-      if (known.some((n) => lower.includes(n))) score += 2;
-      if (/`[^`]+`/.test(s)) score += 1;
-      // How a check went says nothing of the work (the check's own fact states it), unless it names code.
-      else if (CHECK_WENT.test(s) && !known.some((n) => lower.includes(n))) score -= 1;
-      // An exclamation cheers a result; a plain sentence states it.
-      if (s.endsWith('!')) score -= 2;
-      if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
-      // A hedge or a conditional states what might be, not what is.
-      if (/\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b/i.test(s)) score -= 3;
-      score -= age * 0.5;
-      if (score > bestScore) {
-        best = s;
-        bestScore = score;
+    for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
+      // A list item that states nothing ("Custom `useTodos` hook with `useReducer`") names a part
+      // of the work, not what is now true.
+      const item = /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
+      for (const s of proseSentences(line)) {
+        if (item && !STATE.test(s)) continue;
+        consider(s, age);
       }
     }
   });
   return bestScore >= 2 ? best : '';
+
+  function consider(s: string, age: number): void {
+    if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) return;
+    // A few words with no closing stop and no code: a heading or a list item, not a statement.
+    if (!/[.!?)"'`]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) return;
+    const lower = s.toLowerCase();
+    let score = 0;
+    if (ACTING.test(s)) score += 2;
+    else if (STATE.test(s)) score += 1;
+    if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
+    if (known.some((n) => lower.includes(n))) score += 2;
+    if (/`[^`]+`/.test(s)) score += 1;
+    // How a check went says nothing of the work (the check's own fact states it), unless it names code.
+    else if (CHECK_WENT.test(s) && !known.some((n) => lower.includes(n))) score -= 1;
+    // An exclamation cheers a result; a plain sentence states it.
+    if (s.endsWith('!')) score -= 2;
+    if (/\b(?:I|we)(?:'ll| will| could| might)\b/i.test(s)) score -= 3;
+    // A hedge or a conditional states what might be, not what is.
+    if (/\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b/i.test(s)) score -= 3;
+    score -= age * 0.5;
+    if (score > bestScore) {
+      best = s;
+      bestScore = score;
+    }
+  }
 }
 
 /**
