@@ -23,6 +23,19 @@ describe('the assistant report as a title', () => {
     );
   });
 
+  it('reads sentences closed by a full-width stop, as Japanese writes them', () => {
+    const report = [
+      'CLAUDE.mdファイルを最新の状態にアップデートしました。主な更新内容：',
+      '',
+      '**開発コマンドの更新:**',
+      '- `npm run type-check`を削除（実際には存在しない）',
+      '- `npm run start`を追加',
+    ].join('\n');
+    expect(outcomeSentence([report], ['CLAUDE.md'])).toBe(
+      'CLAUDE.mdファイルを最新の状態にアップデートしました。',
+    );
+  });
+
   it('does not take a heading or a list item for a statement', () => {
     expect(outcomeSentence(['## Key capabilities\n- Pattern recognition across multiple runs\n'])).toBe('');
     // An item naming a part of the work, code and all, states nothing; one that says what it does does.

@@ -8,20 +8,23 @@ import { clip, isFiller } from './text.ts';
 
 /** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
 export function proseSentences(text: string): string[] {
-  return text
-    .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z`*"([])|\n+/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/^(?:[-*•>#]+|\d+[.)]|\[[ x]\])\s*/g, '')
-        .replace(/\*\*/g, '')
-        // Check marks and emoji decorate a sentence; they are not part of what it says.
-        .replace(/^(?:(?:\p{Extended_Pictographic}|[\u2713\u2714\u2717\u2718]|\uFE0F|\u200D)+\s*)+/u, '')
-        .replace(/(?:\s*(?:\p{Extended_Pictographic}|\uFE0F|\u200D)+)+$/u, '')
-        .trim(),
-    )
-    .filter((s) => s.length >= 3);
+  return (
+    text
+      .replace(/```[\s\S]*?```/g, ' ')
+      // Japanese and Chinese close a sentence with a full-width stop and no space after it.
+      .split(/(?<=[.!?])\s+(?=[A-Z`*"([])|(?<=[。！？])\s*|\n+/)
+      .map((s) =>
+        s
+          .trim()
+          .replace(/^(?:[-*•>#]+|\d+[.)]|\[[ x]\])\s*/g, '')
+          .replace(/\*\*/g, '')
+          // Check marks and emoji decorate a sentence; they are not part of what it says.
+          .replace(/^(?:(?:\p{Extended_Pictographic}|[\u2713\u2714\u2717\u2718]|\uFE0F|\u200D)+\s*)+/u, '')
+          .replace(/(?:\s*(?:\p{Extended_Pictographic}|\uFE0F|\u200D)+)+$/u, '')
+          .trim(),
+      )
+      .filter((s) => s.length >= 3)
+  );
 }
 
 /** A hedge or a condition: what might be, not what is. */
@@ -100,6 +103,8 @@ const CHECK_WENT =
 const CAUSE =
   /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
+const withoutCode = (s: string) => s.replace(/`[^`]*`/g, ' ');
+
 /**
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols
  * when named), latest message first. '' when nothing says it.
@@ -118,7 +123,7 @@ export function outcomeSentence(
       // of the work, not what is now true.
       const item = /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
       for (const s of proseSentences(line)) {
-        if (item && !STATE.test(s)) continue;
+        if (item && !STATE.test(withoutCode(s))) continue;
         consider(s, age);
       }
     }
@@ -128,11 +133,13 @@ export function outcomeSentence(
   function consider(s: string, age: number): void {
     if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) return;
     // A few words with no closing stop and no code: a heading or a list item, not a statement.
-    if (!/[.!?)"'`]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) return;
+    if (!/[.!?)"'`。！]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) return;
     const lower = s.toLowerCase();
+    // A verb inside code (`type-check`, `runs.ts`) is no verb of the sentence.
+    const plain = withoutCode(s);
     let score = 0;
-    if (ACTING.test(s)) score += 2;
-    else if (STATE.test(s)) score += 1;
+    if (ACTING.test(plain)) score += 2;
+    else if (STATE.test(plain)) score += 1;
     if (/\bnow\b|\bno longer\b/i.test(s)) score += 1;
     if (known.some((n) => lower.includes(n))) score += 2;
     if (/`[^`]+`/.test(s)) score += 1;

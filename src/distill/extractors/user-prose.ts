@@ -153,7 +153,7 @@ function joinListLeads(text: string): string {
 export function proseSentences(text: string): string[] {
   return joinListLeads(text)
     .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?])\s+(?=\S)|\n+|\s+(?=\()/)
+    .split(/(?<=[.!?])\s+(?=\S)|(?<=[。！？])\s*(?=\S)|\n+|\s+(?=\()/)
     .map((s) =>
       s
         .trim()
