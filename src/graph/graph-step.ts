@@ -105,13 +105,14 @@ interface Context {
   /** Sessions' active tasks read in this step (newest first). */
   tasks: Map<string, Observation[]>;
   /** Memories' file names as project paths, worked out once per step (many memories name the same). */
-  paths: Map<string, string | null>;
+  paths: Map<string, Map<string, string | null>>;
 }
 
 function projectPathOf(c: Context, root: string, file: string): string | null {
-  const key = `${root}\0${file}`;
-  let path = c.paths.get(key);
-  if (path === undefined) c.paths.set(key, (path = projectPath(root, file)));
+  let paths = c.paths.get(root);
+  if (!paths) c.paths.set(root, (paths = new Map()));
+  let path = paths.get(file);
+  if (path === undefined) paths.set(file, (path = projectPath(root, file)));
   return path;
 }
 
