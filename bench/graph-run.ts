@@ -61,9 +61,12 @@ function graphDigest(dbPath: string): {
 } {
   const db = openDatabase(dbPath, { readonly: true });
   try {
+    // A file's rank hangs on the clock (each run's own) only through a factor every memory's weight
+    // shares, which ranking divides out: two runs agree to rounding error, far below six digits.
     const tables: Record<string, string> = {
       links: `SELECT from_id, kind, to_id, project_id, origin FROM links ORDER BY from_id, kind, to_id`,
-      graph_files: `SELECT id, project_id, path, language, lines, size, blob_hash, summarized, purpose, symbols, deleted_at IS NULL
+      graph_files: `SELECT id, project_id, path, language, lines, size, blob_hash, summarized, purpose, symbols, deleted_at IS NULL,
+          printf('%.6e', rank)
         FROM graph_files ORDER BY id`,
       anchors: `SELECT memory_id, first_path, blob_hash FROM anchors ORDER BY memory_id, first_path`,
       // The same changes, whatever order the step wrote them in and however many rows hold them.

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.ts';
 export function followAccountOfFiles(
   store: Store,
   projectId: string,
-  o: Observation,
+  o: Pick<Observation, 'createdAt' | 'facts'>,
   read: readonly { id: string; path: string }[],
   modifies: (path: string) => boolean,
 ): void {

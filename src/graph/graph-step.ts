@@ -71,7 +71,7 @@ function projectPath(root: string, file: string): string | null {
   return rel.split(sep).join('/').replace(/^\.\//, '');
 }
 
-function turnSpan(o: Observation): { from: number; to: number } | null {
+function turnSpan(o: Pick<Observation, 'provenance'>): { from: number; to: number } | null {
   for (const p of o.provenance) {
     const m = /^turn:(\d+)-(\d+)$/.exec(p);
     if (m) return { from: Number(m[1]), to: Number(m[2]) };
@@ -104,6 +104,16 @@ interface Context {
   roots: Map<string, boolean>;
   /** Sessions' active tasks read in this step (newest first). */
   tasks: Map<string, Observation[]>;
+  /** Memories' file names as project paths, worked out once per step (many memories name the same). */
+  paths: Map<string, Map<string, string | null>>;
+}
+
+function projectPathOf(c: Context, root: string, file: string): string | null {
+  let paths = c.paths.get(root);
+  if (!paths) c.paths.set(root, (paths = new Map()));
+  let path = paths.get(file);
+  if (path === undefined) paths.set(file, (path = projectPath(root, file)));
+  return path;
 }
 
 /** The newest active task of a session made at or before `at`, other than `exceptId`. */
@@ -207,7 +217,8 @@ function wikiTargets(store: Store, o: Observation): string[] {
 /** Grow the graph around one memory that was made, merged or edited. */
 function memoryChanged(c: Context, change: StepChange): void {
   const { store, options } = c;
-  const o = store.observations.get(change.entityId);
+  // What edges need of the memory; its texts are read only for a wiki-link or an anchor.
+  const o = store.graph.stepMemory(change.entityId);
   if (!o) return;
   if (o.status === 'forgotten') {
     c.writes.push(() => store.anchors.dropMemory(o.id));
@@ -215,9 +226,9 @@ function memoryChanged(c: Context, change: StepChange): void {
   }
   const project = projectOf(c, o.projectId);
   if (!project) return;
-  const files = [...new Set([...o.filesModified, ...o.filesRead])]
-    .map((f) => projectPath(project.root, f))
-    .filter((f): f is string => f !== null);
+  const inProject = (files: readonly string[]) =>
+    files.map((f) => projectPathOf(c, project.root, f)).filter((f): f is string => f !== null);
+  const files = inProject([...new Set([...o.filesModified, ...o.filesRead])]);
   const read = files.map((path) => cachedFacts(c, project, path));
   const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
   const anchorable = change.op === 'create' || reanchor;
@@ -227,12 +238,15 @@ function memoryChanged(c: Context, change: StepChange): void {
   const anchoring = anchorable && (young || reanchor) && read.some((f) => f.content !== null);
   const span = anchoring ? turnSpan(o) : null;
   const calls = span && o.sessionId ? store.graph.turnToolCalls(o.sessionId, span.from, span.to) : [];
-  const identifiers = anchoring ? mentionedIdentifiers([o.title, o.subtitle, o.narrative, ...o.facts]) : [];
-  const targets = wikiTargets(store, o);
+  const full = anchoring || o.mayLink ? store.observations.get(o.id) : null;
+  const identifiers =
+    full && anchoring ? mentionedIdentifiers([full.title, full.subtitle, full.narrative, ...full.facts]) : [];
+  const targets = full && o.mayLink ? wikiTargets(store, full) : [];
   const task = o.sessionId && o.type !== 'task' ? lastTaskOf(c, o.sessionId, o.createdAt, o.id) : null;
   const origin = change.origin;
-  const modifies = (path: string) =>
-    o.filesModified.includes(path) || o.filesModified.some((m) => projectPath(project.root, m) === path);
+  // A path the memory modified, as it names it or as a project path (each looked at once, not per file).
+  const modified = new Set([...o.filesModified, ...inProject(o.filesModified)]);
+  const modifies = (path: string) => modified.has(path);
   c.writes.push(() => {
     // A human edit vouches for the memory as it is now: it is anchored afresh (and fresh again).
     const wasStale = reanchor && store.anchors.isStale(o.id);
@@ -350,6 +364,7 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     projects: new Map(),
     roots: new Map(),
     tasks: new Map(),
+    paths: new Map(),
   };
   for (const change of changes) {
     report.changes++;

@@ -4,7 +4,7 @@
  * type counts, and whether they are pinned. A file many recent memories touch, or that shares memories
  * with such files, ranks high.
  */
-import type { ProjectGraph } from './project-graph.ts';
+import type { RankGraph } from './project-graph.ts';
 import { personalisedPageRank } from './pagerank.ts';
 
 const DAY_MS = 86_400_000;
@@ -13,7 +13,7 @@ const HALF_LIFE_DAYS = 14;
 const TYPE_PULL: Record<string, number> = { decision: 1.5, bugfix: 1.3, error: 1.2, refactor: 1.1 };
 
 /** File node id → rank (the file nodes' ranks sum to at most 1; 0 for files no live memory reaches). */
-export function rankFiles(g: ProjectGraph, now: number): Map<string, number> {
+export function rankFiles(g: RankGraph, now: number): Map<string, number> {
   const nodes: string[] = [];
   const edges: [string, string, number][] = [];
   const pull = new Map<string, number>();

@@ -6,6 +6,7 @@
 import type { Edge, FileNode, StaleMark } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation, Project, Session, Summary } from '../core/model.ts';
+import type { MemoryWeight } from '../store/graph-repo.ts';
 import type { Store } from '../store/store.ts';
 import { sessionNodeId, type SessionNodeId } from './node-ids.ts';
 
@@ -144,6 +145,23 @@ export function loadProjectGraph(store: Store, project: Project, options: LoadOp
       stale: stale.get(m.id) ?? null,
     });
   }
+  const edges = () =>
+    options.maxMemories === undefined
+      ? store.graph.edgesOf(projectId)
+      : store.graph.edgesTouching(memories.map((m) => m.id));
+  return { project, ...withFilesAndSessions(store, projectId, nodes, edges) };
+}
+
+/**
+ * Add a project's file and session nodes to its memory nodes, and the edges between them all (`edges`
+ * reads them); session nodes with nothing in them are left out.
+ */
+function withFilesAndSessions<N extends { kind: string; id: string }>(
+  store: Store,
+  projectId: ProjectId,
+  nodes: Map<string, N | FileGraphNode | SessionGraphNode>,
+  edges: () => Edge[],
+): Pick<ProjectGraph, 'out' | 'in'> & { nodes: Map<string, N | FileGraphNode | SessionGraphNode> } {
   for (const f of store.graphFiles.ofProject(projectId))
     nodes.set(f.id, {
       kind: 'file',
@@ -167,19 +185,49 @@ export function loadProjectGraph(store: Store, project: Project, options: LoadOp
   }
   const out = new Map<string, Edge[]>();
   const into = new Map<string, Edge[]>();
-  const edges =
-    options.maxMemories === undefined
-      ? store.graph.edgesOf(projectId)
-      : store.graph.edgesTouching(memories.map((m) => m.id));
-  for (const e of edges) {
+  for (const e of edges()) {
     if (!nodes.has(e.from) || !nodes.has(e.to)) continue;
     addEdge(out, e.from, e);
     addEdge(into, e.to, e);
   }
   // Session nodes with nothing in them are left out (a session that made no memory).
   for (const [id, n] of nodes)
-    if (n.kind === 'session' && !into.has(id) && !out.has(id) && n.summary === null) nodes.delete(id);
-  return { project, nodes, out, in: into };
+    if (n.kind === 'session' && !into.has(id) && !out.has(id) && (n as SessionGraphNode).summary === null)
+      nodes.delete(id);
+  return { nodes, out, in: into };
+}
+
+/** A memory node with only what ranking weighs of the memory. */
+export interface WeightNode {
+  kind: 'memory';
+  id: string;
+  type: string;
+  memory: MemoryWeight;
+  stale: StaleMark | null;
+}
+
+/** The graph key files are ranked on. */
+export interface RankGraph {
+  nodes: ReadonlyMap<string, WeightNode | FileGraphNode | SessionGraphNode>;
+  out: ReadonlyMap<string, readonly Edge[]>;
+}
+
+/**
+ * A project's working set as `loadProjectGraph(…, { maxMemories })` reads it — the same nodes and
+ * edges in the same order — with only what ranking weighs of each memory.
+ */
+export function loadRankGraph(store: Store, project: Project, maxMemories = WORKING_SET): RankGraph {
+  const projectId = project.id as ProjectId;
+  const stale = store.anchors.staleInProject(projectId);
+  const memories = store.graph.recentWeightsOf(projectId, maxMemories);
+  const nodes = new Map<string, WeightNode | FileGraphNode | SessionGraphNode>();
+  for (const m of memories) {
+    if (m.status === 'archived') continue;
+    nodes.set(m.id, { kind: 'memory', id: m.id, type: m.type, memory: m, stale: stale.get(m.id) ?? null });
+  }
+  return withFilesAndSessions(store, projectId, nodes, () =>
+    store.graph.edgesTouching(memories.map((m) => m.id)),
+  );
 }
 
 /** Edges of a node, both ways. */

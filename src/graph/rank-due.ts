@@ -7,7 +7,7 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Project } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
 import { rankFiles } from './key-files.ts';
-import { loadProjectGraph, WORKING_SET } from './project-graph.ts';
+import { loadRankGraph } from './project-graph.ts';
 
 /** A project's key files are ranked again at most this often (a rank reads its working set). */
 export const RANK_EVERY_MS = 60_000;
@@ -16,7 +16,7 @@ const RANK_AT = 'rank_at:';
 
 /** Recompute a project's key files (personalised PageRank over touch edges). */
 export function rankProjectFiles(store: Store, project: Project, now: number): void {
-  const ranks = rankFiles(loadProjectGraph(store, project, { maxMemories: WORKING_SET }), now);
+  const ranks = rankFiles(loadRankGraph(store, project), now);
   store.transaction(() => store.graphFiles.setRanks(project.id, ranks));
 }
 

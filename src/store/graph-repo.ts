@@ -8,12 +8,54 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Observation } from '../core/model.ts';
 import type { Db } from './database.ts';
 import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
-import { lazyStatement } from './statements.ts';
+import { lazyStatement, parseJsonList } from './statements.ts';
 
 interface LinkRow {
   from_id: string;
   kind: string;
   to_id: string;
+}
+
+/** What ranking weighs of a memory. */
+export type MemoryWeight = Pick<Observation, 'id' | 'type' | 'status' | 'modifiedAt' | 'pinned'>;
+type WeightRow = Pick<ObservationRow, 'id' | 'type' | 'status' | 'modified_at' | 'pinned'>;
+const toWeight = (r: WeightRow): MemoryWeight => ({
+  id: r.id as MemoryWeight['id'],
+  type: r.type as MemoryWeight['type'],
+  status: r.status as MemoryWeight['status'],
+  modifiedAt: r.modified_at,
+  pinned: r.pinned === 1,
+});
+
+/**
+ * What the graph step reads of a memory to grow its edges (its text only when it holds a wiki-link or
+ * is anchored: `mayLink` says whether any of its texts holds `[[`).
+ */
+export type StepMemory = Pick<
+  Observation,
+  | 'id'
+  | 'projectId'
+  | 'sessionId'
+  | 'type'
+  | 'status'
+  | 'createdAt'
+  | 'filesRead'
+  | 'filesModified'
+  | 'facts'
+  | 'provenance'
+> & { mayLink: boolean };
+interface StepRow {
+  id: string;
+  project_id: string;
+  session_id: string | null;
+  type: string;
+  status: string;
+  created_at: number;
+  files_read: string;
+  files_modified: string;
+  facts: string;
+  provenance: string;
+  may_link: number | null;
 }
 
 const toEdge = (r: LinkRow): Edge => ({ from: r.from_id, kind: r.kind as EdgeKind, to: r.to_id });
@@ -31,9 +73,25 @@ export function createGraphRepo(db: Db) {
      WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
      ORDER BY created_at DESC, rowid DESC LIMIT ?`,
   );
+  // What ranking weighs of a memory, in the order `recentMemories` reads them.
+  const recentWeights = lazyStatement(
+    db,
+    `SELECT id, type, status, modified_at, pinned FROM observations
+     WHERE project_id = ? AND status IN ('active', 'superseded', 'invalidated', 'archived')
+     ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
   const pinnedMemories = lazyStatement(
     db,
     `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE project_id = ? AND pinned = 1 AND status = 'active'`,
+  );
+  // A fact holds `[[` only when the facts' JSON does (no two facts' texts meet in it), or when the JSON
+  // escapes a character (`\u005b` is a `[`): the test on the texts joined never says yes where this says no.
+  const stepMemory = lazyStatement(
+    db,
+    `SELECT id, project_id, session_id, type, status, created_at, files_read, files_modified, facts, provenance,
+       instr(title, '[[') > 0 OR instr(subtitle, '[[') > 0 OR instr(narrative, '[[') > 0
+         OR instr(facts, '[[') > 0 OR instr(facts, '\\u') > 0 AS may_link
+     FROM observations WHERE id = ?`,
   );
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
   const edgesTouching = lazyStatement(
@@ -94,6 +152,36 @@ export function createGraphRepo(db: Db) {
       const seen = new Set(rows.map((r) => r.id));
       for (const r of pinnedMemories().all(projectId) as ObservationRow[]) if (!seen.has(r.id)) rows.push(r);
       return rows.map(toObservation);
+    },
+    /**
+     * The memories `recentMemoriesOf` reads, in its order, with only what ranking weighs of each (a
+     * full row per memory is most of the cost of ranking a large project).
+     */
+    recentWeightsOf(projectId: ProjectId, limit: number): MemoryWeight[] {
+      const rows = recentWeights().all(projectId, limit) as WeightRow[];
+      const seen = new Set(rows.map((r) => r.id));
+      const out = rows.map(toWeight);
+      for (const r of pinnedMemories().all(projectId) as ObservationRow[])
+        if (!seen.has(r.id)) out.push(toWeight(r));
+      return out;
+    },
+    /** What the graph step reads of a memory (`observations.get` reads all of it); null when none. */
+    stepMemory(id: string): StepMemory | null {
+      const r = stepMemory().get(id) as StepRow | undefined;
+      if (!r) return null;
+      return {
+        id: r.id as StepMemory['id'],
+        projectId: r.project_id as ProjectId,
+        sessionId: r.session_id,
+        type: r.type as StepMemory['type'],
+        status: r.status as StepMemory['status'],
+        createdAt: r.created_at,
+        filesRead: parseJsonList(r.files_read),
+        filesModified: parseJsonList(r.files_modified),
+        facts: parseJsonList(r.facts),
+        provenance: parseJsonList(r.provenance),
+        mayLink: r.may_link === 1,
+      };
     },
     edgesOf(projectId: ProjectId): Edge[] {
       return (edges().all(projectId) as LinkRow[]).map(toEdge);
