@@ -235,6 +235,9 @@ export function commandParts(line: string, root = '', start = ''): CommandPart[]
       [target, ...r.words].some((x) => isScratchPath(x, root) && /^\//.test(x))
     )
       where = 'scratch';
+    // A script kept in a scratch directory (`node /tmp/check_failed.mjs`) is a throwaway, whatever its
+    // name says it does: none of the project's checks or commands.
+    if (where === 'project' && /^\//.test(r.script) && isScratchPath(r.script, root)) where = 'scratch';
     // Pointed at a scratch directory by its environment (`PROJECT_DIR=/tmp/x ./tool`), or only writing
     // there (`echo 1 > /tmp/x/.env`), a command works there.
     const written = c.writes.filter((f) => f !== '/dev/null');

@@ -193,11 +193,12 @@ function interpreter(head: string, w: string[]): Judged {
   if (/^setup\.py$/.test(name))
     return { purpose: positional(w, 2)[0] === 'test' ? 'test' : 'build', tool: `${head} setup.py` };
   if (/(?:^tests?[._]|^spec[._]|_test\.|\.test\.|_spec\.|\.spec\.)/.test(name))
-    return { purpose: 'test', tool: `${head} ${script}` };
+    return { purpose: 'test', tool: `${head} ${script}`, script };
   // A script named for what it does (`node migrate.js`, `python build.py`) is that, not a throwaway.
   const named = purposeOfTask(name.replace(/\.\w+$/, ''));
-  if (named !== 'other' && named !== 'run') return { purpose: named, tool: `${head} ${script}`.trim() };
-  return { purpose: 'run', tool: `${head} ${script}`.trim(), adhoc: true };
+  if (named !== 'other' && named !== 'run')
+    return { purpose: named, tool: `${head} ${script}`.trim(), script };
+  return { purpose: 'run', tool: `${head} ${script}`.trim(), adhoc: true, script };
 }
 
 /** What one simple command (its words) is for. */
@@ -259,6 +260,8 @@ export function resolveWords(words: readonly string[]): Resolved {
     dir,
     suite: suiteOf(j.purpose, j.tool, task, core),
     adhoc: j.adhoc === true,
+    // A program run by its path (`/tmp/probe.sh`, `./scripts/check.sh`) is its own script.
+    script: j.script ?? (/[/\\]/.test(core[0] ?? '') ? (core[0] ?? '') : ''),
   };
 }
 

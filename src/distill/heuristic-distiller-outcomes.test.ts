@@ -690,3 +690,24 @@ describe('what a work memory says of the work', () => {
     );
   });
 });
+
+describe('scripts kept in a scratch directory', () => {
+  it('are throwaways whatever their names say: no command of the project, no check that passed', () => {
+    const r = distil(
+      turn(
+        prompt('How many deposits went through on devnet?'),
+        write('/tmp/check_failed.mjs', 'const rpc = process.env.RPC_URL;\n'),
+        bash(
+          'node /tmp/check_failed.mjs',
+          'PV1xi86y InstructionError [0, Custom 1]\n2hWv5Cvu InstructionError',
+        ),
+        bash('bash /tmp/build_report.sh', 'wrote /tmp/report.txt'),
+        stop('178 deposits succeeded out of 180 attempts; the two failures were InstructionError 1.'),
+      ),
+    );
+    expect(r.observations.filter((o) => o.type === 'fact').map((o) => o.title)).toEqual([]);
+    expect(r.summary?.completed ?? '').not.toMatch(/checks? pass|gate|build/);
+    // What they found is the turn's answer.
+    expect(r.summary?.completed).toContain('178 deposits succeeded out of 180 attempts');
+  });
+});

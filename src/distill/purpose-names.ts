@@ -37,6 +37,8 @@ export interface Resolved {
   suite: string;
   /** A throwaway program: inline code (`python -c`, `go run /dev/stdin`) or a script run directly. */
   adhoc: boolean;
+  /** The script file an interpreter runs (`node scripts/check.mjs`), or the program run by its path. */
+  script: string;
 }
 
 /**
@@ -108,4 +110,5 @@ export interface Judged {
   tool: string;
   task?: string;
   adhoc?: boolean;
+  script?: string;
 }
