@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   causeSentences,
   explanation,
+  headline,
   outcomeSentence,
   proseSentences,
   statementSentences,
@@ -34,6 +35,27 @@ describe('the assistant report as a title', () => {
     expect(outcomeSentence([report], ['CLAUDE.md'])).toBe(
       'CLAUDE.mdファイルを最新の状態にアップデートしました。',
     );
+  });
+
+  it('takes statements and headlines in scripts written without spaces', () => {
+    expect(
+      statementSentences(
+        '集計できました。\n\n旧 Vault と新 Vault の deposit 命令を数えると合計 178 回です。',
+      ),
+    ).toEqual(['旧 Vault と新 Vault の deposit 命令を数えると合計 178 回です。']);
+    const tables = [
+      '## 結論: live demo の実行数 ≈ **178 回**',
+      '',
+      '| Vault | deposit |',
+      '|---|---:|',
+      '| 旧 | 129 |',
+    ];
+    expect(statementSentences(tables.join('\n'))).toEqual([]);
+    expect(headline(tables.join('\n'))).toBe('結論: live demo の実行数 ≈ 178 回');
+    expect(headline('## Summary\n\n**Root cause: the cache key ignores the locale**\n- fixed')).toBe(
+      'Root cause: the cache key ignores the locale',
+    );
+    expect(headline('## What should we do next?\n| a | b |')).toBe('');
   });
 
   it('does not take a heading or a list item for a statement', () => {

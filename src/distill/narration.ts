@@ -58,14 +58,38 @@ export function statementSentences(text: string): string[] {
     if (l === '' || /^(?:[-*•>#|]|\d+[.)]\s|\[[ x]\])/.test(l) || l.endsWith(':')) continue;
     for (const sentence of proseSentences(l)) {
       // Closed by a stop, or naming a concrete result (a link, code) as its last word.
-      const closed = /[.!]$/.test(sentence) || /(?:https?:\/\/\S+|`[^`]+`)$/.test(sentence);
-      if (!/^[A-Z0-9`"(]/.test(sentence) || !closed) continue;
-      if (sentence.split(/\s+/).length < 3 || isStep(sentence) || isFiller(sentence) || HEDGE.test(sentence))
-        continue;
+      const closed = /[.!。！]$/.test(sentence) || /(?:https?:\/\/\S+|`[^`]+`)$/.test(sentence);
+      if (!STARTS_SENTENCE.test(sentence) || !closed) continue;
+      if (wordsIn(sentence) < 3 || isStep(sentence) || isFiller(sentence) || HEDGE.test(sentence)) continue;
       out.push(sentence);
     }
   }
   return out;
+}
+
+/** A sentence starts with a capital, a digit, code or a quote — or a letter of a script without case. */
+const STARTS_SENTENCE = /^(?:[A-Z0-9`"(「『]|\p{Lo})/u;
+/** Letters of scripts written without spaces between words (Chinese, Japanese …). */
+const UNSPACED = /\p{Lo}/gu;
+
+/** About how many words a sentence has: spaces count them, or three letters of an unspaced script one. */
+export function wordsIn(sentence: string): number {
+  const unspaced = sentence.match(UNSPACED)?.length ?? 0;
+  const spaced = sentence.replace(UNSPACED, ' ').trim();
+  return spaced.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length + Math.floor(unspaced / 3);
+}
+
+/**
+ * A reply's headline: its first heading or bold line that says something (three words or more, no
+ * question), markup removed — the conclusion a reply opens with when it has no sentence of prose.
+ */
+export function headline(text: string): string {
+  for (const line of text.replace(/```[\s\S]*?```/g, '\n').split('\n')) {
+    const m = /^\s*(?:#{1,4}\s+(.+)|\*\*([^*].*)\*\*:?)\s*$/.exec(line);
+    const head = (m?.[1] ?? m?.[2] ?? '').replace(/\*\*/g, '').trim();
+    if (head !== '' && !head.includes('?') && wordsIn(head) >= 3) return head;
+  }
+  return '';
 }
 
 /**

@@ -614,6 +614,17 @@ describe('completed is what was done', () => {
     expect(answered.summary?.completed).toBe(
       'The dev server listens on port 4321 (vite.config.ts sets server.port).',
     );
+    // A reply of a heading and a table: its headline is the answer.
+    const tabled = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('How many deposits went through?'),
+        bash('node scripts/count.mjs', 'old 129 / new 49'),
+        stop('## Result: 178 deposits succeeded, 180 attempted\n\n| vault | ok |\n|---|---:|\n| old | 129 |'),
+      ),
+    });
+    expect(tabled.summary?.completed).toContain('Result: 178 deposits succeeded, 180 attempted');
     // A reply that names nothing of the project answers nothing worth keeping.
     const deflected = d.distilTurn({
       projectRoot: ROOT,

@@ -19,6 +19,7 @@ import {
   statedFallbacks,
   statedNextSteps,
   statementSentences,
+  headline,
 } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
@@ -189,7 +190,12 @@ export function mergeSummary(
         ? clip(said, 160)
         : nonAnswer(a.lastMessage)
           ? ''
-          : clip(statementSentences(withoutFiller(a.lastMessage)).filter(supported).join(' '), 160);
+          : clip(
+              statementSentences(withoutFiller(a.lastMessage)).filter(supported).join(' ') ||
+                // A reply of headings, tables and lists: the conclusion it opens with.
+                [headline(a.lastMessage)].filter(supported).join(''),
+              160,
+            );
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
   const notes = [
