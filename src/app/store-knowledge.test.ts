@@ -379,15 +379,23 @@ describe('knowledge stored through the mutation path', () => {
     put('s1', [
       draftOf('Add checkout page route', {
         type: 'feature',
-        facts: ['committed 3f2a1b9: feat(checkout): add checkout page route (on main)'],
+        facts: [
+          'committed 3f2a1b9: feat(checkout): add checkout page route (on main)',
+          'commit says: The route renders the cart summary before payment.',
+          'git status: clean',
+        ],
         subject: 'attach:commit',
       }),
     ]);
+    // The commit and what its message says the work does go with it; the commit turn's other facts do not.
     expect(active().map((o) => [o.title, o.subtitle, o.facts])).toEqual([
       [
         'Add checkout page route',
         'Checkout page route added',
-        ['committed 3f2a1b9: feat(checkout): add checkout page route (on main)'],
+        [
+          'committed 3f2a1b9: feat(checkout): add checkout page route (on main)',
+          'commit says: The route renders the cart summary before payment.',
+        ],
       ],
     ]);
   });

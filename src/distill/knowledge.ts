@@ -211,7 +211,8 @@ export function attachedCommit(
   outcome: ObservationDraft,
   commit: ObservationDraft,
 ): Partial<ObservationDraft> {
-  const commitFacts = commit.facts.filter((f) => f.startsWith('committed'));
+  // The commit and what its message says the work does (`commit says: …`).
+  const commitFacts = commit.facts.filter((f) => f.startsWith('committed') || f.startsWith('commit says: '));
   const typed = commit.type === 'change' ? outcome.type : commit.type;
   return {
     type: typed,
