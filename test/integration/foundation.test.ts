@@ -145,7 +145,8 @@ describe('the foundation', () => {
       const log = join(sb.engramHome, 'logs', 'worker.log');
       // Held until the worker has found the store busy past its busy timeout (it says so in its log).
       await until(
-        () => worker.exitCode !== null || (existsSync(log) && /database is busy/.test(readFileSync(log, 'utf8'))),
+        () =>
+          worker.exitCode !== null || (existsSync(log) && /database is busy/.test(readFileSync(log, 'utf8'))),
         45_000,
         'the worker to find the store busy',
       );
