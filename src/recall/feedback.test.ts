@@ -74,6 +74,15 @@ describe('pseudo-relevance feedback', () => {
     expect(found).not.toContain(old);
   });
 
+  it('drags in nothing through words most of the store holds: a query with no telling match stays as it was', () => {
+    seed();
+    // Shares the deploy notes' common words (release, shipped) but not the query's.
+    const noise = add('Weekly retro', { narrative: 'release shipped, retro reviewed' });
+    const found = ids('deploy note');
+    expect(found).not.toContain(noise);
+    expect(found).toEqual(ids('deploy note', false));
+  });
+
   it('leaves a search with few matches as it was (feedback from half the results only reorders them)', () => {
     add('Deploy to staging hangs', { narrative: 'kubectl rollout status never returns on staging' });
     add('Staging deploy timeout', { narrative: 'the kubectl rollout waits for a readiness probe' });

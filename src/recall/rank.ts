@@ -4,8 +4,8 @@
  * score = relevance × recency × type weight × status weight, where relevance is the share of the
  * query's words a memory holds plus its BM25 (normalised to the best candidate), or, in a hybrid
  * search, the reciprocal-rank fusion of the lexical and vector rankings. A strong match then lends part
- * of its score to the memory before it in the same session (the step that led to it), and results are
- * spread over sessions a little so one long session cannot fill the whole list.
+ * of its score to its neighbours in the same session (the step before it and the step after it), and
+ * results are spread over sessions a little so one long session cannot fill the whole list.
  */
 import type { Observation, ObservationStatus, ObservationType } from '../core/model.ts';
 
@@ -88,29 +88,29 @@ export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map
   return out;
 }
 
-/** The active memory just before one in its session, or null. */
-export type PreviousLookup = (id: string) => RankItem | null;
+/** The active memories just before and just after one in its session (none, one or two). */
+export type NeighbourLookup = (id: string) => readonly RankItem[];
 
 export interface ContextOptions {
-  /** How many of the best matches lend score to the memory before them (default 20). */
+  /** How many of the best matches lend score to their neighbours (default 20). */
   sources?: number;
   /** Matches scoring under this share of the best lend nothing (default 0.25). */
   minShare?: number;
-  /** Share of a match's score the memory before it gets (default 0.3). */
+  /** Share of a match's score each of its neighbours gets (default 0.3). */
   share?: number;
 }
 
 /**
- * Lend part of the best matches' scores to the memory before each in its session: the step that led to
- * it (the failure a fix answers, the request a change carries out). A memory before a match that did not
- * match itself becomes a candidate. Only the previous memory: a distilled coding memory holds its
- * request and its outcome together, so nothing says the memory after a match (a question's answer in a
- * dialogue) belongs to it.
+ * Lend part of the best matches' scores to their neighbours in the session, the memory before and the
+ * memory after alike: the step that led to a match (the failure a fix answers, the request a change
+ * carries out) and the step that followed it (the fix after a failure, the outcome after a plan) are
+ * about the same thing in other words. A neighbour that did not match itself becomes a candidate. The
+ * same share both ways, whatever a memory says: no rule reads a question or an answer.
  */
 export function propagateContext(
   scores: Map<string, number>,
   items: Map<string, RankItem>,
-  previousOf: PreviousLookup,
+  neighboursOf: NeighbourLookup,
   options: ContextOptions = {},
 ): Map<string, number> {
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
@@ -121,10 +121,10 @@ export function propagateContext(
   for (const [id, score] of sources) {
     const source = items.get(id);
     if (!source || source.sessionId === null) continue;
-    const previous = previousOf(id);
-    if (!previous) continue;
-    if (!items.has(previous.id)) items.set(previous.id, previous);
-    out.set(previous.id, (out.get(previous.id) ?? 0) + share * score);
+    for (const neighbour of neighboursOf(id)) {
+      if (!items.has(neighbour.id)) items.set(neighbour.id, neighbour);
+      out.set(neighbour.id, (out.get(neighbour.id) ?? 0) + share * score);
+    }
   }
   return out;
 }

@@ -125,17 +125,56 @@ describe('searchMemories', () => {
     expect(plain.map((h) => h.observation.id)).toEqual([fix]);
   });
 
-  it('lends nothing to the memory after a match, even when the match asks a question', () => {
-    // A dialogue's answer follows its question; a coding memory holds its request and outcome together.
-    const question = add('Which port does the dev server use?', 'it listens on 5173', NOW - DAY, {
-      sessionId: 's3',
-    });
-    const next = add('Moved the proxy config', 'unrelated next turn', NOW - DAY + 1000, { sessionId: 's3' });
-    const ids = searchMemories(store, { query: 'dev server port', projectId: pid, limit: 5, now: NOW }).map(
-      (h) => h.observation.id as string,
+  it('lends the same share to the memory after a match: the fix that followed a failure is found by the failure’s words', () => {
+    // A coding session: the failure, then the fix in other words (no word of the query in it).
+    const failure = add(
+      'Tests fail with ECONNREFUSED 127.0.0.1:5432',
+      'the billing suite cannot connect',
+      NOW - DAY,
+      {
+        sessionId: 's3',
+        type: 'error',
+      },
     );
-    expect(ids).toEqual([question]);
-    expect(ids).not.toContain(next);
+    const fix = add(
+      'Start the postgres container before the suite',
+      'docker compose up -d db in globalSetup',
+      NOW - DAY + 1000,
+      {
+        sessionId: 's3',
+        type: 'bugfix',
+      },
+    );
+    add('Moved the proxy config', 'unrelated memory of another session', NOW - DAY, { sessionId: 's4' });
+    const hits = searchMemories(store, {
+      query: 'ECONNREFUSED in the tests',
+      projectId: pid,
+      limit: 5,
+      now: NOW,
+    });
+    expect(hits.map((h) => h.observation.id)).toEqual([failure, fix]);
+    expect(hits.map((h) => h.via)).toEqual(['lexical', 'context']);
+    // Before and after alike, whatever the memory says (no rule reads a question mark).
+    const before = searchMemories(store, { query: 'postgres container', projectId: pid, limit: 5, now: NOW });
+    expect(before.map((h) => h.observation.id)).toEqual([fix, failure]);
+    expect(search('ECONNREFUSED', { context: false })).toEqual([failure]);
+  });
+
+  it('drags in no neighbour of a weak match: a query with no good match finds only what holds its words', () => {
+    const strong = add('Rate limiter uses a token bucket', 'bucket refills every second', NOW - DAY, {
+      sessionId: 's5',
+    });
+    const beside = add('Benchmarked the gateway', 'p95 under load', NOW - DAY + 1000, { sessionId: 's5' });
+    const weak = add('Gateway timeout raised to 30 s', 'slow upstream', NOW - DAY, { sessionId: 's6' });
+    const afterWeak = add('Rewrote the changelog', 'release notes', NOW - DAY + 1000, { sessionId: 's6' });
+    // Nothing holds "kubernetes": nothing at all comes back, no neighbour either.
+    expect(search('kubernetes autoscaler')).toEqual([]);
+    // "token bucket" matches strongly; "timeout" weakly matches nothing of it: no neighbour of the weak one.
+    const ids = search('token bucket limiter');
+    expect(ids[0]).toBe(strong);
+    expect(ids).toContain(beside);
+    expect(ids).not.toContain(weak);
+    expect(ids).not.toContain(afterWeak);
   });
 
   it('fuses vector neighbours with the lexical ranking', () => {

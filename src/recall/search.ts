@@ -1,7 +1,7 @@
 /**
  * Search over memories: FTS5 BM25 candidates (field-weighted, identifier-aware, sanitised query),
  * optionally fused with vector neighbours, then ranked (see rank.ts): relevance × recency × type ×
- * status, context from session neighbours, a little spread over sessions. Project-scoped unless asked
+ * status, context from session neighbours (before and after a match), a little spread over sessions. Project-scoped unless asked
  * for every project; superseded and invalidated memories only when asked for; forgotten ones never.
  */
 import type { StaleMark } from '../core/graph.ts';
@@ -108,7 +108,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
   const scored =
     options.context === false
       ? base
-      : propagateContext(base, items, (id) => store.observations.previousInSession(id));
+      : propagateContext(base, items, (id) => store.observations.neighboursInSession(id));
   const ranking = { now: options.now };
   const final = new Map<string, number>();
   const stale = store.anchors.staleOf([...scored.keys()]);

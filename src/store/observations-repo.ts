@@ -215,13 +215,19 @@ export function createObservationsRepo(db: Db, options: { oneShot?: boolean } = 
     db,
     `SELECT COUNT(*) AS n FROM (SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? LIMIT ?)`,
   );
-  // The memory before one in its session, briefly (no text).
-  const previous = lazyStatement(
+  // The memories just before and just after one in its session, briefly (no text): one statement, two
+  // index probes (observations_by_session).
+  const BRIEF = 'o.id, o.project_id, o.session_id, o.type, o.status, o.created_at';
+  const neighbours = lazyStatement(
     db,
     `WITH me AS (SELECT session_id, created_at, rowid AS r FROM observations WHERE id = ?)
-     SELECT o.id, o.project_id, o.session_id, o.type, o.status, o.created_at FROM observations o, me
-     WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) < (me.created_at, me.r)
-     ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1`,
+     SELECT * FROM (SELECT ${BRIEF} FROM observations o, me
+       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) < (me.created_at, me.r)
+       ORDER BY o.created_at DESC, o.rowid DESC LIMIT 1)
+     UNION ALL
+     SELECT * FROM (SELECT ${BRIEF} FROM observations o, me
+       WHERE o.session_id = me.session_id AND o.status = 'active' AND (o.created_at, o.rowid) > (me.created_at, me.r)
+       ORDER BY o.created_at ASC, o.rowid ASC LIMIT 1)`,
   );
 
   const bySubject = lazyStatement(
@@ -345,10 +351,9 @@ export function createObservationsRepo(db: Db, options: { oneShot?: boolean } = 
     sizeEstimate(): number {
       return (lastRowid().get() as { n: number }).n;
     },
-    /** The active memory just before one in its session, briefly (no text), or null. */
-    previousInSession(id: string): ObservationBrief | null {
-      const row = previous().get(id) as BriefRow | undefined;
-      return row ? toBrief(row) : null;
+    /** The active memories just before and just after one in its session (0-2), briefly (no text), older first. */
+    neighboursInSession(id: string): ObservationBrief[] {
+      return (neighbours().all(id) as BriefRow[]).map(toBrief);
     },
     /** Active memories of a project around a time: up to `nBefore` at or before it, `nAfter` after, oldest first. */
     around(projectId: ProjectId, at: number, nBefore: number, nAfter: number): Observation[] {

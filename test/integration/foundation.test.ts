@@ -145,7 +145,8 @@ describe('the foundation', () => {
       const log = join(sb.engramHome, 'logs', 'worker.log');
       // Held until the worker has found the store busy past its busy timeout (it says so in its log).
       await until(
-        () => worker.exitCode !== null || (existsSync(log) && /database is busy/.test(readFileSync(log, 'utf8'))),
+        () =>
+          worker.exitCode !== null || (existsSync(log) && /database is busy/.test(readFileSync(log, 'utf8'))),
         45_000,
         'the worker to find the store busy',
       );
@@ -179,10 +180,12 @@ describe('the foundation', () => {
       expect((statSync(join(sb.engramHome, dir)).mode & 0o777).toString(8), dir || 'home').toBe('700');
 
     const hits = JSON.parse(sb.engram(['search', secretIdea, '--json', '--cwd', cwd]).stdout) as {
-      results: { id: string }[];
+      results: { id: string; via: string }[];
     };
-    expect(hits.results.length).toBeGreaterThan(0);
-    for (const { id } of hits.results) expect(sb.engram(['forget', id]).status).toBe(0);
+    // The memories that hold the word (a session neighbour lent a place as context holds other words).
+    const holding = hits.results.filter((h) => h.via !== 'context');
+    expect(holding.length).toBeGreaterThan(0);
+    for (const { id } of holding) expect(sb.engram(['forget', id]).status).toBe(0);
     const dump = sb.engram(['changes', '--json', '--limit', '1000']).stdout;
     expect(dump).not.toContain(secretIdea);
     const db = sb.engram(['search', 'README', '--json', '--cwd', cwd]);
