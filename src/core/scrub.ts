@@ -149,10 +149,11 @@ const scrubLocal = (line: string, count: { n: number }, around?: TextAround): st
 
 /**
  * The rules of the whole text: the spans first, then the line-local rules on the lines the scan finds,
- * each told whether the text (as it came) is a config file, should a rule ask.
+ * each told whether the text (as it came) is a config file, should a rule ask (`configFile`: it is one
+ * by its path, whatever its lines).
  */
-function scrubWhole(text: string, count: { n: number }): string {
-  const around = textAround(text);
+function scrubWhole(text: string, count: { n: number }, configFile?: true): string {
+  const around = textAround(text, configFile);
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
@@ -172,11 +173,18 @@ function scrubWhole(text: string, count: { n: number }): string {
   return done > 0 ? result + out.slice(done) : out;
 }
 
-/** Replace secrets and `<private>…</private>` spans in a string, and count the redactions. */
-export function scrubTextWithCount(text: string): { text: string; redactions: number } {
+/**
+ * Replace secrets and `<private>…</private>` spans in a string, and count the redactions. `configFile`:
+ * the string is (part of) a config file, as its path says (`config-text.ts` `isConfigFile`), so every
+ * entry's word is a value even in a text of one line; such a text is not remembered whole.
+ */
+export function scrubTextWithCount(text: string, configFile?: boolean): { text: string; redactions: number } {
   if (text.length < 6) return { text, redactions: 0 };
   const count = { n: 0 };
-  return { text: remembered(scope?.texts, text, count, MEMO_TEXT_CHARS, scrubWhole), redactions: count.n };
+  const out = configFile
+    ? scrubWhole(text, count, true)
+    : remembered(scope?.texts, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c));
+  return { text: out, redactions: count.n };
 }
 
 /**
