@@ -81,8 +81,8 @@ export interface TextAround {
 }
 
 /** `known`: the text is a config file by its path (`isConfigFile`), whatever its lines. */
-export function textAround(text: string, known?: true): TextAround {
-  let config: boolean | undefined = known;
+export function textAround(text: string, known?: boolean): TextAround {
+  let config: boolean | undefined = known || undefined;
   let asked = 0;
   return {
     inConfig: () => {

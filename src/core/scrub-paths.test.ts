@@ -99,4 +99,14 @@ describe('a config file known by its path', () => {
     expect(configFirst).toEqual([redacted, line, `x\n${redacted}`, `x\n${line}`]);
     expect(codeFirst).toEqual([line, redacted, `x\n${line}`, `x\n${redacted}`]);
   });
+
+  it('remembers a whole text scrubbed as a config file apart from the same text without a path', () => {
+    const text = `# ${'settings of the staging database, '.repeat(8)}\n    password = hunter\n`; // remembered whole
+    const redacted = text.replace('hunter', REDACTED);
+    const together = scrubbingTogether(() =>
+      [true, false, true, false, undefined, true].map((config) => scrubTextWithCount(text, config)),
+    );
+    expect(together.map((r) => r.text)).toEqual([redacted, text, redacted, text, text, redacted]);
+    expect(together.map((r) => r.redactions)).toEqual([1, 0, 1, 0, 0, 1]);
+  });
 });

@@ -152,7 +152,7 @@ const scrubLocal = (line: string, count: { n: number }, around?: TextAround): st
  * each told whether the text (as it came) is a config file, should a rule ask (`configFile`: it is one
  * by its path, whatever its lines).
  */
-function scrubWhole(text: string, count: { n: number }, configFile?: true): string {
+function scrubWhole(text: string, count: { n: number }, configFile?: boolean): string {
   const around = textAround(text, configFile);
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
@@ -176,14 +176,13 @@ function scrubWhole(text: string, count: { n: number }, configFile?: true): stri
 /**
  * Replace secrets and `<private>…</private>` spans in a string, and count the redactions. `configFile`:
  * the string is (part of) a config file, as its path says (`config-text.ts` `isConfigFile`), so every
- * entry's word is a value even in a text of one line; such a text is not remembered whole.
+ * entry's word is a value even in a text of one line (remembered apart from the same text without a path).
  */
 export function scrubTextWithCount(text: string, configFile?: boolean): { text: string; redactions: number } {
   if (text.length < 6) return { text, redactions: 0 };
   const count = { n: 0 };
-  const out = configFile
-    ? scrubWhole(text, count, true)
-    : remembered(scope?.texts, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c));
+  const memo = configFile ? scope?.configTexts : scope?.texts;
+  const out = remembered(memo, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c, configFile));
   return { text: out, redactions: count.n };
 }
 
@@ -195,6 +194,7 @@ export function scrubTextWithCount(text: string, configFile?: boolean): { text: 
  */
 interface Seen {
   texts: Map<string, { text: string; n: number }>;
+  configTexts: Map<string, { text: string; n: number }>;
   lines: Map<string, { text: string; n: number }>;
 }
 let scope: Seen | null = null;
@@ -239,7 +239,7 @@ const scrubLine = (line: string, count: { n: number }, around: TextAround): stri
  */
 export function scrubbingTogether<T>(fn: () => T): T {
   const outer = scope;
-  scope ??= { texts: new Map(), lines: new Map() };
+  scope ??= { texts: new Map(), configTexts: new Map(), lines: new Map() };
   try {
     return fn();
   } finally {
