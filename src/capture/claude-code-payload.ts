@@ -51,7 +51,7 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       event = {
         kind: 'tool',
         ...toolFields(p, limits),
-        response: scrubAndLimit(p['tool_response'] ?? null, limits),
+        response: scrubAndLimit(p['tool_response'] ?? null, limits, p['tool_input']),
       };
       break;
     }

@@ -1,8 +1,11 @@
 /**
  * Scrub and size-cap a JSON-like value in one pass. Long strings are cut before scrubbing (with a
- * margin, so a secret straddling the cut is still recognised whole), then cut to the limit.
+ * margin, so a secret straddling the cut is still recognised whole), then cut to the limit. A tool's
+ * payload that names its file (`file_path`, `filePath`, `path`…) scrubs its strings as that file's
+ * text: a config file's (`isConfigFile`) as config whatever its lines count.
  */
-import { scrubbingTogether, scrubText } from '../core/scrub.ts';
+import { isConfigFile } from '../core/config-text.ts';
+import { scrubbingTogether, scrubTextWithCount } from '../core/scrub.ts';
 import type { Json } from '../core/model.ts';
 
 const SCRUB_MARGIN = 1024;
@@ -14,23 +17,36 @@ export interface SizeLimits {
   maxEventBytes: number;
 }
 
-function cutString(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return scrubText(text);
-  const scrubbed = scrubText(text.slice(0, maxChars + SCRUB_MARGIN));
+function cutString(text: string, maxChars: number, config: boolean): string {
+  if (text.length <= maxChars) return scrubTextWithCount(text, config).text;
+  const scrubbed = scrubTextWithCount(text.slice(0, maxChars + SCRUB_MARGIN), config).text;
   return `${scrubbed.slice(0, maxChars)}…[truncated ${text.length - maxChars} chars]`;
 }
 
-function limitValue(value: unknown, maxChars: number, depth: number): Json {
-  if (typeof value === 'string') return cutString(value, maxChars);
+/** The keys a tool's input or result names its file by, in every host's spelling. */
+const PATH_KEYS = ['file_path', 'filePath', 'path', 'absolute_path', 'target_file'];
+
+/** Whether `value` is an object naming a config file by one of `PATH_KEYS`. */
+const namesConfigFile = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  PATH_KEYS.some((k) => {
+    const path: unknown = (value as Record<string, unknown>)[k];
+    return typeof path === 'string' && isConfigFile(path);
+  });
+
+function limitValue(value: unknown, maxChars: number, depth: number, config: boolean): Json {
+  if (typeof value === 'string') return cutString(value, maxChars, config);
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
   if (Array.isArray(value)) {
-    const items = value.slice(0, MAX_ITEMS).map((v) => limitValue(v, maxChars, depth + 1));
+    const items = value.slice(0, MAX_ITEMS).map((v) => limitValue(v, maxChars, depth + 1, config));
     if (value.length > MAX_ITEMS) items.push(`[${value.length - MAX_ITEMS} more items]`);
     return items;
   }
   if (typeof value === 'object') {
     const out: { [key: string]: Json } = {};
+    const inFile = config || namesConfigFile(value);
     let n = 0;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (n++ >= MAX_ITEMS) {
@@ -38,7 +54,7 @@ function limitValue(value: unknown, maxChars: number, depth: number): Json {
         break;
       }
       if (v === undefined || typeof v === 'function') continue;
-      out[k.length > 200 ? k.slice(0, 200) : k] = limitValue(v, maxChars, depth + 1);
+      out[k.length > 200 ? k.slice(0, 200) : k] = limitValue(v, maxChars, depth + 1, inFile);
     }
     return out;
   }
@@ -49,16 +65,19 @@ const jsonBytes = (value: Json): number => Buffer.byteLength(JSON.stringify(valu
 
 /**
  * Scrubbed, capped copy of `value` whose JSON is at most `maxEventBytes` (shrinking field caps as needed).
- * Its strings are scrubbed together: a line met again in another field is not scrubbed twice.
+ * Its strings are scrubbed together: a line met again in another field is not scrubbed twice. `input`:
+ * the tool's input when `value` is its result, so a result that does not name its file (a read's text)
+ * is scrubbed as the file its input names.
  */
-export function scrubAndLimit(value: unknown, limits: SizeLimits): Json {
+export function scrubAndLimit(value: unknown, limits: SizeLimits, input?: unknown): Json {
+  const config = namesConfigFile(input);
   return scrubbingTogether(() => {
     let maxChars = limits.maxFieldChars;
-    let out = limitValue(value, maxChars, 0);
+    let out = limitValue(value, maxChars, 0, config);
     let bytes = jsonBytes(out);
     while (bytes > limits.maxEventBytes && maxChars > 64) {
       maxChars = Math.floor(maxChars / 4);
-      out = limitValue(value, maxChars, 0);
+      out = limitValue(value, maxChars, 0, config);
       bytes = jsonBytes(out);
     }
     return bytes > limits.maxEventBytes ? '[payload too large]' : out;

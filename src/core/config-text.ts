@@ -63,14 +63,27 @@ export function isConfigText(text: string): boolean {
   return keys >= 2 && values >= 1 && margin;
 }
 
+/**
+ * A config file by its path: an environment file (`.env`, `.env.production.local`, `prod.env`; not
+ * `.env.example.md`), an INI, `.cfg`, `.conf`, `.cnf`, properties, TOML, YAML (docker-compose's too),
+ * JSON or Terraform variables file, or one of the dotfiles and credential files that are INI without an
+ * extension (`.npmrc`, `.pypirc`, `.gitconfig`, AWS's `credentials`). Code files are none, whatever
+ * they hold.
+ */
+export const isConfigFile = (path: string): boolean =>
+  /(?:^|[/\\])(?:\.env(?:\.(?!(?:md|txt|[jt]s|py|sh)$)[\w-]+)*|[^/\\]*\.(?:env|ini|cfg|conf|cnf|properties|toml|ya?ml|json5?|tfvars)|\.(?:npm|pypi|yarn)rc|\.gitconfig|credentials)$/i.test(
+    path,
+  );
+
 /** A text's config judgement, made once and only when a rule asks; `asked` counts the questions. */
 export interface TextAround {
   readonly inConfig: () => boolean;
   readonly asked: () => number;
 }
 
-export function textAround(text: string): TextAround {
-  let config: boolean | undefined;
+/** `known`: the text is a config file by its path (`isConfigFile`), whatever its lines. */
+export function textAround(text: string, known?: boolean): TextAround {
+  let config: boolean | undefined = known || undefined;
   let asked = 0;
   return {
     inConfig: () => {

@@ -676,6 +676,46 @@ export const CODE_TEXTS: readonly string[] = [
   'routes:\n  - auth:login\n  - password:reset\n',
 ];
 
+/** A file's text as a capture payload gives it with the file's path (a Write, an Edit, a Read's result). */
+export interface FileCase {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * Config files by their path, each of one entry whose line alone does not show a secret (or does: the
+ * `.env` forms): the path makes the text config, so its value is scrubbed whatever it looks like.
+ */
+export const CONFIG_FILES_BY_PATH: readonly (FileCase & { readonly secret: string })[] = [
+  { path: 'config/database.ini', text: '    password = hunter', secret: 'hunter' },
+  { path: 'settings.yaml', text: 'password: CorrectHorse', secret: 'CorrectHorse' },
+  { path: '/srv/app/docker-compose.yml', text: '      secret: CorrectHorse\n', secret: 'CorrectHorse' },
+  { path: 'src/main/resources/application.properties', text: 'db.password:hunter', secret: 'hunter' },
+  { path: 'Cargo.toml', text: '  token = walrus', secret: 'walrus' },
+  { path: '/home/u/.aws/credentials', text: 'aws_secret_access_key = CorrectHorse', secret: 'CorrectHorse' },
+  { path: 'C:\\app\\conf\\my.cnf', text: '  password = Walrus', secret: 'Walrus' },
+  { path: '.npmrc', text: 'password = Walrus', secret: 'Walrus' },
+  { path: '.env', text: 'export SECRET_TOKEN=word', secret: 'word' },
+  { path: '.env.production.local', text: 'SECRET_TOKEN="value with spaces"', secret: 'value with spaces' },
+  { path: 'deploy/prod.env', text: 'API_KEY=CorrectHorse', secret: 'CorrectHorse' },
+  { path: 'settings.yml', text: '     1\tpassword: CorrectHorse\n', secret: 'CorrectHorse' },
+];
+
+/**
+ * The same shapes in code files (and files whose names only mention config): a line alone does not
+ * show them to be values, and the path says code, so they are kept as without a path.
+ */
+export const CODE_FILES_BY_PATH: readonly FileCase[] = [
+  { path: 'src/db.py', text: '    password = hunter' },
+  { path: 'src/types.ts', text: 'password: CorrectHorse' },
+  { path: 'app/config.py', text: '    token = walrus' },
+  { path: 'src/settings.yaml.ts', text: 'password: CorrectHorse' },
+  { path: 'lib/env.rb', text: '  secret = CorrectHorse' },
+  { path: 'docs/.env.example.md', text: '    password = hunter' },
+  { path: 'src/db.py', text: 'self.password = hunter\n' },
+  { path: 'src/Login.java', text: '     1\tpassword: CorrectHorse\n' },
+];
+
 /** Every secret in the corpus. */
 export const SECRETS: readonly SecretCase[] = [...TOKENS, ...PEMS, ...IN_CONTEXT, ...NAMED_VALUES];
 

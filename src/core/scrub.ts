@@ -149,10 +149,11 @@ const scrubLocal = (line: string, count: { n: number }, around?: TextAround): st
 
 /**
  * The rules of the whole text: the spans first, then the line-local rules on the lines the scan finds,
- * each told whether the text (as it came) is a config file, should a rule ask.
+ * each told whether the text (as it came) is a config file, should a rule ask (`configFile`: it is one
+ * by its path, whatever its lines).
  */
-function scrubWhole(text: string, count: { n: number }): string {
-  const around = textAround(text);
+function scrubWhole(text: string, count: { n: number }, configFile?: boolean): string {
+  const around = textAround(text, configFile);
   let out = text;
   if (out.includes('<') && /<private[ \t]*>/i.test(out)) out = redactPrivate(out, count);
   if (out.includes('-----BEGIN ')) out = redactPem(out, count);
@@ -172,11 +173,17 @@ function scrubWhole(text: string, count: { n: number }): string {
   return done > 0 ? result + out.slice(done) : out;
 }
 
-/** Replace secrets and `<private>…</private>` spans in a string, and count the redactions. */
-export function scrubTextWithCount(text: string): { text: string; redactions: number } {
+/**
+ * Replace secrets and `<private>…</private>` spans in a string, and count the redactions. `configFile`:
+ * the string is (part of) a config file, as its path says (`config-text.ts` `isConfigFile`), so every
+ * entry's word is a value even in a text of one line (remembered apart from the same text without a path).
+ */
+export function scrubTextWithCount(text: string, configFile?: boolean): { text: string; redactions: number } {
   if (text.length < 6) return { text, redactions: 0 };
   const count = { n: 0 };
-  return { text: remembered(scope?.texts, text, count, MEMO_TEXT_CHARS, scrubWhole), redactions: count.n };
+  const memo = configFile ? scope?.configTexts : scope?.texts;
+  const out = remembered(memo, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c, configFile));
+  return { text: out, redactions: count.n };
 }
 
 /**
@@ -187,6 +194,7 @@ export function scrubTextWithCount(text: string): { text: string; redactions: nu
  */
 interface Seen {
   texts: Map<string, { text: string; n: number }>;
+  configTexts: Map<string, { text: string; n: number }>;
   lines: Map<string, { text: string; n: number }>;
 }
 let scope: Seen | null = null;
@@ -231,7 +239,7 @@ const scrubLine = (line: string, count: { n: number }, around: TextAround): stri
  */
 export function scrubbingTogether<T>(fn: () => T): T {
   const outer = scope;
-  scope ??= { texts: new Map(), lines: new Map() };
+  scope ??= { texts: new Map(), configTexts: new Map(), lines: new Map() };
   try {
     return fn();
   } finally {

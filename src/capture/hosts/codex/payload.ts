@@ -27,7 +27,7 @@ function toolEvent(p: Record<string, unknown>, limits: SizeLimits): CapturedEven
     tool: str(p['tool_name']),
     ...(optStr(p['tool_use_id']) ? { toolUseId: str(p['tool_use_id']) } : {}),
     input: scrubAndLimit(p['tool_input'] ?? null, limits),
-    response: scrubAndLimit(p['tool_response'] ?? null, limits),
+    response: scrubAndLimit(p['tool_response'] ?? null, limits, p['tool_input']),
   };
 }
 

@@ -60,7 +60,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
     input,
     response: run
       ? scrubAndLimit({ stdout: run.output, stderr: '', interrupted: false }, limits)
-      : scrubAndLimit(raw, limits),
+      : scrubAndLimit(raw, limits, input),
   };
 }
 

@@ -68,7 +68,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
       response: scrubAndLimit({ stdout: said, stderr: '', interrupted: false }, limits),
     };
   }
-  return { kind: 'tool', tool, input, response: scrubAndLimit((result ?? null) as Json, limits) };
+  return { kind: 'tool', tool, input, response: scrubAndLimit((result ?? null) as Json, limits, input) };
 }
 
 /** Turn one parsed Cursor hook payload into a CapturedEvent, or say why it is skipped or rejected. */

@@ -51,7 +51,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
   const name = engramToolName(tool);
   const input = scrubAndLimit((engramToolInput(tool, p['tool_input']) ?? null) as never, limits);
   return outcome.ok
-    ? { kind: 'tool', tool: name, input, response: scrubAndLimit(outcome.response, limits) }
+    ? { kind: 'tool', tool: name, input, response: scrubAndLimit(outcome.response, limits, input) }
     : { kind: 'tool_failure', tool: name, input, error: text(outcome.error, limits), interrupted: false };
 }
 

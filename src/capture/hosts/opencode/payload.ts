@@ -74,7 +74,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
   const toolUseId = optStr(p['tool_call_id']);
   const id = toolUseId ? { toolUseId } : {};
   return outcome.ok
-    ? { kind: 'tool', tool: name, ...id, input, response: scrubAndLimit(outcome.response, limits) }
+    ? { kind: 'tool', tool: name, ...id, input, response: scrubAndLimit(outcome.response, limits, input) }
     : {
         kind: 'tool_failure',
         tool: name,

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseClaudePayload } from './claude-code-payload.ts';
+import { geminiAdapter } from './hosts/gemini/adapter.ts';
+import { scrubAndLimit } from './limit-size.ts';
+
+const options = { skipTools: [], maxFieldChars: 8000, maxEventBytes: 262_144, fallbackCwd: '/p' };
+const base = {
+  session_id: 'abc',
+  transcript_path: '/t/abc.jsonl',
+  cwd: '/p',
+  hook_event_name: 'PostToolUse',
+};
+const SECRET = 'CorrectHorse';
+const ENTRY = `password: ${SECRET}`; // a line alone does not show this a value: code as often as config
+
+/** The captured event's JSON for one Claude Code tool call. */
+const captured = (tool: string, input: Record<string, unknown>, response: unknown): string =>
+  JSON.stringify(
+    normaliseClaudePayload({ ...base, tool_name: tool, tool_input: input, tool_response: response }, options),
+  );
+
+describe('a tool payload that names its file', () => {
+  it('scrubs a config file’s one entry in Write, Edit, MultiEdit and Read, inputs and results', () => {
+    const path = '/p/config/settings.yaml';
+    const events = [
+      captured(
+        'Write',
+        { file_path: path, content: ENTRY },
+        { type: 'create', filePath: path, content: ENTRY },
+      ),
+      captured(
+        'Edit',
+        { file_path: path, old_string: 'password: x', new_string: ENTRY },
+        { filePath: path, oldString: 'password: x', newString: ENTRY, originalFile: 'password: x\n' },
+      ),
+      captured('MultiEdit', { file_path: path, edits: [{ old_string: 'a: b', new_string: ENTRY }] }, null),
+      captured('Read', { file_path: path }, { type: 'text', file: { filePath: path, content: ENTRY } }),
+      // A result that does not name its file is scrubbed as the file its input names.
+      captured('Read', { file_path: path }, `     1\t${ENTRY}\n`),
+    ];
+    for (const json of events) {
+      expect(json).not.toContain(SECRET);
+      expect(json).toContain('password: [REDACTED:assignment]');
+    }
+  });
+
+  it('keeps the same entry in a code file, and in a payload that names no file', () => {
+    const path = '/p/src/types.ts';
+    const events = [
+      captured(
+        'Write',
+        { file_path: path, content: ENTRY },
+        { type: 'create', filePath: path, content: ENTRY },
+      ),
+      captured('Read', { file_path: path }, { type: 'text', file: { filePath: path, content: ENTRY } }),
+      captured('Read', { file_path: path }, `     1\t${ENTRY}\n`),
+      captured('Bash', { command: 'cat notes' }, { stdout: ENTRY, stderr: '' }),
+    ];
+    for (const json of events) expect(json).toContain(ENTRY);
+  });
+
+  it('does so for the other hosts’ spellings of the path and their text results', () => {
+    const gemini = geminiAdapter.normalise(
+      {
+        ...base,
+        hook_event_name: 'AfterTool',
+        tool_name: 'read_file',
+        tool_input: { absolute_path: '/p/.env.local' },
+        tool_response: { llmContent: '    password = hunter' },
+      },
+      options,
+    );
+    expect(JSON.stringify(gemini)).toContain('password = [REDACTED:assignment]');
+    for (const key of ['filePath', 'path', 'absolute_path', 'target_file']) {
+      expect(scrubAndLimit('    token = walrus', options, { [key]: 'Cargo.toml' }), key).toBe(
+        '    token = [REDACTED:assignment]',
+      );
+      expect(scrubAndLimit({ [key]: 'conf/app.ini', content: '    token = walrus' }, options), key).toEqual({
+        [key]: 'conf/app.ini',
+        content: '    token = [REDACTED:assignment]',
+      });
+      expect(scrubAndLimit('    token = walrus', options, { [key]: 'src/app.py' }), key).toBe(
+        '    token = walrus',
+      );
+    }
+  });
+});
