@@ -274,6 +274,19 @@ export interface SummaryDraft {
   notes: string;
 }
 
+/** A summary draft with every field empty but those given. */
+export const summaryDraft = (fields: Partial<SummaryDraft> = {}): SummaryDraft => ({
+  request: '',
+  investigated: '',
+  learned: '',
+  completed: '',
+  nextSteps: '',
+  filesRead: [],
+  filesEdited: [],
+  notes: '',
+  ...fields,
+});
+
 export interface Summary extends SummaryDraft {
   sessionId: string;
   projectId: ProjectId;

@@ -2,6 +2,7 @@
 // the full reads give: the same edges, the same ranks to the last bit.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectId } from '../core/ids.ts';
+import { summaryDraft } from '../core/model.ts';
 import { createGraphWorld, type GraphWorld } from './graph.test-support.ts';
 import { runGraphStep } from './graph-step.ts';
 import { rankFiles } from './key-files.ts';
@@ -90,16 +91,7 @@ describe('ranking a project', () => {
     w.store.memory.saveSummary(
       's3',
       w.project.id as ProjectId,
-      {
-        request: 'look around',
-        investigated: '',
-        learned: '',
-        completed: '',
-        nextSteps: '',
-        filesRead: [],
-        filesEdited: [],
-        notes: '',
-      },
+      summaryDraft({ request: 'look around' }),
       true,
       { origin: 'hook', at: 4 },
     );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectIdFromKey, type ProjectId } from '../core/ids.ts';
-import type { Project } from '../core/model.ts';
+import { summaryDraft, type Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import type { MutationContext } from './memory-writer.ts';
 import type { FileIdOf } from './project-move.ts';
@@ -162,15 +162,4 @@ function draftFields(title: string) {
   };
 }
 
-function summary(request: string) {
-  return {
-    request,
-    investigated: '',
-    learned: '',
-    completed: '',
-    nextSteps: '',
-    filesRead: [],
-    filesEdited: [],
-    notes: '',
-  };
-}
+const summary = (request: string) => summaryDraft({ request });

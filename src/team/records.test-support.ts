@@ -3,6 +3,7 @@
  */
 import type { MemoryBody, PushRecord, SummaryBody } from './protocol.ts';
 import { recordHash } from './record-hash.ts';
+import { summaryDraft } from '../core/model.ts';
 
 /** A memory record `id`, titled `title` unless `body` says otherwise. */
 export function memoryRecord(id: string, title = `memory ${id}`, body: Partial<MemoryBody> = {}): PushRecord {
@@ -40,15 +41,8 @@ export function summaryRecord(
   body: Partial<SummaryBody> = {},
 ): PushRecord {
   const full: SummaryBody = {
+    ...summaryDraft({ request }),
     sessionId,
-    request,
-    investigated: '',
-    learned: '',
-    completed: '',
-    nextSteps: '',
-    filesRead: [],
-    filesEdited: [],
-    notes: '',
     final: true,
     updatedAt: 1,
     ...body,

@@ -6,6 +6,7 @@
  */
 import { num, type Tx } from './database.ts';
 import { isSealed, type LinkBody, type MemoryBody, type SummaryBody } from './protocol.ts';
+import { summaryDraft } from '../core/model.ts';
 
 export interface WebProject {
   id: string;
@@ -283,15 +284,8 @@ const SUMMARY_COLUMNS = `e.entity_id, e.project_id, e.seq, e.body, e.author_name
 type SummaryRow = Omit<EntityRow, 'version'> & { project_name: string };
 
 const sealedSummary = (at: Date): SummaryBody => ({
+  ...summaryDraft(),
   sessionId: '',
-  request: '',
-  investigated: '',
-  learned: '',
-  completed: '',
-  nextSteps: '',
-  filesRead: [],
-  filesEdited: [],
-  notes: '',
   final: false,
   updatedAt: at.getTime(),
 });

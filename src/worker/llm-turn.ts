@@ -7,7 +7,7 @@
 import type { Config } from '../core/config.ts';
 import { describeError } from '../core/errors.ts';
 import type { ProjectId } from '../core/ids.ts';
-import type { QueuedEvent, SummaryDraft } from '../core/model.ts';
+import { summaryDraft, type QueuedEvent, type SummaryDraft } from '../core/model.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import { costOf, type Prices } from '../core/prices.ts';
 import { scrubValue } from '../core/scrub.ts';
@@ -50,16 +50,7 @@ function worthAsking(events: readonly QueuedEvent[], heuristic: TurnResult): boo
 function mergeSummary(h: SummaryDraft | null, l: LlmDistillation['summary']): SummaryDraft | null {
   if (!l) return h;
   const pick = (a: string, b: string | undefined) => (b && b.trim() !== '' ? b : a);
-  const base: SummaryDraft = h ?? {
-    request: '',
-    investigated: '',
-    learned: '',
-    completed: '',
-    nextSteps: '',
-    filesRead: [],
-    filesEdited: [],
-    notes: '',
-  };
+  const base: SummaryDraft = h ?? summaryDraft();
   return {
     ...base,
     request: pick(base.request, l.request),

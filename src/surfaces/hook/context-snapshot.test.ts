@@ -15,7 +15,7 @@ import { forget } from '../../app/forget.ts';
 import { hostAdapter } from '../../capture/hosts/index.ts';
 import { projectIdFromKey } from '../../core/ids.ts';
 import type { Logger } from '../../core/ports.ts';
-import type { Project } from '../../core/model.ts';
+import { summaryDraft, type Project } from '../../core/model.ts';
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
 import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
 import { openDatabase } from '../../store/database.ts';
@@ -272,16 +272,7 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
     store.memory.saveSummary(
       'sess-e',
       project.id,
-      {
-        request: 'Ship the coupon codes',
-        investigated: '',
-        learned: '',
-        completed: '',
-        nextSteps: '',
-        filesRead: [],
-        filesEdited: [],
-        notes: '',
-      },
+      summaryDraft({ request: 'Ship the coupon codes' }),
       false,
       { ...TEST_CHANGE, at: now },
       now,
