@@ -7,7 +7,12 @@ import type { Edge, EdgeKind } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation } from '../core/model.ts';
 import type { Db } from './database.ts';
-import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
+import {
+  OBSERVATION_COLUMNS,
+  toObservation,
+  type BriefRow,
+  type ObservationRow,
+} from './observations-repo.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
 interface LinkRow {
@@ -44,13 +49,7 @@ export type StepMemory = Pick<
   | 'facts'
   | 'provenance'
 > & { mayLink: boolean };
-interface StepRow {
-  id: string;
-  project_id: string;
-  session_id: string | null;
-  type: string;
-  status: string;
-  created_at: number;
+interface StepRow extends BriefRow {
   files_read: string;
   files_modified: string;
   facts: string;

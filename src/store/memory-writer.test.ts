@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectIdFromKey } from '../core/ids.ts';
-import type { Project } from '../core/model.ts';
+import { summaryDraft, type Project } from '../core/model.ts';
 import { openDatabase } from './database.ts';
 import type { MutationContext } from './memory-writer.ts';
 import { createStore, type Store } from './store.ts';
@@ -135,16 +135,7 @@ describe('the mutation path', () => {
     store.memory.saveSummary(
       's',
       project.id,
-      {
-        request: FAKE_TOKEN,
-        investigated: '',
-        learned: '',
-        completed: '',
-        nextSteps: '',
-        filesRead: [],
-        filesEdited: [],
-        notes: FAKE_TOKEN,
-      },
+      summaryDraft({ request: FAKE_TOKEN, notes: FAKE_TOKEN }),
       false,
       cli(5),
     );

@@ -102,7 +102,8 @@ export interface ObservationBrief {
   createdAt: number;
 }
 
-interface BriefRow {
+/** A memory's row, briefly (no text). */
+export interface BriefRow {
   id: string;
   project_id: string;
   session_id: string | null;
