@@ -19,24 +19,25 @@ const captured = (tool: string, input: Record<string, unknown>, response: unknow
     normaliseClaudePayload({ ...base, tool_name: tool, tool_input: input, tool_response: response }, options),
   );
 
+/** A Write of `ENTRY` to `path` and two Reads of it (a structured result, and a text result naming no file). */
+const writeAndRead = (path: string): string[] => [
+  captured('Write', { file_path: path, content: ENTRY }, { type: 'create', filePath: path, content: ENTRY }),
+  captured('Read', { file_path: path }, { type: 'text', file: { filePath: path, content: ENTRY } }),
+  captured('Read', { file_path: path }, `     1\t${ENTRY}\n`),
+];
+
 describe('a tool payload that names its file', () => {
   it('scrubs a config file’s one entry in Write, Edit, MultiEdit and Read, inputs and results', () => {
     const path = '/p/config/settings.yaml';
     const events = [
-      captured(
-        'Write',
-        { file_path: path, content: ENTRY },
-        { type: 'create', filePath: path, content: ENTRY },
-      ),
+      // The second Read's result does not name its file: it is scrubbed as the file its input names.
+      ...writeAndRead(path),
       captured(
         'Edit',
         { file_path: path, old_string: 'password: x', new_string: ENTRY },
         { filePath: path, oldString: 'password: x', newString: ENTRY, originalFile: 'password: x\n' },
       ),
       captured('MultiEdit', { file_path: path, edits: [{ old_string: 'a: b', new_string: ENTRY }] }, null),
-      captured('Read', { file_path: path }, { type: 'text', file: { filePath: path, content: ENTRY } }),
-      // A result that does not name its file is scrubbed as the file its input names.
-      captured('Read', { file_path: path }, `     1\t${ENTRY}\n`),
     ];
     for (const json of events) {
       expect(json).not.toContain(SECRET);
@@ -47,13 +48,7 @@ describe('a tool payload that names its file', () => {
   it('keeps the same entry in a code file, and in a payload that names no file', () => {
     const path = '/p/src/types.ts';
     const events = [
-      captured(
-        'Write',
-        { file_path: path, content: ENTRY },
-        { type: 'create', filePath: path, content: ENTRY },
-      ),
-      captured('Read', { file_path: path }, { type: 'text', file: { filePath: path, content: ENTRY } }),
-      captured('Read', { file_path: path }, `     1\t${ENTRY}\n`),
+      ...writeAndRead(path),
       captured('Bash', { command: 'cat notes' }, { stdout: ENTRY, stderr: '' }),
     ];
     for (const json of events) expect(json).toContain(ENTRY);

@@ -584,58 +584,44 @@ describe('a turn that read external content', () => {
 
 describe('completed is what was done', () => {
   it('keeps a reply that did nothing out of Completed, unless it names a concrete result', () => {
-    const d = createHeuristicDistiller();
-    const poem = d.distilTurn({
-      projectRoot: ROOT,
-      previousSummary: null,
-      events: turn(
-        prompt('Write me a short poem about sushi while we wait'),
-        stop('Rice pressed by patient hands, a sliver of the cold sea laid across it like a quiet promise.'),
-      ),
-    });
+    /** A session's first turn of these events, distilled. */
+    const firstTurn = (...events: Parameters<typeof turn>) =>
+      createHeuristicDistiller().distilTurn({
+        projectRoot: ROOT,
+        previousSummary: null,
+        events: turn(...events),
+      });
+    const poem = firstTurn(
+      prompt('Write me a short poem about sushi while we wait'),
+      stop('Rice pressed by patient hands, a sliver of the cold sea laid across it like a quiet promise.'),
+    );
     expect(poem.summary?.completed ?? '').toBe('');
-    const shared = d.distilTurn({
-      projectRoot: ROOT,
-      previousSummary: null,
-      events: turn(
-        prompt('are they done?'),
-        stop('Your session has been shared: https://gist.example.com/abc123'),
-      ),
-    });
+    const shared = firstTurn(
+      prompt('are they done?'),
+      stop('Your session has been shared: https://gist.example.com/abc123'),
+    );
     expect(shared.summary?.completed).toBe('Your session has been shared: https://gist.example.com/abc123');
-    const answered = d.distilTurn({
-      projectRoot: ROOT,
-      previousSummary: null,
-      events: turn(
-        prompt('Which port does the dev server use?'),
-        stop('The dev server listens on port 4321 (vite.config.ts sets server.port).'),
-      ),
-    });
+    const answered = firstTurn(
+      prompt('Which port does the dev server use?'),
+      stop('The dev server listens on port 4321 (vite.config.ts sets server.port).'),
+    );
     expect(answered.summary?.completed).toBe(
       'The dev server listens on port 4321 (vite.config.ts sets server.port).',
     );
     // A reply of a heading and a table: its headline is the answer.
-    const tabled = d.distilTurn({
-      projectRoot: ROOT,
-      previousSummary: null,
-      events: turn(
-        prompt('How many deposits went through?'),
-        bash('node scripts/count.mjs', 'old 129 / new 49'),
-        stop('## Result: 178 deposits succeeded, 180 attempted\n\n| vault | ok |\n|---|---:|\n| old | 129 |'),
-      ),
-    });
+    const tabled = firstTurn(
+      prompt('How many deposits went through?'),
+      bash('node scripts/count.mjs', 'old 129 / new 49'),
+      stop('## Result: 178 deposits succeeded, 180 attempted\n\n| vault | ok |\n|---|---:|\n| old | 129 |'),
+    );
     expect(tabled.summary?.completed).toContain('Result: 178 deposits succeeded, 180 attempted');
     // A reply that names nothing of the project answers nothing worth keeping.
-    const deflected = d.distilTurn({
-      projectRoot: ROOT,
-      previousSummary: null,
-      events: turn(
-        prompt('when did this session start? at what time?'),
-        stop(
-          "I can only see the current date (2026-04-14), not the time.\n\nYou'd have to check your terminal scrollback for that.",
-        ),
+    const deflected = firstTurn(
+      prompt('when did this session start? at what time?'),
+      stop(
+        "I can only see the current date (2026-04-14), not the time.\n\nYou'd have to check your terminal scrollback for that.",
       ),
-    });
+    );
     expect(deflected.summary?.completed ?? '').toBe('');
   });
 });

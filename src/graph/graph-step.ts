@@ -64,13 +64,6 @@ const LOGGED_MEMORY_OPS = [...MEMORY_OPS].filter((op) => op !== 'seed');
 const STEP_KINDS = [...LOGGED_MEMORY_OPS.map((op) => `memory ${op}`), 'summary final'];
 const HUMAN_ORIGINS: ReadonlySet<ChangeOrigin> = new Set(['cli', 'mcp', 'viewer', 'vault']);
 
-/** A memory's file path relative to the project root (with /), or null when it lies outside. */
-function projectPath(root: string, file: string): string | null {
-  const rel = isAbsolute(file) ? relative(root, file) : file;
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/').replace(/^\.\//, '');
-}
-
 function turnSpan(o: Pick<Observation, 'provenance'>): { from: number; to: number } | null {
   for (const p of o.provenance) {
     const m = /^turn:(\d+)-(\d+)$/.exec(p);
@@ -108,25 +101,32 @@ interface Context {
   paths: Map<string, Map<string, string | null>>;
 }
 
-function projectPathOf(c: Context, root: string, file: string): string | null {
-  let paths = c.paths.get(root);
-  if (!paths) c.paths.set(root, (paths = new Map()));
-  let path = paths.get(file);
-  if (path === undefined) paths.set(file, (path = projectPath(root, file)));
-  return path;
+/** What `map` holds for `key`, made and kept the first time it is asked for (once per step). */
+function once<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  if (map.has(key)) return map.get(key) as V;
+  const value = make();
+  map.set(key, value);
+  return value;
+}
+
+/** A memory's file path relative to the project root (with /), or null when it lies outside. */
+function projectPath(c: Context, root: string, file: string): string | null {
+  const paths = once(c.paths, root, () => new Map<string, string | null>());
+  return once(paths, file, () => {
+    const rel = isAbsolute(file) ? relative(root, file) : file;
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+    return rel.split(sep).join('/').replace(/^\.\//, '');
+  });
 }
 
 /** The newest active task of a session made at or before `at`, other than `exceptId`. */
 function lastTaskOf(c: Context, sessionId: string, at: number, exceptId: string): Observation | null {
-  let tasks = c.tasks.get(sessionId);
-  if (!tasks) c.tasks.set(sessionId, (tasks = c.store.graph.activeTasksOf(sessionId)));
+  const tasks = once(c.tasks, sessionId, () => c.store.graph.activeTasksOf(sessionId));
   return tasks.find((t) => t.createdAt <= at && t.id !== exceptId) ?? null;
 }
 
 function projectOf(c: Context, id: ProjectId): Project | null {
-  let project = c.projects.get(id);
-  if (project === undefined) c.projects.set(id, (project = c.store.sessions.project(id)));
-  return project;
+  return once(c.projects, id, () => c.store.sessions.project(id));
 }
 
 type Facts = ReturnType<typeof fileFacts>;
@@ -177,22 +177,16 @@ function fileFacts(project: Project, path: string, minLines: number) {
 
 /** Whether a project's root is on this machine (looked at once per step). */
 function rooted(c: Context, project: Project): boolean {
-  let here = c.roots.get(project.id);
-  if (here === undefined) c.roots.set(project.id, (here = existsSync(project.root)));
-  return here;
+  return once(c.roots, project.id, () => existsSync(project.root));
 }
 
 function cachedFacts(c: Context, project: Project, path: string): Facts {
-  const key = `${project.id}\0${path}`;
-  let facts = c.files.get(key);
-  if (!facts) {
-    // A project whose root is not here has none of its files here either: not a failed read per file.
-    facts = rooted(c, project)
+  // A project whose root is not here has none of its files here either: not a failed read per file.
+  return once(c.files, `${project.id}\0${path}`, () =>
+    rooted(c, project)
       ? fileFacts(project, path, c.options.fileSummaryMinLines)
-      : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false };
-    c.files.set(key, facts);
-  }
-  return facts;
+      : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false },
+  );
 }
 
 /** Wiki-links in a memory's text that name another memory of the project exactly (id or title). */
@@ -227,7 +221,7 @@ function memoryChanged(c: Context, change: StepChange): void {
   const project = projectOf(c, o.projectId);
   if (!project) return;
   const inProject = (files: readonly string[]) =>
-    files.map((f) => projectPathOf(c, project.root, f)).filter((f): f is string => f !== null);
+    files.map((f) => projectPath(c, project.root, f)).filter((f): f is string => f !== null);
   const files = inProject([...new Set([...o.filesModified, ...o.filesRead])]);
   const read = files.map((path) => cachedFacts(c, project, path));
   const reanchor = change.op === 'edit' && HUMAN_ORIGINS.has(change.origin);
@@ -262,7 +256,7 @@ function memoryChanged(c: Context, change: StepChange): void {
       if (!f.content || !anchorable || !(young || reanchor)) continue;
       const text = f.content.toString('utf8');
       const edits = modifies(f.path)
-        ? editTextsFor(calls, (file) => projectPath(project.root, file) === f.path)
+        ? editTextsFor(calls, (file) => projectPath(c, project.root, file) === f.path)
         : [];
       const anchor = createAnchor(
         { path: f.path, content: f.content },
@@ -294,7 +288,7 @@ function sessionEnded(c: Context, change: Change): void {
   if (!project) return;
   const node = sessionNodeId(summary.sessionId);
   const files = summary.filesEdited
-    .map((f) => projectPath(project.root, f))
+    .map((f) => projectPath(c, project.root, f))
     .filter((f): f is string => f !== null)
     .map((path) => cachedFacts(c, project, path));
   c.writes.push(() => {
