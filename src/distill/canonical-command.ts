@@ -229,15 +229,11 @@ export function commandParts(line: string, root = '', start = ''): CommandPart[]
     const n = normalise(c.words, r.purpose, Math.max(0, c.words.length - r.words.length));
     const canonical = n.canonical;
     const target = n.target;
-    if (
-      where === 'project' &&
-      r.adhoc &&
-      [target, ...r.words].some((x) => isScratchPath(x, root) && /^\//.test(x))
-    )
+    // A throwaway pointed at a scratch path, or any script kept in a scratch directory (`node
+    // /tmp/check_failed.mjs`, whatever its name says it does), works there: none of the project's checks.
+    const scratchAt = (x: string) => /^\//.test(x) && isScratchPath(x, root);
+    if (where === 'project' && (r.adhoc ? [target, ...r.words] : [r.script]).some(scratchAt))
       where = 'scratch';
-    // A script kept in a scratch directory (`node /tmp/check_failed.mjs`) is a throwaway, whatever its
-    // name says it does: none of the project's checks or commands.
-    if (where === 'project' && /^\//.test(r.script) && isScratchPath(r.script, root)) where = 'scratch';
     // Pointed at a scratch directory by its environment (`PROJECT_DIR=/tmp/x ./tool`), or only writing
     // there (`echo 1 > /tmp/x/.env`), a command works there.
     const written = c.writes.filter((f) => f !== '/dev/null');

@@ -4,7 +4,7 @@
  * `structuredClone`"), and the stated next steps — never the step-by-step narration ("Now let me run
  * the tests", "Now also rename X") or the filler around it.
  */
-import { clip, isFiller } from './text.ts';
+import { clip, isFiller, withoutCode } from './text.ts';
 
 /** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
 export function proseSentences(text: string): string[] {
@@ -126,8 +126,6 @@ const CHECK_WENT =
   /\b(?:tests?|specs?|checks?|lint|build|typecheck|ci)\b[^.]*\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?)\b/i;
 const CAUSE =
   /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
-
-const withoutCode = (s: string) => s.replace(/`[^`]*`/g, ' ');
 
 /**
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols

@@ -5,7 +5,7 @@
  * touched, the files and folders it created or changed). Never by the item's phrasing: an item that
  * names nothing of the project stays open until the list itself says it is done.
  */
-import { clip } from './text.ts';
+import { clip, withoutCode } from './text.ts';
 import type { TodoItem } from './todo-list.ts';
 import { changedSymbols, openItems } from './work-state.ts';
 
@@ -31,7 +31,7 @@ export function itemNames(item: string): ItemNames {
     const name = (m[1] ?? '').replace(/\(.*\)$/, '').trim();
     if (/^[\w$./-]+$/.test(name)) code.add(name);
   }
-  const plain = item.replace(/`[^`]*`/g, ' ');
+  const plain = withoutCode(item);
   // Words with their position: the first word of the item or of a clause is capitalised as prose.
   const words = [...plain.matchAll(/[A-Za-z_$~.][\w$./~-]*/g)];
   for (const m of words) {

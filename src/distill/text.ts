@@ -59,10 +59,12 @@ export function findingSentence(text: string, max: number): string {
   return useful ? clip(useful.text, max) : '';
 }
 
+/** A text with its inline code spans blanked out (what is left is prose). */
+export const withoutCode = (text: string) => text.replace(/`[^`]*`/g, ' ');
+
 /** Words of prose in a line: not in code spans, not paths, not a listing's `Label:`. */
 function proseWords(text: string): number {
-  return text
-    .replace(/`[^`]*`/g, ' ')
+  return withoutCode(text)
     .split(/\s+/)
     .filter((w) => /^[A-Za-z][a-z'’-]*[,.;!?)]*$/.test(w)).length;
 }
