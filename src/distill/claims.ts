@@ -70,3 +70,15 @@ export function unsupportedClaim(sentence: string, a: TurnAnalysis): boolean {
   if (remedied && purposeState(a.commands).open.length > 0) return true;
   return false;
 }
+
+/**
+ * Whether the turn changed the project after a failure it leaves open: a fix no run has borne out.
+ * What was done stands (the files changed, the commit); what the assistant says of it — the cause,
+ * the fix, "the issue was …" — is its account, not a result of the turn. (A turn that only looked
+ * keeps its diagnosis: it answers what was asked.)
+ */
+export function fixUnconfirmed(a: TurnAnalysis): boolean {
+  return purposeState(a.commands).open.some((failure) =>
+    failure.runs.some((run) => [...a.edits, ...a.commits].some((c) => c.index > run.index)),
+  );
+}

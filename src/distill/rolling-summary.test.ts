@@ -555,6 +555,56 @@ describe('the end-of-turn answer in the summary', () => {
   });
 });
 
+describe('a fix no run has borne out', () => {
+  const report =
+    'Fixed! The issue was `npm ci` has a known bug in container environments where it sometimes fails with "Exit handler never called!". Changed to use `npm install` instead, which is more reliable in containers. Run `./run.sh` again.';
+
+  it('keeps the change and the commit in Completed, not the cause the assistant gave for the failure still open', () => {
+    const out = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt(
+          [
+            '❯ ./run.sh',
+            '🐳 Building container image...',
+            ' => ERROR [linux/arm64 3/7] RUN npm ci                              158.6s',
+            ' > [linux/arm64 3/7] RUN npm ci:',
+            '158.5 npm error Exit handler never called!',
+            '158.5 npm error This is an error with npm itself. Please report this error at:',
+            'Error: unknown (2): failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+          ].join('\n'),
+        ),
+        edit('docker/Containerfile', 'RUN npm ci', 'RUN npm install'),
+        bash(
+          'git add docker/Containerfile && git commit -m "Fix npm ci failure in container"',
+          '[main 0be4f21] Fix npm ci failure in container\n 1 file changed, 1 insertion(+), 1 deletion(-)',
+        ),
+        stop(report),
+      ),
+    });
+    expect(out.summary?.completed).toContain('committed "Fix npm ci failure in container"');
+    expect(out.summary?.completed).not.toMatch(/known bug|The issue was|more reliable/);
+    expect(out.summary?.nextSteps).toMatch(/^fix `\.\/run\.sh`: /);
+  });
+
+  it('keeps the diagnosis of a turn that only looked: it answers what was asked', () => {
+    const out = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('why does the image build fail?'),
+        read('docker/Containerfile'),
+        bashFail('./run.sh', 'Exit code 1\n158.5 npm error Exit handler never called!'),
+        stop(
+          'The `npm ci` step in `docker/Containerfile` fails with "npm error Exit handler never called!": the npm bundled in the image is too old for the lockfile.',
+        ),
+      ),
+    });
+    expect(out.summary?.completed).toMatch(/Exit handler never called/);
+  });
+});
+
 describe('a turn that read external content', () => {
   it('keeps what happened in the summary, not the assistant relaying the page', () => {
     const d = createHeuristicDistiller();

@@ -6,7 +6,7 @@ import type { SummaryDraft } from '../core/model.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { statedDecision } from './classify-request.ts';
 import { mainPart } from './canonical-command.ts';
-import { unsupportedClaim } from './claims.ts';
+import { fixUnconfirmed, unsupportedClaim } from './claims.ts';
 import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
 import { sharedScore } from './extractors/shared-words.ts';
@@ -182,9 +182,10 @@ export function mergeSummary(
     (a.prompts.some((p) => /\?\s*$/.test(p.trim())) && CONCRETE.test(a.lastMessage));
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
-  // With nothing done, the reply is only what was said (a poem, an idea, a reading), not completed.
+  // With nothing done, the reply is only what was said (a poem, an idea, a reading), not completed; a
+  // fix that no run bore out is what was changed, not what the reply says of it.
   const answer =
-    relayed || !acted
+    relayed || !acted || fixUnconfirmed(a)
       ? ''
       : said !== ''
         ? clip(said, 160)
