@@ -22,6 +22,7 @@ import {
 } from './tool-kinds.ts';
 import { userRemovedFiles } from './removed-files.ts';
 import { reportedRun } from './reported-run.ts';
+import { shellReads } from './shell-reads.ts';
 import { turnEdit, type EditText } from './turn-edits.ts';
 import { createTaskCutter } from './turn-tasks.ts';
 import {
@@ -360,6 +361,10 @@ export function analyseTurn(
             a.commands.push(run);
             a.errors.push(...errors);
             afterRun(run, command, output, index);
+            // Files it printed and what it searched for, as the Read and Grep tools would say.
+            const looked = shellReads(command, root, shell);
+            if (run.ok) pushUnique(a.filesRead, looked.files);
+            a.searches.push(...looked.searches);
             return;
           }
           default:
