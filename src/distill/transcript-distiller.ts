@@ -26,6 +26,7 @@ import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractPastedReports } from './extractors/pasted-report.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
+import { extractUserLanguage } from './extractors/user-language.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
 import type { Distiller } from './heuristic-distiller.ts';
@@ -90,6 +91,7 @@ export function extractAll(
   return withEvidenceTrust(
     [
       ...readings.flatMap((r) => r.memories),
+      ...extractUserLanguage(entries),
       ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
       ...extractProjectRules(entries),
       ...digestMemories(entries, context),
@@ -300,6 +302,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   const floor = floorOfEvents(events);
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
+    ...extractUserLanguage(fresh),
     ...extractProjectRules(fresh),
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),
