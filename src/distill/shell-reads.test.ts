@@ -34,5 +34,7 @@ describe('what a shell line looked at', () => {
     expect(shellReads("rg -g '*.ts' -e TODO src", ROOT).searches).toEqual(['rg TODO in src']);
     expect(shellReads('git grep -n requireUser', ROOT).searches).toEqual(['grep requireUser']);
     expect(shellReads('npm test', ROOT)).toEqual({ files: [], searches: [] });
+    // Listing files searches for nothing.
+    expect(shellReads('rg --files src', ROOT).searches).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ export function shellReads(line: string, root: string, cwd = ''): ShellReads {
       const args = operands(name, rest).slice(scripted ? 1 : 0);
       for (const f of args.map((w) => projectFile(w, root, cwd)))
         if (f !== '' && !files.includes(f)) files.push(f);
-    } else if (SEARCHERS.has(name)) {
+    } else if (SEARCHERS.has(name) && !rest.includes('--files')) {
       // `grep -e PATTERN path`: the pattern is the option's value, every operand a path.
       const e = rest.findIndex((w) => w === '-e' || w === '--regexp');
       const [pattern, ...paths] =
