@@ -55,6 +55,32 @@ const EXPECTATION =
   /\b(?:should(?:n'?t)?|must|ought to|ha(?:ve|s) to)\s+(?:(?:now|still|also|probably|already|really|just|definitely|certainly|be able to)\s+)*(?:be (?:fine|ok(?:ay)?|good|possible|enough|correct|right|there|done|working|the case|true|available|similar|the same|it|easy|safe|faster|better)|work|pass|help|succeed|have (?:been|worked|passed|failed))\b/i;
 /** A prohibition opening the sentence ("don't …", "never …", "avoid …"); reminders are requests. */
 const PROHIBITION = /^(?:please\s+)?(?:don'?t|do not|never|avoid)\b(?!\s+(?:forget|worry|bother|mind)\b)/i;
+/**
+ * A verbless "no" and what it rules out, as a sign says "No smoking": "no new dependencies", "no mocks
+ * in the tests" — not a polite or empty no ("no worries", "no idea", "no luck"), nor a report of what
+ * was not there ("no errors in the log", "no tests were run": a verb, or what a run shows).
+ */
+const NO_THING =
+  /^(?:please\s+)?no\s+(?!(?:worries|problem|problems|thanks|thank|need|rush|big|idea|clue|luck|matter|way|longer|doubt|wonder|offen[cs]e|pressure|change|changes|difference|errors?|warnings?|issues?|output|response|results?|output|one|sign|trace|effect|success|dice|go|more)\b)(?:(?:new|more|extra|additional|other)\s+)?[a-z][\w.-]*/i;
+const FINITE =
+  /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|will|would|can|could|shows?|showed|appears?|appeared|seems?|seemed|happen(?:s|ed)?|works?|worked|exists?|found|left|ran|run|fails?|failed|passe[sd])\b/i;
+
+/** A prohibition: at the start ("don't …", "never …"), or a verbless "no …" opening the sentence or a clause of it. */
+function forbids(c: string): boolean {
+  if (PROHIBITION.test(c)) return true;
+  return c.split(/\s*[,;:]\s*|\s+(?:and|so|but|then|also)\s+/i).some(
+    (clause) =>
+      NO_THING.test(clause) &&
+      !FINITE.test(clause) &&
+      // "no check wired", "no bindings needed": a participle says what is (not) there, not a rule.
+      !/^\s+(?:(?!(?:in|on|at|for|with|to|from|of|by|into)\b)\S+\s+)?(?!(?:allowed|permitted)\b)[a-z]{2,}ed\b/i.test(
+        clause.replace(/^(?:please\s+)?no\s+\S+/i, ''),
+      ) &&
+      // "no styling yet", "no tests for now": a step of the work, not a rule.
+      !/\b(?:yet|for now|right now|at the moment|until)\b/i.test(clause) &&
+      clause.split(/\s+/).length <= 8,
+  );
+}
 const ALWAYS = /^(?:please\s+)?always\b/i;
 /** A rule's reach: it holds beyond this task. */
 const SCOPE =
@@ -109,7 +135,7 @@ export function core(sentence: string): string {
 
 /** Whether the sentence states a rule of work (the `norm` test, without the rest of the classification). */
 function isNorm(s: string, c: string): boolean {
-  if (CONVENTION.test(c) || PROHIBITION.test(c) || ALWAYS.test(c) || PRACTICE.test(c)) return true;
+  if (CONVENTION.test(c) || forbids(c) || ALWAYS.test(c) || PRACTICE.test(c)) return true;
   if (SCOPE.test(s)) return true;
   if (WILL.test(s) && !WISH_NOW.test(s)) return true;
   return OBLIGATION.test(s) && !EXPECTATION.test(s) && !/^i\s+(?:need|have) to\b/i.test(c);
@@ -130,7 +156,7 @@ export function moodOf(sentence: string): Mood {
   if (NEGATIVE_WHY.test(c)) return 'challenge';
   if (asks && objects && !WH.test(c)) return 'challenge';
   // "please don't …", "please always …": a rule asked for politely is still a rule.
-  if (!asks && (PROHIBITION.test(c) || ALWAYS.test(c) || SCOPE.test(s))) return 'norm';
+  if (!asks && (forbids(c) || ALWAYS.test(c) || SCOPE.test(s))) return 'norm';
   if (REQUEST.test(c) && !CHOOSE.test(c.replace(/^(?:let'?s|let us|please)\s+/i, "let's "))) return 'request';
   if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
     return 'question';
@@ -166,7 +192,7 @@ export function isStandingNorm(sentence: string): boolean {
   if (/\b(?:until|till)\b/i.test(s) && !SCOPE.test(s)) return false;
   return (
     CONVENTION.test(c) ||
-    PROHIBITION.test(c) ||
+    forbids(c) ||
     ALWAYS.test(c) ||
     PRACTICE.test(c) ||
     SCOPE.test(s) ||

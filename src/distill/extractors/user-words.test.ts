@@ -44,6 +44,17 @@ describe('how a sentence is meant', () => {
       ['ok', 'approval'],
       ['no.', 'refusal'],
       ['No worries, that looks great', 'statement'],
+      // A verbless "no …" rules something out, at the start or in a clause of its own.
+      ['no mocks in the tests, use a real database', 'norm'],
+      ["we're on Python 3.9 so no match statements", 'norm'],
+      ['Keep it under 100 lines and no new dependencies please.', 'norm'],
+      ['no console.log in committed code', 'norm'],
+      // … but not a report of what is not there, an empty no, or a step of the work.
+      ['no errors in the console but the page is blank', 'statement'],
+      ['no tests ran, the runner found nothing', 'statement'],
+      ['the page loads but no data shows up', 'statement'],
+      ['Oracle staleness check deferred; field reserved but no check wired', 'statement'],
+      ['No styling yet, just get the table rendering', 'statement'],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
   });
