@@ -101,6 +101,17 @@ const TENTATIVE = /\b(?:we|you)\s+(?:might|may|probably|could)\s+(?:want|need)\b
 /** How the team works, in the present tense with "we" as subject. */
 const PRACTICE =
   /^we\s+(?:(?:always|usually|generally|explicitly|typically|normally|only|never|also|just|now|deliberately)\s+)*(?:use|do|run|keep|commit|deploy|follow|write|test|build|avoid|ship|prefer|rely on|release|squash|rebase|merge|review|name|store|put|pin|vendor|host|target|support|require|check|lint|format|tag|work)\b/i;
+/**
+ * How a kind of thing is done here, set against another way: a bare noun as subject (no article, no
+ * pronoun), a verb in the present tense, and "…, not …" / "…, never …" — "Tests go next to the code,
+ * not in a separate folder", "Migrations are written by hand, never generated". Not an outcome
+ * ("tests fail on CI, not locally") and not a claim about one thing ("the error comes from the cache").
+ */
+const KIND_PRACTICE =
+  /^(?!(?:it|this|that|these|those|there|here|he|she|they|we|you|i|the|a|an|my|our|your|its|their|what|which|who|when|where|why|how|if|so|but|and|or|not|no|some|any|one|all|both|each|every|everything|nothing|something|anything)\b)(?!.*\b(?:now|already|still|yet|anymore)\b)[a-z][\w.-]*\s+(?:(?:are|is)\s+(?:(?:always|only|never|all)\s+)?(?!(?:broken|hidden|gone|taken)\b)[a-z]+(?:ed|en)\b|(?:go|goes|live|lives|belong|belongs|stay|stays|sit|sits|use|uses|run|runs|get|gets)\b)/i;
+const SET_AGAINST = /,\s*(?:not|never|rather than|instead of)\b|\binstead of\b|\brather than\b/i;
+const kindPractice = (s: string, c: string) => KIND_PRACTICE.test(c) && SET_AGAINST.test(s);
+
 /** A choice of tool or approach: "let's use X", "use X instead", "go with X", "switch to X". */
 const CHOOSE =
   /^(?:(?:let'?s|let us|we(?:'ll| will| should)|please|i'?d)\s+)?(?:use|go with|stick with|stick to|switch to|keep using|pick|choose|adopt|move to|prefer)\b/i;
@@ -135,7 +146,8 @@ export function core(sentence: string): string {
 
 /** Whether the sentence states a rule of work (the `norm` test, without the rest of the classification). */
 function isNorm(s: string, c: string): boolean {
-  if (CONVENTION.test(c) || forbids(c) || ALWAYS.test(c) || PRACTICE.test(c)) return true;
+  if (CONVENTION.test(c) || forbids(c) || ALWAYS.test(c) || PRACTICE.test(c) || kindPractice(s, c))
+    return true;
   if (SCOPE.test(s)) return true;
   if (WILL.test(s) && !WISH_NOW.test(s)) return true;
   return OBLIGATION.test(s) && !EXPECTATION.test(s) && !/^i\s+(?:need|have) to\b/i.test(c);
@@ -195,6 +207,7 @@ export function isStandingNorm(sentence: string): boolean {
     forbids(c) ||
     ALWAYS.test(c) ||
     PRACTICE.test(c) ||
+    kindPractice(s, c) ||
     SCOPE.test(s) ||
     (WILL.test(s) && !WISH_NOW.test(s))
   );

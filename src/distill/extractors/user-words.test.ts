@@ -55,6 +55,13 @@ describe('how a sentence is meant', () => {
       ['the page loads but no data shows up', 'statement'],
       ['Oracle staleness check deferred; field reserved but no check wired', 'statement'],
       ['No styling yet, just get the table rendering', 'statement'],
+      // How a kind of thing is done here, against another way: a convention; not an outcome or a diagnosis.
+      ['Tests go next to the code they test, not in a separate folder.', 'norm'],
+      ['Migrations are written by hand here, never generated.', 'norm'],
+      ['Tests fail on CI, not locally.', 'statement'],
+      ['It is a bug in the parser, not the lexer.', 'statement'],
+      ['The error comes from the cache, not the database.', 'statement'],
+      ['Everything is fixed now, not just the parser.', 'statement'],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
   });
