@@ -34,6 +34,8 @@ describe('what a shell line looked at', () => {
     expect(shellReads("rg -g '*.ts' -e TODO src", ROOT).searches).toEqual(['rg TODO in src']);
     expect(shellReads('git grep -n requireUser', ROOT).searches).toEqual(['grep requireUser']);
     expect(shellReads('npm test', ROOT)).toEqual({ files: [], searches: [] });
+    // Filtering what a command printed searches nothing of the project.
+    expect(shellReads('npm test 2>&1 | grep -i fail', ROOT).searches).toEqual([]);
     // Listing files searches for nothing.
     expect(shellReads('rg --files src', ROOT).searches).toEqual([]);
   });

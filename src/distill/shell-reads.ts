@@ -63,7 +63,10 @@ function operands(tool: string, words: readonly string[]): string[] {
 export function shellReads(line: string, root: string, cwd = ''): ShellReads {
   const files: string[] = [];
   const searches: string[] = [];
-  for (const c of simpleCommands(line)) {
+  const commands = simpleCommands(line);
+  for (const [i, c] of commands.entries()) {
+    // `npm test | grep FAIL`: filtering what a command printed, not searching the project.
+    const piped = commands[i - 1]?.joiner === '|';
     const words = c.words.filter((w, i) => !(i === 0 && /^\w+=/.test(w)));
     let name = words[0] ?? '';
     let rest = words.slice(1);
@@ -82,7 +85,7 @@ export function shellReads(line: string, root: string, cwd = ''): ShellReads {
       const e = rest.findIndex((w) => w === '-e' || w === '--regexp');
       const [pattern, ...paths] =
         e >= 0 ? [rest[e + 1] ?? '', ...operands(name, rest)] : operands(name, rest);
-      if (!pattern) continue;
+      if (!pattern || (piped && paths.length === 0)) continue;
       const where = paths.map((w) => projectFile(w, root, cwd)).filter((f) => f !== '');
       searches.push(
         `${name} ${pattern.slice(0, 60)}${where.length > 0 ? ` in ${where.slice(0, 2).join(', ')}` : ''}`,
