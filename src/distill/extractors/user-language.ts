@@ -3,8 +3,8 @@
  * session answers in it). Told by what the user typed, never by a phrasing: the letters' script
  * (Japanese kana, Korean Hangul, Chinese characters, Cyrillic, Greek, Arabic, Hebrew, Thai,
  * Devanagari), or, for a language in Latin letters, its commonest function words — a small
- * language-identification table, the same for any sentence. Code, links, paths and pasted output
- * (fenced blocks) are left out first. Stated once per language: the same title every session, so a
+ * language-identification table, the same for any sentence. Code, links, paths, identifiers and
+ * pasted output (fenced blocks) are left out first. Stated once per language: the same title every session, so a
  * later session's reading is the same memory.
  */
 import type { TranscriptEntry } from '../../core/transcript.ts';
@@ -38,7 +38,7 @@ const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/gu;
 const HAN = /\p{Script=Han}/gu;
 const LETTER = /\p{L}/gu;
 
-/** What of a message is the writer's prose: no code, links, paths or pasted blocks. */
+/** What of a message is the writer's prose: no code, links, paths, identifiers or pasted blocks. */
 function prose(text: string): string {
   return (
     text
