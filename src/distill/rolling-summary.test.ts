@@ -555,6 +555,24 @@ describe('the end-of-turn answer in the summary', () => {
   });
 });
 
+describe('what a turn looked at through the shell', () => {
+  it('counts the files a command printed and what it searched for, as the Read and Grep tools', () => {
+    const out = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('where is the session created?'),
+        bash('grep -rn "createSession" app/routes', 'app/routes/api.stream.ts:12:  createSession(user)'),
+        bash("sed -n '1,40p' app/routes/api.stream.ts", 'export async function action() {}'),
+        bash('npm test 2>&1 | grep -i fail', ''),
+        stop('`createSession` is called in `app/routes/api.stream.ts`, in its action.'),
+      ),
+    });
+    expect(out.summary?.investigated).toBe('read app/routes/api.stream.ts; grep createSession in app/routes');
+    expect(out.summary?.filesRead).toEqual(['app/routes/api.stream.ts']);
+  });
+});
+
 describe('a fix no run has borne out', () => {
   const report =
     'Fixed! The issue was `npm ci` has a known bug in container environments where it sometimes fails with "Exit handler never called!". Changed to use `npm install` instead, which is more reliable in containers. Run `./run.sh` again.';
