@@ -573,6 +573,60 @@ describe('what a turn looked at through the shell', () => {
   });
 });
 
+describe('what the user approved that never began', () => {
+  const offerTurn = () =>
+    createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt(
+          'i think there is a session file somewhere for the whole session, would be cool to store it in git',
+        ),
+        bash('ls ~/.claude/projects/-home-dev-shop', 'a263b894.jsonl'),
+        stop(
+          'Found it: `~/.claude/projects/-home-dev-shop/a263b894.jsonl`. Want me to copy it into the repo and commit it? Something like `session.jsonl`?',
+        ),
+      ),
+    });
+
+  it('is still to do when the session ends on the yes', () => {
+    const offered = offerTurn();
+    expect(offered.summary?.nextSteps).toBe('');
+    const approved = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: offered.summary,
+      events: turn(prompt('yes please')),
+    });
+    expect(approved.summary?.nextSteps).toBe(
+      'approved, not done yet: “copy it into the repo and commit it (`session.jsonl`)”',
+    );
+  });
+
+  it('is nothing once the work began, or when the yes came after a reply that offered nothing', () => {
+    const offered = offerTurn();
+    const done = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: offered.summary,
+      events: turn(
+        prompt('yes please'),
+        bash('cp ~/.claude/projects/-home-dev-shop/a263b894.jsonl session.jsonl', ''),
+        stop('Copied.'),
+      ),
+    });
+    expect(done.summary?.nextSteps).toBe('');
+    const plain = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: createHeuristicDistiller().distilTurn({
+        projectRoot: ROOT,
+        previousSummary: null,
+        events: turn(prompt('what does the cart do?'), read('src/cart.ts'), stop('It sums the items.')),
+      }).summary,
+      events: turn(prompt('yes please')),
+    });
+    expect(plain.summary?.nextSteps ?? '').toBe('');
+  });
+});
+
 describe('a fix no run has borne out', () => {
   const report =
     'Fixed! The issue was `npm ci` has a known bug in container environments where it sometimes fails with "Exit handler never called!". Changed to use `npm install` instead, which is more reliable in containers. Run `./run.sh` again.';

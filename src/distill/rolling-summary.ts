@@ -9,6 +9,7 @@ import { mainPart } from './canonical-command.ts';
 import { fixUnconfirmed, unsupportedClaim } from './claims.ts';
 import { digestOpenItems } from './compact-summary.ts';
 import { moodOf } from './extractors/mood.ts';
+import { offerIn } from './extractors/offers.ts';
 import { sharedScore } from './extractors/shared-words.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
 import { gotchaObservations, shortError } from './gotchas.ts';
@@ -199,6 +200,9 @@ export function mergeSummary(
             );
   const completed = [clip(done.join('; '), 260), answer].filter(Boolean).join('. ');
 
+  // Kept even when the turn took in outside content: notes are never injected, and the offer reaches
+  // Next steps only through the user's own yes to it (approvedNotDone).
+  const offered = offerIn(a.lastMessage);
   const notes = [
     newPrompts.length > 0 ? `then: ${newPrompts.map((p) => clip(p, 100)).join(' / ')}` : '',
     a.compacted ? 'context was compacted' : '',
@@ -206,6 +210,8 @@ export function mergeSummary(
       ? `subagents used: ${listed(unique(a.subagents.map((s) => clip(s.label, 40))), 3)}`
       : '',
     a.otherTools.length > 0 ? `tools: ${listed(a.otherTools, 4)}` : '',
+    // What the reply offered to do: a yes in the next turn approves it (see approvedNotDone).
+    offered !== '' ? `offered: ${offered}` : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -215,7 +221,7 @@ export function mergeSummary(
     investigated: append(prev?.investigated, investigated),
     learned: append(prev?.learned, learned),
     completed: completedWithState(prev?.completed ?? '', completed, a),
-    nextSteps: nextSteps(prev?.nextSteps ?? '', a, relayed),
+    nextSteps: nextSteps(prev?.nextSteps ?? '', a, relayed, prev?.notes ?? ''),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
     filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
@@ -270,7 +276,7 @@ function doneInTurn(a: TurnAnalysis): (item: string) => boolean {
  * never a probe. A failure listed earlier stays until a run of its purpose passes; other earlier items
  * stay until the turn brings a task list or next steps of its own.
  */
-function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string {
+function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previousNotes: string): string {
   const openTodos = (a.todos ?? []).filter((t) => t.status !== 'completed').map((t) => t.content);
   // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
   // Items stated before the turn's work (the digest is written before the turn goes on) are open only
@@ -309,11 +315,26 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean): string 
       ...stated.slice(0, 3),
       ...failures.slice(0, 3),
       ...unanswered(a),
+      ...approvedNotDone(a, previousNotes),
       ...kept,
       ...fallbacks,
     ]).join('; '),
     MAX_FIELD,
   );
+}
+
+/**
+ * What the user approved that never began: the turn is only the user's yes ("yes please") and nothing
+ * came after it — no words, no tool call — so what the reply before it offered to do is still to do.
+ * The offer is the one the previous turn's notes recorded last.
+ */
+function approvedNotDone(a: TurnAnalysis, previousNotes: string): string[] {
+  if (a.lastMessage.trim() !== '' || a.narration.length > 0 || a.toolCount > 0 || a.prompts.length === 0)
+    return [];
+  if (!a.prompts.every((p) => moodOf(p) === 'approval')) return [];
+  const last = previousNotes.split(SEGMENT).at(-1) ?? '';
+  const offer = /(?:^|; )offered: (.+)$/.exec(last)?.[1];
+  return offer ? [`approved, not done yet: “${clip(offer, 160)}”`] : [];
 }
 
 /**

@@ -129,6 +129,29 @@ export function recommendationIn(text: string): string {
   return m?.[1] ? clip(plain(m[1]), 220) : '';
 }
 
+/** A question offering to do something: "Want me to copy it into the repo?" → "copy it into the repo". */
+const OFFER =
+  /^(?:want me to|shall i|should i|do you want me to|would you like me to|can i|ok(?:ay)? to|ready (?:for me )?to)\s+(.+?)\?$/i;
+
+/**
+ * What the message ends by offering to do, when one of its last sentences asks to do it ("Want me to
+ * copy it into the repo and commit it?"), with the code the next sentence names ("Something like
+ * `session.jsonl`?"); '' when it offers nothing.
+ */
+export function offerIn(text: string): string {
+  const sentences = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split(/(?<=[.!?])\s+|\n+/)
+    .filter((x) => plain(x) !== '');
+  for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 3); i--) {
+    const offer = OFFER.exec(plain(sentences[i] ?? ''))?.[1];
+    if (!offer) continue;
+    const named = /`[^`\n]+`/.exec(sentences[i + 1] ?? '')?.[0];
+    return clip(named && !offer.includes(named) ? `${offer} (${named})` : offer, 200);
+  }
+  return '';
+}
+
 /** What a yes to this message accepts: a recommendation, what an offer question offers, or the plan's key lines. */
 export function proposalIn(text: string): string {
   const recommended = recommendationIn(text);
@@ -140,10 +163,7 @@ export function proposalIn(text: string): string {
     .filter(Boolean);
   for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 4); i--) {
     const s = sentences[i] ?? '';
-    const offer =
-      /^(?:want me to|shall i|should i|do you want me to|would you like me to|can i|ok(?:ay)? to|ready (?:for me )?to)\s+(.+?)\?$/i.exec(
-        s,
-      );
+    const offer = OFFER.exec(s);
     if (
       offer?.[1] &&
       !/^(?:do|add|make|go|proceed|continue|implement|fix|change) (?:that|this|it|so|ahead)$/i.test(offer[1])
