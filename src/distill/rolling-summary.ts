@@ -180,7 +180,7 @@ export function mergeSummary(
     /https?:\/\/\S|`[^`\n]+`/.test(a.lastMessage) ||
     // The user asked a question: the reply is its answer — when it names something of the code (a file
     // or a path; code and links count above), not when it only talks around it.
-    (a.prompts.some((p) => /\?\s*$/.test(p.trim())) && CONCRETE.test(a.lastMessage));
+    (a.prompts.some((p) => /[?？]\s*$/.test(p.trim())) && CONCRETE.test(a.lastMessage));
   const supported = (x: string) => !unsupportedClaim(x, a);
   const said = outcomeSentence([a.lastMessage], [], supported);
   // With nothing done, the reply is only what was said (a poem, an idea, a reading), not completed; a

@@ -159,7 +159,10 @@ export function moodOf(sentence: string): Mood {
   const c = core(s);
   if (c === '') return APPROVAL.test(s) ? 'approval' : 'statement';
   if (UNSURE.test(c) || UNSURE.test(s)) return 'question';
-  const asks = /\?[?!]*\s*\)?$|\?\s*\(.*\)$/.test(s);
+  const asks = /[?？][?!？！]*\s*\)?$|[?？]\s*\(.*\)$/.test(s);
+  // Mostly letters of another script: this grammar cannot read it, so a question mark is a question.
+  const letters = s.match(/\p{L}/gu)?.length ?? 0;
+  if (asks && (s.match(/[A-Za-z]/g)?.length ?? 0) * 2 < letters) return 'question';
   const objects = /^(?:but|although|though|yet)\b/i.test(s);
   if (BENIGN_NO.test(c)) return 'statement';
   if (REFUSAL.test(s)) return 'refusal';

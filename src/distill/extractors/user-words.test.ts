@@ -62,6 +62,8 @@ describe('how a sentence is meant', () => {
       ['It is a bug in the parser, not the lexer.', 'statement'],
       ['The error comes from the cache, not the database.', 'statement'],
       ['Everything is fixed now, not just the parser.', 'statement'],
+      // A question mark of any width asks; in a script this grammar cannot read, it is a question.
+      ['デプロイの手順はどこに書いてありますか？', 'question'],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
   });
