@@ -108,3 +108,15 @@ export function rejectionReason(text: string): string {
   const words = said.replace(/\n\s*\n\s*Note: The user's next message may contain[\s\S]*$/, '').trim();
   return HOST_REASON.test(words) ? '' : words;
 }
+
+/**
+ * Context a host puts into the user's message that the user did not type: its system reminders, and an
+ * IDE extension's notes of the file the user has open or the lines selected (`<ide_opened_file>`,
+ * `<ide_selection>`, …).
+ */
+const HOST_CONTEXT = /<(system-reminder|ide_[a-z_]+)>[\s\S]*?<\/\1>/g;
+
+/** A user message without the context its host added (see HOST_CONTEXT). */
+export function withoutHostContext(text: string): string {
+  return text.replace(HOST_CONTEXT, ' ');
+}

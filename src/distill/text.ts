@@ -1,6 +1,7 @@
 /**
  * Small text helpers shared by the distillers.
  */
+import { withoutHostContext } from '../core/transcript.ts';
 
 /** Collapse whitespace and cut to `max` characters with an ellipsis. */
 export function clip(text: string, max: number): string {
@@ -180,8 +181,7 @@ export function responseText(response: unknown): string {
 
 /** Drop the host's wrapper tags (`<tool_use_error>…</tool_use_error>`, system reminders). */
 export function stripHostMarkup(text: string): string {
-  return text
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+  return withoutHostContext(text)
     .replace(/<\/?(?:tool_use_error|error|stdout|stderr)>/g, '')
     .trim();
 }
@@ -191,7 +191,7 @@ export function stripHostMarkup(text: string): string {
  * command output and system reminders dropped; '' when nothing the user wrote is left.
  */
 export function cleanPrompt(prompt: string): string {
-  let text = prompt.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ');
+  let text = withoutHostContext(prompt);
   if (/^\s*<task-notification>/.test(text)) return '';
   text = text.replace(/<local-command-(?:stdout|stderr)>[\s\S]*?<\/local-command-(?:stdout|stderr)>/g, ' ');
   const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim();

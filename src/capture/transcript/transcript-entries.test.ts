@@ -108,6 +108,43 @@ describe('transcript records → entries', () => {
     expect(r.types.get('something-new')).toEqual({ seen: 1, skipped: 1 });
   });
 
+  it('reads what the user typed in VS Code without the extension’s note of the file they have open', () => {
+    const p = createTranscriptParser();
+    p.add({
+      sessionId: 's1',
+      cwd: '/Users/dev/Admin',
+      timestamp: '2026-03-19T03:08:06.701Z',
+      type: 'user',
+      uuid: 'u1',
+      entrypoint: 'claude-vscode',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: '<ide_opened_file>The user opened the file /Users/dev/Admin/build/top_300_contacts.csv in the IDE. This may or may not be related to the current task.</ide_opened_file>',
+          },
+          { type: 'text', text: 'Restart openwhisper' },
+        ],
+      },
+    });
+    p.add({
+      sessionId: 's1',
+      cwd: '/Users/dev/Admin',
+      timestamp: '2026-03-19T03:09:00.000Z',
+      type: 'user',
+      uuid: 'u2',
+      message: {
+        role: 'user',
+        content:
+          '<ide_selection>The user selected lines 3-9 of src/app.swift:\nlet model = "base.en"</ide_selection>',
+      },
+    });
+    expect(p.result().entries.map((e) => [e.kind, 'text' in e ? e.text : ''])).toEqual([
+      ['prompt', 'Restart openwhisper'],
+    ]);
+  });
+
   it('keeps the start and the end of a very long prompt (the ask after a paste), the rest counted', () => {
     const p = createTranscriptParser();
     const paste = Array.from({ length: 900 }, (_, i) => `- step ${i}: installed the skills`).join('\n');

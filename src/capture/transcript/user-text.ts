@@ -3,8 +3,10 @@
  * host also writes user records for slash-command and skill wrappers, local command output, bash-mode
  * echoes, task notifications, hook feedback and system reminders, and none of that is a user
  * statement. (Skill expansions and caveats carry `isMeta` and tool results are blocks of their own;
- * the parser drops those before it asks.)
+ * the parser drops those before it asks.) Neither is what an IDE extension adds to a message: the file
+ * the user has open, the lines selected.
  */
+import { withoutHostContext } from '../../core/transcript.ts';
 
 export type UserText =
   /** The user's own words, reminders and hook additions removed. */
@@ -35,8 +37,7 @@ const tagText = (text: string, tag: string) =>
   new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)?.[1]?.trim() ?? '';
 
 export function readUserText(raw: string): UserText {
-  const text = raw
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+  const text = withoutHostContext(raw)
     .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ')
     .trim();
   if (text === '') return { kind: 'host' };
