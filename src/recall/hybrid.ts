@@ -10,7 +10,7 @@ import type { Embedder } from '../core/ports.ts';
 import type { Store } from '../store/store.ts';
 import { searchMemories, type RankedHit, type SearchOptions } from './search.ts';
 
-export interface HybridOptions extends Omit<SearchOptions, 'vectorIds'> {
+export interface HybridOptions extends Omit<SearchOptions, 'vectorIds' | 'vectorDistances'> {
   /** Longest wait for the query's embedding (default 3000 ms). */
   queryTimeoutMs?: number;
   /** Nearest vectors taken before fusion (default max(30, 3 × limit)). */
@@ -60,7 +60,11 @@ export async function hybridSearch(
     return lexicalOnly(describeError(error));
   }
   const distance = new Map(neighbours.map((n) => [n.observationId, n.distance]));
-  const hits = searchMemories(store, { ...search, vectorIds: neighbours.map((n) => n.observationId) });
+  const hits = searchMemories(store, {
+    ...search,
+    vectorIds: neighbours.map((n) => n.observationId),
+    vectorDistances: neighbours.map((n) => n.distance),
+  });
   return {
     hits: hits.map((h) => ({ ...h, distance: distance.get(h.observation.id) ?? null })),
     mode: 'hybrid',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseRankings, lexicalRelevance, pickDiverse, recencyFactor } from './rank.ts';
+import { lexicalRelevance, pickDiverse, recencyFactor } from './rank.ts';
 
 const DAY = 86_400_000;
 
@@ -17,16 +17,6 @@ describe('ranking', () => {
     expect(lexicalRelevance(1, -8, -8)).toBe(2);
     expect(lexicalRelevance(0.5, -2, -8)).toBe(0.75);
     expect(lexicalRelevance(0.5, -2, 0)).toBe(0.5);
-  });
-
-  it('fuses rankings by reciprocal rank', () => {
-    const fused = fuseRankings([
-      ['a', 'b', 'c'],
-      ['c', 'a'],
-    ]);
-    const order = [...fused].sort((x, y) => y[1] - x[1]).map(([id]) => id);
-    expect(order).toEqual(['a', 'c', 'b']);
-    expect(fused.get('b')).toBeCloseTo(1 / 62, 10);
   });
 
   it('spreads picks over sessions without reordering a single session', () => {

@@ -79,15 +79,6 @@ export function lexicalRelevance(coverage: number, bm25: number, bestBm25: numbe
   return coverage + strength;
 }
 
-/** Reciprocal rank fusion of several rankings (ids best first): Σ 1 / (k + rank). */
-export function fuseRankings(lists: readonly (readonly string[])[], k = 60): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const list of lists) {
-    list.forEach((id, i) => out.set(id, (out.get(id) ?? 0) + 1 / (k + i + 1)));
-  }
-  return out;
-}
-
 /** The active memories just before and just after one in its session (none, one or two). */
 export type NeighbourLookup = (id: string) => readonly RankItem[];
 

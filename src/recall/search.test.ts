@@ -192,6 +192,25 @@ describe('searchMemories', () => {
     expect(hits.find((h) => h.observation.id === semantic)?.via).toBe('vector');
   });
 
+  it('keeps the lexical order when the vector neighbours rank a strong match last', () => {
+    const strong = add('Sales tax is rounded per line', 'rounding rule for tax', NOW - DAY);
+    const weak = add('Tax report exported monthly', 'csv export', NOW - DAY);
+    const others = Array.from({ length: 8 }, (_, i) => add(`Unrelated note ${i}`, 'nothing here', NOW - DAY));
+    // The embedder found the weak match nearest and the strong one farthest of ten.
+    const vectorIds = [weak, ...others, strong];
+    const hits = searchMemories(store, {
+      query: 'sales tax rounding',
+      projectId: pid,
+      limit: 5,
+      now: NOW,
+      vectorIds,
+      vectorDistances: vectorIds.map((_, i) => 0.2 + i * 0.05),
+    });
+    expect(hits[0]?.observation.id).toBe(strong);
+    expect(hits[0]?.via).toBe('both');
+    expect(hits.map((h) => h.observation.id)).toContain(weak);
+  });
+
   it('stays bounded on common words: distinctive words are scored, the newest memories stand in for the rest', () => {
     const rare = add('Kubernetes deploy rollback', 'rolled back with kubectl', NOW - 300 * DAY);
     store.transaction(() => {

@@ -10,7 +10,6 @@ import type { Observation, ObservationType } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
 import { parseQuery } from './fts-query.ts';
 import {
-  fuseRankings,
   lexicalRelevance,
   pickDiverse,
   priorFactor,
@@ -21,6 +20,9 @@ import {
 import { candidates } from './candidates.ts';
 import { coverageMatcher } from './coverage.ts';
 import { expansionTerms } from './feedback.ts';
+
+/** What the nearest vector neighbour adds to a memory's score, against up to 2 for a full lexical match. */
+const VECTOR_WEIGHT = 0.5;
 
 export interface SearchOptions {
   query: string;
@@ -34,6 +36,8 @@ export interface SearchOptions {
   includeHidden?: boolean;
   /** Vector neighbours of the query, best first (from an embedder; see hybrid search). */
   vectorIds?: readonly string[];
+  /** Each neighbour's cosine distance, in the order of vectorIds (absent: closeness by rank). */
+  vectorDistances?: readonly number[];
   /** Lend score to session neighbours of strong matches (default true). */
   context?: boolean;
   /** Expand the query with words of its best matches (pseudo-relevance feedback; default true). */
@@ -80,7 +84,7 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
     lexical.set(h.observation.id, { bm25: h.rank, coverage: share });
   }
   const best = hits[0]?.rank ?? 0;
-  let base = new Map<string, number>();
+  const base = new Map<string, number>();
   for (const [id, l] of lexical) base.set(id, lexicalRelevance(l.coverage, l.bm25, best));
   if (options.feedback !== false)
     expandFromFeedback(store, options, parsed.coverageTerms, pool, {
@@ -96,11 +100,25 @@ export function searchMemories(store: Store, options: SearchOptions): RankedHit[
     byId.set(id, o);
     return true;
   });
+  // The vector half adds each neighbour's closeness (1 for the nearest found, 0 for the farthest) to
+  // its lexical score at VECTOR_WEIGHT: a memory found in other words comes in, and one both halves
+  // find goes up, but the lexical order is never replaced. (Fusing reciprocal ranks instead cost the
+  // lexical ranking even with the vector list weighed at nothing: LoCoMo turn R@10 0.690 → 0.614.)
   if (vectorIds.length > 0) {
-    const lexicalOrder = [...base].sort((a, b) => b[1] - a[1]).map(([id]) => id);
-    const fused = fuseRankings([lexicalOrder, vectorIds]);
-    const top = Math.max(...fused.values());
-    base = new Map([...fused].map(([id, s]) => [id, (2 * s) / top]));
+    const given = new Map((options.vectorIds ?? []).map((id, i) => [id, options.vectorDistances?.[i]]));
+    const distances = vectorIds.map((id) => given.get(id)).filter((d): d is number => d !== undefined);
+    const near = Math.min(...distances);
+    const far = Math.max(...distances);
+    vectorIds.forEach((id, i) => {
+      const d = given.get(id);
+      const closeness =
+        d === undefined || distances.length < vectorIds.length
+          ? 1 - i / vectorIds.length
+          : far > near
+            ? (far - d) / (far - near)
+            : 1;
+      base.set(id, (base.get(id) ?? 0) + VECTOR_WEIGHT * closeness);
+    });
   }
   if (base.size === 0) return [];
 
