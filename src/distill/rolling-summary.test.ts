@@ -573,6 +573,23 @@ describe('what a turn looked at through the shell', () => {
   });
 });
 
+describe('what the session leaves uncommitted', () => {
+  it('is the project’s files only: a file outside it changed is no change of its repository', () => {
+    const out = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('raise the recording limit and use the small model'),
+        edit('/home/dev/.config/open-wispr/config.json', '"maxRecordings": 10', '"maxRecordings": 30'),
+        edit('src/settings.ts', 'const model = "base.en";', 'const model = "small.en";'),
+        stop('The limit is 30 now and the model is small.en.'),
+      ),
+    });
+    expect(out.summary?.completed).toMatch(/left uncommitted: src\/settings\.ts(?:$| \|)/);
+    expect(out.summary?.completed).not.toMatch(/uncommitted: [^|]*config\.json/);
+  });
+});
+
 describe('what the user approved that never began', () => {
   const offerTurn = () =>
     createHeuristicDistiller().distilTurn({

@@ -137,6 +137,9 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       continue;
     }
     if ('edit' in step && step.edit !== undefined) {
+      // A file outside the project (an absolute path: the project's own are relative) is none of the
+      // repository's changes: `~/.config/app/config.json` is never "left uncommitted".
+      if (/^(?:\/|~|[A-Za-z]:[\\/]|\\\\)/.test(step.edit)) continue;
       (uncommitted ??= new Set()).add(step.edit);
       s.removedByUser = s.removedByUser.filter((f) => f !== step.edit);
       if (isIgnoreList(step.edit)) {
