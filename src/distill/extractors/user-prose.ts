@@ -151,17 +151,23 @@ function joinListLeads(text: string): string {
 
 /** The prose split into sentences (bullets and quotes unwrapped, parentheses kept apart). */
 export function proseSentences(text: string): string[] {
-  return joinListLeads(text)
-    .replace(/```[\s\S]*?```/g, ' ')
-    .split(/(?<=[.!?])\s+(?=\S)|(?<=[。！？])\s*(?=\S)|\n+|\s+(?=\()/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/^[-*>#]+\s*/, '')
-        .replace(/^\((.*)\)[.!?]?$/, '$1')
-        .trim(),
-    )
-    .filter((s) => s.length > 0);
+  return (
+    joinListLeads(text)
+      .replace(/```[\s\S]*?```/g, ' ')
+      // A stop typed without its space ("room sound.Another thing", as dictation writes) still ends a
+      // sentence when a word of two lower-case letters ends before it and a capitalised word starts after.
+      .split(
+        /(?<=[.!?])\s+(?=\S)|(?<=[。！？])\s*(?=\S)|(?<=\b[a-z]{2,}[.!?])(?=[A-Z][a-z]+\b)|\n+|\s+(?=\()/,
+      )
+      .map((s) =>
+        s
+          .trim()
+          .replace(/^[-*>#]+\s*/, '')
+          .replace(/^\((.*)\)[.!?]?$/, '$1')
+          .trim(),
+      )
+      .filter((s) => s.length > 0)
+  );
 }
 
 /** Links in the user's own words (a PR, an issue, a page they point to). */

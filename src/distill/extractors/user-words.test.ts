@@ -12,6 +12,7 @@ import {
   titles,
   tool,
 } from './test-entries.test-support.ts';
+import { proseSentences } from './user-prose.ts';
 import { extractUserWords, readUserWords, saidSubject } from './user-words.ts';
 
 const kinds = (xs: ReturnType<typeof extractUserWords>) => xs.map((x) => [x.draft.type, x.draft.title]);
@@ -66,6 +67,18 @@ describe('how a sentence is meant', () => {
       ['デプロイの手順はどこに書いてありますか？', 'question'],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
+  });
+});
+
+describe('the user’s sentences', () => {
+  it('end at a stop typed without its space, as dictation writes them', () => {
+    expect(
+      proseSentences('It keeps picking up the room sound.Another thing, the toggle should stay on.'),
+    ).toEqual(['It keeps picking up the room sound.', 'Another thing, the toggle should stay on.']);
+    // A file name or an upper-case extension after a dot starts no sentence.
+    expect(proseSentences('Keep index.html and config.JSON as they are.')).toEqual([
+      'Keep index.html and config.JSON as they are.',
+    ]);
   });
 });
 
