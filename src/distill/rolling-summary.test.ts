@@ -573,6 +573,37 @@ describe('what a turn looked at through the shell', () => {
   });
 });
 
+describe('a result the user says does not hold', () => {
+  it('keeps the user’s words beside the report they dispute', () => {
+    const d = createHeuristicDistiller();
+    const restarted = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Restart the whisper server'),
+        bash('launchctl kickstart -k gui/501/com.voicemode.whisper', ''),
+        stop('Whisper server restarted successfully — running as PID 84168.'),
+      ),
+    });
+    expect(restarted.summary?.completed).toContain('restarted successfully');
+    const denied = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: restarted.summary,
+      events: turn(prompt("IT's not working"), bash('ps aux | grep -i whisper', 'whisper-server 84168')),
+    });
+    expect(denied.summary?.completed).toContain(
+      "Whisper server restarted successfully — running as PID 84168. (the user then: “IT's not working”)",
+    );
+    // Words that do not deny a result leave the report as it was.
+    const asked = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: restarted.summary,
+      events: turn(prompt('is it still working after a reboot?'), stop('Yes: launchd starts it at login.')),
+    });
+    expect(asked.summary?.completed).not.toContain('the user then');
+  });
+});
+
 describe('what the session leaves uncommitted', () => {
   it('is the project’s files only: a file outside it changed is no change of its repository', () => {
     const out = createHeuristicDistiller().distilTurn({

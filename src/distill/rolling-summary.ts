@@ -8,7 +8,7 @@ import { statedDecision } from './classify-request.ts';
 import { mainPart } from './canonical-command.ts';
 import { fixUnconfirmed, unsupportedClaim } from './claims.ts';
 import { digestOpenItems } from './compact-summary.ts';
-import { moodOf } from './extractors/mood.ts';
+import { deniesOutcome, moodOf } from './extractors/mood.ts';
 import { offerIn } from './extractors/offers.ts';
 import { sharedScore } from './extractors/shared-words.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
@@ -231,8 +231,25 @@ export function mergeSummary(
 /** Where the repository was left leads the field, replaced each turn (see session-state). */
 function completedWithState(previous: string, now: string, a: TurnAnalysis): string {
   const state = formatState(nextState(parseState(previous), a));
-  const rest = append(withState(previous, ''), now, Math.max(200, MAX_FIELD - state.length - 3));
+  const before = disputed(withState(previous, ''), a);
+  const rest = append(before, now, Math.max(200, MAX_FIELD - state.length - 3));
   return withState(rest, state);
+}
+
+/**
+ * What the turn before reported, as the user's next words left it: when the user opens the turn saying
+ * the result does not hold ("it's not working", "still fails"), that report keeps the user's words
+ * beside it — it is no longer simply completed.
+ */
+function disputed(completed: string, a: TurnAnalysis): string {
+  const first = a.prompts[0];
+  if (!first || completed === '') return completed;
+  const said = userSentences(userProse(first).text).find((s) => deniesOutcome(s));
+  if (!said) return completed;
+  const parts = completed.split(SEGMENT);
+  const last = parts.pop() ?? '';
+  if (last === GAP || last.includes('(the user then: ')) return completed;
+  return [...parts, `${last} (the user then: “${clip(said, 80)}”)`].join(SEGMENT);
 }
 
 const FAILURE_ITEM = /^fix `([^`]+)`(?: in (\S+))?:/;

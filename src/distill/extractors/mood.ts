@@ -287,3 +287,15 @@ export function isConvention(sentence: string): boolean {
     core(sentence).replace(/^(?:from now on|going forward|in (?:the )?future|from here on)[,]?\s+/i, ''),
   );
 }
+
+/**
+ * The user saying the result does not hold — "it's not working", "still fails", "same error",
+ * "nothing changed", "didn't help", "I don't think that's it" — a short statement, not a question.
+ */
+const DENIED =
+  /\b(?:(?:is|are|was|it'?s|that'?s|this is|still)\s+not\s+(?:\w+\s+)?(?:work(?:ing)?|fixed|running|loading|showing|starting|right|it)\b|(?:is|are|was|does|do|did)n'?t\s+(?:\w+\s+)?(?:work(?:ing)?|fixed|running|loading|showing|starting|help|fix|change|do anything)\b|\bnot\s+(?:working|fixed)\b|\bstill\s+(?:broken|fail(?:s|ing)?|crash(?:es|ing)?|the same|hangs?|hanging|not|doesn'?t|does not|happening)\b|\bsame\s+(?:error|problem|issue|thing|result)\b|\bnothing\s+(?:changed|happens|happened|works)\b|\bdon'?t think\s+(?:that'?s|this is|it'?s)\s+(?:it|right|the (?:problem|issue|cause|one))\b)/i;
+
+export function deniesOutcome(sentence: string): boolean {
+  const s = sentence.trim();
+  return DENIED.test(s) && !/[?？]\s*$/.test(s) && s.split(/\s+/).length <= 14;
+}
