@@ -125,6 +125,21 @@ describe('the assistant’s explanation of a change and of a failure', () => {
     ).toBe('`cartTotal` now sums integer cents because floats drifted.');
   });
 
+  it('takes of a list item only its first sentence, the one that names what the item is about', () => {
+    const reply = [
+      '**Model sizes:**',
+      '',
+      '- **base.en** (142 MB) — What you have. Fast (~1s). Good enough for everyday speech.',
+      '- **small.en** (466 MB) — ~2-3 seconds. Meaningfully better — handles long dictation well, fewer missed words.',
+      '- **large** (3 GB) — Best possible, multilingual. Only worth it if you are dictating technical content.',
+      '',
+      'The config now uses small.en because long dictation degrades on base.en.',
+    ].join('\n');
+    const said = explanation([reply]);
+    expect(said).toContain('The config now uses small.en because long dictation degrades on base.en.');
+    expect(said).not.toMatch(/Meaningfully better|Only worth it|Good enough/);
+  });
+
   it('takes as the cause the first sentence about this failure that explains it, not one reporting it again', () => {
     const texts = [
       'Push failed because the TypeScript check failed - there are type errors in `Chart.tsx`. The README still needs an install section, since nobody wrote one. The problem is duplicate interfaces in `Chart.tsx`.',

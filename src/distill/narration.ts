@@ -198,7 +198,7 @@ export function explanation(
   const picked: string[] = [];
   let used = 0;
   for (const text of texts) {
-    for (const s of proseSentences(text)) {
+    for (const s of explainingSentences(text)) {
       if (s.length < 20 || isStep(s) || isFiller(s) || isPlan(s) || picked.includes(s) || !keep(s)) continue;
       if (!CAUSE.test(s) && !STATE.test(s)) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
@@ -207,6 +207,22 @@ export function explanation(
     }
   }
   return picked.join(' ');
+}
+
+/**
+ * The sentences of a text that say something on their own: every sentence of its prose, and of a list
+ * item only the first — the one that names what the item is about. An item's later sentences speak of
+ * it without naming it ("- **small.en** (466 MB) — ~2-3 s. Meaningfully better."): taken apart from it,
+ * they would tell of another item, or of none.
+ */
+function explainingSentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split('\n')
+    .flatMap((line) => {
+      const sentences = proseSentences(line);
+      return /^\s*(?:[-*•]|\d+[.)])\s/.test(line) ? sentences.slice(0, 1) : sentences;
+    });
 }
 
 const LOOKING = /^(?:let me|let's|now let me|i'?ll (?:check|look|read|wait|see))\b/i;
