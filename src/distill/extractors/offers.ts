@@ -75,6 +75,8 @@ export interface PickedOption extends Option {
   context: string;
   /** What the options answer: the line that leads into them ("For the MVP, do you want to:"), or ''. */
   question: string;
+  /** Picked by its name (a bold-named list item), not by a label. */
+  named?: boolean;
 }
 
 /**
@@ -183,4 +185,57 @@ export function proposalIn(text: string): string {
     }
   }
   return '';
+}
+
+/** A list item named in bold at its start: "- **small.en** (466 MB) — ~2-3 seconds. Meaningfully better." */
+const NAMED_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+\*\*([^*\n]{2,40})\*\*\s*(.*)$/;
+/** Words that pick one of several offered things ("let's do …", "go with …", "use …", "yes, …"). */
+const PICKS =
+  /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure)[,.!]?\s+)?(?:let'?s\s+(?:do|use|go with|try|take|pick)|(?:i'?ll|we'?ll)\s+(?:take|go with|use)|go with|use|pick|take|choose|i'?d (?:like|prefer|go with|take))\b/i;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The item of a list the assistant offered that the user picks by its name ("Yes let's do small.en"
+ * after "- **tiny.en** … - **small.en** … Want to use that?"): a sentence of the user's that picks
+ * ("let's do", "go with", "use" …) and names exactly one of the bold-named items of a recent message
+ * that asked something; the latest such message is the one answered. Null when nothing is picked so.
+ */
+export function namedOption(sentences: readonly string[], messages: readonly string[]): PickedOption | null {
+  const picking = sentences.filter((s) => PICKS.test(s.trim()) && !/[?？]\s*$/.test(s));
+  if (picking.length === 0) return null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] ?? '';
+    if (questionsIn(message).length === 0) continue;
+    const items = message
+      .replace(/```[\s\S]*?```/g, '')
+      .split('\n')
+      .map((line) => NAMED_ITEM.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ name: (m[1] ?? '').trim(), rest: plain(m[2] ?? '').replace(/^[—–:-]\s*/, '') }));
+    if (items.length < 2) continue;
+    const named = (s: string) =>
+      items.filter((it) =>
+        new RegExp(`(?:^|[^\\w.-])${escapeRegExp(it.name.toLowerCase())}(?![\\w-]|\\.\\w)`).test(
+          s.toLowerCase(),
+        ),
+      );
+    const hits = picking.map(named).find((h) => h.length > 0);
+    if (!hits) continue;
+    const [found, ...more] = hits;
+    if (!found || more.length > 0) return null;
+    const firstSentence = (rest: string) => clip(rest.split(/(?<=[.!?])\s+/)[0] ?? '', 140);
+    return {
+      label: found.name,
+      title: [found.name, firstSentence(found.rest)].filter(Boolean).join(' — '),
+      details: [],
+      others: items
+        .filter((it) => it !== found)
+        .map((it) => ({ label: it.name, title: it.name, details: [] })),
+      context: '',
+      question: questionsIn(message).at(-1) ?? '',
+      named: true,
+    };
+  }
+  return null;
 }

@@ -456,6 +456,39 @@ describe('choices, approvals and confirmations', () => {
     ]);
   });
 
+  it('reads an item picked by its name among the bold-named ones offered, and the rest of what was said on its own', () => {
+    const models = [
+      '**Model sizes:**',
+      '',
+      '- **tiny.en** (75 MB) — Basically instant. Noticeably sloppy.',
+      '- **base.en** (142 MB) — What you have. Fast (~1s).',
+      '- **small.en** (466 MB) — ~2-3 seconds. Meaningfully better — handles long dictation well.',
+      '',
+      'Given you dictate long pieces, **small.en** is the move. Want to use that?',
+    ].join('\n');
+    const changes =
+      'Done.\n\n**What changed:**\n- **Toggle mode on** — tap Fn to start\n- **maxRecordings = 30** — last 30 recordings\n\nDo you want to upgrade the model now?';
+    const found = extractUserWords([
+      prompt('model size — walk me through the options'),
+      say(models),
+      prompt('build it'),
+      say(changes),
+      prompt(
+        "Yes let's do small.en It says it's waiting for accessibility. It should pop up a box when that is happening and help me open the system settings",
+      ),
+    ]);
+    expect(titles(found)).toEqual([
+      'Chose small.en — (466 MB) — ~2-3 seconds.',
+      'It should pop up a box when that is happening and help me open the system settings',
+    ]);
+    expect(found[0]?.draft.facts).toContain('rejected: tiny.en');
+    // Naming an item without picking it, or asking about it, chooses nothing.
+    for (const words of ['small.en sounds slow for me', 'what about small.en?'])
+      expect(
+        titles(extractUserWords([prompt('walk me through the models'), say(models), prompt(words)])),
+      ).not.toContain('Chose small.en — (466 MB) — ~2-3 seconds.');
+  });
+
   it('keeps why the options were offered, from the statements before them', () => {
     const found = extractUserWords([
       prompt('can we check that hooks do not fire twice when defined in both files?'),

@@ -36,7 +36,7 @@ import {
   negates,
   opensWithRefusal,
 } from './mood.ts';
-import { findOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
+import { findOption, namedOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
 import { contentWords, sharedScore } from './shared-words.ts';
 import { linksIn } from './user-prose.ts';
 import {
@@ -188,28 +188,37 @@ export function readUtterance(u: Utterance): UserReading {
   }
 
   const label = pickedLabel(p.words);
-  const option = label ? findOption(label, u.recent) : null;
+  const option = label ? findOption(label, u.recent) : namedOption(p.sentences, u.recent);
   if (option) {
     const detail = option.details.length > 0 ? ` (${option.details.join('; ')})` : '';
     const said = normalised(p.words) === normalised(label ?? '') ? '' : ` — ${quote(p.words)}`;
-    return reading(
+    // An item picked by its name is named so; a labelled one by its label and title.
+    const name = (o: { label: string; title: string }) =>
+      option.named ? o.title : `option ${o.label}: ${o.title}`;
+    const chosen = reading(
       'choice',
       draft(
         u,
         'decision',
-        `Chose option ${option.label}: ${option.title}`,
-        `${option.context ? `${option.context} ` : ''}The assistant offered options${option.question ? ` (${quote(option.question, 160)})` : ''}; the user chose ${option.label}: ${option.title}${detail}${said}.`,
+        `Chose ${name(option)}`,
+        `${option.context ? `${option.context} ` : ''}The assistant offered options${option.question ? ` (${quote(option.question, 160)})` : ''}; the user chose ${option.named ? option.title : `${option.label}: ${option.title}`}${detail}${said}.`,
         [
           ...(option.question ? [`question: ${option.question}`] : []),
-          `chosen: option ${option.label}: ${option.title}`,
+          `chosen: ${name(option)}`,
           ...option.details.map((d) => `option detail: ${d}`),
           ...(option.context ? [`why: ${option.context}`] : []),
-          ...option.others.map((o) => `rejected: option ${o.label}: ${o.title}`),
+          ...option.others.map((o) => `rejected: ${name(o)}`),
           ...(said ? [`said: ${p.words}`] : []),
         ],
         0.85,
       ),
     );
+    // What else the user said beside picking it by name is read on its own ("… It should pop up a box").
+    const rest = option.named
+      ? p.sentences.filter((x) => !x.toLowerCase().includes(option.label.toLowerCase()))
+      : [];
+    const others = rest.length > 0 ? readUtterance({ ...u, text: rest.join(' ') }).memories : [];
+    return { ...chosen, memories: [...chosen.memories, ...others] };
   }
 
   const confirm = p.moods.indexOf('confirm');
