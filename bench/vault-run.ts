@@ -1,4 +1,4 @@
-// npm run bench:vault [-- --size 10000] [--against DIST] [--rounds N] [--json]
+// npm run bench:vault [-- --size 10000] [--against DIST] [--rounds N] [--keep DIR] [--json]
 // The memory graph and the Obsidian vault at scale: a synthetic store of realistic memories
 // (bench/lib/synthetic-memories.ts, 20 projects, one dominant) written through the real store, some
 // typed links between memories of a project, then: the graph step over the whole change log (file
@@ -9,10 +9,23 @@
 // empty, right after, in the same run); --json prints one object. With --against DIST (another build's dist/, e.g. main's), the
 // first export is also run as `engram vault export --all` processes of this build and of that one, on
 // copies of the same store, alternating for --rounds rounds (default 3), and the two vaults are compared
-// file by file (they must be byte-identical).
+// file by file (they must be byte-identical). With --keep DIR the generated store is kept in DIR
+// (pristine.db, after the graph step) and a later run with the same DIR and size starts from it.
+// Nothing is deleted between the timed runs (every vault stays until the end): on ext4 without a
+// journal (this project's VMs) creating a file skips every inode of its block group deleted in the
+// last minutes, so a vault removed just before another is written slows that one down many times.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGraphStep } from '../src/graph/graph-step.ts';
@@ -40,62 +53,20 @@ const log = (s: string) => {
   if (!json) console.log(s);
 };
 
-const work = mkdtempSync(join(tmpdir(), 'engram-bench-vault-'));
+const keep = flag('--keep') ?? null;
+const work = keep ?? mkdtempSync(join(tmpdir(), 'engram-bench-vault-'));
+const kept = keep !== null ? keptStore(keep) : null;
 try {
-  const store = createStore(openDatabase(join(work, 'engram.db')));
-  const c = corpus();
   const t0 = performance.now();
-  const made = generate(store, c, size);
-  log(
-    `generated ${made.observations} memories in ${made.sessions} sessions (${(made.ms / 1000).toFixed(1)} s)`,
-  );
-
-  // Typed links: each memory relates to the previous memory of its project that shares a file with it.
-  const linkStart = performance.now();
-  let links = 0;
-  store.transaction(() => {
-    for (const projectId of store.graph.projectIds()) {
-      const lastByFile = new Map<string, string>();
-      for (const m of store.graph.memoriesOf(projectId)) {
-        for (const f of m.filesModified) {
-          const before = lastByFile.get(f);
-          if (
-            before &&
-            before !== m.id &&
-            store.memory.link(m.id, 'related', before, projectId, { origin: 'cli', at: 1 })
-          )
-            links++;
-          lastByFile.set(f, m.id);
-        }
-      }
-    }
-  });
-  const linkMs = performance.now() - linkStart;
-
-  const graphStart = performance.now();
-  let changes = 0;
-  let edges = 0;
-  for (;;) {
-    const r = runGraphStep(store, {
-      now: Date.now(),
-      fileSummaryMinLines: 100,
-      anchorMaxAgeMs: 0,
-      batch: 2000,
-    });
-    changes += r.changes;
-    edges += r.edges;
-    if (r.changes === 0) break;
-  }
-  const graphMs = performance.now() - graphStart;
-  log(
-    `graph step: ${changes} changes read, ${edges} edges added (${(graphMs / 1000).toFixed(1)} s; ${links} related links made in ${linkMs.toFixed(0)} ms)`,
-  );
-
-  // The store as the first export meets it, for the export processes of each build.
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
   const pristine = join(work, 'pristine.db');
-  copyFileSync(join(work, 'engram.db'), pristine);
-
+  if (kept) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(work, `engram.db${suffix}`), { force: true });
+    copyFileSync(pristine, join(work, 'engram.db'));
+    log(`kept store of ${kept.memories} memories (${pristine})`);
+  }
+  const store = createStore(openDatabase(join(work, 'engram.db')));
+  const made = kept ?? prepare(store);
+  const graphMs = kept?.graphMs ?? 0;
   const dir = join(work, 'vault');
   const projects = projectsOfScope(store, 'all');
   const sync = (full = false): VaultSyncReport =>
@@ -118,7 +89,7 @@ try {
 
   const versus = againstDist ? exportSideBySide(pristine, work) : null;
   const result = {
-    memories: made.observations,
+    memories: made.memories,
     projects: projects.length,
     notes: exported.notes,
     links: exported.links,
@@ -180,7 +151,81 @@ try {
   store.close();
   if (versus && !versus.identical) process.exitCode = 1;
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (keep === null) rmSync(work, { recursive: true, force: true });
+  else
+    for (const made of ['vault', 'floor', 'homes'])
+      rmSync(join(work, made), { recursive: true, force: true });
+}
+
+interface Prepared {
+  memories: number;
+  graphMs: number;
+}
+
+/** A store kept by an earlier run with --keep (same size), or null. */
+function keptStore(dir: string): Prepared | null {
+  mkdirSync(dir, { recursive: true });
+  const meta = join(dir, 'kept.json');
+  if (!existsSync(meta) || !existsSync(join(dir, 'pristine.db'))) return null;
+  const got = JSON.parse(readFileSync(meta, 'utf8')) as Prepared & { size: number };
+  return got.size === size ? got : null;
+}
+
+/** Generate the store, link it, run the graph step over it; the result is copied to pristine.db. */
+function prepare(store: ReturnType<typeof createStore>): Prepared {
+  const c = corpus();
+  const made = generate(store, c, size);
+  log(
+    `generated ${made.observations} memories in ${made.sessions} sessions (${(made.ms / 1000).toFixed(1)} s)`,
+  );
+
+  // Typed links: each memory relates to the previous memory of its project that shares a file with it.
+  const linkStart = performance.now();
+  let links = 0;
+  store.transaction(() => {
+    for (const projectId of store.graph.projectIds()) {
+      const lastByFile = new Map<string, string>();
+      for (const m of store.graph.memoriesOf(projectId)) {
+        for (const f of m.filesModified) {
+          const before = lastByFile.get(f);
+          if (
+            before &&
+            before !== m.id &&
+            store.memory.link(m.id, 'related', before, projectId, { origin: 'cli', at: 1 })
+          )
+            links++;
+          lastByFile.set(f, m.id);
+        }
+      }
+    }
+  });
+  const linkMs = performance.now() - linkStart;
+
+  const graphStart = performance.now();
+  let changes = 0;
+  let edges = 0;
+  for (;;) {
+    const r = runGraphStep(store, {
+      now: Date.now(),
+      fileSummaryMinLines: 100,
+      anchorMaxAgeMs: 0,
+      batch: 2000,
+    });
+    changes += r.changes;
+    edges += r.edges;
+    if (r.changes === 0) break;
+  }
+  const graphMs = performance.now() - graphStart;
+  log(
+    `graph step: ${changes} changes read, ${edges} edges added (${(graphMs / 1000).toFixed(1)} s; ${links} related links made in ${linkMs.toFixed(0)} ms)`,
+  );
+
+  // The store as the first export meets it, for the export processes of each build.
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  copyFileSync(join(work, 'engram.db'), join(work, 'pristine.db'));
+  const prepared = { memories: made.observations, graphMs };
+  if (keep !== null) writeFileSync(join(work, 'kept.json'), JSON.stringify({ ...prepared, size }));
+  return prepared;
 }
 
 /** Every note and file of a vault (the lock folder apart): path → content hash. */
@@ -212,7 +257,7 @@ function listJson(dir: string): string[] {
 
 /** `engram vault export --all` of one build on a fresh copy of the store: the sync time it reports. */
 function exportProcess(dist: string, store: string, work: string, label: string, keep: boolean) {
-  const home = join(work, `home-${label}`);
+  const home = join(work, 'homes', label);
   const engramHome = join(home, '.engram');
   rmSync(home, { recursive: true, force: true });
   mkdirSync(engramHome, { recursive: true, mode: 0o700 });
@@ -234,7 +279,6 @@ function exportProcess(dist: string, store: string, work: string, label: string,
   const report = JSON.parse(run.stdout) as { ms: number };
   const cpuMs = Number(/cpu-ms (\d+)\s*$/.exec(run.stderr)?.[1] ?? NaN);
   const files = keep ? vaultFiles(vault) : null;
-  rmSync(home, { recursive: true, force: true });
   return { ms: report.ms, cpuMs, files };
 }
 
@@ -253,7 +297,7 @@ function exportSideBySide(pristine: string, work: string) {
         which === 'this' ? thisDist : (againstDist as string),
         pristine,
         work,
-        which,
+        `${which}-${round}`,
         round === 0,
       );
       (which === 'this' ? thisMs : againstMs).push(got[which].ms);

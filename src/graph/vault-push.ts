@@ -101,8 +101,9 @@ export function pushVault(state: SyncState): void {
   const flush = () => {
     if (records.length > 0) store.transaction(() => records.splice(0).forEach((r) => r()));
   };
+  // With no note recorded yet (a first export) every note is written: the change log is not read.
   const dirty = dirtyNodes(store, {
-    since: options.full ? null : (state.vault?.cursor ?? null),
+    since: options.full || rows.size === 0 ? null : (state.vault?.cursor ?? null),
     rows,
     files: fileById,
   });
