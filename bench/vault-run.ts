@@ -75,6 +75,7 @@ try {
   const exported = sync();
   const cpu1 = process.cpuUsage(cpu0);
   const exportCpuMs = Math.round((cpu1.user + cpu1.system) / 1000);
+  const exportUserMs = Math.round(cpu1.user / 1000);
   // The same files created empty, right after: what the disk alone costs for them in this run.
   const floor = fileCreationFloor([...listNotes(dir), ...listJson(dir)], join(work, 'floor'));
   const quiet = sync();
@@ -95,6 +96,7 @@ try {
     links: exported.links,
     exportMs: Math.round(exported.ms),
     exportCpuMs,
+    exportUserMs,
     exportWritten: exported.written,
     floor: { files: floor.files, ms: Math.round(floor.ms), cpuMs: Math.round(floor.cpuMs) },
     quietSyncMs: Math.round(quiet.ms),
@@ -114,7 +116,7 @@ try {
       `\nvault of ${result.memories} memories in ${result.projects} projects: ${result.notes} notes, ${result.links} links`,
     );
     log(
-      `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files; CPU ${result.exportCpuMs} ms)`,
+      `  export (first sync, every note written):        ${result.exportMs} ms (${result.exportWritten} files; CPU ${result.exportCpuMs} ms, of it user ${result.exportUserMs} ms)`,
     );
     log(
       `  the disk's floor: the same ${result.floor.files} files created empty (mkdir, open, close): ${result.floor.ms} ms (CPU ${result.floor.cpuMs} ms); the export beyond it: ${result.exportMs - result.floor.ms} ms`,
@@ -141,7 +143,10 @@ try {
         `  whole process CPU time: this ${versus.thisCpuMs.join(', ')} ms, against ${versus.againstCpuMs.join(', ')} ms`,
       );
       log(
-        `  this / against: ${(median(versus.thisMs) / median(versus.againstMs)).toFixed(2)}x sync wall time, ${(median(versus.thisCpuMs) / median(versus.againstCpuMs)).toFixed(2)}x process CPU time`,
+        `  of it user CPU time (engram's own work; system time here is mostly the kernel making inodes): this ${versus.thisUserMs.join(', ')} ms, against ${versus.againstUserMs.join(', ')} ms`,
+      );
+      log(
+        `  this / against: ${(median(versus.thisMs) / median(versus.againstMs)).toFixed(2)}x sync wall time, ${(median(versus.thisCpuMs) / median(versus.againstCpuMs)).toFixed(2)}x process CPU time, ${(median(versus.thisUserMs) / median(versus.againstUserMs)).toFixed(2)}x user CPU time`,
       );
       log(
         `  vaults identical: ${versus.identical ? 'yes' : 'NO'} (${versus.files} files each)${versus.identical ? '' : `; first difference: ${versus.firstDifference}`}`,
@@ -278,8 +283,9 @@ function exportProcess(dist: string, store: string, work: string, label: string,
   if (run.status !== 0) throw new Error(`vault export (${dist}) failed: ${run.stderr}`);
   const report = JSON.parse(run.stdout) as { ms: number };
   const cpuMs = Number(/cpu-ms (\d+)\s*$/.exec(run.stderr)?.[1] ?? NaN);
+  const userMs = Number(/user-ms (\d+)/.exec(run.stderr)?.[1] ?? NaN);
   const files = keep ? vaultFiles(vault) : null;
-  return { ms: report.ms, cpuMs, files };
+  return { ms: report.ms, cpuMs, userMs, files };
 }
 
 function exportSideBySide(pristine: string, work: string) {
@@ -288,6 +294,8 @@ function exportSideBySide(pristine: string, work: string) {
   const againstMs: number[] = [];
   const thisCpuMs: number[] = [];
   const againstCpuMs: number[] = [];
+  const thisUserMs: number[] = [];
+  const againstUserMs: number[] = [];
   let compared: { identical: boolean; files: number; firstDifference: string | null } | null = null;
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['against', 'this'] as const) : (['this', 'against'] as const);
@@ -302,6 +310,7 @@ function exportSideBySide(pristine: string, work: string) {
       );
       (which === 'this' ? thisMs : againstMs).push(got[which].ms);
       (which === 'this' ? thisCpuMs : againstCpuMs).push(got[which].cpuMs);
+      (which === 'this' ? thisUserMs : againstUserMs).push(got[which].userMs);
     }
     if (round === 0) {
       const a = got['against']?.files as Map<string, string>;
@@ -311,5 +320,13 @@ function exportSideBySide(pristine: string, work: string) {
       compared = { identical: diff === null, files: b.size, firstDifference: diff };
     }
   }
-  return { thisMs, againstMs, thisCpuMs, againstCpuMs, ...(compared as NonNullable<typeof compared>) };
+  return {
+    thisMs,
+    againstMs,
+    thisCpuMs,
+    againstCpuMs,
+    thisUserMs,
+    againstUserMs,
+    ...(compared as NonNullable<typeof compared>),
+  };
 }
