@@ -22,6 +22,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -56,6 +57,9 @@ const log = (s: string) => {
 const keep = flag('--keep') ?? null;
 const work = keep ?? mkdtempSync(join(tmpdir(), 'engram-bench-vault-'));
 const kept = keep !== null ? keptStore(keep) : null;
+// What one run writes (vaults, the floor's files, the export processes' homes): its own folder, removed
+// at the end (with any a broken run left), never before a timing.
+const runDir = join(work, `run-${process.pid}`);
 try {
   const t0 = performance.now();
   const pristine = join(work, 'pristine.db');
@@ -67,7 +71,7 @@ try {
   const store = createStore(openDatabase(join(work, 'engram.db')));
   const made = kept ?? prepare(store);
   const graphMs = kept?.graphMs ?? 0;
-  const dir = join(work, 'vault');
+  const dir = join(runDir, 'vault');
   const projects = projectsOfScope(store, 'all');
   const sync = (full = false): VaultSyncReport =>
     syncVault(store, { dir, projects, now: () => Date.now(), full });
@@ -77,7 +81,7 @@ try {
   const exportCpuMs = Math.round((cpu1.user + cpu1.system) / 1000);
   const exportUserMs = Math.round(cpu1.user / 1000);
   // The same files created empty, right after: what the disk alone costs for them in this run.
-  const floor = fileCreationFloor([...listNotes(dir), ...listJson(dir)], join(work, 'floor'));
+  const floor = fileCreationFloor([...listNotes(dir), ...listJson(dir)], join(runDir, 'floor'));
   const quiet = sync();
   const full = sync(true);
 
@@ -158,8 +162,8 @@ try {
 } finally {
   if (keep === null) rmSync(work, { recursive: true, force: true });
   else
-    for (const made of ['vault', 'floor', 'homes'])
-      rmSync(join(work, made), { recursive: true, force: true });
+    for (const made of readdirSync(work))
+      if (made.startsWith('run-')) rmSync(join(work, made), { recursive: true, force: true });
 }
 
 interface Prepared {
@@ -262,7 +266,7 @@ function listJson(dir: string): string[] {
 
 /** `engram vault export --all` of one build on a fresh copy of the store: the sync time it reports. */
 function exportProcess(dist: string, store: string, work: string, label: string, keep: boolean) {
-  const home = join(work, 'homes', label);
+  const home = join(runDir, 'homes', label);
   const engramHome = join(home, '.engram');
   rmSync(home, { recursive: true, force: true });
   mkdirSync(engramHome, { recursive: true, mode: 0o700 });
