@@ -1,7 +1,9 @@
 // The disk's own floor for writing a vault: creating the same files (same relative paths, same folders,
 // empty) with nothing but mkdir + open + close, in a fresh folder beside the vault, timed with the CPU
 // time it took. Creating a file costs the kernel an inode; on some machines (a loaded VM's ext4) that is
-// most of a first export, so the export is reported beside this floor, measured in the same run.
+// most of a first export, so the export is reported beside this floor, measured in the same run. The
+// files are left for the caller to remove when its timings are done (a removal slows the creations
+// that follow it on ext4 without a journal; see bench/vault-run.ts).
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -27,6 +29,5 @@ export function fileCreationFloor(paths: readonly string[], dir: string): FileFl
   }
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  rmSync(dir, { recursive: true, force: true });
   return { files: paths.length, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }

@@ -36,17 +36,57 @@ export function splitNote(text: string): NoteParts {
 }
 
 export type ParsedFrontmatter =
-  { ok: true; doc: Document; data: Record<string, unknown> } | { ok: false; error: string };
+  { ok: true; doc: Document; data: Readonly<Record<string, unknown>> } | { ok: false; error: string };
 
 /** Parse frontmatter YAML; anything but a mapping (or nothing) is malformed for a note. */
-export function parseFrontmatter(yaml: string | null): ParsedFrontmatter {
+function parseYaml(yaml: string): ParsedFrontmatter {
   const { isMap, parseDocument } = yamlLib();
-  const doc = parseDocument(yaml ?? '', { uniqueKeys: true });
+  const doc = parseDocument(yaml, { uniqueKeys: true });
   if (doc.errors.length > 0) return { ok: false, error: doc.errors[0]?.message.split('\n')[0] ?? 'bad YAML' };
   if (doc.contents !== null && !isMap(doc.contents))
     return { ok: false, error: 'the frontmatter is not a set of key: value properties' };
-  const data = (doc.toJS() ?? {}) as Record<string, unknown>;
-  return { ok: true, doc, data };
+  return { ok: true, doc, data: deepFreeze((doc.toJS() ?? {}) as Record<string, unknown>) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Frontmatter texts parsed lately (documents never handed out, values frozen): a sync reads the same
+ * few several times for each note it merges.
+ */
+const recent = new Map<string, ParsedFrontmatter>();
+const RECENT = 256;
+
+function parsedOnce(yaml: string | null): ParsedFrontmatter {
+  const key = yaml ?? '';
+  let parsed = recent.get(key);
+  if (parsed === undefined) {
+    parsed = parseYaml(key);
+    if (recent.size >= RECENT) recent.clear();
+    recent.set(key, parsed);
+  }
+  return parsed;
+}
+
+/** Parse frontmatter: a document of the caller's own to edit, and its values (frozen). */
+export function parseFrontmatter(yaml: string | null): ParsedFrontmatter {
+  const parsed = parsedOnce(yaml);
+  return parsed.ok ? { ok: true, doc: parsed.doc.clone(), data: parsed.data } : parsed;
+}
+
+export type FrontmatterValues =
+  { ok: true; data: Readonly<Record<string, unknown>> } | { ok: false; error: string };
+
+/** The values of a frontmatter, for reading only (frozen): no document is made for the caller. */
+export function frontmatterValues(yaml: string | null): FrontmatterValues {
+  const parsed = parsedOnce(yaml);
+  return parsed.ok ? { ok: true, data: parsed.data } : parsed;
 }
 
 /** Structural equality of plain YAML values. */

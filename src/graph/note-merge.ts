@@ -7,7 +7,15 @@
  */
 import { merge3Text } from './diff3.ts';
 import { replaceDerived } from './derived-region.ts';
-import { joinNote, parseFrontmatter, sameValue, setKeys, splitNote, yamlText } from './frontmatter.ts';
+import {
+  frontmatterValues,
+  joinNote,
+  parseFrontmatter,
+  sameValue,
+  setKeys,
+  splitNote,
+  yamlText,
+} from './frontmatter.ts';
 
 export interface NoteMerge {
   text: string;
@@ -30,12 +38,12 @@ export function mergeNote(
   const b = splitNote(base);
   const o = splitNote(ours);
   const t = splitNote(theirs);
-  const bData = parseFrontmatter(b.yaml);
+  const bData = frontmatterValues(b.yaml);
   const oFm = parseFrontmatter(o.yaml);
-  const tData = parseFrontmatter(t.yaml);
+  const tData = frontmatterValues(t.yaml);
   if (!oFm.ok) throw new Error(`mergeNote: the vault's frontmatter is malformed (${oFm.error})`);
-  const baseValues = bData.ok ? bData.data : {};
-  const theirValues = tData.ok ? tData.data : {};
+  const baseValues: Readonly<Record<string, unknown>> = bData.ok ? bData.data : {};
+  const theirValues: Readonly<Record<string, unknown>> = tData.ok ? tData.data : {};
   const updates: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(baseValues), ...Object.keys(theirValues)])) {
     const humanChanged = !sameValue(oFm.data[key], baseValues[key]);

@@ -5,7 +5,7 @@
  */
 import { EDITABLE_EDGE_KINDS, type EditableEdgeKind } from '../core/graph.ts';
 import { stripDerived } from './derived-region.ts';
-import { parseFrontmatter, splitNote } from './frontmatter.ts';
+import { frontmatterValues, splitNote } from './frontmatter.ts';
 import { parseWikiLinks } from './wiki-links.ts';
 
 export interface NoteFields {
@@ -42,7 +42,7 @@ const TYPED = new RegExp(`^\\s*(${EDITABLE_EDGE_KINDS.join('|')})::\\s*(.*)$`);
 /** Parse a memory note. Malformed frontmatter is an error (the note is then left alone). */
 export function parseMemoryNote(text: string): ParsedNote {
   const parts = splitNote(text);
-  const fm = parseFrontmatter(parts.yaml);
+  const fm = frontmatterValues(parts.yaml);
   if (!fm.ok) return { ok: false, error: `malformed frontmatter: ${fm.error}` };
   const d = fm.data;
   const links = Object.fromEntries(EDITABLE_EDGE_KINDS.map((k) => [k, [] as string[]])) as Record<

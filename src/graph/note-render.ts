@@ -64,9 +64,12 @@ const link = (name: string) => `[[${name}]]`;
 /** Links to the named nodes that have notes, in order, without repeats. */
 function links(ctx: RenderContext, ids: readonly string[]): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
   for (const id of ids) {
     const name = ctx.nameOf(id);
-    if (name !== null && !out.includes(link(name))) out.push(link(name));
+    if (name === null || seen.has(name)) continue;
+    seen.add(name);
+    out.push(link(name));
   }
   return out;
 }

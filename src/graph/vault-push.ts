@@ -68,16 +68,10 @@ export function pushVault(state: SyncState): void {
   state.linkResolver = createLinkResolver([
     ...new Set([...state.files.map((f) => f.path), ...assigned.values()]),
   ]);
+  // Every note's name, worked out once: links, backlinks and graph.json ask for them many times each.
   const names = new Map<string, string>();
-  const nameOf = (id: string) => {
-    let name = names.get(id);
-    if (name === undefined) {
-      const p = assigned.get(id);
-      if (p === undefined) return null;
-      names.set(id, (name = noteNameOf(p)));
-    }
-    return name;
-  };
+  for (const [id, p] of assigned) names.set(id, noteNameOf(p));
+  const nameOf = (id: string) => names.get(id) ?? null;
   // Folders this sync made or wrote into (a mkdir per folder, not per note).
   const madeFolders = new Set<string>();
   const write = (path: string, text: string, expectedHash: string | null): boolean => {
@@ -101,8 +95,9 @@ export function pushVault(state: SyncState): void {
   const flush = () => {
     if (records.length > 0) store.transaction(() => records.splice(0).forEach((r) => r()));
   };
+  // With no note recorded yet (a first export) every note is written: the change log is not read.
   const dirty = dirtyNodes(store, {
-    since: options.full ? null : (state.vault?.cursor ?? null),
+    since: options.full || rows.size === 0 ? null : (state.vault?.cursor ?? null),
     rows,
     files: fileById,
   });

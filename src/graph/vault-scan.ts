@@ -23,11 +23,14 @@ export function noteHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function scalar(yaml: string, key: string): string | null {
-  const m = new RegExp(
-    `^${key}:[ \\t]*(?:"([^"\\n]*)"|'([^'\\n]*)'|([^\\s#'"][^#\\n]*?))[ \\t]*(?:#.*)?$`,
-    'm',
-  ).exec(yaml);
+/** A top-level `key: value` line of the frontmatter (quoted or plain, a trailing comment apart). */
+const scalarLine = (key: string) =>
+  new RegExp(`^${key}:[ \\t]*(?:"([^"\\n]*)"|'([^'\\n]*)'|([^\\s#'"][^#\\n]*?))[ \\t]*(?:#.*)?$`, 'm');
+const ID_LINE = scalarLine('id');
+const TYPE_LINE = scalarLine('type');
+
+function scalar(yaml: string, line: RegExp): string | null {
+  const m = line.exec(yaml);
   const value = m?.[1] ?? m?.[2] ?? m?.[3];
   return value === undefined || value.trim() === '' ? null : value.trim();
 }
@@ -45,8 +48,8 @@ export function readVaultFile(dir: string, path: string): VaultFile | null {
     path,
     text,
     hash: noteHash(text),
-    id: yaml === null ? null : scalar(yaml, 'id'),
-    type: yaml === null ? null : scalar(yaml, 'type'),
+    id: yaml === null ? null : scalar(yaml, ID_LINE),
+    type: yaml === null ? null : scalar(yaml, TYPE_LINE),
   };
 }
 
