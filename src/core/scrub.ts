@@ -20,7 +20,7 @@ import {
   redacted,
   replaceMatches,
 } from './secret-context.ts';
-import { textAround, type TextAround } from './config-text.ts';
+import { isConfigFile, textAround, type TextAround } from './config-text.ts';
 import { isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
@@ -173,6 +173,45 @@ function scrubWhole(text: string, count: { n: number }, configFile?: boolean): s
   return done > 0 ? result + out.slice(done) : out;
 }
 
+/** A file's header in a patch of Codex's format (`*** Add File: .env`), or where an update moves it. */
+const PATCH_FILE = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): /;
+
+/**
+ * A patch of Codex's format (`*** Begin Patch`, a section per file) that adds to or updates a config
+ * file (`isConfigFile`), scrubbed section by section: that file's lines (added, removed, context;
+ * after their one-character mark) as its text, each run of lines with one mark at once, so a patch is
+ * scrubbed as a Write or Edit of each file would be; every other line as before. The patch keeps its
+ * every other byte. Null when no section is a config file's.
+ */
+function scrubPatch(text: string, count: { n: number }): string | null {
+  const runs: { mark: string | null; lines: string[] }[] = [];
+  let config = false;
+  let any = false;
+  for (const line of text.split('\n')) {
+    const head = PATCH_FILE.exec(line);
+    if (head)
+      config = (line.startsWith('*** M') && config) || isConfigFile(line.slice(head[0].length).trim());
+    else if (line.startsWith('*** ') && line !== '*** End of File') config = false;
+    const mark = !head && config && /^[+ -]/.test(line) ? line.charAt(0) : null;
+    any ||= mark !== null;
+    const last = runs[runs.length - 1];
+    const body = mark === null ? line : line.slice(1);
+    if (last?.mark === mark) last.lines.push(body);
+    else runs.push({ mark, lines: [body] });
+  }
+  if (!any) return null;
+  return runs
+    .map(({ mark, lines }) =>
+      mark === null
+        ? scrubWhole(lines.join('\n'), count)
+        : scrubWhole(lines.join('\n'), count, true)
+            .split('\n')
+            .map((l) => mark + l)
+            .join('\n'),
+    )
+    .join('\n');
+}
+
 /**
  * Replace secrets and `<private>…</private>` spans in a string, and count the redactions. `configFile`:
  * the string is (part of) a config file, as its path says (`config-text.ts` `isConfigFile`), so every
@@ -182,7 +221,18 @@ export function scrubTextWithCount(text: string, configFile?: boolean): { text: 
   if (text.length < 6) return { text, redactions: 0 };
   const count = { n: 0 };
   const memo = configFile ? scope?.configTexts : scope?.texts;
-  const out = remembered(memo, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c, configFile));
+  const out = remembered(
+    memo,
+    text,
+    count,
+    MEMO_TEXT_CHARS,
+    (t, c) =>
+      (!configFile &&
+        t.includes(' File: ') &&
+        /^\*\*\* (?:Add|Update) File: /m.test(t) &&
+        scrubPatch(t, c)) ||
+      scrubWhole(t, c, configFile),
+  );
   return { text: out, redactions: count.n };
 }
 
