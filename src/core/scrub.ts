@@ -173,43 +173,36 @@ function scrubWhole(text: string, count: { n: number }, configFile?: boolean): s
   return done > 0 ? result + out.slice(done) : out;
 }
 
-/** A file's header in a patch of Codex's format (`*** Add File: .env`), or where an update moves it. */
-const PATCH_FILE = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): /;
+/** A file's header in a patch of Codex's format (`*** Add File: .env`, `*** Move to: .env`): its path. */
+const PATCH_FILE = /^\*\*\* [\w ]+: (.*?)\r?$/;
 
 /**
  * A patch of Codex's format (`*** Begin Patch`, a section per file) that adds to or updates a config
  * file (`isConfigFile`), scrubbed section by section: that file's lines (added, removed, context;
  * after their one-character mark) as its text, each run of lines with one mark at once, so a patch is
- * scrubbed as a Write or Edit of each file would be; every other line as before. The patch keeps its
- * every other byte. Null when no section is a config file's.
+ * scrubbed as a Write or Edit of each file would be; every other run of lines as before. The patch
+ * keeps its every other byte. Null when no section is a config file's.
  */
 function scrubPatch(text: string, count: { n: number }): string | null {
-  const runs: { mark: string | null; lines: string[] }[] = [];
+  const runs: [mark: string, lines: string[]][] = [];
   let config = false;
-  let any = false;
   for (const line of text.split('\n')) {
-    const head = PATCH_FILE.exec(line);
-    if (head)
-      config = (line.startsWith('*** M') && config) || isConfigFile(line.slice(head[0].length).trim());
-    else if (line.startsWith('*** ') && line !== '*** End of File') config = false;
-    const mark = !head && config && /^[+ -]/.test(line) ? line.charAt(0) : null;
-    any ||= mark !== null;
-    const last = runs[runs.length - 1];
-    const body = mark === null ? line : line.slice(1);
-    if (last?.mark === mark) last.lines.push(body);
-    else runs.push({ mark, lines: [body] });
+    // A header starts a section (a config file's or not); any other `*** ` line ends one.
+    if (line.startsWith('*** ')) config = isConfigFile(PATCH_FILE.exec(line)?.[1] ?? '');
+    const mark = config && /^[+ -]/.test(line) ? line.charAt(0) : '';
+    const body = line.slice(mark.length);
+    const last = runs.at(-1);
+    if (last?.[0] === mark) last[1].push(body);
+    else runs.push([mark, [body]]);
   }
-  if (!any) return null;
-  return runs
-    .map(({ mark, lines }) =>
-      mark === null
-        ? scrubWhole(lines.join('\n'), count)
-        : scrubWhole(lines.join('\n'), count, true)
-            .split('\n')
-            .map((l) => mark + l)
-            .join('\n'),
-    )
-    .join('\n');
+  return runs.some(([mark]) => mark)
+    ? runs
+        .map(
+          ([mark, lines]) =>
+            mark + scrubWhole(lines.join('\n'), count, mark !== '').replaceAll('\n', `\n${mark}`),
+        )
+        .join('\n')
+    : null;
 }
 
 /**
@@ -226,12 +219,7 @@ export function scrubTextWithCount(text: string, configFile?: boolean): { text: 
     text,
     count,
     MEMO_TEXT_CHARS,
-    (t, c) =>
-      (!configFile &&
-        t.includes(' File: ') &&
-        /^\*\*\* (?:Add|Update) File: /m.test(t) &&
-        scrubPatch(t, c)) ||
-      scrubWhole(t, c, configFile),
+    (t, c) => (!configFile && t.includes('\n*** ') && scrubPatch(t, c)) || scrubWhole(t, c, configFile),
   );
   return { text: out, redactions: count.n };
 }
