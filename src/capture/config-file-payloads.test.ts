@@ -79,4 +79,40 @@ describe('a tool payload that names its file', () => {
       );
     }
   });
+
+  it('scrubs a .NET XML config read by its path: appSettings entries, connection strings, secret elements', () => {
+    // Obviously fake values. Each shape was kept or scrubbed by the rules before: the `key`/`value`
+    // attribute pair was kept whatever its name.
+    const xml = [
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<configuration>',
+      '  <appSettings>',
+      '    <add key="ApiKey" value="walrus-fake-42" />',
+      "    <add key='Stripe:SecretKey' value='sk-fake-walrus' />",
+      '    <add key="SiteName" value="Contoso" />',
+      '    <add key="TokenLifetime" value="3600" />',
+      '  </appSettings>',
+      '  <connectionStrings>',
+      '    <add name="Db" connectionString="Server=db;User Id=app;Password=CorrectHorse;" />',
+      '  </connectionStrings>',
+      '  <smtp><password>BatteryStaple</password></smtp>',
+      '</configuration>',
+    ].join('\n');
+    const json = captured(
+      'Read',
+      { file_path: 'C:\\site\\web.config' },
+      { type: 'text', file: { content: xml } },
+    );
+    for (const secret of ['walrus-fake-42', 'sk-fake-walrus', 'CorrectHorse', 'BatteryStaple'])
+      expect(json).not.toContain(secret);
+    expect(json).toContain('<add key=\\"ApiKey\\" value=\\"[REDACTED:assignment]\\" />');
+    expect(json).toContain('<add key=\\"SiteName\\" value=\\"Contoso\\" />');
+    expect(json).toContain('<add key=\\"TokenLifetime\\" value=\\"3600\\" />');
+  });
+
+  it('scrubs direnv’s .envrc as config by its path', () => {
+    expect(scrubAndLimit(`layout python3\n${ENTRY}\n`, options, { file_path: '/p/.envrc' })).toBe(
+      'layout python3\npassword: [REDACTED:assignment]\n',
+    );
+  });
 });

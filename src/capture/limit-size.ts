@@ -26,14 +26,18 @@ function cutString(text: string, maxChars: number, config: boolean): string {
 /** The keys a tool's input or result names its file by, in every host's spelling. */
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'absolute_path', 'target_file'];
 
-/** Whether `value` is an object naming a config file by one of `PATH_KEYS`. */
-const namesConfigFile = (value: unknown): boolean =>
+/** Whether `value` is an object naming a config file by one of `PATH_KEYS` (a tool's input, say). */
+export const namesConfigFile = (value: unknown): boolean =>
   typeof value === 'object' &&
   value !== null &&
   PATH_KEYS.some((k) => {
     const path: unknown = (value as Record<string, unknown>)[k];
     return typeof path === 'string' && isConfigFile(path);
   });
+
+/** A tool's result text scrubbed as the file its `input` names (a config file's as config): transcript readers. */
+export const scrubResultText = (text: string, input: unknown): string =>
+  scrubTextWithCount(text, namesConfigFile(input)).text;
 
 function limitValue(value: unknown, maxChars: number, depth: number, config: boolean): Json {
   if (typeof value === 'string') return cutString(value, maxChars, config);

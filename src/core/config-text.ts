@@ -65,13 +65,13 @@ export function isConfigText(text: string): boolean {
 
 /**
  * A config file by its path: an environment file (`.env`, `.env.production.local`, `prod.env`; not
- * `.env.example.md`), an INI, `.cfg`, `.conf`, `.cnf`, properties, TOML, YAML (docker-compose's too),
- * JSON or Terraform variables file, or one of the dotfiles and credential files that are INI without an
- * extension (`.npmrc`, `.pypirc`, `.gitconfig`, AWS's `credentials`). Code files are none, whatever
- * they hold.
+ * `.env.example.md`; direnv's `.envrc`), an INI, `.cfg`, `.conf`, `.cnf`, properties, TOML, YAML
+ * (docker-compose's too), JSON, Terraform variables or .NET XML (`web.config`, `app.config`) file, or
+ * one of the dotfiles and credential files that are INI without an extension (`.npmrc`, `.pypirc`,
+ * `.gitconfig`, AWS's `credentials`). Code files are none, whatever they hold.
  */
 export const isConfigFile = (path: string): boolean =>
-  /(?:^|[/\\])(?:\.env(?:\.(?!(?:md|txt|[jt]s|py|sh)$)[\w-]+)*|[^/\\]*\.(?:env|ini|cfg|conf|cnf|properties|toml|ya?ml|json5?|tfvars)|\.(?:npm|pypi|yarn)rc|\.gitconfig|credentials)$/i.test(
+  /(?:^|[/\\])(?:\.env(?:\.(?!(?:md|txt|[jt]s|py|sh)$)[\w-]+)*|[^/\\]*\.(?:env|ini|cfg|conf|cnf|properties|toml|ya?ml|json5?|tfvars|config)|\.(?:npm|pypi|yarn|env)rc|\.gitconfig|credentials)$/i.test(
     path,
   );
 

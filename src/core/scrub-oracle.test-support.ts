@@ -149,6 +149,17 @@ const CONTEXT_RULES: readonly ContextRule[] = [
     accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? ''),
   },
   {
+    // An XML config's named entry: <add key="ApiKey" value="…"/>, <setting name="Password" value="…"/>
+    kind: 'assignment',
+    hint: HINT_RE,
+    gate: /value/,
+    re: new RegExp(
+      `(?<pre>(?:key|name)=(?<q>["'])(?<name>[\\w.:-]{0,40}?${HINT}[\\w.:-]{0,40})\\k<q>[^<>\\n]{0,200}? value=\\k<q>)(?<val>[^\\n]{1,500}?)(?<post>\\k<q>)`,
+      'gi',
+    ),
+    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? ''),
+  },
+  {
     // --password value, --token "value"
     kind: 'cli-flag',
     hint: HINT_RE,

@@ -27,6 +27,11 @@ describe('a config file known by its path', () => {
       '.pypirc',
       '.gitconfig',
       '/home/u/.aws/credentials',
+      '.envrc',
+      '/p/api/.envrc',
+      'web.config',
+      'src/Api/App.config',
+      'NuGet.Config',
       'C:\\app\\conf\\app.ini',
     ];
     const code = [
@@ -41,6 +46,8 @@ describe('a config file known by its path', () => {
       'Dockerfile',
       'README.md',
       'src/.envrc.sh',
+      'webpack.config.js',
+      'src/app.config.ts',
       '',
     ];
     expect(config.filter((p) => !isConfigFile(p))).toEqual([]);

@@ -20,7 +20,7 @@ import {
   redacted,
   replaceMatches,
 } from './secret-context.ts';
-import { textAround, type TextAround } from './config-text.ts';
+import { isConfigFile, textAround, type TextAround } from './config-text.ts';
 import { isEnvName, isHarmless, isSecretName, LITERAL, looksRandom } from './secret-names.ts';
 import { TOKEN_RULES } from './secret-tokens.ts';
 
@@ -173,6 +173,38 @@ function scrubWhole(text: string, count: { n: number }, configFile?: boolean): s
   return done > 0 ? result + out.slice(done) : out;
 }
 
+/** A file's header in a patch of Codex's format (`*** Add File: .env`, `*** Move to: .env`): its path. */
+const PATCH_FILE = /^\*\*\* [\w ]+: (.*?)\r?$/;
+
+/**
+ * A patch of Codex's format (`*** Begin Patch`, a section per file) that adds to or updates a config
+ * file (`isConfigFile`), scrubbed section by section: that file's lines (added, removed, context;
+ * after their one-character mark) as its text, each run of lines with one mark at once, so a patch is
+ * scrubbed as a Write or Edit of each file would be; every other run of lines as before. The patch
+ * keeps its every other byte. Null when no section is a config file's.
+ */
+function scrubPatch(text: string, count: { n: number }): string | null {
+  const runs: [mark: string, lines: string[]][] = [];
+  let config = false;
+  for (const line of text.split('\n')) {
+    // A header starts a section (a config file's or not); any other `*** ` line ends one.
+    if (line.startsWith('*** ')) config = isConfigFile(PATCH_FILE.exec(line)?.[1] ?? '');
+    const mark = config && /^[+ -]/.test(line) ? line.charAt(0) : '';
+    const body = line.slice(mark.length);
+    const last = runs.at(-1);
+    if (last?.[0] === mark) last[1].push(body);
+    else runs.push([mark, [body]]);
+  }
+  return runs.some(([mark]) => mark)
+    ? runs
+        .map(
+          ([mark, lines]) =>
+            mark + scrubWhole(lines.join('\n'), count, mark !== '').replaceAll('\n', `\n${mark}`),
+        )
+        .join('\n')
+    : null;
+}
+
 /**
  * Replace secrets and `<private>…</private>` spans in a string, and count the redactions. `configFile`:
  * the string is (part of) a config file, as its path says (`config-text.ts` `isConfigFile`), so every
@@ -182,7 +214,13 @@ export function scrubTextWithCount(text: string, configFile?: boolean): { text: 
   if (text.length < 6) return { text, redactions: 0 };
   const count = { n: 0 };
   const memo = configFile ? scope?.configTexts : scope?.texts;
-  const out = remembered(memo, text, count, MEMO_TEXT_CHARS, (t, c) => scrubWhole(t, c, configFile));
+  const out = remembered(
+    memo,
+    text,
+    count,
+    MEMO_TEXT_CHARS,
+    (t, c) => (!configFile && t.includes('\n*** ') && scrubPatch(t, c)) || scrubWhole(t, c, configFile),
+  );
   return { text: out, redactions: count.n };
 }
 

@@ -15,7 +15,18 @@ function random(seed: number): () => number {
 
 /** Text made of the sites' own words in random case, with separators, quotes and noise between. */
 function text(r: () => number): string {
-  const parts = ['password', 'Authorization', 'bearer ', 'token', 'api_key', 'SECRET', '--', '://'];
+  const parts = [
+    'password',
+    'Authorization',
+    'bearer ',
+    'token',
+    'api_key',
+    'SECRET',
+    '--',
+    '://',
+    'key="',
+    "name='",
+  ];
   const glue = [' ', '\t', '=', ':', ':=', '"', "'", '`', '\\', '>', '-', '.', '_', 'x', '9', 'is ', '=> '];
   let out = '';
   while (out.length < 120) {

@@ -72,6 +72,8 @@ const BARE = LITERAL;
 /** A SHA-1 (or key fingerprint) or SHA-256 digest: no secret, even next to the word `key`. */
 const HEX_DIGEST = /^(?:[0-9a-f]{40}|[0-9A-F]{40}|[0-9a-f]{64}|[0-9A-F]{64})$/;
 
+/** A value under a secret-ish name, unless harmless (an element's text, an XML entry's value). */
+const namedValue = (g: Groups): boolean => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? '');
 /** `HINT`'s words (`key` alone: a superset of `HINT`, as a pre-check may be). */
 const HINT_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred', 'cookie', 'sig'];
 const has = (text: string, words: readonly string[]): boolean => words.some((w) => text.includes(w));
@@ -134,7 +136,18 @@ const CONTEXT_RULES: readonly ContextRule[] = [
       `(?<pre><(?<name>[\\w.-]{0,40}?${HINT}[\\w.-]{0,40})>)(?<val>[^<\\n]{1,500})(?<post></\\k<name>>)`,
       'gi',
     ),
-    accept: (g) => isSecretName(g['name'] ?? '') && !isHarmless(g['val'] ?? ''),
+    accept: namedValue,
+  },
+  {
+    // An XML config's named entry: <add key="ApiKey" value="…"/>, <setting name="Password" value="…"/>
+    kind: 'assignment',
+    hint: HINT_WORDS,
+    needs: ['value'],
+    re: new RegExp(
+      `(?<pre>(?:key|name)=(?<q>["'])(?<name>[\\w.:-]{0,40}?${HINT}[\\w.:-]{0,40})\\k<q>[^<>\\n]{0,200}? value=\\k<q>)(?<val>[^\\n]{1,500}?)(?<post>\\k<q>)`,
+      'gi',
+    ),
+    accept: namedValue,
   },
   {
     // --password value, --token "value"
@@ -224,8 +237,8 @@ export const CONTEXT_SITES: { readonly anyCase: readonly string[]; readonly exac
     ':\\/\\/', // url-password
     'authorization', // basic-auth, bearer after an Authorization header
     'bearer[ \\t]', // a bare bearer token
-    // quoted and unquoted assignments (NAME_SEP_GATE) and <password>…</password>, in one branch
-    `${HINT}[\\w.-]{0,40}(?:\\\\{0,3}["']?[ \\t]{0,3}[:=]|>)`,
+    // quoted and unquoted assignments (NAME_SEP_GATE), <password>…</password> and key="ApiKey" value="…"
+    `${HINT}[\\w.-]{0,40}(?:\\\\{0,3}["']?[ \\t]{0,3}[:=]|>|["'] )`,
     `--[\\w-]{0,30}${HINT}`, // --password value
     // a random-looking value after a secret-ish word (high-entropy)
     '(?:password|passwd|passphrase|pwd|secret|token|key|credentials?)s?\\b(?:[ \\t]*(?:(?:is|was|of|for|value|here|to)\\b|[:=]|->|=>)){0,4}[ \\t]*["\'`]?[ \\t]*[\\w+/=.-]{20}',

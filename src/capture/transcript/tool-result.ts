@@ -3,13 +3,13 @@
  * transcript and no distiller uses it: only its start is kept (that it ran, and its errors) — except a
  * file of rules for agents, the project's example environment, manifest and CI configuration (kept
  * whole), and the comments of a file read that cite an upstream issue (the code's notes of known bugs).
- * Of the structured result, only the fields the distillers read. Every string is scrubbed.
+ * Of the structured result, only the fields the distillers read. Every string is scrubbed, as the file
+ * the call names (`scrubResultText`: a config file's text as config).
  */
 import { CI_CONFIG_FILE, ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
 import type { Json } from '../../core/model.ts';
-import { scrubText } from '../../core/scrub.ts';
 import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
-import { scrubAndLimit } from '../limit-size.ts';
+import { scrubAndLimit, scrubResultText } from '../limit-size.ts';
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
@@ -72,8 +72,9 @@ export function keptResult(
   const keep = isError || !READING_TOOLS.has(name) || whole ? 8000 : 300;
   const notes = keep < text.length && name === 'Read' ? linesAroundTrackerLinks(text) : '';
   return {
-    text: scrubText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`),
+    // A result is scrubbed as the file its call names: a config file's text as config (as the hook does).
+    text: scrubResultText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`, input),
     isError,
-    structured: scrubAndLimit(usefulResultFields(structured), LIMITS),
+    structured: scrubAndLimit(usefulResultFields(structured), LIMITS, input),
   };
 }

@@ -10,7 +10,7 @@
  */
 import { scrubText } from '../../../core/scrub.ts';
 import type { TranscriptEntry } from '../../../core/transcript.ts';
-import { scrubAndLimit } from '../../limit-size.ts';
+import { scrubAndLimit, scrubResultText } from '../../limit-size.ts';
 import type { SkippedLine } from '../../transcript/read-jsonl.ts';
 import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { shellRun } from './payload.ts';
@@ -87,7 +87,10 @@ export function createCopilotEventsParser(context: readonly TranscriptEntry[] = 
     const failed = d['success'] === false || exitCode !== 0;
     const output = run ? run.output : raw;
     call.result = {
-      text: scrubText((failed && run ? `Exit code ${exitCode}\n${output}` : output).slice(0, MAX_TEXT)),
+      text: scrubResultText(
+        (failed && run ? `Exit code ${exitCode}\n${output}` : output).slice(0, MAX_TEXT),
+        call.input,
+      ),
       isError: failed,
       structured: run ? scrubAndLimit({ stdout: output, stderr: '', interrupted: false }, LIMITS) : null,
       uuid,

@@ -12,7 +12,7 @@
  */
 import { scrubText } from '../../../core/scrub.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
-import { scrubAndLimit } from '../../limit-size.ts';
+import { scrubAndLimit, scrubResultText } from '../../limit-size.ts';
 import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { contentText } from './chat-tail.ts';
 import { userPrompt } from './payload.ts';
@@ -101,19 +101,23 @@ export function createGeminiChatParser(
       const callAt = timeOf(call['timestamp']) || at;
       if (!take(`call:${callId}`, callAt)) continue;
       const outcome = toolOutcome(name, callResult(call), call['status'] === 'error' ? 'failed' : '');
+      const input = scrubAndLimit((engramToolInput(name, call['args']) ?? null) as never, LIMITS);
       parsed.entries.push({
         kind: 'tool_call',
         uuid: id,
         at: callAt,
         id: callId,
         name: engramToolName(name),
-        input: scrubAndLimit((engramToolInput(name, call['args']) ?? null) as never, LIMITS),
+        input,
         result: {
-          text: scrubText(outcome.ok ? resultTextOf(outcome.response) : outcome.error).slice(0, 8000),
+          text: scrubResultText(outcome.ok ? resultTextOf(outcome.response) : outcome.error, input).slice(
+            0,
+            8000,
+          ),
           isError: !outcome.ok,
           structured:
             outcome.ok && typeof outcome.response === 'object'
-              ? scrubAndLimit(outcome.response, LIMITS)
+              ? scrubAndLimit(outcome.response, LIMITS, input)
               : null,
           uuid: id,
         },

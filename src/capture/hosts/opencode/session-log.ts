@@ -12,9 +12,9 @@
  * with its result (a shell command that exited non-zero, or a call that ended in `error`, is a failure);
  * a `compaction` part a compaction boundary; each assistant message's tokens its usage.
  */
-import { scrubText } from '../../../core/scrub.ts';
+import type { Json } from '../../../core/model.ts';
 import type { ChainLink, TranscriptEntry } from '../../../core/transcript.ts';
-import { scrubAndLimit } from '../../limit-size.ts';
+import { scrubAndLimit, scrubResultText } from '../../limit-size.ts';
 import { countRecord, emptyParsed, type ParsedTranscript } from '../../transcript/parsed-transcript.ts';
 import { promptText } from './payload.ts';
 import { engramToolInput, engramToolName, isRecord, toolOutcome } from './tools.ts';
@@ -61,7 +61,8 @@ export function sessionLogId(firstLine: string): string | null {
 const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const clip = (text: string): string => scrubText(text).slice(0, LIMITS.maxFieldChars);
+const clip = (text: string, input?: Json): string =>
+  scrubResultText(text, input).slice(0, LIMITS.maxFieldChars);
 
 /** engram's own MCP tools as opencode names them: never captured (as in the plugin's events). */
 const isEngramTool = (tool: string): boolean => tool.startsWith('engram_');
@@ -75,13 +76,15 @@ function toolCall(part: Record<string, unknown>, at: number): TranscriptEntry | 
   const status = str(state['status']);
   const callAt = num(rec(state['time'])['start']) || at;
   let result: Extract<TranscriptEntry, { kind: 'tool_call' }>['result'] = null;
+  const input = scrubAndLimit((engramToolInput(state['input']) ?? null) as never, LIMITS);
   if (status === 'completed') {
     const outcome = toolOutcome(tool, str(state['output']), state['metadata']);
     result = outcome.ok
       ? {
-          text: clip(str(state['output'])),
+          text: clip(str(state['output']), input),
           isError: false,
-          structured: typeof outcome.response === 'object' ? scrubAndLimit(outcome.response, LIMITS) : null,
+          structured:
+            typeof outcome.response === 'object' ? scrubAndLimit(outcome.response, LIMITS, input) : null,
           uuid: id,
         }
       : { text: clip(outcome.error), isError: true, structured: null, uuid: id };
@@ -94,7 +97,7 @@ function toolCall(part: Record<string, unknown>, at: number): TranscriptEntry | 
     at: callAt,
     id: str(part['callID']) || id,
     name: engramToolName(tool),
-    input: scrubAndLimit((engramToolInput(state['input']) ?? null) as never, LIMITS),
+    input,
     result,
     sidechain: false,
   };
