@@ -8,8 +8,9 @@
  *   ("why won't you run it?") or an objection ("but …?") — it doubts what was just said or done;
  * - `hypothesis`: an `if` clause without a rule in it — a premise, not a decision;
  * - `norm`: limits how the work is done — obligation or prohibition (must, should, only … should,
- *   don't, never, always, from now on), the team's will (we want / we don't want, I'd rather … than),
- *   a practice stated as such ("we do container-first", "we use go-git in other places");
+ *   don't, never, always, from now on, a verbless "no …": "no mocks in the tests"), the team's will (we
+ *   want / we don't want, I'd rather … than), a practice stated as such ("we do container-first", "we
+ *   use go-git in other places", "tests go next to the code, not in a separate folder");
  * - `choice`: picks a way ("let's use X instead of Y", "we might want X");
  * - `approval`: only assent ("ok", "yes", "sure, go ahead");
  * - `refusal`: a bare no ("no", "nope", "wrong");
@@ -61,7 +62,7 @@ const PROHIBITION = /^(?:please\s+)?(?:don'?t|do not|never|avoid)\b(?!\s+(?:forg
  * was not there ("no errors in the log", "no tests were run": a verb, or what a run shows).
  */
 const NO_THING =
-  /^(?:please\s+)?no\s+(?!(?:worries|problem|problems|thanks|thank|need|rush|big|idea|clue|luck|matter|way|longer|doubt|wonder|offen[cs]e|pressure|change|changes|difference|errors?|warnings?|issues?|output|response|results?|output|one|sign|trace|effect|success|dice|go|more)\b)(?:(?:new|more|extra|additional|other)\s+)?[a-z][\w.-]*/i;
+  /^(?:please\s+)?no\s+(?!(?:worries|problem|problems|thanks|thank|need|rush|big|idea|clue|luck|matter|way|longer|doubt|wonder|offen[cs]e|pressure|change|changes|difference|errors?|warnings?|issues?|output|response|results?|one|sign|trace|effect|success|dice|go|more)\b)(?:(?:new|more|extra|additional|other)\s+)?[a-z][\w.-]*/i;
 const FINITE =
   /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|will|would|can|could|shows?|showed|appears?|appeared|seems?|seemed|happen(?:s|ed)?|works?|worked|exists?|found|left|ran|run|fails?|failed|passe[sd])\b/i;
 
