@@ -26,6 +26,7 @@ import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractPastedReports } from './extractors/pasted-report.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
+import { extractChosenSettings } from './extractors/settings-chosen.ts';
 import { extractUserLanguage } from './extractors/user-language.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
@@ -92,6 +93,7 @@ export function extractAll(
     [
       ...readings.flatMap((r) => r.memories),
       ...extractUserLanguage(entries),
+      ...extractChosenSettings(entries, context),
       ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
       ...extractProjectRules(entries),
       ...digestMemories(entries, context),
@@ -303,6 +305,7 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   return [
     ...readUserWords(fresh, context).flatMap((r) => r.memories),
     ...extractUserLanguage(fresh),
+    ...extractChosenSettings(fresh, context),
     ...extractProjectRules(fresh),
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { extractChosenSettings } from './settings-chosen.ts';
+import { prompt, say, tool } from './test-entries.test-support.ts';
+
+const CONFIG = '/Users/dev/.config/open-wispr/config.json';
+
+describe('a setting the user chose, as the work applied it', () => {
+  it('keeps the settings the user named that an edit after their words wrote, in the user’s trust', () => {
+    const found = extractChosenSettings([
+      say('Here are the options: hotkey, model size, maxRecordings, toggle mode.'),
+      prompt("let's do maxrecordings = 30 And let's turn on togglemode. Shall we call it openwisprmod?"),
+      tool(
+        'Write',
+        {
+          file_path: CONFIG,
+          content:
+            '{\n  "hotkey": "fn",\n  "maxRecordings": 30,\n  "toggleMode": true,\n  "modelSize": "base.en"\n}\n',
+        },
+        'File created successfully',
+      ),
+      say('Done: 30 recordings are kept and toggle mode is on.'),
+    ]);
+    expect(found.map((x) => x.draft.title)).toEqual([
+      "maxrecordings = 30 (the user's choice)",
+      "togglemode = true (the user's choice)",
+    ]);
+    expect(found[0]?.draft).toMatchObject({
+      type: 'decision',
+      trust: 'user',
+      subject: `setting:${CONFIG}:maxrecordings`,
+      filesModified: [CONFIG],
+    });
+  });
+
+  it('gives a value the user picked alone the key the edit sets it under', () => {
+    const found = extractChosenSettings([
+      say('Given you dictate long pieces, small.en is the move. Do you want to upgrade to `small.en` now?'),
+      prompt("Yes let's do small.en It says it's waiting for accessibility."),
+      tool('Edit', {
+        file_path: CONFIG,
+        old_string: '"modelSize": "base.en"',
+        new_string: '"modelSize": "small.en"',
+      }),
+    ]);
+    expect(found.map((x) => x.draft.title)).toEqual(["modelSize = small.en (the user's choice)"]);
+    // A plain word picked is no setting value ("let's use pnpm" names a tool, not a value to look for).
+    expect(
+      extractChosenSettings([
+        prompt("let's use pnpm"),
+        tool('Write', { file_path: '/p/.npmrc', content: 'engine-strict = pnpm\n' }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('keeps nothing the work did not apply: another value, no edit, a question', () => {
+    const none = (words: string, content: string) =>
+      extractChosenSettings([
+        prompt(words),
+        tool('Write', { file_path: CONFIG, content }, 'File created successfully'),
+      ]);
+    expect(none('set the timeout to 60', '{ "timeout": 30 }')).toEqual([]);
+    expect(none('should we set the timeout to 60?', '{ "timeout": 60 }')).toEqual([]);
+    expect(extractChosenSettings([prompt('set the timeout to 60'), say('Which file holds it?')])).toEqual([]);
+    expect(none('set the timeout to 60', '{ "timeout": 60 }').map((x) => x.draft.title)).toEqual([
+      "timeout = 60 (the user's choice)",
+    ]);
+  });
+});
