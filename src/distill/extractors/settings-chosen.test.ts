@@ -21,8 +21,8 @@ describe('a setting the user chose, as the work applied it', () => {
       say('Done: 30 recordings are kept and toggle mode is on.'),
     ]);
     expect(found.map((x) => x.draft.title)).toEqual([
-      "maxrecordings = 30 (the user's choice)",
-      "togglemode = true (the user's choice)",
+      "maxRecordings = 30 (the user's choice)",
+      "toggleMode = true (the user's choice)",
     ]);
     expect(found[0]?.draft).toMatchObject({
       type: 'decision',

@@ -104,18 +104,21 @@ export function extractChosenSettings(
           .map((c) => written(c.tool, c.input))
           .find((w) => w !== null && sets(w.text, name, value));
         if (!edit) continue;
+        // Named as the file spells it (`maxRecordings`), when the file gives the value under that name.
+        const spelled = keyOf(edit.text, value);
+        const key = squash(spelled) === squash(name) ? spelled : name;
         const subject = `setting:${edit.path}:${squash(name)}`;
         if (seen.has(subject)) continue;
         seen.add(subject);
         out.push(
           extracted(
             'decision',
-            `${name} = ${value} (the user's choice)`,
-            `The user chose ${name} = ${value} (“${clip(sentence, 200)}”), and it was set in ${edit.path}.`,
+            `${key} = ${value} (the user's choice)`,
+            `The user chose ${key} = ${value} (“${clip(sentence, 200)}”), and it was set in ${edit.path}.`,
             u,
             0.8,
             {
-              facts: [`setting: ${name} = ${value}`, `file: ${edit.path}`, `said: ${clip(sentence, 200)}`],
+              facts: [`setting: ${key} = ${value}`, `file: ${edit.path}`, `said: ${clip(sentence, 200)}`],
               concepts: ['decision', 'setting', 'user'],
               filesModified: [edit.path],
               subject,
