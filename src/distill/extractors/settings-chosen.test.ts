@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isStanding } from '../knowledge.ts';
 import { extractChosenSettings } from './settings-chosen.ts';
 import { prompt, say, tool } from './test-entries.test-support.ts';
 
@@ -24,6 +25,8 @@ describe('a setting the user chose, as the work applied it', () => {
       "maxRecordings = 30 (the user's choice)",
       "toggleMode = true (the user's choice)",
     ]);
+    // The user's choice: standing knowledge of the project, as a chosen option is.
+    expect(isStanding(found[0]!.draft)).toBe(true);
     expect(found[0]?.draft).toMatchObject({
       type: 'decision',
       trust: 'user',

@@ -118,7 +118,7 @@ export function extractChosenSettings(
             u,
             0.8,
             {
-              facts: [`setting: ${key} = ${value}`, `file: ${edit.path}`, `said: ${clip(sentence, 200)}`],
+              facts: [`chosen: ${key} = ${value}`, `file: ${edit.path}`, `said: ${clip(sentence, 200)}`],
               concepts: ['decision', 'setting', 'user'],
               filesModified: [edit.path],
               subject,
