@@ -112,6 +112,7 @@ export function analyseTurn(
     toolCount: 0,
     otherTools: [],
     sessionEnded: false,
+    stopped: false,
   };
   const rel = (p: unknown) => relativePath(asString(p), root);
   /** tool → index of its last successful call; file → index of its last successful edit. */
@@ -196,6 +197,7 @@ export function analyseTurn(
         return;
       }
       case 'stop':
+        a.stopped = true;
         if (asString(e.lastMessage).trim() !== '') a.lastMessage = asString(e.lastMessage).trim();
         return;
       case 'subagent_stop':

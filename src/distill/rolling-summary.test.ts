@@ -662,6 +662,13 @@ describe('what the user approved that never began', () => {
       ),
     });
     expect(done.summary?.nextSteps).toBe('');
+    // A host that ends the turn without giving the reply's words: the turn had a reply.
+    const answered = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: offered.summary,
+      events: turn(prompt('yes please'), stop('')),
+    });
+    expect(answered.summary?.nextSteps).toBe('');
     const plain = createHeuristicDistiller().distilTurn({
       projectRoot: ROOT,
       previousSummary: createHeuristicDistiller().distilTurn({

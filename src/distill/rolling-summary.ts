@@ -342,12 +342,14 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
 
 /**
  * What the user approved that never began: the turn is only the user's yes ("yes please") and nothing
- * came after it — no words, no tool call — so what the reply before it offered to do is still to do.
+ * came after it — no words, no tool call, no end of turn — so what the reply before it offered to do is
+ * still to do.
  * The offer is the one the previous turn's notes recorded last.
  */
 function approvedNotDone(a: TurnAnalysis, previousNotes: string): string[] {
-  if (a.lastMessage.trim() !== '' || a.narration.length > 0 || a.toolCount > 0 || a.prompts.length === 0)
-    return [];
+  // A turn the host says ended had a reply, even when the host gave none of its words.
+  if (a.stopped || a.lastMessage.trim() !== '' || a.narration.length > 0 || a.toolCount > 0) return [];
+  if (a.prompts.length === 0) return [];
   if (!a.prompts.every((p) => moodOf(p) === 'approval')) return [];
   const last = previousNotes.split(SEGMENT).at(-1) ?? '';
   const offer = /(?:^|; )offered: (.+)$/.exec(last)?.[1];

@@ -62,4 +62,6 @@ export interface TurnAnalysis {
   /** Tools other than the everyday ones (MCP tools, skills…), by name. */
   otherTools: string[];
   sessionEnded: boolean;
+  /** The host said the turn ended (its Stop event), whether or not it gave the reply's words. */
+  stopped: boolean;
 }
