@@ -10,6 +10,7 @@ import { TRACKER_LINK } from '../../core/tracker-links.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
+import { writtenText } from './whole-file.ts';
 
 /** Folders of code the project does not own: notes there are someone else's. */
 const VENDORED =
@@ -85,9 +86,7 @@ const fileOf = (input: unknown): string => {
 function seenText(e: Extract<TranscriptEntry, { kind: 'tool_call' }>): string {
   const input = e.input as Record<string, unknown> | null;
   if (e.name === 'Read') return e.result && !e.result.isError ? e.result.text : '';
-  if (e.name === 'Write') return typeof input?.['content'] === 'string' ? input['content'] : '';
-  if (e.name === 'Edit') return typeof input?.['new_string'] === 'string' ? input['new_string'] : '';
-  return '';
+  return e.name === 'Write' || e.name === 'Edit' ? writtenText(e.name, input) : '';
 }
 
 const base = (path: string) => path.split('/').pop() ?? path;

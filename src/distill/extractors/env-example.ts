@@ -9,6 +9,7 @@ import { isSecretName } from '../../core/secret-names.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip, isScratchPath, unique } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
+import { writtenText } from './whole-file.ts';
 
 export interface EnvVariable {
   name: string;
@@ -69,13 +70,11 @@ export function extractEnvExample(entries: readonly TranscriptEntry[], projectRo
     const input = e.input as Record<string, unknown>;
     // An edit shows only the part it replaced: enough when that part holds variables.
     const text =
-      e.name === 'Write'
-        ? String(input['content'] ?? '')
-        : e.name === 'Edit'
-          ? String(input['new_string'] ?? '')
-          : e.name === 'Read'
-            ? e.result.text
-            : '';
+      e.name === 'Read'
+        ? e.result.text
+        : e.name === 'Write' || e.name === 'Edit'
+          ? writtenText(e.name, input)
+          : '';
     if (envVariables(text).length === 0) continue;
     latest.set(file, { text, uuid: e.result.uuid || e.uuid, at: e.at, read: e.name === 'Read' });
   }

@@ -12,6 +12,7 @@ import { clip } from '../text.ts';
 import { readDialogue } from './dialogue.ts';
 import { extracted, type Extracted } from './extracted.ts';
 import { proseSentences, userProse } from './user-prose.ts';
+import { writtenText } from './whole-file.ts';
 
 const NAME = '([A-Za-z_](?:[\\w-]|\\.(?=\\w)){2,40})';
 const VALUE = '((?:[\\w/:-]|\\.(?=\\w)){1,40})';
@@ -36,22 +37,12 @@ const VALUE_LIKE = /[\d._-]/;
 /** Letters and digits only, lower case: `maxRecordings`, `max_recordings` and `max-recordings` meet. */
 const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
-/** The text an edit or write put into its file, and the file. */
+/** The text an edit or write put into its file, and the file ('' texts are none). */
 function written(tool: string, input: Json): { path: string; text: string } | null {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return null;
-  const str = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : '');
-  const path = str('file_path') || str('path');
-  if (path === '') return null;
-  if (tool === 'Write') return { path, text: str('content') };
-  if (tool === 'Edit') return { path, text: str('new_string') };
-  if (tool === 'MultiEdit' && Array.isArray(input['edits']))
-    return {
-      path,
-      text: input['edits']
-        .map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? String(e['new_string'] ?? '') : ''))
-        .join('\n'),
-    };
-  return null;
+  const path = input['file_path'] ?? input['path'];
+  const text = writtenText(tool, input);
+  return typeof path === 'string' && path !== '' && text !== '' ? { path, text } : null;
 }
 
 /** Whether `text` sets `name` to `value` (`"name": value`, `name = value`, `name: value`). */

@@ -28,6 +28,27 @@ export function fileText(e: ToolCall): string {
   return '';
 }
 
+/**
+ * The text a write or an edit put into its file, as its input gives it: a Write's content, an Edit's new
+ * text, a MultiEdit's new texts one per line ('' for any other tool). Not the whole file after an edit
+ * (see `fileText`).
+ */
+export function writtenText(tool: string, input: unknown): string {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
+  const o = input as Record<string, unknown>;
+  if (tool === 'Write') return typeof o['content'] === 'string' ? o['content'] : '';
+  if (tool === 'Edit') return typeof o['new_string'] === 'string' ? o['new_string'] : '';
+  if (tool === 'MultiEdit' && Array.isArray(o['edits']))
+    return o['edits']
+      .map((e) =>
+        e && typeof e === 'object' && !Array.isArray(e)
+          ? String((e as Record<string, unknown>)['new_string'] ?? '')
+          : '',
+      )
+      .join('\n');
+  return '';
+}
+
 /** The path a file tool call is about ('' when none). */
 export function filePath(e: ToolCall): string {
   const input = e.input as Record<string, unknown> | null;
