@@ -26,7 +26,7 @@ import { extractPackageScripts } from './extractors/package-scripts.ts';
 import { extractProjectFacts } from './extractors/project-facts.ts';
 import { extractPastedReports } from './extractors/pasted-report.ts';
 import { extractProjectRules } from './extractors/project-rules.ts';
-import { extractChosenSettings } from './extractors/settings-chosen.ts';
+import { chosenSettings } from './extractors/settings-chosen.ts';
 import { extractUserLanguage } from './extractors/user-language.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
@@ -93,7 +93,7 @@ export function extractAll(
     [
       ...readings.flatMap((r) => r.memories),
       ...extractUserLanguage(entries),
-      ...extractChosenSettings(entries, context),
+      ...chosenSettings(readings.map((r) => r.utterance)),
       ...extractDecisions(entries, context, readings, { unverified: options.unverified === true }),
       ...extractProjectRules(entries),
       ...digestMemories(entries, context),
@@ -302,10 +302,11 @@ export function userWordsOfTurn(events: readonly QueuedEvent[], before: string):
   const context = entries.filter((e) => e.uuid.endsWith(':before'));
   const fresh = entries.filter((e) => !e.uuid.endsWith(':before'));
   const floor = floorOfEvents(events);
+  const readings = readUserWords(fresh, context);
   return [
-    ...readUserWords(fresh, context).flatMap((r) => r.memories),
+    ...readings.flatMap((r) => r.memories),
     ...extractUserLanguage(fresh),
-    ...extractChosenSettings(fresh, context),
+    ...chosenSettings(readings.map((r) => r.utterance)),
     ...extractProjectRules(fresh),
     ...extractCodeNotes(fresh),
     ...extractEnvExample(fresh),

@@ -9,7 +9,7 @@
 import type { Json } from '../../core/model.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { clip } from '../text.ts';
-import { readDialogue } from './dialogue.ts';
+import { readDialogue, type Utterance } from './dialogue.ts';
 import { extracted, type Extracted } from './extracted.ts';
 import { proseSentences, userProse } from './user-prose.ts';
 import { writtenText } from './whole-file.ts';
@@ -70,9 +70,14 @@ export function extractChosenSettings(
   entries: readonly TranscriptEntry[],
   context: readonly TranscriptEntry[] = [],
 ): Extracted[] {
+  return chosenSettings(readDialogue(entries, context));
+}
+
+/** The same, over utterances already read (the distiller reads the dialogue once for all the user's words). */
+export function chosenSettings(utterances: readonly Utterance[]): Extracted[] {
   const out: Extracted[] = [];
   const seen = new Set<string>();
-  for (const u of readDialogue(entries, context)) {
+  for (const u of utterances) {
     if (u.channel !== 'prompt' && u.channel !== 'queued') continue;
     for (const sentence of proseSentences(userProse(u.text).text)) {
       if (/[?？]\s*$/.test(sentence)) continue;
