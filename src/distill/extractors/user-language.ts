@@ -8,6 +8,7 @@
  * later session's reading is the same memory.
  */
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { withoutCode } from '../text.ts';
 import { extracted, type Extracted } from './extracted.ts';
 
 /** The commonest short function words of languages written in Latin letters (English included). */
@@ -41,9 +42,7 @@ const LETTER = /\p{L}/gu;
 /** What of a message is the writer's prose: no code, links, paths, identifiers or pasted blocks. */
 function prose(text: string): string {
   return (
-    text
-      .replace(/```[\s\S]*?```/g, ' ')
-      .replace(/`[^`\n]*`/g, ' ')
+    withoutCode(text.replace(/```[\s\S]*?```/g, ' '))
       .replace(/https?:\/\/\S+/g, ' ')
       .replace(/(?:^|\s)[~.]?\/\S+/g, ' ')
       // Identifiers, hashes and addresses: a word with a digit in it, or one too long to be a word.
