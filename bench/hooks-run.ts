@@ -623,11 +623,11 @@ try {
   } else {
     const row = (
       label: string,
-      f: { p50: number; p95: number; peakRss: number; ratioP95?: number },
+      f: { p50: number; p95: number; peakRss: number; ratioP95?: number; failed?: number },
       ratio?: number,
     ) =>
       out(
-        `  ${label.padEnd(58)} ${ratio === undefined ? ' '.repeat(21) : `${fmt(ratio, 3)}x (p95 ${fmt(f.ratioP95 ?? NaN, 2)}x)`}  p50 ${fmt(f.p50).padStart(6)} ms  p95 ${fmt(f.p95).padStart(6)} ms  peak RSS ${fmt(f.peakRss).padStart(6)} MB`,
+        `  ${label.padEnd(58)} ${ratio === undefined ? ' '.repeat(21) : `${fmt(ratio, 3)}x (p95 ${fmt(f.ratioP95 ?? NaN, 2)}x)`}  p50 ${fmt(f.p50).padStart(6)} ms  p95 ${fmt(f.p95).padStart(6)} ms  peak RSS ${fmt(f.peakRss).padStart(6)} MB${f.failed ? `  (${f.failed} exited non-zero)` : ''}`,
       );
     out(
       `\nHook processes vs node -e 0: ${runs} rounds, alternating; worker autostart on, a worker running` +
