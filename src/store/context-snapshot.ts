@@ -6,7 +6,18 @@
  * 0600, written to a temporary name and renamed into place (a reader sees a whole file or none).
  * Memory text lives in these files as it does in the database: a forget removes them all.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Db } from './database.ts';
 
@@ -30,10 +41,8 @@ export function readContextEpoch(db: Db): string | null {
   }
 }
 
-/** Write a project's snapshot (a JSON value) atomically; never throws (a snapshot only saves time). */
-export function writeContextSnapshot(dir: string, projectId: string, value: unknown): boolean {
-  const file = fileOf(dir, projectId);
-  if (!file) return false;
+/** Write a JSON value to `file` atomically (a temporary name, then a rename); never throws. */
+function writeJsonFile(dir: string, file: string, value: unknown): boolean {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -44,6 +53,12 @@ export function writeContextSnapshot(dir: string, projectId: string, value: unkn
     rmSync(tmp, { force: true });
     return false;
   }
+}
+
+/** Write a project's snapshot (a JSON value) atomically; never throws (a snapshot only saves time). */
+export function writeContextSnapshot(dir: string, projectId: string, value: unknown): boolean {
+  const file = fileOf(dir, projectId);
+  return file ? writeJsonFile(dir, file, value) : false;
 }
 
 /** A project's snapshot as parsed JSON, or null when there is none (or it cannot be read). */
@@ -73,4 +88,112 @@ export function removeContextSnapshots(dir: string, projectId?: string): void {
   }
   const file = fileOf(dir, projectId);
   if (file) rmSync(file, { force: true });
+}
+
+/** The WAL index header SQLite keeps at the start of `<db>-shm`: two copies of 48 bytes. */
+const WAL_HEADER = 48;
+/** Its `isInit` byte: 1 once a connection has built the index. */
+const IS_INIT = 12;
+
+/**
+ * Where the store's committed state stands, read from the files without SQLite, or null when that
+ * cannot be told. While a connection has the database open in WAL mode, SQLite's WAL index header
+ * (`<db>-shm`) changes with every commit (its frame count, the last frame's checksum, the log's salts
+ * when the log restarts), and a writer updates its two copies one after the other: equal copies are a
+ * committed state, and the same bytes later mean no commit since. With no log and no index on disk
+ * (the last connection closed cleanly and folded the log into the file) the file's own identity,
+ * size and change times stand for it: a commit from then on writes a log first, and folding it in
+ * changes the file. A log without an index, a short or torn header: null.
+ */
+export function storeState(dbPath: string): string | null {
+  const shm = `${dbPath}-shm`;
+  let fd: number;
+  try {
+    fd = openSync(shm, 'r');
+  } catch {
+    if (existsSync(`${dbPath}-wal`) || existsSync(shm)) return null;
+    try {
+      const s = statSync(dbPath, { bigint: true });
+      return `file:${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const header = Buffer.alloc(2 * WAL_HEADER);
+    if (readSync(fd, header, 0, header.length, 0) !== header.length) return null;
+    const first = header.subarray(0, WAL_HEADER);
+    if (first[IS_INIT] !== 1 || !first.equals(header.subarray(WAL_HEADER))) return null;
+    return `wal:${first.toString('hex')}`;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The worker's note: at this store state, the context epoch was this. */
+export interface StoreMark {
+  state: string;
+  epoch: string;
+}
+
+const MARK_FILE = 'store-mark.json';
+
+/** Note the epoch at a store state (read in that order: the state, then the epoch); never throws. */
+export function writeStoreMark(dir: string, mark: StoreMark): boolean {
+  return writeJsonFile(dir, join(dir, MARK_FILE), mark);
+}
+
+/**
+ * The store's context epoch now, told without opening the database: the worker's note of it, while
+ * the store's state is still the one the note was taken at (no commit since). Null otherwise.
+ */
+export function markedEpoch(dir: string, dbPath: string): string | null {
+  let mark: Partial<StoreMark>;
+  try {
+    mark = JSON.parse(readFileSync(join(dir, MARK_FILE), 'utf8')) as Partial<StoreMark>;
+  } catch {
+    return null;
+  }
+  if (typeof mark.state !== 'string' || typeof mark.epoch !== 'string') return null;
+  return storeState(dbPath) === mark.state ? mark.epoch : null;
+}
+
+/**
+ * Note the store's epoch at its current state: the state read first, then the epoch (a commit between
+ * the two gives a note no later state matches). Skipped when the state is the one last noted.
+ * Returns the state noted, or null.
+ */
+export function markStore(db: Db, dir: string, last: string | null = null): string | null {
+  const state = storeState(db.name);
+  if (state === null || state === last) return state;
+  const epoch = readContextEpoch(db);
+  if (epoch === null) return null;
+  return writeStoreMark(dir, { state, epoch }) ? state : null;
+}
+
+/**
+ * Close the store and note its epoch for the state it is left in, so a context hook that runs while
+ * no connection is open reads it without SQLite: the epoch is read just before the close, with the
+ * state unchanged on either side of that read; after the close, a store left without a log (this was
+ * the last connection) is noted by its file. Left with a log, another connection has it open and the
+ * note taken before the close stands while nothing commits.
+ */
+export function closeMarked(db: Db, dir: string | null, close: () => void): void {
+  const path = db.name;
+  let epoch: string | null = null;
+  if (dir !== null && !db.memory) {
+    const before = storeState(path);
+    epoch = before === null ? null : readContextEpoch(db);
+    if (
+      epoch !== null &&
+      (storeState(path) !== before || !writeStoreMark(dir, { state: before as string, epoch }))
+    )
+      epoch = null;
+  }
+  close();
+  if (dir === null || epoch === null) return;
+  const after = storeState(path);
+  if (after?.startsWith('file:')) writeStoreMark(dir, { state: after, epoch });
 }

@@ -128,7 +128,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
   try {
     // Before any backup: a project key an earlier engram kept in the clear is wrapped for this device.
     const sealed = sealKeyringsAtRest(store);
-    if (sealed.length > 0) logger.info('wrapped project keys for this device', { projects: sealed.join(' ') });
+    if (sealed.length > 0)
+      logger.info('wrapped project keys for this device', { projects: sealed.join(' ') });
   } catch (error) {
     logger.warn('could not wrap the project keys kept in the clear', { error: describeError(error) });
   }
@@ -210,6 +211,8 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
         embeds?.tick(clock.now());
         team?.tick(clock.now());
         backups?.tick(clock.now());
+        // What the round wrote is in: the hooks can tell the snapshots still stand without SQLite.
+        snapshots?.mark();
         // Open turns still waiting for their Stop keep the worker alive until they are distilled.
         if (store.events.hasPending()) lastWork = Math.max(lastWork, now - 1);
         // So do forgets whose undo window has not ended yet.

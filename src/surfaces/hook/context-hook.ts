@@ -13,10 +13,16 @@ import { staleLookupOver } from '../../graph/anchor-freshness.ts';
 import type { RenderedContext } from '../../recall/render-context.ts';
 import { loadedByHost, type LoadedFile } from '../../recall/host-loaded.ts';
 import { answerPromptQuery } from '../../recall/prompt-query.ts';
-import { gatherSessionInputs, renderSessionFrom } from '../../recall/session-context.ts';
+import {
+  gatherSessionInputs,
+  renderSessionFrom,
+  type SessionInputs,
+  type StartSource,
+} from '../../recall/session-context.ts';
+import type { ScreenMemo } from '../../recall/injection-gate.ts';
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
 import { teamView } from '../../recall/team-notes.ts';
-import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
+import { markedEpoch, readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
 import type { InboxRecord } from '../../store/inbox.ts';
 import { openReadStore, type ReadStore } from '../../store/read-store.ts';
 import { readTold } from '../../store/told-ledger.ts';
@@ -51,6 +57,81 @@ function nativeBindingPath(): string | undefined {
   }
 }
 
+type SessionStartRecord = InboxRecord & { event: { kind: 'session_start'; source: StartSource } };
+
+/**
+ * A SessionStart's context from what the index reads (the worker's snapshot, or the store itself),
+ * rendered here and now by the same code either way.
+ */
+function renderStart(
+  runtime: Runtime,
+  project: Project,
+  record: SessionStartRecord,
+  files: LoadedFile[],
+  from:
+    | { snapshot: { inputs: SessionInputs; screened: ScreenMemo } }
+    | { store: ReadStore; inputs: SessionInputs },
+): RenderedContext {
+  const { config } = runtime;
+  const { event, sessionId, at } = record;
+  const told = readTold(runtime.paths.toldDir, sessionId);
+  const loaded = project.root && files.length > 0 ? loadedByHost(project.root, files) : undefined;
+  const inputs = 'snapshot' in from ? from.snapshot.inputs : from.inputs;
+  const store = 'store' in from ? from.store : null;
+  return renderSessionFrom(
+    inputs,
+    {
+      project,
+      sessionId,
+      source: event.source,
+      now: at,
+      budgetTokens: config['context.sessionStartTokens'],
+      recentCount: config['context.recentCount'],
+      keyFiles: config['graph.keyFiles'],
+      standingShare: config['context.standingShare'],
+      told,
+      ...(loaded ? { loadedByHost: loaded } : {}),
+    },
+    {
+      staleOf: staleLookupOver(inputs.anchors ?? [], project.root),
+      // A snapshot is never taken of a shared project (and sharing one changes the epoch).
+      team: store ? (ids) => teamView(store, project.id, ids) : () => null,
+      // Read for a resumed session only, which never renders from a snapshot.
+      injected: (id) => store?.injections.has(sessionId, id) ?? false,
+      ...('snapshot' in from ? { screened: from.snapshot.screened } : {}),
+    },
+  );
+}
+
+const startSettings = (runtime: Runtime, project: Project) => ({
+  projectId: project.id,
+  recentCount: runtime.config['context.recentCount'],
+  keyFiles: runtime.config['graph.keyFiles'],
+});
+
+/**
+ * A SessionStart served without opening the database: the worker's snapshot of the project, while
+ * the worker's note of the store's epoch still stands for the store (no commit since it was taken,
+ * told from the store's files) and the snapshot was read at that epoch. Null: ask the database.
+ */
+function startFromFiles(
+  runtime: Runtime,
+  project: Project,
+  record: SessionStartRecord,
+  files: LoadedFile[],
+): RenderedContext | null {
+  const { source } = record.event;
+  if (source !== 'startup' && source !== 'clear') return null;
+  const epoch = markedEpoch(runtime.paths.snapshotDir, runtime.paths.db);
+  if (epoch === null) return null;
+  const snapshot = usableSnapshot(readContextSnapshot(runtime.paths.snapshotDir, project.id), {
+    ...startSettings(runtime, project),
+    epoch,
+    source,
+  });
+  return snapshot ? renderStart(runtime, project, record, files, { snapshot }) : null;
+}
+
 function render(
   store: ReadStore,
   runtime: Runtime,
@@ -58,8 +139,7 @@ function render(
   record: InboxRecord,
   files: LoadedFile[],
 ): RenderedContext | null {
-  const { config } = runtime;
-  const { event, sessionId, at } = record;
+  const { event, sessionId } = record;
   if (event.kind === 'prompt')
     // The same question the worker answers over its socket (context-query.ts, recall/prompt-query.ts).
     return answerPromptQuery(
@@ -67,53 +147,24 @@ function render(
       promptQueryOf({ ...record, event }, project, runtime, files),
       runtime.paths.toldDir,
     );
-  const told = readTold(runtime.paths.toldDir, sessionId);
-  const loaded = project.root && files.length > 0 ? loadedByHost(project.root, files) : undefined;
-  if (event.kind === 'session_start') {
-    const settings = {
-      projectId: project.id,
-      recentCount: config['context.recentCount'],
-      keyFiles: config['graph.keyFiles'],
-    };
-    // The worker's snapshot of what the index reads, while the store has not changed since it was
-    // taken; otherwise the store itself. Either way rendered here and now, by the same code.
-    const snapshot = usableSnapshot(readContextSnapshot(runtime.paths.snapshotDir, project.id), {
-      ...settings,
-      epoch: readContextEpoch(store.db),
-      source: event.source,
-    });
-    const inputs =
-      snapshot?.inputs ??
-      gatherSessionInputs(store, {
-        ...settings,
-        exceptSessionId: sessionId,
-        source: event.source,
-        anchors: true,
-      });
-    return renderSessionFrom(
-      inputs,
-      {
-        project,
-        sessionId,
-        source: event.source,
-        now: at,
-        budgetTokens: config['context.sessionStartTokens'],
-        recentCount: config['context.recentCount'],
-        keyFiles: config['graph.keyFiles'],
-        standingShare: config['context.standingShare'],
-        told,
-        ...(loaded ? { loadedByHost: loaded } : {}),
-      },
-      {
-        staleOf: staleLookupOver(inputs.anchors ?? [], project.root),
-        // A snapshot is never taken of a shared project (and sharing one changes the epoch).
-        team: snapshot ? () => null : (ids) => teamView(store, project.id, ids),
-        injected: (id) => store.injections.has(sessionId, id),
-        ...(snapshot ? { screened: snapshot.screened } : {}),
-      },
-    );
-  }
-  return null;
+  if (event.kind !== 'session_start') return null;
+  const start = { ...record, event };
+  const settings = startSettings(runtime, project);
+  // The worker's snapshot of what the index reads, while the store's epoch is still the one it was
+  // taken at (the worker's note of it may lag a commit behind); otherwise the store itself.
+  const snapshot = usableSnapshot(readContextSnapshot(runtime.paths.snapshotDir, project.id), {
+    ...settings,
+    epoch: readContextEpoch(store.db),
+    source: event.source,
+  });
+  if (snapshot) return renderStart(runtime, project, start, files, { snapshot });
+  const inputs = gatherSessionInputs(store, {
+    ...settings,
+    exceptSessionId: sessionId,
+    source: event.source,
+    anchors: true,
+  });
+  return renderStart(runtime, project, start, files, { store, inputs });
 }
 
 /**
@@ -141,6 +192,11 @@ export function handleContextEvent(
   if (existsSync(runtime.paths.db)) {
     try {
       const files = hostLoadedFiles(project, runtime, deps.rulesFiles ?? [], deps.autoMemory === true);
+      const { event } = record;
+      if (event.kind === 'session_start') {
+        ctx = startFromFiles(runtime, project, { ...record, event }, files);
+        if (ctx) return { ...finishContextEvent(record, ctx, deps), read: 'snapshot' };
+      }
       const binding = nativeBindingPath();
       const store = openReadStore(runtime.paths.db, {
         busyTimeoutMs: 3000,
@@ -156,5 +212,5 @@ export function handleContextEvent(
       });
     }
   }
-  return finishContextEvent(record, ctx, deps);
+  return { ...finishContextEvent(record, ctx, deps), read: 'database' };
 }

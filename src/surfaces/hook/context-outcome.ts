@@ -13,6 +13,8 @@ import type { Runtime } from '../runtime.ts';
 
 export interface ContextOutcome {
   stdout: string;
+  /** Where a context hook read what it rendered: the worker's files alone, or the database. */
+  read?: 'snapshot' | 'database';
 }
 
 /** `ctx` null: nothing could be rendered (the database unreadable); the event is kept all the same. */

@@ -1,4 +1,5 @@
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -17,7 +18,12 @@ import { projectIdFromKey } from '../../core/ids.ts';
 import type { Logger } from '../../core/ports.ts';
 import { summaryDraft, type Project } from '../../core/model.ts';
 import { usableSnapshot } from '../../recall/session-snapshot.ts';
-import { readContextEpoch, readContextSnapshot } from '../../store/context-snapshot.ts';
+import {
+  closeMarked,
+  readContextEpoch,
+  readContextSnapshot,
+  storeState,
+} from '../../store/context-snapshot.ts';
 import { openDatabase } from '../../store/database.ts';
 import { listInbox } from '../../store/inbox.ts';
 import { createStore, type Store } from '../../store/store.ts';
@@ -161,6 +167,9 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
 
   /** What the hook prints for a SessionStart of `session` at `at` (the real handler, its inbox too). */
   function hook(session: string, at: number, source = 'startup'): string {
+    return hookOutcome(session, at, source).stdout;
+  }
+  function hookOutcome(session: string, at: number, source = 'startup') {
     return handleContextEvent(
       {
         sessionId: session,
@@ -172,7 +181,7 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
         project,
       },
       { runtime, logger: quiet, renderContext: claude.renderContext, rulesFiles: ['CLAUDE.md'] },
-    ).stdout;
+    );
   }
   /** The same hook with no snapshot on file: the live render. */
   function live(session: string, at: number, source = 'startup'): string {
@@ -309,5 +318,107 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
       .filter((r: { sessionId: string }) => r.sessionId === s);
     expect(events).toHaveLength(1);
     expect(JSON.parse(text).hookSpecificOutput.additionalContext).toBe(events[0].injected.text);
+  });
+
+  it('is served from the worker\u2019s files alone while nothing committed since its note of the store', () => {
+    const k = keeper();
+    k.tick(now);
+    k.mark();
+    const s = next();
+    const fast = hookOutcome(s, now);
+    expect(fast.read).toBe('snapshot');
+    expect(fast.stdout).toBe(live(s, now));
+    expect(hookOutcome(next(), now, 'clear').read).toBe('snapshot');
+    // A resumed session reads what it was told from the database.
+    expect(hookOutcome(next(), now, 'resume').read).toBe('database');
+    // A commit the index does not read (an event) leaves the epoch as it was, but the note no longer
+    // stands for the store: the hook asks the database, which says the snapshot still holds.
+    appendEvent(store, project, 'sess-x', { kind: 'session_start', source: 'startup' }, now);
+    expect(usable()).not.toBeNull();
+    const t = next();
+    const asked = hookOutcome(t, now);
+    expect(asked.read).toBe('database');
+    expect(asked.stdout).toBe(fast.stdout.replace(s, t));
+    k.mark(); // the worker's next round notes the store again
+    expect(hookOutcome(next(), now).read).toBe('snapshot');
+    // A memory written since: never served from the files, shown at once, served from them again
+    // once the worker took the snapshot and the note anew.
+    add(project, 'Coupons expire at midnight UTC', now - MIN);
+    const u = next();
+    const changed = hookOutcome(u, now);
+    expect(changed.read).toBe('database');
+    expect(changed.stdout).toContain('Coupons expire at midnight UTC');
+    k.mark();
+    expect(hookOutcome(next(), now).read).toBe('database'); // the note stands, the snapshot does not
+    k.tick(now + 1_000);
+    k.mark();
+    const v = next();
+    const again = hookOutcome(v, now);
+    expect(again.read).toBe('snapshot');
+    expect(again.stdout).toContain('Coupons expire at midnight UTC');
+    expect(again.stdout).toBe(live(v, now));
+  });
+
+  it('is served from the files while no connection is open, noted by the last one to close', () => {
+    const k = keeper();
+    k.tick(now);
+    closeMarked(store.db, runtime.paths.snapshotDir, () => store.close());
+    expect(existsSync(`${runtime.paths.db}-wal`)).toBe(false);
+    expect(storeState(runtime.paths.db)).toMatch(/^file:/);
+    const fast = hookOutcome('closed-1', now);
+    expect(fast.read).toBe('snapshot');
+    // The hook opened nothing: the store is still closed as it was left.
+    expect(existsSync(`${runtime.paths.db}-shm`)).toBe(false);
+    expect(fast.stdout).toContain('Standing knowledge');
+    // (the live render opens the database, and a context hook never closes it: its process ends)
+    expect(fast.stdout).toBe(live('closed-2', now));
+    // Another process writes and closes: the file changed, so the note no longer stands.
+    store = createStore(openDatabase(runtime.paths.db));
+    add(project, 'Gift cards never expire', now - MIN);
+    store.close();
+    const after = hookOutcome('closed-3', now);
+    expect(after.read).toBe('database');
+    expect(after.stdout).toContain('Gift cards never expire');
+    store = createStore(openDatabase(runtime.paths.db)); // for afterEach
+  });
+
+  it('cannot tell the store\u2019s state from a torn, unbuilt or missing WAL index', () => {
+    const shm = `${runtime.paths.db}-shm`;
+    const state = storeState(runtime.paths.db);
+    expect(state).toMatch(/^wal:[0-9a-f]{96}$/);
+    expect(storeState(runtime.paths.db)).toBe(state);
+    appendEvent(store, project, 'sess-y', { kind: 'session_start', source: 'startup' }, now);
+    expect(storeState(runtime.paths.db)).not.toBe(state); // every commit moves it
+    const copy = join(home, 'copy.db');
+    const header = readFileSync(shm).subarray(0, 96);
+    writeFileSync(`${copy}-shm`, header);
+    expect(storeState(copy)).toMatch(/^wal:/);
+    const torn = Buffer.from(header);
+    torn[60] = (torn[60] ?? 0) ^ 0xff; // the second copy differs: a writer is updating it
+    writeFileSync(`${copy}-shm`, torn);
+    expect(storeState(copy)).toBeNull();
+    const unbuilt = Buffer.from(header);
+    unbuilt[12] = 0;
+    unbuilt[60] = 0;
+    writeFileSync(`${copy}-shm`, unbuilt);
+    expect(storeState(copy)).toBeNull();
+    writeFileSync(`${copy}-shm`, header.subarray(0, 50));
+    expect(storeState(copy)).toBeNull();
+    rmSync(`${copy}-shm`);
+    writeFileSync(`${copy}-wal`, '');
+    writeFileSync(copy, '');
+    expect(storeState(copy)).toBeNull(); // a log without its index
+  });
+
+  it('takes a snapshot of a project that comes into use, though the store\u2019s epoch did not move', () => {
+    const k = keeper();
+    expect(k.tick(now)).toBe(1); // the one project in use
+    expect(readContextSnapshot(runtime.paths.snapshotDir, other.id)).toBeNull();
+    const epoch = readContextEpoch(store.db);
+    appendEvent(store, other, 'sess-other', { kind: 'session_start', source: 'startup' }, now);
+    expect(readContextEpoch(store.db)).toBe(epoch);
+    expect(k.tick(now + 1_000)).toBe(1);
+    expect(readContextSnapshot(runtime.paths.snapshotDir, other.id)).not.toBeNull();
+    expect(k.tick(now + 2_000)).toBe(0);
   });
 });

@@ -157,8 +157,8 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
     ...(deps.host.name === DEFAULT_HOST ? {} : { host: deps.host.name }),
   };
   let outcome: HookOutcome;
-  /** Who rendered the injected context: the running worker, or this process from the database. */
-  let context: 'worker' | 'database' | undefined;
+  /** Who rendered the injected context: the running worker, or this process (from the worker's snapshot alone, or the database). */
+  let context: 'worker' | 'snapshot' | 'database' | undefined;
   // A context event the host lets a hook inject at (Cursor's prompt hook cannot): else captured only.
   if (
     (n.event.kind === 'session_start' || n.event.kind === 'prompt') &&
@@ -167,7 +167,6 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
     try {
       const { event } = n;
       const answered = event.kind === 'prompt' ? await answeredByWorker(deps, { ...record, event }) : null;
-      context = answered ? 'worker' : 'database';
       const r = answered
         ? finishContextEvent(record, answered, { runtime, logger, renderContext: deps.host.renderContext })
         : deps.contextHandler()(record, {
@@ -177,6 +176,7 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
             rulesFiles: deps.host.capabilities.loadsRulesFiles,
             autoMemory: deps.host.capabilities.loadsAutoMemory,
           });
+      context = answered ? 'worker' : (r.read ?? 'database');
       outcome = { stdout: r.stdout, status: 'inboxed' };
     } catch (error) {
       logger.error('the context hook failed; capturing the event only', {

@@ -27,6 +27,7 @@ import {
 } from '../../worker-launcher.ts';
 import { forgetDue } from '../../../app/forget.ts';
 import { ownStamp } from '../../../store/process-identity.ts';
+import { closeMarked } from '../../../store/context-snapshot.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
 import type { CommandSpec } from '../registry.ts';
@@ -169,7 +170,8 @@ async function runForeground(ctx: CliContext): Promise<number> {
   } finally {
     await (await recall)?.stop();
     removeWorkerPidFile(paths, stamp.pid);
-    store.close();
+    // Noted as it closes, so the next session's hook can tell its snapshot stands while no worker runs.
+    closeMarked(store.db, paths.snapshotDir, () => store.close());
   }
 }
 
