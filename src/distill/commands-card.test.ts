@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservationDraft } from '../core/model.ts';
 import { ciRunsOf } from './ci-knowledge.ts';
-import { cardEntries, commandEntries, foldIntoCard, purposeOf } from './commands-card.ts';
+import { CARD_TITLE_MAX, cardEntries, commandEntries, foldIntoCard, purposeOf } from './commands-card.ts';
 import { isStanding, scriptsNotKnown } from './knowledge.ts';
 
 /** A per-purpose draft as `commandFactObservations` makes it. */
@@ -58,9 +58,21 @@ describe('the commands card', () => {
       'lint · command: `npx biome check .`',
       'format · command: `npm run format`',
     ]);
-    // The title fits the index line whole: trailing entries dropped whole, never a command cut.
-    expect(card.title).toBe('Commands: test `npm test` · check `npm run check` (CI runs it) · +3 more');
-    expect(card.title.length).toBeLessThanOrEqual(90);
+    // The title fits the index line whole.
+    expect(card.title).toBe(
+      'Commands: test `npm test` · check `npm run check` (CI runs it) · typecheck `npm run typecheck` · lint `npx biome check .` · format `npm run format`',
+    );
+    // Too many for one line: trailing entries are dropped whole, never a command cut.
+    const more = fold([
+      ...['test', 'gate', 'typecheck', 'lint', 'format'].map((p) =>
+        purposeFact(`command:${p}`, `pnpm --filter @acme/web run ${p}`),
+      ),
+      purposeFact('command:build', 'pnpm build'),
+    ]);
+    expect(more.title).toBe(
+      'Commands: test `pnpm --filter @acme/web run test` · check `pnpm --filter @acme/web run gate` · typecheck `pnpm --filter @acme/web run typecheck` · +3 more',
+    );
+    expect(more.title.length).toBeLessThanOrEqual(CARD_TITLE_MAX);
     expect(card.concepts).toEqual([
       'project command',
       'commands',
@@ -106,7 +118,7 @@ describe('the commands card', () => {
   });
 
   it('a folder has its own card; a title with no room for its first command names the purposes', () => {
-    const long = `npx turbo run test --filter=@acme/web --concurrency=1 -- --reporter=verbose --coverage`;
+    const long = `npx turbo run test --filter=@acme/web --concurrency=1 -- --reporter=verbose --coverage --coverage.include=src/**/*.ts --coverage.exclude=src/**/*.test.ts --silent`;
     const card = fold([
       purposeFact('command:test@apps/web', long),
       purposeFact('command:lint@apps/web', 'pnpm lint'),

@@ -30,8 +30,11 @@ export interface CardEntry {
 
 /** The order entries are listed in: how to check the work first, then how to build, run and ship it. */
 const ORDER = ['test', 'gate', 'typecheck', 'lint', 'format', 'build', 'run', 'migrate', 'deploy'];
-/** The session-start index shows a title up to 90 characters (`indexLine`): the title fits it whole. */
-const TITLE_MAX = 90;
+/**
+ * A card's title is at most this long, so the index line (`recall/context-lines.ts` `indexLine`, which
+ * shows a card's title up to the same length) never cuts a command: one line instead of one per purpose.
+ */
+export const CARD_TITLE_MAX = 160;
 /** The store keeps 40 facts a memory (`MAX_LIST`). */
 const FACTS_MAX = 40;
 const ENTRY_FACT = /^([a-z]+(?::[\w.-]+)?) · (.+)$/;
@@ -115,14 +118,14 @@ function titleOf(entries: readonly CardEntry[], where: string): string {
   for (let n = parts.length; n >= 1; n--) {
     const more = n < parts.length ? ` · +${parts.length - n} more` : '';
     const title = `${head} ${parts.slice(0, n).join(' · ')}${more}`;
-    if (title.length <= TITLE_MAX) return title;
+    if (title.length <= CARD_TITLE_MAX) return title;
   }
   // Not even the first command fits whole: the purposes only.
   const names = entries.map((e) => label(e.key));
   for (let n = names.length; n >= 1; n--) {
     const more = n < names.length ? ` +${names.length - n} more` : '';
     const title = `${head} ${names.slice(0, n).join(', ')}${more}`;
-    if (title.length <= TITLE_MAX || n === 1) return title;
+    if (title.length <= CARD_TITLE_MAX || n === 1) return title;
   }
   return head;
 }
