@@ -121,6 +121,10 @@ describe('knowledge stored through the mutation path', () => {
     expect(card()?.facts).toContain('typecheck · also: `npx tsc --noEmit`');
     expect(card()?.id).toBe(first?.id);
     expect(ops(first?.id ?? '')).toEqual(['create', 'edit', 'merge', 'merge', 'edit', 'merge']);
+    expect(card()?.trust).toBe('tool');
+    // A purpose learned from weaker evidence: the card takes the lowest trust of what it holds.
+    put('s5', [{ ...purposeFact('format', 'npm run format', 'formats the code'), trust: 'external' }]);
+    expect(card()?.trust).toBe('external');
     // Commands run in a sub-folder have a card of their own.
     put('s5', [purposeFact('lint', 'npm run lint', 'lints the code', [], 'web')]);
     expect(card('web')?.title).toBe('Commands in web: lint `npm run lint`');
