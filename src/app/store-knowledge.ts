@@ -30,7 +30,7 @@ import {
   PURPOSE_PREFIX,
   cardSubject,
   commandEntries,
-  foldIntoCard,
+  cardWith,
   purposeOf,
 } from '../distill/commands-card.ts';
 import { lowestTrust } from '../core/trust.ts';
@@ -180,9 +180,8 @@ export function storeKnowledge(
       .bySubjectPrefix(projectId, PURPOSE_PREFIX)
       .filter((o) => purposeOf(o.subject)?.dir === purpose.dir);
     const card = store.observations.bySubject(projectId, cardSubject(purpose.dir));
-    let folded: ObservationDraft | null = card;
-    for (const o of older) folded = foldIntoCard(folded, o).draft;
-    const next = foldIntoCard(folded, d).draft;
+    const next = cardWith(card, [...older, d]);
+    if (!next) return;
     // Its evidence is the runs of every purpose folded in: the lowest of their trust.
     const trusts = [d.trust, ...older.map((o) => o.trust)].filter((t) => t !== undefined);
     const trust = trusts.length > 0 ? lowestTrust(trusts) : undefined;

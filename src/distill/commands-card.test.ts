@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservationDraft } from '../core/model.ts';
 import { ciRunsOf } from './ci-knowledge.ts';
-import { CARD_TITLE_MAX, cardEntries, commandEntries, foldIntoCard, purposeOf } from './commands-card.ts';
+import {
+  CARD_TITLE_MAX,
+  cardEntries,
+  cardWith,
+  commandEntries,
+  foldIntoCard,
+  purposeOf,
+} from './commands-card.ts';
 import { isStanding, scriptsNotKnown } from './knowledge.ts';
 
 /** A per-purpose draft as `commandFactObservations` makes it. */
@@ -148,5 +155,19 @@ describe('the commands card', () => {
       commandEntries([card]).map((e) => ({ title: '', facts: e.facts })),
     );
     expect(left?.facts).toEqual(['`npm run dev` runs `vite`']);
+  });
+
+  it('folds a store’s older per-purpose facts and the new one into the card in order', () => {
+    expect(cardWith(null, [])).toBeNull();
+    const card = fold([purposeFact('command:test', 'npm test')]);
+    const next = cardWith(card, [
+      purposeFact('command:lint', 'npm run lint'),
+      purposeFact('command:test', 'npx vitest run'),
+    ]);
+    expect(next?.facts).toEqual([
+      'test · command: `npm test`',
+      'test · also: `npx vitest run`',
+      'lint · command: `npm run lint`',
+    ]);
   });
 });

@@ -179,3 +179,13 @@ export function foldIntoCard(
   }
   return { draft: cardDraft(entries, p.dir), changed };
 }
+
+/** The card after folding in `purposes` in order (a store's older per-purpose facts, then the new one). */
+export function cardWith(
+  card: Pick<ObservationDraft, 'facts'> | null,
+  purposes: readonly ObservationDraft[],
+): ObservationDraft | null {
+  let folded: ObservationDraft | null = null;
+  for (const p of purposes) folded = foldIntoCard(folded ?? card, p).draft;
+  return folded;
+}
