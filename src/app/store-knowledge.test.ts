@@ -64,20 +64,132 @@ describe('knowledge stored through the mutation path', () => {
       subject: 'command:test',
     });
 
-  it('merges a command seen again into its one fact, pinned, counted, with its other forms added', () => {
+  it('merges a command seen again into its entry of the one commands card, pinned, counted, with its other forms added', () => {
     put('s1', [testFact('npm test')]);
     put('s2', [testFact('npm test', ['one file: `npm test -- <file>`'])]);
     put('s3', [testFact('npx vitest run')]);
     const facts = active();
     expect(facts).toHaveLength(1);
     expect(facts[0]).toMatchObject({
-      title: '`npm test` runs the tests',
+      title: 'Commands: test `npm test`',
+      narrative: 'In this project: `npm test` runs the tests.',
       pinned: true,
       seenCount: 3,
-      subject: 'command:test',
-      facts: ['command: `npm test`', 'one file: `npm test -- <file>`', 'also: `npx vitest run`'],
+      subject: 'commands:.',
+      facts: [
+        'test · command: `npm test`',
+        'test · one file: `npm test -- <file>`',
+        'test · also: `npx vitest run`',
+      ],
     });
     expect(ops(facts[0]?.id ?? '')).toEqual(['create', 'edit', 'merge', 'edit', 'merge']);
+  });
+
+  const purposeFact = (purpose: string, main: string, what: string, more: string[] = [], dir = '') =>
+    draftOf(`\`${main}\` ${what}`, {
+      narrative: `In this project, \`${main}\` ${what}.`,
+      facts: [`command: \`${main}\``, ...more],
+      concepts: ['project command', purpose],
+      subject: `command:${purpose}${dir ? `@${dir}` : ''}`,
+      trust: 'tool',
+    });
+  const card = (dir = '.') => store.observations.bySubject(projectId, `commands:${dir}`);
+
+  it('gathers the purposes two sessions learned into one card, in a fixed order; the same purpose seen again is merged, a new main form changes its entry', () => {
+    put('s1', [purposeFact('typecheck', 'npm run typecheck', 'type-checks the code')]);
+    put('s2', [purposeFact('gate', 'npm run check', 'runs the project’s checks', ['CI runs it: a CI log'])]);
+    expect(active()).toHaveLength(1);
+    const first = card();
+    expect(first).toMatchObject({
+      type: 'fact',
+      pinned: true,
+      title: 'Commands: check `npm run check` (CI runs it) · typecheck `npm run typecheck`',
+      narrative:
+        'In this project: `npm run check` runs the project’s checks; CI runs it (a CI log). `npm run typecheck` type-checks the code.',
+      facts: [
+        'gate · command: `npm run check`',
+        'gate · CI runs it: a CI log',
+        'typecheck · command: `npm run typecheck`',
+      ],
+    });
+    // Seen again as it is: counted, not a second entry, not edited.
+    put('s3', [purposeFact('typecheck', 'npm run typecheck', 'type-checks the code')]);
+    expect(active()).toHaveLength(1);
+    expect(card()).toMatchObject({ seenCount: 3, version: first?.version, facts: first?.facts });
+    // Another form of type-checking: the entry says so.
+    put('s4', [purposeFact('typecheck', 'npx tsc --noEmit', 'type-checks the code')]);
+    expect(card()?.facts).toContain('typecheck · also: `npx tsc --noEmit`');
+    expect(card()?.id).toBe(first?.id);
+    expect(ops(first?.id ?? '')).toEqual(['create', 'edit', 'merge', 'merge', 'edit', 'merge']);
+    expect(card()?.trust).toBe('tool');
+    // A purpose learned from weaker evidence: the card takes the lowest trust of what it holds.
+    put('s5', [{ ...purposeFact('format', 'npm run format', 'formats the code'), trust: 'external' }]);
+    expect(card()?.trust).toBe('external');
+    // Commands run in a sub-folder have a card of their own.
+    put('s5', [purposeFact('lint', 'npm run lint', 'lints the code', [], 'web')]);
+    expect(card('web')?.title).toBe('Commands in web: lint `npm run lint`');
+    expect(active()).toHaveLength(2);
+  });
+
+  it('folds the per-purpose command facts a store written before the card holds into it, superseded by it', () => {
+    // Written by the version before the card: one memory per purpose, created directly.
+    const older = ['test', 'lint'].map((purpose) =>
+      store.transaction(
+        () =>
+          store.memory.create(
+            {
+              projectId,
+              sessionId: 's0',
+              source: 'hook',
+              createdAt: 500,
+              provenance: ['session:s0'],
+              draft: purposeFact(
+                purpose,
+                `npm run ${purpose}`,
+                'does it',
+                purpose === 'lint' ? ['runs: `eslint .`'] : [],
+              ),
+              pinned: true,
+              supersedes: null,
+            },
+            { origin: 'hook', at: 500 },
+          ).id,
+      ),
+    );
+    const web = store.transaction(
+      () =>
+        store.memory.create(
+          {
+            projectId,
+            sessionId: 's0',
+            source: 'hook',
+            createdAt: 500,
+            provenance: ['session:s0'],
+            draft: purposeFact('build', 'npm run build', 'builds the project', [], 'web'),
+            pinned: true,
+            supersedes: null,
+          },
+          { origin: 'hook', at: 500 },
+        ).id,
+    );
+    put('s1', [purposeFact('format', 'npm run format', 'formats the code')]);
+    const made = card();
+    expect(made?.facts).toEqual([
+      'test · command: `npm run test`',
+      'lint · command: `npm run lint`',
+      'lint · runs: `eslint .`',
+      'format · command: `npm run format`',
+    ]);
+    expect(made?.title).toBe('Commands: test `npm run test` · lint `npm run lint` · format `npm run format`');
+    for (const id of older) {
+      expect(store.observations.get(id)?.status).toBe('superseded');
+      expect(store.observations.get(id)?.statusReason).toContain(made?.id);
+    }
+    // Another folder's older fact waits for its own card.
+    expect(store.observations.get(web)?.status).toBe('active');
+    put('s2', [purposeFact('build', 'npm run build', 'builds the project', [], 'web')]);
+    expect(store.observations.get(web)?.status).toBe('superseded');
+    expect(card('web')?.title).toBe('Commands in web: build `npm run build`');
   });
 
   const failure = (title: string, subject: string, facts: string[]) =>
@@ -113,6 +225,10 @@ describe('knowledge stored through the mutation path', () => {
         subject: 'command:gate',
       }),
     ]);
+    // What CI runs is kept on the commands card's entry, and read from it when the CI file comes.
+    expect(store.observations.bySubject(projectId, 'commands:.')?.facts).toContain(
+      'gate · CI runs it: a CI log',
+    );
     put('s1', [ciFact('.github/workflows/ci.yml')]);
     const ci = () => active().find((o) => (o.subject ?? '').startsWith('env:ci:'));
     expect(ci()?.title).toBe('CI (.github/workflows/ci.yml) runs `npm ci`, `npm run check`');
@@ -656,6 +772,10 @@ describe('the state of a session’s work, kept true as the session goes on', ()
         facts: ['command: `npm run build`'],
         subject: 'command:build',
       }),
+    ]);
+    // The command is known through the commands card's entry.
+    expect(store.observations.bySubject(projectId, 'commands:.')?.facts).toEqual([
+      'build · command: `npm run build`',
     ]);
     const scripts = (names: string[]) =>
       draftOf(`Scripts of shop: ${names.join(', ')}`, {

@@ -1,8 +1,8 @@
 /**
  * Storing what a turn (or a transcript read) distilled as knowledge, not as new rows each time, all
  * through the store's mutation path (so every merge, edit, supersede and close is in the change log):
- * a memory with a known subject is merged into the existing one (a command seen again, the same
- * gotcha, the same convention), replaces it (a task list, a failure that changed), or supersedes it
+ * a purpose's command fact is folded into the commands card of its folder (`distill/commands-card.ts`);
+ * a memory with a known subject is merged into the existing one (the same gotcha, the same convention), replaces it (a task list, a failure that changed), or supersedes it
  * (a different value for an environment fact); a rule (preference, convention, decision) on the same
  * subject as a standing one merges or supersedes it; a commit attaches to the work it commits; a later
  * run of the same purpose that passes closes the failure left open before it (whatever its spelling):
@@ -19,13 +19,21 @@ import {
   closes,
   failureSubjects,
   isStanding,
-  mergedCommandFact,
   ruleRelation,
   saidReading,
   uncommitted,
   scriptsNotKnown,
 } from '../distill/knowledge.ts';
 import { ciFactWithRuns, ciRunsOf } from '../distill/ci-knowledge.ts';
+import {
+  CARD_PREFIX,
+  PURPOSE_PREFIX,
+  cardSubject,
+  commandEntries,
+  cardWith,
+  purposeOf,
+} from '../distill/commands-card.ts';
+import { lowestTrust } from '../core/trust.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
@@ -144,8 +152,15 @@ export function storeKnowledge(
     return written.id;
   };
 
+  /** What the project's command knowledge states, entry by entry (its cards, or older per-purpose facts). */
   const commandFacts = () =>
-    store.observations.pinned(projectId, 300).filter((o) => (o.subject ?? '').startsWith('command:'));
+    commandEntries(
+      store.observations
+        .pinned(projectId, 300)
+        .filter(
+          (o) => (o.subject ?? '').startsWith(CARD_PREFIX) || (o.subject ?? '').startsWith(PURPOSE_PREFIX),
+        ),
+    );
   /** A command CI was seen running: the project's one CI fact says so too. */
   const spreadCiRuns = (d: ObservationDraft) => {
     const runs = ciRunsOf(d);
@@ -154,11 +169,56 @@ export function storeKnowledge(
     const whole = ci && cis.length === 1 ? ciFactWithRuns(ci, runs) : null;
     if (ci && whole) edit(ci, { title: whole.title, narrative: whole.narrative, facts: whole.facts });
   };
+  /**
+   * A purpose's command fact goes into the commands card of its folder: created when absent, edited
+   * when the purpose is new or its entry changes, seen again otherwise. Per-purpose facts a store
+   * written before the card holds for that folder are folded in and superseded by it.
+   */
+  const toCard = (m: KnowledgeMemory, purpose: { dir: string }) => {
+    const d = m.draft;
+    const older = store.observations
+      .bySubjectPrefix(projectId, PURPOSE_PREFIX)
+      .filter((o) => purposeOf(o.subject)?.dir === purpose.dir);
+    const card = store.observations.bySubject(projectId, cardSubject(purpose.dir));
+    const next = cardWith(card, [...older, d]);
+    if (!next) return;
+    // Its evidence is the runs of every purpose folded in: the lowest of their trust.
+    const trusts = [d.trust, ...older.map((o) => o.trust)].filter((t) => t !== undefined);
+    const trust = trusts.length > 0 ? lowestTrust(trusts) : undefined;
+    const withTrust = { ...m, draft: { ...d, ...(trust ? { trust } : {}) } };
+    let id: string;
+    if (!card) id = create(withTrust, { ...next, ...(trust ? { trust } : {}) }, null);
+    else {
+      if (
+        card.title !== next.title ||
+        card.narrative !== next.narrative ||
+        card.facts.join('\n') !== next.facts.join('\n')
+      )
+        edit(
+          card,
+          { title: next.title, narrative: next.narrative, facts: next.facts, concepts: next.concepts },
+          withTrust,
+        );
+      merge(card, withTrust);
+      id = card.id;
+    }
+    for (const o of older) if (store.memory.supersede(o.id, id, ctx)) report.superseded++;
+    spreadCiRuns(d);
+  };
+
   const place = (m: KnowledgeMemory) => {
     let d = m.draft;
     const subject = d.subject ?? '';
+    const purpose = purposeOf(subject);
+    if (purpose) {
+      toCard(m, purpose);
+      return;
+    }
     if (subject.startsWith('env:scripts:')) {
-      const left = scriptsNotKnown(d, commandFacts());
+      const left = scriptsNotKnown(
+        d,
+        commandFacts().map((e) => ({ title: '', facts: e.facts })),
+      );
       if (!left) return;
       d = left;
       m = { ...m, draft: d };
@@ -220,12 +280,7 @@ export function storeKnowledge(
     }
     const existing = subject !== '' ? store.observations.bySubject(projectId, subject) : null;
     if (existing) {
-      if (subject.startsWith('command:')) {
-        const patch = mergedCommandFact(existing, d);
-        if (patch) edit(existing, patch, m);
-        merge(existing, m);
-        spreadCiRuns(d);
-      } else if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
+      if (subject.startsWith('tasks:') || subject.startsWith('fail:')) {
         edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts }, m);
         merge(existing, m);
       } else if (
@@ -264,7 +319,6 @@ export function storeKnowledge(
       }
     }
     const id = create(m);
-    if (subject.startsWith('command:')) spreadCiRuns(d);
     // A store written before the hooks of a runner were one convention: its per-hook ones give way.
     if (subject.startsWith('rule:git-hooks:'))
       for (const older of store.observations.pinned(projectId, 300))

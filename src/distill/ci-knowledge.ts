@@ -13,7 +13,7 @@ export interface CiRun {
   seen: string;
 }
 
-/** The commands a command fact says CI runs, each with where that was seen. */
+/** The commands a command fact (or an entry of the commands card) says CI runs, each with where that was seen. */
 export function ciRunsOf(d: Pick<ObservationDraft, 'facts'>): CiRun[] {
   const main = d.facts.map((f) => /^command: `(.+)`$/.exec(f)?.[1]).find(Boolean);
   const out: CiRun[] = [];

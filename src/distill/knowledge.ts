@@ -34,7 +34,8 @@ export function isStanding(d: ObservationDraft, options: { byUser?: boolean } = 
       REASON.test(`${d.title} ${d.narrative}`) ||
       d.facts.some((f) => f.startsWith('chosen:'))
     );
-  return d.type === 'fact' && (d.subject?.startsWith('command:') ?? false);
+  // A purpose's command fact, or the commands card that gathers them (`commands-card.ts`).
+  return d.type === 'fact' && /^commands?:/.test(d.subject ?? '');
 }
 
 const STOP = new Set(
@@ -251,8 +252,9 @@ export function saidReading(
 }
 
 /**
- * A project's defined scripts without those a command fact already states (a script run in some
- * session has its own fact, with how it went): null when none is left.
+ * A project's defined scripts without those a command fact already states (`commandFacts`: the
+ * commands card's entries, or a store's older per-purpose facts; a script run in some session has its
+ * own entry, with how it went): null when none is left.
  */
 export function scriptsNotKnown(
   scripts: ObservationDraft,

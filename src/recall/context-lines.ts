@@ -20,6 +20,7 @@ export type IndexedMemory = Pick<
   | 'type'
   | 'status'
   | 'title'
+  | 'subject'
   | 'filesModified'
   | 'filesRead'
   | 'createdAt'
@@ -67,6 +68,13 @@ function filesOf(o: Pick<Observation, 'filesModified' | 'filesRead'>): string {
  * One index line: id, type (and status when not active), title, files, age, token cost of the details;
  * with `projectName`, the project's name too (searches over every project; its id when unnamed).
  */
+/**
+ * How much of a title an index line shows: 90 characters, or a commands card's whole title (it stands
+ * for a line per purpose, and its title fits whole entries in `CARD_TITLE_MAX` of `distill/commands-card.ts`).
+ */
+const titleMax = (o: Pick<IndexedMemory, 'subject'>) =>
+  (o.subject ?? '').startsWith('commands:') ? 160 : 90;
+
 export function indexLine(
   o: IndexedMemory,
   now: number,
@@ -92,7 +100,7 @@ export function indexLine(
   const conflicts = options.team?.conflicts.length
     ? ` · conflicts with ${options.team.conflicts.slice(0, 2).join(', ')}`
     : '';
-  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, 90)}${files ? ` · ${files}` : ''} · ${when}${conflicts}${project}${stale} · ~${o.tokens}t`;
+  return `- ${o.id} [${o.type}]${status} ${oneLine(o.title, titleMax(o))}${files ? ` · ${files}` : ''} · ${when}${conflicts}${project}${stale} · ~${o.tokens}t`;
 }
 
 /** "stale since 2026-11-20 (src/a.ts changed)": a stale memory is never shown as current. */

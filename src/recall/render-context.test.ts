@@ -72,6 +72,35 @@ describe('the SessionStart index keeps standing knowledge in view', () => {
     expect(ctx.text.length).toBeLessThanOrEqual(4000);
   });
 
+  it('shows the commands card’s title whole, every command it lists; another long title is cut at 90', () => {
+    const title =
+      'Commands: test `npm test` · check `npm run check` (CI runs it) · typecheck `npm run typecheck` · lint `npx biome check .` · format `npm run format`';
+    const draft = (subject: string) =>
+      draftOf(title, { type: 'fact', subject, facts: [`${subject} · command: \`npm test\``] });
+    for (const [i, subject] of ['commands:.', 'env:other'].entries())
+      store.memory.create(
+        {
+          projectId: project.id,
+          sessionId: 's1',
+          source: 'hook',
+          createdAt: DAY + i,
+          provenance: [],
+          draft: draft(subject),
+          pinned: true,
+        },
+        TEST_CHANGE,
+      );
+    const lines = render()
+      .text.split('\n')
+      .filter((l) => l.includes('Commands: test'));
+    expect(lines).toHaveLength(2);
+    // The card (created first, listed after the newer one) whole; the other cut.
+    expect(lines[1]).toContain(`[fact] ${title} · `);
+    expect(lines[0]).toContain(
+      '[fact] Commands: test `npm test` · check `npm run check` (CI runs it) · typecheck `npm run typec… · ',
+    );
+  });
+
   it('keeps standing knowledge within its share of the budget, saying how many more there are', () => {
     for (let i = 0; i < 40; i++)
       add(`Decision ${i}: use the ${i}th approach for the thing, because reasons of some length`, DAY + i, {

@@ -65,6 +65,7 @@ export const SESSION_MEMORY_FIELDS = [
   'type',
   'status',
   'title',
+  'subject',
   'filesModified',
   'filesRead',
   'facts',

@@ -23,7 +23,8 @@ import {
   type StartSource,
 } from './session-context.ts';
 
-const FORMAT = 1;
+/** 2: a memory's `subject` kept (a commands card's title is shown whole). */
+const FORMAT = 2;
 
 export interface SessionSnapshot {
   format: typeof FORMAT;

@@ -123,7 +123,7 @@ describe('drainOnce', () => {
     expect(store.events.counts()).toEqual({ pending: 0, done: 2, parked: 1 });
     expect(store.events.parked(5)[0]?.lastError).toBe('unreadable event payload');
   });
-  it('a command fact keeps its run\'s own trust in a turn that also fetched a web page; the assistant\'s account falls to external', () => {
+  it("a command fact keeps its run's own trust in a turn that also fetched a web page; the assistant's account falls to external", () => {
     add('t', { kind: 'prompt', prompt: 'Check the docs page and then make the tests pass' });
     add('t', {
       kind: 'tool',
@@ -141,13 +141,20 @@ describe('drainOnce', () => {
       kind: 'tool',
       tool: 'Bash',
       input: { command: 'npm test' },
-      response: { stdout: ' Test Files  3 passed (3)\n      Tests  12 passed (12)\n', stderr: '', interrupted: false },
+      response: {
+        stdout: ' Test Files  3 passed (3)\n      Tests  12 passed (12)\n',
+        stderr: '',
+        interrupted: false,
+      },
     });
-    add('t', { kind: 'stop', lastMessage: 'The cart total now rounds to cents in src/cart.ts and the tests pass.' });
+    add('t', {
+      kind: 'stop',
+      lastMessage: 'The cart total now rounds to cents in src/cart.ts and the tests pass.',
+    });
     const deps = { store, distiller: createHeuristicDistiller(), logger: createMemoryLogger() };
     drainOnce(deps, options(true));
     const all = store.observations.recent(project.id, 20);
-    const fact = all.find((o) => o.type === 'fact' && o.title.startsWith('`npm test`'));
+    const fact = all.find((o) => o.type === 'fact' && o.title === 'Commands: test `npm test`');
     expect(fact?.trust).toBe('tool');
     const others = all.filter((o) => o !== fact);
     expect(others.length).toBeGreaterThan(0);

@@ -147,7 +147,10 @@ describe('outcomes by purpose, across sessions', () => {
         .map((c) => c.op),
     ).toEqual(['create', 'edit']);
     expect(flow.store.summaries.get('b2000000-0000-4000-8000-000000000002')?.nextSteps).toBe('');
-    expect(ofType('fact').map((o) => o.title)).toEqual(['`mise run lint` lints the code']);
+    expect(ofType('fact').map((o) => o.title)).toEqual(['Commands: lint `mise run lint`']);
+    expect(ofType('fact')[0]?.narrative).toBe(
+      'In this project: `mise run lint` lints the code (it runs `golangci-lint run ./...`).',
+    );
   });
 
   it('work done after a failure is an attempt, not the fix, when the same run fails again in a later turn', async () => {
