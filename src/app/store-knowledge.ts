@@ -2,7 +2,8 @@
  * Storing what a turn (or a transcript read) distilled as knowledge, not as new rows each time, all
  * through the store's mutation path (so every merge, edit, supersede and close is in the change log):
  * a purpose's command fact is folded into the commands card of its folder (`distill/commands-card.ts`);
- * a memory with a known subject is merged into the existing one (the same gotcha, the same convention), replaces it (a task list, a failure that changed), or supersedes it
+ * a memory with a known subject is merged into the existing one (the same gotcha, the same
+ * convention), replaces it (a task list, a failure that changed), or supersedes it
  * (a different value for an environment fact); a rule (preference, convention, decision) on the same
  * subject as a standing one merges or supersedes it; a commit attaches to the work it commits; a later
  * run of the same purpose that passes closes the failure left open before it (whatever its spelling):

@@ -65,16 +65,17 @@ function filesOf(o: Pick<Observation, 'filesModified' | 'filesRead'>): string {
 }
 
 /**
- * One index line: id, type (and status when not active), title, files, age, token cost of the details;
- * with `projectName`, the project's name too (searches over every project; its id when unnamed).
- */
-/**
  * How much of a title an index line shows: 90 characters, or a commands card's whole title (it stands
- * for a line per purpose, and its title fits whole entries in `CARD_TITLE_MAX` of `distill/commands-card.ts`).
+ * for a line per purpose, and its title fits whole entries in `CARD_TITLE_MAX` of
+ * `distill/commands-card.ts`, which recall may not import).
  */
 const titleMax = (o: Pick<IndexedMemory, 'subject'>) =>
   (o.subject ?? '').startsWith('commands:') ? 160 : 90;
 
+/**
+ * One index line: id, type (and status when not active), title, files, age, token cost of the details;
+ * with `projectName`, the project's name too (searches over every project; its id when unnamed).
+ */
 export function indexLine(
   o: IndexedMemory,
   now: number,
