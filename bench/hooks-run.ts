@@ -16,9 +16,11 @@
 // the store itself (`worker.recallSocket` off for that row: no socket asked, as when no worker runs);
 // the first is held to 1.2×, the fallback to 1.5× (DESIGN.md §4). Both rows log at debug level, so the
 // hook log says which of the first row's runs the worker answered.
-// --against DIST: the hooks of another build (its dist/ folder, e.g. main's) run in the same rounds, on the
-// same store, each with sessions of its own, so a change is measured against what it replaces in one
-// run whatever the machine is doing: each row gets a second row for that build and the ratio between.
+// --against DIST: the hooks of another build (its dist/ folder, e.g. main's) run in the same rounds, on a
+// copy of the same store with that build's own worker (two builds sharing one home would take the
+// store over from each other's worker, and a prompt's hook takes answers only from its own build's),
+// each with sessions of its own, so a change is measured against what it replaces in one run whatever
+// the machine is doing: each row gets a second row for that build and the ratio between.
 // The other hosts' hooks (bench/lib/host-hook-payloads.ts) run beside Claude Code's of the same kind,
 // each such group in an order rotated by one each round, and are compared with it twice: wall-time ratio
 // over Claude Code's, and CPU time over Claude Code's paired by round (what the hook itself does more);
@@ -36,6 +38,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -239,7 +242,7 @@ const againstLabel = (k: (typeof hookKinds)[number]) => `${COMMANDS[k]} [against
  * node_modules), its bundles renamed so the two builds keep their V8 code caches apart (a build whose
  * hook.cjs loads hook-capture.cjs with the cache, and an older one whose hook.cjs is the whole hook).
  */
-function againstBuild(dist: string): { dir: string; hook: string } {
+function againstBuild(dist: string): { dir: string; hook: string; cli: string } {
   const dir = join(root, `.bench-against-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const renamed = (name: string) => `against-${name}`;
@@ -260,26 +263,28 @@ function againstBuild(dist: string): { dir: string; hook: string } {
   copy('hook.cjs');
   if (capture) copy('hook-capture.cjs');
   copyFileSync(join(dist, 'hook-context.cjs'), join(dir, renamed('hook-context.cjs')));
-  copyFileSync(join(dist, 'cli.mjs'), join(dir, 'cli.mjs'));
-  return { dir, hook: join(dir, 'hook.cjs') };
+  // Its CLI and what the CLI loads (its worker runs from here: the recall thread, chunks).
+  for (const name of readdirSync(dist))
+    if (name.endsWith('.mjs')) copyFileSync(join(dist, name), join(dir, name));
+  return { dir, hook: join(dir, 'hook.cjs'), cli: join(dir, 'cli.mjs') };
 }
 
 // ---- the worker ------------------------------------------------------------------------------------
 
-function workerStatus(env: Record<string, string>): { running: boolean; pid: number | null } {
-  return JSON.parse(execFileSync(node, [cli, 'worker', 'status', '--json'], { env }).toString()) as {
+function workerStatus(env: Record<string, string>, cliOf = cli): { running: boolean; pid: number | null } {
+  return JSON.parse(execFileSync(node, [cliOf, 'worker', 'status', '--json'], { env }).toString()) as {
     running: boolean;
     pid: number | null;
   };
 }
 
 /** Start `engram worker run` and wait until it holds the worker lock (its pid is the running one). */
-async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(node, [cli, 'worker', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+async function startWorker(env: Record<string, string>, cliOf = cli): Promise<ChildProcess> {
+  const child = spawn(node, [cliOf, 'worker', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 30_000;
-  while (workerStatus(env).pid !== child.pid) {
+  while (workerStatus(env, cliOf).pid !== child.pid) {
     if (child.exitCode !== null || Date.now() > deadline)
       throw new Error(`the worker (pid ${child.pid}) did not start: ${stderr.trim()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -288,7 +293,7 @@ async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
 }
 
 /** Stop the worker this bench started (by its pid), and any one a hook started meanwhile. */
-async function stopWorkers(child: ChildProcess, env: Record<string, string>): Promise<number[]> {
+async function stopWorkers(child: ChildProcess, env: Record<string, string>, cliOf = cli): Promise<number[]> {
   const stopped: number[] = [];
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -296,9 +301,9 @@ async function stopWorkers(child: ChildProcess, env: Record<string, string>): Pr
     await exited;
     if (child.pid !== undefined) stopped.push(child.pid);
   }
-  const other = workerStatus(env);
+  const other = workerStatus(env, cliOf);
   if (other.running && other.pid !== null) {
-    execFileSync(node, [cli, 'worker', 'stop'], { env });
+    execFileSync(node, [cliOf, 'worker', 'stop'], { env });
     stopped.push(other.pid);
   }
   return stopped;
@@ -352,6 +357,8 @@ const env: Record<string, string> = {
   ENGRAM_WORKER_AUTOSTART: 'true',
 };
 let worker: ChildProcess | null = null;
+/** With --against: that build's own worker, on its own copy of the store. */
+let againstWorker: { child: ChildProcess; env: Record<string, string>; cli: string } | null = null;
 try {
   const project = join(work, 'atlas');
   mkdirSync(join(project, '.git'), { recursive: true });
@@ -377,6 +384,12 @@ try {
   const caughtUp = performance.now();
   execFileSync(node, [cli, 'flush'], { env, stdio: 'ignore' });
   progress(`  one-off catch-up (engram flush) ${((performance.now() - caughtUp) / 1000).toFixed(1)} s`);
+  // The other build's copy of the store, taken while no process has it open (flush closed it whole).
+  const againstHome = join(work, 'engram-home-against');
+  if (againstDir) {
+    mkdirSync(againstHome, { recursive: true, mode: 0o700 });
+    copyFileSync(db, join(againstHome, 'engram.db'));
+  }
   worker = await startWorker(env);
   const p = payloads(project, join(work, 'transcript.jsonl'), work);
   const startOut = execFileSync(node, [hook], { input: p.preview, env }).toString();
@@ -388,6 +401,14 @@ try {
 
   const hookRun = (stdins: string[]): Command => ({ argv: [node, hook], stdins });
   const against = againstDir ? againstBuild(againstDir) : null;
+  // The other build gets a store and a worker of its own (a copy of the same caught-up store): two
+  // builds' hooks sharing one home would each start their own build's worker, which takes the store
+  // over from the other's, and a prompt's hook takes an answer only from a worker of its own build.
+  if (against) {
+    const againstEnv = { ...env, ENGRAM_HOME: againstHome };
+    againstWorker = { child: await startWorker(againstEnv, against.cli), env: againstEnv, cli: against.cli };
+    execFileSync(node, [against.hook], { input: p.preview, env: againstEnv });
+  }
   const againstRuns = against
     ? Object.fromEntries(
         hookKinds.map((k) => [
@@ -395,6 +416,10 @@ try {
           {
             argv: [node, against.hook],
             stdins: p[k].map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-against-')),
+            env: {
+              ENGRAM_HOME: againstHome,
+              ...(k === 'userPromptSubmit' ? { ENGRAM_LOG_LEVEL: 'debug' } : {}),
+            },
           },
         ]),
       )
@@ -418,13 +443,18 @@ try {
     {
       ...againstRuns,
       [COMMANDS.baseline]: { argv: [node, '-e', '0'] },
-      [COMMANDS.sessionStart]: claudeIn('sessionStart', hookRun(p.sessionStart)),
+      [COMMANDS.sessionStart]: claudeIn('sessionStart', {
+        ...hookRun(p.sessionStart),
+        env: { ENGRAM_LOG_LEVEL: 'debug' },
+      }),
       // Claude Code's SessionStart again, in sessions of its own: how far apart two runs of the same
       // hook come out in this run (the noise under the comparisons below).
-      [CONTROL]: claudeIn(
-        'sessionStart',
-        hookRun(p.sessionStart.map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-control-'))),
-      ),
+      [CONTROL]: claudeIn('sessionStart', {
+        ...hookRun(
+          p.sessionStart.map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-control-')),
+        ),
+        env: { ENGRAM_LOG_LEVEL: 'debug' },
+      }),
       ...others('sessionStart'),
       [COMMANDS.userPromptSubmitFallback]: {
         ...hookRun(
@@ -450,6 +480,10 @@ try {
   const loadAfter = machineLoad();
   const stopped = await stopWorkers(worker, env);
   worker = null;
+  if (againstWorker) {
+    stopped.push(...(await stopWorkers(againstWorker.child, againstWorker.env, againstWorker.cli)));
+    againstWorker = null;
+  }
 
   const baseline = results[COMMANDS.baseline] as Run[];
   const captureKinds = ['bash', 'edit', 'atCap', 'stop'] as const;
@@ -482,20 +516,22 @@ try {
     failed: allCapture.filter((r) => r.status !== 0).length,
   };
   const promptRuns = results[COMMANDS.userPromptSubmit] as Run[];
+  // Who rendered each run's context, as the hook logs it (the worker, the snapshot alone, the database).
+  const hookLog = readFileSync(join(engramHome, 'logs', 'hook.log'), 'utf8').split('\n');
+  const renderedBy = (hook: string, who: string) =>
+    hookLog.filter(
+      (l) =>
+        l.includes(`"hook":"${hook}"`) && /"session":"bench-\d/.test(l) && l.includes(`"context":"${who}"`),
+    ).length;
+  const answeredBy = (who: string) => renderedBy('UserPromptSubmit', who);
   const sessionStart = {
     ...figures(results[COMMANDS.sessionStart] as Run[], baseline, BUDGETS.sessionStart),
     memories,
     contextChars,
+    /** Runs (warm-up included) served from the worker's snapshot without opening the database. */
+    fromSnapshotAlone: renderedBy('SessionStart', 'snapshot'),
+    fromDatabase: renderedBy('SessionStart', 'database'),
   };
-  // Which runs of the first prompt row the worker answered (the hook logs who rendered its context).
-  const hookLog = readFileSync(join(engramHome, 'logs', 'hook.log'), 'utf8').split('\n');
-  const answeredBy = (who: string) =>
-    hookLog.filter(
-      (l) =>
-        l.includes('"hook":"UserPromptSubmit"') &&
-        /"session":"bench-\d/.test(l) &&
-        l.includes(`"context":"${who}"`),
-    ).length;
   const userPromptSubmit = {
     ...figures(promptRuns, baseline, BUDGETS.userPromptSubmit),
     memories,
@@ -636,6 +672,9 @@ try {
     );
     row(COMMANDS.baseline, base);
     row(`${COMMANDS.sessionStart} (${contextChars} chars)`, sessionStart, sessionStart.ratio);
+    out(
+      `  ${''.padEnd(58)} ${sessionStart.fromSnapshotAlone} of its ${sessionStart.fromSnapshotAlone + sessionStart.fromDatabase} runs (warm-up included) read the worker's snapshot without opening the database`,
+    );
     row(CONTROL, control, control.ratio);
     row(
       `${COMMANDS.userPromptSubmit} (${userPromptSubmit.injectedRuns}/${runs} injected)`,
@@ -729,6 +768,7 @@ try {
   }
 } finally {
   if (worker) await stopWorkers(worker, env); // after a failure: still only what this bench started
+  if (againstWorker) await stopWorkers(againstWorker.child, againstWorker.env, againstWorker.cli);
   rmSync(work, { recursive: true, force: true });
   rmSync(join(root, `.bench-against-${process.pid}`), { recursive: true, force: true });
 }
