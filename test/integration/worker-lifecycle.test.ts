@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,8 @@ describe('the background worker', () => {
       ENGRAM_WORKER_AUTOSTART: 'true',
       ENGRAM_WORKER_POLL_MS: '50',
       ENGRAM_WORKER_IDLE_EXIT_SECONDS: '2',
+      // The hook log says who rendered each context (the worker, the snapshot alone, the database).
+      ENGRAM_LOG_LEVEL: 'debug',
     });
   });
   afterAll(() => {
@@ -68,5 +70,53 @@ describe('the background worker', () => {
       running: false,
       pid: null,
     });
+  });
+
+  it('notes the store as it stops, so the next session starts from its snapshot without opening SQLite', async () => {
+    const cwd = sb.project('auto');
+    const start = sb.engram(['worker', 'start'], { env: { ENGRAM_WORKER_IDLE_EXIT_SECONDS: '600' } });
+    expect(start.status, start.stderr).toBe(0);
+    const dir = join(sb.engramHome, 'snapshots');
+    const read = (name: string): { epoch?: string; state?: string } | null => {
+      try {
+        return JSON.parse(readFileSync(join(dir, name), 'utf8')) as { epoch?: string; state?: string };
+      } catch {
+        return null;
+      }
+    };
+    // The worker takes the project's snapshot and notes the store's epoch after its rounds.
+    const settled = await until(
+      () => {
+        const names = (() => {
+          try {
+            return readdirSync(dir).filter((n) => n.startsWith('prj_'));
+          } catch {
+            return [];
+          }
+        })();
+        return { mark: read('store-mark.json'), snapshots: names.map(read) };
+      },
+      ({ mark, snapshots }) =>
+        mark !== null && snapshots.length > 0 && snapshots.every((x) => x?.epoch === mark.epoch),
+    );
+    expect(settled.mark?.state).toMatch(/^wal:/);
+    expect(sb.engram(['worker', 'stop']).stdout).toMatch(/worker stopped/);
+    // Closed, the store is noted by its file, at the same epoch.
+    expect(read('store-mark.json')).toEqual({
+      state: expect.stringMatching(/^file:/),
+      epoch: settled.mark?.epoch,
+    });
+    const hook = sb.hook(payloads('sess-auto-2', cwd).start());
+    expect(hook.status).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain('Explain the build');
+    const log = readFileSync(join(sb.engramHome, 'logs', 'hook.log'), 'utf8');
+    expect(log).toMatch(/"hook":"SessionStart","session":"sess-auto-2"[^\n]*"context":"snapshot"/);
+    // Once something is written, the note no longer stands: the next session sees it (read from the
+    // database, or from a snapshot the worker the first hook started took since).
+    expect(sb.engram(['remember', 'The build output goes to dist/'], { cwd }).status).toBe(0);
+    const after = sb.hook(payloads('sess-auto-3', cwd).start());
+    expect(JSON.parse(after.stdout).hookSpecificOutput.additionalContext).toContain(
+      'The build output goes to dist/',
+    );
   });
 });

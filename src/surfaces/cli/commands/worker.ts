@@ -169,9 +169,13 @@ async function runForeground(ctx: CliContext): Promise<number> {
     return 0;
   } finally {
     await (await recall)?.stop();
-    removeWorkerPidFile(paths, stamp.pid);
-    // Noted as it closes, so the next session's hook can tell its snapshot stands while no worker runs.
-    closeMarked(store.db, paths.snapshotDir, () => store.close());
+    try {
+      // Noted as it closes, so the next session's hook can tell its snapshot stands while no worker runs.
+      closeMarked(store.db, paths.snapshotDir, () => store.close());
+    } finally {
+      // Gone only once the store is closed (`worker stop` waits for this).
+      removeWorkerPidFile(paths, stamp.pid);
+    }
   }
 }
 
