@@ -95,6 +95,30 @@ const WAL_HEADER = 48;
 /** Its `isInit` byte: 1 once a connection has built the index. */
 const IS_INIT = 12;
 
+/** The state the WAL index header on `fd` says, or null (short, torn, not built yet). */
+function walState(fd: number): string | null {
+  try {
+    const header = Buffer.alloc(2 * WAL_HEADER);
+    if (readSync(fd, header, 0, header.length, 0) !== header.length) return null;
+    const first = header.subarray(0, WAL_HEADER);
+    if (first[IS_INIT] !== 1 || !first.equals(header.subarray(WAL_HEADER))) return null;
+    return `wal:${first.toString('hex')}`;
+  } catch {
+    return null;
+  }
+}
+
+/** With no WAL index on disk: the file's own state when there is no log either, else null. */
+function closedFileState(dbPath: string): string | null {
+  if (existsSync(`${dbPath}-wal`) || existsSync(`${dbPath}-shm`)) return null;
+  try {
+    const s = statSync(dbPath, { bigint: true });
+    return `file:${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Where the store's committed state stands, read from the files without SQLite, or null when that
  * cannot be told. While a connection has the database open in WAL mode, SQLite's WAL index header
@@ -104,32 +128,49 @@ const IS_INIT = 12;
  * (the last connection closed cleanly and folded the log into the file) the file's own identity,
  * size and change times stand for it: a commit from then on writes a log first, and folding it in
  * changes the file. A log without an index, a short or torn header: null.
+ *
+ * Only for a process that does not have the database open: closing a descriptor of a file drops
+ * every POSIX lock the process holds on it, and SQLite's locks on the index are among them (another
+ * process would then rebuild the index under this one's mapping of it). A process with the database
+ * open reads the state through `storeStateReader`.
  */
 export function storeState(dbPath: string): string | null {
-  const shm = `${dbPath}-shm`;
   let fd: number;
   try {
-    fd = openSync(shm, 'r');
+    fd = openSync(`${dbPath}-shm`, 'r');
   } catch {
-    if (existsSync(`${dbPath}-wal`) || existsSync(shm)) return null;
-    try {
-      const s = statSync(dbPath, { bigint: true });
-      return `file:${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-    } catch {
-      return null;
-    }
+    return closedFileState(dbPath);
   }
   try {
-    const header = Buffer.alloc(2 * WAL_HEADER);
-    if (readSync(fd, header, 0, header.length, 0) !== header.length) return null;
-    const first = header.subarray(0, WAL_HEADER);
-    if (first[IS_INIT] !== 1 || !first.equals(header.subarray(WAL_HEADER))) return null;
-    return `wal:${first.toString('hex')}`;
-  } catch {
-    return null;
+    return walState(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `storeState` for a process that has the database open (the worker): the index is opened once and
+ * its descriptor kept until `close`, which the process calls only once its connections are closed
+ * (closing it earlier would drop SQLite's locks on the index, see `storeState`).
+ */
+export function storeStateReader(dbPath: string): { read(): string | null; close(): void } {
+  let fd: number | null = null;
+  return {
+    read() {
+      if (fd === null) {
+        try {
+          fd = openSync(`${dbPath}-shm`, 'r');
+        } catch {
+          return null; // no index yet (this process's connection makes one)
+        }
+      }
+      return walState(fd);
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
 }
 
 /** The worker's note: at this store state, the context epoch was this. */
@@ -165,8 +206,13 @@ export function markedEpoch(dir: string, dbPath: string): string | null {
  * the two gives a note no later state matches). Skipped when the state is the one last noted.
  * Returns the state noted, or null.
  */
-export function markStore(db: Db, dir: string, last: string | null = null): string | null {
-  const state = storeState(db.name);
+export function markStore(
+  db: Db,
+  dir: string,
+  reader: { read(): string | null },
+  last: string | null = null,
+): string | null {
+  const state = reader.read();
   if (state === null || state === last) return state;
   const epoch = readContextEpoch(db);
   if (epoch === null) return null;
@@ -176,23 +222,33 @@ export function markStore(db: Db, dir: string, last: string | null = null): stri
 /**
  * Close the store and note its epoch for the state it is left in, so a context hook that runs while
  * no connection is open reads it without SQLite: the epoch is read just before the close, with the
- * state unchanged on either side of that read; after the close, a store left without a log (this was
- * the last connection) is noted by its file. Left with a log, another connection has it open and the
- * note taken before the close stands while nothing commits.
+ * state unchanged on either side of that read; after the close (and only then is the reader's
+ * descriptor closed), a store left without a log (this was the last connection) is noted by its file.
+ * Left with a log, another connection has it open and the note taken before the close stands while
+ * nothing commits.
  */
-export function closeMarked(db: Db, dir: string | null, close: () => void): void {
+export function closeMarked(
+  db: Db,
+  dir: string | null,
+  reader: { read(): string | null; close(): void },
+  close: () => void,
+): void {
   const path = db.name;
   let epoch: string | null = null;
-  if (dir !== null && !db.memory) {
-    const before = storeState(path);
-    epoch = before === null ? null : readContextEpoch(db);
-    if (
-      epoch !== null &&
-      (storeState(path) !== before || !writeStoreMark(dir, { state: before as string, epoch }))
-    )
-      epoch = null;
+  try {
+    if (dir !== null && !db.memory) {
+      const before = reader.read();
+      epoch = before === null ? null : readContextEpoch(db);
+      if (
+        epoch !== null &&
+        (reader.read() !== before || !writeStoreMark(dir, { state: before as string, epoch }))
+      )
+        epoch = null;
+    }
+  } finally {
+    close();
+    reader.close();
   }
-  close();
   if (dir === null || epoch === null) return;
   const after = storeState(path);
   if (after?.startsWith('file:')) writeStoreMark(dir, { state: after, epoch });

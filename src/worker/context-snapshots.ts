@@ -16,6 +16,7 @@ import {
   markStore,
   readContextEpoch,
   removeContextSnapshots,
+  storeStateReader,
   writeContextSnapshot,
 } from '../store/context-snapshot.ts';
 import type { Store } from '../store/store.ts';
@@ -37,6 +38,11 @@ export function createSnapshotKeeper(deps: {
   logger: Logger;
   /** When the worker started (the first snapshots come a second later). */
   startedAt: number;
+  /**
+   * Reads the store's state with a descriptor kept open (`storeStateReader`), closed by whoever closes
+   * the store, after it; a keeper of its own when absent.
+   */
+  stateReader?: { read(): string | null };
 }) {
   const { store, config, dir, logger } = deps;
   let seenEpoch: string | null = null;
@@ -44,6 +50,7 @@ export function createSnapshotKeeper(deps: {
   /** The projects in use at the last snapshots taken. */
   let seenProjects = new Set<string>();
   let marked: string | null = null;
+  const reader = deps.stateReader ?? (store.db.memory ? null : storeStateReader(store.db.name));
   const settings = () => ({
     recentCount: config['context.recentCount'],
     keyFiles: config['graph.keyFiles'],
@@ -76,7 +83,7 @@ export function createSnapshotKeeper(deps: {
     /** Note the store's epoch at its state now (once the round's writes are done); never throws. */
     mark(): void {
       try {
-        marked = markStore(store.db, dir, marked);
+        if (reader) marked = markStore(store.db, dir, reader, marked);
       } catch (error) {
         marked = null;
         logger.warn('could not note the store\u2019s state', { error: describeError(error) });

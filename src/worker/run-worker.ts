@@ -54,6 +54,8 @@ export interface WorkerDeps {
   backupDir?: string;
   /** Where SessionStart snapshots are kept for the context hooks (context-snapshots.ts); absent: none. */
   snapshotDir?: string;
+  /** Reads the store's state for the snapshots' note (its descriptor closed by the caller, after the store). */
+  stateReader?: { read(): string | null };
   /** The projects' standing files (rules files, the user's notes), read again when a session starts. */
   standingFiles?: StandingLocator;
 }
@@ -114,7 +116,14 @@ export async function runWorker(deps: WorkerDeps): Promise<WorkerExit> {
     : null;
   const graph = createGraphPass({ store, config, logger });
   const snapshots = deps.snapshotDir
-    ? createSnapshotKeeper({ store, config, dir: deps.snapshotDir, logger, startedAt: clock.now() })
+    ? createSnapshotKeeper({
+        store,
+        config,
+        dir: deps.snapshotDir,
+        logger,
+        startedAt: clock.now(),
+        ...(deps.stateReader ? { stateReader: deps.stateReader } : {}),
+      })
     : null;
   const team = deps.teamSync
     ? createTeamSyncScheduler({

@@ -1,6 +1,8 @@
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
+  readlinkSync,
   mkdtempSync,
   readFileSync,
   renameSync,
@@ -23,6 +25,7 @@ import {
   readContextEpoch,
   readContextSnapshot,
   storeState,
+  storeStateReader,
 } from '../../store/context-snapshot.ts';
 import { openDatabase } from '../../store/database.ts';
 import { listInbox } from '../../store/inbox.ts';
@@ -362,7 +365,7 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
   it('is served from the files while no connection is open, noted by the last one to close', () => {
     const k = keeper();
     k.tick(now);
-    closeMarked(store.db, runtime.paths.snapshotDir, () => store.close());
+    closeMarked(store.db, runtime.paths.snapshotDir, storeStateReader(runtime.paths.db), () => store.close());
     expect(existsSync(`${runtime.paths.db}-wal`)).toBe(false);
     expect(storeState(runtime.paths.db)).toMatch(/^file:/);
     const fast = hookOutcome('closed-1', now);
@@ -420,5 +423,34 @@ describe('SessionStart from the worker\u2019s snapshot', () => {
     expect(k.tick(now + 1_000)).toBe(1);
     expect(readContextSnapshot(runtime.paths.snapshotDir, other.id)).not.toBeNull();
     expect(k.tick(now + 2_000)).toBe(0);
+  });
+
+  it('notes the store through one descriptor of its WAL index, kept open: closing one would drop SQLite\u2019s locks', () => {
+    // Closing any descriptor of a file drops every POSIX lock the process holds on it: had the worker
+    // opened and closed the index to read its state, the next process to open the store would take
+    // it for the first, rebuild the index under the worker's mapping of it, and the worker would die
+    // (SIGBUS). So the state is read through one descriptor that stays open while the store is.
+    const shm = `${runtime.paths.db}-shm`;
+    const held = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === shm;
+        } catch {
+          return false;
+        }
+      });
+    const sqliteOwn = held();
+    expect(sqliteOwn.length).toBeGreaterThan(0);
+    const k = keeper();
+    k.tick(now);
+    k.mark();
+    const marking = held();
+    expect(marking).toHaveLength(sqliteOwn.length + 1);
+    add(project, 'Refunds are batched nightly', now);
+    k.mark();
+    appendEvent(store, project, 'sess-z', { kind: 'session_start', source: 'startup' }, now);
+    k.mark();
+    expect(held()).toEqual(marking);
+    expect(readContextSnapshot(runtime.paths.snapshotDir, project.id)).not.toBeNull();
   });
 });

@@ -27,7 +27,7 @@ import {
 } from '../../worker-launcher.ts';
 import { forgetDue } from '../../../app/forget.ts';
 import { ownStamp } from '../../../store/process-identity.ts';
-import { closeMarked } from '../../../store/context-snapshot.ts';
+import { closeMarked, storeStateReader } from '../../../store/context-snapshot.ts';
 import { printJson, withStore, type CliContext } from '../context.ts';
 import { createLlmStep } from '../llm-step.ts';
 import type { CommandSpec } from '../registry.ts';
@@ -131,6 +131,8 @@ async function runForeground(ctx: CliContext): Promise<number> {
     { giveUpAt: ctx.now() + STARTUP_BUSY_MS, now: ctx.now, logger, signal: controller.signal },
   );
   let recall: Promise<RecallService | null> = Promise.resolve(null);
+  // The store's state read off its WAL index with one descriptor, closed only after the store is.
+  const stateReader = storeStateReader(paths.db);
   try {
     if (!lock.ok) {
       ctx.io.err(`another worker is running (pid ${lock.holder})\n`);
@@ -159,6 +161,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
       hostSessionsDir: paths.hostSessionsDir,
       toldDir: paths.toldDir,
       snapshotDir: paths.snapshotDir,
+      stateReader,
       projectLinks: ctx.runtime.projectLinks(),
       prepare: await createLlmStep(ctx, store, logger, controller.signal),
       embedder: createEmbedderFromConfig(config, { env: ctx.runtime.env, engramHome: ctx.runtime.home }),
@@ -171,7 +174,7 @@ async function runForeground(ctx: CliContext): Promise<number> {
     await (await recall)?.stop();
     try {
       // Noted as it closes, so the next session's hook can tell its snapshot stands while no worker runs.
-      closeMarked(store.db, paths.snapshotDir, () => store.close());
+      closeMarked(store.db, paths.snapshotDir, stateReader, () => store.close());
     } finally {
       // Gone only once the store is closed (`worker stop` waits for this).
       removeWorkerPidFile(paths, stamp.pid);
