@@ -133,7 +133,7 @@ describe('knowledge stored through the mutation path', () => {
 
   it('folds the per-purpose command facts a store written before the card holds into it, superseded by it', () => {
     // Written by the version before the card: one memory per purpose, created directly.
-    const older = ['test', 'lint'].map((purpose) =>
+    const written = (draft: ReturnType<typeof purposeFact>) =>
       store.transaction(
         () =>
           store.memory.create(
@@ -143,35 +143,19 @@ describe('knowledge stored through the mutation path', () => {
               source: 'hook',
               createdAt: 500,
               provenance: ['session:s0'],
-              draft: purposeFact(
-                purpose,
-                `npm run ${purpose}`,
-                'does it',
-                purpose === 'lint' ? ['runs: `eslint .`'] : [],
-              ),
+              draft,
               pinned: true,
               supersedes: null,
             },
             { origin: 'hook', at: 500 },
           ).id,
+      );
+    const older = ['test', 'lint'].map((purpose) =>
+      written(
+        purposeFact(purpose, `npm run ${purpose}`, 'does it', purpose === 'lint' ? ['runs: `eslint .`'] : []),
       ),
     );
-    const web = store.transaction(
-      () =>
-        store.memory.create(
-          {
-            projectId,
-            sessionId: 's0',
-            source: 'hook',
-            createdAt: 500,
-            provenance: ['session:s0'],
-            draft: purposeFact('build', 'npm run build', 'builds the project', [], 'web'),
-            pinned: true,
-            supersedes: null,
-          },
-          { origin: 'hook', at: 500 },
-        ).id,
-    );
+    const web = written(purposeFact('build', 'npm run build', 'builds the project', [], 'web'));
     put('s1', [purposeFact('format', 'npm run format', 'formats the code')]);
     const made = card();
     expect(made?.facts).toEqual([
