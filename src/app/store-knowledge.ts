@@ -27,7 +27,6 @@ import {
 } from '../distill/knowledge.ts';
 import { ciFactWithRuns, ciRunsOf } from '../distill/ci-knowledge.ts';
 import {
-  CARD_PREFIX,
   PURPOSE_PREFIX,
   cardSubject,
   commandEntries,
@@ -154,14 +153,7 @@ export function storeKnowledge(
   };
 
   /** What the project's command knowledge states, entry by entry (its cards, or older per-purpose facts). */
-  const commandFacts = () =>
-    commandEntries(
-      store.observations
-        .pinned(projectId, 300)
-        .filter(
-          (o) => (o.subject ?? '').startsWith(CARD_PREFIX) || (o.subject ?? '').startsWith(PURPOSE_PREFIX),
-        ),
-    );
+  const commandFacts = () => commandEntries(store.observations.pinned(projectId, 300));
   /** A command CI was seen running: the project's one CI fact says so too. */
   const spreadCiRuns = (d: ObservationDraft) => {
     const runs = ciRunsOf(d);

@@ -43,8 +43,6 @@ const PURPOSE_SUBJECT = /^command:([a-z]+(?::[^@\s]+)?)(?:@(.+))?$/;
 
 export const cardSubject = (dir: string) => `${CARD_PREFIX}${dir === '' ? '.' : dir}`;
 export const isCardSubject = (subject: string | null | undefined) => (subject ?? '').startsWith(CARD_PREFIX);
-export const isPurposeSubject = (subject: string | null | undefined) =>
-  (subject ?? '').startsWith(PURPOSE_PREFIX);
 
 /** A per-purpose subject's entry key and folder: `command:lint@web` → `lint`, `web`; null for others. */
 export function purposeOf(subject: string | null | undefined): { key: string; dir: string } | null {
