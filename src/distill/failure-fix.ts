@@ -159,10 +159,9 @@ export function fixBetween(
     ].join(' '),
   );
   const shares = (text: string) => [...words(text)].some((w) => about.has(w));
-  const found = causeSentences(texts, shares);
-  const relevant = shares(`${found.cause} ${found.fix}`);
-  const said = relevant ? found : { cause: '', fix: '' };
-  const cause = said.fix ? `${said.cause} ${said.fix}` : said.cause;
+  // Why it failed and what the assistant said it would do about it, apart: a plan is no cause.
+  const said = causeSentences(texts, shares);
+  const cause = said.cause;
   let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
   if ('key' in from && (from as PartRun).target === 'inline' && to.target !== 'inline') {
     // Inline code that failed, run as a file that worked: the file was the fix.
@@ -297,9 +296,7 @@ export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
   // A setup error (a tool, module or setting missing) is fixed by a code edit only when the edit names
   // what the error named; one in the code being written, typo-sized with no word on why, was a typo.
   if (e.cls === 'setup')
-    return (
-      fix.kind !== 'code' || (fix.related && (fix.beyondWork || fix.cause !== '' || fix.size > 12))
-    );
+    return fix.kind !== 'code' || (fix.related && (fix.beyondWork || fix.cause !== '' || fix.size > 12));
   if (fix.kind === 'command' || fix.kind === 'step' || fix.kind === 'imports' || fix.kind === 'config')
     return true;
   // A compiler error or crash fixed by editing code: a pitfall only when it surfaced beyond the work

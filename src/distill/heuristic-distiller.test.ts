@@ -697,7 +697,8 @@ describe('heuristic distiller: gotchas with their fix', () => {
     });
     expect(gotcha?.facts).toEqual([
       'error: error: undefined function get/2 (expected ReviewLiveTest to define such a function or for it to be imported, but none are available)',
-      'cause: The `live/2` helper needs `Phoenix.ConnTest.get/2` imported. I need to also import `Phoenix.ConnTest`.',
+      // The cause alone: what the assistant would do about it is the fix, not part of why it failed.
+      'cause: The `live/2` helper needs `Phoenix.ConnTest.get/2` imported.',
       'fix: import `Phoenix.ConnTest` (in review_live_test.exs `ReviewLiveTest`)',
       'changed: test/review_live_test.exs (ReviewLiveTest)',
     ]);

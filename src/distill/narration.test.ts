@@ -16,6 +16,12 @@ describe('the assistant report as a title', () => {
     ]);
   });
 
+  it('ends a sentence at a stop inside emphasis', () => {
+    expect(
+      proseSentences('**Still failing.** The issue is that git still warns about ignored files.'),
+    ).toEqual(['Still failing.', 'The issue is that git still warns about ignored files.']);
+  });
+
   it('prefers the sentence stating what is now true to the one cheering it', () => {
     const report =
       'Yes, the `.env` file works now with the wrapper! The wrapper script now sources `.env` before it runs the hook command.';
@@ -147,5 +153,47 @@ describe('the assistant’s explanation of a change and of a failure', () => {
     expect(causeSentences(texts, (s) => s.includes('Chart.tsx')).cause).toBe(
       'The problem is duplicate interfaces in `Chart.tsx`.',
     );
+  });
+
+  it('never takes a plan for the next step as the cause; a plan alone is the fix, and the cause is one said outright', () => {
+    const about = (s: string) => s.includes('ChartData');
+    // What the assistant was about to do says what comes next, not why it failed.
+    expect(
+      causeSentences(
+        ['Now I need to update the first ChartData interface to include the `fill` property:'],
+        about,
+      ),
+    ).toEqual({
+      cause: '',
+      fix: 'Now I need to update the first ChartData interface to include the `fill` property:',
+    });
+    // A sentence saying what the problem is speaks of the failure before it, shared words or not.
+    expect(
+      causeSentences(
+        [
+          'The problem is duplicate interfaces. Let me check what got duplicated:',
+          'I see the problem - there are duplicate interface definitions from the rebase. Let me remove the duplicates:',
+          'Now I need to update the first ChartData interface to include the `fill` property:',
+        ],
+        about,
+      ),
+    ).toEqual({ cause: 'The problem is duplicate interfaces.', fix: '' });
+    // A cause, then what will be done about it: two parts, the plan the fix.
+    expect(
+      causeSentences(
+        [
+          "Biome doesn't like assignment in expressions. Now I need to update the loop to keep finding the separator:",
+        ],
+        (s) => /biome|loop/i.test(s),
+      ),
+    ).toEqual({
+      cause: "Biome doesn't like assignment in expressions.",
+      fix: 'Now I need to update the loop to keep finding the separator:',
+    });
+    // A plan led by its reason still says why.
+    expect(
+      causeSentences(["Since the package is ESM only, I'll switch the require to an import."], () => true)
+        .cause,
+    ).toBe("Since the package is ESM only, I'll switch the require to an import.");
   });
 });

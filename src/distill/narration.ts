@@ -12,7 +12,8 @@ export function proseSentences(text: string): string[] {
     text
       .replace(/```[\s\S]*?```/g, ' ')
       // Japanese and Chinese close a sentence with a full-width stop and no space after it.
-      .split(/(?<=[.!?])\s+(?=[A-Z`*"([])|(?<=[。！？])\s*|\n+/)
+      // A stop inside emphasis ("**Still failing.** The issue …") ends its sentence too.
+      .split(/(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z`*"([])|(?<=[。！？])\s*|\n+/)
       .map((s) =>
         s
           .trim()
@@ -233,10 +234,16 @@ const ACTION = /\b(?:need|add|import|install|set|use|configure|run|rewrite|switc
 const INTENT =
   /\b(?:I(?:'ll| will| need to| have to)|we(?:'ll| need to| should)|so (?:I|we)\b|needs? to be|must be|should be)\b/i;
 
+/** A sentence that says what the problem is ("The problem is duplicate interfaces."): about the failure it follows. */
+const PROBLEM = /\b(?:problem|issue|cause|culprit)\s+(?:is|was)\b/i;
+
 /**
  * What the assistant said after a failure about why it failed and what fixes it: the first sentence
- * that names a cause or a fix (and is `about` this failure), and the fix that follows it ("… has no `structuredClone`. They don't
- * need a DOM, so I'll run that file in the node environment.").
+ * that names a cause or a fix (and is `about` this failure, or says outright what the problem is) —
+ * never a plan for the next step ("Now I need to update the interface:" says what comes next, not why
+ * it failed) — and the fix that follows it ("… has no `structuredClone`. They don't need a DOM, so
+ * I'll run that file in the node environment."). With no cause said, the first thing it said it would
+ * do about this failure is its word for the fix.
  */
 export function causeSentences(
   texts: readonly string[],
@@ -245,11 +252,18 @@ export function causeSentences(
   const all = texts
     .flatMap((t) => proseSentences(t))
     .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s) && !REPORT.test(s));
-  const i = all.findIndex((s) => (CAUSE.test(s) || ACTION.test(s)) && about(s));
-  const cause = all[i] ?? '';
-  const next = all[i + 1] ?? '';
-  const fix = i >= 0 && !INTENT.test(cause) && INTENT.test(next) ? next : '';
-  return { cause, fix };
+  // A plan leading with its reason ("Since the module is ESM, I'll …") still says why.
+  const planned = (s: string) => isStep(s) || PLAN.test(s);
+  const i = all.findIndex(
+    (s) => !planned(s) && (CAUSE.test(s) || ACTION.test(s)) && (about(s) || PROBLEM.test(s)),
+  );
+  if (i >= 0) {
+    const cause = all[i] ?? '';
+    const next = all[i + 1] ?? '';
+    return { cause, fix: !INTENT.test(cause) && INTENT.test(next) ? next : '' };
+  }
+  const plan = all.find((s) => planned(s) && INTENT.test(s) && ACTION.test(s) && about(s));
+  return { cause: '', fix: plan ?? '' };
 }
 
 /** The first sentence after a failure that says why it failed or what fixes it. */
