@@ -695,6 +695,9 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     ]);
     expect(store.observations.get(earlierWork as never)).toMatchObject({
       status: 'active',
+      // What its title said of that code held before the change: history, not what is now true.
+      title:
+        'Before `AreHooksInstalled` changed: `AreHooksInstalled` only checks the Stop hook; added a probe script',
       facts: expect.arrayContaining([
         'later in the session: `AreHooksInstalled` in cmd/cli/hooks.go was changed',
       ]),

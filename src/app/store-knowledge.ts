@@ -44,6 +44,7 @@ import {
   withoutRemovedFile,
   refutedAttempt,
   staleFinding,
+  staleTitle,
 } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import { sourceSubject } from './standing-files.ts';
@@ -395,10 +396,12 @@ export function storeKnowledge(
         if (store.memory.supersede(o.id, made, ctx)) report.superseded++;
         continue;
       }
-      // Earlier work stays (it was done); what its title said of other code is marked as changed since.
+      // Earlier work stays (it was done); what its title said of other code is told as what held
+      // before the change, and the change named.
       const note = `later in the session: \`${stale.symbol}\` in ${stale.file} was changed`;
-      if (!o.facts.includes(note)) {
-        store.memory.edit(o.id, { facts: [...o.facts, note] }, ctx);
+      const title = staleTitle(o.title, stale.symbol);
+      if (!o.facts.includes(note) || title !== o.title) {
+        store.memory.edit(o.id, { title, facts: o.facts.includes(note) ? o.facts : [...o.facts, note] }, ctx);
         report.updated++;
       }
     }

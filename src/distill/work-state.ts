@@ -223,6 +223,16 @@ export function refutedAttempt(
 }
 
 /**
+ * The title of earlier work that described code the session changed after it: what it said held
+ * before that change, and says so ("Before `InstallHooks` changed: `InstallHooks` always writes to
+ * settings.json") — it is history, not what is now true.
+ */
+export function staleTitle(title: string, symbol: string): string {
+  const mark = `Before \`${symbol}\` changed: `;
+  return title.startsWith('Before `') ? title : clip(`${mark}${title}`, 140);
+}
+
+/**
  * What later work of the same session made stale in an earlier memory: a symbol the earlier memory
  * names as code, which it did not change itself, and which the later work changed. A finding (what a
  * look at the code found: its title and points, about a file it read) is then about code that is no
