@@ -92,6 +92,26 @@ describe('what is not a failure', () => {
 });
 
 describe('open only while the latest run of that purpose fails', () => {
+  it('titles work that made a failing test pass by what it fixed when nothing else says what it did', () => {
+    const r = distil(
+      turn(
+        prompt('but is this the same? the bug was with the global ignore file'),
+        bashFail(
+          'npm test',
+          'Exit code 1\n> shop@1.0.0 test\n> vitest run\n\n FAIL  src/ignore.test.ts > global ignore\nAssertionError: expected true to be false\n Tests  1 failed | 20 passed (21)',
+        ),
+        edit('src/ignore.test.ts', "  const file = '.ignore';", "  const file = join(tmp, '.ignore');"),
+        bash('npm test', ' Test Files  6 passed (6)\n      Tests  21 passed (21)'),
+        stop('Let me also check the lint:'),
+      ),
+    );
+    // Not "src/ignore.test.ts: edited (+1 −1 lines)": the test it made pass.
+    expect(r.observations[0]).toMatchObject({
+      type: 'bugfix',
+      title: 'Fixed: AssertionError: expected true to be false',
+    });
+  });
+
   it('closes a failure with a differently spelled run of the same purpose, and its fix is what changed in between', () => {
     const cart =
       'export function total(items: Item[]) {\n  return items.reduce((s, i) => s + i.price, 0);\n}\n';

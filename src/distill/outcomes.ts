@@ -94,7 +94,8 @@ function attemptedCommitTitle(a: TurnAnalysis, s: Segment): string {
 /**
  * What is now true, by the strength of its evidence: the commit's subject; the assistant's end-of-turn
  * report (what it says after its last tool call, not what it expected before running something);
- * the one checklist item the task finished; its other words; the request stated as done; the change.
+ * the one checklist item the task finished; its other words; the request stated as done; the failing
+ * test it made pass; the change.
  */
 function title(
   a: TurnAnalysis,
@@ -127,6 +128,9 @@ function title(
   if (said !== '') return clip(said, 110);
   const done = doneFromRequest(request);
   if (done !== '') return done;
+  // A test that found the code wrong and passes after the work: what it fixed says more than a diff.
+  const fixed = a.errors.find((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion');
+  if (fixed) return clip(`Fixed: ${shortError(fixed.message, 100)}`, 110);
   const first = files[0];
   return first ? clip(describeFileChange(first), 100) : '';
 }
