@@ -605,6 +605,31 @@ describe('the state of a session’s work, kept true as the session goes on', ()
   const work = (title: string, files: string[], facts: string[] = files.map((f) => `${f}: changed x`)) =>
     draftOf(title, { type: 'change', facts, filesModified: files });
 
+  it('the work as it now stands keeps the cause an earlier version found, not what that version said it did', () => {
+    put('s1', [
+      draftOf('Fixed: HasUncommittedChanges() = true, want false for a globally ignored file', {
+        type: 'bugfix',
+        narrative:
+          'The issue is `core.excludesfile` needs an absolute path. The test now writes the ignore file into the repository.',
+        facts: ['cli/git_test.go: changed TestHasUncommittedChanges'],
+        filesModified: ['cli/git_test.go'],
+      }),
+    ]);
+    put('s1', [
+      draftOf('The test puts the global ignore file outside the repository', {
+        type: 'change',
+        narrative: 'The ignore file showed as untracked inside the repository.',
+        facts: ['cli/git_test.go: changed TestHasUncommittedChanges'],
+        filesModified: ['cli/git_test.go'],
+      }),
+    ]);
+    const [now, ...others] = store.observations.ofSession('s1').filter((o) => o.status === 'active');
+    expect(others).toEqual([]);
+    expect(now?.narrative).toBe(
+      'The ignore file showed as untracked inside the repository. The issue is `core.excludesfile` needs an absolute path.',
+    );
+  });
+
   it('a later turn on the same files is the work as it now stands: the first version is superseded, its other files kept', () => {
     put('s1', [
       work(

@@ -16,6 +16,26 @@ describe('the assistant report as a title', () => {
     ]);
   });
 
+  it('reads a list item that is a predicate of its lead-in as said of that subject', () => {
+    const report = [
+      'Done. The test:',
+      '1. Creates a global gitignore file **outside** the repo (so it does not show as untracked)',
+      '2. Sets `core.excludesfile` to point to it',
+      '3. Verifies `HasUncommittedChanges()` returns false',
+    ].join('\n');
+    expect(outcomeSentence([report])).toBe('The test verifies `HasUncommittedChanges()` returns false');
+    // Items with their own subject, or under a lead-in that is no short subject, stay as they are.
+    const changes = [
+      'Changes made:',
+      '- Tests now pass on Windows',
+      '- The parser returns `null` for an empty line',
+    ];
+    expect(outcomeSentence([changes.join('\n')])).toBe('The parser returns `null` for an empty line');
+    expect(
+      outcomeSentence(['What I did to fix the flaky run:\n- Verifies `retry()` returns the last error']),
+    ).toBe('Verifies `retry()` returns the last error');
+  });
+
   it('ends a sentence at a stop inside emphasis', () => {
     expect(
       proseSentences('**Still failing.** The issue is that git still warns about ignored files.'),

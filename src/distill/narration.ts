@@ -129,6 +129,37 @@ const CAUSE =
   /\b(?:because|since|so that|(?:problem|issue|cause) (?:is|was)|caused by|due to|doesn'?t|does not|can'?t|cannot|isn'?t|is not|aren'?t|needs?|requires?|only|missing|without|no longer|instead of|rather than|has no|have no)\b/i;
 
 /**
+ * A sentence that explains why (a cause, a constraint: "`core.excludesfile` needs an absolute path"),
+ * not what the work made so ("X now does Y"): it stays true when later work changes the code again.
+ */
+export function explainsCause(sentence: string): boolean {
+  return (
+    CAUSE.test(sentence) &&
+    !/\b(?:now|no longer)\b/i.test(sentence) &&
+    !isStep(sentence) &&
+    !PLAN.test(sentence)
+  );
+}
+
+/**
+ * A sentence with no subject, opening on a verb in its "-s" form and then its object ("Verifies
+ * `x()` …", "Creates a file …"); a plural noun opening a sentence is followed by its verb instead.
+ */
+const PREDICATE = /^[A-Z][a-z]+s\s+(?:`|(?:the|a|an|that|it|its|each|all|every|no|whether)\b)/;
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/**
+ * The subject a line leading into a list names: its last sentence when that is a few words closed by a
+ * colon ("Done. The test:" → "The test"); '' for any other line.
+ */
+function leadInSubject(line: string): string {
+  const last = proseSentences(line.replace(/:\s*$/, ':')).pop() ?? '';
+  if (!/:$/.test(line.trim()) || !/^[A-Z]/.test(last)) return '';
+  const words = last.replace(/:$/, '').trim();
+  return wordsIn(words) <= 4 && !/[.!?,;]/.test(words) ? words : '';
+}
+
+/**
  * The sentence that states the outcome: declarative, about the changed code (its files or symbols
  * when named), latest message first. '' when nothing says it.
  */
@@ -141,11 +172,17 @@ export function outcomeSentence(
   let bestScore = 0;
   const known = names.filter((n) => n.length >= 3).map((n) => n.toLowerCase());
   [...texts].reverse().forEach((text, age) => {
+    // The short subject a line leading into a list names ("The test:"), while its items follow.
+    let subject = '';
     for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
       // A list item that states nothing ("Custom `useTodos` hook with `useReducer`") names a part
       // of the work, not what is now true.
       const item = /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
-      for (const s of proseSentences(line)) {
+      if (!item && line.trim() !== '') subject = leadInSubject(line);
+      for (const said of proseSentences(line)) {
+        // An item that is a predicate of the lead-in ("4. Verifies `x()` returns false" under "The
+        // test:") says it of that subject; alone it has none.
+        const s = item && subject !== '' && PREDICATE.test(said) ? `${subject} ${lowerFirst(said)}` : said;
         if (item && !STATE.test(withoutCode(s))) continue;
         consider(s, age);
       }

@@ -8,6 +8,7 @@
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
 import { attemptTitle, stillFailedFact } from './outcomes.ts';
+import { explainsCause, proseSentences } from './narration.ts';
 import { clip, unique } from './text.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
@@ -81,11 +82,12 @@ function factFile(fact: string): string | null {
 
 /**
  * The later work with what the earlier memories said of files it did not touch again (they are still
- * part of the work), and their titles as what came before.
+ * part of the work), what they explained that it does not, and their titles as what came before.
  */
 export function restatedWork(
   later: ObservationDraft,
   earlier: readonly (Pick<ObservationDraft, 'title' | 'facts' | 'filesModified'> & {
+    narrative?: string;
     /** The user corrected the work after it was done (a correction came between it and `later`). */
     corrected?: boolean;
   })[],
@@ -105,8 +107,15 @@ export function restatedWork(
         ? `an earlier version, rejected by the user's correction: ${clip(e.title, 100)}`
         : `earlier in the session: ${clip(e.title, 120)}`,
     );
+  // A cause the earlier versions found on the way is still part of the work's story (what they said
+  // the work did is not: the later version says that), unless the user corrected that version.
+  const explained = earlier
+    .filter((e) => !e.corrected)
+    .flatMap((e) => proseSentences(e.narrative ?? ''))
+    .filter((x) => explainsCause(x) && !later.narrative.includes(x));
   return {
     ...later,
+    narrative: clip([later.narrative, ...unique(explained)].filter(Boolean).join(' '), 900),
     facts: unique([...later.facts, ...carried, ...before]).slice(0, maxFacts),
     filesModified: unique([...later.filesModified, ...earlier.flatMap((e) => e.filesModified)]),
   };
