@@ -605,13 +605,17 @@ describe('the state of a session’s work, kept true as the session goes on', ()
   const work = (title: string, files: string[], facts: string[] = files.map((f) => `${f}: changed x`)) =>
     draftOf(title, { type: 'change', facts, filesModified: files });
 
-  it('the work as it now stands keeps the cause an earlier version found, not what that version said it did', () => {
+  it('the work as it now stands keeps the cause an earlier version found and what it fixed, not what that version said it did', () => {
     put('s1', [
       draftOf('Fixed: HasUncommittedChanges() = true, want false for a globally ignored file', {
         type: 'bugfix',
         narrative:
           'The issue is `core.excludesfile` needs an absolute path. The test now writes the ignore file into the repository.',
-        facts: ['cli/git_test.go: changed TestHasUncommittedChanges'],
+        facts: [
+          'cli/git_test.go: changed TestHasUncommittedChanges',
+          'fixed: HasUncommittedChanges() = true, want false for a globally ignored file',
+          "an earlier version, rejected by the user's correction: The test commits a local .gitignore",
+        ],
         filesModified: ['cli/git_test.go'],
       }),
     ]);
@@ -627,6 +631,14 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(others).toEqual([]);
     expect(now?.narrative).toBe(
       'The ignore file showed as untracked inside the repository. The issue is `core.excludesfile` needs an absolute path.',
+    );
+    // What the earlier version fixed, and the version the user corrected before it, stay its history.
+    expect(now?.facts).toEqual(
+      expect.arrayContaining([
+        'fixed: HasUncommittedChanges() = true, want false for a globally ignored file',
+        "an earlier version, rejected by the user's correction: The test commits a local .gitignore",
+        'earlier in the session: Fixed: HasUncommittedChanges() = true, want false for a globally ignored file',
+      ]),
     );
   });
 

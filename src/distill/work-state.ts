@@ -80,9 +80,14 @@ function factFile(fact: string): string | null {
   return changed?.[1] && /[./]/.test(changed[1]) ? changed[1] : null;
 }
 
+/** Facts of an earlier version that stay true of the work redone: the test it fixed, the versions before it. */
+const CARRIED_HISTORY =
+  /^(?:fixed: |earlier in the session: |an earlier version, rejected by the user's correction: )/;
+
 /**
  * The later work with what the earlier memories said of files it did not touch again (they are still
- * part of the work), what they explained that it does not, and their titles as what came before.
+ * part of the work), the tests they fixed and the versions before them, what they explained that it
+ * does not, and their titles as what came before.
  */
 export function restatedWork(
   later: ObservationDraft,
@@ -96,6 +101,8 @@ export function restatedWork(
   const covered = new Set(later.facts.map(factFile).filter((f): f is string => f !== null));
   const carried = earlier.flatMap((e) =>
     e.facts.filter((f) => {
+      // What the earlier versions fixed, and the versions before them, stay the work's history.
+      if (CARRIED_HISTORY.test(f)) return true;
       const file = factFile(f);
       return file !== null && !covered.has(file);
     }),
