@@ -42,7 +42,8 @@ export function safeName(text: string, max = 80): string {
   if (cleaned.length <= max) return cleaned;
   const cut = cleaned.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return (space > max / 2 ? cut.slice(0, space) : cut).trim();
+  // Cut between words, a separator left at the end ("lint … ·") joins nothing to anything.
+  return (space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s·•|,;+&→←–—-]+$/u, '').trim();
 }
 
 /** The name a node's note would like: its title (a file node's file name, a session's day and request). */
