@@ -16,7 +16,7 @@ import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
 import { explanation, proseSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
-import { clip, unique } from './text.ts';
+import { clip, unique, withoutMessage } from './text.ts';
 
 /** A purpose whose latest run in a turn passed, and what was done before it (to close an earlier failure). */
 export interface Resolution {
@@ -86,7 +86,7 @@ export function gotchaDraft(
     title,
     subtitle: '',
     narrative: clip(
-      `\`${clip(e.command, 100)}\` failed with: ${clip(e.message, 200)}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
+      `\`${clip(withoutMessage(e.command), 100)}\` failed with: ${clip(e.message, 200)}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
       800,
     ),
     facts: unique([
