@@ -153,7 +153,7 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
  * colon ("Done. The test:" → "The test"); '' for any other line.
  */
 function leadInSubject(line: string): string {
-  const last = proseSentences(line.replace(/:\s*$/, ':')).pop() ?? '';
+  const last = proseSentences(line).pop() ?? '';
   if (!/:$/.test(line.trim()) || !/^[A-Z]/.test(last)) return '';
   const words = last.replace(/:$/, '').trim();
   return wordsIn(words) <= 4 && !/[.!?,;]/.test(words) ? words : '';

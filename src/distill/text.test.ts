@@ -44,5 +44,10 @@ describe('a command without the message it carries', () => {
       'git commit --message "…" --no-verify',
     );
     expect(withoutMessage('npm test -- --maxWorkers=2')).toBe('npm test -- --maxWorkers=2');
+    // Only a git command's message: another command's `-m` is part of how it ran.
+    expect(withoutMessage('python -m pytest tests/ && git commit -m "test: add"')).toBe(
+      'python -m pytest tests/ && git commit -m "…"',
+    );
+    expect(withoutMessage('git -C ../lib commit -am "fix: x"')).toBe('git -C ../lib commit -am "…"');
   });
 });
