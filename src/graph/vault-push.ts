@@ -15,7 +15,7 @@ import { parseMemoryNote } from './note-parse.ts';
 import { DERIVED_NOTE_USER_KEYS, MEMORY_USER_KEYS, renderNode } from './note-render.ts';
 import { loadProjectGraph, type GraphNode, type ProjectGraph } from './project-graph.ts';
 import { dirtyNodes } from './vault-dirty.ts';
-import { writeAtomically } from './vault-files.ts';
+import { writeAtomically, writeNew } from './vault-files.ts';
 import { renderGraphJson, renderIndexNote } from './vault-index.ts';
 import { noteHash, readVaultFile } from './vault-scan.ts';
 import { LINK_RE, type SyncState } from './vault-sync-state.ts';
@@ -74,8 +74,19 @@ export function pushVault(state: SyncState): void {
   const nameOf = (id: string) => names.get(id) ?? null;
   // Folders this sync made or wrote into (a mkdir per folder, not per note).
   const madeFolders = new Set<string>();
+  // A first export (no note recorded for this vault) creates its new notes in place: no stat, temporary
+  // file or rename per note. A later sync writes every note atomically (Obsidian may be reading it).
+  const firstExport = rows.size === 0;
   const write = (path: string, text: string, expectedHash: string | null): boolean => {
     options.beforeWrite?.(path);
+    if (expectedHash === null && firstExport) {
+      if (writeNew(join(dir, path), text, madeFolders)) {
+        report.written++;
+        return true;
+      }
+      report.busy++;
+      return false;
+    }
     // A new note is written only where no file is (a stat, not a failed read); a known one only if it
     // still has the hash read in phase 1.
     const found =
@@ -142,7 +153,13 @@ export function pushVault(state: SyncState): void {
       continue;
     }
     if (!row) {
-      // A note of ours the store has no base for (a new database, or a vault copied in): adopt it as it is.
+      // A note of ours the store has no base for (a new database, or a vault copied in): adopt it as it is
+      // — unless it is the start of engram's rendering, a write cut short (an export that crashed): then
+      // it is written whole.
+      if (file.text !== s && s.startsWith(file.text)) {
+        if (write(file.path, s, file.hash)) record(s, s, file.path);
+        continue;
+      }
       const parsed = parseMemoryNote(file.text);
       if (parsed.ok) record(file.text, s, file.path);
       else report.flagged.push({ path: file.path, reason: parsed.error });

@@ -402,6 +402,34 @@ describe('vault sync rules', () => {
     expect(r.created).toBe(r.written - 2); // the other new notes; index.md and graph.json written too
   });
 
+  it('a first export that crashes mid-way: the next sync finishes it, a note cut short written whole, no edit read', () => {
+    const { decision } = seed();
+    // The reference: a clean export of the same store in another folder.
+    const clean = join(w.dir, 'clean');
+    syncVault(w.store, { dir: clean, projects: [w.project], now });
+    const want = new Map(listNotes(clean).map((p) => [p, readFileSync(join(clean, p), 'utf8')]));
+    const before = w.store.observations.get(decision)?.narrative;
+    let n = 0;
+    expect(() =>
+      sync({
+        beforeWrite: () => {
+          if (++n === 3) throw new Error('crash');
+        },
+      }),
+    ).toThrow('crash');
+    expect(w.store.vaults.notes(vault)).toEqual([]); // no base claimed for any note
+    // A note the crash cut short (its frontmatter written, its body not).
+    const cut = [...want].find(([, t]) => t.includes(`id: ${decision}`)) as [string, string];
+    writeFileSync(join(vault, cut[0]), cut[1].slice(0, cut[1].indexOf('\n---', 4) + 5));
+    const r = sync();
+    expect(r.ingested).toBe(0);
+    expect(r.flagged).toEqual([]);
+    expect(r.conflicts).toBe(0);
+    expect(new Map(listNotes(vault).map((p) => [p, readFileSync(join(vault, p), 'utf8')]))).toEqual(want);
+    expect(w.store.observations.get(decision)?.narrative).toBe(before);
+    expect(sync({ beforeWrite: () => {} }).written).toBe(0);
+  });
+
   it('the first export writes what a full render of the same store would: a full sync after it writes nothing', () => {
     seed();
     const first = sync();
