@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, purposeOfTask, resolveWords } from './commands.ts';
-import { commitBody, commitMessage, commitOutput, commitSweep, packagesOf } from './commit-commands.ts';
+import {
+  commitBody,
+  commitMessage,
+  commitOutput,
+  commitSweep,
+  packagesOf,
+  withoutMessage,
+} from './commit-commands.ts';
 import { simpleCommands } from './shell-words.ts';
 
 describe('what a command is for', () => {
@@ -238,5 +245,25 @@ describe('commits', () => {
     // A commit of about the size of its work says nothing more.
     expect(commitSweep(17, listed.slice(0, 17), 12)).toBe('');
     expect(commitSweep(4, [], 1)).toBe('');
+  });
+});
+
+describe('a command without the message it carries', () => {
+  it('leaves a commit message out, whatever its quoting, and the rest of the command as it ran', () => {
+    expect(
+      withoutMessage('git commit -m "fix: implement robust SSE parsing - Replace brittle parsing"'),
+    ).toBe('git commit -m "…"');
+    expect(withoutMessage("git add . && git commit -qm 'wip: it works' && git push")).toBe(
+      'git add . && git commit -qm "…" && git push',
+    );
+    expect(withoutMessage('git commit --message=release-1.2 --no-verify')).toBe(
+      'git commit --message "…" --no-verify',
+    );
+    expect(withoutMessage('npm test -- --maxWorkers=2')).toBe('npm test -- --maxWorkers=2');
+    // Only a git command's message: another command's `-m` is part of how it ran.
+    expect(withoutMessage('python -m pytest tests/ && git commit -m "test: add"')).toBe(
+      'python -m pytest tests/ && git commit -m "…"',
+    );
+    expect(withoutMessage('git -C ../lib commit -am "fix: x"')).toBe('git -C ../lib commit -am "…"');
   });
 });

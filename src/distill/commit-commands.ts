@@ -5,12 +5,19 @@
 import { resolveWords } from './commands.ts';
 import { simpleCommands } from './shell-words.ts';
 
+/** The flag a commit's message follows: `-m`, `-am`, `-qm`, `--message`. */
+const MESSAGE_FLAG = String.raw`\s(?:-[a-zA-Z]*m|--message)`;
+const QUOTED_MESSAGE = new RegExp(`${MESSAGE_FLAG}\\s*(?:=\\s*)?(["'])((?:(?!\\1)[\\s\\S])*)\\1`);
+const BARE_MESSAGE = new RegExp(`${MESSAGE_FLAG}[\\s=]+([^\\s"'&|;]+)`);
+/** The message after its flag, however quoted (or not), for leaving it out. */
+const MESSAGE_VALUE = new RegExp(`(${MESSAGE_FLAG})(?:=|\\s+)(?:"(?:[^"\\\\]|\\\\.)*"?|'[^']*'?|\\S+)`, 'g');
+
 /** The whole message a `git commit` command gives (heredoc or quoted `-m`), or null. */
 function wholeMessage(command: string): string | null {
   if (!/\bgit\b[^\n]*\bcommit\b/.test(command)) return null;
   const heredoc = /<<-?\s*'?(\w+)'?\s*\n([\s\S]*?)\n\s*\1\b/.exec(command);
   if (heredoc?.[2]) return heredoc[2].trim() || null;
-  const quoted = /\s(?:-[a-zA-Z]*m|--message)\s*(?:=\s*)?(["'])((?:(?!\1)[\s\S])*)\1/.exec(command);
+  const quoted = QUOTED_MESSAGE.exec(command);
   if (quoted?.[2]) return quoted[2].trim() || null;
   return null;
 }
@@ -20,9 +27,20 @@ export function commitMessage(command: string): string | null {
   const whole = wholeMessage(command);
   if (whole !== null) return whole.split('\n')[0]?.trim() || null;
   if (!/\bgit\b[^\n]*\bcommit\b/.test(command)) return null;
-  const bare = /\s(?:-[a-zA-Z]*m|--message)[\s=]+([^\s"'&|;]+)/.exec(command);
+  const bare = BARE_MESSAGE.exec(command);
   return bare?.[1] ?? null;
 }
+
+/**
+ * A command with the message it carries left out (`git commit -qm "fix: …"` → `git commit -qm "…"`):
+ * the message tells of the work, which its own memory tells; the command is how it ran. Only in a git
+ * command that takes one (`python -m pytest` keeps its module).
+ */
+export const withoutMessage = (command: string) =>
+  command.replace(
+    /\bgit\s+(?:-[Cc]\s+\S+\s+|-\S+\s+)*(?:commit|tag|stash|merge|notes|revert)\b[^;&|]*/g,
+    (git) => git.replace(MESSAGE_VALUE, '$1 "…"'),
+  );
 
 /** Trailers and tool signatures: no part of what the commit does. */
 const TRAILER = /^(?:[\w-]+-by:|🤖|generated with\b|https?:\/\/\S+$)/i;

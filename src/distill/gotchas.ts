@@ -16,7 +16,8 @@ import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
 import { explanation, proseSentences } from './narration.ts';
 import { purposeState } from './purpose-state.ts';
-import { clip, unique, withoutMessage } from './text.ts';
+import { withoutMessage } from './commit-commands.ts';
+import { clip, unique } from './text.ts';
 
 /** A purpose whose latest run in a turn passed, and what was done before it (to close an earlier failure). */
 export interface Resolution {

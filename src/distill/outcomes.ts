@@ -55,6 +55,11 @@ export function commitType(message: string): ObservationType | null {
 
 const inSegment = (s: Segment, index: number) => index >= s.start && index <= s.end;
 
+/** The failures a check found in the code that the task's work fixed (the test passes after it). */
+function fixedTests(a: TurnAnalysis, s: Segment) {
+  return a.errors.filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion');
+}
+
 /** The assistant's words during a task (and its final message, for the last one). */
 function segmentTexts(a: TurnAnalysis, s: Segment, last: boolean): string[] {
   const texts = a.narration.filter((n) => inSegment(s, n.index)).map((n) => n.text);
@@ -70,9 +75,7 @@ function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationT
   }
   const asked = requestedType(s.completed[0] ?? '') ?? requestedType(request);
   // A check that found the code wrong, fixed by this change: a bugfix, unless a feature was asked for.
-  const fixedBug = a.errors.some(
-    (e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion',
-  );
+  const fixedBug = fixedTests(a, s).length > 0;
   if (fixedBug && asked !== 'feature' && asked !== 'refactor') return 'bugfix';
   return asked ?? 'change';
 }
@@ -129,7 +132,7 @@ function title(
   const done = doneFromRequest(request);
   if (done !== '') return done;
   // A test that found the code wrong and passes after the work: what it fixed says more than a diff.
-  const fixed = a.errors.find((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion');
+  const [fixed] = fixedTests(a, s);
   if (fixed) return clip(`Fixed: ${shortError(fixed.message, 100)}`, 110);
   const first = files[0];
   return first ? clip(describeFileChange(first), 100) : '';
@@ -233,9 +236,7 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     ];
   });
   // A test that found the code wrong and passes now: the bug this work fixed.
-  const fixedHere = a.errors
-    .filter((e) => e.fixed && !e.minor && inSegment(s, e.index) && e.cls === 'assertion')
-    .map((e) => `fixed: ${clip(e.message, 100)}`);
+  const fixedHere = fixedTests(a, s).map((e) => `fixed: ${clip(e.message, 100)}`);
   // What happened (commits, checks, a push) before the todo items ticked along the way.
   const others = unique([
     ...answeredFacts,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingSentence, informativeSentence, informativeText, withoutMessage } from './text.ts';
+import { findingSentence, informativeSentence, informativeText } from './text.ts';
 
 /** A subagent's report as they come: an opening that says nothing, a heading, then what it found. */
 const REPORT =
@@ -29,25 +29,5 @@ describe('a finding in a report', () => {
     ).toBe('The tests import every module through src/__init__.py, so removing it breaks them.');
     // Where something must be shown, the first telling line still is.
     expect(informativeSentence(inventory, 160)).toBe('`/tmp/p/pyproject.toml`');
-  });
-});
-
-describe('a command without the message it carries', () => {
-  it('leaves a commit message out, whatever its quoting, and the rest of the command as it ran', () => {
-    expect(
-      withoutMessage('git commit -m "fix: implement robust SSE parsing - Replace brittle parsing"'),
-    ).toBe('git commit -m "…"');
-    expect(withoutMessage("git add . && git commit -qm 'wip: it works' && git push")).toBe(
-      'git add . && git commit -qm "…" && git push',
-    );
-    expect(withoutMessage('git commit --message=release-1.2 --no-verify')).toBe(
-      'git commit --message "…" --no-verify',
-    );
-    expect(withoutMessage('npm test -- --maxWorkers=2')).toBe('npm test -- --maxWorkers=2');
-    // Only a git command's message: another command's `-m` is part of how it ran.
-    expect(withoutMessage('python -m pytest tests/ && git commit -m "test: add"')).toBe(
-      'python -m pytest tests/ && git commit -m "…"',
-    );
-    expect(withoutMessage('git -C ../lib commit -am "fix: x"')).toBe('git -C ../lib commit -am "…"');
   });
 });

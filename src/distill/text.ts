@@ -63,16 +63,6 @@ export function findingSentence(text: string, max: number): string {
 /** A text with its inline code spans blanked out (what is left is prose). */
 export const withoutCode = (text: string) => text.replace(/`[^`]*`/g, ' ');
 
-/**
- * A command with the message it carries left out (`git commit -qm "fix: …"` → `git commit -qm "…"`):
- * the message tells of the work, which its own memory tells; the command is how it ran.
- */
-export const withoutMessage = (command: string) =>
-  // Only in a git command that takes one (`python -m pytest` keeps its module).
-  command.replace(/\bgit\s+(?:-[Cc]\s+\S+\s+|-\S+\s+)*(?:commit|tag|stash|merge|notes|revert)\b[^;&|]*/g, (git) =>
-    git.replace(/(\s(?:-[a-zA-Z]*m|--message))(?:=|\s+)(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|\S+)/g, '$1 "…"'),
-  );
-
 /** Words of prose in a line: not in code spans, not paths, not a listing's `Label:`. */
 function proseWords(text: string): number {
   return withoutCode(text)
