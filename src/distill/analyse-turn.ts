@@ -91,6 +91,7 @@ export function analyseTurn(
     commits: [],
     pushed: false,
     removed: [],
+    moved: [],
     dependencies: { added: [], removed: [], updated: [] },
     errors: [],
     subagents: [],

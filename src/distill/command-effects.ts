@@ -1,13 +1,13 @@
 /**
  * What a command did to the project, from the parts of it that worked: the commits it made (with the
- * paths staged for them), a push, tickets it created, project files it removed and dependencies it
- * installed or removed. A commit or removal in a scratch repository is not the project's.
+ * paths staged for them), a push, tickets it created, project files it removed or renamed and
+ * dependencies it installed or removed. A commit or removal in a scratch repository is not the project's.
  */
 import type { CommandRun } from './command-runs.ts';
 import { commitBody, commitMessage, commitOutput, packagesOf } from './commit-commands.ts';
 import type { DependencyChanges } from './dependency-edits.ts';
 import { stagedPaths } from './git-staging.ts';
-import { removedPaths } from './removed-files.ts';
+import { movedPaths, removedPaths } from './removed-files.ts';
 import { stripAnsi } from './terminal-output.ts';
 import { ticketsCreated, type Ticket } from './tickets.ts';
 import type { TaskCommit } from './turn-tasks.ts';
@@ -19,6 +19,7 @@ export interface CommandEffects {
   pushed: boolean;
   tickets: Ticket[];
   removed: { path: string; index: number; byUser?: boolean }[];
+  moved: { from: string; to: string; index: number }[];
 }
 
 export interface EffectContext {
@@ -75,6 +76,13 @@ export function recordCommandEffects(
   if (run.ok && run.where !== 'scratch')
     for (const path of removedPaths(command).map((p) => ctx.rel(p)))
       if (!isScratchPath(path) && !a.removed.some((r) => r.path === path)) a.removed.push({ path, index });
+  if (run.ok && run.where !== 'scratch')
+    for (const m of movedPaths(command)) {
+      const from = ctx.rel(m.from);
+      const to = ctx.rel(m.to);
+      if (from !== '' && to !== '' && !isScratchPath(from) && !isScratchPath(to))
+        a.moved.push({ from, to, index });
+    }
   if (worked('install') || worked('uninstall')) {
     const pkgs = packagesOf(command);
     ctx.addDependencies({ added: pkgs.added, removed: pkgs.removed, updated: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { removedPaths, userRemovedFiles } from './removed-files.ts';
+import { movedPaths, removedPaths, userRemovedFiles } from './removed-files.ts';
 
 describe('files a shell line removed', () => {
   it('reads rm, git rm and unlink, leaving flags, globs and variables out', () => {
@@ -13,6 +13,18 @@ describe('files a shell line removed', () => {
     expect(removedPaths('git status && ls docs')).toEqual([]);
     // Untracked, not removed: the file stays on disk.
     expect(removedPaths('git rm --cached .env && echo .env >> .gitignore')).toEqual([]);
+  });
+
+  it('reads renames: one source and its new name, or the folder it moved into', () => {
+    expect(movedPaths('mv docker/Dockerfile docker/Containerfile && git mv -k ./a.ts src/')).toEqual([
+      { from: 'docker/Dockerfile', to: 'docker/Containerfile' },
+      { from: 'a.ts', to: 'src/a.ts' },
+    ]);
+    expect(movedPaths('mv old/notes.md .')).toEqual([{ from: 'old/notes.md', to: 'notes.md' }]);
+    // Several sources, a glob, a variable, a target folder given first: no rename that can be told.
+    expect(movedPaths('mv a.ts b.ts lib/')).toEqual([]);
+    expect(movedPaths('mv *.log logs/ ; mv "$OLD" new.txt; mv -t lib a.ts')).toEqual([]);
+    expect(movedPaths('git status && echo mv a b')).toEqual([]);
   });
 
   it('reads the files of the session the user says they removed themselves', () => {

@@ -1,6 +1,7 @@
 /**
  * Files a shell line removed: the paths of `rm` / `git rm` / `unlink` that ran and worked. Work the
- * session did on a file it later removed is not part of what it leaves behind.
+ * session did on a file it later removed is not part of what it leaves behind; a file it renamed
+ * (`mv`, `git mv`) is left under its new name.
  */
 import { simpleCommands } from './shell-words.ts';
 
@@ -21,6 +22,35 @@ export function removedPaths(line: string): string[] {
       if (a !== '' && !a.startsWith('-') && !/[*?[\]{}$]/.test(a)) out.push(a.replace(/^\.\//, ''));
   }
   return [...new Set(out)];
+}
+
+/**
+ * Files renamed by the simple commands of `line`: `mv A B` and `git mv A B` with one source, as typed.
+ * A destination written as a folder (`dir/`, `.`) receives the source's own name; anything with a glob
+ * or a variable is left out, as is a destination that may be an existing folder we cannot see.
+ */
+export function movedPaths(line: string): { from: string; to: string }[] {
+  const out: { from: string; to: string }[] = [];
+  for (const c of simpleCommands(line)) {
+    const words = c.words.filter((w) => !/^[A-Za-z_]\w*=/.test(w));
+    const head = words[0]?.split('/').pop() ?? '';
+    const args = head === 'mv' ? words.slice(1) : head === 'git' && words[1] === 'mv' ? words.slice(2) : null;
+    if (!args) continue;
+    // `-t DIR` names the destination first: several sources into a folder, no rename to follow.
+    if (args.some((a) => a === '-t' || a.startsWith('--target-directory'))) continue;
+    const paths = args.filter((a) => a !== '' && !a.startsWith('-'));
+    if (paths.length !== 2 || paths.some((a) => /[*?[\]{}$]/.test(a))) continue;
+    const from = (paths[0] ?? '').replace(/^\.\//, '').replace(/\/+$/, '');
+    const dest = paths[1] ?? '';
+    const base = from.split('/').pop() ?? '';
+    const to = /^\.?\/?$/.test(dest)
+      ? base
+      : dest.endsWith('/')
+        ? `${dest.replace(/^\.\//, '')}${base}`
+        : dest.replace(/^\.\//, '');
+    if (from !== '' && to !== '' && from !== to) out.push({ from, to });
+  }
+  return out;
 }
 
 /** Words of a user's object that name no file ("the new docs files" → docs). */

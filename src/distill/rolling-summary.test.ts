@@ -298,6 +298,56 @@ describe('rolling session summary', () => {
     expect(r.summary?.completed).toMatch(
       /^State: nothing committed this session; left uncommitted: docs\/SETUP\.md \| /,
     );
+    expect(r.summary?.filesEdited).toEqual(['docs/SETUP.md']);
+  });
+
+  it('lists files as the session left them: a later turn’s removal drops one, a rename renames it', () => {
+    const d = createHeuristicDistiller();
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Containerise the agent'),
+        write('docker/Dockerfile', 'FROM node:20\n'),
+        write('docker/docker-compose.yml', 'services: {}\n'),
+        write('.claude/settings.local.json.example', '{}\n'),
+        stop('Added a Dockerfile, a compose file and an example of local settings.'),
+      ),
+    });
+    expect(first.summary?.filesEdited).toEqual([
+      'docker/Dockerfile',
+      'docker/docker-compose.yml',
+      '.claude/settings.local.json.example',
+    ]);
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(
+        prompt('We use apple container, not docker; and drop the example settings'),
+        bash(`mv ${ROOT}/docker/Dockerfile ${ROOT}/docker/Containerfile`, ''),
+        bash('rm docker/docker-compose.yml', ''),
+        bash(`rm -f ${ROOT}/.claude/settings.local.json.example`, ''),
+        // Removed, then written again: it stays.
+        bash('git rm -q README.md', "rm 'README.md'"),
+        write('README.md', '# Agent\n'),
+        stop('Renamed the Dockerfile to a Containerfile and removed the compose file and the example.'),
+      ),
+    });
+    expect(second.summary?.filesEdited).toEqual(['docker/Containerfile', 'README.md']);
+    expect(second.summary?.completed).toMatch(
+      /^State: nothing committed this session; left uncommitted: docker\/Containerfile, README\.md \| /,
+    );
+    // A rename that failed renamed nothing.
+    const third = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: second.summary,
+      events: turn(
+        prompt('Call it Dockerfile again'),
+        bashFail('mv docker/Containerfile docker/', 'mv: cannot move: Permission denied'),
+        stop('The move failed: permission denied.'),
+      ),
+    });
+    expect(third.summary?.filesEdited).toEqual(['docker/Containerfile', 'README.md']);
   });
 
   it('takes files the user says they removed out of what is uncommitted, and says the user removed them', () => {

@@ -223,9 +223,34 @@ export function mergeSummary(
     completed: completedWithState(prev?.completed ?? '', completed, a),
     nextSteps: nextSteps(prev?.nextSteps ?? '', a, relayed, prev?.notes ?? ''),
     filesRead: unique([...(prev?.filesRead ?? []), ...a.filesRead]).slice(0, MAX_FILES),
-    filesEdited: unique([...(prev?.filesEdited ?? []), ...files]).slice(0, MAX_FILES),
+    filesEdited: filesLeft(unique([...(prev?.filesEdited ?? []), ...files]), a).slice(0, MAX_FILES),
     notes: append(prev?.notes, notes),
   };
+}
+
+/**
+ * The session's edited files as the turn left them: a file removed after its last edit in the turn is
+ * gone, one renamed after it is listed under its new name (an earlier turn's edits all come before).
+ */
+function filesLeft(files: string[], a: TurnAnalysis): string[] {
+  const lastEdit = new Map<string, number>();
+  for (const e of a.edits) lastEdit.set(e.path, Math.max(e.index, lastEdit.get(e.path) ?? -1));
+  const changes = [
+    ...a.removed.map((r) => ({ index: r.index, from: r.path, to: null as string | null })),
+    ...a.moved.map((m) => ({ index: m.index, from: m.from, to: m.to as string | null })),
+  ].sort((x, y) => x.index - y.index);
+  let out = files;
+  for (const c of changes) {
+    if ((lastEdit.get(c.from) ?? -1) > c.index) continue;
+    const at = out.indexOf(c.from);
+    if (at < 0) {
+      // A file the session had not touched, renamed: the rename is a change it made.
+      if (c.to !== null && !out.includes(c.to)) out = [...out, c.to];
+      continue;
+    }
+    out = c.to === null || out.includes(c.to) ? out.filter((f) => f !== c.from) : out.with(at, c.to);
+  }
+  return out;
 }
 
 /** Where the repository was left leads the field, replaced each turn (see session-state). */

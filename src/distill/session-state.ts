@@ -124,6 +124,7 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     ...a.edits.map((e) => ({ index: e.index, edit: e.path })),
     ...a.commits.map((c) => ({ index: c.index, commit: c })),
     ...a.removed.map((r) => ({ index: r.index, removed: r.path, byUser: r.byUser === true })),
+    ...a.moved.map((m) => ({ index: m.index, moved: m })),
   ]
     // A chain that commits and pushes (`git commit … && git push`) is one run and one commit at the same
     // index: the commit comes first, so the push after it counts.
@@ -134,6 +135,12 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
     if ('removed' in step && step.removed !== undefined) {
       uncommitted?.delete(step.removed);
       if (step.byUser) s.removedByUser = unique([...s.removedByUser, step.removed]);
+      continue;
+    }
+    // A renamed file is a change the session leaves under its new name.
+    if ('moved' in step && step.moved !== undefined) {
+      uncommitted?.delete(step.moved.from);
+      (uncommitted ??= new Set()).add(step.moved.to);
       continue;
     }
     if ('edit' in step && step.edit !== undefined) {

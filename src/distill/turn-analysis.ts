@@ -33,6 +33,8 @@ export interface TurnAnalysis {
   pushed: boolean;
   /** Project files the turn removed (`rm`, `git rm`, or the user says they did), relative to the root. */
   removed: { path: string; index: number; byUser?: boolean }[];
+  /** Project files the turn renamed (`mv`, `git mv`), relative to the root. */
+  moved: { from: string; to: string; index: number }[];
   dependencies: DependencyChanges;
   errors: TurnError[];
   subagents: SubagentFinding[];
