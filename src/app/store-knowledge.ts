@@ -13,7 +13,7 @@
 import type { ObservationId, ProjectId } from '../core/ids.ts';
 import type { Observation, ObservationDraft, ObservationSource } from '../core/model.ts';
 import { mergedGitHookRule } from '../distill/extractors/project-rules.ts';
-import type { Resolution } from '../distill/gotchas.ts';
+import { FAILURE_TITLE, type Resolution } from '../distill/gotchas.ts';
 import {
   attachedCommit,
   closedFailure,
@@ -37,6 +37,7 @@ import { lowestTrust } from '../core/trust.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
+  confirmedAttempt,
   isUncommittedWork,
   isWork,
   restatedWork,
@@ -321,10 +322,25 @@ export function storeKnowledge(
   };
 
   /** A later run of the same purpose passed: the failures it covers are closed (a gotcha, or archived). */
+  /** Work of the failure's session told as tried and not run again: the run that closed it bore it out. */
+  const confirmAttempts = (failed: Observation, r: Resolution) => {
+    const command = FAILURE_TITLE.exec(failed.title)?.[1];
+    if (!command || !failed.sessionId) return;
+    for (const o of store.observations.ofSession(failed.sessionId)) {
+      if (o.status !== 'active' || o.createdAt > r.at) continue;
+      const patch = confirmedAttempt(o, command, r.command);
+      if (patch) {
+        store.memory.edit(o.id, patch, ctx);
+        report.updated++;
+      }
+    }
+  };
+
   const close = (r: Resolution) => {
     for (const subject of failureSubjects(r)) {
       const failed = store.observations.bySubject(projectId, subject);
       if (!failed || !closes(failed, r)) continue;
+      confirmAttempts(failed, r);
       const outcome = closedFailure(failed, r);
       if ('archive' in outcome) store.memory.archive(failed.id, outcome.archive, ctx);
       else {

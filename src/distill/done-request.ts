@@ -98,8 +98,8 @@ function pastTense(verb: string): string {
   return `${cap}ed`;
 }
 
-/** The request as done, or '' when it is not an imperative request for a change (a question, a remark). */
-export function doneFromRequest(request: string): string {
+/** The request's verb and what it asks for, when it is an imperative request for a change. */
+function askedChange(request: string): { verb: string; rest: string } | null {
   const sentence = firstSentence(
     // A slash command's arguments are the request ("/orchestrator create a TODO app").
     request
@@ -107,10 +107,21 @@ export function doneFromRequest(request: string): string {
       .replace(/^(?:please|pls|now|then|and|also|ok(?:ay)?)[,\s]+/i, ''),
     110,
   );
-  if (sentence === '' || sentence.includes('?')) return '';
+  if (sentence === '' || sentence.includes('?')) return null;
   const m = /^([A-Za-z]+)\b(.*)$/.exec(sentence);
-  if (!m?.[1] || !VERBS.has(m[1].toLowerCase())) return '';
+  if (!m?.[1] || !VERBS.has(m[1].toLowerCase())) return null;
   const rest = (m[2] ?? '').replace(/[.!]+$/, '').trim();
-  if (rest.length < 3) return '';
-  return clip(`${pastTense(m[1])} ${rest}`, 110);
+  return rest.length < 3 ? null : { verb: m[1], rest };
+}
+
+/** The request as done, or '' when it is not an imperative request for a change (a question, a remark). */
+export function doneFromRequest(request: string): string {
+  const asked = askedChange(request);
+  return asked ? clip(`${pastTense(asked.verb)} ${asked.rest}`, 110) : '';
+}
+
+/** The request as asked ("fix the failing price test"), or '' as for `doneFromRequest`. */
+export function askedFromRequest(request: string): string {
+  const asked = askedChange(request);
+  return asked ? clip(`${asked.verb.toLowerCase()} ${asked.rest}`, 110) : '';
 }

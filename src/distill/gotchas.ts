@@ -15,7 +15,7 @@ import { conceptsOf } from './concepts.ts';
 import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
 import { explanation, proseSentences } from './narration.ts';
-import { purposeState } from './purpose-state.ts';
+import { editedAfter, purposeState } from './purpose-state.ts';
 import { withoutMessage } from './commit-commands.ts';
 import { clip, unique } from './text.ts';
 
@@ -187,6 +187,14 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
   return out;
 }
 
+/** A failed attempt's title (`\`npm test\` fails: …`), the command in its first group. */
+export const FAILURE_TITLE = /^`([^`]+)` (?:fails|failed, not re-run after the change): /;
+
+/** The fact of a failure whose code changed after its last run (it was not run again). */
+export const CHANGED_SINCE_FACT = 'changed after it, not re-run: ';
+const listFiles = (files: readonly string[]) =>
+  `${files.slice(0, 4).join(', ')}${files.length > 4 ? ` (+${files.length - 4} more)` : ''}`;
+
 /** The failures still open at the end of the turn (the first, with what else fails), as one failed attempt. */
 export function openFailure(a: TurnAnalysis): ObservationDraft | null {
   const state = purposeState(a.commands);
@@ -211,16 +219,30 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
       return p !== null && p.key !== last.key && p.purpose !== 'inspect' && p.purpose !== 'other';
     });
   const hint = error?.hint || proposed || '';
+  // Code changed after its last run and it was not run again: it failed, and whether it still does is
+  // not known — the change may have fixed it.
+  const changed = editedAfter(a.edits, last.index);
+  const unconfirmed = changed.length > 0;
   return {
     type: 'failed_attempt',
-    title: clip(`\`${clip(last.canonical, 50)}\` fails: ${shortError(message, 70)}`, 120),
+    title: clip(
+      unconfirmed
+        ? `\`${clip(last.canonical, 50)}\` failed, not re-run after the change: ${shortError(message, 60)}`
+        : `\`${clip(last.canonical, 50)}\` fails: ${shortError(message, 70)}`,
+      120,
+    ),
     subtitle: others.length > 0 ? `${others.length} other check(s) failing too` : '',
     narrative: clip(
-      `Still failing at the end of the turn: \`${clip(last.raw, 100)}\`${where} (${clip(message, 160)}).${why ? ` ${why}` : ''}${hint ? ` The output suggests \`${hint}\`.` : ''}`,
+      `${
+        unconfirmed
+          ? `Failed at its last run in the turn, and not run again after ${listFiles(changed)} changed: \`${clip(last.raw, 100)}\`${where} (${clip(message, 160)}).`
+          : `Still failing at the end of the turn: \`${clip(last.raw, 100)}\`${where} (${clip(message, 160)}).`
+      }${why ? ` ${why}` : ''}${hint ? ` The output suggests \`${hint}\`.` : ''}`,
       800,
     ),
     facts: unique([
       `error: ${clip(message, 200)}`,
+      ...(unconfirmed ? [`${CHANGED_SINCE_FACT}${listFiles(changed)}`] : []),
       ...(error?.test ? [`failing test: ${clip(error.test, 150)}`] : []),
       ...(error?.rule ? [`rule: ${error.rule}`] : []),
       ...(first.targets.length > 0 ? [`target: ${first.targets.join(' ')}`] : []),

@@ -459,7 +459,8 @@ describe('heuristic distiller: outcomes, not logs', () => {
       ),
     );
     const failure = r.observations.find((o) => o.type === 'failed_attempt');
-    expect(failure?.title).toMatch(/^`\.\/run\.sh` fails: /);
+    // The Containerfile changed after it and nothing ran it again: it failed, not known to fail still.
+    expect(failure?.title).toMatch(/^`\.\/run\.sh` failed, not re-run after the change: /);
     expect(failure?.narrative).toMatch(/npm ci|Exit handler never called/);
     expect(r.summary?.nextSteps).toMatch(/\.\/run\.sh/);
     // Pasted output that shows no failure, or a listing, is not a failure.

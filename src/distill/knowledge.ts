@@ -10,7 +10,7 @@ import type { ObservationDraft } from '../core/model.ts';
 import type { Resolution } from './gotchas.ts';
 import { errorClass } from './diagnostics.ts';
 import { PASTED_REPORT } from './extractors/pasted-report.ts';
-import { gotchaDraft } from './gotchas.ts';
+import { CHANGED_SINCE_FACT, FAILURE_TITLE, gotchaDraft } from './gotchas.ts';
 import { clip, unique } from './text.ts';
 
 const RULES = new Set(['preference', 'convention', 'correction']);
@@ -150,7 +150,7 @@ export function closedFailure(
 ): { gotcha: Partial<ObservationDraft> } | { archive: string } {
   const key = r.key.replace(/^(?:purpose|cmd):/, '');
   const purpose = (failed.subject ?? '').replace(/^fail:/, '').split(/[:@]/)[0] ?? '';
-  const message = factOf(failed.facts, 'error') ?? failed.title.replace(/^`[^`]*` fails: /, '');
+  const message = factOf(failed.facts, 'error') ?? failed.title.replace(FAILURE_TITLE, '');
   const rule = factOf(failed.facts, 'rule') ?? '';
   const before = (factOf(failed.facts, 'command') ?? '').replace(/^`|`$/g, '');
   // A flag added to the same command (`git commit --no-verify`), not another command altogether.
@@ -195,7 +195,14 @@ export function closedFailure(
     gotcha: {
       type: 'gotcha',
       title: gotcha.title,
-      narrative: clip(`${gotcha.narrative} (It was still failing at the end of an earlier turn.)`, 900),
+      narrative: clip(
+        `${gotcha.narrative} (${
+          failed.facts.some((f) => f.startsWith(CHANGED_SINCE_FACT))
+            ? 'It failed in an earlier turn, and was not run again there after the code changed.'
+            : 'It was still failing at the end of an earlier turn.'
+        })`,
+        900,
+      ),
       facts: gotcha.facts,
       concepts: unique([...gotcha.concepts, ...failed.concepts.filter((c) => c !== 'failed attempt')]).slice(
         0,

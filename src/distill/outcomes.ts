@@ -9,14 +9,14 @@ import type { ObservationDraft, ObservationType } from '../core/model.ts';
 import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
-import { doneFromRequest } from './done-request.ts';
+import { askedFromRequest, doneFromRequest } from './done-request.ts';
 import { describeFileChange } from './file-changes.ts';
 import { commitMessage, commitSweep } from './commit-commands.ts';
 import { topicWords } from './knowledge.ts';
 import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
 import { shortError } from './gotchas.ts';
-import { countedRuns, purposeState } from './purpose-state.ts';
+import { countedRuns, editedAfter, purposeState } from './purpose-state.ts';
 import { explanation, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, informativeText, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
@@ -130,12 +130,27 @@ function title(
   const said = outcomeSentence(texts, names, supported);
   if (said !== '') return clip(said, 110);
   const done = doneFromRequest(request);
-  if (done !== '') return done;
+  if (done !== '') return supported(done) ? done : triedTitle(a, request);
   // A test that found the code wrong and passes after the work: what it fixed says more than a diff.
   const [fixed] = fixedTests(a, s);
   if (fixed) return clip(`Fixed: ${shortError(fixed.message, 100)}`, 110);
   const first = files[0];
   return first ? clip(describeFileChange(first), 100) : '';
+}
+
+/**
+ * The request as tried, when the turn's runs do not bear out that it was done ("Fix the failing price
+ * test" with the test failing at its last run): what still fails, or that it was not run again after
+ * the code changed.
+ */
+function triedTitle(a: TurnAnalysis, request: string): string {
+  const asked = askedFromRequest(request);
+  const open = purposeState(a.commands).open[0];
+  const last = open?.runs[open.runs.length - 1];
+  const outcome = last
+    ? `\`${clip(last.canonical, 40)}\` ${editedAfter(a.edits, last.index).length > 0 ? 'not re-run' : 'still failed'}`
+    : 'no run bore it out';
+  return clip(`Tried: ${asked} — ${outcome}`, 140);
 }
 
 /** Words any failure's output may hold: they say nothing of what failed. */
@@ -275,8 +290,10 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
     }),
   ].filter(Boolean);
   const subtitle = s.commits.length > 1 ? `${s.commits.length} commits` : '';
+  const type = outcomeType(a, s, request);
   return {
-    type: outcomeType(a, s, request),
+    // Work that did not fix what it was for is a change, not a bugfix.
+    type: type === 'bugfix' && /^Tried: /.test(heading) ? 'change' : type,
     title: heading,
     subtitle,
     narrative: clip(narrative.join('\n'), 900) || clip(request, 300),

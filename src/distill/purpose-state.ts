@@ -10,6 +10,7 @@
 import { partRuns, type CommandRun, type PartRun } from './command-runs.ts';
 import { CHECKS, type Purpose } from './commands.ts';
 import { packagesOf } from './commit-commands.ts';
+import { isDocPath, isScratchPath } from './text.ts';
 
 /** Purposes whose failure is a problem of the project (not a look, not a file shuffle). */
 const TRACKED: ReadonlySet<Purpose> = new Set([
@@ -58,6 +59,24 @@ export interface PurposeState {
  * A run of another purpose whose output is a test runner's passing summary (`just check` running the
  * suite with coverage) ran the tests too: it counts as a whole-suite test run that passed.
  */
+/**
+ * The project's code files edited after the run at `index`: a failure with such changes after its last
+ * run is not known to fail any more — it was answered and not run again (its fix is unconfirmed).
+ */
+export function editedAfter(edits: readonly { path: string; index: number }[], index: number): string[] {
+  const out: string[] = [];
+  for (const e of edits)
+    if (
+      e.index > index &&
+      !out.includes(e.path) &&
+      !/^(?:\/|~|[A-Za-z]:[\\/])/.test(e.path) &&
+      !isScratchPath(e.path) &&
+      !isDocPath(e.path)
+    )
+      out.push(e.path);
+  return out;
+}
+
 export function testsRanBy(r: PartRun): PartRun | null {
   if (r.purpose === 'test' || r.outcome !== 'passed' || !r.summary) return null;
   if (r.summary.failed > 0 || r.summary.passed === 0) return null;

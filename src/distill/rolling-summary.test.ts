@@ -301,6 +301,45 @@ describe('rolling session summary', () => {
     expect(r.summary?.filesEdited).toEqual(['docs/SETUP.md']);
   });
 
+  it('asks to re-run a failure whose code changed after its last run, in the turn or a later one', () => {
+    const d = createHeuristicDistiller();
+    const failing =
+      ' FAIL  src/cart.test.ts > totals\nAssertionError: expected 3 to be 4\n Test Files  1 failed (1)\n      Tests  1 failed (1)\n';
+    const first = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Why does the cart test fail?'),
+        bashFail('npx vitest run', failing),
+        stop('The total skips the last line.'),
+      ),
+    });
+    expect(first.summary?.nextSteps).toBe('fix `npx vitest run`: AssertionError: expected 3 to be 4');
+    expect(first.summary?.completed).toMatch(/checks: tests failed(?:;|$)/);
+    // The next turn changes the code and runs nothing: the failure is not known to hold any more.
+    const second = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(
+        prompt('Fix it'),
+        edit('src/cart.ts', 'lines.slice(0, -1)', 'lines'),
+        edit('docs/cart.md', 'old', 'new'),
+        stop('The total now counts every line.'),
+      ),
+    });
+    expect(second.summary?.nextSteps).toBe(
+      're-run `npx vitest run` (failed before later changes): AssertionError: expected 3 to be 4',
+    );
+    expect(second.summary?.completed).toMatch(/checks: tests failed before the last change/);
+    // A documentation change alone changes no check.
+    const docsOnly = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: first.summary,
+      events: turn(prompt('Note it in the docs'), edit('docs/cart.md', 'old', 'new'), stop('Noted.')),
+    });
+    expect(docsOnly.summary?.nextSteps).toBe('fix `npx vitest run`: AssertionError: expected 3 to be 4');
+  });
+
   it('lists files as the session left them: a later turn’s removal drops one, a rename renames it', () => {
     const d = createHeuristicDistiller();
     const first = d.distilTurn({
@@ -536,7 +575,7 @@ describe('rolling session summary', () => {
       ),
     });
     expect(tried.summary?.nextSteps).toBe(
-      'fix `npm run build`: npm error Exit handler never called!; if this still fails: build locally and just copy the `dist/` folder into the container',
+      're-run `npm run build` (failed before later changes): npm error Exit handler never called!; if this still fails: build locally and just copy the `dist/` folder into the container',
     );
     const fixed = d.distilTurn({
       projectRoot: ROOT,
@@ -762,7 +801,9 @@ describe('a fix no run has borne out', () => {
     });
     expect(out.summary?.completed).toContain('committed "Fix npm ci failure in container"');
     expect(out.summary?.completed).not.toMatch(/known bug|The issue was|more reliable/);
-    expect(out.summary?.nextSteps).toMatch(/^fix `\.\/run\.sh`: /);
+    expect(out.summary?.nextSteps).toMatch(
+      /^re-run `\.\/run\.sh` \(failed before docker\/Containerfile changed\): /,
+    );
   });
 
   it('keeps the diagnosis of a turn that only looked: it answers what was asked', () => {

@@ -22,7 +22,7 @@ import {
   statementSentences,
   headline,
 } from './narration.ts';
-import { purposeState } from './purpose-state.ts';
+import { editedAfter, purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { dependencyFacts, modifiedFiles } from './turn-observations.ts';
@@ -277,7 +277,11 @@ function disputed(completed: string, a: TurnAnalysis): string {
   return [...parts, `${last} (the user then: “${clip(said, 80)}”)`].join(SEGMENT);
 }
 
-const FAILURE_ITEM = /^fix `([^`]+)`(?: in (\S+))?:/;
+/**
+ * A failure listed as a next step: `fix \`npm test\` in web: …`, or, when code changed after its last
+ * run and it was not run again, `re-run \`npm test\` (failed before src/a.ts changed): …`.
+ */
+const FAILURE_ITEM = /^(?:fix|re-run) `([^`]+)`(?: in (\S+))?(?: \([^)]*\))?:/;
 
 /** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */
 function itemKey(item: string): string | null {
@@ -334,8 +338,20 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
   const failures = state.open.map((o) => {
     const last = o.runs[o.runs.length - 1];
     const dir = last?.dir ? ` in ${last.dir}` : '';
-    return `fix \`${clip(last?.canonical ?? o.key, 60)}\`${dir}: ${shortError(last?.message || 'failed', 90)}`;
+    const command = `\`${clip(last?.canonical ?? o.key, 60)}\`${dir}`;
+    const error = shortError(last?.message || 'failed', 90);
+    // Changed after its last run and not run again: whether it still fails is not known.
+    const changed = last ? editedAfter(a.edits, last.index) : [];
+    return changed.length > 0
+      ? `re-run ${command} (failed before ${listed(changed, 2)} changed): ${error}`
+      : `fix ${command}: ${error}`;
   });
+  // A failure carried from an earlier turn, and code changed in this one without running it again.
+  const changedNow = editedAfter(a.edits, -1).length > 0;
+  const rerun = (item: string) =>
+    changedNow
+      ? item.replace(/^fix (`[^`]+`(?: in \S+)?):/, 're-run $1 (failed before later changes):')
+      : item;
   const fresh = a.todos !== null || stated.length > 0;
   const carried = previous
     .split('; ')
@@ -358,7 +374,7 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
       ...failures.slice(0, 3),
       ...unanswered(a),
       ...approvedNotDone(a, previousNotes),
-      ...kept,
+      ...kept.map(rerun),
       ...fallbacks,
     ]).join('; '),
     MAX_FIELD,

@@ -6,7 +6,7 @@
  */
 import { testsRanBy } from './purpose-state.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
-import { clip, isScratchPath, unique } from './text.ts';
+import { clip, isDocPath as isDoc, isScratchPath, unique } from './text.ts';
 
 export interface SessionState {
   branch: string;
@@ -16,7 +16,10 @@ export interface SessionState {
   prs: string[];
   /** Files changed and not committed; null when nothing says. */
   uncommitted: string[] | null;
-  /** How each check last went: `passed`, `failed`, or `stale` (code changed after it passed). */
+  /**
+   * How each check last went: `passed`, `failed`, `stale` (code changed after it passed) or `changed`
+   * (code changed after it failed: not known to fail any more).
+   */
   checks: Partial<Record<CheckKind, CheckState>>;
   /** Code (not only docs) was changed in the session. */
   codeChanged: boolean;
@@ -32,7 +35,7 @@ export interface SessionState {
 
 const CHECK_KINDS = ['test', 'typecheck', 'lint', 'build', 'gate'] as const;
 type CheckKind = (typeof CHECK_KINDS)[number];
-type CheckState = 'passed' | 'failed' | 'stale';
+type CheckState = 'passed' | 'failed' | 'stale' | 'changed';
 const CHECK_NAMES: Record<CheckKind, string> = {
   test: 'tests',
   typecheck: 'typecheck',
@@ -54,7 +57,6 @@ const EMPTY: SessionState = {
   removedByUser: [],
   repo: null,
 };
-const isDoc = (path: string) => /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
 /** Lists of files git (or a tool that reads them) leaves out: they can change what a linter sees, not what a test does. */
 const isIgnoreList = (path: string) =>
   /(?:^|\/)\.(?:git|docker|npm|prettier|eslint)ignore$|(?:^|\/)\.gitattributes$/.test(path);
@@ -149,12 +151,15 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       if (/^(?:\/|~|[A-Za-z]:[\\/]|\\\\)/.test(step.edit)) continue;
       (uncommitted ??= new Set()).add(step.edit);
       s.removedByUser = s.removedByUser.filter((f) => f !== step.edit);
-      if (isIgnoreList(step.edit)) {
-        for (const k of ['lint', 'gate'] as const) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
-      } else if (!isDoc(step.edit)) {
-        s.codeChanged = true;
-        for (const k of CHECK_KINDS) if (s.checks[k] === 'passed') s.checks[k] = 'stale';
-      }
+      const touched = isIgnoreList(step.edit)
+        ? (['lint', 'gate'] as const)
+        : isDoc(step.edit)
+          ? []
+          : CHECK_KINDS;
+      if (touched === CHECK_KINDS) s.codeChanged = true;
+      for (const k of touched)
+        if (s.checks[k] === 'passed') s.checks[k] = 'stale';
+        else if (s.checks[k] === 'failed') s.checks[k] = 'changed';
       continue;
     }
     if ('commit' in step && step.commit !== undefined) {
@@ -240,13 +245,20 @@ export function formatState(s: SessionState): string {
   return parts.length > 0 ? `${PREFIX}${parts.join('; ')}` : '';
 }
 
+const STATE_WORDS: Record<CheckState, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  stale: 'not run since the last change',
+  changed: 'failed before the last change',
+};
+
 /** "checks: tests passed, lint not run since the last change" ("tests not run": code changed, none ran). */
 function checksText(s: SessionState): string {
   const parts = CHECK_KINDS.flatMap((k) => {
     const state = s.checks[k];
     if (state === undefined)
       return k === 'test' && s.codeChanged && Object.keys(s.checks).length > 0 ? ['tests not run'] : [];
-    return [`${CHECK_NAMES[k]} ${state === 'stale' ? 'not run since the last change' : state}`];
+    return [`${CHECK_NAMES[k]} ${STATE_WORDS[state]}`];
   });
   return parts.length > 0 ? `checks: ${parts.join(', ')}` : '';
 }
@@ -263,12 +275,15 @@ export function parseState(text: string): SessionState | null {
   const checks: SessionState['checks'] = {};
   const listed = /checks: ([^;]+)/.exec(body)?.[1] ?? '';
   for (const k of CHECK_KINDS) {
-    const m = new RegExp(`\\b${CHECK_NAMES[k]} (passed|failed|not run since the last change)`).exec(listed);
-    if (m?.[1]) checks[k] = m[1] === 'passed' ? 'passed' : m[1] === 'failed' ? 'failed' : 'stale';
+    const m = new RegExp(
+      `\\b${CHECK_NAMES[k]} (passed|failed before the last change|failed|not run since the last change)`,
+    ).exec(listed);
+    const state = (Object.keys(STATE_WORDS) as CheckState[]).find((x) => STATE_WORDS[x] === m?.[1]);
+    if (state) checks[k] = state;
   }
   return {
     checks,
-    codeChanged: /not run/.test(listed),
+    codeChanged: /not run|before the last change/.test(listed),
     branch,
     repo: /\bnot a git repository\b/.test(body) ? false : branch !== '' || commit !== null ? true : null,
     commit: commit?.[1] ?? '',

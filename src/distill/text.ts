@@ -144,6 +144,10 @@ export function relativePath(path: string, root: string): string {
  * project's work — unless the project itself lives there (`root`, when known: a path inside it is the
  * project's, wherever the project is).
  */
+/** Prose, not code: a change to it fixes no check's failure. */
+export const isDocPath = (path: string) =>
+  /\.(?:md|mdx|txt|rst|adoc)$|(?:^|\/)(?:LICENSE|CHANGELOG)[^/]*$/i.test(path);
+
 export function isScratchPath(path: string, root = ''): boolean {
   const p = path.trim().replace(/^["']|["']$/g, '');
   const r = root.replace(/\/+$/, '');

@@ -8,6 +8,9 @@
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
 import { attemptTitle, stillFailedFact } from './outcomes.ts';
+import { FAILURE_TITLE } from './gotchas.ts';
+import { doneFromRequest } from './done-request.ts';
+import { requestedType } from './classify-request.ts';
 import { explainsCause, proseSentences } from './narration.ts';
 import { clip, unique } from './text.ts';
 
@@ -207,7 +210,7 @@ export function withoutRemovedFile(
 }
 
 /** The command a failure memory is about (`\`./run.sh\` fails: …` → `./run.sh`). */
-const failingCommand = (title: string) => /^`([^`]+)` fails:/.exec(title)?.[1]?.replace(/…$/, '') ?? null;
+const failingCommand = (title: string) => FAILURE_TITLE.exec(title)?.[1]?.replace(/…$/, '') ?? null;
 
 /**
  * Work done after a failure, and the same failure seen again later: the work was an attempt, not the
@@ -227,7 +230,9 @@ export function refutedAttempt(
     return c !== undefined && sameCommand(c);
   });
   if (!answered || work.facts.some((f) => /^`[^`]+` still failed after it:/.test(f))) return null;
-  const error = failure.title.replace(/^`[^`]+` fails:\s*/, '');
+  const error =
+    failure.facts.find((f) => f.startsWith('error: '))?.slice('error: '.length) ??
+    failure.title.replace(FAILURE_TITLE, '');
   return {
     title: attemptTitle(work.title, command),
     // A later run answered what the work left untested: it still failed.
@@ -235,6 +240,32 @@ export function refutedAttempt(
       ...work.facts.filter((f) => !/^untested: `[^`]+` not run after it/.test(f)),
       stillFailedFact(command, error),
     ]).slice(0, 12),
+  };
+}
+
+/** Work told as tried and not run again (`Tried: fix X — \`npm test\` not re-run`, see outcomes). */
+const UNCONFIRMED_TRY = /^Tried: (.+) — `([^`]+)` not re-run$/;
+
+/**
+ * Work the turn could not confirm — its failure was not run again after it — and a later run of that
+ * command passed: the work did what was asked. Its title says so ("Fixed X"); null when `work` is not
+ * such an attempt at `command` (the command of the failure that closed).
+ */
+export function confirmedAttempt(
+  work: Pick<ObservationDraft, 'title' | 'facts' | 'type'>,
+  command: string,
+  passed: string,
+): Pick<ObservationDraft, 'title' | 'facts' | 'type'> | null {
+  const m = UNCONFIRMED_TRY.exec(work.title);
+  const tried = m?.[2]?.replace(/…$/, '');
+  const cmd = command.replace(/…$/, '');
+  if (!m?.[1] || !tried || !(tried === cmd || cmd.startsWith(tried) || tried.startsWith(cmd))) return null;
+  const title = doneFromRequest(m[1]);
+  if (title === '') return null;
+  return {
+    title,
+    type: work.type === 'change' ? (requestedType(m[1]) ?? 'change') : work.type,
+    facts: unique([...work.facts, `confirmed later: \`${clip(passed, 80)}\` passed`]).slice(0, 12),
   };
 }
 

@@ -214,4 +214,65 @@ describe('outcomes by purpose, across sessions', () => {
     expect(docs?.title).toBe('Document the local setup');
     expect(docs?.facts.some((f) => f.startsWith('after'))).toBe(false);
   });
+
+  it('a failure answered by an edit and not run again is unconfirmed, not still failing; a later pass confirms the fix', async () => {
+    const price = 'export const price = (x: number) => x;\n';
+    const failing =
+      ' FAIL  src/price.test.ts > rounds to cents\nAssertionError: expected 10.004 to be 10\n\n Test Files  1 failed (1)\n      Tests  1 failed | 4 passed (5)\n';
+    const s = createClaudeSession({
+      sessionId: 'b2000000-0000-4000-8000-000000000004',
+      cwd: CWD,
+      start: '2026-04-04T09:00:00Z',
+    }).start();
+    s.prompt('Fix the failing price test')
+      .bash('npx vitest run', { stdout: failing, exit: 1 })
+      .edit(
+        'src/price.ts',
+        'export const price = (x: number) => x;',
+        'export const price = (x: number) => Math.round(x * 100) / 100;',
+        price,
+      )
+      .say('Fixed: `price` now rounds to cents, so the expectation holds.')
+      .stop();
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
+    const sessionId = 'b2000000-0000-4000-8000-000000000004';
+    const work = memories().find((o) => o.filesModified.includes('src/price.ts'));
+    // The assistant's "Fixed" is not borne out by a run, and the request is not restated as done.
+    expect(work).toMatchObject({
+      type: 'change',
+      title: 'Tried: fix the failing price test — `npx vitest run` not re-run',
+    });
+    const open = ofType('failed_attempt').find((o) => o.sessionId === sessionId);
+    expect(open?.title).toBe(
+      '`npx vitest run` failed, not re-run after the change: AssertionError: expected 10.004 to be 10',
+    );
+    expect(open?.narrative).toMatch(
+      /^Failed at its last run in the turn, and not run again after src\/price\.ts changed/,
+    );
+    expect(open?.narrative).not.toMatch(/still failing/i);
+    expect(open?.facts).toContain('changed after it, not re-run: src/price.ts');
+    const summary = flow.store.summaries.get(sessionId);
+    expect(summary?.nextSteps).toBe(
+      're-run `npx vitest run` (failed before src/price.ts changed): AssertionError: expected 10.004 to be 10',
+    );
+    expect(summary?.completed).toMatch(/checks: tests failed before the last change/);
+
+    // The next turn runs the suite and it passes: the change was the fix.
+    s.prompt('did that work?')
+      .bash('npx vitest run', { stdout: ' Test Files  1 passed (1)\n      Tests  5 passed (5)\n' })
+      .say('Yes: all 5 tests pass.')
+      .stop()
+      .end();
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
+    expect(flow.store.observations.get(work?.id ?? '')).toMatchObject({
+      type: 'bugfix',
+      title: 'Fixed the failing price test',
+    });
+    expect(flow.store.observations.get(work?.id ?? '')?.facts).toContain(
+      'confirmed later: `npx vitest run` passed',
+    );
+    expect(flow.store.observations.get(open?.id ?? '')?.status).not.toBe('active');
+    expect(flow.store.summaries.get(sessionId)?.nextSteps).toBe('');
+    expect(flow.store.summaries.get(sessionId)?.completed).toMatch(/checks: tests passed/);
+  });
 });
