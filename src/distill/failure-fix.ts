@@ -181,7 +181,7 @@ export function fixBetween(
     ...a.edits.filter((e) => e.index < from.index).map((e) => e.path),
   ]);
   const beyondWork = files.some((f) => !work.has(f));
-  const swap = describeImportSwap(imports);
+  const swap = describeImportSwap(imports, 'key' in from ? (from as PartRun).message : '');
   const where =
     files.length > 0
       ? `${files.slice(0, 2).map(basename).join(', ')}${
@@ -223,7 +223,8 @@ export function fixBetween(
     short = `${declared}run ${steps2.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
   } else if (swap !== '') {
     kind = 'imports';
-    short = `${swap}${where ? ` in ${basename(files[0] ?? '')}` : ''}`;
+    // A dropped import names its module already; the file is in the gotcha's facts.
+    short = `${swap}${where && !swap.startsWith('drop ') ? ` in ${basename(files[0] ?? '')}` : ''}`;
   } else if (files.length > 0) {
     kind = files.some((f) => CONFIG_FILE.test(f)) ? 'config' : 'code';
     // The assistant's own words for the fix ("I need to also import X" → "also import X"), else its

@@ -300,6 +300,37 @@ describe('gotchas, whole', () => {
     ]);
   });
 
+  it('keeps a module that could not be found, fixed by dropping its import: the edit says what was done', () => {
+    const test =
+      "import { renderHook, act } from '@testing-library/react';\nimport { useTodos } from './useTodos';\n\nexport const demo = () => useTodos;\n";
+    const r = distil(
+      turn(
+        prompt('Check it compiles'),
+        bashFail(
+          'npx tsc --noEmit --skipLibCheck',
+          "Exit code 2\nsrc/hooks/useTodos.test.ts(1,33): error TS2307: Cannot find module '@testing-library/react' or its corresponding type declarations.",
+        ),
+        edit(
+          'src/hooks/useTodos.test.ts',
+          "import { renderHook, act } from '@testing-library/react';\nimport { useTodos } from './useTodos';",
+          "import { useTodos } from './useTodos';",
+          test,
+        ),
+        bash('npx tsc --noEmit --skipLibCheck', ''),
+        stop('It compiles.'),
+      ),
+      [
+        said(
+          2,
+          'Let me fix the test file by removing the testing library import since it is just for demonstration:',
+        ),
+      ],
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      "`npx tsc --noEmit --skipLibCheck` fails: TS2307: Cannot find module '@testing-library/react' or its correspond… → drop the import from @testing-library/react",
+    ]);
+  });
+
   it('keeps a changed flag, and inline code that failed but worked as a file; not a typo or progress on new code', () => {
     const r = distil(
       turn(

@@ -4,7 +4,6 @@
  * → `DynamicStructuredTool` from `@langchain/core/tools`) is how a fix says "this API did not work
  * the way it looked".
  */
-
 export interface ImportedName {
   name: string;
   from: string;
@@ -76,9 +75,18 @@ export function importChanges(before: string, after: string): ImportChanges {
   };
 }
 
-/** "use `DynamicStructuredTool` instead of `tool` (@langchain/core/tools); import `z` from zod", or ''. */
-export function describeImportSwap(c: ImportChanges): string {
-  if (c.added.length === 0) return '';
+/**
+ * "use `DynamicStructuredTool` instead of `tool` (@langchain/core/tools); import `z` from zod", or ''.
+ * With nothing imported instead, only the imports dropped from a module the error names ("Cannot find
+ * module '@testing-library/react'"): "drop the import from @testing-library/react".
+ */
+export function describeImportSwap(c: ImportChanges, error = ''): string {
+  if (c.added.length === 0) {
+    const named = c.removed.filter((r) => r.from.length > 1 && error.includes(r.from));
+    const from = named[0]?.from;
+    if (from === undefined) return '';
+    return `drop the import from ${from}`;
+  }
   const parts: string[] = [];
   const used = new Set<string>();
   for (const r of c.removed) {

@@ -150,7 +150,8 @@ function triedTitle(a: TurnAnalysis, request: string): string {
   const outcome = last
     ? `\`${clip(last.canonical, 40)}\` ${editedAfter(a.edits, last.index).length > 0 ? 'not re-run' : 'still failed'}`
     : 'no run bore it out';
-  return clip(`Tried: ${asked} — ${outcome}`, 140);
+  // The request is cut, never the outcome after it (a later run reads it back: work-state).
+  return `Tried: ${clip(asked, 80)} — ${outcome}`;
 }
 
 /** Words any failure's output may hold: they say nothing of what failed. */
@@ -198,7 +199,10 @@ export const stillFailedFact = (canonical: string, message: string) =>
   `\`${clip(canonical, 60)}\` still failed after it: ${shortError(message || 'failed', 80)}`;
 /** A title stating an attempt: the work was done, the failure it answered was not gone. */
 export const attemptTitle = (title: string, canonical: string) =>
-  /^Tried: /.test(title) ? title : clip(`Tried: ${title} — \`${clip(canonical, 40)}\` still failed`, 140);
+  /^Tried: /.test(title)
+    ? // Told as not run again, and a later run of it failed.
+      title.replace(/ not re-run$/, ' still failed')
+    : clip(`Tried: ${title} — \`${clip(canonical, 40)}\` still failed`, 140);
 
 /** The project files (or folders) the task removed, as one fact; the graph marks them deleted. */
 function removedFact(paths: readonly string[]): string[] {

@@ -209,6 +209,9 @@ export function withoutRemovedFile(
   return { facts: memory.facts.filter((f) => factFile(f) !== path), filesModified };
 }
 
+/** Work told as tried and not run again (`Tried: fix X — \`npm test\` not re-run`, see outcomes). */
+const UNCONFIRMED_TRY = /^Tried: (.+) — `([^`]+)` not re-run$/;
+
 /** The command a failure memory is about (`\`./run.sh\` fails: …` → `./run.sh`). */
 const failingCommand = (title: string) => FAILURE_TITLE.exec(title)?.[1]?.replace(/…$/, '') ?? null;
 
@@ -225,10 +228,13 @@ export function refutedAttempt(
   const command = failingCommand(failure.title);
   if (!command) return null;
   const sameCommand = (c: string) => c === command || c.startsWith(command) || command.startsWith(c);
-  const answered = work.facts.some((f) => {
-    const c = /^after `([^`]+)` failed:/.exec(f)?.[1]?.replace(/…$/, '');
-    return c !== undefined && sameCommand(c);
-  });
+  const unconfirmed = UNCONFIRMED_TRY.exec(work.title)?.[2]?.replace(/…$/, '');
+  const answered =
+    (unconfirmed !== undefined && sameCommand(unconfirmed)) ||
+    work.facts.some((f) => {
+      const c = /^after `([^`]+)` failed:/.exec(f)?.[1]?.replace(/…$/, '');
+      return c !== undefined && sameCommand(c);
+    });
   if (!answered || work.facts.some((f) => /^`[^`]+` still failed after it:/.test(f))) return null;
   const error =
     failure.facts.find((f) => f.startsWith('error: '))?.slice('error: '.length) ??
@@ -242,9 +248,6 @@ export function refutedAttempt(
     ]).slice(0, 12),
   };
 }
-
-/** Work told as tried and not run again (`Tried: fix X — \`npm test\` not re-run`, see outcomes). */
-const UNCONFIRMED_TRY = /^Tried: (.+) — `([^`]+)` not re-run$/;
 
 /**
  * Work the turn could not confirm — its failure was not run again after it — and a later run of that

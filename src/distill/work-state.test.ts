@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { confirmedAttempt, refutedAttempt } from './work-state.ts';
+
+const tried = {
+  type: 'change' as const,
+  title: 'Tried: fix the failing price test — `npx vitest run` not re-run',
+  facts: [
+    'src/price.ts: edited (+1 −1 lines)',
+    'after `npx vitest run` failed: AssertionError: expected 10.004 to be 10',
+  ],
+};
+
+describe('work the turn could not confirm', () => {
+  it('is the fix once a later run of its command passes, and only of that command', () => {
+    expect(confirmedAttempt(tried, 'npx vitest run', 'npm test')).toEqual({
+      type: 'bugfix',
+      title: 'Fixed the failing price test',
+      facts: [...tried.facts, 'confirmed later: `npm test` passed'],
+    });
+    expect(confirmedAttempt(tried, 'npm run build', 'npm run build')).toBeNull();
+    // Work that was never told as unconfirmed is left as it is.
+    expect(
+      confirmedAttempt({ ...tried, title: 'Round prices to cents' }, 'npx vitest run', 'npm test'),
+    ).toBeNull();
+  });
+
+  it('is an attempt that still failed once a later run of its command fails again', () => {
+    const failure = {
+      type: 'failed_attempt' as const,
+      title: '`npx vitest run` fails: AssertionError: expected 10.004 to be 10',
+      facts: ['error: AssertionError: expected 10.004 to be 10 (src/price.test.ts > rounds to cents)'],
+    };
+    // Told as tried by its title alone (the turn's words named no failure it answered).
+    expect(refutedAttempt({ ...tried, facts: ['src/price.ts: edited (+1 −1 lines)'] }, failure)?.title).toBe(
+      'Tried: fix the failing price test — `npx vitest run` still failed',
+    );
+    expect(refutedAttempt(tried, failure)).toEqual({
+      title: 'Tried: fix the failing price test — `npx vitest run` still failed',
+      facts: [
+        ...tried.facts,
+        '`npx vitest run` still failed after it: AssertionError: expected 10.004 to be 10 (src/price.test.ts > rounds to cents)',
+      ],
+    });
+  });
+});
