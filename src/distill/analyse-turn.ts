@@ -150,6 +150,9 @@ export function analyseTurn(
     staged: [],
     onCommit: (commit, index) => tasks.commit(commit, index),
     addDependencies: addDeps,
+    onMove: (from, to) => {
+      for (const f of [files, tasks.files()]) f.rename(from, to);
+    },
   };
   const afterRun = (run: CommandRun, command: string, output: string, index: number) =>
     recordCommandEffects(a, effects, run, command, output, index);

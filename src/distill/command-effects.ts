@@ -30,6 +30,8 @@ export interface EffectContext {
   /** Told of each commit as it is made (the turn is cut into tasks at commits). */
   onCommit: (commit: TaskCommit, index: number) => void;
   addDependencies: (changes: DependencyChanges) => void;
+  /** Told of each project file a command renamed. */
+  onMove?: (from: string, to: string) => void;
 }
 
 export function recordCommandEffects(
@@ -80,8 +82,9 @@ export function recordCommandEffects(
     for (const m of movedPaths(command)) {
       const from = ctx.rel(m.from);
       const to = ctx.rel(m.to);
-      if (from !== '' && to !== '' && !isScratchPath(from) && !isScratchPath(to))
-        a.moved.push({ from, to, index });
+      if (from === '' || to === '' || isScratchPath(from) || isScratchPath(to)) continue;
+      a.moved.push({ from, to, index });
+      ctx.onMove?.(from, to);
     }
   if (worked('install') || worked('uninstall')) {
     const pkgs = packagesOf(command);

@@ -27,6 +27,8 @@ export interface FileChanges {
     before: string | null,
   ): void;
   edit(path: string, oldText: string, newText: string, context: string, replaceAll: boolean): void;
+  /** A file renamed (`mv`, `git mv`): what was done to it is told under its new name. */
+  rename(from: string, to: string): void;
   /** Files in the order they were first changed. */
   files(): FileChange[];
   get(path: string): FileChange | undefined;
@@ -112,6 +114,16 @@ export function createFileChanges(): FileChanges {
       c.linesAdded += countLines(newText);
       c.linesRemoved += countLines(oldText);
       apply(c, summariseEdit(oldText, newText, path, context, replaceAll));
+    },
+    rename(from, to) {
+      const c = byPath.get(from);
+      // Onto a file the turn also changed: two stories of one path, kept apart as they were.
+      if (!c || byPath.has(to)) return;
+      const renamed = new Map<string, FileChange>();
+      for (const [path, change] of byPath)
+        renamed.set(path === from ? to : path, path === from ? { ...change, path: to } : change);
+      byPath.clear();
+      for (const [path, change] of renamed) byPath.set(path, change);
     },
     files: () => [...byPath.values()],
     get: (path) => byPath.get(path),

@@ -373,6 +373,20 @@ describe('rolling session summary', () => {
       ),
     });
     expect(second.summary?.filesEdited).toEqual(['docker/Containerfile', 'README.md']);
+    // Within one turn, what was done to the file is told under its new name.
+    const one = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Add a container build'),
+        write('docker/Dockerfile', 'FROM node:20\n'),
+        bash('git mv docker/Dockerfile docker/Containerfile', ''),
+        stop('Added docker/Containerfile.'),
+      ),
+    });
+    expect(one.observations.flatMap((o) => o.filesModified ?? [])).toEqual(['docker/Containerfile']);
+    expect(one.observations.flatMap((o) => o.facts).join('\n')).toMatch(/created docker\/Containerfile/);
+    expect(one.summary?.filesEdited).toEqual(['docker/Containerfile']);
     expect(second.summary?.completed).toMatch(
       /^State: nothing committed this session; left uncommitted: docker\/Containerfile, README\.md \| /,
     );
