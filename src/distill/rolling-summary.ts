@@ -248,7 +248,8 @@ function filesLeft(files: string[], a: TurnAnalysis): string[] {
       if (c.to !== null && !out.includes(c.to)) out = [...out, c.to];
       continue;
     }
-    out = c.to === null || out.includes(c.to) ? out.filter((f) => f !== c.from) : out.with(at, c.to);
+    // Renamed: the new name takes the old one's place (and is not listed twice).
+    out = c.to === null ? out.filter((f) => f !== c.from) : unique(out.with(at, c.to));
   }
   return out;
 }
