@@ -867,6 +867,23 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(shown[0]?.filesModified).toEqual(['scripts/wrapper.sh']);
   });
 
+  it('tells the work on a file renamed later in the session under its new name', () => {
+    put('s1', [
+      work(
+        'Containerise the agent',
+        ['docker/Dockerfile', 'src/agent.ts'],
+        ['created docker/Dockerfile (23 lines)', 'src/agent.ts: changed run'],
+      ),
+    ]);
+    put('s1', [], {
+      removedFiles: [{ path: 'docker/Dockerfile', at: clock + 10, to: 'docker/Containerfile' }],
+    });
+    const [shown] = store.observations.ofSession('s1');
+    expect(shown?.filesModified).toEqual(['docker/Containerfile', 'src/agent.ts']);
+    expect(shown?.facts).toEqual(['created docker/Containerfile (23 lines)', 'src/agent.ts: changed run']);
+    expect(shown?.status).toBe('active');
+  });
+
   it('attaches a commit to the work whose files it staged, not to the newest unrelated work', () => {
     put('s1', [work('Parse the SSE stream across chunk boundaries', ['app/ai-chat.ts'])]);
     put('s1', [work('Document the release steps', ['RELEASING.md'])]);

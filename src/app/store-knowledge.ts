@@ -43,6 +43,7 @@ import {
   restatedWork,
   sameWork,
   withoutRemovedFile,
+  withRenamedFile,
   refutedAttempt,
   staleFinding,
   staleTitle,
@@ -69,8 +70,11 @@ export interface KnowledgeBatch {
   source: ObservationSource;
   memories: KnowledgeMemory[];
   resolutions?: readonly Resolution[];
-  /** Project files removed, and when: the session's earlier work on them is no longer part of it. */
-  removedFiles?: readonly { path: string; at: number }[];
+  /**
+   * Project files removed, and when: the session's earlier work on them is no longer part of it; or
+   * renamed (`to`): that work is told under the new name.
+   */
+  removedFiles?: readonly { path: string; at: number; to?: string }[];
   /** Task lists finished, with the items done on them (when known). */
   finishedTasks?: readonly { subject: string; at: number; done?: readonly string[] }[];
   /** The memories were stated by the user (MCP `remember`): their decisions are standing. */
@@ -458,6 +462,10 @@ export function storeKnowledge(
     for (const o of store.observations.ofSession(batch.sessionId)) {
       // Committed work stays history; knowledge (a gotcha, a fact) stays true of the past file.
       if (o.createdAt > r.at || !isUncommittedWork(o) || !o.filesModified.includes(r.path)) continue;
+      if (r.to !== undefined) {
+        store.memory.edit(o.id, withRenamedFile(o, r.path, r.to), ctx);
+        continue;
+      }
       const left = withoutRemovedFile(o, r.path);
       if (left === null) store.memory.archive(o.id, `${r.path} was removed later in the session`, ctx);
       else store.memory.edit(o.id, left, ctx);

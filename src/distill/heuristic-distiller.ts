@@ -47,6 +47,8 @@ export interface TurnResult {
   doneTasks?: string[];
   /** Project files the turn removed: earlier work of the session on them is no longer part of it. */
   removedFiles?: string[];
+  /** Project files the turn renamed: earlier work of the session on them is told under the new name. */
+  movedFiles?: { from: string; to: string }[];
 }
 
 export interface Distiller {
@@ -97,6 +99,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     finishedTasks: tasksFinished(a) ? [tasksSubject(sessionId)] : [],
     ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),
     ...(a.removed.length > 0 ? { removedFiles: a.removed.map((r) => r.path) } : {}),
+    ...(a.moved.length > 0 ? { movedFiles: a.moved.map((m) => ({ from: m.from, to: m.to })) } : {}),
   };
 }
 

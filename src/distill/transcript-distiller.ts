@@ -49,8 +49,11 @@ export interface TranscriptDistillation {
   resolutions: Resolution[];
   /** Task lists finished (their memories are closed), with when. */
   finishedTasks: { subject: string; at: number; done?: string[] }[];
-  /** Project files removed (the session's earlier work on them is no longer part of it), with when. */
-  removedFiles: { path: string; at: number }[];
+  /**
+   * Project files removed (the session's earlier work on them is no longer part of it), or renamed
+   * (`to`: that work is told under the new name), with when.
+   */
+  removedFiles: { path: string; at: number; to?: string }[];
   summary: SummaryDraft | null;
   turns: number;
 }
@@ -153,7 +156,7 @@ export function distilTranscript(
   const memories: TranscriptMemory[] = [];
   const resolutions: Resolution[] = [];
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
-  const removedFiles: { path: string; at: number }[] = [];
+  const removedFiles: { path: string; at: number; to?: string }[] = [];
   let summary = options.previousSummary;
   const turns = splitTranscriptTurns(entries);
   const times = entryTimes(entries);
@@ -191,6 +194,7 @@ export function distilTranscript(
         });
       resolutions.push(...(result.resolutions ?? []));
       for (const path of result.removedFiles ?? []) removedFiles.push({ path, at });
+      for (const m of result.movedFiles ?? []) removedFiles.push({ path: m.from, at, to: m.to });
       for (const subject of result.finishedTasks ?? [])
         finishedTasks.push({ subject, at, ...(result.doneTasks ? { done: result.doneTasks } : {}) });
       if (result.summary) summary = result.summary;

@@ -196,6 +196,18 @@ export function withoutCarried(
   return { facts, filesModified: later.filesModified.filter((f) => !onlyAbandoned.has(f)) };
 }
 
+/** A memory of work on a file the session then renamed: its files and facts name the new path. */
+export function withRenamedFile(
+  memory: Pick<ObservationDraft, 'facts' | 'filesModified'>,
+  from: string,
+  to: string,
+): Pick<ObservationDraft, 'facts' | 'filesModified'> {
+  return {
+    filesModified: unique(memory.filesModified.map((f) => (f === from ? to : f))),
+    facts: memory.facts.map((f) => (factFile(f) === from ? f.replace(from, to) : f)),
+  };
+}
+
 /**
  * A memory of work without what it said of a file removed later in the session (its facts about it
  * and the file itself), or null when nothing else is left of it.

@@ -217,7 +217,10 @@ function distilTurn(
         })),
       ],
       resolutions: (heuristic.resolutions ?? []).map((r) => ({ ...r, at: r.at || at })),
-      removedFiles: (heuristic.removedFiles ?? []).map((path) => ({ path, at })),
+      removedFiles: [
+        ...(heuristic.removedFiles ?? []).map((path) => ({ path, at })),
+        ...(heuristic.movedFiles ?? []).map((m) => ({ path: m.from, at, to: m.to })),
+      ],
       finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
         subject,
         at,

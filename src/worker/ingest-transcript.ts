@@ -114,7 +114,7 @@ export interface PreparedIngest {
   memories: TranscriptMemory[];
   resolutions: Resolution[];
   finishedTasks: { subject: string; at: number; done?: string[] }[];
-  removedFiles: { path: string; at: number }[];
+  removedFiles: { path: string; at: number; to?: string }[];
   /** Branches the user rewound away from; what was stored of them is invalidated. */
   rewinds: Rewind[];
   summary: SummaryDraft | null;
