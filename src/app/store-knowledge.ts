@@ -325,7 +325,6 @@ export function storeKnowledge(
           report.superseded++;
   };
 
-  /** A later run of the same purpose passed: the failures it covers are closed (a gotcha, or archived). */
   /** Work of the failure's session told as tried and not run again: the run that closed it bore it out. */
   const confirmAttempts = (failed: Observation, r: Resolution) => {
     const command = FAILURE_TITLE.exec(failed.title)?.[1];
@@ -340,6 +339,7 @@ export function storeKnowledge(
     }
   };
 
+  /** A later run of the same purpose passed: the failures it covers are closed (a gotcha, or archived). */
   const close = (r: Resolution) => {
     for (const subject of failureSubjects(r)) {
       const failed = store.observations.bySubject(projectId, subject);

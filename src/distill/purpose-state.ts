@@ -56,10 +56,6 @@ export interface PurposeState {
 }
 
 /**
- * A run of another purpose whose output is a test runner's passing summary (`just check` running the
- * suite with coverage) ran the tests too: it counts as a whole-suite test run that passed.
- */
-/**
  * The project's code files edited after the run at `index`: a failure with such changes after its last
  * run is not known to fail any more — it was answered and not run again (its fix is unconfirmed).
  */
@@ -77,6 +73,10 @@ export function editedAfter(edits: readonly { path: string; index: number }[], i
   return out;
 }
 
+/**
+ * A run of another purpose whose output is a test runner's passing summary (`just check` running the
+ * suite with coverage) ran the tests too: it counts as a whole-suite test run that passed.
+ */
 export function testsRanBy(r: PartRun): PartRun | null {
   if (r.purpose === 'test' || r.outcome !== 'passed' || !r.summary) return null;
   if (r.summary.failed > 0 || r.summary.passed === 0) return null;
