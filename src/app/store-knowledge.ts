@@ -38,6 +38,7 @@ import { withoutSentences } from '../distill/narration.ts';
 import {
   commitBelongsTo,
   confirmedAttempt,
+  unconfirmedFailure,
   isUncommittedWork,
   isWork,
   restatedWork,
@@ -386,6 +387,22 @@ export function storeKnowledge(
     }
   };
 
+  /**
+   * Work that changed the project's code after a failure left open, in a later turn or session that did
+   * not run it again: the failure is no longer known to hold (the failure's own turn judged its work).
+   */
+  const unconfirm = (m: KnowledgeMemory) => {
+    if (!isWork(m.draft)) return;
+    for (const f of store.observations.bySubjectPrefix(projectId, 'fail:')) {
+      if (f.status !== 'active' || f.createdAt >= m.createdAt) continue;
+      const patch = unconfirmedFailure(f, m.draft);
+      if (patch) {
+        store.memory.edit(f.id, patch, ctx);
+        report.updated++;
+      }
+    }
+  };
+
   /** A failure seen again: the session's earlier work that answered it was an attempt, not the fix. */
   const attempts = (m: KnowledgeMemory) => {
     if (m.draft.type !== 'failed_attempt' || !batch.sessionId) return;
@@ -437,6 +454,7 @@ export function storeKnowledge(
         place(m);
         withdraw(m);
         attempts(m);
+        unconfirm(m);
         staleFindings(m);
         const [session, made] = [batch.sessionId, report.ids[report.ids.length - 1]];
         if (session && made) linkGotchaToWork(store, { projectId, session, id: made, m }, ctx);

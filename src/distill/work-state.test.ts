@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmedAttempt, refutedAttempt } from './work-state.ts';
+import { confirmedAttempt, refutedAttempt, unconfirmedFailure } from './work-state.ts';
 
 const tried = {
   type: 'change' as const,
@@ -41,5 +41,27 @@ describe('work the turn could not confirm', () => {
         '`npx vitest run` still failed after it: AssertionError: expected 10.004 to be 10 (src/price.test.ts > rounds to cents)',
       ],
     });
+  });
+
+  it('leaves a failure open but no longer said to fail when later work changed code and nothing ran it', () => {
+    const failure = {
+      type: 'failed_attempt' as const,
+      title: '`npx vitest run` fails: AssertionError: expected 3 to be 4',
+      narrative:
+        'Still failing at the end of the turn: `npx vitest run` (AssertionError: expected 3 to be 4).',
+      facts: ['error: AssertionError: expected 3 to be 4', 'command: `npx vitest run`'],
+    };
+    expect(unconfirmedFailure(failure, { filesModified: ['src/cart.ts', 'README.md'] })).toEqual({
+      title: '`npx vitest run` failed, not re-run after the change: AssertionError: expected 3 to be 4',
+      narrative:
+        'Failed at its last run, and not run again after later work changed src/cart.ts: `npx vitest run` (AssertionError: expected 3 to be 4).',
+      facts: [...failure.facts, 'changed after it, not re-run: src/cart.ts'],
+    });
+    // Documentation only, or a failure already told so: nothing to say.
+    expect(unconfirmedFailure(failure, { filesModified: ['README.md', 'docs/cart.md'] })).toBeNull();
+    const told = unconfirmedFailure(failure, { filesModified: ['src/cart.ts'] });
+    expect(
+      told && unconfirmedFailure({ ...failure, ...told }, { filesModified: ['src/other.ts'] }),
+    ).toBeNull();
   });
 });

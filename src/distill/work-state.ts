@@ -8,7 +8,8 @@
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
 import { attemptTitle, stillFailedFact } from './outcomes.ts';
-import { FAILURE_TITLE } from './gotchas.ts';
+import { CHANGED_SINCE_FACT, FAILURE_TITLE } from './gotchas.ts';
+import { editedAfter } from './purpose-state.ts';
 import { doneFromRequest } from './done-request.ts';
 import { requestedType } from './classify-request.ts';
 import { explainsCause, proseSentences } from './narration.ts';
@@ -219,6 +220,33 @@ export function withoutRemovedFile(
   const filesModified = memory.filesModified.filter((f) => f !== path);
   if (filesModified.length === 0) return null;
   return { facts: memory.facts.filter((f) => factFile(f) !== path), filesModified };
+}
+
+/**
+ * A failure still open when later work changed the project's code and nothing ran it again: it failed
+ * at its last run, and whether it still does is not known. Told so (title, fact, narrative); null when
+ * the work changed no code or the failure already says so.
+ */
+export function unconfirmedFailure(
+  failure: Pick<ObservationDraft, 'title' | 'facts' | 'narrative' | 'type'>,
+  work: Pick<ObservationDraft, 'filesModified'>,
+): Pick<ObservationDraft, 'title' | 'facts' | 'narrative'> | null {
+  const m = /^`([^`]+)` fails: (.*)$/.exec(failure.title);
+  if (failure.type !== 'failed_attempt' || !m) return null;
+  const code = editedAfter(
+    work.filesModified.map((path) => ({ path, index: 1 })),
+    0,
+  );
+  if (code.length === 0) return null;
+  const files = `${code.slice(0, 4).join(', ')}${code.length > 4 ? ` (+${code.length - 4} more)` : ''}`;
+  return {
+    title: clip(`\`${m[1]}\` failed, not re-run after the change: ${m[2]}`, 120),
+    facts: unique([...failure.facts, `${CHANGED_SINCE_FACT}${files}`]).slice(0, 12),
+    narrative: failure.narrative.replace(
+      /^Still failing at the end of the turn: /,
+      `Failed at its last run, and not run again after later work changed ${files}: `,
+    ),
+  };
 }
 
 /** Work told as tried and not run again (`Tried: fix X — \`npm test\` not re-run`, see outcomes). */

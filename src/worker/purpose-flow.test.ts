@@ -275,4 +275,51 @@ describe('outcomes by purpose, across sessions', () => {
     expect(flow.store.summaries.get(sessionId)?.nextSteps).toBe('');
     expect(flow.store.summaries.get(sessionId)?.completed).toMatch(/checks: tests passed/);
   });
+
+  it('a failure left open is no longer said to fail once a later turn changes the code without running it', async () => {
+    const sessionId = 'b2000000-0000-4000-8000-000000000005';
+    const failing = (n: number) =>
+      ` FAIL  src/cart.test.ts > totals\nAssertionError: expected ${n} to be 4\n\n Test Files  1 failed (1)\n      Tests  1 failed | 2 passed (3)\n`;
+    const cart = 'export const total = (xs: number[]) => xs.slice(0, -1).length;\n';
+    const s = createClaudeSession({ sessionId, cwd: CWD, start: '2026-04-05T09:00:00Z' }).start();
+    s.prompt('Why does the cart test fail?')
+      .bash('npx vitest run', { stdout: failing(3), exit: 1 })
+      .say('The total drops the last line.')
+      .stop();
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
+    const failure = () => ofType('failed_attempt').find((o) => o.sessionId === sessionId);
+    expect(failure()?.title).toBe('`npx vitest run` fails: AssertionError: expected 3 to be 4');
+    const id = failure()?.id ?? '';
+
+    // The next turn changes the code and runs it: it still fails, and says so.
+    s.prompt('Count every line')
+      .edit('src/cart.ts', 'xs.slice(0, -1).length', 'xs.length - 2', cart)
+      .bash('npx vitest run', { stdout: failing(2), exit: 1 })
+      .say('Still off by two.')
+      .stop();
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
+    expect(flow.store.observations.get(id)?.title).toBe(
+      '`npx vitest run` fails: AssertionError: expected 2 to be 4',
+    );
+    expect(flow.store.observations.get(id)?.facts.some((f) => f.startsWith('changed after it'))).toBe(false);
+
+    // Then a turn changes it again and stops: the failure is no longer known to hold.
+    s.prompt('Use the full length')
+      .edit(
+        'src/cart.ts',
+        'xs.length - 2',
+        'xs.length',
+        cart.replace('xs.slice(0, -1).length', 'xs.length - 2'),
+      )
+      .say('It now counts every line.')
+      .stop()
+      .end();
+    await replayLive(flow.store, s, join(flow.dir, 'projects'), drain);
+    expect(flow.store.observations.get(id)).toMatchObject({
+      status: 'active',
+      title: '`npx vitest run` failed, not re-run after the change: AssertionError: expected 2 to be 4',
+    });
+    expect(flow.store.observations.get(id)?.facts).toContain('changed after it, not re-run: src/cart.ts');
+    expect(flow.store.summaries.get(sessionId)?.nextSteps).toMatch(/^re-run `npx vitest run`/);
+  });
 });
