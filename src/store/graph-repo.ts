@@ -57,6 +57,20 @@ interface StepRow extends BriefRow {
   may_link: number | null;
 }
 
+const toStepMemory = (r: StepRow): StepMemory => ({
+  id: r.id as StepMemory['id'],
+  projectId: r.project_id as ProjectId,
+  sessionId: r.session_id,
+  type: r.type as StepMemory['type'],
+  status: r.status as StepMemory['status'],
+  createdAt: r.created_at,
+  filesRead: parseJsonList(r.files_read),
+  filesModified: parseJsonList(r.files_modified),
+  facts: parseJsonList(r.facts),
+  provenance: parseJsonList(r.provenance),
+  mayLink: r.may_link === 1,
+});
+
 const toEdge = (r: LinkRow): Edge => ({ from: r.from_id, kind: r.kind as EdgeKind, to: r.to_id });
 
 export function createGraphRepo(db: Db) {
@@ -85,12 +99,12 @@ export function createGraphRepo(db: Db) {
   );
   // A fact holds `[[` only when the facts' JSON does (no two facts' texts meet in it), or when the JSON
   // escapes a character (`\u005b` is a `[`): the test on the texts joined never says yes where this says no.
-  const stepMemory = lazyStatement(
+  const stepMemories = lazyStatement(
     db,
-    `SELECT id, project_id, session_id, type, status, created_at, files_read, files_modified, facts, provenance,
-       instr(title, '[[') > 0 OR instr(subtitle, '[[') > 0 OR instr(narrative, '[[') > 0
+    `SELECT id, project_id, session_id, type, status, created_at, files_read, files_modified, facts,
+       provenance, instr(title, '[[') > 0 OR instr(subtitle, '[[') > 0 OR instr(narrative, '[[') > 0
          OR instr(facts, '[[') > 0 OR instr(facts, '\\u') > 0 AS may_link
-     FROM observations WHERE id = ?`,
+     FROM observations WHERE id IN (SELECT value FROM json_each(?))`,
   );
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
   const edgesTouching = lazyStatement(
@@ -164,23 +178,16 @@ export function createGraphRepo(db: Db) {
         if (!seen.has(r.id)) out.push(toWeight(r));
       return out;
     },
-    /** What the graph step reads of a memory (`observations.get` reads all of it); null when none. */
-    stepMemory(id: string): StepMemory | null {
-      const r = stepMemory().get(id) as StepRow | undefined;
-      if (!r) return null;
-      return {
-        id: r.id as StepMemory['id'],
-        projectId: r.project_id as ProjectId,
-        sessionId: r.session_id,
-        type: r.type as StepMemory['type'],
-        status: r.status as StepMemory['status'],
-        createdAt: r.created_at,
-        filesRead: parseJsonList(r.files_read),
-        filesModified: parseJsonList(r.files_modified),
-        facts: parseJsonList(r.facts),
-        provenance: parseJsonList(r.provenance),
-        mayLink: r.may_link === 1,
-      };
+    /**
+     * What the graph step reads of each of these memories (`observations.get` reads all of a memory),
+     * read together, a statement per thousand: id → what it reads; a memory there is not is left out.
+     */
+    stepMemories(ids: readonly string[]): Map<string, StepMemory> {
+      const out = new Map<string, StepMemory>();
+      for (let i = 0; i < ids.length; i += 1000)
+        for (const r of stepMemories().all(JSON.stringify(ids.slice(i, i + 1000))) as StepRow[])
+          out.set(r.id, toStepMemory(r));
+      return out;
     },
     edgesOf(projectId: ProjectId): Edge[] {
       return (edges().all(projectId) as LinkRow[]).map(toEdge);
