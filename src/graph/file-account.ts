@@ -7,6 +7,7 @@
 import { removedPaths } from '../core/graph.ts';
 import type { Observation } from '../core/model.ts';
 import type { Store } from '../store/store.ts';
+import type { KnownFiles } from './known-files.ts';
 
 export function followAccountOfFiles(
   store: Store,
@@ -14,7 +15,16 @@ export function followAccountOfFiles(
   o: Pick<Observation, 'createdAt' | 'facts'>,
   read: readonly { id: string; path: string }[],
   modifies: (path: string) => boolean,
+  known: KnownFiles,
 ): void {
-  for (const f of read) if (modifies(f.path)) store.graphFiles.markPresent(f.id, o.createdAt);
-  for (const p of removedPaths(o.facts)) store.graphFiles.markRemoved(projectId, p, o.createdAt);
+  // Only a file marked deleted can be made present again: for the rest the write would change nothing.
+  for (const f of read)
+    if (
+      modifies(f.path) &&
+      known.deleted(projectId, f.id) === true &&
+      store.graphFiles.markPresent(f.id, o.createdAt)
+    )
+      known.set(projectId, f.id, false);
+  for (const p of removedPaths(o.facts))
+    if (store.graphFiles.markRemoved(projectId, p, o.createdAt) > 0) known.changed(projectId);
 }

@@ -181,6 +181,36 @@ describe('files of a project not on this machine', () => {
     expect(keys()).not.toContain('tests/test_dict.py');
   });
 
+  it('come out the same whether their removals and returns fall in one step or in many', () => {
+    rmSync(w.root, { recursive: true, force: true });
+    const day = 86_400_000;
+    const at = (n: number) => ({ at: 1_800_000_000_000 - (10 - n) * day });
+    w.remember(
+      'Read the Python sources',
+      { filesRead: ['src/dict_utils.py', 'tests/test_dict.py', 'Justfile'] },
+      at(0),
+    );
+    w.remember(
+      'Port the library to Rust',
+      { filesModified: ['src/lib.rs', 'Justfile'], facts: ['removed: src/dict_utils.py, tests'] },
+      at(1),
+    );
+    // Read, not changed: still removed. Changed: there again, until its folder is removed.
+    w.remember('Look at the old shim', { filesRead: ['src/dict_utils.py'] }, at(2));
+    w.remember('Bring back the Python shim', { filesModified: ['src/dict_utils.py'] }, at(3));
+    w.remember('Drop the sources', { filesModified: ['Justfile'], facts: ['removed: src'] }, at(4));
+    w.remember('Restore the tests', { filesModified: ['tests/test_dict.py'] }, at(5));
+    const stepwise = copyOfStore('stepwise');
+    catchUp(w.store, 100);
+    catchUp(stepwise, 1);
+    expect(graphOf(w.store)).toEqual(graphOf(stepwise));
+    const deleted = w.store.graphFiles
+      .ofProject(w.project.id)
+      .filter((f) => f.deletedAt !== null)
+      .map((f) => f.path);
+    expect(deleted).toEqual(['src/dict_utils.py', 'src/lib.rs']);
+  });
+
   it('follow the disk, not the memory, when the project is here', () => {
     w.write('src/dict_utils.py', 'def invert(d):\n    return {v: k for k, v in d.items()}\n');
     w.remember('Port the library to Rust', {

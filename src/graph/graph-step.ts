@@ -12,11 +12,13 @@ import type { ProjectId } from '../core/ids.ts';
 import type { Change, ChangeOrigin, Observation, Project } from '../core/model.ts';
 import { scrubText } from '../core/scrub.ts';
 import type { EdgeSet } from '../store/changes-repo.ts';
+import type { StepMemory } from '../store/graph-repo.ts';
 import type { Store } from '../store/store.ts';
 import { createAnchor } from './anchor.ts';
 import { editedLines, editTextsFor, mentionedIdentifiers, symbolHint } from './anchor-hints.ts';
 import { followAccountOfFiles } from './file-account.ts';
 import { summariseFile } from './file-summary.ts';
+import { knownFiles, type KnownFiles } from './known-files.ts';
 import { fileNodeId, sessionNodeId } from './node-ids.ts';
 import { markRankDue, rankDueProjects } from './rank-due.ts';
 import { readIfPresent } from './read-if-present.ts';
@@ -81,8 +83,12 @@ interface Context {
   /** Paths per project whose anchors to re-check. */
   touchedPaths: Map<string, Set<string>>;
   ranksDue: Set<string>;
-  /** Files read in this step (many memories touch the same files). */
-  files: Map<string, ReturnType<typeof fileFacts>>;
+  /** Files read in this step, per project (many memories touch the same files). */
+  files: Map<string, Map<string, ReturnType<typeof fileFacts>>>;
+  /** What the step reads of each memory it acts on, read together before it acts. */
+  memories: Map<string, StepMemory>;
+  /** The file nodes there are and which are marked deleted, as the step's writes leave them. */
+  known: KnownFiles;
   /**
    * The step's writes in order, committed together at its end: files are read outside the
    * transaction, and what a change reads before its writes (memories, tasks, tool calls) is nothing
@@ -135,8 +141,15 @@ type Facts = ReturnType<typeof fileFacts>;
 function saveFile(c: Context, f: Facts, projectId: string): boolean {
   if (c.savedFiles.has(f.id)) return false;
   c.savedFiles.add(f.id);
-  if (f.facts) return c.store.graphFiles.save(f.facts, c.options.now);
+  if (f.facts) {
+    c.known.set(projectId, f.id, false);
+    return c.store.graphFiles.save(f.facts, c.options.now);
+  }
+  // A missing file's node there already changes only when it becomes deleted.
+  const deleted = c.known.deleted(projectId, f.id);
+  if (deleted === true || (deleted === false && !f.gone)) return false;
   c.store.graphFiles.saveMissing(f.id, projectId, f.path, c.options.now, f.gone);
+  c.known.set(projectId, f.id, f.gone);
   return false;
 }
 
@@ -182,7 +195,8 @@ function rooted(c: Context, project: Project): boolean {
 
 function cachedFacts(c: Context, project: Project, path: string): Facts {
   // A project whose root is not here has none of its files here either: not a failed read per file.
-  return once(c.files, `${project.id}\0${path}`, () =>
+  const files = once(c.files, project.id, () => new Map<string, Facts>());
+  return once(files, path, () =>
     rooted(c, project)
       ? fileFacts(project, path, c.options.fileSummaryMinLines)
       : { id: fileNodeId(project.id, path), path, content: null, facts: null, gone: false },
@@ -212,7 +226,7 @@ function wikiTargets(store: Store, o: Observation): string[] {
 function memoryChanged(c: Context, change: StepChange): void {
   const { store, options } = c;
   // What edges need of the memory; its texts are read only for a wiki-link or an anchor.
-  const o = store.graph.stepMemory(change.entityId);
+  const o = c.memories.get(change.entityId);
   if (!o) return;
   if (o.status === 'forgotten') {
     c.writes.push(() => store.anchors.dropMemory(o.id));
@@ -269,7 +283,7 @@ function memoryChanged(c: Context, change: StepChange): void {
         if (added) c.fresh.add(added.rowid);
       }
     }
-    if (!rooted(c, project)) followAccountOfFiles(store, project.id, o, read, modifies);
+    if (!rooted(c, project)) followAccountOfFiles(store, project.id, o, read, modifies, c.known);
     if (wasStale) store.memory.markStale(o.id, false, { origin, at: options.now });
   });
   if (o.filesModified.length > 0) {
@@ -353,6 +367,10 @@ export function runGraphStep(store: Store, options: GraphStepOptions): GraphStep
     touchedPaths: new Map(),
     ranksDue: new Set(),
     files: new Map(),
+    memories: store.graph.stepMemories(
+      changes.filter((ch) => ch.entity === 'memory' && MEMORY_OPS.has(ch.op)).map((ch) => ch.entityId),
+    ),
+    known: knownFiles(store),
     writes: [],
     savedFiles: new Set(),
     projects: new Map(),

@@ -20,16 +20,38 @@ export function personalisedPageRank(
   const n = nodes.length;
   if (n === 0) return new Map();
   const index = new Map(nodes.map((id, i) => [id, i]));
-  const neighbours: { to: number; w: number }[][] = nodes.map(() => []);
+  // Each node's neighbours in flat arrays (CSR: node i's are at start[i] … start[i + 1] - 1), in the
+  // order the edges give them: the walk adds the same terms in the same order as a list per node.
+  const ends: number[] = [];
+  const degree = new Int32Array(n + 1);
   const strength = new Float64Array(n);
   for (const [a, b, w] of edges) {
     const i = index.get(a);
     const j = index.get(b);
     if (i === undefined || j === undefined || i === j || !(w > 0)) continue;
-    neighbours[i]?.push({ to: j, w });
-    neighbours[j]?.push({ to: i, w });
+    ends.push(i, j, w);
+    degree[i + 1] = (degree[i + 1] as number) + 1;
+    degree[j + 1] = (degree[j + 1] as number) + 1;
     strength[i] = (strength[i] as number) + w;
     strength[j] = (strength[j] as number) + w;
+  }
+  const start = degree;
+  for (let i = 0; i < n; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const fill = start.slice(0, n);
+  const to = new Int32Array(start[n] as number);
+  const weight = new Float64Array(start[n] as number);
+  for (let e = 0; e < ends.length; e += 3) {
+    const i = ends[e] as number;
+    const j = ends[e + 1] as number;
+    const w = ends[e + 2] as number;
+    let k = fill[i] as number;
+    to[k] = j;
+    weight[k] = w;
+    fill[i] = k + 1;
+    k = fill[j] as number;
+    to[k] = i;
+    weight[k] = w;
+    fill[j] = k + 1;
   }
   const jump = new Float64Array(n);
   let total = 0;
@@ -54,8 +76,10 @@ export function personalisedPageRank(
         dangling += r;
         continue;
       }
-      for (const { to, w } of neighbours[i] as { to: number; w: number }[])
-        next[to] = (next[to] as number) + (damping * r * w) / s;
+      for (let k = start[i] as number, end = start[i + 1] as number; k < end; k++) {
+        const j = to[k] as number;
+        next[j] = (next[j] as number) + (damping * r * (weight[k] as number)) / s;
+      }
     }
     let delta = 0;
     for (let i = 0; i < n; i++) {

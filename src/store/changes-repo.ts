@@ -7,7 +7,7 @@
  */
 import type { Change, ChangeOrigin } from '../core/model.ts';
 import type { Db } from './database.ts';
-import { lazyStatement } from './statements.ts';
+import { lazyStatement, type Stmt } from './statements.ts';
 
 interface ChangeRow {
   seq: number;
@@ -52,6 +52,39 @@ function toChanges(rows: readonly ChangeRow[]): Change[] {
 }
 
 const COLUMNS = 'seq, entity, entity_id, project_id, op, origin, actor, at, version, edges';
+type ChangeTuple = [
+  seq: number,
+  entity: ChangeRow['entity'],
+  entity_id: string,
+  project_id: string | null,
+  op: string,
+  origin: ChangeOrigin,
+  actor: string | null,
+  at: number,
+  version: number | null,
+  edges: string | null,
+];
+
+/**
+ * The rows of a read of `COLUMNS`, each taken as an array (`raw`): the driver makes an object per row
+ * through the engine's slow path, property by property, which costs more than the row itself.
+ */
+function rowsOf(stmt: Stmt, ...params: unknown[]): ChangeRow[] {
+  return (stmt.raw().all(...params) as ChangeTuple[]).map(
+    ([seq, entity, entity_id, project_id, op, origin, actor, at, version, edges]) => ({
+      seq,
+      entity,
+      entity_id,
+      project_id,
+      op,
+      origin,
+      actor,
+      at,
+      version,
+      edges,
+    }),
+  );
+}
 
 export interface NewChange {
   entity: Change['entity'];
@@ -138,8 +171,8 @@ export function createChangesRepo(db: Db) {
      * optionally of one project.
      */
     since(seq: number, limit: number, projectId?: string): Change[] {
-      const rows = projectId ? sinceInProject().all(seq, projectId, limit) : since().all(seq, limit);
-      return toChanges(rows as ChangeRow[]);
+      const rows = projectId ? rowsOf(sinceInProject(), seq, projectId, limit) : rowsOf(since(), seq, limit);
+      return toChanges(rows);
     },
     /**
      * Changes after `seq` up to `upTo` of the given kinds only (`entity op`, e.g. `memory create`),
@@ -147,17 +180,17 @@ export function createChangesRepo(db: Db) {
      * others in SQL.
      */
     sinceOfKinds(seq: number, upTo: number, kinds: readonly string[], limit: number): Change[] {
-      return toChanges(sinceOfKinds().all(seq, upTo, JSON.stringify(kinds), limit) as ChangeRow[]);
+      return toChanges(rowsOf(sinceOfKinds(), seq, upTo, JSON.stringify(kinds), limit));
     },
     /** Every change of one memory, summary (session id) or link ("<from> <kind> <to>"), oldest first. */
     ofEntity(entityId: string): Change[] {
       const from = entityId.includes(' ') ? entityId.slice(0, entityId.indexOf(' ')) : null;
-      const rows = ofEntity().all(entityId, from) as ChangeRow[];
+      const rows = rowsOf(ofEntity(), entityId, from);
       return toChanges(rows).filter((c) => c.entityId === entityId);
     },
     /** The newest changes of these kinds of entity, newest first (at most `limit`). */
     latest(entities: readonly Change['entity'][], limit: number): Change[] {
-      return toChanges(latestOf().all(JSON.stringify(entities), limit) as ChangeRow[]).slice(0, limit);
+      return toChanges(rowsOf(latestOf(), JSON.stringify(entities), limit)).slice(0, limit);
     },
     /** The newest sequence number (0 when nothing changed yet). */
     lastSeq(): number {

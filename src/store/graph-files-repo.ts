@@ -62,7 +62,12 @@ export function createGraphFilesRepo(db: Db) {
   const touch = lazyStatement(
     db,
     `INSERT INTO graph_files (id, project_id, path, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET deleted_at = COALESCE(graph_files.deleted_at, excluded.deleted_at)`,
+     ON CONFLICT (id) DO UPDATE SET deleted_at = excluded.deleted_at
+     WHERE graph_files.deleted_at IS NULL AND excluded.deleted_at IS NOT NULL`,
+  );
+  const deletedMarks = lazyStatement(
+    db,
+    `SELECT id, deleted_at IS NOT NULL FROM graph_files WHERE project_id = ?`,
   );
   const byId = lazyStatement(db, `SELECT ${COLUMNS} FROM graph_files WHERE id = ?`);
   const byPath = lazyStatement(db, `SELECT ${COLUMNS} FROM graph_files WHERE project_id = ? AND path = ?`);
@@ -109,7 +114,8 @@ export function createGraphFilesRepo(db: Db) {
     },
     /**
      * A file that is not on disk: a node all the same, marked deleted — unless the project itself is
-     * not on this machine (`deleted` false: nothing is known of the file).
+     * not on this machine (`deleted` false: nothing is known of the file). A node there already is
+     * written only when it becomes deleted (it never becomes undeleted here).
      */
     saveMissing(id: string, projectId: string, path: string, at: number, deleted = true): void {
       touch().run(id, projectId, path, at, at, deleted ? at : null);
@@ -124,6 +130,11 @@ export function createGraphFilesRepo(db: Db) {
     },
     markPresent(id: string, at: number): boolean {
       return present().run(id, at).changes === 1;
+    },
+    /** A project's file nodes: id → whether it is marked deleted. */
+    deletedMarks(projectId: string): Map<string, boolean> {
+      const rows = deletedMarks().raw().all(projectId) as [string, number][];
+      return new Map(rows.map(([id, deleted]) => [id, deleted === 1]));
     },
     get(id: string): FileNode | null {
       const row = byId().get(id) as FileRow | undefined;

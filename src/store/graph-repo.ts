@@ -7,12 +7,7 @@ import type { Edge, EdgeKind } from '../core/graph.ts';
 import type { ProjectId } from '../core/ids.ts';
 import type { Observation } from '../core/model.ts';
 import type { Db } from './database.ts';
-import {
-  OBSERVATION_COLUMNS,
-  toObservation,
-  type BriefRow,
-  type ObservationRow,
-} from './observations-repo.ts';
+import { OBSERVATION_COLUMNS, toObservation, type ObservationRow } from './observations-repo.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
 interface LinkRow {
@@ -24,6 +19,7 @@ interface LinkRow {
 /** What ranking weighs of a memory. */
 export type MemoryWeight = Pick<Observation, 'id' | 'type' | 'status' | 'modifiedAt' | 'pinned'>;
 type WeightRow = Pick<ObservationRow, 'id' | 'type' | 'status' | 'modified_at' | 'pinned'>;
+type WeightTuple = [id: string, type: string, status: string, modified_at: number, pinned: number];
 const toWeight = (r: WeightRow): MemoryWeight => ({
   id: r.id as MemoryWeight['id'],
   type: r.type as MemoryWeight['type'],
@@ -49,15 +45,52 @@ export type StepMemory = Pick<
   | 'facts'
   | 'provenance'
 > & { mayLink: boolean };
-interface StepRow extends BriefRow {
-  files_read: string;
-  files_modified: string;
-  facts: string;
-  provenance: string;
-  may_link: number | null;
-}
+type StepTuple = [
+  id: string,
+  project_id: string,
+  session_id: string | null,
+  type: string,
+  status: string,
+  created_at: number,
+  files_read: string,
+  files_modified: string,
+  facts: string,
+  provenance: string,
+  may_link: number | null,
+];
+const toStepMemory = ([
+  id,
+  project,
+  session,
+  type,
+  status,
+  createdAt,
+  read,
+  modified,
+  facts,
+  provenance,
+  mayLink,
+]: StepTuple): StepMemory => ({
+  id: id as StepMemory['id'],
+  projectId: project as ProjectId,
+  sessionId: session,
+  type: type as StepMemory['type'],
+  status: status as StepMemory['status'],
+  createdAt,
+  filesRead: parseJsonList(read),
+  filesModified: parseJsonList(modified),
+  facts: parseJsonList(facts),
+  provenance: parseJsonList(provenance),
+  mayLink: mayLink === 1,
+});
 
 const toEdge = (r: LinkRow): Edge => ({ from: r.from_id, kind: r.kind as EdgeKind, to: r.to_id });
+/**
+ * The many-row reads take each row as an array (`raw`): the driver makes an object per row through the
+ * engine's slow path, property by property, which costs more than the row itself.
+ */
+type LinkTuple = [from_id: string, kind: string, to_id: string];
+const tupleEdge = ([from, kind, to]: LinkTuple): Edge => ({ from, kind: kind as EdgeKind, to });
 
 export function createGraphRepo(db: Db) {
   const memories = lazyStatement(
@@ -85,12 +118,12 @@ export function createGraphRepo(db: Db) {
   );
   // A fact holds `[[` only when the facts' JSON does (no two facts' texts meet in it), or when the JSON
   // escapes a character (`\u005b` is a `[`): the test on the texts joined never says yes where this says no.
-  const stepMemory = lazyStatement(
+  const stepMemories = lazyStatement(
     db,
-    `SELECT id, project_id, session_id, type, status, created_at, files_read, files_modified, facts, provenance,
-       instr(title, '[[') > 0 OR instr(subtitle, '[[') > 0 OR instr(narrative, '[[') > 0
+    `SELECT id, project_id, session_id, type, status, created_at, files_read, files_modified, facts,
+       provenance, instr(title, '[[') > 0 OR instr(subtitle, '[[') > 0 OR instr(narrative, '[[') > 0
          OR instr(facts, '[[') > 0 OR instr(facts, '\\u') > 0 AS may_link
-     FROM observations WHERE id = ?`,
+     FROM observations WHERE id IN (SELECT value FROM json_each(?))`,
   );
   const edges = lazyStatement(db, `SELECT from_id, kind, to_id FROM links WHERE project_id = ?`);
   const edgesTouching = lazyStatement(
@@ -157,38 +190,35 @@ export function createGraphRepo(db: Db) {
      * full row per memory is most of the cost of ranking a large project).
      */
     recentWeightsOf(projectId: ProjectId, limit: number): MemoryWeight[] {
-      const rows = recentWeights().all(projectId, limit) as WeightRow[];
-      const seen = new Set(rows.map((r) => r.id));
-      const out = rows.map(toWeight);
+      const rows = recentWeights().raw().all(projectId, limit) as WeightTuple[];
+      const out = rows.map(([id, type, status, modified_at, pinned]) =>
+        toWeight({ id, type, status, modified_at, pinned }),
+      );
+      const seen = new Set(out.map((m) => m.id as string));
       for (const r of pinnedMemories().all(projectId) as ObservationRow[])
         if (!seen.has(r.id)) out.push(toWeight(r));
       return out;
     },
-    /** What the graph step reads of a memory (`observations.get` reads all of it); null when none. */
-    stepMemory(id: string): StepMemory | null {
-      const r = stepMemory().get(id) as StepRow | undefined;
-      if (!r) return null;
-      return {
-        id: r.id as StepMemory['id'],
-        projectId: r.project_id as ProjectId,
-        sessionId: r.session_id,
-        type: r.type as StepMemory['type'],
-        status: r.status as StepMemory['status'],
-        createdAt: r.created_at,
-        filesRead: parseJsonList(r.files_read),
-        filesModified: parseJsonList(r.files_modified),
-        facts: parseJsonList(r.facts),
-        provenance: parseJsonList(r.provenance),
-        mayLink: r.may_link === 1,
-      };
+    /**
+     * What the graph step reads of each of these memories (`observations.get` reads all of a memory),
+     * read together, a statement per thousand: id → what it reads; a memory there is not is left out.
+     */
+    stepMemories(ids: readonly string[]): Map<string, StepMemory> {
+      const out = new Map<string, StepMemory>();
+      for (let i = 0; i < ids.length; i += 1000)
+        for (const r of stepMemories()
+          .raw()
+          .all(JSON.stringify(ids.slice(i, i + 1000))) as StepTuple[])
+          out.set(r[0], toStepMemory(r));
+      return out;
     },
     edgesOf(projectId: ProjectId): Edge[] {
-      return (edges().all(projectId) as LinkRow[]).map(toEdge);
+      return (edges().raw().all(projectId) as LinkTuple[]).map(tupleEdge);
     },
     /** Every edge from or into one of `ids`. */
     edgesTouching(ids: readonly string[]): Edge[] {
       const list = JSON.stringify(ids);
-      return (edgesTouching().all(list, list) as LinkRow[]).map(toEdge);
+      return (edgesTouching().raw().all(list, list) as LinkTuple[]).map(tupleEdge);
     },
     /** Edges from a node, and edges into it (backlinks). */
     around(id: string): { out: Edge[]; in: Edge[] } {
