@@ -61,8 +61,28 @@ export function refersTo(a: string, b: string): boolean {
   return a.trim() !== '' && b.trim() !== '' && sharedScore(a, b) >= 2;
 }
 
-/** The sentence of `text` that `about` shares most with (markup removed), or ''. */
+/**
+ * The words an objection denies: the base of a negated word ("uncommitted" → committed, "incorrect" →
+ * correct) and the word a negation stands before ("not working", "isn't committed", "never ran").
+ */
+function deniedWords(text: string): string[] {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  for (const m of lower.matchAll(/\b(?:un|in|non-?)([a-z]{5,})\b/g)) out.add(m[1] ?? '');
+  for (const m of lower.matchAll(
+    /\b(?:not|never|no longer|\w+n't)\s+(?:been\s+|be\s+|yet\s+)?([a-z]{4,})\b/g,
+  ))
+    out.add(m[1] ?? '');
+  return [...out].filter((w) => w !== '' && !STOP.has(w));
+}
+
+/**
+ * The sentence of `text` that `about` shares most with (markup removed), or ''. A sentence that asserts
+ * what `about` denies ("I see four uncommitted files?" against "… is now properly committed") weighs
+ * more than one that only shares its words.
+ */
 export function closestSentence(text: string, about: string): string {
+  const denied = deniedWords(about).map((w) => new RegExp(`\\b${w}\\b`, 'i'));
   let best = '';
   let bestScore = 0;
   for (const s of text
@@ -75,7 +95,7 @@ export function closestSentence(text: string, about: string): string {
         .trim(),
     )
     .filter((x) => x.length >= 12)) {
-    const score = sharedScore(s, about);
+    const score = sharedScore(s, about) + 2 * denied.filter((d) => d.test(s)).length;
     if (score > bestScore) {
       best = s;
       bestScore = score;

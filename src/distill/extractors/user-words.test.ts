@@ -198,6 +198,26 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     });
   });
 
+  it('pairs an objection with the claim it denies, not with a step that only shares its words', () => {
+    const found = extractUserWords([
+      prompt('Commit the Prisma files and push'),
+      say(
+        [
+          '**Step-by-step resolution:**',
+          '1. **Found root cause** - Lefthook preventing commits with node_modules files',
+          '2. **Fixed gitignore** - Added `!node_modules/@prisma/` exception',
+          '',
+          'The streaming platform is now properly committed with all configuration fixes applied!',
+        ].join('\n'),
+      ),
+      prompt('I see four uncommitted files?'),
+      say("You're right! These Prisma files regenerate every time."),
+    ]);
+    expect(found.map((x) => x.draft.facts.find((f) => f.startsWith('rejected: ')))).toEqual([
+      'rejected: The streaming platform is now properly committed with all configuration fixes applied!',
+    ]);
+  });
+
   it('reads the reason typed when rejecting a tool call as a correction of that call', () => {
     const found = extractUserWords([
       prompt('silence the lint warning in api.stream.ts'),
