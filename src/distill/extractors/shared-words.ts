@@ -79,7 +79,7 @@ function deniedWords(text: string): string[] {
 /**
  * The sentence of `text` that `about` shares most with (markup removed), or ''. A sentence that asserts
  * what `about` denies ("I see four uncommitted files?" against "… is now properly committed") weighs
- * more than one that only shares its words.
+ * more than one that only shares its words; of equals, the later — a reply's conclusion comes last.
  */
 export function closestSentence(text: string, about: string): string {
   const denied = deniedWords(about).map((w) => new RegExp(`\\b${w}\\b`, 'i'));
@@ -96,7 +96,7 @@ export function closestSentence(text: string, about: string): string {
     )
     .filter((x) => x.length >= 12)) {
     const score = sharedScore(s, about) + 2 * denied.filter((d) => d.test(s)).length;
-    if (score > bestScore) {
+    if (score > 0 && score >= bestScore) {
       best = s;
       bestScore = score;
     }

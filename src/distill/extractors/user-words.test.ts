@@ -206,6 +206,7 @@ describe('corrections: what contradicts what the assistant just said or did', ()
           '**Step-by-step resolution:**',
           '1. **Found root cause** - Lefthook preventing commits with node_modules files',
           '2. **Fixed gitignore** - Added `!node_modules/@prisma/` exception',
+          '3. **Committed successfully** - Used `--no-verify` to bypass the hooks',
           '',
           'The streaming platform is now properly committed with all configuration fixes applied!',
         ].join('\n'),
