@@ -192,7 +192,8 @@ export const FAILURE_TITLE = /^`([^`]+)` (?:fails|failed, not re-run after the c
 
 /** The fact of a failure whose code changed after its last run (it was not run again). */
 export const CHANGED_SINCE_FACT = 'changed after it, not re-run: ';
-const listFiles = (files: readonly string[]) =>
+/** Files as a short list: the first four, the rest counted. */
+export const listFiles = (files: readonly string[]) =>
   `${files.slice(0, 4).join(', ')}${files.length > 4 ? ` (+${files.length - 4} more)` : ''}`;
 
 /** The failures still open at the end of the turn (the first, with what else fails), as one failed attempt. */

@@ -55,22 +55,16 @@ export interface PurposeState {
   passed: PassedAtEnd[];
 }
 
+/** A file of the project's code (not prose, not outside the project, not under /tmp): what a check covers. */
+export const isProjectCode = (path: string) =>
+  !/^(?:\/|~|[A-Za-z]:[\\/])/.test(path) && !isScratchPath(path) && !isDocPath(path);
+
 /**
  * The project's code files edited after the run at `index`: a failure with such changes after its last
  * run is not known to fail any more — it was answered and not run again (its fix is unconfirmed).
  */
 export function editedAfter(edits: readonly { path: string; index: number }[], index: number): string[] {
-  const out: string[] = [];
-  for (const e of edits)
-    if (
-      e.index > index &&
-      !out.includes(e.path) &&
-      !/^(?:\/|~|[A-Za-z]:[\\/])/.test(e.path) &&
-      !isScratchPath(e.path) &&
-      !isDocPath(e.path)
-    )
-      out.push(e.path);
-  return out;
+  return [...new Set(edits.filter((e) => e.index > index && isProjectCode(e.path)).map((e) => e.path))];
 }
 
 /**

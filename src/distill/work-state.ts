@@ -8,8 +8,8 @@
 import type { ObservationDraft } from '../core/model.ts';
 import { topicWords } from './knowledge.ts';
 import { attemptTitle, stillFailedFact } from './outcomes.ts';
-import { CHANGED_SINCE_FACT, FAILURE_TITLE } from './gotchas.ts';
-import { editedAfter } from './purpose-state.ts';
+import { CHANGED_SINCE_FACT, FAILURE_TITLE, listFiles } from './gotchas.ts';
+import { isProjectCode } from './purpose-state.ts';
 import { doneFromRequest } from './done-request.ts';
 import { requestedType } from './classify-request.ts';
 import { explainsCause, proseSentences } from './narration.ts';
@@ -233,12 +233,9 @@ export function unconfirmedFailure(
 ): Pick<ObservationDraft, 'title' | 'facts' | 'narrative'> | null {
   const m = /^`([^`]+)` fails: (.*)$/.exec(failure.title);
   if (failure.type !== 'failed_attempt' || !m) return null;
-  const code = editedAfter(
-    work.filesModified.map((path) => ({ path, index: 1 })),
-    0,
-  );
+  const code = work.filesModified.filter(isProjectCode);
   if (code.length === 0) return null;
-  const files = `${code.slice(0, 4).join(', ')}${code.length > 4 ? ` (+${code.length - 4} more)` : ''}`;
+  const files = listFiles(code);
   return {
     title: clip(`\`${m[1]}\` failed, not re-run after the change: ${m[2]}`, 120),
     facts: unique([...failure.facts, `${CHANGED_SINCE_FACT}${files}`]).slice(0, 12),
