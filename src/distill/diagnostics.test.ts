@@ -220,3 +220,52 @@ describe('a wrapper’s verdict is not what went wrong', () => {
     );
   });
 });
+
+describe("Elixir's checkers behind a pre-commit script", () => {
+  // A pre-commit script that echoes its sections with `\n` written out, around Credo's report and
+  // Dialyzer's default format (the warning's name after the place, its message on the next line).
+  const HOOK = [
+    String.raw`Pre-commit validation failed:\n\n[CREDO]\nChecking 88 source files (this might take a while) ...`,
+    '',
+    '  Refactoring opportunities',
+    '┃ ',
+    '┃ [F] → Function is too complex (cyclomatic complexity is 13, max is 9).',
+    '┃       lib/app_web/controllers/hooks_controller.ex:144:7 #(AppWeb.HooksController.tool_call)',
+    '',
+    String.raw`Use ` +
+      '`mix credo explain`' +
+      String.raw` to explain issues.\n\n[DIALYZER]\nFinding suitable PLTs`,
+    'Total errors: 1, Skipped: 0, Unnecessary Skips: 0',
+    'lib/app_web/controllers/trace_helpers.ex:57:13:pattern_match',
+    'The pattern can never match the type.',
+    String.raw`\n\nFix these issues before committing.`,
+  ].join('\n');
+
+  it("reads Dialyzer's warning and Credo's issue, not the script's progress lines", () => {
+    // Dialyzer's error before Credo's advice.
+    expect(tellingLine(HOOK)).toEqual({
+      line: 'pattern_match: The pattern can never match the type.',
+      rule: 'pattern_match',
+      file: 'lib/app_web/controllers/trace_helpers.ex',
+      snippet: '',
+    });
+    const credoOnly = HOOK.split('\n').slice(0, 7).join('\n');
+    expect(tellingLine(credoOnly)).toMatchObject({
+      line: 'refactor: Function is too complex (cyclomatic complexity is 13, max is 9).',
+      rule: 'refactor',
+      file: 'lib/app_web/controllers/hooks_controller.ex',
+    });
+    // `--format short` puts the message on the same line.
+    expect(
+      tellingLine('lib/app_web/live/sub_live.ex:25:guard_fail The guard clause can never succeed.'),
+    ).toMatchObject({ line: 'guard_fail: The guard clause can never succeed.', rule: 'guard_fail' });
+  });
+
+  it('splits lines a script printed as a written-out `\\n`, but not a Windows path', () => {
+    const format = String.raw`Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\nRun 'mix format' to fix.\n\nFix these issues before committing.`;
+    expect(errorHeadline(format)).toBe('Pre-commit validation failed: [FORMAT] Code is not formatted.');
+    expect(errorHeadline(String.raw`Error: cannot open C:\new\data.txt`)).toBe(
+      String.raw`Error: cannot open C:\new\data.txt`,
+    );
+  });
+});

@@ -61,6 +61,15 @@ function biome(lines: readonly string[]): Diagnostic[] {
   return out;
 }
 
+/** Credo's issue categories, by the letter it prints. */
+const CREDO_CATEGORY: Record<string, string> = {
+  C: 'consistency',
+  D: 'design',
+  F: 'refactor',
+  R: 'readability',
+  W: 'warning',
+};
+
 function lineBased(lines: readonly string[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   let eslintFile = '';
@@ -109,6 +118,35 @@ function lineBased(lines: readonly string[]): Diagnostic[] {
         file: eslintFile,
         snippet: '',
         severity: m[3] === 'error' ? 'error' : 'warning',
+      });
+      continue;
+    }
+    // Dialyzer: `file:line:col:warning_name`, its message on the next line (or after it, with
+    // `--format short`).
+    if (
+      (m =
+        /^((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.\w+):(\d+)(?::\d+)?:([a-z]+(?:_[a-z]+)+)(?:\s+(.+))?$/.exec(
+          l,
+        ))
+    ) {
+      const message = m[4] ?? lines[i + 1] ?? '';
+      if (/[A-Za-z]{2,}/.test(message)) {
+        out.push({ message, rule: m[3] as string, file: m[1] as string, snippet: '', severity: 'error' });
+        continue;
+      }
+    }
+    // Credo: `[F] → Function is too complex …`, then the place (`file:line:col #(Module.fun)`).
+    if (
+      (m = /^\[([A-Z])\]\s+[→↗↘↑↓]\s+(.+)$/.exec(l)) &&
+      /^(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*\.\w+:\d+/.test(lines[i + 1] ?? '')
+    ) {
+      out.push({
+        message: m[2] as string,
+        rule: CREDO_CATEGORY[m[1] as string] ?? '',
+        file: /^(\S+?):\d+/.exec(lines[i + 1] ?? '')?.[1] ?? '',
+        snippet: '',
+        // Style and design advice: a compiler's or type checker's error in the same output comes first.
+        severity: 'warning',
       });
       continue;
     }
@@ -179,11 +217,20 @@ function lineBased(lines: readonly string[]): Diagnostic[] {
   return out;
 }
 
+/**
+ * Line breaks a script printed as the two characters `\n` (an `echo` without `-e`): real ones, so
+ * each line is read on its own. Only where a line could start after it (another break, a capital, a
+ * bracket, the end) and not right after a quote: a string in code (`indexOf("\n\n")`) and a
+ * Windows path (`C:\new`) stay as they are.
+ */
+const literalNewlines = (text: string) => text.replace(/(?<!["'`(])\\n(?=\\n|\[|[A-Z]|$)/gm, '\n');
+
 /** Every diagnostic the output shows, errors and warnings, in order. */
 export function diagnostics(output: string): Diagnostic[] {
-  const lines = stripAnsi(stripHostMarkup(output))
+  const lines = stripAnsi(literalNewlines(stripHostMarkup(output)))
     .split('\n')
-    .map((l) => l.trim())
+    // Credo draws its report in a heavy-ruled margin (`┃ [F] → …`).
+    .map((l) => l.replace(/^\s*┃\s?/, '').trim())
     .filter((l) => l !== '');
   return [...biome(lines), ...lineBased(lines)];
 }
@@ -205,7 +252,7 @@ const STEP_PREFIX = /^(?:=>\s+|#\d+\s+|\d+(?:\.\d+)?\s+|\[[^\]]{1,40}\]\s+)+/;
 
 /** The first line of an error text that says what went wrong. */
 export function errorHeadline(text: string): string {
-  const lines = meaningfulLines(stripHostMarkup(text));
+  const lines = meaningfulLines(literalNewlines(stripHostMarkup(text)));
   const telling = lines.find((l) => STRONG.test(l) && !WRAPPER.test(l)) ?? lines.find((l) => STRONG.test(l));
   if (telling !== undefined && WRAPPER.test(telling)) {
     // Only a wrapper's verdict: the step's own first error, printed before it, says what went wrong.

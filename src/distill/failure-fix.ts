@@ -134,7 +134,7 @@ export function fixBetween(
     removed: edits.flatMap((e) => e.imports?.removed ?? []),
   };
   const failedKey = 'key' in from ? (from as PartRun).key : to.key;
-  const steps = a.commands
+  const stepRuns = a.commands
     .flatMap((c) => c.parts)
     .filter(
       (p) =>
@@ -146,8 +146,8 @@ export function fixBetween(
         !(p.purpose === 'other' && (/^git /.test(p.tool) || options.loose === true)) &&
         !(p.purpose === 'run' && p.adhoc) &&
         (p.where === 'project' || ('where' in from && (from as PartRun).where !== 'project')),
-    )
-    .map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
+    );
+  const steps = stepRuns.map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
   const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
   // The assistant's explanation counts only when it is about this failure: it shares a word with the
   // error, the command, or what the fix changed.
@@ -204,6 +204,37 @@ export function fixBetween(
   const namesTheError = (l: string) => [...words(l)].some((w) => errorWords.has(w));
   const tellingEdit = lines.length > 0 ? undefined : edits.find((e) => (e.wrote ?? []).some(namesTheError));
   const telling = unique((tellingEdit?.wrote ?? []).filter(namesTheError)).slice(0, 2);
+  const editWords = words(
+    [
+      ...files.map((f) => basename(f).replace(/\.[^.]+$/, '')),
+      ...symbols,
+      ...removed,
+      ...edits.flatMap((e) => e.wrote ?? []),
+    ].join(' '),
+  );
+  // What the failed run printed names the files and symbols involved (a stack frame, a path).
+  const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
+  const failureWords = new Set([...errorWords, ...words(printed.slice(0, 6000))]);
+  const related = [...editWords].some((w) => failureWords.has(w));
+  // A command run in between is the fix when the failure told to run it ("Run 'mix format' to
+  // fix"), when nothing edited in between touched what failed, or when it installed what an edit in
+  // between declared for this error (a dependency added to the manifest, then installed). Otherwise
+  // the edit that touched what failed is the fix, and the commands run beside it (a build, an install
+  // of something else) only ran first.
+  const told = printed.toLowerCase();
+  const named = stepRuns.some((p) => {
+    const said = (p.canonical || p.raw).toLowerCase();
+    return said.length >= 4 && told.includes(said);
+  });
+  const declaredHere = edits.some(
+    (e) => CONFIG_FILE.test(e.path) && [...(e.lines ?? []), ...(e.wrote ?? [])].some(namesTheError),
+  );
+  // With no failed run to compare (a failure of an earlier turn), a build beside edits only
+  // verified them: the edits are the fix.
+  const stepFixes =
+    'key' in from
+      ? named || !related || (declaredHere && stepRuns.some((p) => p.purpose === 'install'))
+      : files.length === 0 || stepRuns.some((p) => p.purpose !== 'build');
   let kind: Fix['kind'] = 'none';
   let short = '';
   // It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
@@ -214,7 +245,7 @@ export function fixBetween(
   } else if (command !== '') {
     kind = 'command';
     short = `\`${command}\`${moved}`;
-  } else if (steps2.length > 0) {
+  } else if (steps2.length > 0 && stepFixes) {
     kind = 'step';
     // A dependency declared, then installed: both are the fix.
     const config = files.find((f) => CONFIG_FILE.test(f));
@@ -250,22 +281,11 @@ export function fixBetween(
         .join(', ')}`;
     else if (telling.length > 0)
       short = `in ${basename(tellingEdit?.path ?? '')}: ${telling.map((l) => `\`${clip(l, 80)}\``).join(' … ')}`;
-    else if (said.cause) short = `${clip(said.cause.replace(/[.:]$/, ''), 90)} (in ${where})`;
+    // Only why it failed: the fix is the change at that place, for that reason.
+    else if (said.cause) short = `change ${where}: ${clip(said.cause.replace(/[.:]$/, ''), 90)}`;
     else short = `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
-  const editWords = words(
-    [
-      ...files.map((f) => basename(f).replace(/\.[^.]+$/, '')),
-      ...symbols,
-      ...removed,
-      ...edits.flatMap((e) => e.wrote ?? []),
-    ].join(' '),
-  );
-  // What the failed run printed names the files and symbols involved (a stack frame, a path).
-  const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
-  const failureWords = new Set([...errorWords, ...words(printed.slice(0, 6000))]);
-  const related = [...editWords].some((w) => failureWords.has(w));
   return {
     kind,
     short,

@@ -47,9 +47,14 @@ export function shortError(message: string, max = 60): string {
   return clip(m, max);
 }
 
-/** A stable name for an error: its words without paths, numbers, hashes and quotes. */
-export function errorSignature(message: string): string {
-  return shortError(message, 200)
+/**
+ * A stable name for an error: its words without paths, numbers, hashes and quotes, and without the
+ * names of the moment it gives (the branch it was on: "The current branch feature-x has no upstream").
+ */
+export function errorSignature(message: string, instance: readonly string[] = []): string {
+  let text = shortError(message, 200);
+  for (const name of instance) if (name.length >= 2) text = text.split(name).join(' ');
+  return text
     .toLowerCase()
     .replace(/\S*[/\\]\S*/g, ' ')
     .replace(/\b[0-9a-f]{7,}\b|\d+/g, ' ')
@@ -72,6 +77,8 @@ export function gotchaDraft(
     rule?: string;
     snippet?: string;
     test?: string;
+    /** Names of the moment the error gives, left out of its signature (the branch). */
+    instance?: readonly string[];
   },
   fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> & {
     symbols?: string[];
@@ -118,7 +125,8 @@ export function gotchaDraft(
     }),
     filesRead: [],
     filesModified: fix.files.slice(0, 10),
-    subject: `gotcha:${keyOf(e.key)}:${errorSignature(e.message)}`,
+    // A checker's rule is one pitfall whichever command ran the checker (the linter, a pre-commit hook).
+    subject: `gotcha:${e.rule ? 'rule' : keyOf(e.key)}:${errorSignature(e.message, e.instance)}`,
   };
 }
 
@@ -176,6 +184,7 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
         ...(e.rule ? { rule: e.rule } : {}),
         ...(e.snippet ? { snippet: e.snippet } : {}),
         ...(e.test ? { test: e.test } : {}),
+        ...(a.hostBranch ? { instance: [a.hostBranch] } : {}),
       },
       { ...fix, resolvedBy: '' },
     );

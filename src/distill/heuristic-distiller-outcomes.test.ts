@@ -171,6 +171,75 @@ describe('open only while the latest run of that purpose fails', () => {
 });
 
 describe('gotchas, whole', () => {
+  it('takes the edit that touched what failed as the fix, not a command run beside it, unless the failure named that command', () => {
+    const testConfig = 'import Config\n\nconfig :logger, level: :warning\n';
+    const mixExs = 'defp deps do\n  [\n    {:phoenix, "~> 1.8"}\n  ]\nend\n';
+    const events = turn(
+      prompt('Add LiveView tests for the session page'),
+      bashFail(
+        'mix test',
+        'Exit code 2\n  1) test renders the session (ShopWeb.SessionLiveTest)\n     test/shop_web/live/session_live_test.exs:12\n     ** (RuntimeError) no :secret_key_base configuration found in ShopWeb.Endpoint.\n\nFinished in 0.4 seconds\n12 tests, 1 failure',
+      ),
+      edit(
+        'config/test.exs',
+        'config :logger, level: :warning',
+        'config :logger, level: :warning\n\nconfig :shop, ShopWeb.Endpoint,\n  secret_key_base: String.duplicate("test_secret_key_base_", 4)',
+        testConfig,
+      ),
+      edit(
+        'mix.exs',
+        '    {:phoenix, "~> 1.8"}',
+        '    {:phoenix, "~> 1.8"},\n    {:floki, ">= 0.30.0", only: :test}',
+        mixExs,
+      ),
+      bash('mix deps.get', 'Resolving Hex dependencies...\n* Getting floki (Hex package)'),
+      bash('mix test', 'Finished in 0.5 seconds\n12 tests, 0 failures'),
+      bashFail(
+        'git commit -m "test: session page"',
+        String.raw`Exit code 1\nPre-commit validation failed:\n\n[FORMAT] Code is not formatted.\nRun 'mix format' to fix.\n\nFix these issues before committing.`,
+      ),
+      edit('config/test.exs', '  secret_key_base:', '  server: false,\n  secret_key_base:'),
+      bash('mix format'),
+      bash('git commit -m "test: session page"', '[main 1a2b3c4] test: session page\n 3 files changed'),
+      stop('Committed the session page tests.'),
+    );
+    const gotchas = ofType(distil(events).observations, 'gotcha').map((o) => o.title);
+    expect(gotchas).toEqual([
+      expect.stringMatching(
+        /^`mix test` fails: RuntimeError: no :secret_key_base configuration found in ShopWeb\.Endp… → in test\.exs\b.*: `config :shop, ShopWeb\.Endpoint,`$/,
+      ),
+      '`git commit` fails: Pre-commit validation failed: [FORMAT] Code is not formatted. → run `mix format` first',
+    ]);
+  });
+
+  it('is one pitfall on every branch: a new branch with no upstream, pushed from two sessions', () => {
+    const pushOn = (branch: string) => {
+      const events = turn(
+        prompt('Push the work'),
+        bashFail(
+          'git push',
+          `Exit code 128\nfatal: The current branch ${branch} has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin ${branch}\n`,
+        ),
+        bash(
+          `git push --set-upstream origin ${branch}`,
+          `branch '${branch}' set up to track 'origin/${branch}'.`,
+        ),
+        stop('Pushed.'),
+      );
+      return createHeuristicDistiller()
+        .distilTurn({ projectRoot: ROOT, events, previousSummary: null, narration: [], branch })
+        .observations.find((o) => o.type === 'gotcha');
+    };
+    const first = pushOn('feature-cart');
+    const second = pushOn('fix-7-login');
+    expect(first?.title).toBe(
+      '`git push` fails: The current branch feature-cart has no upstream branch. → `git push --set-upstream origin feature-cart`',
+    );
+    expect(second?.title).toContain('fix-7-login');
+    // Stored under one subject, the second session's memory replaces the first's.
+    expect(second?.subject).toBe(first?.subject);
+  });
+
   it("keeps a tool's rule that stopped a commit: symptom, the offending code, the cause said, the fix with its file and symbol", () => {
     const parser = 'export function events(buf: string) {\n  const out = [];\n  return out;\n}\n';
     const hook = [
@@ -228,9 +297,7 @@ describe('gotchas, whole', () => {
       'fix: in sse.ts `events`: `for (let i = buf.indexOf("\\n\\n"); i !== -1; i = buf.indexOf("\\n\\n")) {}`',
       'changed: src/sse.ts (events)',
     ]);
-    expect(gotcha?.subject).toBe(
-      'gotcha:commit:noassigninexpressions the assignment should not be in an exp',
-    );
+    expect(gotcha?.subject).toBe('gotcha:rule:noassigninexpressions the assignment should not be in an exp');
   });
 
   it('tells a commit the hook stopped once each: the gotcha the failure and its cause, the work memory the work', () => {

@@ -80,7 +80,14 @@ export function importChanges(before: string, after: string): ImportChanges {
  * With nothing imported instead, only the imports dropped from a module the error names ("Cannot find
  * module '@testing-library/react'"): "drop the import from @testing-library/react".
  */
-export function describeImportSwap(c: ImportChanges, error = ''): string {
+export function describeImportSwap(edits: ImportChanges, error = ''): string {
+  // Several edits: a name one took out and another put back was not swapped.
+  const back = new Set(edits.added.map(key));
+  const out = new Set(edits.removed.map(key));
+  const c: ImportChanges = {
+    added: edits.added.filter((n) => !out.has(key(n))),
+    removed: edits.removed.filter((n) => !back.has(key(n))),
+  };
   if (c.added.length === 0) {
     const named = c.removed.filter((r) => r.from.length > 1 && error.includes(r.from));
     const from = named[0]?.from;

@@ -131,7 +131,7 @@ describe('outcomes by purpose, across sessions', () => {
       status: 'active',
       title:
         '`mise run lint` fails: noctx: os/exec.Command must not be called. use os/exec.CommandContext → in db_test.go `TestOpen`: `cmd := exec.CommandContext(context.Ba…',
-      subject: 'gotcha:lint:noctx must not be called use',
+      subject: 'gotcha:rule:noctx must not be called use',
     });
     expect(gotcha?.facts).toEqual(
       expect.arrayContaining([
