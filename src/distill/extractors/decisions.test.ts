@@ -48,6 +48,28 @@ describe('the assistant’s decisions', () => {
     ]);
   });
 
+  it('drops the narration of a step of the agent’s own: the host tool it names comes next, its plan is no work', () => {
+    const planned = [
+      prompt('Work on the renderer task'),
+      say("I'll enter plan mode since this is a substantial change."),
+      tool('EnterPlanMode', {}),
+      tool('Write', {
+        file_path: '/home/u/.claude/plans/a-plan.md',
+        content: '# Plan: a substantial change to the renderer',
+      }),
+      edit('lib/renderer.ex', 'def render(messages, opts) do # a substantial change, planned'),
+    ];
+    expect(decide(planned)).toEqual([]);
+    // The same words acted on in the project are a decision.
+    expect(
+      decide([
+        prompt('Work on the renderer task'),
+        say("I'll keep render/1 as a wrapper since callers in the live views still use it."),
+        edit('lib/renderer.ex', 'def render(messages), do: render(messages, []) # callers in live views'),
+      ]).map((x) => x.draft.title),
+    ).toEqual(["I'll keep render/1 as a wrapper since callers in the live views still use it."]);
+  });
+
   it('drops a decision nothing acted on, one the user corrected, and one the user had made themselves', () => {
     expect(
       decide([

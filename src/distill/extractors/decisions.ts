@@ -27,6 +27,26 @@ const NOT_A_DECISION =
 /** A step being narrated: "Now also …", "Next I'll …", "Let me …", "First, …". */
 const NARRATION = /^(?:now|also|next|then|first|finally|ok(?:ay)?|alright|so|let me|let's|good|great)\b/i;
 const ACTING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash']);
+/** The host's own files (a plan-mode plan, a todo list): writing one is no work on the project. */
+const HOST_FILE = /(?:^|\/)\.claude\/(?:plans|todos)\//;
+
+/** The sentence says every word of a tool's name (`EnterPlanMode`: "enter plan mode"). */
+function namesTool(sentence: string, tool: string): boolean {
+  const parts = tool
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter((w) => w.length >= 3);
+  const said = new Set(sentence.toLowerCase().match(/[a-z]+/g) ?? []);
+  return parts.length > 0 && parts.every((w) => said.has(w));
+}
+
+/** A call that acted on the project: an acting tool that worked, not on the host's own files. */
+const actsOnProject = (x: TranscriptEntry): x is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
+  x.kind === 'tool_call' &&
+  ACTING_TOOLS.has(x.name) &&
+  !(x.result?.isError ?? false) &&
+  !HOST_FILE.test(String((x.input as Record<string, unknown> | undefined)?.file_path ?? ''));
 
 /** Whether a sentence states a decision with its reason (not a step, question or offer). */
 export function isDecision(s: string): boolean {
@@ -102,17 +122,16 @@ export function extractDecisions(
     for (const raw of sentences(e.text)) {
       const s = unmark(raw);
       if (!isDecision(s)) continue;
-      const acted = rest.filter(
-        (x): x is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
-          x.kind === 'tool_call' && ACTING_TOOLS.has(x.name) && !(x.result?.isError ?? false),
-      );
+      // "I'll enter plan mode since …" right before the host's EnterPlanMode: the narration of a
+      // step of the agent's own, not a decision about the project.
+      const nextCall = rest.find((x) => x.kind === 'tool_call');
+      if (nextCall?.kind === 'tool_call' && !ACTING_TOOLS.has(nextCall.name) && namesTool(s, nextCall.name))
+        continue;
+      const acted = rest.filter(actsOnProject);
       // Reported at the end of a turn: what the turn did before it.
       const before = earlier
         .slice(earlier.map((x) => x.kind).lastIndexOf('prompt') + 1)
-        .filter(
-          (x): x is Extract<TranscriptEntry, { kind: 'tool_call' }> =>
-            x.kind === 'tool_call' && ACTING_TOOLS.has(x.name) && !(x.result?.isError ?? false),
-        );
+        .filter(actsOnProject);
       const supported = [...acted, ...before].some((x) => sharedScore(s, inputText(x)) >= 1);
       if (!supported && options.unverified !== true) continue;
       // The user's next words correct it.
