@@ -47,6 +47,11 @@ export interface CommandPart {
   /** Files it writes through a redirection (`> file`). */
   writes: string[];
   heredoc: boolean;
+  /**
+   * The script an interpreter runs, as a path from the project's root (`assets/build.js` for both
+   * `node assets/build.js` and `cd assets && node build.js`); '' for none, or one outside the project.
+   */
+  script?: string;
 }
 
 const FILTERS = new Set(
@@ -176,6 +181,17 @@ function normalise(words: readonly string[], purpose: Purpose, coreStart: number
   return { canonical: kept.join(' '), target: [...new Set(targets)].join(' '), variant };
 }
 
+/** A path inside the project, from its root: `dir/script` with `.` and `..` resolved ('' if it leaves it). */
+function fromRoot(dir: string, script: string): string {
+  const out: string[] = [];
+  for (const seg of `${dir}/${script}`.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg !== '..') out.push(seg);
+    else if (out.pop() === undefined) return '';
+  }
+  return out.join('/');
+}
+
 function keyOf(p: Omit<CommandPart, 'key'>): string {
   const scope = p.dir !== '' ? `@${p.dir}` : '';
   if (CHECKS.has(p.purpose)) return `${p.purpose}${p.suite ? `:${p.suite}` : ''}${scope}`;
@@ -260,6 +276,9 @@ export function commandParts(line: string, root = '', start = ''): CommandPart[]
       filtered,
       writes: c.writes,
       heredoc: c.heredoc,
+      ...(where === 'project' && r.script && !r.adhoc && !/^[/~]/.test(r.script)
+        ? { script: fromRoot(dir, r.script) }
+        : {}),
     };
     out.push({ ...part, key: keyOf(part) });
   }

@@ -63,6 +63,8 @@ export interface TurnError {
   purpose?: Purpose;
   target?: string;
   where?: Where;
+  /** The project's script it ran (`assets/build.js`), when an interpreter ran one. */
+  script?: string;
   /** The rule or code the error names. */
   rule?: string;
   /** The offending line of code the tool showed. */
@@ -128,6 +130,7 @@ export function commandRun(
         purpose: p.purpose,
         target: p.target,
         where: p.where,
+        ...(p.script ? { script: p.script } : {}),
         rule: t.rule,
         snippet: t.snippet,
         ...(t.test ? { test: t.test } : {}),
@@ -161,11 +164,14 @@ export const partRuns = (commands: readonly CommandRun[]): PartRun[] => commands
 
 /** Whether a later run of the same key covers what a failing part ran (the same target, or all of it). */
 export function covers(
-  later: Pick<PartRun, 'target' | 'key'>,
-  failed: { key: string; target?: string },
+  later: Pick<PartRun, 'target' | 'key' | 'script' | 'purpose'>,
+  failed: { key: string; target?: string; script?: string; purpose?: Purpose },
 ): boolean {
   const key = failed.key.replace(/^purpose:/, '');
   const target = failed.target ?? '';
+  // The same script of the project run from another folder (`node assets/build.js`, then `cd assets
+  // && node build.js`) is a run of the same thing, whatever folder keyed each.
+  if (failed.script && later.script === failed.script && later.purpose === failed.purpose) return true;
   // Inline code that failed is retried as a program of its own, wherever it runs.
   if (target === 'inline') return later.key.replace(/@.*$/, '') === key.replace(/@.*$/, '');
   if (later.key !== key) return false;
@@ -192,7 +198,7 @@ export function resolveErrors(
       const resolving = runs.find(
         (r) =>
           r.index > err.index &&
-          covers(r, { key: err.key, target: err.target ?? '' }) &&
+          covers(r, err) &&
           (r.outcome === 'passed' || (r.outcome === 'failed' && r.message !== err.message)),
       );
       err.fixedAt = resolving?.index ?? null;

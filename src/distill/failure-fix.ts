@@ -163,6 +163,16 @@ export function fixBetween(
   const said = causeSentences(texts, shares);
   const cause = said.cause;
   let command = 'key' in from ? spellingChange(from as PartRun, to) : '';
+  // The same script, run from the folder it expects (`node assets/build.js` failed, `cd assets && node
+  // build.js` worked): the folder was the fix.
+  const fromFolder =
+    'key' in from &&
+    (from as PartRun).script !== undefined &&
+    (from as PartRun).script === to.script &&
+    (from as PartRun).dir !== to.dir
+      ? to.dir
+      : null;
+  if (fromFolder !== null) command = fromFolder === '' ? to.raw : `cd ${fromFolder} && ${to.raw}`;
   if ('key' in from && (from as PartRun).target === 'inline' && to.target !== 'inline') {
     // Inline code that failed, run as a file that worked: the file was the fix.
     const line = a.commands.find((c) => c.index === to.index);
@@ -242,6 +252,9 @@ export function fixBetween(
   if ('key' in from && skippedHooks(from as PartRun, to)) {
     kind = 'command';
     short = `skipped the hooks (\`${clip(command || to.raw, 60)}\`), not fixed`;
+  } else if (fromFolder !== null) {
+    kind = 'command';
+    short = `run it from ${fromFolder === '' ? "the project's folder" : fromFolder}: \`${command}\``;
   } else if (command !== '') {
     kind = 'command';
     short = `\`${command}\`${moved}`;

@@ -137,9 +137,7 @@ const plain = (s: string) => s.replace(/`/g, '').toLowerCase();
 function resolvedAt(a: TurnAnalysis, e: TurnError): { failed: PartRun; resolving: PartRun } | null {
   if (e.fixedAt === null) return null;
   const runs = partRuns(a.commands);
-  const resolving = runs.find(
-    (r) => r.index === e.fixedAt && covers(r, { key: e.key, target: e.target ?? '' }),
-  );
+  const resolving = runs.find((r) => r.index === e.fixedAt && covers(r, e));
   const failed = [...runs]
     .reverse()
     .find(

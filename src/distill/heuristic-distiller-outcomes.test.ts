@@ -171,6 +171,23 @@ describe('open only while the latest run of that purpose fails', () => {
 });
 
 describe('gotchas, whole', () => {
+  it("closes a script's failure when the same script passes run from its own folder, and keeps the folder as the fix", () => {
+    const events = turn(
+      prompt('Check the JS bundle still builds'),
+      bashFail(
+        'node assets/build.js 2>&1',
+        'Exit code 1\n✘ [ERROR] Could not resolve "js/app.js"\n\n1 error\nError: Build failed with 1 error:\nerror: Could not resolve "js/app.js"',
+      ),
+      bash(`cd ${ROOT}/assets && node build.js 2>&1`, ''),
+      stop('The JS build succeeds.'),
+    );
+    const r = distil(events);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      '`node assets/build.js` fails: Build failed with 1 error: error: Could not resolve "js/app.js" → run it from assets: `cd assets && node build.js`',
+    ]);
+  });
+
   it('takes the edit that touched what failed as the fix, not a command run beside it, unless the failure named that command', () => {
     const testConfig = 'import Config\n\nconfig :logger, level: :warning\n';
     const mixExs = 'defp deps do\n  [\n    {:phoenix, "~> 1.8"}\n  ]\nend\n';

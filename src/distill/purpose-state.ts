@@ -94,6 +94,10 @@ export function countedRuns(commands: readonly CommandRun[]): PartRun[] {
     });
 }
 
+/** Two runs of one script of the project, for one purpose. */
+const sameScript = (a: PartRun, b: PartRun) =>
+  a.script !== undefined && a.script !== '' && a.script === b.script && a.purpose === b.purpose;
+
 export function purposeState(commands: readonly CommandRun[]): PurposeState {
   const open = new Map<string, { whole: boolean; targets: Map<string, PartRun>; runs: PartRun[] }>();
   const closed: Closed[] = [];
@@ -115,7 +119,19 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
       run: r,
       wholePass: r.target === '' || (before?.run.outcome === 'passed' && before.wholePass),
     });
-    if (!episode) continue;
+    if (!episode) {
+      // The same script run from another folder (`node assets/build.js` failed, `cd assets && node
+      // build.js` passed): the run of that script closes its failure, whatever folder keyed it.
+      const same = r.script
+        ? [...open].find(([, e]) => e.whole && e.runs.some((f) => sameScript(f, r)))
+        : undefined;
+      if (same) {
+        closed.push({ key: same[0], failures: same[1].runs, closedBy: r });
+        open.delete(same[0]);
+        latest.set(same[0], { run: r, wholePass: true });
+      }
+      continue;
+    }
     if (r.target === '') {
       closed.push({ key: r.key, failures: episode.runs, closedBy: r });
       open.delete(r.key);
