@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestErrors, digestGotchas, digestOpenItems, digestUserMessages } from './compact-summary.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
-import { bash, ROOT, turn } from './queued-events.test-support.ts';
+import type { QueuedEvent } from '../core/model.ts';
+import { bash, bashFail, edit, ROOT, turn } from './queued-events.test-support.ts';
 
 /** The real compaction summary of the MIT fixture session (its `isCompactSummary` record). */
 function realSummary(): string {
@@ -95,6 +96,54 @@ describe('the digest’s open items in the session summary', () => {
       previousSummary: compacted.summary,
     });
     expect(later.summary?.nextSteps).toBe('write the release notes');
+  });
+
+  it('drops what the turn after the compaction did: tickets it closed (an epic with its sub-tasks), steps it ran, files it fixed with the checks passing', () => {
+    const digest = [
+      '<summary>',
+      '7. Pending Tasks:',
+      '   - **app-4te.3** (closed in beads but **code NOT committed**): The controller changes need the type error resolved before they can be committed',
+      '   - **app-4te.4**: Enable tracing of the async jobs',
+      '   - Session close protocol (git add, bd sync, git commit, git push) after all tasks complete',
+      '   - Write the release notes for the tracing work',
+      '9. Optional Next Step:',
+      '   Fix the two errors in `transcript_components.ex` reported by the compiler',
+      '</summary>',
+    ].join('\n');
+    const component = 'lib/app_web/components/transcript_components.ex';
+    const after = (checks: QueuedEvent) =>
+      createHeuristicDistiller().distilTurn({
+        projectRoot: ROOT,
+        events: turn(
+          { kind: 'post_compact', trigger: 'auto', summary: digest },
+          { kind: 'prompt', prompt: 'continue' },
+          edit(component, 'when idx == line[:result_line_index]', 'when idx == result_index'),
+          checks,
+          bash('bd close app-4te.4', '✓ Closed app-4te.4'),
+          bash('bd close app-4te', '✓ Closed app-4te'),
+          bash('git add -A'),
+          bash('bd sync'),
+          bash(
+            'git commit -m "feat: trace async jobs (app-4te)"',
+            '[app-4te 1a2b3c4] feat: trace async jobs (app-4te)\n 3 files changed',
+          ),
+          bash('git push', 'To github.com:acme/app.git\n   0a1b2c3..1a2b3c4  app-4te -> app-4te'),
+        ),
+        previousSummary: null,
+      }).summary?.nextSteps ?? '';
+    expect(after(bash('mix test', 'Finished in 0.5 seconds\n40 tests, 0 failures'))).toBe(
+      'Write the release notes for the tracing work',
+    );
+    // With a check still failing, the file's errors are not known to be fixed.
+    const failing = after(
+      bashFail(
+        'mix test',
+        'Exit code 2\n  1) test renders rows (AppWeb.TranscriptTest)\n     ** (CompileError) undefined variable result_index\n40 tests, 1 failure',
+      ),
+    );
+    expect(failing).toMatch(/Fix the two errors in transcript_components\.ex/);
+    expect(failing).toMatch(/Write the release notes/);
+    expect(failing).not.toMatch(/app-4te\.[34]|Session close protocol/);
   });
 
   it('drops a pending task once a later commit names its ticket, and keeps the others', () => {

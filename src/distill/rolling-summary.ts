@@ -25,6 +25,7 @@ import {
 import { editedAfter, purposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
+import { ticketsClosed } from './tickets.ts';
 import { dependencyFacts, modifiedFiles } from './turn-observations.ts';
 
 const MAX_FIELD = 600;
@@ -308,14 +309,42 @@ function doneInTurn(a: TurnAnalysis): (item: string) => boolean {
     ...a.commits.map((c) => [c.message, ...(c.body ?? [])].join(' ')),
     ...(a.todos ?? []).filter((t) => t.status === 'completed').map((t) => t.content),
   ];
-  if (done.length === 0) return () => false;
+  // Tickets the turn closed in the tracker (`bd close spotter-4te.4`): done, and a closed epic's
+  // sub-tasks with it (`spotter-4te` closes `spotter-4te.3`).
+  const closed = a.commands
+    .flatMap((c) => c.parts)
+    .filter((p) => p.outcome === 'passed')
+    .flatMap((p) => ticketsClosed(p.raw))
+    .map((id) => id.toLowerCase());
+  // The commands that worked: an item that lists steps to run (`git add, bd sync, git commit, git
+  // push`) is done once they ran.
+  const ran = a.commands
+    .flatMap((c) => c.parts)
+    .filter((p) => p.outcome === 'passed')
+    .map((p) => p.canonical);
+  // An item about files the turn went on to edit, with every check passing at its end, was worked
+  // through ("Fix the two errors in transcript_components.ex").
+  const state = purposeState(a.commands);
+  const settled = state.open.length === 0 && state.passed.length > 0;
+  const edited = new Set(a.edits.map((e) => baseName(e.path)));
+  if (done.length === 0 && closed.length === 0 && ran.length === 0 && !settled) return () => false;
   const doneIds = done.flatMap(idsOf);
   return (item) => {
     const subject = idsOf(item)[0];
-    if (subject !== undefined) return doneIds.some((id) => sameId(id, subject));
-    return done.some((d) => sharedScore(item, d) >= 3);
+    if (subject !== undefined)
+      return (
+        doneIds.some((id) => sameId(id, subject)) ||
+        closed.some((id) => sameId(id, subject) || subject.startsWith(`${id}.`))
+      );
+    const files = (item.match(/[\w.-]+\.[a-z]{1,5}\b/g) ?? []).filter((f) =>
+      /[a-z]/.test(f.split('.').pop() ?? ''),
+    );
+    if (settled && files.length > 0 && files.every((f) => edited.has(baseName(f)))) return true;
+    return done.some((d) => sharedScore(item, d) >= 3) || sharedScore(item, ran.join('\n')) >= 3;
   };
 }
+
+const baseName = (p: string) => p.split('/').pop() ?? p;
 
 /**
  * Next steps as they stand after the turn: the open todo items, what the assistant said comes next,

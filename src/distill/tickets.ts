@@ -32,3 +32,17 @@ export function ticketsCreated(command: string, output: string): Ticket[] {
   }
   return out;
 }
+
+/** A tracker command that closes tickets: beads `bd close a b`, GitHub `gh issue close 41`. */
+const CLOSE = /\b(?:bd|beads)\s+close\s+((?:[\w.-]+\s*)+)|\bgh\s+issue\s+close\s+#?(\d+)/;
+
+/** The tickets a command closed (ids as the tracker names them: `spotter-4te.4`, `#41`). */
+export function ticketsClosed(command: string): string[] {
+  const m = CLOSE.exec(command);
+  if (!m) return [];
+  if (m[2]) return [`#${m[2]}`];
+  return (m[1] ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((id) => id !== '' && !id.startsWith('-'));
+}
