@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestErrors, digestGotchas, digestOpenItems, digestUserMessages } from './compact-summary.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
-import type { QueuedEvent } from '../core/model.ts';
+import type { CapturedEvent } from '../core/model.ts';
 import { bash, bashFail, edit, ROOT, turn } from './queued-events.test-support.ts';
 
 /** The real compaction summary of the MIT fixture session (its `isCompactSummary` record). */
@@ -111,7 +111,7 @@ describe('the digest’s open items in the session summary', () => {
       '</summary>',
     ].join('\n');
     const component = 'lib/app_web/components/transcript_components.ex';
-    const after = (checks: QueuedEvent) =>
+    const after = (checks: CapturedEvent) =>
       createHeuristicDistiller().distilTurn({
         projectRoot: ROOT,
         events: turn(
