@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmedAttempt, refutedAttempt, unconfirmedFailure } from './work-state.ts';
+import { confirmedAttempt, refutedAttempt, sameWork, unconfirmedFailure } from './work-state.ts';
 
 const tried = {
   type: 'change' as const,
@@ -63,5 +63,37 @@ describe('work the turn could not confirm', () => {
     expect(
       told && unconfirmedFailure({ ...failure, ...told }, { filesModified: ['src/other.ts'] }),
     ).toBeNull();
+  });
+});
+
+describe('the same work, told again', () => {
+  const earlier = {
+    title: 'Instrument hook controllers with trace correlation and error spans',
+    facts: ['lib/app_web/trace_helpers.ex: changed with_span'],
+    filesModified: [
+      'lib/app_web/trace_helpers.ex',
+      'lib/app_web/controllers/hooks_controller.ex',
+      'lib/app_web/controllers/session_controller.ex',
+    ],
+  };
+
+  it('is one piece of work when the later one is committed under its name, though its last step changed fewer files', () => {
+    const committed = {
+      title: 'Instrument hook controllers with OTEL trace correlation and error spans (app-4te)',
+      facts: ['lib/app_web/trace_helpers.ex: changed current_trace_id'],
+      filesModified: ['lib/app_web/trace_helpers.ex'],
+    };
+    expect(sameWork(earlier, committed)).toBe(true);
+  });
+
+  it('is other work when it only shares a file, or a word or two of its name', () => {
+    const other = {
+      title: 'Add error spans to the session registry',
+      facts: ['lib/app_web/trace_helpers.ex: changed set_error'],
+      filesModified: ['lib/app_web/trace_helpers.ex'],
+    };
+    expect(sameWork(earlier, other)).toBe(false);
+    const elsewhere = { ...earlier, filesModified: ['lib/app/registry.ex'] };
+    expect(sameWork(earlier, elsewhere)).toBe(false);
   });
 });

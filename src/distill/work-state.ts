@@ -58,7 +58,13 @@ export function sameWork(earlier: WorkDraft, later: WorkDraft, correctedBetween 
   if (earlier.filesModified.length === 0 || later.filesModified.length === 0) return false;
   const now = new Set(later.filesModified);
   const shared = earlier.filesModified.filter((f) => now.has(f)).length;
-  if (shared === 0 || shared * 2 < earlier.filesModified.length) return false;
+  if (shared === 0) return false;
+  // Told the same way (the later one committed under the earlier one's name, a ticket id added) and
+  // touching what it touched: the same work, finished, though the last step changed fewer files.
+  const said = topicWords(earlier.title);
+  const common = [...topicWords(later.title)].filter((w) => said.has(w)).length;
+  if (common >= 3 && common * 3 >= said.size * 2) return true;
+  if (shared * 2 < earlier.filesModified.length) return false;
   const before = changedSymbols(earlier.facts);
   const after = changedSymbols(later.facts);
   if ([...after].some((x) => before.has(x))) return true;
@@ -72,8 +78,7 @@ export function sameWork(earlier: WorkDraft, later: WorkDraft, correctedBetween 
     shared === earlier.filesModified.length
   )
     return true;
-  const a = topicWords(earlier.title);
-  return [...topicWords(later.title)].filter((w) => a.has(w)).length >= 2;
+  return common >= 2;
 }
 
 /** The file a file fact is about ("src/a.ts: changed x", "created src/a.ts (3 lines)"), or null. */
