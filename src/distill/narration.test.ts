@@ -36,6 +36,21 @@ describe('the assistant report as a title', () => {
     ).toBe('Verifies `retry()` returns the last error');
   });
 
+  it('takes no plan for an outcome: what the assistant was about to do is not what is now true', () => {
+    const said = [
+      'The `TranscriptRenderer` alias was removed since it came from the old alias group. I need to add it back since `load_transcript/1` still uses it directly.',
+    ];
+    expect(outcomeSentence(said, ['load_transcript'])).toBe(
+      'The `TranscriptRenderer` alias was removed since it came from the old alias group.',
+    );
+    expect(
+      outcomeSentence(
+        ['I need to add it back since `load_transcript/1` still uses it directly.'],
+        ['load_transcript'],
+      ),
+    ).toBe('');
+  });
+
   it('ends a sentence at a stop inside emphasis', () => {
     expect(
       proseSentences('**Still failing.** The issue is that git still warns about ignored files.'),

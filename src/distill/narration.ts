@@ -191,7 +191,8 @@ export function outcomeSentence(
   return bestScore >= 2 ? best : '';
 
   function consider(s: string, age: number): void {
-    if (s.length < 25 || s.length > 260 || isStep(s) || !keep(s)) return;
+    // What the assistant was about to do ("I need to add it back since …") is no outcome.
+    if (s.length < 25 || s.length > 260 || isStep(s) || isPlan(s) || !keep(s)) return;
     // A few words with no closing stop and no code: a heading or a list item, not a statement.
     if (!/[.!?)"'`。！]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) return;
     const lower = s.toLowerCase();
