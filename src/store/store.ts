@@ -11,6 +11,7 @@ import { createEventsRepo } from './events-repo.ts';
 import { createGraphFilesRepo } from './graph-files-repo.ts';
 import { createGraphRepo } from './graph-repo.ts';
 import { createInjectionsRepo } from './injections-repo.ts';
+import { createLinkIndexes } from './link-indexes.ts';
 import { createLlmLedgerRepo } from './llm-ledger-repo.ts';
 import { createMemoryListRepo } from './memory-list-repo.ts';
 import { createMemoryStatsRepo } from './memory-stats-repo.ts';
@@ -86,6 +87,8 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     /** The memory graph: reads over memories, edges and sessions; file nodes; anchors (staleness). */
     graph: () => createGraphRepo(db),
     graphFiles: () => createGraphFilesRepo(db),
+    /** The links table's secondary indexes, put off while a one-shot catch-up fills an empty table. */
+    linkIndexes: () => createLinkIndexes(db),
     anchors: () => createAnchorsRepo(db),
     /** Obsidian vaults kept in step with the store. */
     vaults: () => createVaultRepo(db),

@@ -69,4 +69,48 @@ describe('catchUpGraph (one shot)', () => {
     expect(edges(a).length).toBeGreaterThan(12);
     expect(edges(a)).toEqual(edges(b));
   });
+
+  it('fills an empty links table before its indexes and builds them after, with the same edges', () => {
+    for (const w of [a, b])
+      for (let i = 0; i < 12; i++)
+        w.remember(`Change ${i} to the store`, {
+          type: 'change',
+          filesModified: [i % 2 === 0 ? 'src/store.ts' : 'src/sync.ts'],
+        });
+    const config = resolveConfig({ env: {} });
+    const indexes = (w: GraphWorld) =>
+      w.store.db
+        .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' ORDER BY name`)
+        .pluck()
+        .all();
+    const before = indexes(a);
+    let during: unknown[] | null = null;
+    const step = a.store.memory.linkAll.bind(a.store.memory);
+    // What the table has while the step adds edges: no secondary index.
+    a.store.memory.linkAll = (...args) => {
+      during ??= indexes(a);
+      return step(...args);
+    };
+    catchUpGraph(a.store, config, Date.now(), Number.POSITIVE_INFINITY, true, 5);
+    catchUpGraph(b.store, config, Date.now(), Number.POSITIVE_INFINITY, true, 1_000_000);
+    expect(during).toEqual([]);
+    expect(indexes(a)).toEqual(before);
+    expect(edges(a).length).toBeGreaterThan(12);
+    expect(edges(a)).toEqual(edges(b));
+  });
+
+  it('keeps the indexes of a links table that has rows, and makes those a catch-up cut short left unbuilt', () => {
+    a.remember('Change to the store', { type: 'change', filesModified: ['src/store.ts'] });
+    const config = resolveConfig({ env: {} });
+    catchUpGraph(a.store, config, Date.now());
+    expect(a.store.linkIndexes.deferWhileEmpty()).toBe(false);
+    a.store.db.exec('DROP INDEX links_to');
+    catchUpGraph(a.store, config, Date.now(), 20, false);
+    expect(
+      a.store.db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links'`)
+        .pluck()
+        .all(),
+    ).toEqual(expect.arrayContaining(['links_to', 'links_by_project']));
+  });
 });
