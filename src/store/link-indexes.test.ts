@@ -33,15 +33,19 @@ describe('the links table secondary indexes', () => {
     expect(Object.fromEntries(made.map((r) => [r.name, r.sql]))).toEqual(LINK_INDEXES);
   });
 
-  it('are dropped only while the table is empty, and built again when missing', () => {
+  it('are dropped only while the table holds fewer rows than asked, and built again when missing', () => {
     const all = indexes();
-    expect(store.linkIndexes.deferWhileEmpty()).toBe(true);
+    expect(store.linkIndexes.deferWhileFewerThan(1)).toBe(true);
     expect(indexes()).toEqual([]);
     expect(store.linkIndexes.build().sort()).toEqual(Object.keys(LINK_INDEXES).sort());
     expect(indexes()).toEqual(all);
     expect(store.linkIndexes.build()).toEqual([]);
     store.memory.link('obs_a', 'related', 'obs_b', 'prj_p', { origin: 'cli', at: 1 });
-    expect(store.linkIndexes.deferWhileEmpty()).toBe(false);
+    expect(store.linkIndexes.deferWhileFewerThan(1)).toBe(false);
     expect(indexes()).toEqual(all);
+    expect(store.linkIndexes.deferWhileFewerThan(2)).toBe(true);
+    expect(indexes()).toEqual([]);
+    expect(store.linkIndexes.build().sort()).toEqual(Object.keys(LINK_INDEXES).sort());
+    expect(store.graph.around('obs_b').in).toHaveLength(1);
   });
 });

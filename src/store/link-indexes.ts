@@ -1,6 +1,6 @@
 /**
- * The links table's secondary indexes, put off while a one-shot catch-up fills an empty table and
- * built once after it: the classic bulk-load order. Edges come in the primary key's order (a memory's
+ * The links table's secondary indexes, put off while a one-shot catch-up fills a table that is empty
+ * (or nearly: an upgraded store's supersessions) and built once after it: the classic bulk-load order. Edges come in the primary key's order (a memory's
  * id is time-sortable, the walk goes by time), so the table itself grows at its end, while each index
  * entry lands at a random place in `links_to` — a 100k-memory catch-up spent more on its two indexes
  * than on the table; built from the full table they are one sort each. The indexes only speed reads
@@ -17,7 +17,7 @@ export const LINK_INDEXES: Readonly<Record<string, string>> = {
 };
 
 export function createLinkIndexes(db: Db) {
-  const anyLink = lazyStatement(db, 'SELECT 1 FROM links LIMIT 1');
+  const countUpTo = lazyStatement(db, 'SELECT COUNT(*) FROM (SELECT 1 FROM links LIMIT ?)');
   const present = lazyStatement(
     db,
     `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links'`,
@@ -25,12 +25,12 @@ export function createLinkIndexes(db: Db) {
   const names = () => new Set(present().pluck().all() as string[]);
   return {
     /**
-     * Drop the secondary indexes when the links table is empty (in one transaction with the check);
-     * whether it did. A later `build` makes them again.
+     * Drop the secondary indexes when the links table holds fewer than `rows` rows (checked in the
+     * same transaction): whether it did. A later `build` makes them again, from every row.
      */
-    deferWhileEmpty(): boolean {
+    deferWhileFewerThan(rows: number): boolean {
       return writeTransaction(db, () => {
-        if (anyLink().get() !== undefined) return false;
+        if ((countUpTo().pluck().get(rows) as number) >= rows) return false;
         const there = names();
         for (const name of Object.keys(LINK_INDEXES)) if (there.has(name)) db.exec(`DROP INDEX ${name}`);
         return true;

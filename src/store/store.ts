@@ -87,7 +87,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     /** The memory graph: reads over memories, edges and sessions; file nodes; anchors (staleness). */
     graph: () => createGraphRepo(db),
     graphFiles: () => createGraphFilesRepo(db),
-    /** The links table's secondary indexes, put off while a one-shot catch-up fills an empty table. */
+    /** The links table's secondary indexes, put off while a one-shot catch-up fills a (nearly) empty table. */
     linkIndexes: () => createLinkIndexes(db),
     anchors: () => createAnchorsRepo(db),
     /** Obsidian vaults kept in step with the store. */

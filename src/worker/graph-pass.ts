@@ -33,22 +33,24 @@ const ONE_SHOT_CHECKPOINT_PAGES = 50_000;
  */
 const ONE_SHOT_CACHE_KIB = 64 * 1024;
 /**
- * How far behind (changes in the log past the graph's cursor) a one-shot catch-up must be, with the
- * links table empty, to fill the table before its secondary indexes and build them once after it
- * (store/link-indexes.ts; a 100k-memory catch-up's edges cost ~8.6 s with the indexes kept, ~5.5 s so).
+ * How far behind (changes in the log past the graph's cursor, or memories older than the log still to
+ * walk) a one-shot catch-up must be to fill the links table before its secondary indexes and build
+ * them once after it (store/link-indexes.ts; a 100k-memory catch-up's edges cost ~8.6 s with the
+ * indexes kept, ~5.5 s so) — when the table holds fewer rows than that, so that most of it is still to
+ * come.
  */
 const BULK_LOAD_MIN_CHANGES = ONE_SHOT_BATCH;
 
 /**
- * Whether a one-shot catch-up fills the links table in bulk: the table is empty and the graph is far
- * behind — the log holds at least `min` changes past its cursor, or at least `min` memories older than
- * the log are still to walk.
+ * Whether a one-shot catch-up fills the links table in bulk: the graph is at least `min` changes or
+ * memories behind and the table holds fewer edges than that (the catch-up adds several per memory).
  */
 function bulkLoads(store: Store, min: number): boolean {
-  const behind = store.changes.lastSeq() - store.graph.state(GRAPH_CURSOR) >= min;
+  const behind = store.changes.lastSeq() - store.graph.state(GRAPH_CURSOR);
   const seedWalk = store.graph.state(GRAPH_SEED);
-  const seeding = seedWalk >= 0 && store.graph.memoryIdsAfter(seedWalk, min).length >= min;
-  return (behind || seeding) && store.linkIndexes.deferWhileEmpty();
+  const seeding = seedWalk >= 0 ? store.graph.memoryIdsAfter(seedWalk, min).length : 0;
+  if (behind < min && seeding < min) return false;
+  return store.linkIndexes.deferWhileFewerThan(Math.max(behind, seeding));
 }
 
 /**
