@@ -49,6 +49,13 @@ describe('the assistant report as a title', () => {
         ['load_transcript'],
       ),
     ).toBe('');
+    // What git status shows is the repository's state, not the work.
+    expect(
+      outcomeSentence(
+        ['The only remaining unstaged change is `.mcp.json` which is unrelated.'],
+        ['session_live.ex'],
+      ),
+    ).toBe('');
   });
 
   it('ends a sentence at a stop inside emphasis', () => {

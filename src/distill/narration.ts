@@ -122,6 +122,8 @@ const STATE =
 /** A state verb that says what the code does, not only that something "is". */
 const ACTING =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
+/** Words of the working tree's state, as `git status` gives it. */
+const REPO_STATE = /\b(?:unstaged|uncommitted|untracked|working tree|nothing to commit)\b/i;
 /** "The tests now pass", "all checks are green": how a check went. */
 const CHECK_WENT =
   /\b(?:tests?|specs?|checks?|lint|build|typecheck|ci)\b[^.]*\b(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?)\b/i;
@@ -196,6 +198,9 @@ export function outcomeSentence(
     // A few words with no closing stop and no code: a heading or a list item, not a statement.
     if (!/[.!?)"'`。！]$/.test(s) && !s.includes('`') && s.split(/\s+/).length < 6) return;
     const lower = s.toLowerCase();
+    // What git status shows ("The only remaining unstaged change is `.mcp.json`") is the repository's
+    // state, which the summary's state line tells; unless it names the work's own code, not the work.
+    if (REPO_STATE.test(s) && !known.some((n) => lower.includes(n))) return;
     // A verb inside code (`type-check`, `runs.ts`) is no verb of the sentence.
     const plain = withoutCode(s);
     let score = 0;
