@@ -49,6 +49,8 @@ describe('the assistant report as a title', () => {
         ['load_transcript'],
       ),
     ).toBe('');
+    // A bare pronoun's sentence has its subject elsewhere.
+    expect(outcomeSentence(['It IS tracked in git (added with `-f` previously).'], ['spotter.css'])).toBe('');
     // What git status shows is the repository's state, not the work.
     expect(
       outcomeSentence(

@@ -122,6 +122,8 @@ const STATE =
 /** A state verb that says what the code does, not only that something "is". */
 const ACTING =
   /\b(?:now|no longer|added|fixed|removed|renamed|updated|replaced|moved|switched|created|implemented|wraps?|sums?|uses|returns|reads|goes|sends|stores|runs|go out|rounds?|validates?|computes?|checks?|handles?|covers?)\b/i;
+/** A bare pronoun for subject: "It …", "That's …", "They …", "This is …". */
+const ORPHAN_SUBJECT = /^(?:it|that|they|these|those)\b|^this\s+(?:is|was|means|should|will)\b/i;
 /** Words of the working tree's state, as `git status` gives it. */
 const REPO_STATE = /\b(?:unstaged|uncommitted|untracked|working tree|nothing to commit)\b/i;
 /** "The tests now pass", "all checks are green": how a check went. */
@@ -201,6 +203,9 @@ export function outcomeSentence(
     // What git status shows ("The only remaining unstaged change is `.mcp.json`") is the repository's
     // state, which the summary's state line tells; unless it names the work's own code, not the work.
     if (REPO_STATE.test(s) && !known.some((n) => lower.includes(n))) return;
+    // A sentence whose subject is a bare pronoun ("It IS tracked in git", "That was expected") says
+    // nothing alone: its subject is in another sentence.
+    if (ORPHAN_SUBJECT.test(s)) return;
     // A verb inside code (`type-check`, `runs.ts`) is no verb of the sentence.
     const plain = withoutCode(s);
     let score = 0;
