@@ -231,20 +231,35 @@ export function fixBetween(
   // between declared for this error (a dependency added to the manifest, then installed). Otherwise
   // the edit that touched what failed is the fix, and the commands run beside it (a build, an install
   // of something else) only ran first.
+  // Named beside the error (a report of several checks names each one's remedy by its own section).
   const told = printed.toLowerCase();
-  const named = stepRuns.some((p) => {
+  const message = 'key' in from ? (from as PartRun).message.toLowerCase() : '';
+  // The message as printed: without the rule a diagnostic put before it (`design: …`).
+  const errorAt = [message, message.replace(/^[\w/.-]+:\s*/, '')]
+    .map((m) => (m.length >= 12 ? told.indexOf(m.slice(0, 30)) : -1))
+    .reduce((found, at) => (found >= 0 ? found : at), -1);
+  // A formatter fixes how code is laid out, not what a linter's or type checker's rule found.
+  // Beside edits, only a step that changes the project's state (installs, migrates, formats) can have
+  // fixed it; a build, or a tool of another kind, only ran alongside.
+  const fitting = stepRuns.filter(
+    (p) =>
+      !(p.purpose === 'format' && message !== '' && !/\bformat/.test(message)) &&
+      (files.length === 0 || /^(?:install|uninstall|migrate|format)$/.test(p.purpose)),
+  );
+  const named = fitting.some((p) => {
     const said = (p.canonical || p.raw).toLowerCase();
-    return said.length >= 4 && told.includes(said);
+    if (said.length < 4) return false;
+    for (let at = told.indexOf(said); at >= 0; at = told.indexOf(said, at + 1))
+      if (errorAt < 0 || Math.abs(at - errorAt) <= 400) return true;
+    return false;
   });
   const declaredHere = edits.some(
     (e) => CONFIG_FILE.test(e.path) && [...(e.lines ?? []), ...(e.wrote ?? [])].some(namesTheError),
   );
-  // With no failed run to compare (a failure of an earlier turn), a build beside edits only
-  // verified them: the edits are the fix.
   const stepFixes =
     'key' in from
-      ? named || !related || (declaredHere && stepRuns.some((p) => p.purpose === 'install'))
-      : files.length === 0 || stepRuns.some((p) => p.purpose !== 'build');
+      ? named || !related || (declaredHere && fitting.some((p) => p.purpose === 'install'))
+      : fitting.length > 0;
   let kind: Fix['kind'] = 'none';
   let short = '';
   // It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
@@ -258,13 +273,14 @@ export function fixBetween(
   } else if (command !== '') {
     kind = 'command';
     short = `\`${command}\`${moved}`;
-  } else if (steps2.length > 0 && stepFixes) {
+  } else if (fitting.length > 0 && stepFixes) {
     kind = 'step';
     // A dependency declared, then installed: both are the fix.
     const config = files.find((f) => CONFIG_FILE.test(f));
     const declared =
       config && lines.length > 0 ? `in ${basename(config)}: \`${clip(lines[0] ?? '', 80)}\`; then ` : '';
-    short = `${declared}run ${steps2.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
+    const run = unique(fitting.map((p) => `\`${clip(p.canonical || p.raw, 80)}\``));
+    short = `${declared}run ${run.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
   } else if (swap !== '') {
     kind = 'imports';
     // A dropped import names its module already; the file is in the gotcha's facts.

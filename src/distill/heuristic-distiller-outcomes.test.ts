@@ -171,6 +171,41 @@ describe('open only while the latest run of that purpose fails', () => {
 });
 
 describe('gotchas, whole', () => {
+  it("takes no formatter or build for the fix of a linter's rule, though the hook's report names the formatter", () => {
+    const registry =
+      'defmodule App.Registry do\n  def check(id), do: App.Services.Tmux.pane_exists?(id)\nend\n';
+    const events = turn(
+      prompt('Commit the registry'),
+      bashFail(
+        'git commit -m "feat: registry"',
+        [
+          'Exit code 1',
+          String.raw`Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\nRun 'mix format' to fix.\n\n[CREDO]\nChecking 12 source files ...`,
+          '  Software Design',
+          '┃ ',
+          '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.',
+          '┃       lib/app/registry.ex:2:33 #(App.Registry.check)',
+        ].join('\n'),
+      ),
+      edit(
+        'lib/app/registry.ex',
+        'defmodule App.Registry do\n  def check(id), do: App.Services.Tmux.pane_exists?(id)',
+        'defmodule App.Registry do\n  alias App.Services.Tmux\n  def check(id), do: Tmux.pane_exists?(id)',
+        registry,
+      ),
+      bash('mix format'),
+      bash('mix compile', 'Compiling 1 file (.ex)'),
+      bash('git commit -m "feat: registry"', '[main 2b3c4d5] feat: registry\n 1 file changed'),
+      stop('Committed the registry.'),
+    );
+    const gotchas = ofType(distil(events).observations, 'gotcha').map((o) => o.title);
+    expect(gotchas).toEqual([
+      expect.stringMatching(
+        /^`git commit` fails: design: Nested modules could be aliased .* → in registry\.ex\b.*alias App\.Services\.Tmux/,
+      ),
+    ]);
+  });
+
   it("closes a script's failure when the same script passes run from its own folder, and keeps the folder as the fix", () => {
     const events = turn(
       prompt('Check the JS bundle still builds'),
