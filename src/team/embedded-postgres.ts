@@ -77,6 +77,9 @@ export async function startEmbeddedPostgres(
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await freePort();
   const lastLines: string[] = [];
+  // What PostgreSQL prints comes in chunks of its pipes, which may cut a line anywhere ("initdb: " then
+  // "error: directory … exists but is not empty"): lines are joined again before they are read.
+  const output = { lines: lastLines, partial: '' };
   const initdbPassword = fresh && systemUser ? passwordFileFor(root, systemUser, password) : undefined;
   const pg = new EmbeddedPostgresCtor({
     databaseDir: dataDir,
@@ -101,11 +104,11 @@ export async function startEmbeddedPostgres(
         : []),
     ],
     onLog: (message: string) => {
-      remember(lastLines, message);
+      remember(output, message.replace(/^\[STDERR\] /, ''));
       logger.debug('postgres', { message: message.trim().slice(0, 500) });
     },
     onError: (error: unknown) => {
-      remember(lastLines, String(error));
+      remember(output, `${String(error)}\n`);
       logger.warn('postgres', { error: String(error) });
     },
   });
@@ -118,7 +121,7 @@ export async function startEmbeddedPostgres(
     if (fresh) await pg.createDatabase('engram');
   } catch (error) {
     await pg.stop().catch(() => undefined);
-    const said = [error instanceof Error ? error.message : '', ...lastLines].join('\n');
+    const said = [error instanceof Error ? error.message : '', ...lastLines, output.partial].join('\n');
     throw new EngramError(
       'REMOTE_FAILED',
       `could not ${step} the embedded PostgreSQL in ${dataDir}: ${postgresReason(said)}`,
@@ -194,17 +197,24 @@ function passwordFileFor(root: string, user: SystemUser, password: string): { pa
   return { path, remove: () => rmSync(scratch, { recursive: true, force: true }) };
 }
 
-function remember(lines: string[], message: string): void {
-  for (const line of message.split('\n')) {
+/** Chunks of PostgreSQL's output as whole lines (the last 20 kept; a cut line waits in `partial`). */
+export function remember(output: { lines: string[]; partial: string }, chunk: string): void {
+  const parts = `${output.partial}${chunk}`.split('\n');
+  output.partial = (parts.pop() ?? '').slice(-2000);
+  for (const line of parts) {
     if (line.trim() === '') continue;
-    lines.push(line.trim().slice(0, 300));
-    if (lines.length > 20) lines.shift();
+    output.lines.push(line.trim().slice(0, 300));
+    if (output.lines.length > 20) output.lines.shift();
   }
 }
 
 /** The line of PostgreSQL's (or initdb's) output that says why, else the first line given. */
-function postgresReason(text: string): string {
-  const lines = text.split('\n').map((line) => line.replace(/^\[STDERR\]\s*/, '').trim());
+export function postgresReason(text: string): string {
+  const lines = text
+    .split('\n')
+    // The package's own error ends with initdb's whole stderr ("… ERROR OUTPUT: initdb: error: …").
+    .map((line) => line.replace(/^Postgres init script failed\b.*?ERROR OUTPUT:\s*/, ''))
+    .map((line) => line.replace(/^\[STDERR\]\s*/, '').trim());
   const telling = lines.find(
     (line) =>
       /\b(FATAL|PANIC|ERROR|could not|cannot|Permission denied|failed)\b/i.test(line) &&
