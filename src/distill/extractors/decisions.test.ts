@@ -70,6 +70,19 @@ describe('the assistant’s decisions', () => {
     ).toEqual(["I'll keep render/1 as a wrapper since callers in the live views still use it."]);
   });
 
+  it('titles a decision without the label a report put before it', () => {
+    const found = decide([
+      prompt('Fix the Dialyzer warning and commit'),
+      edit('lib/app_web/trace_helpers.ex', 'hex = :otel_span.hex_trace_id(span_ctx)'),
+      say(
+        'Done.\n\nKey fix in this session: Resolved the Dialyzer false positive by using `:otel_span.hex_trace_id/1` instead of manually extracting trace_id from the span context record.',
+      ),
+    ]);
+    expect(found.map((x) => x.draft.title)).toEqual([
+      'Resolved the Dialyzer false positive by using `:otel_span.hex_trace_id/1` instead of manually extracting…',
+    ]);
+  });
+
   it('drops a decision nothing acted on, one the user corrected, and one the user had made themselves', () => {
     expect(
       decide([

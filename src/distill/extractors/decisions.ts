@@ -159,9 +159,11 @@ export function extractDecisions(
       if (kept.some((k) => sharedScore(k, s) >= Math.max(3, contentWords(s).size * 0.7))) continue;
       kept.push(s);
       const { reason, rejected } = decisionParts(s);
+      // A report's label before the statement ("Key fix in this session: Resolved …") is no part of it.
+      const stated = s.replace(/^[A-Z][\w-]*(?:\s+[\w-]+){0,4}:\s+(?=[A-Z`])/, '');
       out.push(
-        extracted('decision', clipWords(s, 110), s, e, CHOICE.test(s) && REASON.test(s) ? 0.8 : 0.6, {
-          title: clipWords(s, 110),
+        extracted('decision', clipWords(stated, 110), s, e, CHOICE.test(s) && REASON.test(s) ? 0.8 : 0.6, {
+          title: clipWords(stated, 110),
           facts: [...(reason ? [`reason: ${reason}`] : []), ...(rejected ? [`instead of: ${rejected}`] : [])],
         }),
       );
