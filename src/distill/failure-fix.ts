@@ -226,26 +226,22 @@ export function fixBetween(
   const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
   const failureWords = new Set([...errorWords, ...words(printed.slice(0, 6000))]);
   const related = [...editWords].some((w) => failureWords.has(w));
-  // A command run in between is the fix when the failure told to run it ("Run 'mix format' to
-  // fix"), when nothing edited in between touched what failed, or when it installed what an edit in
-  // between declared for this error (a dependency added to the manifest, then installed). Otherwise
-  // the edit that touched what failed is the fix, and the commands run beside it (a build, an install
-  // of something else) only ran first.
-  // Named beside the error (a report of several checks names each one's remedy by its own section).
   const told = printed.toLowerCase();
   const message = 'key' in from ? (from as PartRun).message.toLowerCase() : '';
   // The message as printed: without the rule a diagnostic put before it (`design: …`).
   const errorAt = [message, message.replace(/^[\w/.-]+:\s*/, '')]
     .map((m) => (m.length >= 12 ? told.indexOf(m.slice(0, 30)) : -1))
     .reduce((found, at) => (found >= 0 ? found : at), -1);
-  // A formatter fixes how code is laid out, not what a linter's or type checker's rule found.
   // Beside edits, only a step that changes the project's state (installs, migrates, formats) can have
-  // fixed it; a build, or a tool of another kind, only ran alongside.
+  // fixed it — a build, or a tool of another kind, only ran alongside; and a formatter fixes how code
+  // is laid out, not what a linter's or type checker's rule found.
   const fitting = stepRuns.filter(
     (p) =>
       !(p.purpose === 'format' && message !== '' && !/\bformat/.test(message)) &&
       (files.length === 0 || /^(?:install|uninstall|migrate|format)$/.test(p.purpose)),
   );
+  // Named by the failure beside its error (a report of several checks names each one's remedy in its
+  // own section: "Run 'mix format' to fix").
   const named = fitting.some((p) => {
     const said = (p.canonical || p.raw).toLowerCase();
     if (said.length < 4) return false;
@@ -256,6 +252,10 @@ export function fixBetween(
   const declaredHere = edits.some(
     (e) => CONFIG_FILE.test(e.path) && [...(e.lines ?? []), ...(e.wrote ?? [])].some(namesTheError),
   );
+  // Such a step is the fix when the failure named it, when nothing edited in between touched what
+  // failed, or when it installed what an edit in between declared for this error (a dependency added
+  // to the manifest, then installed); otherwise the edit that touched what failed is. With no failed
+  // run to compare (a failure of an earlier turn), when there is one.
   const stepFixes =
     'key' in from
       ? named || !related || (declaredHere && fitting.some((p) => p.purpose === 'install'))
