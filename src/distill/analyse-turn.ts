@@ -31,6 +31,7 @@ import {
   asString,
   clip,
   cleanPrompt,
+  isHostFile,
   isScratchPath,
   isTrivialPrompt,
   lineCount,
@@ -294,7 +295,7 @@ export function analyseTurn(
           }
           case 'Write': {
             const file = rel(input['file_path']);
-            if (!file || isScratchPath(file)) return;
+            if (!file || isScratchPath(file) || isHostFile(file)) return;
             const content = asString(input['content']);
             const original = response['originalFile'];
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
@@ -310,7 +311,7 @@ export function analyseTurn(
           case 'MultiEdit':
           case 'NotebookEdit': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
-            if (!file || isScratchPath(file)) return;
+            if (!file || isScratchPath(file) || isHostFile(file)) return;
             const edits = Array.isArray(input['edits']) ? asArray(input['edits']).map(asRecord) : [input];
             const original = asString(response['originalFile']);
             const context = original !== '' ? original : patchOldText(response['structuredPatch']);

@@ -650,6 +650,21 @@ describe('heuristic distiller: outcomes, not logs', () => {
       ),
     );
     expect(r.observations).toEqual([]);
+    // The plan file the host keeps (`~/.claude/plans/`) is no file of the project's work.
+    const planned = distil(
+      turn(
+        prompt('Enrich the renderer'),
+        write('/home/dev/.claude/plans/drifting-whisper.md', '# Plan: enrich the renderer\n'),
+        edit(
+          'src/renderer.ts',
+          'export const render = () => [];',
+          'export const render = (opts = {}) => [];',
+        ),
+        stop('The renderer takes options now.'),
+      ),
+    );
+    expect(planned.summary?.filesEdited).toEqual(['src/renderer.ts']);
+    expect(planned.observations.flatMap((o) => o.filesModified)).toEqual(['src/renderer.ts']);
     const compacted = distil(
       turn(
         { kind: 'pre_compact', trigger: 'manual', instructions: '' },

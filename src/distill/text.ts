@@ -155,6 +155,12 @@ export function isScratchPath(path: string, root = ''): boolean {
   return TMP_PLACE.test(p);
 }
 
+/**
+ * The agent host's own files (Claude Code's plan-mode plans and todo lists under `~/.claude/`): writing
+ * one is no work on the project.
+ */
+export const isHostFile = (path: string) => /(?:^|\/)\.claude\/(?:plans|todos)\//.test(path);
+
 const TMP_PLACE =
   /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders|dev\/shm)(?:\/|$)|^\$\{?TMPDIR\b|mktemp|^[A-Za-z]:[\\/].*[\\/]AppData[\\/]Local[\\/]Temp(?:[\\/]|$)/i;
 

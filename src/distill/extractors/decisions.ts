@@ -11,6 +11,7 @@
  * it") are not decisions.
  */
 import type { TranscriptEntry } from '../../core/transcript.ts';
+import { isHostFile } from '../text.ts';
 import { clipWords, extracted, sentences, type Extracted } from './extracted.ts';
 import { negates } from './mood.ts';
 import { contentWords, refersTo, sharedScore } from './shared-words.ts';
@@ -27,8 +28,6 @@ const NOT_A_DECISION =
 /** A step being narrated: "Now also …", "Next I'll …", "Let me …", "First, …". */
 const NARRATION = /^(?:now|also|next|then|first|finally|ok(?:ay)?|alright|so|let me|let's|good|great)\b/i;
 const ACTING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash']);
-/** The host's own files (a plan-mode plan, a todo list): writing one is no work on the project. */
-const HOST_FILE = /(?:^|\/)\.claude\/(?:plans|todos)\//;
 
 /** The sentence says every word of a tool's name (`EnterPlanMode`: "enter plan mode"). */
 function namesTool(sentence: string, tool: string): boolean {
@@ -46,7 +45,7 @@ const actsOnProject = (x: TranscriptEntry): x is Extract<TranscriptEntry, { kind
   x.kind === 'tool_call' &&
   ACTING_TOOLS.has(x.name) &&
   !(x.result?.isError ?? false) &&
-  !HOST_FILE.test(String((x.input as Record<string, unknown> | undefined)?.file_path ?? ''));
+  !isHostFile(String((x.input as Record<string, unknown> | undefined)?.file_path ?? ''));
 
 /** Whether a sentence states a decision with its reason (not a step, question or offer). */
 export function isDecision(s: string): boolean {
