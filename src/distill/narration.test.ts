@@ -60,6 +60,21 @@ describe('the assistant report as a title', () => {
     ).toBe('');
   });
 
+  it("keeps a bare pronoun's sentence in an explanation only right after the sentence it refers to", () => {
+    expect(
+      explanation([
+        'The CSS is not built by esbuild. It is served from priv/static/assets as it is, because there is no pipeline.',
+      ]),
+    ).toBe(
+      'The CSS is not built by esbuild. It is served from priv/static/assets as it is, because there is no pipeline.',
+    );
+    expect(
+      explanation([
+        'Let me check the other live view. It is only in pane_view_live.ex, which has its own copy of the helper.',
+      ]),
+    ).toBe('');
+  });
+
   it('ends a sentence at a stop inside emphasis', () => {
     expect(
       proseSentences('**Still failing.** The issue is that git still warns about ignored files.'),

@@ -247,9 +247,20 @@ export function explanation(
   const picked: string[] = [];
   let used = 0;
   for (const text of texts) {
+    // A bare pronoun's sentence ("It's only in X") stands only right after the one it refers to.
+    let previousPicked = false;
     for (const s of explainingSentences(text)) {
-      if (s.length < 20 || isStep(s) || isFiller(s) || isPlan(s) || picked.includes(s) || !keep(s)) continue;
-      if (!CAUSE.test(s) && !STATE.test(s)) continue;
+      const fits: boolean =
+        s.length >= 20 &&
+        !isStep(s) &&
+        !isFiller(s) &&
+        !isPlan(s) &&
+        !picked.includes(s) &&
+        (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
+        keep(s) &&
+        (CAUSE.test(s) || STATE.test(s));
+      previousPicked = fits;
+      if (!fits) continue;
       if (used + s.length + 1 > max) return picked.join(' ');
       picked.push(s);
       used += s.length + 1;
