@@ -27,6 +27,15 @@ describe('a finding in a report', () => {
         160,
       ),
     ).toBe('The tests import every module through src/__init__.py, so removing it breaks them.');
+    // A heading written in Title Case without `#` is a heading too.
+    expect(
+      findingSentence(
+        'How `Tmux.list_panes/0` Works & Error Handling\n\nIf tmux is not installed, `System.cmd` raises an `ErlangError`, which the rescue turns into an error tuple.',
+        160,
+      ),
+    ).toBe(
+      'If tmux is not installed, `System.cmd` raises an `ErlangError`, which the rescue turns into an error tuple.',
+    );
     // Where something must be shown, the first telling line still is.
     expect(informativeSentence(inventory, 160)).toBe('`/tmp/p/pyproject.toml`');
   });

@@ -70,13 +70,29 @@ function proseWords(text: string): number {
     .filter((w) => /^[A-Za-z][a-z'’-]*[,.;!?)]*$/.test(w)).length;
 }
 
+/** Small words a title leaves in lower case. */
+const TITLE_SMALL = new Set('a an and as at but by for in of on or the to vs with via'.split(' '));
+
+/**
+ * A heading written without `#`: a line in Title Case with no closing stop ("How `list_panes/0` Works &
+ * Error Handling").
+ */
+function titleCase(line: string): boolean {
+  const t = line.trim().replace(/\*\*/g, '');
+  if (/[.!?:;,]$/.test(t) || /^[-*•]|^\d+[.)]/.test(t)) return false;
+  const words = withoutCode(t)
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z]/.test(w) && !TITLE_SMALL.has(w.toLowerCase()));
+  return words.length >= 2 && words.every((w) => /^[A-Z]/.test(w));
+}
+
 /** The sentences and lines of a text, code blocks left out, each marked when it is a Markdown heading. */
 function informativeParts(text: string, atColons = true): { text: string; heading: boolean }[] {
   return text
     .replace(/```[\s\S]*?```/g, ' ')
     .split(atColons ? /(?<=[.!?:])\s+|\n+/ : /(?<=[.!?])\s+|\n+/)
     .map((s) => ({
-      heading: /^\s*#/.test(s),
+      heading: /^\s*#/.test(s) || titleCase(s),
       text: s
         .trim()
         .replace(/^[#>*\-\s]+/, '')
