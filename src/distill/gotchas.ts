@@ -53,7 +53,13 @@ export function shortError(message: string, max = 60): string {
  */
 export function errorSignature(message: string, instance: readonly string[] = []): string {
   let text = shortError(message, 200);
-  for (const name of instance) if (name.length >= 2) text = text.split(name).join(' ');
+  for (const name of instance)
+    if (name.length >= 2)
+      // As a whole name only: `main` leaves `maintainAspectRatio` and `domain` alone.
+      text = text.replace(
+        new RegExp(`(?<![\\w./-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-]|\\.\\w)`, 'g'),
+        ' ',
+      );
   return text
     .toLowerCase()
     .replace(/\S*[/\\]\S*/g, ' ')

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import type { Narration } from './analyse-turn.ts';
+import { errorSignature } from './gotchas.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
 import { bash, bashFail, edit, prompt, read, ROOT, stop, turn, write } from './queued-events.test-support.ts';
 
@@ -290,6 +291,13 @@ describe('gotchas, whole', () => {
     expect(second?.title).toContain('fix-7-login');
     // Stored under one subject, the second session's memory replaces the first's.
     expect(second?.subject).toBe(first?.subject);
+    // A branch's name is left out as a whole name only.
+    expect(
+      errorSignature("TS2687: All declarations of 'maintainAspectRatio' must be identical", ['main']),
+    ).toBe(errorSignature("TS2687: All declarations of 'maintainAspectRatio' must be identical"));
+    expect(errorSignature('Your branch main is behind.', ['main'])).toBe(
+      errorSignature('Your branch is behind.'),
+    );
   });
 
   it("keeps a tool's rule that stopped a commit: symptom, the offending code, the cause said, the fix with its file and symbol", () => {
