@@ -7,7 +7,7 @@
  * suite) is also a test run. Only the project's own runs count: a command run in a scratch
  * directory or another repository is not the project's.
  */
-import { partRuns, type CommandRun, type PartRun } from './command-runs.ts';
+import { covers, partRuns, type CommandRun, type PartRun } from './command-runs.ts';
 import { CHECKS, type Purpose } from './commands.ts';
 import { packagesOf } from './commit-commands.ts';
 import { isDocPath, isScratchPath } from './text.ts';
@@ -94,10 +94,6 @@ export function countedRuns(commands: readonly CommandRun[]): PartRun[] {
     });
 }
 
-/** Two runs of one script of the project, for one purpose. */
-const sameScript = (a: PartRun, b: PartRun) =>
-  a.script !== undefined && a.script !== '' && a.script === b.script && a.purpose === b.purpose;
-
 export function purposeState(commands: readonly CommandRun[]): PurposeState {
   const open = new Map<string, { whole: boolean; targets: Map<string, PartRun>; runs: PartRun[] }>();
   const closed: Closed[] = [];
@@ -123,7 +119,7 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
       // The same script run from another folder (`node assets/build.js` failed, `cd assets && node
       // build.js` passed): the run of that script closes its failure, whatever folder keyed it.
       const same = r.script
-        ? [...open].find(([, e]) => e.whole && e.runs.some((f) => sameScript(f, r)))
+        ? [...open].find(([, e]) => e.whole && e.runs.some((f) => covers(r, f)))
         : undefined;
       if (same) {
         closed.push({ key: same[0], failures: same[1].runs, closedBy: r });

@@ -22,7 +22,7 @@ import {
   statementSentences,
   headline,
 } from './narration.ts';
-import { editedAfter, purposeState } from './purpose-state.ts';
+import { editedAfter, purposeState, type PurposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
 import { clip, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { ticketsClosed } from './tickets.ts';
@@ -304,7 +304,7 @@ const sameId = (a: string, b: string) => a === b || a.endsWith(`-${b}`) || b.end
  * item is about, or, for an item that names none, says the same thing (three words in common). Used
  * for items that were stated before the work (a compaction digest's pending tasks, earlier next steps).
  */
-function doneInTurn(a: TurnAnalysis): (item: string) => boolean {
+function doneInTurn(a: TurnAnalysis, state: PurposeState): (item: string) => boolean {
   const done = [
     ...a.commits.map((c) => [c.message, ...(c.body ?? [])].join(' ')),
     ...(a.todos ?? []).filter((t) => t.status === 'completed').map((t) => t.content),
@@ -324,7 +324,6 @@ function doneInTurn(a: TurnAnalysis): (item: string) => boolean {
     .map((p) => p.canonical);
   // An item about files the turn went on to edit, with every check passing at its end, was worked
   // through ("Fix the two errors in transcript_components.ex").
-  const state = purposeState(a.commands);
   const settled = state.open.length === 0 && state.passed.length > 0;
   const edited = new Set(a.edits.map((e) => baseName(e.path)));
   if (done.length === 0 && closed.length === 0 && ran.length === 0 && !settled) return () => false;
@@ -357,12 +356,12 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
   // What the host's compaction digest left open (its pending tasks, its next step) counts as stated.
   // Items stated before the turn's work (the digest is written before the turn goes on) are open only
   // while the turn's commits and finished todos have not done them.
-  const done = doneInTurn(a);
+  const state = purposeState(a.commands);
+  const done = doneInTurn(a, state);
   const stated = [
     ...(relayed ? [] : statedNextSteps(a.lastMessage)),
     ...(a.compactSummary ? digestOpenItems(a.compactSummary).filter((item) => !done(item)) : []),
   ];
-  const state = purposeState(a.commands);
   const passed = new Set(state.passed.filter((p) => p.target === '').map((p) => p.key));
   const open = new Set(state.open.map((o) => o.key));
   const failures = state.open.map((o) => {
