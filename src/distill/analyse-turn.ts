@@ -6,7 +6,9 @@
  * commit or a finished todo item ends one). Every field of every event is treated as untrusted.
  */
 import type { QueuedEvent } from '../core/model.ts';
+import { launchOf, readOfOutput, readsOutputOf, taskReport, type Launch } from './background-runs.ts';
 import { patchOldText } from './code-symbols.ts';
+import type { Exit } from './command-outcome.ts';
 import { commandRun, resolveErrors, type CommandRun } from './command-runs.ts';
 import { recordCommandEffects, type EffectContext } from './command-effects.ts';
 import { ciCommands } from './ci-config.ts';
@@ -123,9 +125,9 @@ export function analyseTurn(
   const ok = (map: Map<string, number[]>, key: string, index: number) => {
     map.set(key, [...(map.get(key) ?? []), index]);
   };
-  const edited = (path: string, index: number, changes: EditText[]) => {
+  const edited = (path: string, index: number, changes: EditText[], at: number) => {
     ok(fileOk, path, index);
-    a.edits.push(turnEdit(path, index, changes));
+    a.edits.push({ ...turnEdit(path, index, changes), at });
   };
   /** What the assistant said since the last tool call (a prediction about the next command). */
   let said = '';
@@ -157,6 +159,26 @@ export function analyseTurn(
   };
   const afterRun = (run: CommandRun, command: string, output: string, index: number) =>
     recordCommandEffects(a, effects, run, command, output, index);
+  /** Commands running in the background, by task id: judged when their report is read. */
+  const running = new Map<
+    string,
+    Launch & { command: string; index: number; at: number; said: string; cwd: string }
+  >();
+  const judgeLaunch = (id: string, exit: Exit, output: string) => {
+    const l = running.get(id);
+    if (!l) return;
+    const { run, errors } = commandRun(l.command, output, { index: l.index, at: l.at }, exit, {
+      root,
+      said: l.said,
+      cwd: l.cwd,
+    });
+    const i = a.commands.findIndex((c) => c.index === l.index);
+    if (i >= 0) a.commands[i] = run;
+    a.errors = [
+      ...a.errors.filter((x) => x.index !== l.index || !x.key.startsWith('purpose:')),
+      ...errors,
+    ].sort((x, y) => x.index - y.index);
+  };
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
@@ -270,8 +292,14 @@ export function analyseTurn(
           case 'Read':
           case 'NotebookRead': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
-            if (file) pushUnique(a.filesRead, [file]);
             const content = asString(asRecord(response['file'])['content']) || responseText(e.response);
+            const task = [...running.values()].find((l) => readsOutputOf(l, asString(input['file_path'])));
+            if (task) {
+              const read = readOfOutput(content);
+              if (read) judgeLaunch(task.id, read.exit, read.output);
+              return;
+            }
+            if (file) pushUnique(a.filesRead, [file]);
             const commands = file ? ciCommands(file, content) : [];
             if (commands.length > 0 && !a.ci.some((c) => c.file === file)) a.ci.push({ file, commands });
             return;
@@ -301,7 +329,7 @@ export function analyseTurn(
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
             for (const f of [files, tasks.files()]) f.write(file, content, lineCount(content), before);
-            edited(file, index, [{ before: before ?? '', after: content }]);
+            edited(file, index, [{ before: before ?? '', after: content }], at);
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
             );
@@ -336,6 +364,7 @@ export function analyseTurn(
                 after: asString(edit['new_string'] ?? edit['new_source']),
                 context,
               })),
+              at,
             );
             return;
           }
@@ -358,6 +387,12 @@ export function analyseTurn(
             const command = asString(input['command']);
             if (!command) return;
             const output = responseText(e.response);
+            // A look at a background command's output file while it runs: its summary, once there.
+            const task = [...running.values()].find((l) => readsOutputOf(l, command));
+            if (task) {
+              const read = readOfOutput(output);
+              if (read) judgeLaunch(task.id, read.exit, read.output);
+            }
             const { run, errors } = commandRun(
               command,
               output,
@@ -365,6 +400,14 @@ export function analyseTurn(
               response['interrupted'] === true ? 'interrupted' : 'ok',
               { root, said: before, cwd: shell },
             );
+            const launch = launchOf(e.response, output);
+            if (launch) {
+              // Sent to the background: nothing says yet how a check went (a program it started did start).
+              for (const p of run.parts)
+                if (p.outcome === 'passed' && p.purpose !== 'run') p.outcome = 'unknown';
+              if (run.outcome === 'passed' && run.purpose !== 'run') run.outcome = 'unknown';
+              running.set(launch.id, { ...launch, command, index, at, said: before, cwd: shell });
+            }
             a.commands.push(run);
             a.errors.push(...errors);
             afterRun(run, command, output, index);
@@ -374,8 +417,11 @@ export function analyseTurn(
             a.searches.push(...looked.searches);
             return;
           }
-          default:
+          default: {
+            const report = taskReport(tool, e.input, e.response);
+            if (report) judgeLaunch(report.id, report.exit, report.output);
             return;
+          }
         }
       }
       default:

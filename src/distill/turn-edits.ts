@@ -9,6 +9,8 @@ import { importChanges, type ImportChanges } from './import-changes.ts';
 export interface TurnEdit {
   path: string;
   index: number;
+  /** When the edit was made (ms), where the event says. */
+  at?: number;
   /** Definitions the edit added or changed (the first six). */
   symbols: string[];
   /** Every definition it added or changed (what a task list's item may name). */
@@ -107,7 +109,12 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
     size += Math.max(changed.removed, changed.added);
     added += changed.added;
     lines.push(...changedLines(c.before, c.after));
-    if (wrote.length < 12) wrote.push(...newLines(c.before, c.after).filter((l) => l.length <= 140).slice(0, 12));
+    if (wrote.length < 12)
+      wrote.push(
+        ...newLines(c.before, c.after)
+          .filter((l) => l.length <= 140)
+          .slice(0, 12),
+      );
   }
   return {
     path,

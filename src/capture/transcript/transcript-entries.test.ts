@@ -230,6 +230,57 @@ describe('transcript records → entries', () => {
     expect(call.result.structured).toEqual({ isAsync: true, status: 'async_launched' });
   });
 
+  it('keeps a shell command’s background task id, and the end of the task’s report where its verdict is', () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    const call = (uuid: string, id: string, name: string, input: Record<string, unknown>) =>
+      p.add({
+        ...base,
+        type: 'assistant',
+        uuid,
+        message: { id: uuid, content: [{ type: 'tool_use', id, name, input }] },
+      });
+    const result = (uuid: string, id: string, text: string, toolUseResult: unknown) =>
+      p.add({
+        ...base,
+        type: 'user',
+        uuid,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] },
+        toolUseResult,
+      });
+    call('a1', 't1', 'Bash', { command: 'mix test', run_in_background: true });
+    result(
+      'u1',
+      't1',
+      'Command running in background with ID: b57. Output is being written to: /tmp/t/b57.output',
+      {
+        stdout: '',
+        stderr: '',
+        interrupted: false,
+        backgroundTaskId: 'b57',
+      },
+    );
+    call('a2', 't2', 'TaskOutput', { task_id: 'b57', block: true });
+    const output = `${'Compiling dependency …\n'.repeat(800)}Finished in 0.2 seconds\n6 tests, 1 failure`;
+    result('u2', 't2', '<status>failed</status>', {
+      retrieval_status: 'success',
+      task: {
+        task_id: 'b57',
+        task_type: 'local_bash',
+        status: 'failed',
+        description: 'Run',
+        output,
+        exitCode: 1,
+      },
+    });
+    const [launch, report] = p.result().entries as { result: { structured: Record<string, unknown> } }[];
+    expect(launch?.result.structured).toMatchObject({ backgroundTaskId: 'b57' });
+    const task = report?.result.structured['task'] as Record<string, unknown>;
+    expect(task).toMatchObject({ task_id: 'b57', status: 'failed', exitCode: 1 });
+    expect(String(task['output'])).toMatch(/6 tests, 1 failure$/);
+    expect(String(task['output']).length).toBeLessThan(output.length);
+  });
+
   it('treats a rejected tool call and an interrupt as interrupts, and skips system wrappers', () => {
     const p = createTranscriptParser();
     p.add({

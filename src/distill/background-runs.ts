@@ -1,0 +1,75 @@
+/**
+ * Shell commands the host ran in the background (asked for, or moved there when they ran long). The
+ * launch returns at once with the task's id and the file its output goes to: it says nothing of how the
+ * command went. What does is the task's own report, read later in the turn — the host's `TaskOutput`
+ * (or, in older versions, `BashOutput`) result with the task's status, exit code and output — or the
+ * output file read back while it ran, when what was read shows a test runner's summary.
+ */
+import { testSummary } from './test-summary.ts';
+import { asRecord, asString } from './text.ts';
+
+export interface Launch {
+  /** The host's id for the task. */
+  id: string;
+  /** Where its output goes ('' when the host did not say). */
+  outputFile: string;
+}
+
+const LAUNCHED = /^Command running in background with ID: ([\w-]+)\.(?: Output is being written to: (\S+))?/;
+
+/** The background task a shell call's response started, or null when the command ran to its end. */
+export function launchOf(response: unknown, output: string): Launch | null {
+  const r = asRecord(response);
+  const said = LAUNCHED.exec(output.trim());
+  const id = asString(r['backgroundTaskId']) || said?.[1] || '';
+  if (id === '') return null;
+  return { id, outputFile: said?.[2]?.replace(/[.,]$/, '') ?? '' };
+}
+
+/** A path or command naming the task's output file (the host names it by the task's id). */
+export function readsOutputOf(launch: Launch, text: string): boolean {
+  if (launch.outputFile !== '' && text.includes(launch.outputFile)) return true;
+  return new RegExp(`[\\\\/]${launch.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.output\\b`).test(text);
+}
+
+export interface TaskReport {
+  id: string;
+  exit: 'ok' | 'failed';
+  output: string;
+}
+
+/**
+ * A finished background command's report: `TaskOutput`'s `{ task: { task_id, status, exitCode,
+ * output } }`, or `BashOutput`'s `{ status, exitCode, stdout, stderr }` for the `bash_id` asked about.
+ * null while it still runs, or when the report is of something else.
+ */
+export function taskReport(tool: string, input: unknown, response: unknown): TaskReport | null {
+  const r = asRecord(response);
+  const task = asRecord(r['task']);
+  const fromTask = tool === 'TaskOutput' && Object.keys(task).length > 0;
+  const record = fromTask ? task : r;
+  const id = fromTask
+    ? asString(task['task_id']) || asString(asRecord(input)['task_id'])
+    : tool === 'BashOutput'
+      ? asString(asRecord(input)['bash_id'])
+      : '';
+  if (id === '') return null;
+  const status = asString(record['status']);
+  const code = record['exitCode'] ?? record['exit_code'];
+  if (!/^(?:completed|failed|killed)$/.test(status) && typeof code !== 'number') return null;
+  const output = fromTask
+    ? asString(task['output'])
+    : [asString(record['stdout']), asString(record['stderr'])].filter(Boolean).join('\n');
+  const failed = status === 'failed' || status === 'killed' || (typeof code === 'number' && code !== 0);
+  return { id, exit: failed ? 'failed' : 'ok', output };
+}
+
+/**
+ * What a read of a running task's output file shows: a test runner's summary is the verdict (the suite
+ * finished); anything else (compiler progress, the first lines) says nothing yet.
+ */
+export function readOfOutput(output: string): Pick<TaskReport, 'exit' | 'output'> | null {
+  const summary = testSummary(output);
+  if (!summary || summary.passed + summary.failed === 0) return null;
+  return { exit: summary.failed > 0 ? 'failed' : 'ok', output };
+}
