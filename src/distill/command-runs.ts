@@ -164,8 +164,8 @@ export const partRuns = (commands: readonly CommandRun[]): PartRun[] => commands
 
 /** Whether a later run of the same key covers what a failing part ran (the same target, or all of it). */
 export function covers(
-  later: Pick<PartRun, 'target' | 'key' | 'script' | 'purpose'>,
-  failed: { key: string; target?: string; script?: string; purpose?: Purpose },
+  later: Pick<PartRun, 'target' | 'key' | 'script' | 'purpose' | 'canonical'>,
+  failed: { key: string; target?: string; script?: string; purpose?: Purpose; canonical?: string },
 ): boolean {
   const key = failed.key.replace(/^purpose:/, '');
   const target = failed.target ?? '';
@@ -175,6 +175,10 @@ export function covers(
   // Inline code that failed is retried as a program of its own, wherever it runs.
   if (target === 'inline') return later.key.replace(/@.*$/, '') === key.replace(/@.*$/, '');
   if (later.key !== key) return false;
+  // A tool of no known purpose is keyed by its name: another of its commands (`bd sync` after `bd
+  // ready` failed) is not a run of the one that failed.
+  if (later.purpose === 'other' && failed.canonical !== undefined && later.canonical !== failed.canonical)
+    return false;
   return later.target === '' || later.target === target;
 }
 

@@ -37,6 +37,8 @@ export interface Fix {
    * error): an edit that shares nothing with a missing tool's error did not fix it.
    */
   related: boolean;
+  /** The failure's output named the step that fixed it beside its error ("Run 'bd sync' to fix"). */
+  named: boolean;
 }
 
 /** Flags and environment settings that make git or a hook manager skip the repository's hooks. */
@@ -115,6 +117,23 @@ const AUTOFIX =
   /^(?:--fix|--fix-only|--unsafe-fixes|--unsafe|--write|-w|--apply|--apply-unsafe|--autocorrect|--autocorrect-all|-a|-A)$/;
 
 /**
+ * Whether a failed run's output names `p` beside its error (within 400 characters of where `message`
+ * is printed; anywhere when the message cannot be found): "Run 'bd sync --import-only' to fix".
+ */
+function namedBeside(p: PartRun, printed: string, message: string): boolean {
+  const told = printed.toLowerCase();
+  // The message as printed: without the rule a diagnostic put before it (`design: …`).
+  const errorAt = [message, message.replace(/^[\w/.-]+:\s*/, '')]
+    .map((m) => (m.length >= 12 ? told.indexOf(m.slice(0, 30)) : -1))
+    .reduce((found, at) => (found >= 0 ? found : at), -1);
+  const said = (p.canonical || p.raw).toLowerCase();
+  if (said.length < 4) return false;
+  for (let at = told.indexOf(said); at >= 0; at = told.indexOf(said, at + 1))
+    if (errorAt < 0 || Math.abs(at - errorAt) <= 400) return true;
+  return false;
+}
+
+/**
  * What changed between a failure (`from`: the last run that still showed the error) and the run that
  * passed (`to`).
  */
@@ -134,13 +153,26 @@ export function fixBetween(
     removed: edits.flatMap((e) => e.imports?.removed ?? []),
   };
   const failedKey = 'key' in from ? (from as PartRun).key : to.key;
+  const failedCanonical = 'key' in from ? (from as PartRun).canonical : to.canonical;
+  // The parts of the line that passed, run before it in the same chain (`bd sync && bd ready` after
+  // `bd ready` failed): each ran between the failure and the pass.
+  const line = a.commands.find((c) => c.parts.includes(to))?.parts ?? [];
+  const before = new Set(line.slice(0, Math.max(0, line.indexOf(to))));
+  const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
+  const message = 'key' in from ? (from as PartRun).message.toLowerCase() : '';
   const stepRuns = a.commands
     .flatMap((c) => c.parts)
     .filter(
       (p) =>
-        inside(p.index) &&
+        // A part chained before the passing run (`mkdir -p x && …`) is a fix only when it changes the
+        // project's state or the failure named it; else it only set the run up.
+        (inside(p.index) ||
+          (before.has(p) &&
+            (/^(?:install|uninstall|migrate|format)$/.test(p.purpose) ||
+              namedBeside(p, printed, message)))) &&
         p.outcome === 'passed' &&
-        p.key !== failedKey &&
+        // Another run of what failed is no step; for a tool of its own (`bd`), another of its commands is.
+        (p.key !== failedKey || (p.purpose === 'other' && p.canonical !== failedCanonical)) &&
         // A check that passed in between verified the fix; it did not make it.
         !/^(?:inspect|commit|push|test|lint|typecheck|gate)$/.test(p.purpose) &&
         !(p.purpose === 'other' && (/^git /.test(p.tool) || options.loose === true)) &&
@@ -148,7 +180,14 @@ export function fixBetween(
         (p.where === 'project' || ('where' in from && (from as PartRun).where !== 'project')),
     );
   const steps = stepRuns.map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
-  const texts = a.narration.filter((n) => inside(n.index)).map((n) => n.text);
+  // Why it failed is said on seeing it, or with the first change made for it; once more edits follow,
+  // what the assistant says is about the code half-way (a warning an edit itself raised), not this error.
+  const secondEdit = edits[1];
+  const beforeEdits = (n: { index: number; at: number }) =>
+    secondEdit === undefined ||
+    n.index < secondEdit.index ||
+    (secondEdit.at !== undefined && secondEdit.at > 0 && n.at <= secondEdit.at);
+  const texts = a.narration.filter((n) => inside(n.index) && beforeEdits(n)).map((n) => n.text);
   // The assistant's explanation counts only when it is about this failure: it shares a word with the
   // error, the command, or what the fix changed.
   const about = words(
@@ -223,15 +262,8 @@ export function fixBetween(
     ].join(' '),
   );
   // What the failed run printed names the files and symbols involved (a stack frame, a path).
-  const printed = a.commands.find((c) => c.index === from.index)?.output ?? '';
   const failureWords = new Set([...errorWords, ...words(printed.slice(0, 6000))]);
   const related = [...editWords].some((w) => failureWords.has(w));
-  const told = printed.toLowerCase();
-  const message = 'key' in from ? (from as PartRun).message.toLowerCase() : '';
-  // The message as printed: without the rule a diagnostic put before it (`design: …`).
-  const errorAt = [message, message.replace(/^[\w/.-]+:\s*/, '')]
-    .map((m) => (m.length >= 12 ? told.indexOf(m.slice(0, 30)) : -1))
-    .reduce((found, at) => (found >= 0 ? found : at), -1);
   // Beside edits, only a step that changes the project's state (installs, migrates, formats) can have
   // fixed it — a build, or a tool of another kind, only ran alongside; and a formatter fixes how code
   // is laid out, not what a linter's or type checker's rule found.
@@ -242,13 +274,7 @@ export function fixBetween(
   );
   // Named by the failure beside its error (a report of several checks names each one's remedy in its
   // own section: "Run 'mix format' to fix").
-  const named = fitting.some((p) => {
-    const said = (p.canonical || p.raw).toLowerCase();
-    if (said.length < 4) return false;
-    for (let at = told.indexOf(said); at >= 0; at = told.indexOf(said, at + 1))
-      if (errorAt < 0 || Math.abs(at - errorAt) <= 400) return true;
-    return false;
-  });
+  const named = fitting.some((p) => namedBeside(p, printed, message));
   const declaredHere = edits.some(
     (e) => CONFIG_FILE.test(e.path) && [...(e.lines ?? []), ...(e.wrote ?? [])].some(namesTheError),
   );
@@ -328,6 +354,7 @@ export function fixBetween(
     deletion,
     lines,
     related,
+    named: kind === 'step' && named,
   };
 }
 

@@ -100,7 +100,7 @@ export function gotchaDraft(
     title,
     subtitle: '',
     narrative: clip(
-      `\`${clip(withoutMessage(e.command), 100)}\` failed with: ${clip(e.message, 200)}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
+      `\`${clip(withoutMessage(e.command), 100)}\` failed with: ${clip(e.message, 200).replace(/[.!]+$/, '')}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
       800,
     ),
     facts: unique([
@@ -161,18 +161,14 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
   const out: ObservationDraft[] = [];
   const seen = new Set<string>();
   for (const e of a.errors) {
-    if (
-      e.minor ||
-      !e.fixed ||
-      !e.key.startsWith('purpose:') ||
-      e.purpose === 'other' ||
-      e.purpose === 'inspect'
-    )
-      continue;
+    if (e.minor || !e.fixed || !e.key.startsWith('purpose:') || e.purpose === 'inspect') continue;
     const at = resolvedAt(a, e);
     if (!at) continue;
     const fix = fixBetween(a, at.failed, at.resolving);
     if (!worthAGotcha(e, fix)) continue;
+    // A tool of no known purpose: its pitfall is kept only when its own output named the remedy and
+    // running it made the same command work.
+    if (e.purpose === 'other' && !(fix.named && at.resolving.outcome === 'passed')) continue;
     // The error stopped showing only because the next run failed otherwise: an edit or a step that
     // worked in between took it away; another spelling of the command that failed too did not (it is
     // a dead end, not a fix).

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapturedEvent, ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
-import type { Narration } from './analyse-turn.ts';
+import { analyseTurn, type Narration } from './analyse-turn.ts';
 import { errorSignature } from './gotchas.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
 import { bash, bashFail, edit, prompt, read, ROOT, stop, turn, write } from './queued-events.test-support.ts';
@@ -866,6 +866,128 @@ describe('what a work memory says of the work', () => {
     expect(committed.observations.flatMap((o) => o.facts)).toContain(
       'commit says: Simple static site to pick who starts. Secure RNG, bounds kept in localStorage.',
     );
+  });
+});
+
+describe('what was said while a failure was worked out', () => {
+  const CREDO =
+    '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/shop_web/live/cart_live.ex:71:30 #(ShopWeb.CartLive.handle_event)\n\nAnalysis took 0.5 seconds\n780 mods/funs, found 1 software design suggestion.';
+
+  it('is not the work’s account: a refuted guess and the code half-way stay out of it', () => {
+    const r = distil(
+      turn(
+        prompt('Broadcast the cart count after each change'),
+        write('lib/shop/cart_updates.ex', 'defmodule Shop.CartUpdates do\nend\n'),
+        bashFail(
+          'mix test 2>&1',
+          'Exit code 1\n     error: undefined variable "payload"\n     └─ test/cart_test.exs:12:7',
+        ),
+        edit(
+          'test/cart_test.exs',
+          'assert_broadcast("count", payload)',
+          'assert_broadcast "count", %{total: 1}',
+        ),
+        bash('mix test 2>&1', 'Finished in 0.3 seconds\n12 tests, 0 failures'),
+        bash('mix credo --strict 2>&1 | tail -20', CREDO),
+        edit('lib/shop_web/live/cart_live.ex', 'Shop.CartUpdates.broadcast()', 'CartUpdates.broadcast()'),
+        bash('mix credo --strict 2>&1 | tail -5', '780 mods/funs, found no issues.'),
+        stop('The cart count is now broadcast by `Shop.CartUpdates` after each change.'),
+      ),
+      [
+        said(2, 'The formatter added parens which breaks the macro because the pattern needs no parens.'),
+        said(5, 'The alias is unused because I am still using the fully qualified name.'),
+        said(8, 'The cart count is now broadcast by `Shop.CartUpdates` after each change.'),
+      ],
+    );
+    const work = r.observations.find((o) => o.filesModified.includes('lib/shop/cart_updates.ex'));
+    expect(work?.narrative).toContain('The cart count is now broadcast by `Shop.CartUpdates`');
+    expect(work?.narrative).not.toMatch(/formatter added parens|alias is unused/);
+  });
+
+  it('gives a failure its cause from what was said on seeing it, not after the edits that followed', () => {
+    const events = (words: string[]) =>
+      distil(
+        turn(
+          prompt('Tidy the cart module'),
+          bashFail(
+            'npx tsc --noEmit',
+            "Exit code 2\nsrc/cart.ts(1,23): error TS2307: Cannot find module './money'.",
+          ),
+          edit('src/cart.ts', "from './money'", "from './money/index'"),
+          edit('src/cart.ts', 'const b = 2;', 'const b = 3;'),
+          bash('npx tsc --noEmit', ''),
+          stop('Done.'),
+        ),
+        words.map((w, i) => said(i + 1, w)),
+      );
+    // Said on seeing it (or with the first change): the cause.
+    const seen = ofType(
+      events(['The import fails because the money module moved to a folder.']).observations,
+      'gotcha',
+    )[0];
+    expect(seen?.facts).toContain('cause: The import fails because the money module moved to a folder.');
+    // Said after a second edit: about the code half-way, not this error.
+    const later = ofType(
+      events(['', '', 'The import of money is unused because the second edit has not landed yet.'])
+        .observations,
+      'gotcha',
+    )[0];
+    expect(later).toBeDefined();
+    expect(later?.facts.join(' ')).not.toContain('unused because');
+  });
+});
+
+describe('a tool of its own (an issue tracker’s CLI)', () => {
+  const OUT_OF_SYNC =
+    "Exit code 1\nError: Database out of sync with JSONL. Run 'bd sync --import-only' to fix.\n\nThe JSONL file has been updated (e.g., after 'git pull').";
+
+  it('keeps its pitfall when its own message named the remedy and the same command then worked', () => {
+    const r = distil(
+      turn(
+        prompt('Pick the next task'),
+        bashFail('bd ready', OUT_OF_SYNC),
+        bash(
+          'bd sync --import-only && bd ready',
+          '✓ Import complete\n📋 Ready work (2 issues with no blockers)',
+        ),
+        stop('Next is shop-12.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      "`bd ready` fails: Database out of sync with JSONL. Run 'bd sync --import-only' to fix. → run `bd sync --import-only` first",
+    ]);
+  });
+
+  it('keeps none when the remedy was not named, or another of its commands was all that worked', () => {
+    const unnamed = distil(
+      turn(
+        prompt('Pick the next task'),
+        bashFail('bd ready', 'Exit code 1\nError: Database out of sync with JSONL.'),
+        bash('bd sync --import-only && bd ready', '📋 Ready work (2 issues with no blockers)'),
+        stop('Next is shop-12.'),
+      ),
+    );
+    expect(ofType(unnamed.observations, 'gotcha')).toEqual([]);
+    const other = distil(
+      turn(
+        prompt('Pick the next task'),
+        bashFail('bd ready', OUT_OF_SYNC),
+        bash('bd sync --import-only', '✓ Import complete'),
+        stop('Synced.'),
+      ),
+    );
+    expect(ofType(other.observations, 'gotcha')).toEqual([]);
+    // Another of its commands passing is no run of the one that failed.
+    expect(
+      analyseTurn(
+        turn(
+          prompt('Pick the next task'),
+          bashFail('bd ready', OUT_OF_SYNC),
+          bash('bd sync --import-only', '✓'),
+        ),
+        ROOT,
+      ).errors.map((e) => [e.canonical, e.fixed]),
+    ).toEqual([['bd ready', false]]);
   });
 });
 
