@@ -136,6 +136,13 @@ describe('the telling line of a failure', () => {
       "ImportError while importing test module '/srv/app/tests/test_settle.py'.",
       'setup',
     ],
+    [
+      'ExUnit, a variable the test does not bind',
+      '     error: undefined variable "payload"\n     │\n 104 │       assert payload.total == 1\n     │              ^^^^^^^\n     │\n     └─ test/reviews_test.exs:104:14: ReviewsTest."test counts"/1\n\n== Compilation error in file test/reviews_test.exs ==',
+      'undefined variable "payload"',
+      // The code's own mistake, not a missing import or setting (as `undefined function` is).
+      'compile',
+    ],
   ])('tells a failed %s run by its first error, and what kind it is', (_runner, output, line, cls) => {
     const t = tellingLine(output, 'test');
     expect(t.line).toBe(line);

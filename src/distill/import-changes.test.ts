@@ -12,6 +12,13 @@ describe('an imported API swapped by a fix', () => {
     );
   });
 
+  it('names a module brought in whole once (an Elixir alias, a Python import)', () => {
+    const swap = importChanges('  alias App.Services.Old\n', '  alias App.Services.Old\n  alias App.Services.Updates\n');
+    expect(describeImportSwap({ added: swap.added, removed: [{ name: 'x', from: 'y' }] })).toBe(
+      'import `App.Services.Updates`',
+    );
+  });
+
   it('finds no swap when one edit took an alias out and a later one put it back', () => {
     const out = importChanges('  alias App.Services.Tmux\n', '');
     const back = importChanges('', '  alias App.Services.Tmux\n');

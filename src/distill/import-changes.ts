@@ -106,7 +106,12 @@ export function describeImportSwap(edits: ImportChanges, error = ''): string {
   }
   const rest = c.added.filter((x) => !used.has(key(x)));
   if (parts.length === 0 && c.removed.length === 0) return '';
+  // A module brought in whole (Elixir's `alias X.Y`, Python's `import x`) is named once.
   if (rest.length > 0)
-    parts.push(`import ${rest.map((x) => `\`${x.name}\``).join(', ')} from ${rest[0]?.from ?? ''}`);
+    parts.push(
+      rest.every((x) => x.name === x.from)
+        ? `import ${rest.map((x) => `\`${x.name}\``).join(', ')}`
+        : `import ${rest.map((x) => `\`${x.name}\``).join(', ')} from ${rest[0]?.from ?? ''}`,
+    );
   return parts.join('; ');
 }

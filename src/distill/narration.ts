@@ -237,7 +237,12 @@ export function outcomeSentence(
 const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
 const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
-const isPlan = (s: string) => PLAN.test(s) || PLAN.test(s.replace(LEADING_CLAUSE, ''));
+/** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */
+const INTERJECTION = /^(?:right|ok(?:ay)?|alright|good|great|perfect|hmm|ah|so|now)\b[,.!]?\s+/i;
+const isPlan = (s: string) => {
+  const plain = s.replace(INTERJECTION, '');
+  return PLAN.test(plain) || PLAN.test(plain.replace(LEADING_CLAUSE, ''));
+};
 
 export function explanation(
   texts: readonly string[],
@@ -255,6 +260,8 @@ export function explanation(
         !isStep(s) &&
         !isFiller(s) &&
         !isPlan(s) &&
+        // An exclamation cheers the result ("… is now properly committed!"); it explains nothing.
+        !s.trim().endsWith('!') &&
         !picked.includes(s) &&
         (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
         keep(s) &&

@@ -10,6 +10,7 @@ import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { askedFromRequest, doneFromRequest } from './done-request.ts';
+import { diagnostics } from './diagnostics.ts';
 import { describeFileChange } from './file-changes.ts';
 import { commitMessage, commitSweep } from './commit-commands.ts';
 import { topicWords } from './knowledge.ts';
@@ -61,11 +62,43 @@ function fixedTests(a: TurnAnalysis, s: Segment) {
 }
 
 /** The assistant's words during a task (and its final message, for the last one). */
-function segmentTexts(a: TurnAnalysis, s: Segment, last: boolean): string[] {
-  const texts = a.narration.filter((n) => inSegment(s, n.index)).map((n) => n.text);
+function segmentTexts(
+  a: TurnAnalysis,
+  s: Segment,
+  last: boolean,
+  keep: (index: number) => boolean = () => true,
+): string[] {
+  const texts = a.narration.filter((n) => inSegment(s, n.index) && keep(n.index)).map((n) => n.text);
   if (last && a.lastMessage !== '' && !texts.includes(a.lastMessage)) texts.push(a.lastMessage);
   return texts;
 }
+
+/**
+ * Whether the assistant spoke while a command's failure was being worked out — after it failed, before
+ * the run that no longer showed it. What it said then is about the failure (its guesses, the state of
+ * the code half-way: "the alias is unused because …"); the failure's gotcha keeps what the evidence
+ * bears out, and the work's account is what was said outside those stretches.
+ */
+function debugging(a: TurnAnalysis): (index: number) => boolean {
+  const spans = a.errors
+    .filter((e) => !e.minor && e.key.startsWith('purpose:') && e.fixedAt !== null)
+    .map((e) => [e.index, e.fixedAt as number] as const);
+  // A checker that reported findings though it passed (a linter's advice, its status hidden by a
+  // pipe), until a later run of it reports none: the same kind of stretch.
+  const checks = a.commands.flatMap((c) =>
+    c.parts
+      .filter((p) => CHECK_PURPOSES.has(p.purpose) && p.outcome !== 'failed')
+      .map((p) => ({ key: p.key, index: c.index, found: diagnostics(c.output).length > 0 })),
+  );
+  for (const [i, r] of checks.entries()) {
+    if (!r.found) continue;
+    const clean = checks.slice(i + 1).find((x) => x.key === r.key && !x.found);
+    if (clean) spans.push([r.index, clean.index]);
+  }
+  return (index) => spans.some(([from, to]) => index > from && index < to);
+}
+
+const CHECK_PURPOSES: ReadonlySet<string> = new Set(['lint', 'typecheck', 'build', 'gate', 'format']);
 
 function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
   for (const c of s.commits) {
@@ -275,7 +308,14 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
       ? fileFacts
       : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
   const supported = (x: string) => !unsupportedClaim(x, a);
-  const why = explanation(texts, 600, supported);
+  const busy = debugging(a);
+  // What was said outside the stretches spent on a failure; when nothing was, all of it.
+  const why =
+    explanation(
+      segmentTexts(a, s, last, (i) => !busy(i)),
+      600,
+      supported,
+    ) || explanation(texts, 600, supported);
   // A question in the report ("Want me to commit it?") offers a next step; it says nothing of the work.
   const fallback =
     last && a.lastMessage !== ''
