@@ -156,6 +156,30 @@ describe('normaliseClaudePayload', () => {
     expect(json).toContain('[truncated');
   });
 
+  it('keeps both ends of a long command output: what ran, and how it ended — scrubbed at each end', () => {
+    const fake = 'ghp_' + 'FakeFakeFakeFakeFakeFakeFakeFake1234';
+    const progress = Array.from({ length: 3000 }, (_, i) => `Compiling dependency ${i}`).join('\n');
+    const output = `==> shop\n${progress}\ntoken ${fake}\nFinished in 4.1 seconds\n354 tests, 2 failures`;
+    const r = normaliseClaudePayload(
+      {
+        ...base,
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: 'Bash',
+        tool_input: { command: 'mix test' },
+        error: output,
+      },
+      options,
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok || r.value.event.kind !== 'tool_failure') return;
+    const kept = r.value.event.error;
+    expect(kept.length).toBeLessThan(output.length);
+    expect(kept.startsWith('==> shop\nCompiling dependency 0')).toBe(true);
+    expect(kept).toMatch(/…\[truncated \d+ chars\]…/);
+    expect(kept.endsWith('354 tests, 2 failures')).toBe(true);
+    expect(kept).not.toContain(fake);
+  });
+
   it('scrubs secrets in every string it keeps', () => {
     const fake = 'ghp_' + 'FakeFakeFakeFakeFakeFakeFakeFake1234';
     const r = normaliseClaudePayload(

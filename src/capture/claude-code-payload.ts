@@ -10,6 +10,7 @@ import {
   optStr,
   readEnvelope,
   str,
+  outputText,
   text,
   toolOf,
 } from './hosts/payload-fields.ts';
@@ -61,7 +62,7 @@ export function normaliseClaudePayload(payload: unknown, options: NormaliseOptio
       event = {
         kind: 'tool_failure',
         ...toolFields(p, limits),
-        error: text(p['error'], limits),
+        error: outputText(p['error'], limits),
         interrupted: p['is_interrupt'] === true,
       };
       break;

@@ -17,11 +17,29 @@ export interface SizeLimits {
   maxEventBytes: number;
 }
 
-function cutString(text: string, maxChars: number, config: boolean): string {
+function cutString(text: string, maxChars: number, config: boolean, ends = false): string {
   if (text.length <= maxChars) return scrubTextWithCount(text, config).text;
+  if (ends) return cutMiddle(text, maxChars, config);
   const scrubbed = scrubTextWithCount(text.slice(0, maxChars + SCRUB_MARGIN), config).text;
   return `${scrubbed.slice(0, maxChars)}…[truncated ${text.length - maxChars} chars]`;
 }
+
+/**
+ * A command's output cut in the middle: its first lines say what ran, its last lines how it ended (a
+ * test runner's summary, the compiler's error after pages of progress). Each end is scrubbed with a
+ * margin, as a head-only cut is.
+ */
+export function cutMiddle(text: string, maxChars: number, config: boolean): string {
+  if (text.length <= maxChars) return scrubTextWithCount(text, config).text;
+  const headChars = Math.floor(maxChars / 4);
+  const tailChars = maxChars - headChars;
+  const head = scrubTextWithCount(text.slice(0, headChars + SCRUB_MARGIN), config).text.slice(0, headChars);
+  const tail = scrubTextWithCount(text.slice(-(tailChars + SCRUB_MARGIN)), config).text.slice(-tailChars);
+  return `${head}\n…[truncated ${text.length - maxChars} chars]…\n${tail}`;
+}
+
+/** Fields that hold a command's output (or its failure's): cut in the middle, not at the end. */
+const OUTPUT_KEYS = new Set(['stdout', 'stderr', 'output', 'error']);
 
 /** The keys a tool's input or result names its file by, in every host's spelling. */
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'absolute_path', 'target_file'];
@@ -58,7 +76,10 @@ function limitValue(value: unknown, maxChars: number, depth: number, config: boo
         break;
       }
       if (v === undefined || typeof v === 'function') continue;
-      out[k.length > 200 ? k.slice(0, 200) : k] = limitValue(v, maxChars, depth + 1, inFile);
+      out[k.length > 200 ? k.slice(0, 200) : k] =
+        typeof v === 'string' && OUTPUT_KEYS.has(k)
+          ? cutString(v, maxChars, inFile, true)
+          : limitValue(v, maxChars, depth + 1, inFile);
     }
     return out;
   }

@@ -23,6 +23,13 @@ export function text(value: unknown, limits: SizeLimits): string {
   return typeof out === 'string' ? out : '';
 }
 
+/** A command's output (or its failure's), scrubbed and capped with both ends kept (see limit-size). */
+export function outputText(value: unknown, limits: SizeLimits): string {
+  const out: Json = scrubAndLimit({ output: str(value) }, limits);
+  const kept = out !== null && typeof out === 'object' && !Array.isArray(out) ? out['output'] : '';
+  return typeof kept === 'string' ? kept : '';
+}
+
 /**
  * Tools engram never captures whatever `capture.skipTools` says: its own MCP tools (registered by
  * `engram install`, or through the Claude Code plugin), so reading memory never becomes a memory.

@@ -9,7 +9,7 @@
 import { CI_CONFIG_FILE, ENV_EXAMPLE_FILE, PACKAGE_MANIFEST } from '../../core/example-env.ts';
 import type { Json } from '../../core/model.ts';
 import { linesAroundTrackerLinks } from '../../core/tracker-links.ts';
-import { scrubAndLimit, scrubResultText } from '../limit-size.ts';
+import { cutMiddle, namesConfigFile, scrubAndLimit, scrubResultText } from '../limit-size.ts';
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
@@ -92,7 +92,11 @@ export function keptResult(
   const notes = keep < text.length && name === 'Read' ? linesAroundTrackerLinks(text) : '';
   return {
     // A result is scrubbed as the file its call names: a config file's text as config (as the hook does).
-    text: scrubResultText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`, input),
+    // A command's output keeps its end too (how it ended: a test runner's summary, the error).
+    text:
+      keep < text.length && !READING_TOOLS.has(name)
+        ? cutMiddle(text, keep, namesConfigFile(input))
+        : scrubResultText(notes === '' ? text.slice(0, keep) : `${text.slice(0, keep)}\n…\n${notes}`, input),
     isError,
     structured: scrubAndLimit(usefulResultFields(structured), LIMITS, input),
   };

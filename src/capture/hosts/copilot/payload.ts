@@ -11,7 +11,7 @@
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { claudeShapedEvent, optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { claudeShapedEvent, optStr, readEnvelope, outputText, str, toolOf } from '../payload-fields.ts';
 import { COPILOT_SKIP_TOOLS, copilotToolInput, copilotToolName } from './tools.ts';
 
 /** The Copilot hook events engram registers (the verified PascalCase names, plus PreCompact from the docs). */
@@ -51,7 +51,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
       kind: 'tool_failure',
       tool,
       input,
-      error: text(`Exit code ${run.exitCode}\n${run.output}`, limits),
+      error: outputText(`Exit code ${run.exitCode}\n${run.output}`, limits),
       interrupted: false,
     };
   return {
@@ -94,7 +94,7 @@ export function normaliseCopilotPayload(payload: unknown, options: NormaliseOpti
         kind: 'tool_failure',
         tool: name,
         input: scrubAndLimit(copilotToolInput(name, p['tool_input']), options),
-        error: text(optStr(p['error']) ?? resultText(p), options),
+        error: outputText(optStr(p['error']) ?? resultText(p), options),
         interrupted: false,
       };
       break;

@@ -11,7 +11,7 @@
 import type { CapturedEvent, Json } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { optNum, optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { optNum, optStr, readEnvelope, outputText, str, text, toolOf } from '../payload-fields.ts';
 
 /** The Cursor hook events engram registers. */
 export const CURSOR_HOOK_EVENTS = [
@@ -58,7 +58,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
         kind: 'tool_failure',
         tool,
         input,
-        error: text(`Exit code ${code}\n${said}`, limits),
+        error: outputText(`Exit code ${code}\n${said}`, limits),
         interrupted: false,
       };
     return {
@@ -104,7 +104,7 @@ export function normaliseCursorPayload(payload: unknown, options: NormaliseOptio
               kind: 'tool_failure',
               tool: name,
               input: scrubAndLimit((p['tool_input'] ?? null) as Json, options),
-              error: text(str(p['error_message']) || str(p['failure_type']) || 'failed', options),
+              error: outputText(str(p['error_message']) || str(p['failure_type']) || 'failed', options),
               interrupted: p['is_interrupt'] === true,
             };
       break;

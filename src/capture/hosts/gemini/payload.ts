@@ -11,7 +11,7 @@
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { optStr, readEnvelope, outputText, str, text, toolOf } from '../payload-fields.ts';
 import { lastAnswerOf } from './chat-tail.ts';
 import { engramToolInput, engramToolName, GEMINI_SKIP_TOOLS, resultText, toolOutcome } from './tools.ts';
 
@@ -52,7 +52,13 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
   const input = scrubAndLimit((engramToolInput(tool, p['tool_input']) ?? null) as never, limits);
   return outcome.ok
     ? { kind: 'tool', tool: name, input, response: scrubAndLimit(outcome.response, limits, input) }
-    : { kind: 'tool_failure', tool: name, input, error: text(outcome.error, limits), interrupted: false };
+    : {
+        kind: 'tool_failure',
+        tool: name,
+        input,
+        error: outputText(outcome.error, limits),
+        interrupted: false,
+      };
 }
 
 /** Turn one parsed Gemini hook payload into a CapturedEvent, or say why it is skipped or rejected. */

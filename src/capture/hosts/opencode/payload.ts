@@ -23,7 +23,7 @@ import { isAbsolute, join } from 'node:path';
 import type { CapturedEvent } from '../../../core/model.ts';
 import { scrubAndLimit, type SizeLimits } from '../../limit-size.ts';
 import type { NormaliseOptions, NormaliseResult } from '../host-port.ts';
-import { optStr, readEnvelope, str, text, toolOf } from '../payload-fields.ts';
+import { optStr, readEnvelope, outputText, str, text, toolOf } from '../payload-fields.ts';
 import { engramToolInput, engramToolName, isRecord, OPENCODE_SKIP_TOOLS, toolOutcome } from './tools.ts';
 
 /** The events engram's plugin sends, in Claude Code's names. */
@@ -80,7 +80,7 @@ function toolEvent(p: Record<string, unknown>, tool: string, limits: SizeLimits)
         tool: name,
         ...id,
         input,
-        error: text(outcome.error, limits),
+        error: outputText(outcome.error, limits),
         interrupted: false,
       };
 }
@@ -115,7 +115,7 @@ export function normaliseOpencodePayload(payload: unknown, options: NormaliseOpt
         tool: engramToolName(tool.tool),
         ...(toolUseId ? { toolUseId } : {}),
         input: scrubAndLimit((engramToolInput(p['tool_input']) ?? null) as never, options),
-        error: text(p['error'], options),
+        error: outputText(p['error'], options),
         interrupted: false,
       };
       break;
