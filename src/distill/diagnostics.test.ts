@@ -137,6 +137,12 @@ describe('the telling line of a failure', () => {
       'setup',
     ],
     [
+      'ExUnit, a raise in the code under test',
+      '  1) test renders the page (ShopWeb.PageLiveTest)\n     test/shop_web/live/page_live_test.exs:5\n     ** (RuntimeError) no :secret_key_base configuration found in ShopWeb.Endpoint.\n     stacktrace:\n       (phoenix 1.8.1) lib/phoenix/endpoint.ex:12: Phoenix.Endpoint.config/1\n\nFinished in 0.1 seconds\n1 test, 1 failure',
+      'RuntimeError: no :secret_key_base configuration found in ShopWeb.Endpoint.',
+      'setup',
+    ],
+    [
       'ExUnit, a variable the test does not bind',
       '     error: undefined variable "payload"\n     │\n 104 │       assert payload.total == 1\n     │              ^^^^^^^\n     │\n     └─ test/reviews_test.exs:104:14: ReviewsTest."test counts"/1\n\n== Compilation error in file test/reviews_test.exs ==',
       'undefined variable "payload"',

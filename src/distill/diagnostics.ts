@@ -300,7 +300,14 @@ export function tellingLine(output: string, purpose = ''): Telling {
   const test = testFailure(output);
   const fromTest =
     test && (test.error || test.test)
-      ? { line: (test.error || test.test).slice(0, 240), test: test.test, rule: '', file: '', snippet: '' }
+      ? {
+          // Elixir's raise (`** (RuntimeError) msg`) as every other runtime's `RuntimeError: msg`.
+          line: (test.error || test.test).replace(/^\*\*\s*\(([\w.]+)\)\s*/, '$1: ').slice(0, 240),
+          test: test.test,
+          rule: '',
+          file: '',
+          snippet: '',
+        }
       : null;
   if (purpose === 'test' && fromTest) return fromTest;
   const found = diagnostics(output);
