@@ -1,7 +1,8 @@
 /**
  * A push's batch is written with one statement from one JSON parameter (sync-store): the rows it
  * stores are the ones the per-column arrays stored before — each body exactly its JSON text read as
- * jsonb (so the web view's search words are the same too), a tombstone's body NULL, the batch's rows
+ * jsonb (so the web view's search words made from it are the same too; team migration 0008 makes them
+ * at search time, never in the push), a tombstone's body NULL, the batch's rows
  * numbered in the order pushed, the pusher as author and origin — and pull gives back what was pushed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,8 +74,9 @@ describe('a push batch written from one JSON parameter', () => {
         origin_name: string;
       }>(
         db,
-        `SELECT kind, entity_id, seq, version, deleted, body::text AS body, words::text AS words, author_name,
-                origin_name FROM entities ORDER BY seq`,
+        `SELECT kind, entity_id, seq, version, deleted, body::text AS body,
+                CASE WHEN kind = 'memory' AND NOT deleted THEN engram_memory_words(body)::text END AS words,
+                author_name, origin_name FROM entities ORDER BY seq`,
       );
       const byId = new Map(rows.rows.map((r) => [`${r.kind}:${r.entity_id}`, r]));
       for (const rec of batch.slice(0, 4)) {
@@ -92,6 +94,10 @@ describe('a push batch written from one JSON parameter', () => {
         [AWKWARD, `${AWKWARD}\n`.repeat(3), JSON.stringify([AWKWARD, 'x'])],
       );
       expect(byId.get('memory:obs_b')?.words).toBe(memoryWords.rows[0]?.words);
+      // The pushes wrote no words — the first search makes them —, only the forgotten memory's row
+      // (version 2, no words), which keeps a search that read version 1 from indexing it again.
+      const indexed = await postgres.query(db, 'SELECT entity_id, version, words FROM memory_words');
+      expect(indexed.rows).toEqual([{ entity_id: 'obs_gone', version: 2, words: null }]);
       expect(byId.get('memory:obs_gone')).toMatchObject({
         deleted: true,
         body: null,

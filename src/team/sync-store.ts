@@ -172,6 +172,20 @@ export async function pushRecords(
          device = excluded.device, updated_at = now()`,
       values: [projectId, `[${rows.join(',')}]`, who.userId, who.userName, who.device],
     });
+    // A memory's older version may have been indexed for the web view's search (team migration 0008):
+    // its row takes the new version with no words, in this transaction, so erased or replaced text
+    // leaves the index when the push commits, and an index run that read the older version cannot
+    // write it back. A new memory has nothing indexed: its words are made at the next search.
+    const replaced = [...writes.values()].filter((x) => x.kind === 'memory' && x.version > 1);
+    if (replaced.length > 0)
+      await tx.query({
+        name: 'push-unindex',
+        text: `INSERT INTO memory_words (project_id, entity_id, version, words)
+         SELECT $1, x.i, x.v, NULL FROM unnest($2::text[], $3::int[]) AS x (i, v)
+         ON CONFLICT (project_id, entity_id) DO UPDATE SET version = excluded.version, words = NULL
+           WHERE memory_words.version <= excluded.version`,
+        values: [projectId, replaced.map((x) => x.id), replaced.map((x) => x.version)],
+      });
   }
   return { results, accepted: writes.size };
 }

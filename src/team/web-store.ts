@@ -124,18 +124,24 @@ export async function webMemories(
   const params: unknown[] = [q.project, q.type, q.limit + 1];
   let where = `e.kind = 'memory' AND NOT e.deleted AND ($1::text IS NULL OR e.project_id = $1)
     AND ($2::text IS NULL OR e.body ->> 'type' = $2)`;
+  let from = 'entities e';
   let order = 'e.seq DESC';
   if (q.words) {
+    // The memories' words live apart from the pushed rows (team migration 0008): those pushed since the
+    // last search of a project are indexed first, so every memory pushed before this search is found.
+    await tx.query({ name: 'web-index-words', text: 'SELECT engram_index_words($1)', values: [q.project] });
     params.push(q.words);
-    // The words migration 0005 keeps with each memory (stemmed English), under its GIN index.
-    where += ` AND e.words @@ websearch_to_tsquery('english', $${params.length})`;
-    order = `ts_rank(e.words, websearch_to_tsquery('english', $${params.length})) DESC, e.seq DESC`;
+    // Only the words of the memory's current version (an older version's row never matches).
+    from = `entities e JOIN memory_words w
+      ON w.project_id = e.project_id AND w.entity_id = e.entity_id AND w.version = e.version`;
+    where += ` AND w.words @@ websearch_to_tsquery('english', $${params.length})`;
+    order = `ts_rank(w.words, websearch_to_tsquery('english', $${params.length})) DESC, e.seq DESC`;
   } else if (q.before !== null) {
     params.push(q.before);
     where += ` AND e.seq < $${params.length}`;
   }
   const r = await tx.query<EntityRow>(
-    `SELECT ${ENTITY_COLUMNS} FROM entities e WHERE ${where} ORDER BY ${order} LIMIT $3`,
+    `SELECT ${ENTITY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT $3`,
     params,
   );
   const items = r.rows.slice(0, q.limit).map(line);

@@ -13,7 +13,12 @@ import {
 } from '../../../test/support/team-postgres.ts';
 import { createTeamApi } from '../../team/api-client.ts';
 import { parseProjectSpec } from '../../team/project-key.ts';
-import { linkRecord, memoryRecord, summaryRecord } from '../../team/records.test-support.ts';
+import {
+  linkRecord,
+  memoryRecord,
+  summaryRecord,
+  tombstoneRecord as tombstone,
+} from '../../team/records.test-support.ts';
 import { mountTeamWeb } from './routes.ts';
 import { csrfTokenOf } from './web-auth.ts';
 
@@ -248,6 +253,44 @@ describe('the team web view', () => {
       'Gateway timeout is 30 seconds',
     );
     expect((await web('/sessions/sess-b1', { cookie: alice })).status).toBe(404);
+  });
+
+  it('finds a memory pushed a moment before; a redacted one no longer by its erased words, a forgotten one not at all', async () => {
+    // The words live apart from the pushed rows (team migration 0008), made at search time: here by a
+    // reader's search, after earlier searches of the project have set its mark.
+    const carl = await signIn('carl');
+    const alice = createTeamApi({ server: server.url, token: tokens['alice'] as string });
+    const first = memoryRecord('obs_alpha3', 'Kumquat cache warms at boot', {
+      narrative: 'The kumquat cache is filled before the first request.',
+    });
+    expect((await alice.push(idA, [first])).results[0]?.status).toBe('accepted');
+    const found = await web('/search?q=kumquat', { cookie: carl });
+    expect(found.body).toContain('Kumquat cache warms at boot');
+    const lexemes = `SELECT count(*)::int AS n FROM memory_words WHERE words @@ to_tsquery('english', 'kumquat')`;
+    expect((await pg.query<{ n: number }>(server.databaseUrl, lexemes)).rows[0]?.n).toBe(1);
+
+    // A teammate's forget --match: the same memory, its text erased, pushed over the indexed version.
+    const redacted = memoryRecord('obs_alpha3', '[erased] cache warms at boot', {
+      narrative: 'The [erased] cache is filled before the first request.',
+    });
+    expect((await alice.push(idA, [{ ...redacted, baseVersion: 1 }])).results[0]?.status).toBe('accepted');
+    // The push itself took the erased words out of the index.
+    expect((await pg.query<{ n: number }>(server.databaseUrl, lexemes)).rows[0]?.n).toBe(0);
+    const gone = await web('/search?q=kumquat', { cookie: carl });
+    expect(gone.body).toContain('No shared memory holds those words');
+    expect((await web(`/search?q=warms&project=${idA}`, { cookie: carl })).body).toContain(
+      '[erased] cache warms at boot',
+    );
+
+    expect((await alice.push(idA, [tombstone('obs_alpha3')])).results[0]?.status).toBe('accepted');
+    expect((await web('/search?q=warms', { cookie: carl })).body).toContain(
+      'No shared memory holds those words',
+    );
+    const left = await pg.query<{ version: number; words: string | null }>(
+      server.databaseUrl,
+      `SELECT version, words::text AS words FROM memory_words WHERE entity_id = 'obs_alpha3'`,
+    );
+    expect(left.rows).toEqual([{ version: 3, words: null }]);
   });
 
   it('shows the audit log to a project admin for their project only, with members’ page views in it', async () => {
