@@ -99,6 +99,13 @@ describe('erasure reaches every machine', () => {
     await syncAll('alice', 'bob');
     expect((await engram('bob', ['history', id])).stdout).toContain('Holloway');
     expect(traces('bob')).not.toEqual([]);
+    // A search of the team web view (as a reader of every project) indexes the memory's stemmed words.
+    const indexed = await pg.query<{ engram_index_words: string }>(
+      server.db,
+      `SELECT set_config('engram.read', (SELECT string_agg(id, ',') FROM projects), false) AS read,
+              engram_index_words(NULL)`,
+    );
+    expect(Number(indexed.rows[0]?.engram_index_words)).toBeGreaterThan(0);
 
     const erased = await engram('alice', ['forget', '--match', NAME, '--yes']);
     expect(erased.status, erased.stdout + erased.stderr).toBe(0);
@@ -120,12 +127,16 @@ describe('erasure reaches every machine', () => {
   it("the server's PostgreSQL forgets it too with the README's steps", async () => {
     const data = join(pg.dir, 'pgdata');
     const held = () =>
-      filesUnder(data).filter((f) => readFileSync(f).toString('latin1').toLowerCase().includes('holloway'));
+      filesUnder(data).filter((f) => {
+        const text = readFileSync(f).toString('latin1').toLowerCase();
+        return WORDS.slice(1).some((w) => text.includes(w)); // the name, and its stem as search keeps it
+      });
     await pg.query(server.db, 'CHECKPOINT');
     // Old row versions and the write-ahead log still hold what was pushed before the erasure.
     expect(held()).not.toEqual([]);
     for (const sql of [
       'VACUUM (FULL) entities',
+      'VACUUM (FULL) memory_words',
       'ALTER SYSTEM SET wal_recycle = off',
       'SELECT pg_reload_conf()',
       'SELECT pg_switch_wal()',
