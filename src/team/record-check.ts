@@ -14,7 +14,7 @@ import {
   summaryBodySchema,
   type PushRecord,
 } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
+import { canonicalJson, recordHashOfJson } from './record-hash.ts';
 
 const BODY_SCHEMAS = { memory: memoryBodySchema, summary: summaryBodySchema, link: linkBodySchema };
 
@@ -51,19 +51,23 @@ export function checkRecord(r: PushRecord): { reason: string | null; json: strin
   stringsOf(r.body, texts, all);
   const unstorable = unstorableIn(r.id, all);
   if (unstorable !== null) return no(unstorable);
-  if (r.hash !== recordHash(r.kind, r.id, r.deleted, r.body))
+  // The body's canonical JSON, written once: hashed here and stored as it is (the members
+  // JSON.stringify writes, in another order, which jsonb does not keep: the same stored value, the
+  // same length).
+  const canonical = canonicalJson(r.deleted ? null : r.body);
+  if (r.hash !== recordHashOfJson(r.kind, r.id, r.deleted, canonical))
     return no('its hash does not match its content');
   if (r.deleted) return r.body === null ? { reason: null, json: null } : no('a tombstone carries no body');
   // A sealed body is checked for its shape only: the client scanned the plain text before sealing.
   if (isSealed(r.body)) {
     const sealed = sealedBodySchema.safeParse(r.body);
     return sealed.success
-      ? { reason: null, json: JSON.stringify(r.body) }
+      ? { reason: null, json: canonical }
       : no(`malformed sealed ${r.kind}: ${sealed.error.issues[0]?.message ?? 'invalid'}`);
   }
   const parsed = BODY_SCHEMAS[r.kind].safeParse(r.body);
   if (!parsed.success) return no(`malformed ${r.kind}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const json = JSON.stringify(r.body);
+  const json = canonical;
   if (json.length > MAX_RECORD_CHARS) return no(`larger than ${MAX_RECORD_CHARS} characters`);
   for (const text of texts) {
     if (scrubTextWithCount(text).redactions > 0) return no('it holds what looks like a secret');

@@ -32,8 +32,16 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function recordHash(kind: string, id: string, deleted: boolean, body: unknown): string {
+  return recordHashOfJson(kind, id, deleted, canonicalJson(deleted ? null : body));
+}
+
+/**
+ * recordHash from the body's canonical JSON already written (`canonicalJson(body)`, or `null` for a
+ * tombstone): the server's record check writes it once, hashes it and stores the same text.
+ */
+export function recordHashOfJson(kind: string, id: string, deleted: boolean, bodyJson: string): string {
   // canonicalJson({ kind, id, deleted, body }) with its keys already in order: body, deleted, id, kind.
-  const text = `{"body":${canonicalJson(deleted ? null : body)},"deleted":${deleted},"id":${JSON.stringify(id)},"kind":${JSON.stringify(kind)}}`;
+  const text = `{"body":${bodyJson},"deleted":${deleted},"id":${JSON.stringify(id)},"kind":${JSON.stringify(kind)}}`;
   // (crypto.hash: one call for a short input, without a Hash object per record.)
   return hash('sha256', text, 'hex');
 }
