@@ -124,4 +124,48 @@ describe('team migration 0008 (search words apart from the pushed rows)', () => 
       await server.close();
     }
   }, 60_000);
+
+  it('a search indexing a memory while a push replaces it never leaves the older words behind', async () => {
+    const server = await startTestTeamServer(postgres);
+    const pool = createPool(server.databaseUrl, 2);
+    const indexer = await pool.connect();
+    try {
+      const admin = createTeamApi({ server: server.url, token: server.adminToken });
+      const { token } = await admin.addUser({ name: 'alice' });
+      const { project } = await admin.grant({
+        user: 'alice',
+        project: 'https://git.example.com/team/race.git',
+        role: 'writer',
+      });
+      const alice = createTeamApi({ server: server.url, token });
+      await alice.push(project, [memoryRecord('obs_race', 'Tamarind rollout notes')]);
+      // A search's index run has written version 1's words and not committed yet…
+      await indexer.query('BEGIN; SET LOCAL ROLE engram_app');
+      await indexer.query('SELECT * FROM engram_auth($1)', [tokenHash(token)]);
+      await indexer.query('SELECT engram_index_words($1)', [project]);
+      // …when a forget --match pushes version 2 without the word: its push waits for the run's row.
+      const redacted = { ...memoryRecord('obs_race', '[erased] rollout notes'), baseVersion: 1 };
+      const pushing = alice.push(project, [redacted]);
+      await new Promise((r) => setTimeout(r, 300));
+      await indexer.query('COMMIT');
+      expect((await pushing).results[0]).toMatchObject({ status: 'accepted', version: 2 });
+      const row = await postgres.query(
+        server.databaseUrl,
+        `SELECT version, words FROM memory_words WHERE entity_id = 'obs_race'`,
+      );
+      expect(row.rows).toEqual([{ version: 2, words: null }]);
+      const search = (words: string) =>
+        appTransaction(pool, async (tx) => {
+          await tx.query('SELECT * FROM engram_auth($1)', [tokenHash(token)]);
+          const r = await webMemories(tx, { project, words, type: null, before: null, limit: 50 });
+          return r.items.map((m) => m.title);
+        });
+      expect(await search('tamarind')).toEqual([]);
+      expect(await search('rollout')).toEqual(['[erased] rollout notes']);
+    } finally {
+      indexer.release();
+      await pool.end();
+      await server.close();
+    }
+  }, 60_000);
 });
