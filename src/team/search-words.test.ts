@@ -17,6 +17,7 @@ import { PG_MIGRATIONS } from './migrations/index.ts';
 import { parseProjectSpec } from './project-key.ts';
 import { memoryRecord } from './records.test-support.ts';
 import { newToken, tokenHash } from './token-format.ts';
+import { ensureSeqBase } from './sync-store.ts';
 import { webMemories } from './web-store.ts';
 
 let postgres: TestPostgres;
@@ -119,6 +120,44 @@ describe('team migration 0008 (search words apart from the pushed rows)', () => 
       expect(none.items).toEqual([]);
       const pulled = await alice.pull(projectId, 0, 100);
       expect(pulled.records.map((r) => r.id)).toEqual(['obs_old', 'obs_sealed', 'obs_forgotten', 'obs_new']);
+    } finally {
+      await pool.end();
+      await server.close();
+    }
+  }, 60_000);
+
+  it('numbers new rows above every search mark after a restore into a new cluster', async () => {
+    const server = await startTestTeamServer(postgres);
+    const pool = createPool(server.databaseUrl, 2);
+    try {
+      const admin = createTeamApi({ server: server.url, token: server.adminToken });
+      const { token } = await admin.addUser({ name: 'alice' });
+      const { project } = await admin.grant({
+        user: 'alice',
+        project: 'https://git.example.com/team/restored.git',
+        role: 'writer',
+      });
+      const alice = createTeamApi({ server: server.url, token });
+      await alice.push(project, [memoryRecord('obs_before', 'Persimmon cache before the restore')]);
+      const search = (words: string) =>
+        appTransaction(pool, async (tx) => {
+          await tx.query('SELECT * FROM engram_auth($1)', [tokenHash(token)]);
+          const r = await webMemories(tx, { project, words, type: null, before: null, limit: 50 });
+          return r.items.map((m) => m.id).sort();
+        });
+      expect(await search('persimmon')).toEqual(['obs_before']);
+      // What a restore into a new cluster looks like: the mark (a horizon of the old cluster's
+      // transaction ids) far above where this cluster's transaction ids number new rows.
+      const far = 1_000_000_000_000;
+      await postgres.query(server.databaseUrl, 'UPDATE memory_word_marks SET seq = $1', [far]);
+      expect(await ensureSeqBase(pool)).not.toBeNull();
+      await alice.push(project, [memoryRecord('obs_after', 'Persimmon cache after the restore')]);
+      const seq = await postgres.query<{ seq: string }>(
+        server.databaseUrl,
+        `SELECT seq FROM entities WHERE entity_id = 'obs_after'`,
+      );
+      expect(Number(seq.rows[0]?.seq)).toBeGreaterThan(far);
+      expect(await search('persimmon')).toEqual(['obs_after', 'obs_before']);
     } finally {
       await pool.end();
       await server.close();

@@ -193,8 +193,10 @@ export async function pushRecords(
 /**
  * Keep new sequence numbers above every stored one. They grow with PostgreSQL's transaction ids, which
  * start low again when a dump is restored into a new cluster: then the base is raised past the highest
- * stored number (run by the owner on every start, reading every project as a server admin would).
- * Returns the base when it had to be raised, else null.
+ * stored number (run by the owner on every start, reading every project as a server admin would) — and
+ * past each project's search-words mark (team migration 0008: the search indexes only rows at or above
+ * it, so a row numbered below it would never be found). Returns the base when it had to be raised, else
+ * null.
  */
 export async function ensureSeqBase(pool: Pool): Promise<number | null> {
   return ownerTransaction(pool, async (tx) => {
@@ -204,7 +206,8 @@ export async function ensureSeqBase(pool: Pool): Promise<number | null> {
     );
     const r = await tx.query<{ value: string }>(
       `UPDATE meta SET value = (top.seq + 1 - pg_current_xact_id()::text::bigint * 1024)::text
-         FROM (SELECT coalesce(max(seq), 0) AS seq FROM entities) top
+         FROM (SELECT greatest(coalesce(max(seq), 0), (SELECT max(seq) FROM memory_word_marks)) AS seq
+                 FROM entities) top
         WHERE key = 'seq_base' AND engram_push_position() <= top.seq
         RETURNING value`,
     );
