@@ -1,8 +1,8 @@
 /**
  * Team migration 0008 on a server that ran 0007: the search words generated inside `entities` go, the
- * memories already shared are found by the web view's search all the same (indexed at the first
- * search), a sealed memory's ciphertext and a tombstone are never indexed, and pushes after the
- * upgrade are found too.
+ * memories already shared are indexed by the migration and found by the web view's search, a sealed
+ * memory's ciphertext and a tombstone are never indexed, and pushes after the upgrade are found too;
+ * the index kept right against a push racing a search, and after a restore into a new cluster.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,15 @@ describe('team migration 0008 (search words apart from the pushed rows)', () => 
         `SELECT column_name FROM information_schema.columns WHERE table_name = 'entities' AND column_name = 'words'`,
       );
       expect(columns.rows).toEqual([]);
+      // The migration indexed what was already shared (no search has run yet).
+      const migrated = await postgres.query<{ entity_id: string; indexed: boolean }>(
+        db,
+        `SELECT entity_id, words IS NOT NULL AS indexed FROM memory_words ORDER BY entity_id`,
+      );
+      expect(migrated.rows).toEqual([
+        { entity_id: 'obs_old', indexed: true },
+        { entity_id: 'obs_sealed', indexed: false },
+      ]);
       const alice = createTeamApi({ server: server.url, token });
       const pushed = await alice.push(projectId, [memoryRecord('obs_new', 'Quince lexer after the upgrade')]);
       expect(pushed.results[0]?.status).toBe('accepted');

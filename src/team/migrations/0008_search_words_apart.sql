@@ -2,7 +2,8 @@
 -- stemmed words in a generated column of `entities` under a GIN index, so every pushed row paid for
 -- to_tsvector and a GIN insertion inside the push's transaction. They now live in `memory_words`, one
 -- row per memory, filled by the web view's search itself before it matches (engram_index_words): the
--- rows of the projects searched that changed since that project's mark. Immutable once released.
+-- rows of the projects searched that changed since that project's mark (what was shared before this
+-- migration is indexed by it, below). Immutable once released.
 --
 -- What keeps the index right without the push computing it:
 --  * a row's `version` is the memory's version it was made from; search joins on it, so a row made
@@ -88,3 +89,11 @@ CREATE FUNCTION engram_index_words(p_project text) RETURNS bigint LANGUAGE sql V
   SELECT count(*) FROM fresh
 $$;
 GRANT EXECUTE ON FUNCTION engram_index_words(text) TO engram_app;
+
+-- The memories already shared are indexed now, as 0005 computed its column for every row (read as the
+-- owner with every project readable, as the server's start does in ensureSeqBase; local to this
+-- migration's transaction), so the first search after the upgrade has only new pushes to index.
+SELECT set_config('engram.admin', 'on', true);
+SELECT set_config('engram.read', coalesce((SELECT string_agg(id, ',') FROM projects), ''), true);
+SELECT engram_index_words(NULL);
+SELECT set_config('engram.read', '', true), set_config('engram.admin', '', true);
