@@ -45,6 +45,7 @@ export interface RenderContext {
 
 /** A memory's text with wiki-links that resolve to no note escaped (read back unescaped). */
 export function escapeDanglingLinks(text: string, resolves: (target: string) => boolean): string {
+  if (!text.includes('[[')) return text; // no link at all (most texts): nothing to parse
   const links = parseWikiLinks(text).filter((l) => !resolves(l.target));
   let out = text;
   for (const l of [...links].reverse()) {
