@@ -55,9 +55,32 @@ export function escapeDanglingLinks(text: string, resolves: (target: string) => 
   return out;
 }
 
-/** A UTC time as Obsidian's date-time properties read it. */
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+/** 10000-01-01T00:00:00Z: from there on ISO years take six digits (left to `Date`). */
+const YEAR_10000 = 253_402_300_800_000;
+
+/**
+ * A UTC time as Obsidian's date-time properties read it: `toISOString()` to the second. Worked out
+ * from the day count (the civil-from-days algorithm) for times from 1970 to 9999 — a few times per
+ * note; a `Date` and its ISO string cost several times more —, by `Date` otherwise.
+ */
 export function noteTime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19);
+  if (!(ms >= 0 && ms < YEAR_10000)) return new Date(ms).toISOString().slice(0, 19);
+  const seconds = Math.floor(ms / 1000);
+  const days = Math.floor(seconds / 86_400);
+  const inDay = seconds - days * 86_400;
+  const z = days + 719_468; // days since 0000-03-01
+  const era = Math.floor(z / 146_097);
+  const ofEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (ofEra - Math.floor(ofEra / 1460) + Math.floor(ofEra / 36_524) - Math.floor(ofEra / 146_096)) / 365,
+  );
+  const ofYear = ofEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const m5 = Math.floor((5 * ofYear + 2) / 153); // months since March
+  const day = ofYear - Math.floor((153 * m5 + 2) / 5) + 1;
+  const month = m5 < 10 ? m5 + 3 : m5 - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${pad2(Math.floor(inDay / 3600))}:${pad2(Math.floor((inDay % 3600) / 60))}:${pad2(inDay % 60)}`;
 }
 
 const link = (name: string) => `[[${name}]]`;
