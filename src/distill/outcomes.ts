@@ -80,6 +80,8 @@ function segmentTexts(
  * bears out, and the work's account is what was said outside those stretches.
  */
 function debugging(a: TurnAnalysis): (index: number) => boolean {
+  const known = debuggingOf.get(a);
+  if (known) return known;
   const spans = a.errors
     .filter((e) => !e.minor && e.key.startsWith('purpose:') && e.fixedAt !== null)
     .map((e) => [e.index, e.fixedAt as number] as const);
@@ -95,8 +97,12 @@ function debugging(a: TurnAnalysis): (index: number) => boolean {
     const clean = checks.slice(i + 1).find((x) => x.key === r.key && !x.found);
     if (clean) spans.push([r.index, clean.index]);
   }
-  return (index) => spans.some(([from, to]) => index > from && index < to);
+  const within = (index: number) => spans.some(([from, to]) => index > from && index < to);
+  debuggingOf.set(a, within);
+  return within;
 }
+/** Each turn's stretches, worked out once for all its tasks. */
+const debuggingOf = new WeakMap<TurnAnalysis, (index: number) => boolean>();
 
 const CHECK_PURPOSES: ReadonlySet<string> = new Set(['lint', 'typecheck', 'build', 'gate', 'format']);
 

@@ -254,7 +254,8 @@ describe('engram backfill over real Claude Code transcripts', () => {
       killed.cleanup();
       fresh.cleanup();
     }
-  });
+    // Three backfills of 24 copies of the fixtures (about 70 MB): time enough on a loaded machine.
+  }, 120_000);
 
   it('filters by --since and --project', () => {
     const other = createSandbox();
