@@ -70,6 +70,19 @@ export function errorSignature(message: string, instance: readonly string[] = []
     .slice(0, 60);
 }
 
+/**
+ * The error without its own sentence naming the remedy the fix then took ("… out of sync. Run 'bd sync
+ * --import-only' to fix." → "… out of sync."): the title says the fix once, after the arrow.
+ */
+function withoutRemedy(message: string, fix: string): string {
+  const named = [...fix.matchAll(/`([^`]{4,})`/g)].map((m) => (m[1] as string).toLowerCase());
+  if (named.length === 0) return message;
+  const kept = message
+    .split(/(?<=[.!])\s+/)
+    .filter((sentence) => !named.some((c) => sentence.toLowerCase().includes(c)));
+  return kept.length > 0 ? kept.join(' ') : message;
+}
+
 /** The part of a key after `purpose:` (`test:e2e@web`). */
 const keyOf = (key: string) => key.replace(/^(?:purpose|cmd):/, '');
 
@@ -93,7 +106,10 @@ export function gotchaDraft(
   },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
-  const title = clip(`\`${clip(e.canonical, 40)}\` fails: ${shortError(e.message, 70)} → ${fix.short}`, 160);
+  const title = clip(
+    `\`${clip(e.canonical, 40)}\` fails: ${shortError(withoutRemedy(e.message, fix.short), 70)} → ${fix.short}`,
+    160,
+  );
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
   return {
     type: 'gotcha',

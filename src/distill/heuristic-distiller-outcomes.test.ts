@@ -954,7 +954,7 @@ describe('a tool of its own (an issue tracker’s CLI)', () => {
       ),
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
-      "`bd ready` fails: Database out of sync with JSONL. Run 'bd sync --import-only' to fix. → run `bd sync --import-only` first",
+      '`bd ready` fails: Database out of sync with JSONL. → run `bd sync --import-only` first',
     ]);
   });
 
