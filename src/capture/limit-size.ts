@@ -17,26 +17,24 @@ export interface SizeLimits {
   maxEventBytes: number;
 }
 
+/**
+ * `text` scrubbed and, over `maxChars`, cut: its start kept, and for a command's output (`ends`) its
+ * last three quarters too — how it ended (a runner's summary, the error after pages of progress). Each
+ * part is cut with a margin before scrubbing, so a secret straddling a cut is still recognised whole.
+ */
 function cutString(text: string, maxChars: number, config: boolean, ends = false): string {
-  if (text.length <= maxChars) return scrubTextWithCount(text, config).text;
-  if (ends) return cutMiddle(text, maxChars, config);
-  const scrubbed = scrubTextWithCount(text.slice(0, maxChars + SCRUB_MARGIN), config).text;
-  return `${scrubbed.slice(0, maxChars)}…[truncated ${text.length - maxChars} chars]`;
+  const scrub = (t: string) => scrubTextWithCount(t, config).text;
+  if (text.length <= maxChars) return scrub(text);
+  const headChars = ends ? maxChars >> 2 : maxChars;
+  const cut = `…[truncated ${text.length - maxChars} chars]`;
+  const head = scrub(text.slice(0, headChars + SCRUB_MARGIN)).slice(0, headChars);
+  if (!ends) return head + cut;
+  return `${head}\n${cut}…\n${scrub(text.slice(headChars - maxChars - SCRUB_MARGIN)).slice(headChars - maxChars)}`;
 }
 
-/**
- * A command's output cut in the middle: its first lines say what ran, its last lines how it ended (a
- * test runner's summary, the compiler's error after pages of progress). Each end is scrubbed with a
- * margin, as a head-only cut is.
- */
-export function cutMiddle(text: string, maxChars: number, config: boolean): string {
-  if (text.length <= maxChars) return scrubTextWithCount(text, config).text;
-  const headChars = Math.floor(maxChars / 4);
-  const tailChars = maxChars - headChars;
-  const head = scrubTextWithCount(text.slice(0, headChars + SCRUB_MARGIN), config).text.slice(0, headChars);
-  const tail = scrubTextWithCount(text.slice(-(tailChars + SCRUB_MARGIN)), config).text.slice(-tailChars);
-  return `${head}\n…[truncated ${text.length - maxChars} chars]…\n${tail}`;
-}
+/** A command's output cut in the middle (see `cutString`): the transcript readers' result text. */
+export const cutMiddle = (text: string, maxChars: number, config: boolean): string =>
+  cutString(text, maxChars, config, true);
 
 /** Fields that hold a command's output (or its failure's): cut in the middle, not at the end. */
 const OUTPUT_KEYS = new Set(['stdout', 'stderr', 'output', 'error']);

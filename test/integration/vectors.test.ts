@@ -141,8 +141,9 @@ describe('hybrid search with a configured embedder', () => {
     // each, in one bundle: loading another host's adapter from a bundle of its own made those hosts'
     // hooks slower than Claude Code's in bench:hooks, and Claude Code's no faster; and the prompt hook's
     // question to the worker, ~4.5 KB, so an answered prompt never loads the database half). The entry
-    // that loads it with V8's code cache is a few lines: no configuration, no scrubber.
-    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-capture.cjs')).length).toBeLessThan(60_000);
+    // that loads it with V8's code cache is a few lines: no configuration, no scrubber. (61 KB: a
+    // command's output keeps both its ends, +0.3 KB.)
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-capture.cjs')).length).toBeLessThan(61_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(4_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-capture.cjs'), 'utf8')).not.toMatch(
       /vec_distance_cosine|vector_indexes/,

@@ -25,9 +25,8 @@ export function text(value: unknown, limits: SizeLimits): string {
 
 /** A command's output (or its failure's), scrubbed and capped with both ends kept (see limit-size). */
 export function outputText(value: unknown, limits: SizeLimits): string {
-  const out: Json = scrubAndLimit({ output: str(value) }, limits);
-  const kept = out !== null && typeof out === 'object' && !Array.isArray(out) ? out['output'] : '';
-  return typeof kept === 'string' ? kept : '';
+  const out = scrubAndLimit({ output: str(value) }, limits) as { output?: unknown } | null;
+  return typeof out?.output === 'string' ? out.output : '';
 }
 
 /**
