@@ -908,6 +908,25 @@ describe('completed is what was done', () => {
   });
 });
 
+describe('the tracker’s record of the work', () => {
+  it('says which tickets the turn closed, and none a close that failed', () => {
+    const summary = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('Work on bead shop-0zw, starting with the first ready task'),
+        write('lib/shop/reviews_channel.ex', 'defmodule Shop.ReviewsChannel do\nend\n'),
+        bash('bd close shop-0zw.1', '✓ Closed shop-0zw.1'),
+        bashFail('bd close shop-9zz', 'Exit code 1\nError: no issue found matching "shop-9zz"'),
+        bash('bd close shop-0zw.2 && bd close shop-0zw', '✓ Closed shop-0zw.2\n✓ Closed shop-0zw'),
+        stop('Epic shop-0zw is complete.'),
+      ),
+    }).summary;
+    expect(summary?.completed).toContain('closed shop-0zw.1, shop-0zw.2, shop-0zw');
+    expect(summary?.completed).not.toContain('shop-9zz');
+  });
+});
+
 describe('the request of a long prompt', () => {
   it('is its last line when a short line of prose follows a long paste, else its start', () => {
     const paste = Array.from({ length: 80 }, (_, i) => `- step ${i}: Installed the skills via npx (ok)`).join(

@@ -167,6 +167,8 @@ export function mergeSummary(
   const done = [
     ...a.commits.slice(0, 3).map((c) => `${c.reused ? 'amended' : 'committed'} "${clip(c.message, 80)}"`),
     a.commits.length > 3 ? `${a.commits.length - 3} more commits` : '',
+    // The tracker's record of the work: what it was for, and that it is done there.
+    closedTickets(a).length > 0 ? `closed ${listed(closedTickets(a), 4)}` : '',
     files.length > 0 ? `changed ${listed(files, 5)}` : '',
     ...passingChecks(a),
     ...dependencyFacts(a),
@@ -297,6 +299,15 @@ function itemKey(item: string): string | null {
 /** A ticket or task id (`spotter-gqc.6`, `gqc.6`, `PROJ-12`, `#41`). */
 const TASK_ID = /#\d+\b|\b[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*[-.]\d+[a-z]?\b/g;
 const idsOf = (text: string) => (text.match(TASK_ID) ?? []).map((id) => id.toLowerCase());
+/** Tickets the turn closed in the tracker (`bd close spotter-0zw.1`, `gh issue close 41`), in order. */
+const closedTickets = (a: TurnAnalysis): string[] =>
+  unique(
+    a.commands
+      .flatMap((c) => c.parts)
+      .filter((p) => p.outcome === 'passed')
+      .flatMap((p) => ticketsClosed(p.raw)),
+  );
+
 const sameId = (a: string, b: string) => a === b || a.endsWith(`-${b}`) || b.endsWith(`-${a}`);
 
 /**
@@ -311,11 +322,7 @@ function doneInTurn(a: TurnAnalysis, state: PurposeState): (item: string) => boo
   ];
   // Tickets the turn closed in the tracker (`bd close spotter-4te.4`): done, and a closed epic's
   // sub-tasks with it (`spotter-4te` closes `spotter-4te.3`).
-  const closed = a.commands
-    .flatMap((c) => c.parts)
-    .filter((p) => p.outcome === 'passed')
-    .flatMap((p) => ticketsClosed(p.raw))
-    .map((id) => id.toLowerCase());
+  const closed = closedTickets(a).map((id) => id.toLowerCase());
   // The commands that worked: an item that lists steps to run (`git add, bd sync, git commit, git
   // push`) is done once they ran.
   const ran = a.commands
