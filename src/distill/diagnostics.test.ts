@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorClass, errorHeadline, hintOf, tellingLine } from './diagnostics.ts';
+import { errorClass, errorHeadline, hintOf, isErrorCount, tellingLine } from './diagnostics.ts';
 import { stripAnsi } from './terminal-output.ts';
 
 const ESC = '\u001b';
@@ -272,6 +272,16 @@ describe("Elixir's checkers behind a pre-commit script", () => {
     expect(
       tellingLine('lib/app_web/live/sub_live.ex:25:guard_fail The guard clause can never succeed.'),
     ).toMatchObject({ line: 'guard_fail: The guard clause can never succeed.', rule: 'guard_fail' });
+  });
+
+  it('takes no linter advice for the failure when the output counts errors it cut off', () => {
+    // The host showed the first lines only: Dialyzer's count, not its errors.
+    const cut = [...HOOK.split('\n').slice(0, 9), '[Output truncated: showing 30 of 256 lines]'].join('\n');
+    const t = tellingLine(cut);
+    expect(t.line).toBe('Total errors: 1, Skipped: 0, Unnecessary Skips: 0');
+    expect(isErrorCount(t.line)).toBe(true);
+    // A count beside the errors it counts: the error.
+    expect(isErrorCount(tellingLine(HOOK).line)).toBe(false);
   });
 
   it('splits lines a script printed as a written-out `\\n`, but not a Windows path', () => {

@@ -311,15 +311,28 @@ export function tellingLine(output: string, purpose = ''): Telling {
       : null;
   if (purpose === 'test' && fromTest) return fromTest;
   const found = diagnostics(output);
-  // Errors first; a run that failed on warnings (`--warnings-as-errors`, RuboCop's conventions) by them.
-  const d = found.find((x) => x.severity === 'error') ?? found[0];
+  // Errors first; a run that failed on warnings (`--warnings-as-errors`, RuboCop's conventions) by them
+  // — unless the output counts errors it does not show (a pre-commit's type checker cut short by the
+  // host: "Total errors: 11"): then a linter's advice beside them is not what failed.
+  const error = found.find((x) => x.severity === 'error');
+  const counted = error ? undefined : ERRORS_COUNTED.exec(output)?.[0]?.trim();
+  const d = error ?? (counted ? undefined : found[0]);
   if (d) {
     const rule = d.rule && !d.message.includes(d.rule) ? `${d.rule}: ` : '';
     return { line: `${rule}${d.message}`.slice(0, 240), rule: d.rule, file: d.file, snippet: d.snippet };
   }
   if (fromTest) return fromTest;
+  if (counted) return { line: counted.slice(0, 240), rule: '', file: '', snippet: '' };
   return { line: errorHeadline(output), rule: '', file: '', snippet: '' };
 }
+
+/** A checker's count of the errors it found, on a line of its own ("Total errors: 11, Skipped: 0"). */
+const ERRORS_COUNTED =
+  /^.*\b(?:total errors:\s*[1-9]\d*|[1-9]\d* errors? (?:found|generated|emitted)\b).*$/im;
+
+/** Whether an error's telling line is only a count of errors the output did not show: no symptom. */
+export const isErrorCount = (line: string): boolean =>
+  ERRORS_COUNTED.test(line) && diagnostics(line).length === 0;
 
 /** A test that ran and found the code wrong. */
 const ASSERTION =

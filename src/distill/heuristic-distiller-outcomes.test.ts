@@ -937,6 +937,34 @@ describe('what was said while a failure was worked out', () => {
   });
 });
 
+describe('a failure whose output counts errors it does not show', () => {
+  it('gives no gotcha: a linter’s advice beside the count is not what failed, and the error is unknown', () => {
+    const report = [
+      'Exit code 1',
+      'Pre-commit validation failed:',
+      '[CREDO]',
+      '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.',
+      '┃       lib/shop/summary.ex:110:10 #(Shop.Summary.call_llm)',
+      '895 mods/funs, found 5 software design suggestions.',
+      '[DIALYZER]',
+      'Total errors: 11, Skipped: 0, Unnecessary Skips: 0',
+      '',
+      '[Output truncated: showing 30 of 256 lines]',
+      'Fix these issues before committing.',
+    ].join('\n');
+    const r = distil(
+      turn(
+        prompt('Commit the review page'),
+        bashFail('git commit -m "feat: review page"', report),
+        edit('lib/shop_web/live/sub_live.ex', 'if record, do: record.cwd, else: nil', 'record.cwd'),
+        bash('git commit -m "feat: review page"', '[main 1a2b3c4] feat: review page\n 2 files changed'),
+        stop('Committed.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+  });
+});
+
 describe('a tool of its own (an issue tracker’s CLI)', () => {
   const OUT_OF_SYNC =
     "Exit code 1\nError: Database out of sync with JSONL. Run 'bd sync --import-only' to fix.\n\nThe JSONL file has been updated (e.g., after 'git pull').";
