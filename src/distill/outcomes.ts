@@ -10,6 +10,7 @@ import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { askedFromRequest, doneFromRequest } from './done-request.ts';
+import { CHECKS } from './commands.ts';
 import { diagnostics } from './diagnostics.ts';
 import { describeFileChange } from './file-changes.ts';
 import { commitMessage, commitSweep } from './commit-commands.ts';
@@ -80,31 +81,26 @@ function segmentTexts(
  * bears out, and the work's account is what was said outside those stretches.
  */
 function debugging(a: TurnAnalysis): (index: number) => boolean {
-  const known = debuggingOf.get(a);
-  if (known) return known;
   const spans = a.errors
     .filter((e) => !e.minor && e.key.startsWith('purpose:') && e.fixedAt !== null)
     .map((e) => [e.index, e.fixedAt as number] as const);
   // A checker that reported findings though it passed (a linter's advice, its status hidden by a
-  // pipe), until a later run of it reports none: the same kind of stretch.
-  const checks = a.commands.flatMap((c) =>
-    c.parts
-      .filter((p) => CHECK_PURPOSES.has(p.purpose) && p.outcome !== 'failed')
-      .map((p) => ({ key: p.key, index: c.index, found: diagnostics(c.output).length > 0 })),
-  );
+  // pipe), until a later run of it reports none: the same kind of stretch. (A test run's warnings are
+  // the compiler's, not what the run checks.)
+  const checks = a.commands.flatMap((c) => {
+    const parts = c.parts.filter(
+      (p) => CHECKS.has(p.purpose) && p.purpose !== 'test' && p.outcome !== 'failed',
+    );
+    const found = parts.length > 0 && diagnostics(c.output).length > 0;
+    return parts.map((p) => ({ key: p.key, index: c.index, found }));
+  });
   for (const [i, r] of checks.entries()) {
     if (!r.found) continue;
     const clean = checks.slice(i + 1).find((x) => x.key === r.key && !x.found);
     if (clean) spans.push([r.index, clean.index]);
   }
-  const within = (index: number) => spans.some(([from, to]) => index > from && index < to);
-  debuggingOf.set(a, within);
-  return within;
+  return (index) => spans.some(([from, to]) => index > from && index < to);
 }
-/** Each turn's stretches, worked out once for all its tasks. */
-const debuggingOf = new WeakMap<TurnAnalysis, (index: number) => boolean>();
-
-const CHECK_PURPOSES: ReadonlySet<string> = new Set(['lint', 'typecheck', 'build', 'gate', 'format']);
 
 function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
   for (const c of s.commits) {
@@ -268,7 +264,13 @@ function planOnly(a: TurnAnalysis, s: Segment): boolean {
   return s.commits.length === 0 && files.every((f) => /plan/i.test(f.path)) && (a.planned || planFiles);
 }
 
-function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): ObservationDraft | null {
+function outcome(
+  a: TurnAnalysis,
+  s: Segment,
+  last: boolean,
+  maxFacts: number,
+  busy: (index: number) => boolean,
+): ObservationDraft | null {
   const files = s.files.files().map((f) => f.path);
   if (files.length === 0 && s.commits.length === 0) return null;
   if (unfinished(a, s, last) || planOnly(a, s)) return null;
@@ -314,7 +316,6 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
       ? fileFacts
       : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
   const supported = (x: string) => !unsupportedClaim(x, a);
-  const busy = debugging(a);
   // What was said outside the stretches spent on a failure; when nothing was, all of it.
   const why =
     explanation(
@@ -368,8 +369,10 @@ function outcome(a: TurnAnalysis, s: Segment, last: boolean, maxFacts: number): 
 
 /** One memory per task of the turn that changed something. */
 export function outcomeObservations(a: TurnAnalysis, maxFacts: number): ObservationDraft[] {
+  // The stretches spent on a failure, worked out once for all the turn's tasks.
+  const busy = debugging(a);
   return a.segments.flatMap((s, i) => {
-    const o = outcome(a, s, i === a.segments.length - 1, maxFacts);
+    const o = outcome(a, s, i === a.segments.length - 1, maxFacts, busy);
     return o ? [o] : [];
   });
 }

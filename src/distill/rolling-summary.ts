@@ -164,11 +164,12 @@ export function mergeSummary(
     .filter(Boolean)
     .join('; ');
 
+  // The tracker's record of the work: what it was for, and that it is done there.
+  const closed = closedTickets(a);
   const done = [
     ...a.commits.slice(0, 3).map((c) => `${c.reused ? 'amended' : 'committed'} "${clip(c.message, 80)}"`),
     a.commits.length > 3 ? `${a.commits.length - 3} more commits` : '',
-    // The tracker's record of the work: what it was for, and that it is done there.
-    closedTickets(a).length > 0 ? `closed ${listed(closedTickets(a), 4)}` : '',
+    closed.length > 0 ? `closed ${listed(closed, 4)}` : '',
     files.length > 0 ? `changed ${listed(files, 5)}` : '',
     ...passingChecks(a),
     ...dependencyFacts(a),

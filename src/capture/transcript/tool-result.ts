@@ -13,9 +13,6 @@ import { cutMiddle, namesConfigFile, scrubAndLimit, scrubResultText } from '../l
 
 const LIMITS = { maxFieldChars: 8000, maxEventBytes: 65_536 };
 
-/** How much of the end of a background task's output is kept (within the field limit). */
-const TASK_OUTPUT_TAIL = 7000;
-
 const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead']);
 
 /** Files whose text states the project's rules for agents: kept whole when read (see project-rules). */
@@ -44,17 +41,16 @@ function usefulResultFields(value: unknown): unknown {
   ]) {
     if (key in v && !(key === 'content' && typeof v[key] !== 'string')) out[key] = v[key];
   }
-  // A background task's report (`TaskOutput`): its verdict is at the end of its output, so the end is
-  // what is kept of a long one.
+  // A background task's report (`TaskOutput`); a long output keeps its end, where its verdict is, as
+  // every command output does (`scrubAndLimit`).
   const task = v['task'];
   if (task !== null && typeof task === 'object' && !Array.isArray(task)) {
     const t = task as Record<string, unknown>;
-    const output = typeof t['output'] === 'string' ? t['output'] : '';
     out['task'] = {
       task_id: t['task_id'] ?? null,
       status: t['status'] ?? null,
       exitCode: t['exitCode'] ?? null,
-      output: output.length > TASK_OUTPUT_TAIL ? `…${output.slice(-TASK_OUTPUT_TAIL)}` : output,
+      output: typeof t['output'] === 'string' ? t['output'] : '',
     };
   }
   // Where a part of a file read starts (its text is the result's own): parts read apart fit together.
