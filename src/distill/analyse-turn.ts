@@ -6,9 +6,8 @@
  * commit or a finished todo item ends one). Every field of every event is treated as untrusted.
  */
 import type { QueuedEvent } from '../core/model.ts';
-import { launchOf, readOfOutput, readsOutputOf, taskReport, type Launch } from './background-runs.ts';
+import { createBackgroundTasks } from './background-runs.ts';
 import { patchOldText } from './code-symbols.ts';
-import type { Exit } from './command-outcome.ts';
 import { commandRun, resolveErrors, type CommandRun } from './command-runs.ts';
 import { recordCommandEffects, type EffectContext } from './command-effects.ts';
 import { ciCommands } from './ci-config.ts';
@@ -159,14 +158,8 @@ export function analyseTurn(
   };
   const afterRun = (run: CommandRun, command: string, output: string, index: number) =>
     recordCommandEffects(a, effects, run, command, output, index);
-  /** Commands running in the background, by task id: judged when their report is read. */
-  const running = new Map<
-    string,
-    Launch & { command: string; index: number; at: number; said: string; cwd: string }
-  >();
-  const judgeLaunch = (id: string, exit: Exit, output: string) => {
-    const l = running.get(id);
-    if (!l) return;
+  // Commands sent to the background, judged again where they were launched once their verdict is read.
+  const background = createBackgroundTasks((l, exit, output) => {
     const { run, errors } = commandRun(l.command, output, { index: l.index, at: l.at }, exit, {
       root,
       said: l.said,
@@ -178,7 +171,7 @@ export function analyseTurn(
       ...a.errors.filter((x) => x.index !== l.index || !x.key.startsWith('purpose:')),
       ...errors,
     ].sort((x, y) => x.index - y.index);
-  };
+  });
 
   const items = timeline(events, narration);
   items.forEach((item, index) => {
@@ -293,12 +286,7 @@ export function analyseTurn(
           case 'NotebookRead': {
             const file = rel(input['file_path'] ?? input['notebook_path']);
             const content = asString(asRecord(response['file'])['content']) || responseText(e.response);
-            const task = [...running.values()].find((l) => readsOutputOf(l, asString(input['file_path'])));
-            if (task) {
-              const read = readOfOutput(content);
-              if (read) judgeLaunch(task.id, read.exit, read.output);
-              return;
-            }
+            if (background.readOutput(asString(input['file_path']), content)) return;
             if (file) pushUnique(a.filesRead, [file]);
             const commands = file ? ciCommands(file, content) : [];
             if (commands.length > 0 && !a.ci.some((c) => c.file === file)) a.ci.push({ file, commands });
@@ -388,11 +376,7 @@ export function analyseTurn(
             if (!command) return;
             const output = responseText(e.response);
             // A look at a background command's output file while it runs: its summary, once there.
-            const task = [...running.values()].find((l) => readsOutputOf(l, command));
-            if (task) {
-              const read = readOfOutput(output);
-              if (read) judgeLaunch(task.id, read.exit, read.output);
-            }
+            background.readOutput(command, output);
             const { run, errors } = commandRun(
               command,
               output,
@@ -400,14 +384,7 @@ export function analyseTurn(
               response['interrupted'] === true ? 'interrupted' : 'ok',
               { root, said: before, cwd: shell },
             );
-            const launch = launchOf(e.response, output);
-            if (launch) {
-              // Sent to the background: nothing says yet how a check went (a program it started did start).
-              for (const p of run.parts)
-                if (p.outcome === 'passed' && p.purpose !== 'run') p.outcome = 'unknown';
-              if (run.outcome === 'passed' && run.purpose !== 'run') run.outcome = 'unknown';
-              running.set(launch.id, { ...launch, command, index, at, said: before, cwd: shell });
-            }
+            background.shellCall(e.response, output, run, { command, index, at, said: before, cwd: shell });
             a.commands.push(run);
             a.errors.push(...errors);
             afterRun(run, command, output, index);
@@ -418,8 +395,7 @@ export function analyseTurn(
             return;
           }
           default: {
-            const report = taskReport(tool, e.input, e.response);
-            if (report) judgeLaunch(report.id, report.exit, report.output);
+            background.report(tool, e.input, e.response);
             return;
           }
         }

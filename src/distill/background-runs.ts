@@ -5,6 +5,7 @@
  * (or, in older versions, `BashOutput`) result with the task's status, exit code and output — or the
  * output file read back while it ran, when what was read shows a test runner's summary.
  */
+import type { CommandRun } from './command-runs.ts';
 import { testSummary } from './test-summary.ts';
 import { asRecord, asString } from './text.ts';
 
@@ -72,4 +73,63 @@ export function readOfOutput(output: string): Pick<TaskReport, 'exit' | 'output'
   const summary = testSummary(output);
   if (!summary || summary.passed + summary.failed === 0) return null;
   return { exit: summary.failed > 0 ? 'failed' : 'ok', output };
+}
+
+/** A command sent to the background, with what is needed to judge it where it was launched. */
+export interface PendingLaunch extends Launch {
+  command: string;
+  index: number;
+  at: number;
+  /** What the assistant said before it (a failure it predicted is expected). */
+  said: string;
+  /** Where the agent's shell was. */
+  cwd: string;
+}
+
+/**
+ * A turn's background commands: each launch kept until its verdict arrives — the task's report, or a
+ * read of its output file showing the suite's summary — which `judge` applies at the launch's place.
+ */
+export function createBackgroundTasks(
+  judge: (launch: PendingLaunch, exit: TaskReport['exit'], output: string) => void,
+) {
+  const running = new Map<string, PendingLaunch>();
+  const verdict = (id: string, exit: TaskReport['exit'], output: string) => {
+    const launch = running.get(id);
+    if (launch) judge(launch, exit, output);
+  };
+  return {
+    /**
+     * A shell call's result: when the host sent it to the background, nothing says yet how a check it
+     * ran went (a program it started did start), and it is kept until its verdict.
+     */
+    shellCall(
+      response: unknown,
+      output: string,
+      run: CommandRun,
+      call: Omit<PendingLaunch, keyof Launch>,
+    ): void {
+      const launch = launchOf(response, output);
+      if (!launch) return;
+      for (const p of run.parts) if (p.outcome === 'passed' && p.purpose !== 'run') p.outcome = 'unknown';
+      if (run.outcome === 'passed' && run.purpose !== 'run') run.outcome = 'unknown';
+      running.set(launch.id, { ...launch, ...call });
+    },
+    /**
+     * A read (a shell line or the Read tool, `path` what it names) of a running task's output file:
+     * judged when it shows the summary. True when it was such a read.
+     */
+    readOutput(path: string, output: string): boolean {
+      const task = [...running.values()].find((l) => readsOutputOf(l, path));
+      if (!task) return false;
+      const read = readOfOutput(output);
+      if (read) verdict(task.id, read.exit, read.output);
+      return true;
+    },
+    /** A tool call that may be a task's report (`TaskOutput`, `BashOutput`). */
+    report(tool: string, input: unknown, response: unknown): void {
+      const r = taskReport(tool, input, response);
+      if (r) verdict(r.id, r.exit, r.output);
+    },
+  };
 }

@@ -10,8 +10,7 @@ import type { Segment, TurnAnalysis } from './analyse-turn.ts';
 import { requestedType } from './classify-request.ts';
 import { conceptsOf } from './concepts.ts';
 import { askedFromRequest, doneFromRequest } from './done-request.ts';
-import { CHECKS } from './commands.ts';
-import { diagnostics } from './diagnostics.ts';
+import { debugging } from './failure-stretches.ts';
 import { describeFileChange } from './file-changes.ts';
 import { commitMessage, commitSweep } from './commit-commands.ts';
 import { topicWords } from './knowledge.ts';
@@ -72,34 +71,6 @@ function segmentTexts(
   const texts = a.narration.filter((n) => inSegment(s, n.index) && keep(n.index)).map((n) => n.text);
   if (last && a.lastMessage !== '' && !texts.includes(a.lastMessage)) texts.push(a.lastMessage);
   return texts;
-}
-
-/**
- * Whether the assistant spoke while a command's failure was being worked out — after it failed, before
- * the run that no longer showed it. What it said then is about the failure (its guesses, the state of
- * the code half-way: "the alias is unused because …"); the failure's gotcha keeps what the evidence
- * bears out, and the work's account is what was said outside those stretches.
- */
-function debugging(a: TurnAnalysis): (index: number) => boolean {
-  const spans = a.errors
-    .filter((e) => !e.minor && e.key.startsWith('purpose:') && e.fixedAt !== null)
-    .map((e) => [e.index, e.fixedAt as number] as const);
-  // A checker that reported findings though it passed (a linter's advice, its status hidden by a
-  // pipe), until a later run of it reports none: the same kind of stretch. (A test run's warnings are
-  // the compiler's, not what the run checks.)
-  const checks = a.commands.flatMap((c) => {
-    const parts = c.parts.filter(
-      (p) => CHECKS.has(p.purpose) && p.purpose !== 'test' && p.outcome !== 'failed',
-    );
-    const found = parts.length > 0 && diagnostics(c.output).length > 0;
-    return parts.map((p) => ({ key: p.key, index: c.index, found }));
-  });
-  for (const [i, r] of checks.entries()) {
-    if (!r.found) continue;
-    const clean = checks.slice(i + 1).find((x) => x.key === r.key && !x.found);
-    if (clean) spans.push([r.index, clean.index]);
-  }
-  return (index) => spans.some(([from, to]) => index > from && index < to);
 }
 
 function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
