@@ -39,6 +39,11 @@ export interface Fix {
   related: boolean;
   /** The failure's output named the step that fixed it beside its error ("Run 'bd sync' to fix"). */
   named: boolean;
+  /**
+   * The fix was running the project's formatter and nothing else: the code was only not formatted,
+   * which is the formatter's everyday job, not a pitfall (the commands card says how to format).
+   */
+  formatting: boolean;
 }
 
 /** Flags and environment settings that make git or a hook manager skip the repository's hooks. */
@@ -355,6 +360,7 @@ export function fixBetween(
     lines,
     related,
     named: kind === 'step' && named,
+    formatting: kind === 'step' && fitting.every((p) => p.purpose === 'format'),
   };
 }
 
@@ -362,11 +368,16 @@ export function fixBetween(
  * A fixed error worth keeping as a gotcha: a setup problem or a tool's rule, or any error fixed by
  * changing the command, running another one, swapping an imported API or changing configuration, or
  * an error in code beyond what was being written that the assistant explained. Not a wrong result a
- * test found (the code's own bug), not something that passed again with nothing changed, and not an
- * error in the code being written fixed by writing it differently (progress, not a pitfall).
+ * test found (the code's own bug), not something that passed again with nothing changed, not an
+ * error in the code being written fixed by writing it differently (progress, not a pitfall), and not
+ * a check's finding that the code was not formatted, fixed by running the formatter.
  */
-export function worthAGotcha(e: Pick<TurnError, 'cls'>, fix: Fix): boolean {
+export function worthAGotcha(e: Pick<TurnError, 'cls' | 'purpose'>, fix: Fix): boolean {
   if (e.cls === 'assertion' || fix.kind === 'none') return false;
+  // Code that was only not formatted, formatted by the project's formatter: a check that includes a
+  // format check said so, which is routine (the commands card says how to format); a commit or push it
+  // stopped showed a gate of the project's, which is worth knowing.
+  if (fix.formatting && e.purpose !== 'commit' && e.purpose !== 'push') return false;
   // A rule about the code being written, met by deleting the offending code (an unused import or
   // variable), is tidying, not a pitfall.
   if (e.cls === 'rule') return !(fix.kind === 'code' && !fix.beyondWork && fix.deletion);

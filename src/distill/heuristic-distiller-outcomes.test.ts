@@ -265,6 +265,26 @@ describe('gotchas, whole', () => {
     ]);
   });
 
+  it("keeps no gotcha for a check's format finding fixed by running the formatter: the commands card says how to format", () => {
+    const events = turn(
+      prompt('Fix the review comments and make sure the checks pass'),
+      edit('app/lib/stream.ts', 'let x = 1', 'let x = 2'),
+      bashFail(
+        'npm run check',
+        'Exit code 1\n> check\n> biome check .\n\napp/lib/stream.ts format ━━━━━━━━━━━━━━━━━━━━\n\n  × Formatter would have printed the following content:\n\n    12 │ - const a = {b:1}\n    12 │ + const a = { b: 1 };\n\nChecked 40 files in 12ms. No fixes applied.\nFound 1 error.',
+      ),
+      bash('npm run format', '> format\n> biome format --write .\n\nFormatted 1 file in 3ms. Fixed 1 file.'),
+      bash('npm run check', '> check\n> biome check .\n\nChecked 40 files in 11ms. No fixes applied.'),
+      stop('The checks pass.'),
+    );
+    const r = distil(events);
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    // How to format is kept, as a command of the project.
+    const format = r.observations.find((o) => o.subject === 'command:format');
+    expect(format?.facts).toContain('command: `npm run format`');
+  });
+
   it('is one pitfall on every branch: a new branch with no upstream, pushed from two sessions', () => {
     const pushOn = (branch: string) => {
       const events = turn(
