@@ -75,6 +75,16 @@ describe('the assistant report as a title', () => {
     ).toBe('');
   });
 
+  it('closes a heading or a list item with a stop in an explanation, so the next sentence does not run on', () => {
+    expect(
+      explanation([
+        '## Fixed: `.env.example` consistency\n\n- Both options are now commented out by default\n- The instructions now match the file.\n\nSee https://example.com/docs',
+      ]),
+    ).toBe(
+      'Fixed: `.env.example` consistency. Both options are now commented out by default. The instructions now match the file.',
+    );
+  });
+
   it('ends a sentence at a stop inside emphasis', () => {
     expect(
       proseSentences('**Still failing.** The issue is that git still warns about ignored files.'),

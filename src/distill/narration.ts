@@ -263,14 +263,17 @@ export function explanation(
         // An exclamation cheers the result ("… is now properly committed!"); it explains nothing.
         !s.trim().endsWith('!') &&
         !picked.includes(s) &&
+        !picked.includes(`${s}.`) &&
         (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
         keep(s) &&
         (CAUSE.test(s) || STATE.test(s));
       previousPicked = fits;
       if (!fits) continue;
-      if (used + s.length + 1 > max) return picked.join(' ');
-      picked.push(s);
-      used += s.length + 1;
+      // A heading or a list item has no stop of its own: it gets one, so the next does not run on.
+      const closed = /(?:[.!?。！？]|https?:\/\/\S+)$/.test(s) ? s : `${s}.`;
+      if (used + closed.length + 1 > max) return picked.join(' ');
+      picked.push(closed);
+      used += closed.length + 1;
     }
   }
   return picked.join(' ');
