@@ -169,6 +169,15 @@ describe('the telling line of a failure', () => {
     ).toBe('The following paths are ignored by one of your .gitignore files: node_modules');
   });
 
+  it("reads a shell script's own error by its message, the script as its file", () => {
+    const t = tellingLine(
+      'Exit code 1\n.claude/scripts/entire-wrapper.sh: line 16: CLAUDE_PROJECT_DIR: unbound variable',
+    );
+    expect(t.line).toBe('CLAUDE_PROJECT_DIR: unbound variable');
+    expect(t.file).toBe('.claude/scripts/entire-wrapper.sh');
+    expect(errorClass(t, 'other')).toBe('setup');
+  });
+
   it("reads RuboCop's and mypy's lines, and takes a run that failed on warnings by its first warning", () => {
     const rubocop =
       'Inspecting 12 files\n..C\n\nOffenses:\n\napp/models/user.rb:3:5: C: Style/StringLiterals: Prefer single-quoted strings.\n\n12 files inspected, 1 offense detected';

@@ -199,6 +199,11 @@ function lineBased(lines: readonly string[]): Diagnostic[] {
         continue;
       }
     }
+    // A shell script's own error: `path/to/script.sh: line 16: NAME: unbound variable`.
+    if ((m = /^((?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*): line (\d+): (.+)$/.exec(l))) {
+      out.push({ message: m[3] as string, rule: '', file: m[1] as string, snippet: '', severity: 'error' });
+      continue;
+    }
     if ((m = /^\*\* \((\w+)\) (.+)$/.exec(l))) {
       out.push({ message: `${m[1]}: ${m[2]}`, rule: '', file: '', snippet: '', severity: 'error' });
       continue;
