@@ -58,7 +58,13 @@ export type TranscriptEntry =
    * feedback. The host's text, never the user's words.
    */
   | { kind: 'hook_feedback'; uuid: string; at: number; event: string; command: string; text: string }
-  | { kind: 'compact_boundary'; uuid: string; at: number };
+  | { kind: 'compact_boundary'; uuid: string; at: number }
+  /**
+   * The host's note that a background task ended (`<task-notification>`: its id, status, a summary
+   * with its exit code, its output file), delivered as a user-role message or queued while the agent
+   * worked. The host's text, never the user's words.
+   */
+  | { kind: 'task_notification'; uuid: string; at: number; text: string };
 
 /** Token usage of one API message. */
 export interface UsageRecord {

@@ -194,6 +194,8 @@ export function analyseTurn(
     const shell = subagent ? '' : asString(item.event.cwd);
     switch (e.kind) {
       case 'prompt': {
+        // The host's note that a background task ended: its verdict, at the launch's place.
+        if (background.notice(asString(e.prompt))) return;
         // A failing run the user pasted is a failure of its purpose, as if the agent had run it.
         const reported = reportedRun(asString(e.prompt));
         if (reported) {

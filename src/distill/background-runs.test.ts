@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseTurn } from './analyse-turn.ts';
-import { launchOf, taskReport } from './background-runs.ts';
+import { launchOf, taskNotification, taskReport } from './background-runs.ts';
 import { createHeuristicDistiller } from './heuristic-distiller.ts';
 import { bash, edit, prompt, ROOT, stop, tool, turn, write } from './queued-events.test-support.ts';
 
@@ -110,6 +110,64 @@ describe('a command sent to the background', () => {
     );
     const a = analyseTurn(finished, ROOT);
     expect(a.commands[0]).toMatchObject({ canonical: 'mix test', outcome: 'passed', detail: '354 passed' });
+  });
+
+  it("takes the host's note that the task ended as its verdict, and the output file read after it as its error", () => {
+    const note = (id: string, status: string, summary: string) =>
+      prompt(
+        `<task-notification>\n<task-id>${id}</task-id>\n<output-file>/tmp/claude-1000/-home-dev-shop/tasks/${id}.output</output-file>\n<status>${status}</status>\n<summary>${summary}</summary>\n</task-notification>\nRead the output file to retrieve the result: /tmp/claude-1000/-home-dev-shop/tasks/${id}.output`,
+      );
+    expect(
+      taskNotification('<task-notification><task-id>b2</task-id><status>killed</status></task-notification>'),
+    ).toBeNull();
+    expect(taskNotification('Please look at <task-notification>')).toBeNull();
+    // Passed: the note alone says so (exit code 0); it is no prompt of the user's.
+    const passed = analyseTurn(
+      turn(
+        prompt('Run the suite'),
+        launched('mix test 2>&1', 'b7'),
+        note('b7', 'completed', 'Background command "Run the suite" completed (exit code 0)'),
+        stop('The suite passes.'),
+      ),
+      ROOT,
+    );
+    expect(passed.commands.map((c) => [c.canonical, c.outcome])).toEqual([['mix test', 'passed']]);
+    expect(passed.prompts).toEqual(['Run the suite']);
+    // A note after the output was read adds nothing to what the output said.
+    const read = analyseTurn(
+      turn(
+        prompt('Run the suite'),
+        launched('mix test 2>&1', 'b7'),
+        bash(
+          'tail -3 /tmp/claude-1000/-home-dev-shop/tasks/b7.output',
+          'Finished in 4.1 seconds\n354 tests, 0 failures',
+        ),
+        note('b7', 'completed', 'Background command "Run the suite" completed (exit code 0)'),
+      ),
+      ROOT,
+    );
+    expect(read.commands[0]).toMatchObject({ outcome: 'passed', detail: '354 passed' });
+    // Failed: the note says so; the output file read next says what failed.
+    const failed = analyseTurn(
+      turn(
+        prompt('Add the channel test'),
+        launched('mix test 2>&1', 'b8'),
+        note('b8', 'failed', 'Background command "Run the tests" failed with exit code 1'),
+        tool(
+          'Read',
+          { file_path: '/tmp/claude-1000/-home-dev-shop/tasks/b8.output' },
+          {
+            type: 'text',
+            file: { filePath: '/tmp/claude-1000/-home-dev-shop/tasks/b8.output', content: COMPILE_ERROR },
+          },
+        ),
+      ),
+      ROOT,
+    );
+    expect(failed.commands.map((c) => [c.canonical, c.outcome])).toEqual([['mix test', 'failed']]);
+    expect(failed.errors.map((e) => e.message)).toEqual([
+      'undefined function assert_broadcast/2 (expected ReviewsChannelTest to define such a function or for it to be imported, but none are available)',
+    ]);
   });
 
   it('keeps the gotcha of a background run that failed, fixed by an edit and passing after', () => {

@@ -2,12 +2,13 @@
  * Shell commands the host ran in the background (asked for, or moved there when they ran long). The
  * launch returns at once with the task's id and the file its output goes to: it says nothing of how the
  * command went. What does is the task's own report, read later in the turn — the host's `TaskOutput`
- * (or, in older versions, `BashOutput`) result with the task's status, exit code and output — or the
+ * (or, in older versions, `BashOutput`) result with the task's status, exit code and output, or the
+ * host's note that it ended (status and exit code; its output then read from the file) — or the
  * output file read back while it ran, when what was read shows a test runner's summary.
  */
 import type { CommandRun } from './command-runs.ts';
 import { testSummary } from './test-summary.ts';
-import { asRecord, asString } from './text.ts';
+import { asRecord, asString, isTaskNotification } from './text.ts';
 
 export interface Launch {
   /** The host's id for the task. */
@@ -75,6 +76,22 @@ export function readOfOutput(output: string): Pick<TaskReport, 'exit' | 'output'
   return { exit: summary.failed > 0 ? 'failed' : 'ok', output };
 }
 
+/**
+ * The host's note that a background task ended (`<task-notification>` with `<task-id>`, `<status>`
+ * and a `<summary>` naming the exit code): its verdict, without the output (the output file holds
+ * it). null for other text, and for a task that was stopped (`killed`: a server the agent ended).
+ */
+export function taskNotification(text: string): { id: string; exit: TaskReport['exit'] } | null {
+  if (!isTaskNotification(text)) return null;
+  const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1]?.trim() ?? '';
+  const id = tag('task-id');
+  const status = tag('status');
+  const code = /\bexit code:? (-?\d+)/i.exec(tag('summary'))?.[1];
+  if (id === '' || !/^(?:completed|failed)$/.test(status)) return null;
+  const failed = status === 'failed' || (code !== undefined && Number(code) !== 0);
+  return { id, exit: failed ? 'failed' : 'ok' };
+}
+
 /** A command sent to the background, with what is needed to judge it where it was launched. */
 export interface PendingLaunch extends Launch {
   command: string;
@@ -94,9 +111,15 @@ export function createBackgroundTasks(
   judge: (launch: PendingLaunch, exit: TaskReport['exit'], output: string) => void,
 ) {
   const running = new Map<string, PendingLaunch>();
+  /** Verdicts the host's notes gave, without the output: a later read of the output file tells it. */
+  const notified = new Map<string, TaskReport['exit']>();
+  /** Tasks judged with their output (a report, a read of the file): a later note adds nothing. */
+  const told = new Set<string>();
   const verdict = (id: string, exit: TaskReport['exit'], output: string) => {
     const launch = running.get(id);
-    if (launch) judge(launch, exit, output);
+    if (!launch) return;
+    judge(launch, exit, output);
+    if (output !== '') told.add(id);
   };
   return {
     /**
@@ -122,8 +145,17 @@ export function createBackgroundTasks(
     readOutput(path: string, output: string): boolean {
       const task = [...running.values()].find((l) => readsOutputOf(l, path));
       if (!task) return false;
-      const read = readOfOutput(output);
+      const exit = notified.get(task.id);
+      const read = readOfOutput(output) ?? (exit !== undefined ? { exit, output } : null);
       if (read) verdict(task.id, read.exit, read.output);
+      return true;
+    },
+    /** A message from the host (a user-role one): true when it was the note that a task ended. */
+    notice(text: string): boolean {
+      const n = taskNotification(text);
+      if (!n) return false;
+      notified.set(n.id, n.exit);
+      if (!told.has(n.id)) verdict(n.id, n.exit, '');
       return true;
     },
     /** A tool call that may be a task's report (`TaskOutput`, `BashOutput`). */

@@ -216,9 +216,12 @@ export function stripHostMarkup(text: string): string {
  * A user prompt as the person typed it: slash-command wrappers unwrapped (`/name args`), local
  * command output and system reminders dropped; '' when nothing the user wrote is left.
  */
+/** The host's note that a background task ended, sent to the agent as a user-role message. */
+export const isTaskNotification = (text: string) => /^\s*<task-notification>/.test(text);
+
 export function cleanPrompt(prompt: string): string {
   let text = withoutHostContext(prompt);
-  if (/^\s*<task-notification>/.test(text)) return '';
+  if (isTaskNotification(text)) return '';
   text = text.replace(/<local-command-(?:stdout|stderr)>[\s\S]*?<\/local-command-(?:stdout|stderr)>/g, ' ');
   const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim();
   const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim();

@@ -69,6 +69,10 @@ export function turnEvents(
     const e = { ...original, at: times.get(original) ?? original.at } as TranscriptEntry;
     if (e.kind === 'prompt') out.push({ event: { kind: 'prompt', prompt: e.text }, at: e.at, uuid: e.uuid });
     else if (e.kind === 'assistant_text') last = e;
+    // The host's note that a background task ended reaches the agent as a user-role message: so it is
+    // passed on (never read as the user's words: see `taskNotification`).
+    else if (e.kind === 'task_notification')
+      out.push({ event: { kind: 'prompt', prompt: e.text }, at: e.at, uuid: e.uuid });
     else if (e.kind === 'compact_summary')
       out.push({ event: { kind: 'post_compact', trigger: 'auto', summary: e.text }, at: e.at, uuid: e.uuid });
     else if (e.kind === 'tool_call' && e.result) {

@@ -16,6 +16,7 @@ import type { LlmCall, LlmDistiller } from '../distill/llm/llm-distiller.ts';
 import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
 import { searchMemories } from '../recall/search.ts';
 import { floorOfEvents } from '../distill/evidence-trust.ts';
+import { isTaskNotification } from '../distill/text.ts';
 import type { Store } from '../store/store.ts';
 import type { PreparedTurn, TurnPreparer } from './drain.ts';
 import { transcriptExtracts } from './transcript-extracts.ts';
@@ -68,7 +69,7 @@ function mergeSummary(h: SummaryDraft | null, l: LlmDistillation['summary']): Su
  */
 function memoriesFor(store: Store, projectId: ProjectId, events: readonly QueuedEvent[], now: number) {
   const asked = events
-    .map((e) => (e.event.kind === 'prompt' ? e.event.prompt : ''))
+    .map((e) => (e.event.kind === 'prompt' && !isTaskNotification(e.event.prompt) ? e.event.prompt : ''))
     .join(' ')
     .slice(0, 500);
   const relevant =

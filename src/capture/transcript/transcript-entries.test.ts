@@ -312,7 +312,13 @@ describe('transcript records → entries', () => {
     });
     p.add({ type: 'user', uuid: 'd', message: { content: '<task-notification>\n<task-id>1</task-id>' } });
     p.add({ type: 'user', uuid: 'e', message: { content: 'no, keep the build folder' } });
-    expect(p.result().entries.map((e) => e.kind)).toEqual(['interrupt', 'interrupt', 'prompt']);
+    // The task notification is the host's note (see below), not a prompt.
+    expect(p.result().entries.map((e) => e.kind)).toEqual([
+      'interrupt',
+      'interrupt',
+      'task_notification',
+      'prompt',
+    ]);
   });
 
   it('scrubs secrets out of every string it keeps', () => {
@@ -593,15 +599,32 @@ describe('what the user said outside a prompt', () => {
     expect(parsed.entries.some((e) => e.kind === 'assistant_text' && e.text === 'All green.')).toBe(true);
   });
 
-  it('never takes a queued task notification for the user’s words', () => {
+  it('keeps a task notification, queued or delivered, as the host’s note, never as the user’s words', () => {
     const p = createTranscriptParser();
+    const note =
+      '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "Run tests" completed (exit code 0)</summary>\n</task-notification>';
     p.add({
       type: 'queue-operation',
       operation: 'enqueue',
       timestamp: '2026-03-01T10:00:00Z',
-      content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>',
+      content: note,
     });
-    expect(p.result().entries).toEqual([]);
+    p.add({
+      type: 'user',
+      uuid: 'n1',
+      parentUuid: null,
+      sessionId: 's1',
+      cwd: '/w',
+      timestamp: '2026-03-01T10:00:05Z',
+      message: {
+        role: 'user',
+        content: `${note}\nRead the output file to retrieve the result: /tmp/x/tasks/b1.output`,
+      },
+    });
+    const entries = p.result().entries;
+    expect(entries.filter((e) => e.kind === 'prompt')).toEqual([]);
+    expect(entries.map((e) => e.kind)).toEqual(['task_notification', 'task_notification']);
+    expect(entries[1]).toMatchObject({ uuid: 'n1', text: expect.stringContaining('<task-id>b1</task-id>') });
   });
 
   it('reads a Stop hook that refused to end the turn as the hook’s feedback, never as a prompt', () => {

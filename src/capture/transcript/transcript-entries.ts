@@ -8,7 +8,13 @@
  * never fatal. Every string is scrubbed before it leaves this module.
  */
 import { scrubText } from '../../core/scrub.ts';
-import { isRejection, rejectionReason, type ChainLink, type TranscriptEntry } from '../../core/transcript.ts';
+import {
+  isRejection,
+  rejectionReason,
+  withoutHostContext,
+  type ChainLink,
+  type TranscriptEntry,
+} from '../../core/transcript.ts';
 import { scrubAndLimit } from '../limit-size.ts';
 import type { SkippedLine } from './read-jsonl.ts';
 import { countRecord, emptyParsed, type ParsedTranscript } from './parsed-transcript.ts';
@@ -111,7 +117,15 @@ export function createTranscriptParser(
    * them as the next prompt (a user record follows, which replaces the queued one).
    */
   const queuedTexts: string[] = [];
+  /** A background task's end as the host tells it (see `task_notification`). */
+  const taskNotice = (raw: string, uuid: string, at: number) => {
+    const text = withoutHostContext(raw).trim();
+    if (!text.startsWith('<task-notification>')) return false;
+    push({ kind: 'task_notification', uuid, at, text: scrubText(text).slice(0, 2000) }, uuid);
+    return true;
+  };
   const queuedPrompt = (raw: string, uuid: string, at: number) => {
+    if (taskNotice(raw, uuid, at)) return true;
     const said = readUserText(raw);
     if (said.kind !== 'words') return false;
     const text = clipPrompt(scrubText(said.text));
@@ -225,6 +239,7 @@ export function createTranscriptParser(
       push({ kind: 'interrupt', uuid, at }, uuid);
       return true;
     }
+    if (!sidechain && said.kind === 'host' && taskNotice(texts.join('\n'), uuid, at)) return true;
     // A subagent's prompt (its first sidechain record) is the parent agent's words, never the user's.
     if (sidechain || said.kind === 'host') return kept;
     const text = said.kind === 'command' ? `${said.name} ${said.args}`.trim() : said.text;

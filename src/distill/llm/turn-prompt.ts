@@ -7,6 +7,7 @@
 import type { QueuedEvent, SummaryDraft } from '../../core/model.ts';
 import { OBSERVATION_TYPES } from '../../core/model.ts';
 import type { TurnResult } from '../heuristic-distiller.ts';
+import { isTaskNotification } from '../text.ts';
 
 export interface MemoryRef {
   id: string;
@@ -61,7 +62,7 @@ export function renderEvent(e: QueuedEvent, root: string, max = 700): string {
   const ev = e.event;
   switch (ev.kind) {
     case 'prompt':
-      return `[user] ${str(ev.prompt, max)}`;
+      return `[${isTaskNotification(ev.prompt) ? 'host' : 'user'}] ${str(ev.prompt, max)}`;
     case 'tool': {
       const path = field(ev.input, 'file_path', 'path', 'notebook_path');
       const target =
