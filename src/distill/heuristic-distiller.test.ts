@@ -422,15 +422,17 @@ describe('heuristic distiller: outcomes, not logs', () => {
         edit('hooks.go', 'var prefixes = []string{', 'var prefixes = []string{\n\t"bash wrapper.sh ",'),
         bash('go run /tmp/check.go', 'isEntireHook("bash wrapper.sh stop") = true'),
         stop(
-          'The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready. This would catch a regression if someone reverted it. I have built a fully functional uninstall path.',
+          "The wrapper prefix is now in `entireHookPrefixes`, so `isEntireHook` recognises wrapper hooks. All tests pass and the code is linted! CI should be green now. The implementation is now production-ready. This would catch a regression if someone reverted it. I have built a fully functional uninstall path. The prefix list is now matched before the command is split. If a hook runs from another folder, we'd need to update the prefix list as well.",
         ),
       ),
     );
     const memory = unverified.observations.find((o) => o.filesModified.includes('hooks.go'));
     expect(memory?.narrative).toContain('`isEntireHook` recognises wrapper hooks');
     expect(memory?.narrative).not.toMatch(
-      /All tests pass|should be green|production-ready|would catch|fully functional/,
+      /All tests pass|should be green|production-ready|would catch|fully functional|we'd need/,
     );
+    // What is so stays, what might be needed does not.
+    expect(memory?.narrative).toContain('The prefix list is now matched before the command is split.');
     expect(unverified.summary?.completed).not.toMatch(/All tests pass|should be green|fully functional/);
 
     const verified = distil(

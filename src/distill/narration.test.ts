@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isHedge,
   causeSentences,
   explanation,
   headline,
@@ -83,6 +84,14 @@ describe('the assistant report as a title', () => {
     ).toBe(
       'Fixed: `.env.example` consistency. Both options are now commented out by default. The instructions now match the file.',
     );
+  });
+
+  it('tells what might be from what is required', () => {
+    expect(isHedge("If GPT-5 uses a different endpoint, we'd need to update the integration.")).toBe(true);
+    expect(isHedge('This is probably a caching issue.')).toBe(true);
+    expect(isHedge('The abort listener should not await cleanup.')).toBe(false);
+    // A word inside code is no hedge of the sentence.
+    expect(isHedge('`mayBeNull()` now returns an empty list.')).toBe(false);
   });
 
   it('ends a sentence at a stop inside emphasis', () => {

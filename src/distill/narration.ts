@@ -31,6 +31,14 @@ export function proseSentences(text: string): string[] {
 /** A hedge or a condition: what might be, not what is. */
 const HEDGE =
   /\b(?:would|could|might|may|should|probably|likely|perhaps|maybe|hopefully)\b|^(?:if|unless|once|when)\b/i;
+/**
+ * What might be, said as such: a hedge ("probably", "we'd need to …") or a condition ("If GPT-5 uses
+ * …"). Not "should" or "must", which as often state what is required ("The listener should not await
+ * cleanup").
+ */
+const SPECULATION =
+  /\b(?:would|could|might|may|probably|likely|perhaps|maybe|hopefully)\b|\b(?:I|we|you|it|that|they)'d\b|^(?:if|unless)\b/i;
+export const isHedge = (sentence: string) => SPECULATION.test(sentence.replace(/`[^`]*`/g, ''));
 
 /**
  * The whole statements of a reply, in order: prose lines only (no heading, list item, table or a line

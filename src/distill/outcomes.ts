@@ -18,7 +18,7 @@ import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
 import { shortError } from './gotchas.ts';
 import { countedRuns, editedAfter, purposeState } from './purpose-state.ts';
-import { explanation, outcomeSentence, proseSentences } from './narration.ts';
+import { explanation, isHedge, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, informativeText, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 
@@ -287,13 +287,15 @@ function outcome(
       ? fileFacts
       : [...fileFacts.slice(0, room - 1), `… and ${fileFacts.length - room + 1} more files changed`];
   const supported = (x: string) => !unsupportedClaim(x, a);
-  // What was said outside the stretches spent on a failure; when nothing was, all of it.
+  // What was said outside the stretches spent on a failure; when nothing was, all of it. What the
+  // work is says what is so: not what might be ("If it differs, we'd need to …").
+  const stated = (x: string) => supported(x) && !isHedge(x);
   const why =
     explanation(
       segmentTexts(a, s, last, (i) => !busy(i)),
       600,
-      supported,
-    ) || explanation(texts, 600, supported);
+      stated,
+    ) || explanation(texts, 600, stated);
   // A question in the report ("Want me to commit it?") offers a next step; it says nothing of the work.
   const fallback =
     last && a.lastMessage !== ''
