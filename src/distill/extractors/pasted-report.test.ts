@@ -104,6 +104,29 @@ describe('a report the user pasted', () => {
     for (const x of fromHook) expect(x.draft.trust).not.toBe('user');
   });
 
+  it("reads nothing of the user's into the host's note that a background task ended, should a hook pass it on", () => {
+    const note = [
+      '<task-notification>',
+      '<task-id>b8</task-id>',
+      '<output-file>/tmp/claude-1000/-work-bastion/tasks/b8.output</output-file>',
+      '<status>failed</status>',
+      '<summary>Background command "cargo test" failed with exit code 101</summary>',
+      '</task-notification>',
+      'Read the output file to retrieve the result: /tmp/claude-1000/-work-bastion/tasks/b8.output',
+    ].join('\n');
+    const event = {
+      seq: 1,
+      sessionId: 's1',
+      projectId: '' as never,
+      cwd: '/work/bastion',
+      transcriptPath: null,
+      at: 10,
+      attempts: 0,
+      event: { kind: 'prompt' as const, prompt: note },
+    };
+    expect(userWordsOfTurn([event], '')).toEqual([]);
+  });
+
   it('reads a report with bare headings and a cut start, and stops where the paste turns into a log', () => {
     const text = [
       'ION_ON_CHAIN env var)',
