@@ -1,5 +1,9 @@
 /**
  * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--sealed] [--json]
+ *                      [--server-prof DIR]
+ *
+ * `--server-prof DIR`: the server process runs under node's own profiler (`--cpu-prof`), one
+ * `.cpuprofile` per scale written into DIR as it stops (open it in Chrome's DevTools).
  *
  * `--sealed`: an end-to-end encrypted project — each client seals its records (AES-256-GCM,
  * src/team/record-seal.ts) just before pushing them, so the clients' CPU includes the sealing and the
@@ -39,6 +43,8 @@ const JSON_OUT = args.includes('--json');
 /** PostgreSQL without fsync: shows how much of the time is waiting for the disk. */
 const NO_FSYNC = args.includes('--no-fsync');
 const SEALED = args.includes('--sealed');
+/** Where the server's CPU profiles go (node --cpu-prof), one per scale; none without it. */
+const SERVER_PROF = opt('server-prof', '');
 
 /** A record as a client of an end-to-end encrypted project pushes it. */
 function sealed(rec: PushRecord, ring: Keyring): PushRecord {
@@ -118,6 +124,7 @@ async function startServer(
   const child = spawn(
     process.execPath,
     [
+      ...(SERVER_PROF ? ['--cpu-prof', '--cpu-prof-dir', SERVER_PROF] : []),
       join(ROOT, 'bin', 'engram'),
       'server',
       'start',

@@ -119,18 +119,17 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
     const projectId = c.req.param('project');
     const req = await bodyOf(c, pushRequestSchema);
     const results = await asTenant(deps, requestInfo(deps, c), 'write', async (tx, who) => {
-      const out = await pushRecords(tx, who, projectId, req.records);
-      if (!out) throw noAccess(projectId);
-      const counts: Record<string, number> = {};
-      for (const r of out.results) counts[r.status] = (counts[r.status] ?? 0) + 1;
-      await appendAudit(
-        tx,
-        audit(c, who, projectId, 'records.push', projectId, {
+      // The audit row goes in with the push's write (one statement), told what became of each record.
+      const out = await pushRecords(tx, who, projectId, req.records, (pushed) => {
+        const counts: Record<string, number> = {};
+        for (const r of pushed) counts[r.status] = (counts[r.status] ?? 0) + 1;
+        return audit(c, who, projectId, 'records.push', projectId, {
           records: req.records.length,
           ...counts,
           ids: req.records.slice(0, 20).map((r) => cleanText(r.id)),
-        }),
-      );
+        });
+      });
+      if (!out) throw noAccess(projectId);
       return out.results;
     });
     return c.json({ epoch: deps.epoch, results });

@@ -22,21 +22,26 @@ export interface AuditEvent {
   requestId: string;
 }
 
+/** engram_audit_append's nine arguments for an event, in order (a push passes them in its write). */
+export function auditArguments(e: AuditEvent): unknown[] {
+  return [
+    e.chain,
+    e.at,
+    e.principal?.userId ?? null,
+    e.principal?.userName ?? null,
+    e.principal?.device ?? null,
+    e.action,
+    e.target ?? null,
+    e.detail ? JSON.stringify(e.detail) : null,
+    e.requestId,
+  ];
+}
+
 export async function appendAudit(tx: Tx, e: AuditEvent): Promise<void> {
   await tx.query({
     name: 'audit-append',
     text: 'SELECT engram_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-    values: [
-      e.chain,
-      e.at,
-      e.principal?.userId ?? null,
-      e.principal?.userName ?? null,
-      e.principal?.device ?? null,
-      e.action,
-      e.target ?? null,
-      e.detail ? JSON.stringify(e.detail) : null,
-      e.requestId,
-    ],
+    values: auditArguments(e),
   });
 }
 

@@ -24,6 +24,7 @@ import {
 } from './protocol.ts';
 import { keepEncrypted, keepStateSealed } from './encrypted-project.ts';
 import { checkRecord } from './record-check.ts';
+import { auditArguments, type AuditEvent } from './audit-log.ts';
 
 interface Existing {
   version: number;
@@ -42,67 +43,52 @@ interface Write {
 }
 
 /**
- * Apply a batch to a project the tenant may write. Idempotent: a record whose hash the server already
- * has is a `duplicate`; one made on an older version than the server's is a `conflict` (nothing is
- * overwritten: the client keeps both); anything for a tombstoned entity is `gone`. A tombstone always
- * wins. Returns null when the tenant may not write the project.
+ * Apply a batch to a project the tenant may write, and append the push's audit row (`auditOf`, told
+ * the results) in the same transaction. Idempotent: a record whose hash the server already has is a
+ * `duplicate`; one made on an older version than the server's is a `conflict` (nothing is overwritten:
+ * the client keeps both); anything for a tombstoned entity is `gone`. A tombstone always wins. Returns
+ * null when the tenant may not write the project (nothing written, nothing audited).
+ *
+ * Three round trips to PostgreSQL: engram_push_begin (team migration 0009: the head row in share mode,
+ * the batch's entity locks, then their current rows), the records checked here, then one statement
+ * that writes the accepted records, blanks the search words of the memories they replace and appends
+ * the audit row, in that order.
  */
 export async function pushRecords(
   tx: Tx,
   who: Principal,
   projectId: string,
   records: readonly PushRecord[],
+  auditOf: (results: readonly PushResult[]) => AuditEvent,
 ): Promise<{ results: PushResult[]; accepted: number } | null> {
-  // The head row in share mode: pushes do not wait for each other, but a project move (which takes it
-  // for update, project-move-store) waits for the pushes in flight and every later push sees the move.
-  const head = await tx.query<{ moved_to: string | null; encrypted: boolean; key_version: number }>({
-    name: 'push-head',
-    text: `SELECT p.moved_to, h.encrypted, h.key_version FROM heads h JOIN projects p ON p.id = h.project_id
-      WHERE h.project_id = $1 AND engram_can(h.project_id, $2) FOR SHARE OF h`,
-    values: [projectId, 'write'],
-  });
-  if (head.rows.length === 0) return null;
-  const movedTo = head.rows[0]?.moved_to ?? null;
-  if (movedTo !== null)
-    throw new EngramError('CONFLICT', `project ${projectId} moved to ${movedTo}`, {
-      hint: 'Pull it: the client follows the move and pushes to the new project.',
-    });
-  await keepEncrypted(tx, projectId, head.rows[0] ?? { encrypted: false, key_version: 0 }, records);
   const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
+  // (An id PostgreSQL cannot hold is looked up nowhere: that record is rejected below.)
   const lookup = records.filter((r) => unstorableCharacter(r.id) === null);
-  // Two pushes of one entity take turns (the versions and the duplicate check need the latest row);
-  // pushes of different entities do not wait for each other.
-  await tx.query({
-    name: 'push-lock',
-    text: `SELECT pg_advisory_xact_lock(hashtext($1), l) FROM
-       (SELECT DISTINCT hashtext(k || ':' || i) AS l FROM unnest($2::text[], $3::text[]) AS x (k, i) ORDER BY l) s`,
-    values: [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
-  });
-  const existing = new Map<string, Existing>();
-  const found = await tx.query<{
-    kind: string;
+  const begun = await tx.query<{
+    kind: string | null;
     entity_id: string;
     version: number;
     hash: string;
     deleted: boolean;
     author_name: string;
+    moved_to: string | null;
+    encrypted: boolean;
+    key_version: number;
   }>({
-    name: 'push-existing',
-    // One primary-key probe per record, whatever PostgreSQL's statistics say: the lateral subquery
-    // with OFFSET 0 is planned on its own, per record, and names no project, so only the key index
-    // fits it. (Asked as a join with `project_id = $1`, a table with no statistics yet — a new
-    // server's first minute under load — was read whole through the (project, seq) index on every
-    // push: each push cost grew with the project.) Another project the tenant reads may hold the
-    // same id (a moved project's copies): those rows are dropped after the probe.
-    text: `SELECT e.kind, e.entity_id, e.version, e.hash, e.deleted, e.author_name
-       FROM unnest($2::text[], $3::text[]) AS x (k, i)
-       CROSS JOIN LATERAL (SELECT project_id, kind, entity_id, version, hash, deleted, author_name
-                             FROM entities WHERE kind = x.k AND entity_id = x.i OFFSET 0) e
-      WHERE e.project_id = $1`,
-    // (An id PostgreSQL cannot hold is looked up nowhere: that record is rejected below.)
+    name: 'push-begin',
+    text: 'SELECT * FROM engram_push_begin($1, $2::text[], $3::text[])',
     values: [projectId, lookup.map((r) => r.kind), lookup.map((r) => r.id)],
   });
-  for (const row of found.rows) {
+  const head = begun.rows[0];
+  if (head === undefined) return null;
+  if (head.moved_to !== null)
+    throw new EngramError('CONFLICT', `project ${projectId} moved to ${head.moved_to}`, {
+      hint: 'Pull it: the client follows the move and pushes to the new project.',
+    });
+  await keepEncrypted(tx, projectId, head, records);
+  const existing = new Map<string, Existing>();
+  for (const row of begun.rows) {
+    if (row.kind === null) continue; // the head
     existing.set(keyOf(row.kind, row.entity_id), {
       version: row.version,
       hash: row.hash,
@@ -152,41 +138,61 @@ export async function pushRecords(
     existing.set(key, { version, hash: r.hash, deleted: r.deleted, author: who.userName });
     results.push({ kind: r.kind, id: r.id, status: 'accepted', version });
   }
-  if (writes.size > 0) {
-    // The batch as one JSON parameter: each body goes in as the JSON text its check measured (no
-    // array literal to escape and parse again); a tombstone has no "b", so its body is NULL.
-    const rows = [...writes.values()].map(
-      (x, s) =>
-        `{"k":${JSON.stringify(x.kind)},"i":${JSON.stringify(x.id)},"s":${s},"v":${x.version},"h":${JSON.stringify(x.hash)},"d":${x.deleted}${x.body === null ? '' : `,"b":${x.body}`}}`,
-    );
+  const audit = auditArguments(auditOf(results));
+  if (writes.size === 0) {
     await tx.query({
-      name: 'push-write',
-      text: `INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
-                             author_name, device, origin_name, origin_device)
-       SELECT $1, x.k, x.i, pos.first + x.s, x.v, x.h, x.d, x.b, $3, $4, $5, $4, $5
-         FROM jsonb_to_recordset($2::jsonb) AS x (k text, i text, s int, v int, h text, d boolean, b jsonb),
-              (SELECT engram_push_position() AS first) pos
-       ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
-         seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
-         body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
-         device = excluded.device, updated_at = now()`,
-      values: [projectId, `[${rows.join(',')}]`, who.userId, who.userName, who.device],
+      name: 'audit-append',
+      text: 'SELECT engram_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+      values: audit,
     });
-    // A memory's older version may have been indexed for the web view's search (team migration 0008):
-    // its row takes the new version with no words, in this transaction, so erased or replaced text
-    // leaves the index when the push commits, and an index run that read the older version cannot
-    // write it back. A new memory has nothing indexed: its words are made at the next search.
-    const replaced = [...writes.values()].filter((x) => x.kind === 'memory' && x.version > 1);
-    if (replaced.length > 0)
-      await tx.query({
-        name: 'push-unindex',
-        text: `INSERT INTO memory_words (project_id, entity_id, version, words)
-         SELECT $1, x.i, x.v, NULL FROM unnest($2::text[], $3::int[]) AS x (i, v)
-         ON CONFLICT (project_id, entity_id) DO UPDATE SET version = excluded.version, words = NULL
-           WHERE memory_words.version <= excluded.version`,
-        values: [projectId, replaced.map((x) => x.id), replaced.map((x) => x.version)],
-      });
+    return { results, accepted: 0 };
   }
+  // The batch as one JSON parameter: each body goes in as the JSON text its check measured (no array
+  // literal to escape and parse again); a tombstone has no "b", so its body is NULL.
+  const rows = [...writes.values()].map(
+    (x, s) =>
+      `{"k":${JSON.stringify(x.kind)},"i":${JSON.stringify(x.id)},"s":${s},"v":${x.version},"h":${JSON.stringify(x.hash)},"d":${x.deleted}${x.body === null ? '' : `,"b":${x.body}`}}`,
+  );
+  // A memory's older version may have been indexed for the web view's search (team migration 0008):
+  // its row takes the new version with no words, in this transaction, so erased or replaced text
+  // leaves the index when the push commits, and an index run that read the older version cannot
+  // write it back. A new memory has nothing indexed: its words are made at the next search.
+  const replaced = [...writes.values()].filter((x) => x.kind === 'memory' && x.version > 1);
+  // The audit row last (it reads both counts, so both inserts have run to completion before it): the
+  // chain's head is locked from the append until COMMIT only.
+  await tx.query({
+    name: 'push-write',
+    text: `WITH written AS (
+         INSERT INTO entities (project_id, kind, entity_id, seq, version, hash, deleted, body, author_id,
+                               author_name, device, origin_name, origin_device)
+         SELECT $1, x.k, x.i, pos.first + x.s, x.v, x.h, x.d, x.b, $3, $4, $5, $4, $5
+           FROM jsonb_to_recordset($2::jsonb) AS x (k text, i text, s int, v int, h text, d boolean, b jsonb),
+                (SELECT engram_push_position() AS first) pos
+         ON CONFLICT (project_id, kind, entity_id) DO UPDATE SET
+           seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
+           body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
+           device = excluded.device, updated_at = now()
+         RETURNING 1
+       ), unindexed AS (
+         INSERT INTO memory_words (project_id, entity_id, version, words)
+         SELECT $1, x.i, x.v, NULL FROM unnest($6::text[], $7::int[]) AS x (i, v)
+         ON CONFLICT (project_id, entity_id) DO UPDATE SET version = excluded.version, words = NULL
+           WHERE memory_words.version <= excluded.version
+         RETURNING 1
+       )
+       SELECT engram_audit_append($8, $9, $10, $11, $12, $13, $14, $15, $16)
+         FROM (SELECT count(*) FROM written) w, (SELECT count(*) FROM unindexed) u`,
+    values: [
+      projectId,
+      `[${rows.join(',')}]`,
+      who.userId,
+      who.userName,
+      who.device,
+      replaced.map((x) => x.id),
+      replaced.map((x) => x.version),
+      ...audit,
+    ],
+  });
   return { results, accepted: writes.size };
 }
 

@@ -10,6 +10,7 @@ import m0005 from './0005_web_sessions.sql';
 import m0006 from './0006_encrypted_projects.sql';
 import m0007 from './0007_device_keys.sql';
 import m0008 from './0008_search_words_apart.sql';
+import m0009 from './0009_push_begin.sql';
 
 export interface PgMigration {
   version: number;
@@ -26,6 +27,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 6, name: '0006_encrypted_projects', sql: m0006 },
   { version: 7, name: '0007_device_keys', sql: m0007 },
   { version: 8, name: '0008_search_words_apart', sql: m0008 },
+  { version: 9, name: '0009_push_begin', sql: m0009 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
