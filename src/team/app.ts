@@ -22,6 +22,7 @@ import {
 } from './protocol.ts';
 import { toErrorResponse } from './http-errors.ts';
 import { registerKeyRoutes } from './key-routes.ts';
+import { quickPushRequest } from './shape-check.ts';
 import { parseProjectSpec } from './project-key.ts';
 import { appendReviews } from './review-audit.ts';
 import { copyMoveChunk, moveProject } from './project-move-store.ts';
@@ -117,7 +118,7 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
 
   app.post('/v1/projects/:project/push', async (c) => {
     const projectId = c.req.param('project');
-    const req = await bodyOf(c, pushRequestSchema);
+    const req = await bodyOf(c, pushRequestSchema, quickPushRequest);
     const results = await asTenant(deps, requestInfo(deps, c), 'write', async (tx, who) => {
       // The audit row goes in with the push's write (one statement), told what became of each record.
       const out = await pushRecords(tx, who, projectId, req.records, (pushed) => {
