@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, recordHash } from './record-hash.ts';
+import { canonicalJson, inCanonicalOrder, recordHash } from './record-hash.ts';
 
 /** The definition canonical JSON had before it was rewritten for speed: sort each object's entries, join. */
 function reference(value: unknown): string {
@@ -109,5 +109,19 @@ describe('recordHash', () => {
     expect(recordHash('link', 'l1', true, null)).toBe(
       'ec699006e4f73cdcae86ff3d4a0a5703c4f432816269ede0a042c16e3db6f850',
     );
+  });
+});
+
+describe('inCanonicalOrder', () => {
+  it('keeps the value and orders its keys as canonicalJson does, but where objects cannot', () => {
+    for (const value of values) {
+      const ordered = inCanonicalOrder(value);
+      expect(canonicalJson(ordered)).toBe(canonicalJson(value));
+      // Integer-like keys come first in any object, and a __proto__ key stays where it was.
+      const plainOrder = JSON.stringify(ordered) ?? 'null';
+      if (!/"\d+":/.test(plainOrder)) expect(plainOrder).toBe(canonicalJson(value));
+    }
+    const body = JSON.parse('{"b":1,"__proto__":{"z":1,"a":2},"a":3}') as unknown;
+    expect(inCanonicalOrder(body)).toBe(body);
   });
 });

@@ -31,6 +31,27 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, [...keys].sort()) ?? 'null';
 }
 
+const isPlainObject = (v: object): boolean =>
+  Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null;
+
+/**
+ * The same value with every plain object's keys in canonical order, so JSON.stringify writes it as
+ * canonicalJson does. A client pushes bodies so: the server's record check then takes the text
+ * JSON.stringify writes instead of sorting (record-check.ts). An object with a `__proto__` key is
+ * left as it is, and integer-like keys still come first (objects list them so): the server sorts
+ * those bodies itself, so the order is a saving, never a condition.
+ */
+export function inCanonicalOrder<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(inCanonicalOrder) as T;
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value).sort();
+  if (keys.includes('__proto__')) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = inCanonicalOrder((value as Record<string, unknown>)[k]);
+  return out as T;
+}
+
 export function recordHash(kind: string, id: string, deleted: boolean, body: unknown): string {
   return recordHashOfJson(kind, id, deleted, canonicalJson(deleted ? null : body));
 }

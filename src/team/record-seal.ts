@@ -57,7 +57,8 @@ export function seal(ring: Keyring, place: SealPlace, value: unknown): SealedBod
     cipher.final(),
     cipher.getAuthTag(),
   ]);
-  return { e2ee: 1, kv: version, iv: iv.toString('base64'), ct: ct.toString('base64') };
+  // (Members in canonical order: the server writes its canonical JSON without sorting.)
+  return { ct: ct.toString('base64'), e2ee: 1, iv: iv.toString('base64'), kv: version };
 }
 
 export type Opened =

@@ -1,8 +1,9 @@
 /**
- * Wire records for tests and benchmarks: a memory as a client would push it, with its real hash.
+ * Wire records for tests and benchmarks: a memory as a client would push it, with its real hash and
+ * its keys in canonical order (as worker/team-records sends them).
  */
 import type { MemoryBody, PushRecord, SummaryBody } from './protocol.ts';
-import { recordHash } from './record-hash.ts';
+import { inCanonicalOrder, recordHash } from './record-hash.ts';
 import { summaryDraft } from '../core/model.ts';
 
 /** A memory record `id`, titled `title` unless `body` says otherwise. */
@@ -30,7 +31,7 @@ export function memoryRecord(id: string, title = `memory ${id}`, body: Partial<M
     baseVersion: null,
     hash: recordHash('memory', id, false, full),
     deleted: false,
-    body: full,
+    body: inCanonicalOrder(full),
   };
 }
 
@@ -53,7 +54,7 @@ export function summaryRecord(
     baseVersion: null,
     hash: recordHash('summary', sessionId, false, full),
     deleted: false,
-    body: full,
+    body: inCanonicalOrder(full),
   };
 }
 
@@ -67,7 +68,7 @@ export function linkRecord(from: string, kind: string, to: string): PushRecord {
     baseVersion: null,
     hash: recordHash('link', id, false, body),
     deleted: false,
-    body,
+    body: inCanonicalOrder(body),
   };
 }
 

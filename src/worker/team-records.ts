@@ -19,7 +19,7 @@ import {
   type PulledRecord,
   type PushRecord,
 } from '../team/protocol.ts';
-import { recordHash } from '../team/record-hash.ts';
+import { inCanonicalOrder, recordHash } from '../team/record-hash.ts';
 import { erasePhraseHere, erasureBetween, memoryTexts, summaryTexts } from './team-erasure.ts';
 import { forget } from '../app/forget.ts';
 
@@ -71,9 +71,11 @@ function record(
   kind: SyncEntity,
   id: string,
   baseVersion: number | null,
-  body: unknown,
+  unordered: unknown,
   title: string,
 ): BuiltRecord {
+  // Sent with its keys in canonical order: the server then writes its canonical JSON without sorting.
+  const body = inCanonicalOrder(unordered);
   const deleted = body === null;
   if (!deleted) {
     const secret = secretIn(body as Record<string, unknown>);
