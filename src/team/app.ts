@@ -4,7 +4,7 @@
  * in the same transaction, so a request that is answered is also recorded.
  */
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cleanText } from '../core/clean-text.ts';
 import { EngramError } from '../core/errors.ts';
@@ -64,14 +64,21 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
       ms: Math.round(performance.now() - started),
     });
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      // A full batch of the largest records fits (MAX_PUSH_RECORDS × MAX_RECORD_CHARS, JSON-escaped).
-      maxSize: 16 * 1024 * 1024,
-      onError: (c) => c.json({ error: { code: 'INPUT_INVALID', message: 'body too large' } }, 413),
-    }),
-  );
+  // A full batch of the largest records fits (MAX_PUSH_RECORDS × MAX_RECORD_CHARS, JSON-escaped).
+  const maxBody = 16 * 1024 * 1024;
+  const tooLarge = (c: Context<Env>) =>
+    c.json({ error: { code: 'INPUT_INVALID', message: 'body too large' } }, 413);
+  const countedBody = bodyLimit({ maxSize: maxBody, onError: tooLarge });
+  app.use('/v1/*', async (c, next) => {
+    // A declared length is judged by its header alone, as bodyLimit judges it — but without asking for
+    // the body as a stream, which would make the Node adapter build a whole web Request and read the
+    // body through it instead of straight from the socket. A body of unknown length (chunked) goes
+    // through bodyLimit, which counts it as it reads.
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return countedBody(c, next);
+    if (parseInt(length || '0', 10) > maxBody) return tooLarge(c);
+    await next();
+  });
   app.onError((error, c) => toErrorResponse(c, error, deps.logger));
   app.notFound((c) =>
     c.json(

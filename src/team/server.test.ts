@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,4 +150,40 @@ describe('team server with --embedded DIR', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('refuses a body over 16 MB whether its length is declared or not (413), and takes one under it', async () => {
+    const url = new URL(`${server.url}/v1/projects/prj_none/push`);
+    const post = (headers: Record<string, string | number>, body: (req: ClientRequest) => void) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy(); // a body the server did not read is not sent on
+          },
+        );
+        req.on('error', reject);
+        body(req);
+      });
+    const auth = { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' };
+    // Declared: refused from the header, before any of the body is read.
+    expect(await post({ ...auth, 'content-length': 16 * 1024 * 1024 + 1 }, (req) => req.flushHeaders())).toBe(
+      413,
+    );
+    // Chunked, no length: counted as it is read.
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const chunked = await post({ ...auth, 'transfer-encoding': 'chunked' }, (req) => {
+      req.on('error', () => undefined); // the server may answer before it has read everything
+      for (let i = 0; i < 17; i++) req.write(chunk);
+      req.end();
+    });
+    expect(chunked).toBe(413);
+    // Under the limit, either way: read and answered (no such project: 403).
+    const small = JSON.stringify({ records: [memory('obs_small', 'small')] });
+    expect(await post({ ...auth, 'content-length': Buffer.byteLength(small) }, (req) => req.end(small))).toBe(
+      403,
+    );
+    expect(await post({ ...auth, 'transfer-encoding': 'chunked' }, (req) => req.end(small))).toBe(403);
+  });
 });
