@@ -40,35 +40,20 @@ export async function hitRateLimit(pool: Pool, key: string, rule: RateLimit, now
 
 /** Refuse when `key` has used up its window (reads only; failures are counted with `hitRateLimit`). */
 export async function checkRateLimit(tx: Tx, key: string, rule: RateLimit, now: number): Promise<void> {
-  let row: { count: number; window_start: string } | undefined;
+  let count: number;
   try {
     const r = await tx.query<{ count: number; window_start: string }>({
       name: 'rate-limit-check',
       text: 'SELECT count, window_start FROM rate_limits WHERE key = $1',
       values: [key],
     });
-    row = r.rows[0];
+    const row = r.rows[0];
+    count = row && num(row.window_start) > now - rule.windowMs ? row.count : 0;
   } catch (error) {
     throw closed(error);
   }
-  refuseWhenSpent(row, rule, now);
-}
-
-/**
- * Refuse when a key's counter row (`count`, `window_start`; none: nothing counted) has used up its
- * window: checkRateLimit's rule, for a caller that read the row with another statement (tenant.ts).
- */
-export function refuseWhenSpent(
-  row: { count: number | null; window_start: string | null } | undefined,
-  rule: RateLimit,
-  now: number,
-): void {
-  const count = row && row.count !== null && num(row.window_start) > now - rule.windowMs ? row.count : 0;
   if (count >= rule.limit) tooMany(rule);
 }
-
-/** The refusal when the limiter's counter could not be read (fail closed). */
-export const rateLimiterClosed = closed;
 
 function tooMany(rule: RateLimit): never {
   throw new EngramError('RATE_LIMITED', 'too many attempts', {

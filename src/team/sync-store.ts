@@ -49,10 +49,11 @@ interface Write {
  * the client keeps both); anything for a tombstoned entity is `gone`. A tombstone always wins. Returns
  * null when the tenant may not write the project (nothing written, nothing audited).
  *
- * Three round trips to PostgreSQL: engram_push_begin (team migration 0009: the head row in share mode,
- * the batch's entity locks, then their current rows), the records checked here, then one statement
- * that writes the accepted records, blanks the search words of the memories they replace and appends
- * the audit row, in that order.
+ * Two round trips to PostgreSQL (three when a sealed push marks the project encrypted or raises its
+ * key version): engram_push_begin (team migration 0009: the head row in share mode, the batch's entity
+ * locks, then their current rows); then, the records checked here, one statement that writes the
+ * accepted records, blanks the search words of the memories they replace and appends the audit row,
+ * in that order.
  */
 export async function pushRecords(
   tx: Tx,

@@ -3,20 +3,13 @@
  * its hash inside it (so a revoked token or role stops working on the very next request), failed
  * attempts counted per client address and refused past the limit, failing closed.
  */
-import type pg from 'pg';
 import { EngramError } from '../core/errors.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
 import { appTransaction, type Pool, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
 import type { Scope } from './protocol.ts';
-import {
-  checkRateLimit,
-  hitRateLimit,
-  rateLimiterClosed,
-  refuseWhenSpent,
-  type RateLimit,
-} from './rate-limit.ts';
+import { checkRateLimit, hitRateLimit, type RateLimit } from './rate-limit.ts';
 import { isWellFormedToken, tokenHash } from './token-format.ts';
 
 export interface TenantDeps {
@@ -48,43 +41,22 @@ export async function asTenant<T>(
   const limitKey = `auth-fail:${req.client}`;
   try {
     return await appTransaction(deps.pool, async (tx) => {
-      if (req.token === null || !isWellFormedToken(req.token)) {
-        await checkRateLimit(tx, limitKey, deps.authFailures, now);
-        throw new NotAuthenticated();
-      }
-      // The address's failure count and the token's tenant in one statement (one round trip, on every
-      // request): the count is judged first, so an address past its limit is refused whatever its
-      // token — the tenant the lookup set dies with the rolled-back transaction. A statement that
-      // fails is refused as the limiter's failure is (fail closed).
-      let r: pg.QueryResult<{
-        limit_count: number | null;
-        limit_start: string | null;
-        user_id: string | null;
+      await checkRateLimit(tx, limitKey, deps.authFailures, now);
+      if (req.token === null || !isWellFormedToken(req.token)) throw new NotAuthenticated();
+      const r = await tx.query<{
+        user_id: string;
         user_name: string;
         is_admin: boolean;
         token_id: string;
         device: string;
         scopes: Scope[];
-      }>;
-      try {
-        r = await tx.query({
-          name: req.web ? 'auth-web' : 'auth',
-          text: `SELECT l.count AS limit_count, l.window_start AS limit_start, a.*
-                   FROM (SELECT 1) one
-                   LEFT JOIN rate_limits l ON l.key = $2
-                   LEFT JOIN LATERAL ${req.web ? 'engram_web_auth' : 'engram_auth'}($1) a ON true`,
-          values: [tokenHash(req.token), limitKey],
-        });
-      } catch (error) {
-        throw rateLimiterClosed(error);
-      }
+      }>({
+        name: req.web ? 'auth-web' : 'auth',
+        text: req.web ? 'SELECT * FROM engram_web_auth($1)' : 'SELECT * FROM engram_auth($1)',
+        values: [tokenHash(req.token)],
+      });
       const row = r.rows[0];
-      refuseWhenSpent(
-        row && { count: row.limit_count, window_start: row.limit_start },
-        deps.authFailures,
-        now,
-      );
-      if (!row || row.user_id === null) throw new NotAuthenticated();
+      if (!row) throw new NotAuthenticated();
       const who: Principal = {
         userId: row.user_id,
         userName: row.user_name,
