@@ -1,23 +1,32 @@
 /**
  * A transcript's entries as turns (a typed prompt starts one; one typed while the agent worked joins
- * the running turn), each entry's time kept in order, and a turn read as the hooks would have reported
- * it: its events (the subagents' tool calls among them, named by agent, each with the folder the shell
+ * the running turn; the host's note that a background task ended joins the turn that launched it),
+ * each entry's time kept in order, and a turn read as the hooks would have reported it: its events (the subagents' tool calls among them, named by agent, each with the folder the shell
  * was in), the assistant's words between them, and the git branch the host recorded.
  */
 import type { CapturedEvent } from '../core/model.ts';
 import type { TranscriptEntry } from '../core/transcript.ts';
 import type { Narration } from './analyse-turn.ts';
+import { launchOf, taskNotification } from './background-runs.ts';
 
 export function splitTranscriptTurns(entries: readonly TranscriptEntry[]): TranscriptEntry[][] {
   const turns: TranscriptEntry[][] = [];
   let current: TranscriptEntry[] = [];
+  // The turn each background task was launched in: the host's note that it ended, come after the
+  // user's next prompt, is that turn's (it judges the command launched there).
+  const launchedIn = new Map<string, TranscriptEntry[]>();
   for (const e of entries) {
     // A prompt typed while the agent worked joins the running turn.
     if (e.kind === 'prompt' && !e.queued && current.some((c) => c.kind !== 'compact_boundary')) {
       turns.push(current);
       current = [];
     }
-    current.push(e);
+    if (e.kind === 'tool_call' && e.result) {
+      const launch = launchOf(e.result.structured, e.result.text);
+      if (launch) launchedIn.set(launch.id, current);
+    }
+    const note = e.kind === 'task_notification' ? taskNotification(e.text) : null;
+    (note ? (launchedIn.get(note.id) ?? current) : current).push(e);
   }
   if (current.length > 0) turns.push(current);
   return turns;
