@@ -5,6 +5,18 @@ import { extractPastedReports, isPastedReport } from './pasted-report.ts';
 import { prompt, say } from './test-entries.test-support.ts';
 import { extractUserWords } from './user-words.ts';
 
+/** The prompt hook's event for `prompt`, as the worker queues it (no transcript to read). */
+const hookPrompt = (prompt: string) => ({
+  seq: 1,
+  sessionId: 's1',
+  projectId: '' as never,
+  cwd: '/work/bastion',
+  transcriptPath: null,
+  at: 10,
+  attempts: 0,
+  event: { kind: 'prompt' as const, prompt },
+});
+
 const HANDOFF = [
   '## Goal',
   'Ship the audit service for the hackathon.',
@@ -88,17 +100,9 @@ describe('a report the user pasted', () => {
   });
 
   it('is read the same from the prompt hook’s payload when no transcript can be read', () => {
-    const event = {
-      seq: 1,
-      sessionId: 's1',
-      projectId: '' as never,
-      cwd: '/work/bastion',
-      transcriptPath: null,
-      at: 10,
-      attempts: 0,
-      event: { kind: 'prompt' as const, prompt: HANDOFF },
-    };
-    const fromHook = userWordsOfTurn([event], '').filter((x) => x.draft.concepts.includes('pasted report'));
+    const fromHook = userWordsOfTurn([hookPrompt(HANDOFF)], '').filter((x) =>
+      x.draft.concepts.includes('pasted report'),
+    );
     const fromTranscript = extractPastedReports([prompt(HANDOFF)]);
     expect(fromHook.map((x) => x.draft.subject)).toEqual(fromTranscript.map((x) => x.draft.subject));
     for (const x of fromHook) expect(x.draft.trust).not.toBe('user');
@@ -114,17 +118,7 @@ describe('a report the user pasted', () => {
       '</task-notification>',
       'Read the output file to retrieve the result: /tmp/claude-1000/-work-bastion/tasks/b8.output',
     ].join('\n');
-    const event = {
-      seq: 1,
-      sessionId: 's1',
-      projectId: '' as never,
-      cwd: '/work/bastion',
-      transcriptPath: null,
-      at: 10,
-      attempts: 0,
-      event: { kind: 'prompt' as const, prompt: note },
-    };
-    expect(userWordsOfTurn([event], '')).toEqual([]);
+    expect(userWordsOfTurn([hookPrompt(note)], '')).toEqual([]);
   });
 
   it('reads a report with bare headings and a cut start, and stops where the paste turns into a log', () => {
