@@ -123,6 +123,9 @@ export function rejectionReason(text: string): string {
 const HOST_CONTEXT = /<(system-reminder|ide_[a-z_]+)>[\s\S]*?<\/\1>/g;
 
 /** A user message without the context its host added (see HOST_CONTEXT). */
+/** The host's note that a background task ended (`<task-notification>`), sent as a user-role message. */
+export const isTaskNotification = (text: string) => /^\s*<task-notification>/.test(text);
+
 export function withoutHostContext(text: string): string {
   return text.replace(HOST_CONTEXT, ' ');
 }

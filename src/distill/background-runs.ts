@@ -8,7 +8,8 @@
  */
 import type { CommandRun } from './command-runs.ts';
 import { testSummary } from './test-summary.ts';
-import { asRecord, asString, isTaskNotification } from './text.ts';
+import { isTaskNotification } from '../core/transcript.ts';
+import { asRecord, asString } from './text.ts';
 
 export interface Launch {
   /** The host's id for the task. */

@@ -1,7 +1,7 @@
 /**
  * Small text helpers shared by the distillers.
  */
-import { withoutHostContext } from '../core/transcript.ts';
+import { isTaskNotification, withoutHostContext } from '../core/transcript.ts';
 
 /** Collapse whitespace and cut to `max` characters with an ellipsis. */
 export function clip(text: string, max: number): string {
@@ -216,9 +216,6 @@ export function stripHostMarkup(text: string): string {
  * A user prompt as the person typed it: slash-command wrappers unwrapped (`/name args`), local
  * command output and system reminders dropped; '' when nothing the user wrote is left.
  */
-/** The host's note that a background task ended, sent to the agent as a user-role message. */
-export const isTaskNotification = (text: string) => /^\s*<task-notification>/.test(text);
-
 export function cleanPrompt(prompt: string): string {
   let text = withoutHostContext(prompt);
   if (isTaskNotification(text)) return '';

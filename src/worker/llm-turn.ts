@@ -16,7 +16,7 @@ import type { LlmCall, LlmDistiller } from '../distill/llm/llm-distiller.ts';
 import type { LlmDistillation } from '../distill/llm/reply-schema.ts';
 import { searchMemories } from '../recall/search.ts';
 import { floorOfEvents } from '../distill/evidence-trust.ts';
-import { isTaskNotification } from '../distill/text.ts';
+import { isTaskNotification } from '../core/transcript.ts';
 import type { Store } from '../store/store.ts';
 import type { PreparedTurn, TurnPreparer } from './drain.ts';
 import { transcriptExtracts } from './transcript-extracts.ts';

@@ -10,6 +10,7 @@
 import { scrubText } from '../../core/scrub.ts';
 import {
   isRejection,
+  isTaskNotification,
   rejectionReason,
   withoutHostContext,
   type ChainLink,
@@ -120,7 +121,7 @@ export function createTranscriptParser(
   /** A background task's end as the host tells it (see `task_notification`). */
   const taskNotice = (raw: string, uuid: string, at: number) => {
     const text = withoutHostContext(raw).trim();
-    if (!text.startsWith('<task-notification>')) return false;
+    if (!isTaskNotification(text)) return false;
     push({ kind: 'task_notification', uuid, at, text: scrubText(text).slice(0, 2000) }, uuid);
     return true;
   };

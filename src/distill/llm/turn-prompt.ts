@@ -7,7 +7,7 @@
 import type { QueuedEvent, SummaryDraft } from '../../core/model.ts';
 import { OBSERVATION_TYPES } from '../../core/model.ts';
 import type { TurnResult } from '../heuristic-distiller.ts';
-import { isTaskNotification } from '../text.ts';
+import { isTaskNotification } from '../../core/transcript.ts';
 
 export interface MemoryRef {
   id: string;
