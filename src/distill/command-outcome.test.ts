@@ -78,6 +78,18 @@ describe('how each part of a command went', () => {
         'ok',
       ),
     ).toEqual([['npx tsc --noEmit', 'failed']]);
+    // Piped into `tail`, a linter's status is hidden: its own summary says how it went (Credo's).
+    const credo = (found: string) =>
+      `Please report incorrect results: https://github.com/rrrene/credo/issues\n\nAnalysis took 0.5 seconds (0.06s to load, 0.4s running 69 checks on 103 files)\n780 mods/funs, ${found}.\n`;
+    expect(
+      judge('mix credo --strict 2>&1 | tail -20', credo('found 10 software design suggestions'), 'ok'),
+    ).toEqual([['mix credo --strict', 'failed']]);
+    expect(judge('mix credo --strict 2>&1 | tail -10', credo('found no issues'), 'ok')).toEqual([
+      ['mix credo --strict', 'passed'],
+    ]);
+    expect(judge('bundle exec rubocop | tail -3', '42 files inspected, no offenses detected', 'ok')).toEqual([
+      ['bundle exec rubocop', 'passed'],
+    ]);
     // Without a pipe the exit status speaks: 0 is a pass, whatever words the output has.
     expect(
       judge('npm run build', '✓ 31 modules transformed.\ndist/assets/error-page.js 1.2 kB', 'ok'),

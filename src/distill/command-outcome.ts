@@ -41,7 +41,10 @@ export type Exit = 'ok' | 'failed' | 'interrupted';
 type Evidence = 'failed' | 'passed' | 'nothing' | 'inconclusive' | 'none';
 
 const BUILD_FAILED =
-  /(?:^|\s)error(?:\s+TS\d+|\[E\d+\])?:|^\s*\d+:\d+\s+error\b|\[ERROR\]|\bERR!|^npm error\b|✖ \d+ problems? \(\d+ errors?|Found [1-9]\d* errors?\b|^[1-9]\d* issues?:|\b(?:build|compilation) failed\b|\bBUILD FAILED\b|^\*\* \(\w*Error\)|\bERROR task failed\b|^make: \*\*\*|\bexited with (?:code|status) [1-9]|\bELIFECYCLE\b|Command failed with exit code [1-9]|Some errors were emitted|\b[1-9]\d* offenses? detected|Code style issues found/im;
+  /(?:^|\s)error(?:\s+TS\d+|\[E\d+\])?:|^\s*\d+:\d+\s+error\b|\[ERROR\]|\bERR!|^npm error\b|✖ \d+ problems? \(\d+ errors?|Found [1-9]\d* errors?\b|^[1-9]\d* issues?:|\b(?:build|compilation) failed\b|\bBUILD FAILED\b|^\*\* \(\w*Error\)|\bERROR task failed\b|^make: \*\*\*|\bexited with (?:code|status) [1-9]|\bELIFECYCLE\b|Command failed with exit code [1-9]|Some errors were emitted|\b[1-9]\d* offenses? detected|Code style issues found|\bmods\/funs, found [1-9]/im;
+/** A linter's summary that it found nothing to report. */
+const LINT_CLEAN =
+  /\b0 remaining\b|All checks passed|\bmods\/funs, found no issues\b|\bno offenses detected\b/i;
 const STRONG =
   /Traceback \(most recent call last\)|^\w*(?:Error|Exception): |\bcommand not found\b|\bnpm ERR!|^npm error\b|^fatal: |^error: |panicked at|^panic: |Segmentation fault|\bline \d+: .*(?:unbound variable|command not found|No such file or directory|Permission denied|syntax error)|\bno such file or directory\b|^ERROR:|\bcannot find module\b|\bno matches found\b/im;
 const NOTHING_PROCESSED =
@@ -49,7 +52,8 @@ const NOTHING_PROCESSED =
 
 function evidenceOf(p: CommandPart, text: string, summary: TestSummary | null): Evidence {
   const checked = (): Evidence => {
-    if (/\b0 remaining\b|All checks passed/i.test(text)) return 'passed';
+    // A linter's own all-clear: ruff's, Biome's, Credo's (`780 mods/funs, found no issues.`), RuboCop's.
+    if (LINT_CLEAN.test(text)) return 'passed';
     if (diagnostics(text).some((d) => d.severity === 'error') || BUILD_FAILED.test(text)) {
       return NOTHING_PROCESSED.test(text) && !/\d+:\d+/.test(text) ? 'inconclusive' : 'failed';
     }

@@ -723,6 +723,40 @@ describe('progress, not pitfalls', () => {
   });
 });
 
+describe("a linter's own summary when its status is hidden", () => {
+  it('keeps the rule Credo reported through `tail` and the alias that met it, and lint passed after', () => {
+    const credo = (found: string, issues = '') =>
+      `${issues}Please report incorrect results: https://github.com/rrrene/credo/issues\n\nAnalysis took 0.5 seconds (0.06s to load, 0.4s running 69 checks on 103 files)\n780 mods/funs, ${found}.\n`;
+    const before = 'defmodule App.Live do\n  def save(x), do: App.Services.Updates.broadcast(x)\nend\n';
+    const r = distil(
+      turn(
+        prompt('Broadcast the counts after each save'),
+        bash(
+          'mix credo --strict 2>&1 | tail -20',
+          credo(
+            'found 1 software design suggestion',
+            '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/live.ex:2:22 #(App.Live.save)\n\n',
+          ),
+        ),
+        edit(
+          'lib/app/live.ex',
+          'defmodule App.Live do\n  def save(x), do: App.Services.Updates.broadcast(x)',
+          'defmodule App.Live do\n  alias App.Services.Updates\n\n  def save(x), do: Updates.broadcast(x)',
+          before,
+        ),
+        bash('mix credo --strict 2>&1 | tail -5', credo('found no issues')),
+        stop('Credo is clean.'),
+      ),
+    );
+    const gotchas = ofType(r.observations, 'gotcha');
+    expect(gotchas.map((g) => g.title)).toEqual([
+      '`mix credo --strict` fails: design: Nested modules could be aliased at the top of the invoking mo… → in live.ex `save`, `App.Live`: `alias App.Services.Updates`',
+    ]);
+    expect(r.summary?.completed).toContain('lint passed');
+    expect(r.summary?.nextSteps).toBe('');
+  });
+});
+
 describe('progress, not pitfalls (2)', () => {
   it('is not a gotcha when a lint rule on the code being written is met by deleting the offending code', () => {
     const r = distil(

@@ -7,12 +7,16 @@
 export interface ImportedName {
   name: string;
   from: string;
+  /** The word that brings a whole module in, when it is not `import` (Elixir's `alias`, `use`, `require`). */
+  how?: string;
 }
 
 export interface ImportChanges {
   added: ImportedName[];
   removed: ImportedName[];
 }
+
+const key = (n: ImportedName) => `${n.from}\u0000${n.name}`;
 
 function namesIn(text: string): ImportedName[] {
   const out: ImportedName[] = [];
@@ -52,16 +56,25 @@ function namesIn(text: string): ImportedName[] {
   }
   for (const m of text.matchAll(/^\s*(?:require|require_relative)\s+['"]([^'"]+)['"]/gm))
     out.push({ name: m[1] as string, from: m[1] as string });
-  for (const m of text.matchAll(/^\s*(?:alias|import|use)\s+([A-Z][\w.]*)(?:\s*,|\s*$)/gm))
-    out.push({ name: m[1] as string, from: m[1] as string });
+  for (const m of text.matchAll(/^\s*(alias|import|use|require)\s+([A-Z][\w.]*)(?:\s*,|\s*$)/gm))
+    out.push({
+      name: m[2] as string,
+      from: m[2] as string,
+      ...(m[1] === 'import' ? {} : { how: m[1] as string }),
+    });
   for (const m of text.matchAll(/^\s*import\s+(?:static\s+)?([\w.]+)\.(\w+|\*)\s*;/gm))
     out.push({ name: m[2] as string, from: m[1] as string });
   for (const m of text.matchAll(/^\s*use\s+([\w\\]+)\\(\w+)\s*;/gm))
     out.push({ name: m[2] as string, from: m[1] as string });
-  return out;
+  // A line two languages' forms both read (`import Phoenix.ChannelTest`) names its module once.
+  const seen = new Set<string>();
+  return out.filter((n) => {
+    const k = key(n);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
-
-const key = (n: ImportedName) => `${n.from}\u0000${n.name}`;
 
 /** The imported names an edit (old text → new text) removed and added. */
 export function importChanges(before: string, after: string): ImportChanges {
@@ -106,11 +119,12 @@ export function describeImportSwap(edits: ImportChanges, error = ''): string {
   }
   const rest = c.added.filter((x) => !used.has(key(x)));
   if (parts.length === 0 && c.removed.length === 0) return '';
-  // A module brought in whole (Elixir's `alias X.Y`, Python's `import x`) is named once.
+  // A module brought in whole (Elixir's `alias X.Y`, Python's `import x`) is named once, with the
+  // word the code brings it in by.
   if (rest.length > 0)
     parts.push(
       rest.every((x) => x.name === x.from)
-        ? `import ${rest.map((x) => `\`${x.name}\``).join(', ')}`
+        ? `${rest[0]?.how ?? 'import'} ${rest.map((x) => `\`${x.name}\``).join(', ')}`
         : `import ${rest.map((x) => `\`${x.name}\``).join(', ')} from ${rest[0]?.from ?? ''}`,
     );
   return parts.join('; ');
