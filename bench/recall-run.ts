@@ -167,6 +167,11 @@ try {
       for (const r of rows.filter((x) => x.holders.length > 0 && !at(x.cli, 5, x) && !at(x.prompt, 5, x)))
         process.stdout.write(`missed by both: ${r.item} "${r.question}" holders ${r.holders.join(' ')}\n`);
     if (args.includes('--verbose'))
+      for (const r of rows.filter((x) => x.holders.length > 0 && at(x.cli, 5, x) && !at(x.prompt, 5, x)))
+        process.stdout.write(
+          `prompt misses what search finds: ${r.item} "${r.question}" holders ${r.holders.join(' ')} → injected ${r.prompt.join(' ') || 'nothing'}\n`,
+        );
+    if (args.includes('--verbose'))
       for (const q of asked.filter((x) => x.elsewhere.length > 0))
         for (const id of q.elsewhere)
           process.stdout.write(
