@@ -7,7 +7,14 @@
 import { commandParts, type CommandPart, type Where } from './canonical-command.ts';
 import { judgeParts, predictsFailure, type Exit, type JudgedPart, type Outcome } from './command-outcome.ts';
 import { PRIORITY, type Purpose } from './commands.ts';
-import { errorClass, errorHeadline, hintOf, tellingLine, type ErrorClass } from './diagnostics.ts';
+import {
+  diagnostics,
+  errorClass,
+  errorHeadline,
+  hintOf,
+  tellingLine,
+  type ErrorClass,
+} from './diagnostics.ts';
 import { stripAnsi } from './terminal-output.ts';
 import { clip } from './text.ts';
 
@@ -90,6 +97,31 @@ function pickMain(parts: readonly PartRun[]): PartRun | null {
   return best;
 }
 
+/** The paths a run's target lists (`lib/a.ex lib/b.ex`); none for a whole run or inline code. */
+const targetPaths = (target: string) => (target === '' || target === 'inline' ? [] : target.split(' '));
+const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+
+/**
+ * What a check over several files failed for: the files of its target its diagnostics name (a lint
+ * of three files that found a problem in one failed for that one, and a later pass over that one
+ * alone closes it). The target as given when the diagnostics name none of its files, or one outside.
+ */
+export function failingTarget(target: string, output: string): string {
+  const paths = targetPaths(target);
+  if (paths.length < 2) return target;
+  const files = [...new Set(diagnostics(output).map((d) => d.file))].filter((f) => f !== '');
+  if (files.length === 0 || !files.every((f) => paths.some((p) => samePath(p, f)))) return target;
+  return paths.filter((p) => files.some((f) => samePath(p, f))).join(' ');
+}
+
+/** Whether a run over `later`'s target ran what `target` names (all of it, or each of its paths). */
+export function targetCovers(later: string, target: string): boolean {
+  if (later === '' || later === target) return true;
+  const paths = targetPaths(later);
+  const wanted = targetPaths(target);
+  return wanted.length > 0 && wanted.every((w) => paths.includes(w));
+}
+
 /**
  * A command that ran. `exit`: how the host says it ended (a failure event is a non-zero exit).
  * `said`: what the assistant said right before running it (a failure it predicted is expected).
@@ -110,7 +142,11 @@ export function commandRun(
     predictsFailure(options.said ?? ''),
   );
   const errors: TurnError[] = [];
-  const runs: PartRun[] = judged.map((p) => {
+  const runs: PartRun[] = judged.map((judgedPart) => {
+    const p =
+      judgedPart.outcome === 'failed'
+        ? { ...judgedPart, target: failingTarget(judgedPart.target, clean) }
+        : judgedPart;
     let detail = countsText(p);
     let message = '';
     if (p.outcome === 'failed') {
@@ -179,7 +215,7 @@ export function covers(
   // ready` failed) is not a run of the one that failed.
   if (later.purpose === 'other' && failed.canonical !== undefined && later.canonical !== failed.canonical)
     return false;
-  return later.target === '' || later.target === target;
+  return targetCovers(later.target, target);
 }
 
 /**

@@ -7,7 +7,10 @@
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
 import type { PartRun, TurnError } from './command-runs.ts';
+import { diagnostics } from './diagnostics.ts';
 import { describeImportSwap, type ImportChanges } from './import-changes.ts';
+import { SILENCES } from './turn-edits.ts';
+import { stem } from './extractors/shared-words.ts';
 import { causeSentences } from './narration.ts';
 import { clip, unique } from './text.ts';
 
@@ -112,7 +115,7 @@ function words(text: string): Set<string> {
   return new Set(
     (text.toLowerCase().match(/[a-z][a-z0-9_]{3,}/g) ?? [])
       .filter((w) => !GENERIC.has(w))
-      .map((w) => w.replace(/(?:ing|ed|es|s)$/, ''))
+      .map(stem)
       .filter((w) => w.length >= 4 && !GENERIC.has(w)),
   );
 }
@@ -326,8 +329,26 @@ export function fixBetween(
       )?.[1] ?? said.fix
     ).replace(/[.:]$/, '');
     const words = action.replace(/[.:]$/, '');
+    // A check switched off for the line it found (the last such directive written): silenced, not
+    // fixed, whatever the assistant called it.
+    // Only where the failure's own diagnostic is: a directive for another finding of the same run
+    // silenced that one, not this.
+    const found = diagnostics(printed).find(
+      (d) => d.file !== '' && message.includes(d.message.toLowerCase()),
+    );
+    const silencing = [...edits]
+      .reverse()
+      .find(
+        (e) =>
+          found !== undefined &&
+          (e.path === found.file || e.path.endsWith(`/${found.file}`)) &&
+          (e.wrote ?? []).some((l) => SILENCES.test(l)),
+      );
+    const silenced = silencing?.wrote?.find((l) => SILENCES.test(l));
+    if (silencing && silenced)
+      short = `silenced in ${basename(silencing.path)}: \`${clip(silenced.trim(), 100)}\``;
     // Its own words for the fix, else the line the fix wrote, else its explanation of the cause.
-    if (words) short = `${clip(words, 90)} (in ${where})`;
+    else if (words) short = `${clip(words, 90)} (in ${where})`;
     else if (lines.length > 0) short = `in ${where}: \`${clip(lines[0] ?? '', 100)}\``;
     else if (deletion && removed.length > 0)
       short = `remove ${removed

@@ -757,6 +757,80 @@ describe("a linter's own summary when its status is hidden", () => {
   });
 });
 
+describe('a check over several files that failed in one', () => {
+  const credo = (found: string, issues = '') =>
+    `${issues}Analysis took 0.1 seconds (0.01s to load, 0.07s running 69 checks on 3 files)\n40 mods/funs, ${found}.\n`;
+  const finding =
+    '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/registry.ex:41:5 #(App.Registry.present?)\n\n';
+  const three = 'mix credo --strict lib/app/registry.ex lib/app_web/hook_controller.ex lib/app_web/router.ex';
+
+  it('is closed by a pass over that file alone, and a directive that switched the rule off there is told as silenced', () => {
+    const before =
+      '  defp present?(id) do\n    App.Services.Tmux.exists?(id)\n  rescue\n    _ -> false\n  end\n';
+    const r = distil(
+      turn(
+        prompt('Add the registry'),
+        bashFail(`${three} 2>&1`, `Exit code 8\n${credo('found 1 software design suggestion', finding)}`),
+        edit(
+          'lib/app/registry.ex',
+          '  require Logger',
+          '  alias App.Services.Tmux\n\n  require Logger',
+          before,
+        ),
+        edit('lib/app/registry.ex', '    App.Services.Tmux.exists?(id)', '    Tmux.exists?(id)', before),
+        bashFail(`${three} 2>&1`, `Exit code 8\n${credo('found 1 software design suggestion', finding)}`),
+        edit('lib/app/registry.ex', '  alias App.Services.Tmux\n\n', '', before),
+        edit(
+          'lib/app/registry.ex',
+          '    Tmux.exists?(id)',
+          '    # credo:disable-for-next-line Credo.Check.Design.AliasUsage\n    App.Services.Tmux.exists?(id)',
+          before,
+        ),
+        bash(
+          'mix compile --warnings-as-errors 2>&1 && mix credo --strict lib/app/registry.ex 2>&1',
+          credo('found no issues'),
+        ),
+        stop('Clean compile and clean credo.'),
+      ),
+    );
+    expect(ofType(r.observations, 'failed_attempt')).toEqual([]);
+    expect(r.summary?.nextSteps).toBe('');
+    expect(ofType(r.observations, 'gotcha').map((g) => g.title)).toEqual([
+      expect.stringMatching(
+        /^`mix credo --strict` fails: design: Nested modules .* → silenced in registry\.ex: `# credo:disable-f/,
+      ),
+    ]);
+  });
+
+  it('is not told as silenced by a directive written for another finding in another file', () => {
+    const r = distil(
+      turn(
+        prompt('Make the checks pass'),
+        bashFail(
+          'mix credo --strict 2>&1',
+          `Exit code 8\n${credo('found 1 software design suggestion', finding)}`,
+        ),
+        edit(
+          'lib/app/registry.ex',
+          '    App.Services.Tmux.exists?(id)',
+          '    Tmux.exists?(id)',
+          'defmodule App.Registry do\n  alias App.Services.Tmux\n  def present?(id), do: App.Services.Tmux.exists?(id)\nend\n',
+        ),
+        edit(
+          'lib/app/slices.ex',
+          '  defp pick(rest, set) do',
+          '  @dialyzer {:nowarn_function, pick: 2}\n  defp pick(rest, set) do',
+          'defmodule App.Slices do\n  defp pick(rest, set) do\n    rest\n  end\nend\n',
+        ),
+        bash('mix credo --strict 2>&1', credo('found no issues')),
+        stop('Credo is clean.'),
+      ),
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.title).not.toContain('silenced');
+  });
+});
+
 describe('progress, not pitfalls (2)', () => {
   it('is not a gotcha when a lint rule on the code being written is met by deleting the offending code', () => {
     const r = distil(

@@ -7,7 +7,7 @@
  * suite) is also a test run. Only the project's own runs count: a command run in a scratch
  * directory or another repository is not the project's.
  */
-import { covers, partRuns, type CommandRun, type PartRun } from './command-runs.ts';
+import { covers, partRuns, targetCovers, type CommandRun, type PartRun } from './command-runs.ts';
 import { CHECKS, type Purpose } from './commands.ts';
 import { packagesOf } from './commit-commands.ts';
 import { isDocPath, isScratchPath } from './text.ts';
@@ -133,7 +133,8 @@ export function purposeState(commands: readonly CommandRun[]): PurposeState {
       open.delete(r.key);
       continue;
     }
-    episode.targets.delete(r.target);
+    // A pass over several files passes each of them.
+    for (const t of [...episode.targets.keys()]) if (targetCovers(r.target, t)) episode.targets.delete(t);
     if (!episode.whole && episode.targets.size === 0) {
       closed.push({ key: r.key, failures: episode.runs, closedBy: r });
       open.delete(r.key);

@@ -58,6 +58,15 @@ function changedChars(before: string, after: string): { removed: number; added: 
 const NOT_CODE = /^(?:[\s{}()[\];,]*|(?:\/\/|#|--|\/\*|\*|<!--).*)$/;
 
 /**
+ * A comment that switches a check off where it stands: a linter's or type checker's own directive
+ * (Credo, ESLint, Biome, TypeScript, Python's noqa / type: ignore / pylint, RuboCop, golangci's
+ * nolint, clang-tidy, Rust's allow, Java's SuppressWarnings, SwiftLint, PHP_CodeSniffer, Deno, C#,
+ * Dialyzer's nowarn).
+ */
+export const SILENCES =
+  /credo:disable|eslint-disable|biome-ignore|@ts-(?:ignore|expect-error|nocheck)|#\s*noqa\b|#\s*type:\s*ignore|pylint:\s*disable|rubocop:disable|\/\/\s*nolint\b|\bNOLINT|#!?\[allow\(|@SuppressWarnings|swiftlint:disable|phpcs:(?:ignore|disable)|deno-lint-ignore|#pragma warning disable|@dialyzer\s*\{?:no_?warn/;
+
+/**
  * The lines of the new text that the old text did not have, when they are few and short (a fix the
  * size of a line or three); none for a larger rewrite or a pure deletion.
  */
@@ -79,7 +88,7 @@ function newLines(before: string, after: string): string[] {
     .slice(from, stop === -1 ? after.length : stop)
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => !had.has(bare(l)) && !NOT_CODE.test(l));
+    .filter((l) => !had.has(bare(l)) && (!NOT_CODE.test(l) || SILENCES.test(l)));
 }
 
 /** An edit's old and new text, and what is known of the file around it. */
