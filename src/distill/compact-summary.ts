@@ -154,7 +154,10 @@ export function errorItems(list: readonly string[]): { problem: string; fix: str
 
 /** Gotchas from the digest's errors and fixes (symptom → fix), one per error, named by the problem. */
 export function digestGotchas(text: string): ObservationDraft[] {
-  return errorGotchas(digestErrors(text), { source: 'compaction summary', from: "the session's compaction summary" });
+  return errorGotchas(digestErrors(text), {
+    source: 'compaction summary',
+    from: "the session's compaction summary",
+  });
 }
 
 /**

@@ -4,7 +4,8 @@ import { draftOf } from '../store/store.test-support.ts';
 import { oneStoryEach, sameEvent } from './turn-parts.ts';
 
 /** A bugfix draft (titled t) unless `extra` says otherwise. */
-const draft = (extra: Partial<ObservationDraft>): ObservationDraft => draftOf('t', { type: 'bugfix', ...extra });
+const draft = (extra: Partial<ObservationDraft>): ObservationDraft =>
+  draftOf('t', { type: 'bugfix', ...extra });
 
 describe('a gotcha and the work of its event, one story each', () => {
   const cause = 'Biome does not allow assignments inside expressions, so the loop has to be restructured.';
