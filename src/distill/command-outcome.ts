@@ -118,9 +118,17 @@ const NEGATED =
  * code", "let me verify the new test fails first"): a failure it expected is not a failure.
  */
 export function predictsFailure(text: string): boolean {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .some((s) => (PREDICT_MODAL.test(s) || PREDICT_CHECK.test(s)) && !NEGATED.test(s));
+  return predictingSentence(text) !== '';
+}
+
+/** The sentence of `text` that predicts the next command fails, or ''. */
+export function predictingSentence(text: string): string {
+  return (
+    text
+      .split(/(?<=[.!?])\s+|\n+/)
+      .find((s) => (PREDICT_MODAL.test(s) || PREDICT_CHECK.test(s)) && !NEGATED.test(s))
+      ?.trim() ?? ''
+  );
 }
 
 /** Judge each part of a shell line from the host's exit report and the output. */

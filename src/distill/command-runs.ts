@@ -5,7 +5,13 @@
  * to resolve it. Also where, later in the turn, each error was resolved.
  */
 import { commandParts, type CommandPart, type Where } from './canonical-command.ts';
-import { judgeParts, predictsFailure, type Exit, type JudgedPart, type Outcome } from './command-outcome.ts';
+import {
+  judgeParts,
+  predictingSentence,
+  type Exit,
+  type JudgedPart,
+  type Outcome,
+} from './command-outcome.ts';
 import { PRIORITY, type Purpose } from './commands.ts';
 import {
   diagnostics,
@@ -49,6 +55,8 @@ export interface CommandRun {
   output: string;
   index: number;
   at: number;
+  /** What the assistant said right before it that predicted it fails ("this should fail on the old code"). */
+  predicted?: string;
 }
 
 export interface TurnError {
@@ -135,12 +143,8 @@ export function commandRun(
 ): { run: CommandRun; errors: TurnError[] } {
   const parts: CommandPart[] = commandParts(command, options.root ?? '', options.cwd ?? '');
   const clean = stripAnsi(output);
-  const judged = judgeParts(
-    parts.length > 0 ? parts : commandParts('true'),
-    clean,
-    exit,
-    predictsFailure(options.said ?? ''),
-  );
+  const predicted = predictingSentence(options.said ?? '');
+  const judged = judgeParts(parts.length > 0 ? parts : commandParts('true'), clean, exit, predicted !== '');
   const errors: TurnError[] = [];
   const runs: PartRun[] = judged.map((judgedPart) => {
     const p =
@@ -190,6 +194,7 @@ export function commandRun(
       detail: main?.detail ?? '',
       output: clean.length <= 4000 ? clean : `${clean.slice(0, 2000)}\n…\n${clean.slice(-2000)}`,
       ...at,
+      ...(predicted ? { predicted } : {}),
     },
     errors,
   };

@@ -15,7 +15,7 @@ import { conceptsOf } from './concepts.ts';
 import { isErrorCount } from './diagnostics.ts';
 import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
-import { explanation, proseSentences } from './narration.ts';
+import { explanation, isPlan, isStep, proseSentences } from './narration.ts';
 import { editedAfter, purposeState } from './purpose-state.ts';
 import { withoutMessage } from './commit-commands.ts';
 import { clip, unique } from './text.ts';
@@ -213,6 +213,71 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
     out.push(draft);
   }
   return out;
+}
+
+/** Checks whose run can be meant to fail (a new test on the old code, a type error on purpose). */
+const CHECK_PURPOSES = new Set(['test', 'gate', 'typecheck', 'lint', 'build']);
+/** A sentence that only says the run passed ("Hmm, the test passes."), with no reason in it. */
+const ONLY_PASSED = /\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|works?)\b/i;
+const REASON =
+  /\b(?:because|since|so|too|also|still|without|doesn'?t|does not|didn'?t|did not|can'?t|cannot|never|only|not)\b/i;
+
+/**
+ * A check run to see it fail that passed instead, with what the assistant said of it right after: the
+ * way it was checked did not do what was meant ("The stash reverted the test too"). Kept only with such
+ * words — never a plan, a step, or a sentence that only says it passed.
+ */
+export function unmetPredictions(a: TurnAnalysis): ObservationDraft[] {
+  const out: ObservationDraft[] = [];
+  const later = [...a.commands.map((c) => c.index), ...a.edits.map((e) => e.index)];
+  for (const c of a.commands) {
+    if (!c.predicted) continue;
+    const part = c.parts.find((p) => CHECK_PURPOSES.has(p.purpose) && p.outcome === 'passed');
+    if (!part) continue;
+    const next = Math.min(...later.filter((i) => i > c.index), Number.POSITIVE_INFINITY);
+    const lesson = a.narration
+      .filter((n) => n.index > c.index && n.index < next)
+      .flatMap((n) => proseSentences(n.text))
+      .find(
+        (s) =>
+          s.length >= 15 &&
+          s.length <= 240 &&
+          !isStep(s) &&
+          !isPlan(s) &&
+          !(ONLY_PASSED.test(s) && !REASON.test(s)),
+      );
+    if (!lesson) continue;
+    const command = clip(withoutMessage(c.command), 100);
+    // As the title shows it: without the redirection and the filter its output went through.
+    const shown = withoutMessage(c.command)
+      .replace(/\s*\d?>&\d/g, '')
+      .replace(/\s*\|\s*(?:tail|head|grep|less|cat)\b[^|]*$/, '')
+      .trim();
+    out.push({
+      type: 'gotcha',
+      title: clip(`\`${clip(shown, 60)}\` passed where it was meant to fail: ${lesson}`, 160),
+      subtitle: '',
+      narrative: clip(
+        `Run to see it fail (“${clip(c.predicted, 160)}”), \`${command}\` passed${part.detail ? ` (${part.detail})` : ''}. ${lesson}`,
+        800,
+      ),
+      facts: [
+        `expected to fail: ${clip(c.predicted, 200)}`,
+        `passed: \`${command}\``,
+        `why: ${clip(lesson, 200)}`,
+      ],
+      concepts: conceptsOf({
+        prompt: '',
+        files: [],
+        commands: [c.command],
+        extra: ['gotcha', 'expected failure'],
+      }),
+      filesRead: [],
+      filesModified: [],
+      subject: `gotcha:unmet:${errorSignature(lesson)}`,
+    });
+  }
+  return out.slice(0, 1);
 }
 
 /** A failed attempt's title (`\`npm test\` fails: …`), the command in its first group. */

@@ -831,6 +831,57 @@ describe('a check over several files that failed in one', () => {
   });
 });
 
+describe('a check run to see it fail that passed', () => {
+  const events = () =>
+    turn(
+      prompt('Add a regression test for the ignored file'),
+      edit(
+        'cmd/cli/git_test.go',
+        '}\n',
+        '}\n\nfunc TestIgnored(t *testing.T) {}\n',
+        'package cli\n\nfunc x() {\n}\n',
+      ),
+      bash(
+        'git stash && go test ./cmd/cli -run TestIgnored -v 2>&1 | tail -5',
+        'Saved working directory and index state WIP on main: f70f2b9 merge\n=== RUN   TestIgnored\n--- PASS: TestIgnored (0.03s)\nPASS\nok  \tentire.io/cli/cmd/cli\t0.332s',
+      ),
+      bash(
+        'git stash pop',
+        'On branch main\nChanges not staged for commit:\n\tmodified:   cmd/cli/git_test.go',
+      ),
+      stop('The test is in place.'),
+    );
+
+  it('keeps what the assistant said of it right after as the lesson', () => {
+    const r = distil(events(), [
+      said(
+        1,
+        'Now let me verify it would fail with the old implementation by temporarily reverting and running the test:',
+      ),
+      said(2, 'The stash reverted the test too. Let me restore and verify differently:'),
+    ]);
+    const [g] = ofType(r.observations, 'gotcha');
+    expect(g?.title).toBe(
+      '`git stash && go test ./cmd/cli -run TestIgnored -v` passed where it was meant to fail: The stash reverted the test too.',
+    );
+    expect(g?.facts).toContain('why: The stash reverted the test too.');
+    expect(r.summary?.learned).toContain('passed where it was meant to fail: The stash reverted the test too.');
+  });
+
+  it('keeps nothing without a reason said, nor when no failure was predicted', () => {
+    const quiet = distil(events(), [
+      said(1, 'Now let me verify it would fail with the old implementation:'),
+      said(2, 'Hmm, the test passes. Let me restore the stash and look again:'),
+    ]);
+    expect(ofType(quiet.observations, 'gotcha')).toEqual([]);
+    const plain = distil(events(), [
+      said(1, 'Let me run the new test:'),
+      said(2, 'The stash reverted the test too. Let me restore it:'),
+    ]);
+    expect(ofType(plain.observations, 'gotcha')).toEqual([]);
+  });
+});
+
 describe('progress, not pitfalls (2)', () => {
   it('is not a gotcha when a lint rule on the code being written is met by deleting the offending code', () => {
     const r = distil(

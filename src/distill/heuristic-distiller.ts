@@ -9,7 +9,13 @@
 import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
 import { analyseTurn, type Narration } from './analyse-turn.ts';
 import { commandFactObservations, conventionObservations } from './command-facts.ts';
-import { gotchaObservations, openFailure, resolutions, type Resolution } from './gotchas.ts';
+import {
+  gotchaObservations,
+  openFailure,
+  resolutions,
+  unmetPredictions,
+  type Resolution,
+} from './gotchas.ts';
 import { findingObservations, outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
@@ -72,6 +78,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
   const candidates = [
     ...outcomeObservations(a, maxFacts),
     ...gotchaObservations(a),
+    ...unmetPredictions(a),
     openFailure(a),
     ...findingObservations(a),
     ...commandFactObservations(a),

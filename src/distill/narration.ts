@@ -247,8 +247,9 @@ const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
 const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
 /** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */
 const INTERJECTION = /^(?:right|ok(?:ay)?|alright|good|great|perfect|hmm|ah|so|now)\b[,.!]?\s+/i;
-const isPlan = (s: string) => {
-  const plain = s.replace(INTERJECTION, '');
+/** A sentence of what the assistant is about to do ("I'll …", "Right, we need to …"). */
+export const isPlan = (s: string) => {
+  const plain = s.trim().replace(INTERJECTION, '');
   return PLAN.test(plain) || PLAN.test(plain.replace(LEADING_CLAUSE, ''));
 };
 

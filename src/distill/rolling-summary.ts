@@ -12,7 +12,7 @@ import { deniesOutcome, moodOf } from './extractors/mood.ts';
 import { offerIn } from './extractors/offers.ts';
 import { sharedScore } from './extractors/shared-words.ts';
 import { userProse, proseSentences as userSentences } from './extractors/user-prose.ts';
-import { gotchaObservations, shortError } from './gotchas.ts';
+import { gotchaObservations, shortError, unmetPredictions } from './gotchas.ts';
 import {
   isFallbackItem,
   isStep,
@@ -158,7 +158,9 @@ export function mergeSummary(
       const found = findingSentence(s.findings, 160);
       return found === '' ? [] : [`${clip(s.label || s.agentType || 'subagent', 60)}: ${found}`];
     }),
-    ...gotchaObservations(a).map((g) => clip(g.title.replace(/^`([^`]+)` fails: /, '`$1`: '), 160)),
+    ...[...gotchaObservations(a), ...unmetPredictions(a)].map((g) =>
+      clip(g.title.replace(/^`([^`]+)` fails: /, '`$1`: '), 160),
+    ),
     decision !== '' && !isStep(decision) ? `decided: ${clip(decision, 160)}` : '',
   ]
     .filter(Boolean)
