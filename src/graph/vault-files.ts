@@ -49,7 +49,9 @@ export function writeNew(path: string, text: string, folders?: Set<string>): boo
   const folder = dirname(path);
   ensureFolder(folder, folders);
   try {
-    writeFileSync(path, text, { flag: 'wx' });
+    // The encoding named: with options but none, Node turns the text into a Buffer and writes it from
+    // JavaScript (open, write, close); with it, one native call writes the string.
+    writeFileSync(path, text, { flag: 'wx', encoding: 'utf8' });
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
