@@ -87,6 +87,7 @@ const link = (name: string) => `[[${name}]]`;
 
 /** Links to the named nodes that have notes, in order, without repeats. */
 function links(ctx: RenderContext, ids: readonly string[]): string[] {
+  if (ids.length === 0) return []; // most lists of a note are empty: no set made for them
   const out: string[] = [];
   const seen = new Set<string>();
   for (const id of ids) {
@@ -98,8 +99,25 @@ function links(ctx: RenderContext, ids: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Tags worked out lately, by concept: a project's memories share a small vocabulary of concepts, and
+ * an export asks for each memory's tags twice (its note, graph.json).
+ */
+const tags = new Map<string, string>();
+const TAGS_KEPT = 4096;
+
 /** Obsidian tags: no spaces, no leading digit-only words. */
 export function tagOf(concept: string): string {
+  let t = tags.get(concept);
+  if (t === undefined) {
+    t = makeTag(concept);
+    if (tags.size >= TAGS_KEPT) tags.clear();
+    tags.set(concept, t);
+  }
+  return t;
+}
+
+function makeTag(concept: string): string {
   const t = concept
     .trim()
     .replace(/^#/, '')
@@ -121,6 +139,17 @@ function backlinkLines(ctx: RenderContext, id: string): string[] {
 
 function outOfKind(ctx: RenderContext, id: string, kind: Edge['kind']): string[] {
   return (ctx.graph.out.get(id) ?? []).filter((e) => e.kind === kind).map((e) => e.to);
+}
+
+/** A node's edges out, their targets by kind (in order): one pass for every kind its note lists. */
+function outByKind(ctx: RenderContext, id: string): Map<Edge['kind'], string[]> {
+  const byKind = new Map<Edge['kind'], string[]>();
+  for (const e of ctx.graph.out.get(id) ?? []) {
+    const list = byKind.get(e.kind);
+    if (list) list.push(e.to);
+    else byKind.set(e.kind, [e.to]);
+  }
+  return byKind;
 }
 
 /** The note of a memory. */
@@ -150,9 +179,10 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
   const body: string[] = [];
   if (m.narrative !== '') body.push(text(m.narrative), '');
   if (m.facts.length > 0) body.push('## Facts', '', ...m.facts.map((f) => `- ${text(oneLine(f))}`), '');
+  const out = outByKind(ctx, m.id);
   const typed: string[] = [];
   for (const kind of EDITABLE_EDGE_KINDS) {
-    const targets = links(ctx, outOfKind(ctx, m.id, kind));
+    const targets = links(ctx, out.get(kind) ?? []);
     if (targets.length > 0) typed.push(`${kind}:: ${targets.join(', ')}`);
   }
   if (typed.length > 0) body.push(...typed, '');
@@ -169,9 +199,9 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
       `> [!danger] Quarantined (never injected until a person approves it: \`engram review\`): ${oneLine(m.reviewReason ?? 'instruction-like text')}`,
       '',
     );
-  const fileLinks = links(ctx, outOfKind(ctx, m.id, 'touches'));
+  const fileLinks = links(ctx, out.get('touches') ?? []);
   if (fileLinks.length > 0) derived.push(`touches:: ${fileLinks.join(', ')}`);
-  const partOf = links(ctx, outOfKind(ctx, m.id, 'part_of'));
+  const partOf = links(ctx, out.get('part_of') ?? []);
   if (partOf.length > 0) derived.push(`part_of:: ${partOf.join(', ')}`);
   derived.push(...backlinkLines(ctx, m.id));
   if (derived[derived.length - 1] === '') derived.pop();

@@ -24,7 +24,8 @@ function scalar(s: string): string {
 /** `key: value` lines for the given values (undefined ones left out), in order. */
 export function emitFrontmatter(values: Readonly<Record<string, FrontmatterValue | undefined>>): string {
   const lines: string[] = [];
-  for (const [key, value] of Object.entries(values)) {
+  for (const key in values) {
+    const value = values[key];
     if (value === undefined) continue;
     if (typeof value === 'number' || typeof value === 'boolean') lines.push(`${key}: ${String(value)}`);
     else if (typeof value === 'string') lines.push(`${key}: ${scalar(value)}`);
