@@ -12,13 +12,13 @@ import { scrubText } from '../core/scrub.ts';
 import { mergeNote } from './note-merge.ts';
 import { createNamer, noteNameOf, preferredName, typeFolder } from './note-names.ts';
 import { parseMemoryNote } from './note-parse.ts';
-import { DERIVED_NOTE_USER_KEYS, MEMORY_USER_KEYS, renderNode } from './note-render.ts';
+import { DERIVED_NOTE_USER_KEYS, MEMORY_USER_KEYS, renderNode, type RenderContext } from './note-render.ts';
 import { loadProjectGraph, type GraphNode, type ProjectGraph } from './project-graph.ts';
 import { dirtyNodes } from './vault-dirty.ts';
 import { writeAtomically, writeNew } from './vault-files.ts';
 import { renderGraphJson, renderIndexNote } from './vault-index.ts';
 import { noteHash, readVaultFile } from './vault-scan.ts';
-import { LINK_RE, type SyncState } from './vault-sync-state.ts';
+import { countLinks, type SyncState } from './vault-sync-state.ts';
 import { createLinkResolver } from './wiki-links.ts';
 
 interface Located {
@@ -112,6 +112,8 @@ export function pushVault(state: SyncState): void {
     rows,
     files: fileById,
   });
+  // One render context per project (not per note).
+  const contexts = new Map<ProjectGraph, RenderContext>();
   for (const [id, { node, graph }] of located) {
     if (records.length >= RECORD_BATCH) flush();
     report.notes++;
@@ -120,8 +122,10 @@ export function pushVault(state: SyncState): void {
     // Untouched on both sides since the last sync: its note is as engram last rendered it.
     if (dirty !== 'all' && row && file && !dirty.has(id)) continue;
     const path = assigned.get(id) as string;
-    const s = renderNode(state.renderCtx(graph, nameOf), node);
-    report.links += s.match(LINK_RE)?.length ?? 0;
+    let renderCtx = contexts.get(graph);
+    if (!renderCtx) contexts.set(graph, (renderCtx = state.renderCtx(graph, nameOf)));
+    const s = renderNode(renderCtx, node);
+    report.links += countLinks(s);
     if (skip.has(id)) continue;
     const record = (base: string, render: string, at: string) =>
       records.push(() =>
@@ -249,7 +253,7 @@ function writeIndexes(state: SyncState, nameOf: (id: string) => string | null): 
     writeIfChanged(dir, `${folder}/index.md`, index, report);
     writeIfChanged(dir, `${folder}/graph.json`, renderGraphJson(ctx), report);
     report.notes++;
-    report.links += index.match(LINK_RE)?.length ?? 0;
+    report.links += countLinks(index);
   }
 }
 

@@ -52,6 +52,31 @@ export const REJECTED = 'rejected:';
 
 export const LINK_RE = /\[\[[^[\]\n]+\]\]/g;
 
+const OPEN = 91; // [
+const CLOSE = 93; // ]
+const NEWLINE = 10;
+
+/**
+ * How many times LINK_RE matches in `text` (`text.match(LINK_RE)?.length ?? 0`), counted without making
+ * the matches: a sync counts the links of every note it renders.
+ */
+export function countLinks(text: string): number {
+  let n = 0;
+  let i = text.indexOf('[[');
+  while (i !== -1) {
+    let j = i + 2;
+    for (let c = text.charCodeAt(j); j < text.length; c = text.charCodeAt(++j))
+      if (c === OPEN || c === CLOSE || c === NEWLINE) break;
+    // At least one character between, then `]]`: a match, and the search goes on after it. Else no
+    // match starts at i (a shorter run ends on no `]`): the search goes on from the next character.
+    if (j > i + 2 && text.charCodeAt(j) === CLOSE && text.charCodeAt(j + 1) === CLOSE) {
+      n++;
+      i = text.indexOf('[[', j + 2);
+    } else i = text.indexOf('[[', i + 1);
+  }
+  return n;
+}
+
 export interface SyncState {
   store: Store;
   options: VaultSyncOptions;
