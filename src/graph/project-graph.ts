@@ -186,7 +186,14 @@ function withFilesAndSessions<N extends { kind: string; id: string }>(
   const out = new Map<string, Edge[]>();
   const into = new Map<string, Edge[]>();
   for (const e of edges()) {
-    if (!nodes.has(e.from) || !nodes.has(e.to)) continue;
+    const from = nodes.get(e.from);
+    const to = nodes.get(e.to);
+    if (!from || !to) continue;
+    // The edge (read just now, ours) names its ends by the nodes' own id strings, not the copies its row
+    // brought: every later lookup by them (a vault renders each edge in both its notes and in graph.json)
+    // finds its key by identity, and the copies are not kept.
+    e.from = from.id;
+    e.to = to.id;
     addEdge(out, e.from, e);
     addEdge(into, e.to, e);
   }
