@@ -142,13 +142,9 @@ function outOfKind(ctx: RenderContext, id: string, kind: Edge['kind']): string[]
 }
 
 /** A node's edges out, their targets by kind (in order): one pass for every kind its note lists. */
-function outByKind(ctx: RenderContext, id: string): Map<Edge['kind'], string[]> {
-  const byKind = new Map<Edge['kind'], string[]>();
-  for (const e of ctx.graph.out.get(id) ?? []) {
-    const list = byKind.get(e.kind);
-    if (list) list.push(e.to);
-    else byKind.set(e.kind, [e.to]);
-  }
+function outByKind(ctx: RenderContext, id: string): Partial<Record<Edge['kind'], string[]>> {
+  const byKind: Partial<Record<Edge['kind'], string[]>> = {};
+  for (const e of ctx.graph.out.get(id) ?? []) (byKind[e.kind] ??= []).push(e.to);
   return byKind;
 }
 
@@ -182,7 +178,7 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
   const out = outByKind(ctx, m.id);
   const typed: string[] = [];
   for (const kind of EDITABLE_EDGE_KINDS) {
-    const targets = links(ctx, out.get(kind) ?? []);
+    const targets = links(ctx, out[kind] ?? []);
     if (targets.length > 0) typed.push(`${kind}:: ${targets.join(', ')}`);
   }
   if (typed.length > 0) body.push(...typed, '');
@@ -199,9 +195,9 @@ export function renderMemoryNote(ctx: RenderContext, n: MemoryNode): string {
       `> [!danger] Quarantined (never injected until a person approves it: \`engram review\`): ${oneLine(m.reviewReason ?? 'instruction-like text')}`,
       '',
     );
-  const fileLinks = links(ctx, out.get('touches') ?? []);
+  const fileLinks = links(ctx, out.touches ?? []);
   if (fileLinks.length > 0) derived.push(`touches:: ${fileLinks.join(', ')}`);
-  const partOf = links(ctx, out.get('part_of') ?? []);
+  const partOf = links(ctx, out.part_of ?? []);
   if (partOf.length > 0) derived.push(`part_of:: ${partOf.join(', ')}`);
   derived.push(...backlinkLines(ctx, m.id));
   if (derived[derived.length - 1] === '') derived.pop();
