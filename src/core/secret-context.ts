@@ -177,6 +177,15 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
 ];
 
+/** Whether `s` holds an ASCII letter (a plain loop: a regex costs a compilation in every hook process). */
+function hasLetter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 32;
+    if (c >= 97 && c <= 122) return true;
+  }
+  return false;
+}
+
 /**
  * A regex source that matches what `source` matches under the `i` flag, without the flag (so it can sit
  * in one pattern beside case-sensitive parts): each letter outside a character class becomes a class
@@ -200,12 +209,12 @@ export function caseless(source: string): string {
       let end = i + 1;
       while (end < source.length && source.charAt(end) !== ']') end += source.charAt(end) === '\\' ? 2 : 1;
       const body = source.slice(i + 1, end);
-      if (/[a-z]/i.test(body.replace(/\\./g, '').replace('a-zA-Z', ''))) refuse(`the class [${body}]`);
+      if (hasLetter(body.replace(/\\./g, '').replace('a-zA-Z', ''))) refuse(`the class [${body}]`);
       out += source.slice(i, end + 1);
       i = end;
-    } else if (c === '(' && source.startsWith('?<', i + 1) && /[A-Za-z]/.test(source.charAt(i + 3))) {
+    } else if (c === '(' && source.startsWith('?<', i + 1) && hasLetter(source.charAt(i + 3))) {
       refuse('a named group');
-    } else out += /[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+    } else out += hasLetter(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
   }
   return out;
 }

@@ -55,10 +55,41 @@ export function judgeName(name: string): boolean {
 
 // ---- values -------------------------------------------------------------------------------------
 
-export const PLACEHOLDER =
-  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|void|redacted|changeme|inherit|include|omit|same-origin|bearer|basic|digest|token|oauth2?|jwt|env|is|are|was|were|be|must|should|cannot|can|does|did|has|have|will|too|please|see|use|the|a|an|to|of|for|and|or|not|in|with|from|here|set|unset|missing|invalid|incorrect|wrong|expired|empty|hidden|masked|await|new|this|self|function|return|typeof|async|\*+|x{3,}|![\w!]+|\.{3,}|…|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
-export const MEMBER_ROOT =
-  /^(?:process|os|env|config|cfg|settings|this|self|req|request|res|response|ctx|context|options|opts|args|params|props|state|secrets|vars|inputs|data|body|user|session|auth|creds|credentials|window|document|import)$/;
+/**
+ * Placeholder words: a flag, a type, a scheme, a word of prose (`PLACEHOLDER`'s words). Looked up in a
+ * set, not matched by a regex of them: a regex that large costs ~2 ms of a hook to compile (twice: V8
+ * interprets a regex first and compiles it to machine code on its second run), a set nothing.
+ */
+const PLACEHOLDER_WORDS = words(
+  'null nil none undefined true false yes no on off required optional string number boolean bool str int integer bytes any unknown object void redacted changeme inherit include omit same-origin bearer basic digest token oauth oauth2 jwt env is are was were be must should cannot can does did has have will too please see use the a an to of for and or not in with from here set unset missing invalid incorrect wrong expired empty hidden masked await new this self function return typeof async',
+);
+/** Every other shape of a placeholder: masks, references, small numbers and versions. */
+const PLACEHOLDER_SHAPE =
+  /^(?:\*+|x{3,}|![\w!]+|\.{3,}|…|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
+/** The characters a `PLACEHOLDER_SHAPE` can start with (in any case): a value starting otherwise is none. */
+const PLACEHOLDER_FIRST = '*xX!.…-<${%~^>=vV0123456789';
+/**
+ * `word` in any case is one of `list`'s (all ASCII), as a case-insensitive regex of them would say: ASCII
+ * letters alone fold (the Kelvin sign lower-cases to `k`, but no such regex lets it match a `k`).
+ */
+function isWordOf(list: ReadonlySet<string>, word: string): boolean {
+  if (!list.has(word.toLowerCase())) return false;
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/**
+ * A placeholder or a type, not a value: `none`, `string`, `changeme`, `***`, `xxxx`, `${TOKEN}`, `$TOKEN`,
+ * `<your-token>`, `{{ token }}`, `%s`, a small number or a version.
+ */
+export const isPlaceholder = (v: string): boolean =>
+  isWordOf(PLACEHOLDER_WORDS, v) || (PLACEHOLDER_FIRST.includes(v.charAt(0)) && PLACEHOLDER_SHAPE.test(v));
+
+/** The roots of members that hold settings or the environment, not secrets (`process.env.X`, `settings.DB_PASS`). */
+const MEMBER_ROOTS = words(
+  'process os env config cfg settings this self req request res response ctx context options opts args params props state secrets vars inputs data body user session auth creds credentials window document import',
+);
+export const isMemberRoot = (root: string): boolean => MEMBER_ROOTS.has(root);
 
 /** Where an unquoted value sits: its separator, whether a space precedes that, and the next character. */
 export interface Unquoted {
@@ -99,8 +130,16 @@ export const isEnvName = (name: string): boolean =>
  * word that sets a flag or a scheme (`none`, `true`, `bearer`, `stdin`), a path, a URL without
  * credentials, or a member of the environment or settings (`process.env.X`, `settings.DB_PASS`).
  */
-const LITERAL_HARMLESS =
-  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|unset|required|optional|inherit|include|omit|basic|bearer|digest|oauth2?|jwt|env|default|auto|stdin|prompt|\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
+const LITERAL_HARMLESS_WORDS = words(
+  'null nil none undefined true false yes no on off empty unset required optional inherit include omit basic bearer digest oauth oauth2 jwt env default auto stdin prompt',
+);
+const LITERAL_HARMLESS_SHAPE =
+  /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
+/** The characters a `LITERAL_HARMLESS_SHAPE` can start with (in any case). */
+const LITERAL_HARMLESS_FIRST = '*xX.…-!<${%';
+export const isLiteralHarmless = (v: string): boolean =>
+  isWordOf(LITERAL_HARMLESS_WORDS, v) ||
+  (LITERAL_HARMLESS_FIRST.includes(v.charAt(0)) && LITERAL_HARMLESS_SHAPE.test(v));
 
 /** Empty, already redacted, a path, a URL without credentials: harmless wherever it sits. */
 const plainlyHarmless = (v: string): boolean =>
@@ -110,9 +149,9 @@ const plainlyHarmless = (v: string): boolean =>
   /^[a-z][\w+.-]*:\/\/[^@\s]*$/i.test(v);
 
 function literalIsHarmless(v: string): boolean {
-  if (plainlyHarmless(v) || LITERAL_HARMLESS.test(v)) return true;
+  if (plainlyHarmless(v) || isLiteralHarmless(v)) return true;
   const member = /^([A-Za-z_$][\w$]*)(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/.exec(v);
-  return member !== null && MEMBER_ROOT.test(member[1] ?? '');
+  return member !== null && isMemberRoot(member[1] ?? '');
 }
 
 /** An unquoted value's characters: not a space, quote, bracket or separator of code or a shell. */
@@ -190,7 +229,7 @@ export const isConfigPath = (name: string, sep: string): boolean => {
   const root = name.slice(0, name.indexOf('.'));
   return (
     /^[A-Za-z][\w-]*(?:\.[\w-]+)+$/.test(name) &&
-    (sep === ':' || !(MEMBER_ROOT.test(root) || RECEIVER.test(root)))
+    (sep === ':' || !(isMemberRoot(root) || RECEIVER.test(root)))
   );
 };
 
@@ -295,7 +334,7 @@ function runsThrough(word: string, part: string): boolean {
 export function isHarmless(value: string, at?: Unquoted): boolean {
   const v = value.trim();
   if (at?.literal) return literalIsHarmless(v);
-  if (plainlyHarmless(v) || PLACEHOLDER.test(v)) return true;
+  if (plainlyHarmless(v) || isPlaceholder(v)) return true;
   // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
   if (/[.?!。？！]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v))) return true;
   if (at === undefined) return false;
@@ -312,7 +351,7 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
   }
   const member = /^([A-Za-z_$][\w$]*)((?:\??\.[A-Za-z_$][\w$]*)+)[!?]?$/.exec(v);
   if (member === null) return false;
-  return !/\d/.test(v) || MEMBER_ROOT.test(member[1] ?? '') || HINT_RE.test(member[2] ?? '');
+  return !/\d/.test(v) || isMemberRoot(member[1] ?? '') || HINT_RE.test(member[2] ?? '');
 }
 
 export const isUpper = (c: number): boolean => c >= 65 && c <= 90;
