@@ -166,8 +166,14 @@ function scrubWhole(text: string, count: { n: number }, configFile?: boolean): s
     const start = out.lastIndexOf('\n', m.index) + 1;
     const nl = out.indexOf('\n', m.index);
     const end = nl === -1 ? out.length : nl;
-    result += out.slice(done, start) + scrubLine(out.slice(start, end), count, around);
-    done = end;
+    const line = out.slice(start, end);
+    const scrubbed = scrubLine(line, count, around);
+    // Built only from the first line that changed: a text the rules leave as it is stays the one flat
+    // string it came as, not a rope of its pieces that whatever reads it next would copy out again.
+    if (scrubbed !== line) {
+      result += out.slice(done, start) + scrubbed;
+      done = end;
+    }
     lines.lastIndex = end + 1;
   }
   return done > 0 ? result + out.slice(done) : out;
