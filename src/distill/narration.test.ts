@@ -224,6 +224,28 @@ describe('the assistant’s explanation of a change and of a failure', () => {
     expect(said).not.toMatch(/Meaningfully better|Only worth it|Good enough/);
   });
 
+  it('takes no item of a list that says what comes next or what could be as a statement of what is', () => {
+    const reply = [
+      'Project structure is set up. Created:',
+      '',
+      '- **Type definitions** for scenarios, results and bug reports',
+      '- **Tool wrappers** that now expose click and type to the agent',
+      '',
+      'Next steps would be:',
+      '1. Implement the LangGraph agent that uses these tools',
+      '2. Wire up the oracle, which needs the screenshots',
+      '',
+      'You could also:',
+      '- Move the scenarios into their own package since they are shared',
+      '',
+      'The foundation is in place for container-first scenario testing.',
+    ].join('\n');
+    const said = explanation([reply]);
+    expect(said).toContain('Tool wrappers that now expose click and type to the agent.');
+    expect(said).toContain('The foundation is in place for container-first scenario testing.');
+    expect(said).not.toMatch(/Implement the LangGraph|Wire up the oracle|Move the scenarios/);
+  });
+
   it('takes as the cause the first sentence about this failure that explains it, not one reporting it again', () => {
     const texts = [
       'Push failed because the TypeScript check failed - there are type errors in `Chart.tsx`. The README still needs an install section, since nobody wrote one. The problem is duplicate interfaces in `Chart.tsx`.',

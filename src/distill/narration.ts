@@ -295,14 +295,30 @@ export function explanation(
  * they would tell of another item, or of none.
  */
 function explainingSentences(text: string): string[] {
+  // The line a list hangs from ("Next steps would be:"): items under one that says what comes next or
+  // what could be are plans and options, not what is.
+  let leadIn = '';
   return text
     .replace(/```[\s\S]*?```/g, ' ')
     .split('\n')
     .flatMap((line) => {
       const sentences = proseSentences(line);
-      return /^\s*(?:[-*•]|\d+[.)])\s/.test(line) ? sentences.slice(0, 1) : sentences;
+      if (!/^\s*(?:[-*•]|\d+[.)])\s/.test(line)) {
+        if (line.trim() !== '') leadIn = line.trim();
+        return sentences;
+      }
+      return leadIn.endsWith(':') && ahead(leadIn) ? [] : sentences.slice(0, 1);
     });
 }
+
+/** Words of a lead-in to what is not done yet, or not decided. */
+const AHEAD =
+  /\b(?:next|to ?do|todos?|remaining|still|left|later|future|follow-?ups?|options?|ideas?|suggestions?|recommend(?:ations?|ed)?|consider|possible|potential)\b/i;
+/** A lead-in to what comes next or what could be ("Next steps would be:", "You could:", "Options:"). */
+const ahead = (leadIn: string) => {
+  const last = proseSentences(leadIn).pop() ?? leadIn;
+  return AHEAD.test(last) || isHedge(last) || isPlan(last);
+};
 
 const LOOKING = /^(?:let me|let's|now let me|i'?ll (?:check|look|read|wait|see))\b/i;
 /** "Push failed because the TypeScript check failed": a failure reported again, its reason another failure — no cause. */
