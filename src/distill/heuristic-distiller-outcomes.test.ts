@@ -703,6 +703,37 @@ describe('what a commit says it does', () => {
   });
 });
 
+describe('what a commit says it does (2)', () => {
+  it('tells work the assistant said nothing about by its commit body, not by the request every task shares', () => {
+    const commit = (subject: string, body: string[], hash: string) =>
+      bash(
+        `git add -A && git commit -m "$(cat <<'EOF'\n${subject}\n\n${body.map((l) => `- ${l}`).join('\n')}\nEOF\n)"`,
+        `[main ${hash}] ${subject}\n 1 file changed`,
+      );
+    const r = distil(
+      turn(
+        prompt('continue implementation'),
+        write('lib/app/tracing.ex', 'defmodule App.Tracing do\n  def setup, do: :ok\nend\n'),
+        commit(
+          'feat: trace LiveView interactions',
+          ['Add a telemetry handler for mount and handle_event spans,', 'with the pane id as an attribute'],
+          '1a2b3c4',
+        ),
+        write('lib/app/tail.ex', 'defmodule App.Tail do\n  def start, do: :ok\nend\n'),
+        bash(
+          'git add -A && git commit -m "feat: tail workers"',
+          '[main 5d6e7f8] feat: tail workers\n 1 file changed',
+        ),
+        stop(''),
+      ),
+    );
+    const traced = r.observations.find((o) => o.facts.some((f) => f.startsWith('committed 1a2b3c4')));
+    expect(traced?.narrative).toBe(
+      'Add a telemetry handler for mount and handle_event spans, with the pane id as an attribute.',
+    );
+  });
+});
+
 describe('progress, not pitfalls', () => {
   it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
     const r = distil(
@@ -865,7 +896,9 @@ describe('a check run to see it fail that passed', () => {
       '`git stash && go test ./cmd/cli -run TestIgnored -v` passed where it was meant to fail: The stash reverted the test too.',
     );
     expect(g?.facts).toContain('why: The stash reverted the test too.');
-    expect(r.summary?.learned).toContain('passed where it was meant to fail: The stash reverted the test too.');
+    expect(r.summary?.learned).toContain(
+      'passed where it was meant to fail: The stash reverted the test too.',
+    );
   });
 
   it('keeps nothing without a reason said, nor when no failure was predicted', () => {

@@ -320,7 +320,7 @@ function outcome(
     type: type === 'bugfix' && /^Tried: /.test(heading) ? 'change' : type,
     title: heading,
     subtitle,
-    narrative: clip(narrative.join('\n'), 900) || clip(request, 300),
+    narrative: clip(narrative.join('\n'), 900) || recordOf(s) || clip(request, 300),
     facts: unique([...shownFiles, ...others]).slice(0, maxFacts),
     concepts: conceptsOf({
       prompt: `${heading} ${request}`,
@@ -397,4 +397,21 @@ export function findingObservations(a: TurnAnalysis): ObservationDraft[] {
       filesModified: [],
     },
   ];
+}
+
+/**
+ * What the task's commits say it does, as prose (their bodies; a message alone is the title already):
+ * the project's own record of the change, for work the assistant said nothing about — before the
+ * request, which every task of the turn shares ("Work on bead X…", "continue implementation").
+ */
+function recordOf(s: Segment): string {
+  const lines = s.commits
+    .filter((c) => !c.reused)
+    .flatMap((c) => c.body ?? [])
+    .map((l) => l.trim().replace(/^[-*•]\s*/, ''))
+    .filter((l) => l !== '');
+  if (lines.length === 0) return '';
+  // Each line a sentence, closed by a stop; one that runs on (a comma, a colon) joins the next.
+  const text = lines.map((l) => (/[,;:(]$/.test(l) || /[.!?]$/.test(l) ? l : `${l}.`)).join(' ');
+  return clip(text, 600);
 }
