@@ -2,20 +2,8 @@ import { describe, expect, it, test } from 'vitest';
 import { CODE_TEXTS, CONFIG_FILES, ENTRY_VALUES, LOOKALIKES, SECRETS } from './scrub-corpus.test-data.ts';
 import * as oracle from './scrub-oracle.test-support.ts';
 import { looksRandom, scanningWith, scrubbingTogether, scrubTextWithCount, scrubValue } from './scrub.ts';
+import { pick, random } from './seeded-random.test-support.ts';
 
-/** A small seeded generator (mulberry32), so a failure names a reproducible input. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomWord = (r: () => number, n: number, chars = ALNUM): string =>
   Array.from({ length: n }, () => chars.charAt(Math.floor(r() * chars.length))).join('');

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caseless, CONTEXT_SITES } from './secret-context.ts';
-
-/** A small seeded generator (mulberry32), so a failure names a reproducible input. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './seeded-random.test-support.ts';
 
 /** Text made of the sites' own words in random case, with separators, quotes and noise between. */
 function text(r: () => number): string {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isConfigFile } from './config-text.ts';
 import { caseless } from './secret-context.ts';
 import { isLiteralHarmless, isMemberRoot, isPlaceholder } from './secret-names.ts';
+import { pick, random } from './seeded-random.test-support.ts';
 
 const PLACEHOLDER =
   /^(?:null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|void|redacted|changeme|inherit|include|omit|same-origin|bearer|basic|digest|token|oauth2?|jwt|env|is|are|was|were|be|must|should|cannot|can|does|did|has|have|will|too|please|see|use|the|a|an|to|of|for|and|or|not|in|with|from|here|set|unset|missing|invalid|incorrect|wrong|expired|empty|hidden|masked|await|new|this|self|function|return|typeof|async|\*+|x{3,}|![\w!]+|\.{3,}|…|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
@@ -16,19 +17,6 @@ const LITERAL_HARMLESS =
   /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|unset|required|optional|inherit|include|omit|basic|bearer|digest|oauth2?|jwt|env|default|auto|stdin|prompt|\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
 const CONFIG_FILE =
   /(?:^|[/\\])(?:\.env(?:\.(?!(?:md|txt|[jt]s|py|sh)$)[\w-]+)*|[^/\\]*\.(?:env|ini|cfg|conf|cnf|properties|toml|ya?ml|json5?|tfvars|config)|\.(?:npm|pypi|yarn|env)rc|\.gitconfig|credentials)$/i;
-
-/** A small seeded generator (mulberry32), so a failure names a reproducible input. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
 
 /** Each word of a regex's alternation (`a|b|c2?` → a, b, c, c2), the shapes' pieces too. */
 const pieces = (re: RegExp): string[] =>
