@@ -734,6 +734,26 @@ describe('what a commit says it does (2)', () => {
   });
 });
 
+describe("a tracker ticket's status is not the work", () => {
+  it('leaves out a sentence that only gives a ticket its status', () => {
+    const r = distil(
+      turn(
+        prompt('Work on the next ready task'),
+        write('priv/static/assets/app.css', '.panel { color: #222; }\n'),
+        stop(''),
+      ),
+      [
+        said(
+          1,
+          'spotter-fum.2 is now unblocked. The CSS is not built by esbuild, so the stylesheet is served as it is.',
+        ),
+      ],
+    );
+    const [work] = r.observations.filter((o) => o.facts.some((f) => f.includes('app.css')));
+    expect(work?.narrative).toBe('The CSS is not built by esbuild, so the stylesheet is served as it is.');
+  });
+});
+
 describe('progress, not pitfalls', () => {
   it('is not a gotcha when the checker fixed what it found itself, and a no-op edit is no fix', () => {
     const r = distil(

@@ -289,7 +289,7 @@ function outcome(
   const supported = (x: string) => !unsupportedClaim(x, a);
   // What was said outside the stretches spent on a failure; when nothing was, all of it. What the
   // work is says what is so: not what might be ("If it differs, we'd need to …").
-  const stated = (x: string) => supported(x) && !isHedge(x);
+  const stated = (x: string) => supported(x) && !isHedge(x) && !TICKET_STATUS.test(x.trim());
   const why =
     explanation(
       segmentTexts(a, s, last, (i) => !busy(i)),
@@ -415,3 +415,10 @@ function recordOf(s: Segment): string {
   const text = lines.map((l) => (/[,;:(]$/.test(l) || /[.!?]$/.test(l) ? l : `${l}.`)).join(' ');
   return clip(text, 600);
 }
+
+/**
+ * A sentence that only gives a tracker ticket's status ("spotter-fum.2 is now unblocked", "PROJ-12 is
+ * closed"): the tracker's bookkeeping, which the summary's closed tickets tell, not what the work is.
+ */
+const TICKET_STATUS =
+  /^`?[A-Za-z][\w]*-[\w.]+`?\s+(?:is|are)\s+(?:now\s+)?(?:un)?(?:blocked|closed|open|ready|done|complete(?:d)?|in[ _-]progress|claimed|resolved)\.?$/i;
