@@ -4,17 +4,8 @@
 import type { ObservationType } from '../../src/core/model.ts';
 
 export type Rng = () => number;
-/** mulberry32: small, fast, good enough for test data. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: small, fast, good enough for test data (the tests' own seeded generator). */
+export { random as rng } from '../../src/core/seeded-random.test-support.ts';
 
 /** Picks from a list with probability ∝ 1/(rank+1)^s. */
 export function zipf<T>(items: readonly T[], s: number): (r: Rng) => T {

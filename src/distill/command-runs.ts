@@ -107,7 +107,8 @@ function pickMain(parts: readonly PartRun[]): PartRun | null {
 
 /** The paths a run's target lists (`lib/a.ex lib/b.ex`); none for a whole run or inline code. */
 const targetPaths = (target: string) => (target === '' || target === 'inline' ? [] : target.split(' '));
-const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+/** One file named two ways: the same path, or one the other's end (`lib/a.ex`, `/repo/lib/a.ex`). */
+export const samePath = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 
 /**
  * What a check over several files failed for: the files of its target its diagnostics name (a lint

@@ -6,7 +6,7 @@
  * the error and its fix are worth keeping as a gotcha, or were just progress on the code being written.
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
-import type { PartRun, TurnError } from './command-runs.ts';
+import { samePath, type PartRun, type TurnError } from './command-runs.ts';
 import { diagnostics } from './diagnostics.ts';
 import { describeImportSwap, type ImportChanges } from './import-changes.ts';
 import { SILENCES } from './turn-edits.ts';
@@ -332,18 +332,13 @@ export function fixBetween(
     // A check switched off for the line it found (the last such directive written): silenced, not
     // fixed, whatever the assistant called it.
     // Only where the failure's own diagnostic is: a directive for another finding of the same run
-    // silenced that one, not this.
-    const found = diagnostics(printed).find(
-      (d) => d.file !== '' && message.includes(d.message.toLowerCase()),
-    );
-    const silencing = [...edits]
-      .reverse()
-      .find(
-        (e) =>
-          found !== undefined &&
-          (e.path === found.file || e.path.endsWith(`/${found.file}`)) &&
-          (e.wrote ?? []).some((l) => SILENCES.test(l)),
-      );
+    // silenced that one, not this. The output is read for it only when some edit wrote a directive.
+    const silencers = edits.filter((e) => (e.wrote ?? []).some((l) => SILENCES.test(l)));
+    const found =
+      silencers.length > 0
+        ? diagnostics(printed).find((d) => d.file !== '' && message.includes(d.message.toLowerCase()))
+        : undefined;
+    const silencing = found && [...silencers].reverse().find((e) => samePath(e.path, found.file));
     const silenced = silencing?.wrote?.find((l) => SILENCES.test(l));
     if (silencing && silenced)
       short = `silenced in ${basename(silencing.path)}: \`${clip(silenced.trim(), 100)}\``;

@@ -248,11 +248,11 @@ export function unmetPredictions(a: TurnAnalysis): ObservationDraft[] {
       );
     if (!lesson) continue;
     const command = clip(withoutMessage(c.command), 100);
-    // As the title shows it: without the redirection and the filter its output went through.
-    const shown = withoutMessage(c.command)
-      .replace(/\s*\d?>&\d/g, '')
-      .replace(/\s*\|\s*(?:tail|head|grep|less|cat)\b[^|]*$/, '')
-      .trim();
+    // As the title shows it: its parts as written, without redirections and the filters its output
+    // went through.
+    const shown = withoutMessage(
+      c.parts.map((p, i) => (i < c.parts.length - 1 ? `${p.raw} ${p.joiner}` : p.raw)).join(' '),
+    );
     out.push({
       type: 'gotcha',
       title: clip(`\`${clip(shown, 60)}\` passed where it was meant to fail: ${lesson}`, 160),
