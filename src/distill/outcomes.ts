@@ -21,6 +21,8 @@ import { countedRuns, editedAfter, purposeState } from './purpose-state.ts';
 import { explanation, isHedge, outcomeSentence, proseSentences } from './narration.ts';
 import { clip, informativeSentence, informativeText, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
+import { commitRecord } from './turn-tasks.ts';
+import { isTicketStatus } from './tickets.ts';
 
 const MAX_FILES = 30;
 
@@ -289,7 +291,7 @@ function outcome(
   const supported = (x: string) => !unsupportedClaim(x, a);
   // What was said outside the stretches spent on a failure; when nothing was, all of it. What the
   // work is says what is so: not what might be ("If it differs, we'd need to …").
-  const stated = (x: string) => supported(x) && !isHedge(x) && !TICKET_STATUS.test(x.trim());
+  const stated = (x: string) => supported(x) && !isHedge(x) && !isTicketStatus(x);
   const why =
     explanation(
       segmentTexts(a, s, last, (i) => !busy(i)),
@@ -320,7 +322,7 @@ function outcome(
     type: type === 'bugfix' && /^Tried: /.test(heading) ? 'change' : type,
     title: heading,
     subtitle,
-    narrative: clip(narrative.join('\n'), 900) || recordOf(s) || clip(request, 300),
+    narrative: clip(narrative.join('\n'), 900) || commitRecord(s) || clip(request, 300),
     facts: unique([...shownFiles, ...others]).slice(0, maxFacts),
     concepts: conceptsOf({
       prompt: `${heading} ${request}`,
@@ -398,27 +400,3 @@ export function findingObservations(a: TurnAnalysis): ObservationDraft[] {
     },
   ];
 }
-
-/**
- * What the task's commits say it does, as prose (their bodies; a message alone is the title already):
- * the project's own record of the change, for work the assistant said nothing about — before the
- * request, which every task of the turn shares ("Work on bead X…", "continue implementation").
- */
-function recordOf(s: Segment): string {
-  const lines = s.commits
-    .filter((c) => !c.reused)
-    .flatMap((c) => c.body ?? [])
-    .map((l) => l.trim().replace(/^[-*•]\s*/, ''))
-    .filter((l) => l !== '');
-  if (lines.length === 0) return '';
-  // Each line a sentence, closed by a stop; one that runs on (a comma, a colon) joins the next.
-  const text = lines.map((l) => (/[,;:(]$/.test(l) || /[.!?]$/.test(l) ? l : `${l}.`)).join(' ');
-  return clip(text, 600);
-}
-
-/**
- * A sentence that only gives a tracker ticket's status ("spotter-fum.2 is now unblocked", "PROJ-12 is
- * closed"): the tracker's bookkeeping, which the summary's closed tickets tell, not what the work is.
- */
-const TICKET_STATUS =
-  /^`?[A-Za-z][\w]*-[\w.]+`?\s+(?:is|are)\s+(?:now\s+)?(?:un)?(?:blocked|closed|open|ready|done|complete(?:d)?|in[ _-]progress|claimed|resolved)\.?$/i;

@@ -46,3 +46,11 @@ export function ticketsClosed(command: string): string[] {
     .split(/\s+/)
     .filter((id) => id !== '' && !id.startsWith('-'));
 }
+
+/**
+ * A sentence that only gives a tracker ticket's status ("spotter-fum.2 is now unblocked", "PROJ-12 is
+ * closed"): the tracker's bookkeeping, which the summary's closed tickets tell, not what the work is.
+ */
+const TICKET_STATUS =
+  /^`?[A-Za-z][\w]*-[\w.]+`?\s+(?:is|are)\s+(?:now\s+)?(?:un)?(?:blocked|closed|open|ready|done|complete(?:d)?|in[ _-]progress|claimed|resolved)\.?$/i;
+export const isTicketStatus = (sentence: string) => TICKET_STATUS.test(sentence.trim());

@@ -5,6 +5,7 @@
  * per finished checklist item only repeats the request. Each task collects its own file changes.
  */
 import { createFileChanges, type FileChanges } from './file-changes.ts';
+import { clip } from './text.ts';
 import type { TodoItem } from './todo-list.ts';
 
 export interface TaskCommit {
@@ -88,4 +89,21 @@ export function createTaskCutter() {
       return done;
     },
   };
+}
+
+/**
+ * What the task's commits say it does, as prose (their bodies; a message alone is the title already):
+ * the project's own record of the change, for work the assistant said nothing about — before the
+ * request, which every task of the turn shares ("Work on bead X…", "continue implementation").
+ */
+export function commitRecord(s: Segment): string {
+  const lines = s.commits
+    .filter((c) => !c.reused)
+    .flatMap((c) => c.body ?? [])
+    .map((l) => l.trim().replace(/^[-*•]\s*/, ''))
+    .filter((l) => l !== '');
+  if (lines.length === 0) return '';
+  // Each line a sentence, closed by a stop; one that runs on (a comma, a colon) joins the next.
+  const text = lines.map((l) => (/[,;:(]$/.test(l) || /[.!?]$/.test(l) ? l : `${l}.`)).join(' ');
+  return clip(text, 600);
 }
