@@ -13,6 +13,7 @@ import { SILENCES } from './turn-edits.ts';
 import { stem } from './extractors/shared-words.ts';
 import { causeSentences } from './narration.ts';
 import { clip, unique } from './text.ts';
+import { isTrackerCommand } from './tickets.ts';
 
 export interface Fix {
   /** What kind of change made it pass. */
@@ -183,6 +184,8 @@ export function fixBetween(
         (p.key !== failedKey || (p.purpose === 'other' && p.canonical !== failedCanonical)) &&
         // A check that passed in between verified the fix; it did not make it.
         !/^(?:inspect|commit|push|test|lint|typecheck|gate)$/.test(p.purpose) &&
+        // The tracker's bookkeeping (`bd close …`) changes no code: a step only of a tracker's own failure.
+        !(isTrackerCommand(p.raw) && !isTrackerCommand(failedCanonical)) &&
         !(p.purpose === 'other' && (/^git /.test(p.tool) || options.loose === true)) &&
         !(p.purpose === 'run' && p.adhoc) &&
         (p.where === 'project' || ('where' in from && (from as PartRun).where !== 'project')),

@@ -309,6 +309,9 @@ export function openFailure(a: TurnAnalysis): ObservationDraft | null {
     .flatMap((t) => proseSentences(t))
     .flatMap((x) => [...x.matchAll(/`([^`\n]{4,100})`/g)].map((m) => m[1] as string))
     .find((c) => {
+      // A path or file name alone, which a shell would not run as written (`scripts/lib/trace.sh`,
+      // `notify-session.sh`), names a file.
+      if (/^[^\s./~]\S*(?:\/\S*|\.[A-Za-z]{1,5})$/.test(c.trim())) return false;
       const p = mainPart(c);
       return p !== null && p.key !== last.key && p.purpose !== 'inspect' && p.purpose !== 'other';
     });

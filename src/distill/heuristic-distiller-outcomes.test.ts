@@ -808,6 +808,46 @@ describe("a linter's own summary when its status is hidden", () => {
   });
 });
 
+describe("the tracker's bookkeeping beside a fix", () => {
+  it('takes no ticket closed between the failure and the pass for a step of the fix, and no file name for a command to run', () => {
+    const credo = (found: string, issues = '') =>
+      `${issues}Analysis took 0.5 seconds (0.06s to load, 0.4s running 69 checks on 103 files)\n780 mods/funs, ${found}.\n`;
+    const before = 'defmodule App.Live do\n  def save(x), do: App.Services.Updates.broadcast(x)\nend\n';
+    const r = distil(
+      turn(
+        prompt('Broadcast the counts after each save, then close the ticket'),
+        bash(
+          'mix credo --strict 2>&1 | tail -20',
+          credo(
+            'found 1 software design suggestion',
+            '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/live.ex:2:22 #(App.Live.save)\n\n',
+          ),
+        ),
+        bash('bd close app-12 --reason="Counts broadcast after each save"', '✓ Closed app-12'),
+        edit(
+          'lib/app/live.ex',
+          'defmodule App.Live do\n  def save(x), do: App.Services.Updates.broadcast(x)',
+          'defmodule App.Live do\n  alias App.Services.Updates\n\n  def save(x), do: Updates.broadcast(x)',
+          before,
+        ),
+        bash('mix credo --strict 2>&1 | tail -5', credo('found no issues')),
+        bashFail(
+          'mix test',
+          'Exit code 2\n  1) test broadcasts counts (App.LiveTest)\n     ** (RuntimeError) no listener\n\nFinished in 0.1 seconds\n3 tests, 1 failure',
+        ),
+        stop(
+          'The broadcast test fails: the listener is started in `test/support/listener_case.ex`, which this test does not use.',
+        ),
+      ),
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.facts.some((f) => f.startsWith('ran first:'))).toBe(false);
+    const [open] = ofType(r.observations, 'failed_attempt');
+    expect(open?.title).toMatch(/^`mix test` fails/);
+    expect(open?.facts.some((f) => f.startsWith('suggested:'))).toBe(false);
+  });
+});
+
 describe('a check over several files that failed in one', () => {
   const credo = (found: string, issues = '') =>
     `${issues}Analysis took 0.1 seconds (0.01s to load, 0.07s running 69 checks on 3 files)\n40 mods/funs, ${found}.\n`;

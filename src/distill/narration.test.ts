@@ -4,6 +4,7 @@ import {
   causeSentences,
   explanation,
   headline,
+  isStatusNote,
   outcomeSentence,
   proseSentences,
   statementSentences,
@@ -295,5 +296,44 @@ describe('the assistant’s explanation of a change and of a failure', () => {
       causeSentences(["Since the package is ESM only, I'll switch the require to an import."], () => true)
         .cause,
     ).toBe("Since the package is ESM only, I'll switch the require to an import.");
+  });
+});
+
+describe('where things stand, said on the way', () => {
+  it('is no explanation: a status note of work, a ticket or a thing looked for, never a statement of what the code needs', () => {
+    for (const note of [
+      'spotter-4te.3 is committed.',
+      'Task 6 is blocked by 4 and 5.',
+      'All 4 original children are closed.',
+      'The task is done and pushed.',
+      'Everything is clean and pushed.',
+      'So `stdout` is available.',
+      'Both the alias and usage are present.',
+      'spotter-fum.2 is now unblocked.',
+    ])
+      expect(isStatusNote(note), note).toBe(true);
+    for (const statement of [
+      'The `--strict` flag is required.',
+      'structuredClone is available in Node 17 and later.',
+      'The lock is released once the writer is done with the batch.',
+    ])
+      expect(isStatusNote(statement), statement).toBe(false);
+    expect(
+      explanation(
+        [
+          'All 4 original children are closed. spotter-fum.5 is a refinement discovered during testing. I have uncommitted changes from spotter-4te.3 (controller instrumentation). Also need to update `recompute_and_push_sync` since it references `rendered_lines`. Looks like only the second edit applied. The record has `hex_trace_id` as a binary already.',
+        ],
+        600,
+        (s) => !isHedge(s),
+      ),
+    ).toBe(
+      'spotter-fum.5 is a refinement discovered during testing. The record has `hex_trace_id` as a binary already.',
+    );
+  });
+
+  it('reads a sentence that opens with an identifier in lower case as a sentence of its own', () => {
+    expect(
+      proseSentences('All 4 children are closed. spotter-fum.5 is a refinement. e.g. the next one.'),
+    ).toEqual(['All 4 children are closed.', 'spotter-fum.5 is a refinement. e.g. the next one.']);
   });
 });

@@ -13,7 +13,8 @@ export function proseSentences(text: string): string[] {
       .replace(/```[\s\S]*?```/g, ' ')
       // Japanese and Chinese close a sentence with a full-width stop and no space after it.
       // A stop inside emphasis ("**Still failing.** The issue …") ends its sentence too.
-      .split(/(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z`*"([])|(?<=[。！？])\s*|\n+/)
+      // A sentence may open with an identifier written in lower case ("… are closed. spotter-fum.5 is …").
+      .split(/(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z`*"([]|[a-z][\w]*[-_.][\w.-]*\d[\w.-]*\s)|(?<=[。！？])\s*|\n+/)
       .map((s) =>
         s
           .trim()
@@ -37,7 +38,7 @@ const HEDGE =
  * cleanup").
  */
 const SPECULATION =
-  /\b(?:would|could|might|may|probably|likely|perhaps|maybe|hopefully)\b|\b(?:I|we|you|it|that|they)'d\b|^(?:if|unless)\b/i;
+  /\b(?:would|could|might|may|probably|likely|perhaps|maybe|hopefully|seems?|apparently|looks like)\b|\b(?:I|we|you|it|that|they)'d\b|^(?:if|unless)\b/i;
 export const isHedge = (sentence: string) => SPECULATION.test(sentence.replace(/`[^`]*`/g, ''));
 
 /**
@@ -237,12 +238,27 @@ export function outcomeSentence(
   }
 }
 
+/** Where work or a thing the assistant looked for stands: done, committed, blocked, present, in place. */
+const STATUS =
+  '(?:un)?blocked|committed|pushed|merged|deployed|done|complete(?:d)?|finished|clean|closed|open|ready|resolved|fixed|green|passing|in[ _-]progress|claimed|available|present|in place|there|staged';
+const STATUS_NOTE = new RegExp(
+  `^(?:(?:so|ok(?:ay)?|good|great|now|and)\\b,?\\s+)?(?:\\S+\\s+){1,6}?(?:is|are)\\s+(?:(?:now|already|all|both)\\s+)?(?:${STATUS})(?:(?:\\s*,\\s*|\\s+and\\s+)(?:${STATUS}))*(?:\\s+(?:by|to|on)\\s+[^,;.]{1,40})?\\s*[.!]?$`,
+  'i',
+);
+/**
+ * A note of where something stands, said on the way ("spotter-4te.3 is committed", "Task 6 is blocked
+ * by 4 and 5", "Everything is clean and pushed", "So `stdout` is available"): the commits, tickets and
+ * checks of the evidence tell that; it explains nothing of the code.
+ */
+export const isStatusNote = (sentence: string) => STATUS_NOTE.test(sentence.trim());
+
 /**
  * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
  * `keep` drops what the evidence does not support (see claims.ts).
  */
 /** What the assistant was about to do, said before doing it: no explanation once it is done. */
-const PLAN = /^(?:I|we)(?:'ll| will| need to| have to| must| should)\b/i;
+const PLAN =
+  /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
 const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
 /** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */
@@ -274,6 +290,9 @@ export function explanation(
         !picked.includes(s) &&
         !picked.includes(`${s}.`) &&
         (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
+        !isStatusNote(s) &&
+        // What git status showed ("I have uncommitted changes from …") is the tree's state, not a cause.
+        !(REPO_STATE.test(s) && !CAUSE.test(s)) &&
         keep(s) &&
         (CAUSE.test(s) || STATE.test(s));
       previousPicked = fits;

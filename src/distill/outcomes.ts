@@ -18,11 +18,10 @@ import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
 import { shortError } from './gotchas.ts';
 import { countedRuns, editedAfter, purposeState } from './purpose-state.ts';
-import { explanation, isHedge, outcomeSentence, proseSentences } from './narration.ts';
-import { clip, informativeSentence, informativeText, unique, withoutFiller } from './text.ts';
+import { explanation, isHedge, isStatusNote, outcomeSentence, proseSentences } from './narration.ts';
+import { clip, findingSentence, informativeSentence, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 import { commitRecord } from './turn-tasks.ts';
-import { isTicketStatus } from './tickets.ts';
 
 const MAX_FILES = 30;
 
@@ -291,7 +290,7 @@ function outcome(
   const supported = (x: string) => !unsupportedClaim(x, a);
   // What was said outside the stretches spent on a failure; when nothing was, all of it. What the
   // work is says what is so: not what might be ("If it differs, we'd need to …").
-  const stated = (x: string) => supported(x) && !isHedge(x) && !isTicketStatus(x);
+  const stated = (x: string) => supported(x) && !isHedge(x);
   const why =
     explanation(
       segmentTexts(a, s, last, (i) => !busy(i)),
@@ -303,16 +302,22 @@ function outcome(
     last && a.lastMessage !== ''
       ? clip(
           proseSentences(withoutFiller(a.lastMessage))
-            .filter((x) => supported(x) && !/\?\s*$/.test(x))
+            .filter((x) => supported(x) && !/\?\s*$/.test(x) && !isStatusNote(x))
             .join(' '),
           600,
         )
       : '';
   const narrative = [
     why || fallback,
-    ...findings.map((f) => {
+    // What a subagent found, when it said it in prose; an inventory (`Version: 1.5.0`, `Endpoint: …`)
+    // is no finding, and stays a fact.
+    ...findings.flatMap((f) => {
       const agent = f.agentType || 'subagent';
-      return `${/^[aeiou]/i.test(agent) ? 'An' : 'A'} ${agent} subagent found: ${informativeText(f.findings, 300)}`;
+      const found = findingSentence(f.findings, 300);
+      // A subagent's report of its own work is a claim like the assistant's: kept where the runs back it.
+      return found === '' || !supported(found)
+        ? []
+        : [`${/^[aeiou]/i.test(agent) ? 'An' : 'A'} ${agent} subagent found: ${found}`];
     }),
   ].filter(Boolean);
   const subtitle = s.commits.length > 1 ? `${s.commits.length} commits` : '';

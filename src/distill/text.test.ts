@@ -39,4 +39,16 @@ describe('a finding in a report', () => {
     // Where something must be shown, the first telling line still is.
     expect(informativeSentence(inventory, 160)).toBe('`/tmp/p/pyproject.toml`');
   });
+
+  it("takes a listing's labelled fields for inventory even when their values are words, unless one closes as a sentence", () => {
+    const fields = [
+      '- **Latest Version:** 1.5.0 (released October 17, 2025)',
+      '- **Rationale:** Patch updates will be included automatically',
+      'Triggered by: `notify-session.sh` script on session creation',
+    ].join('\n');
+    expect(findingSentence(fields, 160)).toBe('');
+    expect(
+      findingSentence(`${fields}\nRoot cause: the exporter drops spans when the batch is full.`, 160),
+    ).toBe('the exporter drops spans when the batch is full.');
+  });
 });

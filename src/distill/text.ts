@@ -49,7 +49,14 @@ export function informativeSentence(text: string, max: number): string {
  * not a listing's `File: path`); '' when it has none.
  */
 export function findingSentence(text: string, max: number): string {
-  const useful = informativeParts(text).find(
+  // A listing's field ("Rationale: Patch updates included", "Triggered by: `x.sh` on start") is an
+  // entry of an inventory; one whose value closes as a sentence does ("Root cause: X drops Y.") is prose.
+  const prose = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split('\n')
+    .filter((line) => !(FIELD.test(line) && !/[.!?]\s*$/.test(line)))
+    .join('\n');
+  const useful = informativeParts(prose).find(
     (p) =>
       !p.heading &&
       p.text.length >= 20 &&
@@ -59,6 +66,10 @@ export function findingSentence(text: string, max: number): string {
   );
   return useful ? clip(useful.text, max) : '';
 }
+
+/** A line of a listing: a label of a few words, a colon, its value ("- **Endpoint:** `POST /x`"). */
+const FIELD =
+  /^\s*(?:[-*•]\s+|\d+[.)]\s+)?(?:\*\*)?[A-Z][\w()/-]*(?:\s+[\w()/-]+){0,2}(?:\*\*)?:(?:\*\*)?\s+\S/;
 
 /** A text with its inline code spans blanked out (what is left is prose). */
 export const withoutCode = (text: string) => text.replace(/`[^`]*`/g, ' ');

@@ -47,10 +47,6 @@ export function ticketsClosed(command: string): string[] {
     .filter((id) => id !== '' && !id.startsWith('-'));
 }
 
-/**
- * A sentence that only gives a tracker ticket's status ("spotter-fum.2 is now unblocked", "PROJ-12 is
- * closed"): the tracker's bookkeeping, which the summary's closed tickets tell, not what the work is.
- */
-const TICKET_STATUS =
-  /^`?[A-Za-z][\w]*-[\w.]+`?\s+(?:is|are)\s+(?:now\s+)?(?:un)?(?:blocked|closed|open|ready|done|complete(?:d)?|in[ _-]progress|claimed|resolved)\.?$/i;
-export const isTicketStatus = (sentence: string) => TICKET_STATUS.test(sentence.trim());
+/** A command of an issue tracker (beads, GitHub issues and PRs, Jira, Linear): bookkeeping, never code. */
+const TRACKER = /^(?:bd|beads)\b|^gh\s+(?:issue|pr)\b|^(?:jira|linear)\b/;
+export const isTrackerCommand = (command: string) => TRACKER.test(command.trim());
