@@ -326,8 +326,16 @@ describe('where things stand, said on the way', () => {
         600,
         (s) => !isHedge(s),
       ),
+    ).toBe('The record has `hex_trace_id` as a binary already.');
+  });
+
+  it("takes no sentence about the tracker's breakdown of the work for an explanation, unless it names code", () => {
+    expect(
+      explanation([
+        'The epic has 3 tasks — tasks 1 and 2 are independent, task 3 depends on both. There are 4 new tasks under the epic. The auto-generated migration uses ALTER TABLE, which SQLite does not support for nullability changes. The `mix quality` task runs Credo and Dialyzer.',
+      ]),
     ).toBe(
-      'spotter-fum.5 is a refinement discovered during testing. The record has `hex_trace_id` as a binary already.',
+      'The auto-generated migration uses ALTER TABLE, which SQLite does not support for nullability changes. The `mix quality` task runs Credo and Dialyzer.',
     );
   });
 

@@ -5,6 +5,7 @@
  * the tests", "Now also rename X") or the filler around it.
  */
 import { clip, isFiller, withoutCode } from './text.ts';
+import { isTrackerTalk } from './tickets.ts';
 
 /** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
 export function proseSentences(text: string): string[] {
@@ -291,6 +292,7 @@ export function explanation(
         !picked.includes(`${s}.`) &&
         (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
         !isStatusNote(s) &&
+        !isTrackerTalk(s) &&
         // What git status showed ("I have uncommitted changes from …") is the tree's state, not a cause.
         !(REPO_STATE.test(s) && !CAUSE.test(s)) &&
         keep(s) &&

@@ -50,3 +50,12 @@ export function ticketsClosed(command: string): string[] {
 /** A command of an issue tracker (beads, GitHub issues and PRs, Jira, Linear): bookkeeping, never code. */
 const TRACKER = /^(?:bd|beads)\b|^gh\s+(?:issue|pr)\b|^(?:jira|linear)\b/;
 export const isTrackerCommand = (command: string) => TRACKER.test(command.trim());
+
+/**
+ * A sentence about the tracker's breakdown of the work, with no code in it ("The epic has 3 tasks —
+ * task 3 depends on both", "There are 4 new tasks under the epic", "spotter-fum.5 is a refinement
+ * found in testing"): the tickets' own record says that, and it explains nothing of the code.
+ */
+const TRACKER_UNITS =
+  /\b(?:epics?|tickets?|subtasks?|beads?)\b|\btasks?\s+(?:#?\d+|[a-z]+-[\w.]+)\b|\b\d+\s+(?:(?:new|open|ready|remaining|more)\s+)?tasks\b|\b[a-z][a-z0-9]*-[a-z0-9]+\.\d+\b/i;
+export const isTrackerTalk = (sentence: string) => !sentence.includes('`') && TRACKER_UNITS.test(sentence);
