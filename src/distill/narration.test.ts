@@ -339,6 +339,14 @@ describe('where things stand, said on the way', () => {
     );
   });
 
+  it('takes no label in Title Case and no reaction whose subject is only what was looked at for an explanation', () => {
+    expect(
+      explanation([
+        'Looking at the feedback, these are all good points. Critical Issue #1: Fix Missing Authentication. The current implementation keeps `parsed` as the raw string, since the client parses it once.',
+      ]),
+    ).toBe('The current implementation keeps `parsed` as the raw string, since the client parses it once.');
+  });
+
   it('reads a sentence that opens with an identifier in lower case as a sentence of its own', () => {
     expect(
       proseSentences('All 4 children are closed. spotter-fum.5 is a refinement. e.g. the next one.'),

@@ -4,7 +4,7 @@
  * `structuredClone`"), and the stated next steps — never the step-by-step narration ("Now let me run
  * the tests", "Now also rename X") or the filler around it.
  */
-import { clip, isFiller, withoutCode } from './text.ts';
+import { clip, isFiller, isTitleCaseLabel, withoutCode } from './text.ts';
 import { isTrackerTalk } from './tickets.ts';
 
 /** Prose → sentences (code blocks dropped, list markers and emphasis removed). */
@@ -262,6 +262,8 @@ const PLAN =
   /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
 const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
+/** A clause that only says what the assistant looked at before the sentence's own subject ("Looking at the feedback, these …"). */
+const LEAD_IN = /^(?:looking at|based on|after|given|with|from|in)\b[^,]{1,80},\s*/i;
 /** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */
 const INTERJECTION = /^(?:right|ok(?:ay)?|alright|good|great|perfect|hmm|ah|so|now)\b[,.!]?\s+/i;
 /** A sentence of what the assistant is about to do ("I'll …", "Right, we need to …"). */
@@ -290,8 +292,9 @@ export function explanation(
         !s.trim().endsWith('!') &&
         !picked.includes(s) &&
         !picked.includes(`${s}.`) &&
-        (previousPicked || !ORPHAN_SUBJECT.test(s)) &&
+        (previousPicked || !ORPHAN_SUBJECT.test(s.replace(LEAD_IN, ''))) &&
         !isStatusNote(s) &&
+        !isTitleCaseLabel(s) &&
         !isTrackerTalk(s) &&
         // What git status showed ("I have uncommitted changes from …") is the tree's state, not a cause.
         !(REPO_STATE.test(s) && !CAUSE.test(s)) &&

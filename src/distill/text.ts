@@ -91,6 +91,23 @@ const TITLE_SMALL = new Set('a an and as at but by for in of on or the to vs wit
 function titleCase(line: string): boolean {
   const t = line.trim().replace(/\*\*/g, '');
   if (/[.!?:;,]$/.test(t) || /^[-*•]|^\d+[.)]/.test(t)) return false;
+  return allCapitalised(t);
+}
+
+/**
+ * A label in Title Case however it ends ("Critical Issue #1: Fix Missing Authentication."): every word
+ * of three or more capitalised, as headings and labels are written and sentences are not.
+ */
+export function isTitleCaseLabel(sentence: string): boolean {
+  const t = sentence.trim().replace(/\*\*/g, '');
+  return (
+    withoutCode(t)
+      .split(/\s+/)
+      .filter((w) => /^[A-Za-z]/.test(w)).length >= 3 && allCapitalised(t)
+  );
+}
+
+function allCapitalised(t: string): boolean {
   const words = withoutCode(t)
     .split(/\s+/)
     .filter((w) => /^[A-Za-z]/.test(w) && !TITLE_SMALL.has(w.toLowerCase()));
