@@ -202,6 +202,15 @@ describe('commits', () => {
       ),
     ).toEqual(['Simple static site to pick who starts. Secure RNG, bounds kept in localStorage.']);
     expect(commitBody('git commit -m fix-typo')).toEqual([]);
+    // A list of examples says nothing alone: the paragraph leading into it does.
+    expect(
+      commitBody(
+        'git commit -m "Add MODEL_NAME for model selection\n\nAllows switching models via environment variable:\n- export MODEL_NAME=gpt-5\n- export MODEL_NAME=o3-mini\n\nDefaults to gpt-4o (OpenAI)."',
+      ),
+    ).toEqual([
+      'Allows switching models via environment variable: - export MODEL_NAME=gpt-5 - export MODEL_NAME=o3-mini',
+      'Defaults to gpt-4o (OpenAI).',
+    ]);
   });
 
   it('reads the message from -m, -qm, heredocs and git output', () => {

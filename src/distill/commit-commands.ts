@@ -50,6 +50,10 @@ const TRAILER = /^(?:[\w-]+-by:|🤖|generated with\b|https?:\/\/\S+$)/i;
  * when it lists nothing, its paragraphs (lines wrapped at a width joined again); trailers and
  * signatures left out; at most `max`.
  */
+/** A line with words of prose in it, not only code, flags or values. */
+const saysSomething = (line: string) =>
+  line.split(/\s+/).filter((w) => /^[A-Za-z][a-z'’-]*[,.;:!?)]*$/.test(w)).length >= 2;
+
 export function commitBody(command: string, max = 3): string[] {
   const whole = wholeMessage(command);
   if (whole === null) return [];
@@ -59,7 +63,9 @@ export function commitBody(command: string, max = 3): string[] {
     .map((l) => l.trim())
     .filter((l) => !TRAILER.test(l));
   const items = lines.filter((l) => /^[-*•]\s+\S/.test(l)).map((l) => l.replace(/^[-*•]\s+/, ''));
-  if (items.length > 0) return items.slice(0, max);
+  // A list of what it changed says what it does; a list of examples (`export MODEL_NAME=gpt-5`) hangs
+  // from the paragraph that leads into it, which says it.
+  if (items.some(saysSomething)) return items.filter(saysSomething).slice(0, max);
   const paragraphs = lines
     .join('\n')
     .split(/\n\s*\n/)
