@@ -4,6 +4,7 @@ import {
   causeSentences,
   explanation,
   headline,
+  impersonal,
   isStatusNote,
   outcomeSentence,
   proseSentences,
@@ -351,5 +352,17 @@ describe('where things stand, said on the way', () => {
     expect(
       proseSentences('All 4 children are closed. spotter-fum.5 is a refinement. e.g. the next one.'),
     ).toEqual(['All 4 children are closed.', 'spotter-fum.5 is a refinement. e.g. the next one.']);
+  });
+});
+
+describe('a title said of the work', () => {
+  it("drops the report's own subject before what was done, and leaves every other sentence as it is", () => {
+    expect(impersonal('I changed `HasUncommittedChanges()` to use `git status --porcelain`.')).toBe(
+      'Changed `HasUncommittedChanges()` to use `git status --porcelain`.',
+    );
+    expect(impersonal("We've added a retry to the upload.")).toBe('Added a retry to the upload.');
+    expect(impersonal('I made the parser skip blank lines.')).toBe('Made the parser skip blank lines.');
+    expect(impersonal('I think the cache is stale.')).toBe('I think the cache is stale.');
+    expect(impersonal('Idempotent writes needed a key.')).toBe('Idempotent writes needed a key.');
   });
 });

@@ -239,6 +239,20 @@ export function outcomeSentence(
   }
 }
 
+/**
+ * A report's sentence as a title, said of the work rather than of its author: "I changed `x()` to …" →
+ * "Changed `x()` to …", "We've added …" → "Added …". Other sentences stay as they are.
+ */
+export function impersonal(sentence: string): string {
+  const m =
+    /^(?:I|We)(?:'ve| have)?\s+([a-z]+ed|made|wrote|rewrote|built|set|put|split|took|kept|left|ran|found|gave)\b/.exec(
+      sentence,
+    );
+  if (!m?.[1]) return sentence;
+  const rest = sentence.slice(m[0].length - m[1].length);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** Where work or a thing the assistant looked for stands: done, committed, blocked, present, in place. */
 const STATUS =
   '(?:un)?blocked|committed|pushed|merged|deployed|done|complete(?:d)?|finished|clean|closed|open|ready|resolved|fixed|green|passing|in[ _-]progress|claimed|available|present|in place|there|staged';

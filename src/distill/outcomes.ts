@@ -18,7 +18,14 @@ import { unsupportedClaim } from './claims.ts';
 import type { PartRun } from './command-runs.ts';
 import { shortError } from './gotchas.ts';
 import { countedRuns, editedAfter, purposeState } from './purpose-state.ts';
-import { explanation, isHedge, isStatusNote, outcomeSentence, proseSentences } from './narration.ts';
+import {
+  explanation,
+  impersonal,
+  isHedge,
+  isStatusNote,
+  outcomeSentence,
+  proseSentences,
+} from './narration.ts';
 import { clip, findingSentence, informativeSentence, unique, withoutFiller } from './text.ts';
 import { checkFacts, dependencyFacts, requestOf } from './turn-observations.ts';
 import { commitRecord } from './turn-tasks.ts';
@@ -130,12 +137,12 @@ function title(
   ];
   const supported = (x: string) => !unsupportedClaim(x, a);
   const reported = last && a.lastMessage !== '' ? outcomeSentence([a.lastMessage], names, supported) : '';
-  if (reported !== '') return clip(reported, 110);
+  if (reported !== '') return clip(impersonal(reported), 110);
   if (commit) return commitTitle(commit.message);
   const finished = s.completed.length === 1 ? s.completed[0] : undefined;
   if (finished) return clip(finished.charAt(0).toUpperCase() + finished.slice(1), 100);
   const said = outcomeSentence(texts, names, supported);
-  if (said !== '') return clip(said, 110);
+  if (said !== '') return clip(impersonal(said), 110);
   const done = doneFromRequest(request);
   if (done !== '') return supported(done) ? done : triedTitle(a, request);
   // A test that found the code wrong and passes after the work: what it fixed says more than a diff.
