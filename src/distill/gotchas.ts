@@ -112,12 +112,16 @@ export function gotchaDraft(
     160,
   );
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
+  // A fix told only by its place and the cause ("change x.ex: Dialyzer knows …") says the cause once,
+  // where the cause is told.
+  const at = fix.cause ? fix.short.indexOf(`: ${fix.cause.slice(0, 30)}`) : -1;
+  const fixText = at > 0 && fix.short.startsWith('change ') ? fix.short.slice(0, at) : fix.short;
   return {
     type: 'gotcha',
     title,
     subtitle: '',
     narrative: clip(
-      `\`${clip(withoutMessage(e.command), 100)}\` failed with: ${clip(e.message, 200).replace(/[.!]+$/, '')}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fix.short}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
+      `\`${clip(withoutMessage(e.command), 100)}\` failed with: ${clip(e.message, 200).replace(/[.!]+$/, '')}${e.snippet ? ` (at \`${clip(e.snippet, 100)}\`)` : ''}.${fix.cause ? ` ${fix.cause}` : ''} The fix: ${fixText}${fix.resolvedBy ? ` (then \`${clip(fix.resolvedBy, 100)}\` worked)` : ''}.`,
       800,
     ),
     facts: unique([
@@ -126,7 +130,7 @@ export function gotchaDraft(
       ...(e.rule ? [`rule: ${e.rule}`] : []),
       ...(e.snippet ? [`code: \`${clip(e.snippet, 150)}\``] : []),
       ...(fix.cause ? [`cause: ${clip(fix.cause, 200)}`] : []),
-      `fix: ${clip(fix.short, 200)}`,
+      `fix: ${clip(fixText, 200)}`,
       ...(fix.steps.length > 0 ? [`ran first: ${fix.steps.slice(0, 3).join(', ')}`] : []),
       ...(fix.files.length > 0
         ? [

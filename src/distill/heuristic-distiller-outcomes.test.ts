@@ -848,6 +848,40 @@ describe("the tracker's bookkeeping beside a fix", () => {
   });
 });
 
+describe('a fix told by its cause', () => {
+  it('says the cause once: the fix is the change at that place', () => {
+    const parser =
+      'export function events(buf: string) {\n  let i;\n  while ((i = buf.indexOf("\\n\\n")) !== -1) {}\n  return [];\n}\n';
+    const hook = [
+      'src/sse.ts:3:10 lint/suspicious/noAssignInExpressions ━━━━━━━━━━',
+      '  ✖ The assignment should not be in an expression.',
+      '  >  3 │   while ((i = buf.indexOf("\\n\\n")) !== -1) {}',
+      'Found 1 error.',
+    ].join('\n');
+    const r = distil(
+      turn(
+        prompt('Commit the event-block parser'),
+        bashFail('git commit -am "feat: parse SSE event blocks"', `Exit code 1\n${hook}`),
+        edit('src/sse.ts', '  let i;', '  let at = buf.indexOf("\\n\\n");', parser),
+        edit('src/sse.ts', '  while ((i = buf.indexOf("\\n\\n")) !== -1) {}', '  while (at !== -1) {'),
+        edit('src/sse.ts', '  return [];', '    at = buf.indexOf("\\n\\n", at + 2);\n  }\n  return [];'),
+        bash(
+          'git commit -am "feat: parse SSE event blocks"',
+          '[main 9f8e7d6] feat: parse SSE event blocks\n 1 file changed',
+        ),
+        stop('Committed the event-block parser.'),
+      ),
+      [said(1, 'Biome does not allow assignments inside expressions because they hide a side effect.')],
+    );
+    const [gotcha] = ofType(r.observations, 'gotcha');
+    expect(gotcha?.facts).toContain(
+      'cause: Biome does not allow assignments inside expressions because they hide a side effect.',
+    );
+    expect(gotcha?.facts.find((f) => f.startsWith('fix: '))).toBe('fix: change sse.ts `events`');
+    expect(gotcha?.narrative.match(/hide a side effect/g)).toHaveLength(1);
+  });
+});
+
 describe('a check over several files that failed in one', () => {
   const credo = (found: string, issues = '') =>
     `${issues}Analysis took 0.1 seconds (0.01s to load, 0.07s running 69 checks on 3 files)\n40 mods/funs, ${found}.\n`;
