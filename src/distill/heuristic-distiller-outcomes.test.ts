@@ -752,6 +752,18 @@ describe("a tracker ticket's status is not the work", () => {
     const [work] = r.observations.filter((o) => o.facts.some((f) => f.includes('app.css')));
     expect(work?.narrative).toBe('The CSS is not built by esbuild, so the stylesheet is served as it is.');
   });
+
+  it("tells work by its report without the report's headings", () => {
+    const r = distil(
+      turn(
+        prompt('Style the panel'),
+        write('priv/static/assets/app.css', '.panel { color: #222; }\n'),
+        stop('## Panel Styling Complete\n\n### Colours Applied\n- Dark text on the panel for contrast'),
+      ),
+    );
+    const [work] = r.observations.filter((o) => o.facts.some((f) => f.includes('app.css')));
+    expect(work?.narrative).toBe('Dark text on the panel for contrast');
+  });
 });
 
 describe('progress, not pitfalls', () => {

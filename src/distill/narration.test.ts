@@ -348,6 +348,14 @@ describe('where things stand, said on the way', () => {
     ).toBe('The current implementation keeps `parsed` as the raw string, since the client parses it once.');
   });
 
+  it('takes a plan led by what it is for as a plan', () => {
+    expect(
+      explanation([
+        'For the list_utils module, I need to handle the flatten one level deep semantics. The region count differs from the line count because a region is a branch.',
+      ]),
+    ).toBe('The region count differs from the line count because a region is a branch.');
+  });
+
   it('reads a sentence that opens with an identifier in lower case as a sentence of its own', () => {
     expect(
       proseSentences('All 4 children are closed. spotter-fum.5 is a refinement. e.g. the next one.'),

@@ -275,7 +275,7 @@ export const isStatusNote = (sentence: string) => STATUS_NOTE.test(sentence.trim
 const PLAN =
   /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
-const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then)\b[^,]{1,120},\s*/i;
+const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then|for|in|on|with|after|before)\b[^,]{1,120},\s*/i;
 /** A clause that only says what the assistant looked at before the sentence's own subject ("Looking at the feedback, these …"). */
 const LEAD_IN = /^(?:looking at|based on|after|given|with|from|in)\b[^,]{1,80},\s*/i;
 /** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */

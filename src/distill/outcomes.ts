@@ -308,7 +308,8 @@ function outcome(
   const fallback =
     last && a.lastMessage !== ''
       ? clip(
-          proseSentences(withoutFiller(a.lastMessage))
+          // Its headings name parts of the report; they say nothing of the work.
+          proseSentences(withoutFiller(a.lastMessage).replace(/^[ \t]*#.*$/gm, ''))
             .filter((x) => supported(x) && !/\?\s*$/.test(x) && !isStatusNote(x))
             .join(' '),
           600,
