@@ -1,29 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
-import { searchableText, stem } from './coverage.ts';
-import { createStemMemo, relevanceMatcher, type WeightedTerm } from './prompt-relevance.ts';
+import { stem } from './coverage.ts';
+import { createStemMemo, relevanceMatcher, relevanceText, type WeightedTerm } from './prompt-relevance.ts';
 
-/** A memory's words as relevance read them before it remembered stems and read ASCII text apart. */
-function wordsBefore(o: Observation): Set<string> {
-  const text = searchableText(o);
-  const out = new Set<string>();
+/**
+ * A memory's words as relevance read them before it remembered stems and read ASCII text apart: the
+ * stems of its words, and apart those of its identifiers' parts that are not also words of it.
+ */
+function wordsBefore(o: Observation): { words: Set<string>; parts: Set<string> } {
+  const text = relevanceText(o);
+  const words = new Set<string>();
+  const parts = new Set<string>();
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = m[0];
-    out.add(stem(word));
-    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) out.add(stem(part));
+    words.add(stem(word));
+    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) parts.add(stem(part));
   }
-  for (const part of identifierParts(text)) out.add(stem(part));
-  return out;
+  for (const part of identifierParts(text)) parts.add(stem(part));
+  for (const word of words) parts.delete(word);
+  return { words, parts };
 }
 
 function relevanceBefore(terms: readonly WeightedTerm[], o: Observation) {
   const total = terms.reduce((n, t) => n + t.weight, 0);
-  if (total === 0) return { share: 0, matched: 0 };
-  const words = wordsBefore(o);
+  if (total === 0) return { share: 0, matched: 0, words: 0 };
+  const { words, parts } = wordsBefore(o);
+  const held = (t: WeightedTerm | undefined) =>
+    t !== undefined && (words.has(stem(t.term)) || parts.has(stem(t.term)));
   let matched = 0;
-  for (const t of terms) if (words.has(stem(t.term))) matched += t.weight;
-  return { share: matched / total, matched };
+  let count = 0;
+  terms.forEach((t, i) => {
+    const s = stem(t.term);
+    if (words.has(s)) matched += t.weight;
+    else if (parts.has(s)) matched += held(terms[i - 1]) || held(terms[i + 1]) ? t.weight : t.weight / 2;
+    else return;
+    count++;
+  });
+  return { share: matched / total, matched, words: count };
 }
 
 const memory = (title: string, narrative: string, facts: string[] = []): Observation =>

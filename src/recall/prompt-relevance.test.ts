@@ -76,6 +76,32 @@ describe('prompt-time recall finds what a prompt asks about in other words', () 
     expect(ask('update the dashboard chart colours for the clean theme and the legend spacing')).toEqual([]);
   });
 
+  it('injects nothing for a long prompt that shares a single word with a memory, however rare the store finds it', () => {
+    const decision = add('The execution agent and the oracle are the same agent', {
+      type: 'decision',
+      narrative:
+        '“i think the execution agent and the oracle need to be the same agent? but tell me if i’m wrong”',
+    });
+    expect(ask('before I tell Jesse everything is committed, what should I check?')).toEqual([]);
+    expect(ask('should the oracle be a separate agent?')).toContain(decision);
+  });
+
+  it('reads no word of a commit fact’s branch note: every commit of the branch has one', () => {
+    add('Update npm in the container image', {
+      type: 'change',
+      facts: ['committed bb3e424: Update npm in the container image (on main)'],
+    });
+    expect(ask('how do I get back to main from the streaming worktree?')).toEqual([]);
+  });
+
+  it('weighs a part of an identifier at half when no neighbour of it is in the prompt', () => {
+    add('Use the TypeScript compiler API for the config types', { type: 'change' });
+    expect(ask('when the user types a slash command, does the hook run its script?')).toEqual([]);
+    // beside its neighbour it counts in full
+    const api = add('`loadCompilerOptions` reads tsconfig through the compiler API', { type: 'change' });
+    expect(ask('where are the compiler options loaded?')).toContain(api);
+  });
+
   it('prefers the memory that holds the rare words over those that hold only the common ones', () => {
     const gotcha = add('Biome `noAssignInExpressions` rejects `while ((i = buf.indexOf(x)) !== -1)`', {
       facts: ['fix: restructure the loop in app/lib/streaming/handlers/ai-chat.ts'],

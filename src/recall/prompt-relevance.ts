@@ -52,6 +52,15 @@ export function weighTerms(
 const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
 
 /**
+ * A memory's stems as the prompt is compared with them: those of its words, and those of the parts of
+ * its identifiers (`HasUncommittedChanges`, `auth_flow`) that are not also words of it.
+ */
+export interface MemoryStems {
+  words: Set<string>;
+  parts: Set<string>;
+}
+
+/**
  * The words of a memory as the prompt is compared with them: stems of its words and identifier parts.
  * `stemOf` is `stem`, remembered across the memories of one prompt (they share most of their words).
  */
@@ -59,29 +68,41 @@ function memoryStems(
   text: string,
   stemOf: (word: string) => string,
   only?: { lower: string; roots: readonly string[] },
-): Set<string> {
+): MemoryStems {
   const lower = only?.lower ?? text.toLowerCase();
   const ascii = ASCII_ONLY.test(lower);
   // Each distinct word once; in ASCII text the Unicode classes are exactly the ASCII ones.
   const words = new Set<string>();
   for (const m of lower.matchAll(ascii ? /[A-Za-z0-9_]+/g : /[\p{L}\p{N}_]+/gu)) words.add(m[0]);
-  const out = new Set<string>();
-  const add = only
-    ? (word: string) => {
-        if (only.roots.some((r) => word.startsWith(r))) out.add(stemOf(word));
-      }
-    : (word: string) => out.add(stemOf(word));
+  const out: MemoryStems = { words: new Set(), parts: new Set() };
+  const add = (word: string, into: Set<string>) => {
+    if (!only || only.roots.some((r) => word.startsWith(r))) into.add(stemOf(word));
+  };
+  const parts: string[] = [];
   for (const word of words) {
-    add(word);
-    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) add(part);
+    add(word, out.words);
+    if (word.includes('_')) for (const part of word.split('_')) if (part.length >= 2) parts.push(part);
   }
-  const parts =
-    only && ascii && lower.length === text.length && !only.roots.includes('')
+  parts.push(
+    ...(only && ascii && lower.length === text.length && !only.roots.includes('')
       ? runsHolding(text, lower, only.roots).flatMap(identifierParts)
-      : identifierParts(text);
-  for (const part of parts) add(part);
+      : identifierParts(text)),
+  );
+  for (const part of parts) add(part, out.parts);
+  for (const word of out.words) out.parts.delete(word);
   return out;
 }
+
+/**
+ * A commit's fact as relevance reads it: without the branch it was made on (`committed 1a2b3c4: … (on
+ * main)`, outcomes.ts), which every commit of a branch shares — "main" in a prompt is not about them.
+ */
+const withoutBranchNote = (fact: string): string =>
+  fact.startsWith('committed') ? fact.replace(/ \(on [^\s()]+\)(?= — |$)/, '') : fact;
+
+/** The text of a memory relevance reads: what search reads, less the commit facts' branch notes. */
+export const relevanceText = (o: Observation): string =>
+  searchableText({ ...o, facts: o.facts.map(withoutBranchNote) });
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
@@ -117,7 +138,15 @@ export interface Relevance {
   share: number;
   /** The weight of the words it holds (how much evidence, whatever the prompt's length). */
   matched: number;
+  /** How many of the prompt's words it holds. */
+  words: number;
 }
+
+/** What a prompt word found only as a part of an identifier, with no neighbour of it, counts for. */
+const LONE_PART = 0.5;
+
+/** A prompt of at least this many words is not answered by a memory that holds only one of them. */
+const ONE_WORD_OF = 4;
 
 /**
  * Stems kept from one prompt to the next by a process that answers many (the worker's recall thread):
@@ -130,7 +159,7 @@ export interface StemMemo {
    * By memory id, with a hash of the text its stems were taken from (a memory edited since is stemmed
    * again; the text itself is not kept).
    */
-  memories: Map<string, { textHash: string; stems: Set<string> }>;
+  memories: Map<string, { textHash: string; stems: MemoryStems }>;
 }
 
 const MEMO_WORDS = 100_000;
@@ -153,14 +182,14 @@ export function relevanceMatcher(
     return s;
   };
   const roots = [...new Set(stems.map((t) => rootOf(t.stem)))];
-  const stemsOf = (o: Observation): Set<string> => {
-    const text = searchableText(o);
+  const stemsOf = (o: Observation): MemoryStems => {
+    const text = relevanceText(o);
     if (!memo) {
       // Only the words that can stem to one of the prompt's (see rootOf): the same matches, found
       // without stemming every word of every candidate in a process that answers one prompt.
       const lower = text.toLowerCase();
       const held = roots.filter((r) => lower.includes(r));
-      if (held.length === 0) return new Set();
+      if (held.length === 0) return { words: new Set(), parts: new Set() };
       return memoryStems(text, stemOf, { lower, roots: held });
     }
     const textHash = hash64Hex(text);
@@ -173,19 +202,33 @@ export function relevanceMatcher(
     return made;
   };
   return (o) => {
-    if (total === 0) return { share: 0, matched: 0 };
-    const words = stemsOf(o);
+    if (total === 0) return { share: 0, matched: 0, words: 0 };
+    const { words, parts } = stemsOf(o);
+    const held = (t: { stem: string } | undefined) =>
+      t !== undefined && (words.has(t.stem) || parts.has(t.stem));
     let matched = 0;
-    for (const t of stems) if (words.has(t.stem)) matched += t.weight;
-    return { share: matched / total, matched };
+    let count = 0;
+    stems.forEach((t, i) => {
+      if (words.has(t.stem)) matched += t.weight;
+      else if (parts.has(t.stem))
+        // A part of an identifier counts in full beside a neighbour of it in the prompt ("uncommitted
+        // changes" for `HasUncommittedChanges`); alone ("types" for `TypeScript`, "install" for
+        // `InstallHooks`) it is as likely an ordinary word that an identifier happens to hold.
+        matched += held(stems[i - 1]) || held(stems[i + 1]) ? t.weight : t.weight * LONE_PART;
+      else return;
+      count++;
+    });
+    return { share: matched / total, matched, words: count };
   };
 }
 
 /**
  * The least evidence worth injecting, as a share of the weight of a word found once: one word held by a
- * handful of memories, or two held by many — never one common word.
+ * handful of memories, or two held by many — never one common word; and, for a prompt of several
+ * words, more than one of them: a single word shared with a long prompt ("tell", "against") is as
+ * likely chance, however rare the store finds it (a small store finds ordinary words rare).
  */
 export function enoughEvidence(r: Relevance, terms: readonly WeightedTerm[]): boolean {
   const rarest = terms.reduce((m, t) => Math.max(m, t.df === 0 ? 0 : t.weight), 0);
-  return rarest > 0 && r.matched >= rarest * 0.5;
+  return rarest > 0 && r.matched >= rarest * 0.5 && (r.words >= 2 || terms.length < ONE_WORD_OF);
 }
