@@ -48,6 +48,9 @@ export interface PromptRecallRequest {
   stemMemo?: StemMemo;
 }
 
+/** A memory beside the best match is injected only with at least this share of the best's score. */
+const NEAR_BEST = 0.7;
+
 /** The few earlier memories most relevant to a prompt, above a threshold, never repeated in a session. */
 export function renderPromptContext(store: ReadStore, req: PromptRecallRequest): RenderedContext {
   const empty = nothing();
@@ -78,9 +81,10 @@ export function renderPromptContext(store: ReadStore, req: PromptRecallRequest):
     scored.push({ o: observation, share: r.share, score: r.share + strength, order });
   });
   scored.sort((a, b) => b.score - a.score || a.order - b.order);
-  // Far below the best match, a memory shares only the prompt's ordinary words.
+  // Far below the best match, a memory shares only the prompt's ordinary words: each line beside the
+  // best costs the prompt's context and must come close to it.
   const best = scored[0]?.score ?? 0;
-  const chosen = scored.filter((c) => c.score >= best * 0.6).slice(0, req.maxItems);
+  const chosen = scored.filter((c) => c.score >= best * NEAR_BEST).slice(0, req.maxItems);
   if (chosen.length === 0) return empty;
   const budget = createBudget(req.budgetTokens);
   budget.tryAdd(
