@@ -24,7 +24,7 @@ function wordsBefore(o: Observation): { words: Set<string>; parts: Set<string> }
 
 function relevanceBefore(terms: readonly WeightedTerm[], o: Observation) {
   const total = terms.reduce((n, t) => n + t.weight, 0);
-  if (total === 0) return { share: 0, matched: 0, words: 0 };
+  if (total === 0) return { share: 0, matched: 0, words: 0, named: false };
   const { words, parts } = wordsBefore(o);
   const held = (t: WeightedTerm | undefined) =>
     t !== undefined && (words.has(stem(t.term)) || parts.has(stem(t.term)));
@@ -37,7 +37,7 @@ function relevanceBefore(terms: readonly WeightedTerm[], o: Observation) {
     else return;
     count++;
   });
-  return { share: matched / total, matched, words: count };
+  return { share: matched / total, matched, words: count, named: false };
 }
 
 const memory = (title: string, narrative: string, facts: string[] = []): Observation =>

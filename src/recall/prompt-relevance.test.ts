@@ -86,6 +86,13 @@ describe('prompt-time recall finds what a prompt asks about in other words', () 
     expect(ask('should the oracle be a separate agent?')).toContain(decision);
   });
 
+  it('finds a memory by an identifier the prompt names, whatever else the prompt says', () => {
+    const gotcha = add('`parseConfigFile` drops the env overrides', {
+      narrative: 'The overrides are read after the file, and lost.',
+    });
+    expect(ask('what does parseConfigFile do to the loader module settings?')).toContain(gotcha);
+  });
+
   it('reads no word of a commit fact’s branch note: every commit of the branch has one', () => {
     add('Update npm in the container image', {
       type: 'change',

@@ -24,6 +24,22 @@ export interface WeightedTerm {
   weight: number;
   /** Memories in the store that hold it (capped). */
   df: number;
+  /** Written in the prompt as code names are (`parseConfigFile`, `auth_flow`, `TS2769`). */
+  name?: boolean;
+}
+
+/**
+ * The words a prompt writes as code names are written — camelCase or PascalCase, snake_case, letters
+ * with digits —, lower-cased as its terms are: one of them held by a memory names what it is about.
+ */
+export function promptNames(prompt: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of prompt.matchAll(/[A-Za-z0-9_]{3,64}/g)) {
+    const w = m[0];
+    if (/[a-z0-9][A-Z]|[A-Z]{2}[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]/.test(w))
+      out.add(w.toLowerCase());
+  }
+  return out;
 }
 
 /** Inverse document frequency of a word held by `df` of `n` memories. */
@@ -37,6 +53,7 @@ export function weighTerms(
   store: ReadStore,
   terms: readonly string[],
   probed?: Map<string, number>,
+  names?: ReadonlySet<string>,
 ): WeightedTerm[] {
   const n = Math.max(1, Math.min(DF_CAP, store.observations.sizeEstimate()));
   return terms.map((term) => {
@@ -44,7 +61,8 @@ export function weighTerms(
     const count = store.observations.matchCount(expression, DF_CAP);
     probed?.set(expression, count);
     const df = Math.min(n, count);
-    return { term, df, weight: df === 0 ? idf(0, n) / 2 : idf(df, n) };
+    const weight = df === 0 ? idf(0, n) / 2 : idf(df, n);
+    return names?.has(term) ? { term, df, weight, name: true } : { term, df, weight };
   });
 }
 
@@ -140,6 +158,8 @@ export interface Relevance {
   matched: number;
   /** How many of the prompt's words it holds. */
   words: number;
+  /** Whether it holds a word the prompt writes as a code name. */
+  named: boolean;
 }
 
 /** What a prompt word found only as a part of an identifier, with no neighbour of it, counts for. */
@@ -202,12 +222,13 @@ export function relevanceMatcher(
     return made;
   };
   return (o) => {
-    if (total === 0) return { share: 0, matched: 0, words: 0 };
+    if (total === 0) return { share: 0, matched: 0, words: 0, named: false };
     const { words, parts } = stemsOf(o);
     const held = (t: { stem: string } | undefined) =>
       t !== undefined && (words.has(t.stem) || parts.has(t.stem));
     let matched = 0;
     let count = 0;
+    let named = false;
     stems.forEach((t, i) => {
       if (words.has(t.stem)) matched += t.weight;
       else if (parts.has(t.stem))
@@ -217,18 +238,20 @@ export function relevanceMatcher(
         matched += held(stems[i - 1]) || held(stems[i + 1]) ? t.weight : t.weight * LONE_PART;
       else return;
       count++;
+      if (t.name) named = true;
     });
-    return { share: matched / total, matched, words: count };
+    return { share: matched / total, matched, words: count, named };
   };
 }
 
 /**
  * The least evidence worth injecting, as a share of the weight of a word found once: one word held by a
  * handful of memories, or two held by many — never one common word; and, for a prompt of several
- * words, more than one of them: a single word shared with a long prompt ("tell", "against") is as
- * likely chance, however rare the store finds it (a small store finds ordinary words rare).
+ * words, more than one of them — unless it is a code name the prompt writes (`parseConfigFile`): a
+ * single ordinary word shared with a long prompt ("tell", "against") is as likely chance, however rare
+ * the store finds it (a small store finds ordinary words rare).
  */
 export function enoughEvidence(r: Relevance, terms: readonly WeightedTerm[]): boolean {
   const rarest = terms.reduce((m, t) => Math.max(m, t.df === 0 ? 0 : t.weight), 0);
-  return rarest > 0 && r.matched >= rarest * 0.5 && (r.words >= 2 || terms.length < ONE_WORD_OF);
+  return rarest > 0 && r.matched >= rarest * 0.5 && (r.words >= 2 || r.named || terms.length < ONE_WORD_OF);
 }

@@ -13,7 +13,13 @@ import { createInjectionGate, type InjectionGate } from './injection-gate.ts';
 import type { LoadedByHost } from './host-loaded.ts';
 import { formatAge } from './format-age.ts';
 import { parseQuery } from './fts-query.ts';
-import { enoughEvidence, relevanceMatcher, weighTerms, type StemMemo } from './prompt-relevance.ts';
+import {
+  enoughEvidence,
+  promptNames,
+  relevanceMatcher,
+  weighTerms,
+  type StemMemo,
+} from './prompt-relevance.ts';
 import { teamView } from './team-notes.ts';
 
 export { formatAge };
@@ -59,7 +65,7 @@ export function renderPromptContext(store: ReadStore, req: PromptRecallRequest):
   const parsed = parseQuery(req.prompt);
   if (!parsed.fts) return empty;
   const probed = new Map<string, number>();
-  const weights = weighTerms(store, parsed.coverageTerms, probed);
+  const weights = weighTerms(store, parsed.coverageTerms, probed, promptNames(req.prompt));
   const relevance = relevanceMatcher(weights, req.stemMemo);
   const hits = candidates(store, parsed.expressions, { projectId: req.projectId, limit: 20 }, 20, probed);
   const scored: { o: Observation; share: number; score: number; order: number }[] = [];
