@@ -107,7 +107,11 @@ const PROJECT_CWDS = [
 
 /** The scenario sessions are written here (ids a1000000-…); the others are real transcripts. */
 const REAL = LABELLED_SESSIONS.filter((id) => !id.startsWith('a1000000-')).length;
-const projectOf = (cwd: string) => resolveProject(cwd).id as string;
+/**
+ * The project of sessions that ran in `cwd`: the repository their pushes named when a backfill read them
+ * from directories not on this disk (ingest-transcript.ts), else the directory's own.
+ */
+const projectAt = (store: Store, cwd: string) => store.sessions.projectAt(cwd) ?? resolveProject(cwd);
 
 interface Replay {
   store: Store;
@@ -225,8 +229,12 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     ) => {
       const indexed = new Map<string, Set<string>>();
       const memories: JudgedMemory[] = [];
+      const seen = new Set<string>();
       for (const cwd of cwds) {
-        const project = resolveProject(cwd);
+        const project = projectAt(store, cwd);
+        // Worktrees of one repository are one project: judged once.
+        if (seen.has(project.id)) continue;
+        seen.add(project.id);
         const rendered = renderSessionContext(store, {
           project,
           sessionId: 'bench-next-session',
@@ -260,6 +268,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
         const s = store.summaries.get(id);
         return s ? [{ sessionId: id, projectId: s.projectId, nextSteps: s.nextSteps }] : [];
       });
+      const projectOf = (cwd: string) => projectAt(store, cwd).id as string;
       return judge({ memories, summaries, gold, mustNever, projectOf, indexed });
     };
     const report = judgeSet(PROJECT_CWDS, LABELLED_SESSIONS, GOLD, MUST_NEVER);
