@@ -1,6 +1,10 @@
 /**
  * npm run bench:team [-- --clients 1,4,16] [--memories 1000] [--batch 100] [--no-fsync] [--sealed] [--json]
- *                      [--server-prof DIR]
+ *                      [--server-prof DIR] [--pg-stats]
+ *
+ * `--pg-stats`: PostgreSQL loads pg_stat_statements (every statement, those inside functions too); after
+ * each scale's push, the statements that took the most execution time, and PostgreSQL's CPU split by
+ * process (the server's connections, the WAL writer, the checkpointer, autovacuum, children that ended).
  *
  * `--server-prof DIR`: the server process runs under node's own profiler (`--cpu-prof`), one
  * `.cpuprofile` per scale written into DIR as it stops (open it in Chrome's DevTools).
@@ -45,6 +49,8 @@ const NO_FSYNC = args.includes('--no-fsync');
 const SEALED = args.includes('--sealed');
 /** Where the server's CPU profiles go (node --cpu-prof), one per scale; none without it. */
 const SERVER_PROF = opt('server-prof', '');
+/** pg_stat_statements and a CPU split by PostgreSQL process, printed per scale (to stderr). */
+const PG_STATS = args.includes('--pg-stats');
 
 /** A record as a client of an end-to-end encrypted project pushes it. */
 function sealed(rec: PushRecord, ring: Keyring): PushRecord {
@@ -113,6 +119,76 @@ function postgresCpuSeconds(): number {
     }
   }
   return total;
+}
+
+/** CPU seconds per kind of PostgreSQL process (its title), and what the postmaster's ended children used. */
+function postgresCpuByProcess(): Map<string, number> {
+  const postmaster = Number(readFileSync(join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const byKind = new Map<string, number>();
+  const add = (kind: string, s: number) => byKind.set(kind, (byKind.get(kind) ?? 0) + s);
+  const stat = readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+  add('postmaster', cpuSeconds(postmaster));
+  add('ended children', (Number(stat[13]) + Number(stat[14])) / 100);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[1]);
+      if (ppid !== postmaster) continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      const kind = / bench_\d+_\d+ /.test(title)
+        ? 'connections'
+        : (/^postgres: (?:\S+ )?(walwriter|checkpointer|background writer|autovacuum|walsummarizer|io worker|logical replication|startup)/.exec(
+            title,
+          )?.[1] ?? 'other');
+      add(kind, cpuSeconds(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return byKind;
+}
+
+/** The statements that took the most time in database `db` since the last reset, and the CPU split. */
+async function reportPgStats(
+  baseUrl: string,
+  db: string,
+  n: number,
+  before: Map<string, number>,
+): Promise<void> {
+  const after = postgresCpuByProcess();
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    const r = await admin.query<{
+      calls: string;
+      rows: string;
+      total: number;
+      plan: number;
+      mean: number;
+      query: string;
+    }>(
+      `SELECT s.calls, s.rows, s.total_exec_time AS total, s.total_plan_time AS plan,
+              s.mean_exec_time AS mean, s.query
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        WHERE d.datname = $1 ORDER BY s.total_exec_time + s.total_plan_time DESC LIMIT 25`,
+      [db],
+    );
+    const lines = [`-- pg_stat_statements after the push, ${n} clients (ms: total exec / plan, mean exec)`];
+    for (const row of r.rows) {
+      const q = row.query.replace(/\s+/g, ' ').slice(0, 150);
+      lines.push(
+        `${fmt(row.total, 0).padStart(7)} ${fmt(row.plan, 0).padStart(5)} ${fmt(row.mean, 3).padStart(8)}  ${String(row.calls).padStart(6)} calls ${String(row.rows).padStart(7)} rows  ${q}`,
+      );
+    }
+    lines.push(`-- PostgreSQL CPU s during the push by process, ${n} clients`);
+    for (const [kind, s] of after) {
+      const used = s - (before.get(kind) ?? 0);
+      if (used >= 0.005) lines.push(`${fmt(used, 2).padStart(7)}  ${kind}`);
+    }
+    process.stderr.write(`${lines.join('\n')}\n`);
+  } finally {
+    await admin.end();
+  }
 }
 
 async function startServer(
@@ -195,6 +271,14 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     const idle = rssMb(pid);
     const ring: Keyring = { projectId: project, versions: [{ version: 1, key: newKey() }] };
     const pushLatency: number[] = [];
+    let pgBefore = new Map<string, number>();
+    if (PG_STATS) {
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      await admin.query('SELECT pg_stat_statements_reset()');
+      await admin.end();
+      pgBefore = postgresCpuByProcess();
+    }
     const cpuBefore = {
       server: cpuSeconds(pid),
       postgres: postgresCpuSeconds(),
@@ -224,6 +308,7 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       clients: (clientCpu.user + clientCpu.system) / 1e6,
     };
     const afterPush = rssMb(pid);
+    if (PG_STATS) await reportPgStats(baseUrl, dbName, n, pgBefore);
     const pullLatency: number[] = [];
     let delivered = 0;
     started = performance.now();
@@ -279,7 +364,16 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-team-'));
-const postgres = await startEmbeddedPostgres(dir, createMemoryLogger(), { fast: NO_FSYNC });
+const postgres = await startEmbeddedPostgres(dir, createMemoryLogger(), {
+  fast: NO_FSYNC,
+  settings: PG_STATS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] : [],
+});
+if (PG_STATS) {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await admin.end();
+}
 const results: ScaleResult[] = [];
 try {
   for (const n of CLIENTS) results.push(await runScale(postgres.url, n, dir));

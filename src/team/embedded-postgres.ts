@@ -54,7 +54,8 @@ interface EmbeddedPostgresClass {
 export async function startEmbeddedPostgres(
   dir: string,
   logger: Logger,
-  options: { fast?: boolean } = {},
+  /** fast: no fsync (tests); settings: more `-c name=value` for the server (a bench's statistics). */
+  options: { fast?: boolean; settings?: readonly string[] } = {},
 ): Promise<EmbeddedPostgres> {
   let EmbeddedPostgresCtor: EmbeddedPostgresClass;
   try {
@@ -102,6 +103,7 @@ export async function startEmbeddedPostgres(
       ...(options.fast
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : []),
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
     onLog: (message: string) => {
       remember(output, message.replace(/^\[STDERR\] /, ''));
