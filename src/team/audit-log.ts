@@ -6,7 +6,7 @@
  * or deleted in SQL is found. (Someone who can rewrite a whole chain and its head can hide that too:
  * keep the printed head hashes somewhere else to catch it.)
  */
-import { num, type Tx } from './database.ts';
+import { finishWith, num, sqlLiteral, type Tx } from './database.ts';
 import type { Principal } from './principal.ts';
 import type { AuditEntry, AuditVerifyReport } from './protocol.ts';
 
@@ -22,8 +22,8 @@ export interface AuditEvent {
   requestId: string;
 }
 
-/** engram_audit_append's nine arguments for an event, in order (a push passes them in its write). */
-export function auditArguments(e: AuditEvent): unknown[] {
+/** engram_audit_append's nine arguments for an event, in order. */
+export function auditArguments(e: AuditEvent): (string | number | null)[] {
   return [
     e.chain,
     e.at,
@@ -35,6 +35,16 @@ export function auditArguments(e: AuditEvent): unknown[] {
     e.detail ? JSON.stringify(e.detail) : null,
     e.requestId,
   ];
+}
+
+/**
+ * Append the event as the transaction's last statement, sent with its COMMIT (database finishWith): the
+ * chain's head is locked from the append until PostgreSQL commits, with no round trip to this process
+ * in between — so requests appending to one chain (every push to a project) queue on it only for the
+ * append and the commit's flush.
+ */
+export function appendAuditAtCommit(tx: Tx, e: AuditEvent): void {
+  finishWith(tx, `SELECT engram_audit_append(${auditArguments(e).map(sqlLiteral).join(', ')})`);
 }
 
 export async function appendAudit(tx: Tx, e: AuditEvent): Promise<void> {

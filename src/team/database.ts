@@ -20,18 +20,52 @@ export function createPool(connectionString: string, max = 10): Pool {
   return pool;
 }
 
+/** The statement each open transaction runs last, sent with its COMMIT (finishWith). */
+const finals = new WeakMap<Tx, string>();
+
+/**
+ * Run `sql` (no parameters: build it with `sqlLiteral`) as the transaction's last statement, sent in
+ * one message with its COMMIT once the transaction's function has returned: whatever lock it takes is
+ * held only until PostgreSQL commits, never across a round trip to this process (which may be busy
+ * with other requests). Nothing runs after it; an error in it, or in the function after this call,
+ * rolls the whole transaction back. One per transaction.
+ */
+export function finishWith(tx: Tx, sql: string): void {
+  if (finals.has(tx)) throw new Error('a transaction has one final statement');
+  finals.set(tx, sql);
+}
+
+async function commit(tx: Tx): Promise<void> {
+  const last = finals.get(tx);
+  // The simple query protocol runs both in order and stops at the first error (then the ROLLBACK
+  // below ends the transaction).
+  await tx.query(last === undefined ? 'COMMIT' : `${last}; COMMIT`);
+}
+
+/** A value as an SQL literal, for `finishWith`'s statement (text with a NUL is refused, as a parameter's is). */
+export function sqlLiteral(value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new EngramError('INPUT_INVALID', `not a whole number: ${value}`);
+    return String(value);
+  }
+  if (value.includes('\u0000')) throw new EngramError('INPUT_INVALID', 'text with a NUL character');
+  return pg.escapeLiteral(value);
+}
+
 /** Run `fn` in a transaction as the owner (migrations, bootstrap). */
 export async function ownerTransaction<T>(pool: Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const result = await fn(client);
-    await client.query('COMMIT');
+    await commit(client);
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    finals.delete(client);
     client.release();
   }
 }
@@ -43,7 +77,7 @@ export async function appTransaction<T>(pool: Pool, fn: (tx: Tx) => Promise<T>):
   try {
     await client.query('BEGIN; SET LOCAL ROLE engram_app');
     const result = await fn(client);
-    await client.query('COMMIT');
+    await commit(client);
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {
@@ -51,6 +85,7 @@ export async function appTransaction<T>(pool: Pool, fn: (tx: Tx) => Promise<T>):
     });
     throw error;
   } finally {
+    finals.delete(client);
     client.release(broken);
   }
 }

@@ -24,7 +24,7 @@ import {
 } from './protocol.ts';
 import { keepEncrypted, keepStateSealed } from './encrypted-project.ts';
 import { checkRecord } from './record-check.ts';
-import { auditArguments, type AuditEvent } from './audit-log.ts';
+import { appendAuditAtCommit, type AuditEvent } from './audit-log.ts';
 
 interface Existing {
   version: number;
@@ -49,11 +49,12 @@ interface Write {
  * the client keeps both); anything for a tombstoned entity is `gone`. A tombstone always wins. Returns
  * null when the tenant may not write the project (nothing written, nothing audited).
  *
- * Two round trips to PostgreSQL (three when a sealed push marks the project encrypted or raises its
- * key version): engram_push_begin (team migration 0009: the head row in share mode, the batch's entity
- * locks, then their current rows); then, the records checked here, one statement that writes the
- * accepted records, blanks the search words of the memories they replace and appends the audit row,
- * in that order.
+ * Two round trips to PostgreSQL before the COMMIT (three when a sealed push marks the project encrypted
+ * or raises its key version): engram_push_begin (team migration 0009: the head row in share mode, the
+ * batch's entity locks, then their current rows); then, the records checked here, one statement that
+ * writes the accepted records and blanks the search words of the memories they replace. The audit row
+ * is appended by the statement sent with the COMMIT (one message): the project's audit chain, which
+ * every push to it appends to, is locked only while PostgreSQL appends and commits.
  */
 export async function pushRecords(
   tx: Tx,
@@ -139,15 +140,10 @@ export async function pushRecords(
     existing.set(key, { version, hash: r.hash, deleted: r.deleted, author: who.userName });
     results.push({ kind: r.kind, id: r.id, status: 'accepted', version });
   }
-  const audit = auditArguments(auditOf(results));
-  if (writes.size === 0) {
-    await tx.query({
-      name: 'audit-append',
-      text: 'SELECT engram_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      values: audit,
-    });
-    return { results, accepted: 0 };
-  }
+  // The audit row goes in last, sent with the COMMIT: the chain's head is locked only from the append
+  // until PostgreSQL commits (audit-log appendAuditAtCommit).
+  appendAuditAtCommit(tx, auditOf(results));
+  if (writes.size === 0) return { results, accepted: 0 };
   // The batch as one JSON parameter: each body goes in as the JSON text its check measured (no array
   // literal to escape and parse again); a tombstone has no "b", so its body is NULL.
   const rows = [...writes.values()].map(
@@ -159,8 +155,6 @@ export async function pushRecords(
   // leaves the index when the push commits, and an index run that read the older version cannot
   // write it back. A new memory has nothing indexed: its words are made at the next search.
   const replaced = [...writes.values()].filter((x) => x.kind === 'memory' && x.version > 1);
-  // The audit row last (it reads both counts, so both inserts have run to completion before it): the
-  // chain's head is locked from the append until COMMIT only.
   await tx.query({
     name: 'push-write',
     text: `WITH written AS (
@@ -173,16 +167,11 @@ export async function pushRecords(
            seq = excluded.seq, version = excluded.version, hash = excluded.hash, deleted = excluded.deleted,
            body = excluded.body, author_id = excluded.author_id, author_name = excluded.author_name,
            device = excluded.device, updated_at = now()
-         RETURNING 1
-       ), unindexed AS (
-         INSERT INTO memory_words (project_id, entity_id, version, words)
-         SELECT $1, x.i, x.v, NULL FROM unnest($6::text[], $7::int[]) AS x (i, v)
-         ON CONFLICT (project_id, entity_id) DO UPDATE SET version = excluded.version, words = NULL
-           WHERE memory_words.version <= excluded.version
-         RETURNING 1
        )
-       SELECT engram_audit_append($8, $9, $10, $11, $12, $13, $14, $15, $16)
-         FROM (SELECT count(*) FROM written) w, (SELECT count(*) FROM unindexed) u`,
+       INSERT INTO memory_words (project_id, entity_id, version, words)
+       SELECT $1, x.i, x.v, NULL FROM unnest($6::text[], $7::int[]) AS x (i, v)
+       ON CONFLICT (project_id, entity_id) DO UPDATE SET version = excluded.version, words = NULL
+         WHERE memory_words.version <= excluded.version`,
     values: [
       projectId,
       `[${rows.join(',')}]`,
@@ -191,7 +180,6 @@ export async function pushRecords(
       who.device,
       replaced.map((x) => x.id),
       replaced.map((x) => x.version),
-      ...audit,
     ],
   });
   return { results, accepted: writes.size };
