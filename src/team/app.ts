@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cleanText } from '../core/clean-text.ts';
 import { EngramError } from '../core/errors.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
-import { appendAudit, SERVER_CHAIN } from './audit-log.ts';
+import { appendAudit, appendAuditAtCommit, SERVER_CHAIN } from './audit-log.ts';
 import { myProjects } from './admin-store.ts';
 import {
   deviceNameSchema,
@@ -153,7 +153,8 @@ export function createTeamApp(deps: TeamAppDeps, mount?: TeamAppMount): Hono<Env
     const page = await asTenant(deps, requestInfo(deps, c), 'read', async (tx, who) => {
       const out = await pullRecords(tx, projectId, after, limit);
       if (!out) throw noAccess(projectId);
-      await appendAudit(
+      // Sent with the COMMIT, like a push's: pullers and pushers of a project share its audit chain.
+      appendAuditAtCommit(
         tx,
         audit(c, who, projectId, 'records.pull', projectId, { after, records: out.records.length }),
       );
