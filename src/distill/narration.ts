@@ -267,15 +267,12 @@ const STATUS_NOTE = new RegExp(
  */
 export const isStatusNote = (sentence: string) => STATUS_NOTE.test(sentence.trim());
 
-/**
- * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
- * `keep` drops what the evidence does not support (see claims.ts).
- */
 /** What the assistant was about to do, said before doing it: no explanation once it is done. */
 const PLAN =
   /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
-const LEADING_CLAUSE = /^(?:since|because|as|if|now that|once|given that|so|then|for|in|on|with|after|before)\b[^,]{1,120},\s*/i;
+const LEADING_CLAUSE =
+  /^(?:since|because|as|if|now that|once|given that|so|then|for|in|on|with|after|before)\b[^,]{1,120},\s*/i;
 /** A clause that only says what the assistant looked at before the sentence's own subject ("Looking at the feedback, these …"). */
 const LEAD_IN = /^(?:looking at|based on|after|given|with|from|in)\b[^,]{1,80},\s*/i;
 /** A word that only takes up the last result before the sentence says what comes next ("Right, I need …"). */
@@ -286,6 +283,10 @@ export const isPlan = (s: string) => {
   return PLAN.test(plain) || PLAN.test(plain.replace(LEADING_CLAUSE, ''));
 };
 
+/**
+ * The assistant's explanation: causes and outcomes, no steps or filler, within `max` characters;
+ * `keep` drops what the evidence does not support (see claims.ts).
+ */
 export function explanation(
   texts: readonly string[],
   max = 600,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingSentence, informativeSentence, informativeText } from './text.ts';
+import { findingSentence, informativeSentence } from './text.ts';
 
 /** A subagent's report as they come: an opening that says nothing, a heading, then what it found. */
 const REPORT =
@@ -8,12 +8,6 @@ const REPORT =
 describe('what a report says, without its opening and its headings', () => {
   it('picks the first sentence that says something, never a heading', () => {
     expect(informativeSentence(REPORT, 160)).toBe('add, factorial (raises on negatives)');
-  });
-
-  it('keeps the report from there on, its list items kept apart', () => {
-    expect(informativeText(REPORT, 300)).toBe(
-      '`math_utils.py`: add, factorial (raises on negatives); `list_utils.py`: flatten one level deep; The tests reach 100% line coverage through `just check`.',
-    );
   });
 });
 

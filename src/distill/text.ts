@@ -115,10 +115,10 @@ function allCapitalised(t: string): boolean {
 }
 
 /** The sentences and lines of a text, code blocks left out, each marked when it is a Markdown heading. */
-function informativeParts(text: string, atColons = true): { text: string; heading: boolean }[] {
+function informativeParts(text: string): { text: string; heading: boolean }[] {
   return text
     .replace(/```[\s\S]*?```/g, ' ')
-    .split(atColons ? /(?<=[.!?:])\s+|\n+/ : /(?<=[.!?])\s+|\n+/)
+    .split(/(?<=[.!?:])\s+|\n+/)
     .map((s) => ({
       heading: /^\s*#/.test(s) || titleCase(s),
       text: s
@@ -127,22 +127,6 @@ function informativeParts(text: string, atColons = true): { text: string; headin
         .replace(/\*\*/g, ''),
     }))
     .filter((p) => p.text.length >= 3);
-}
-
-/**
- * A report (a subagent's findings) from its first informative sentence on, without its headings:
- * "Perfect! I now have a comprehensive understanding… # Overview" says nothing before what it found.
- */
-export function informativeText(text: string, max: number): string {
-  const parts = informativeParts(text, false).filter((p) => !p.heading);
-  const from = parts.findIndex((p) => p.text.length >= 20 && !FILLER.test(p.text) && !/:$/.test(p.text));
-  return clip(
-    parts
-      .slice(Math.max(0, from))
-      .map((p) => p.text)
-      .reduce((out, t) => (out === '' ? t : `${out}${/[.!?:;]$/.test(out) ? ' ' : '; '}${t}`), ''),
-    max,
-  );
 }
 
 /** The text without its opening filler sentences ("Good. Let me write the plan for your approval."). */
