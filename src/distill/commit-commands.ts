@@ -45,15 +45,15 @@ export const withoutMessage = (command: string) =>
 /** Trailers and tool signatures: no part of what the commit does. */
 const TRAILER = /^(?:[\w-]+-by:|🤖|generated with\b|https?:\/\/\S+$)/i;
 
+/** A line with words of prose in it, not only code, flags or values. */
+const saysSomething = (line: string) =>
+  line.split(/\s+/).filter((w) => /^[A-Za-z][a-z'’-]*[,.;:!?)]*$/.test(w)).length >= 2;
+
 /**
  * What a commit's body says it does: its list items ("- Use { once: true } for abort listeners"), or,
  * when it lists nothing, its paragraphs (lines wrapped at a width joined again); trailers and
  * signatures left out; at most `max`.
  */
-/** A line with words of prose in it, not only code, flags or values. */
-const saysSomething = (line: string) =>
-  line.split(/\s+/).filter((w) => /^[A-Za-z][a-z'’-]*[,.;:!?)]*$/.test(w)).length >= 2;
-
 export function commitBody(command: string, max = 3): string[] {
   const whole = wholeMessage(command);
   if (whole === null) return [];
