@@ -371,7 +371,16 @@ export function fixBetween(
     cause,
     files,
     symbols,
-    steps: steps2,
+    // Beside a fix made by editing, only a step that changed the project's state ran first to it; a
+    // build or a format run in between only checked or tidied the edit.
+    steps:
+      kind === 'step' || kind === 'command' || kind === 'none'
+        ? steps2
+        : unique(
+            stepRuns
+              .filter((p) => /^(?:install|uninstall|migrate)$/.test(p.purpose))
+              .map((p) => `\`${clip(p.canonical || p.raw, 80)}\``),
+          ),
     command,
     beyondWork,
     size,

@@ -199,12 +199,14 @@ describe('gotchas, whole', () => {
       bash('git commit -m "feat: registry"', '[main 2b3c4d5] feat: registry\n 1 file changed'),
       stop('Committed the registry.'),
     );
-    const gotchas = ofType(distil(events).observations, 'gotcha').map((o) => o.title);
-    expect(gotchas).toEqual([
+    const found = ofType(distil(events).observations, 'gotcha');
+    expect(found.map((o) => o.title)).toEqual([
       expect.stringMatching(
         /^`git commit` fails: design: Nested modules could be aliased .* → in registry\.ex\b.*alias App\.Services\.Tmux/,
       ),
     ]);
+    // The format and the build run between the edit and the commit tidied and checked it: nothing ran first to it.
+    expect(found[0]?.facts.filter((f) => f.startsWith('ran first:'))).toEqual([]);
   });
 
   it("closes a script's failure when the same script passes run from its own folder, and keeps the folder as the fix", () => {
