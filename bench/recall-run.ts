@@ -9,7 +9,7 @@
 // of a memory that holds the item (the judge's holders), and for prompt time how often it injects
 // nothing and how many of its lines hold no gold item of the question's session (noise).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -69,20 +69,9 @@ try {
     if (known) return known;
     const project = store.sessions.project(projectId as ProjectId);
     if (!project) throw new Error(`no project ${projectId}`);
-    // The MCP server finds its project from its working directory. A project a backfill named by the
-    // remote its sessions pushed to (their directories not on this disk) is found from a checkout of
-    // that repository, as a later session would run in one.
-    const checkout = join(storeDir, 'checkouts', project.id);
-    if (project.key.startsWith('git:')) {
-      mkdirSync(join(checkout, '.git'), { recursive: true });
-      writeFileSync(
-        join(checkout, '.git', 'config'),
-        `[remote "origin"]\n\turl = https://${project.key.slice('git:'.length)}.git\n`,
-      );
-    }
     const server = createMcpServer({
       openStore: () => createStore(openDatabase(join(storeDir, 'engram.db'))),
-      cwd: project.key.startsWith('git:') ? checkout : project.root,
+      cwd: project.root,
       now: () => Date.now(),
     });
     const [a, b] = InMemoryTransport.createLinkedPair();
