@@ -107,11 +107,7 @@ const PROJECT_CWDS = [
 
 /** The scenario sessions are written here (ids a1000000-…); the others are real transcripts. */
 const REAL = LABELLED_SESSIONS.filter((id) => !id.startsWith('a1000000-')).length;
-/**
- * The project of sessions that ran in `cwd`: the repository their pushes named when a backfill read them
- * from directories not on this disk (ingest-transcript.ts), else the directory's own.
- */
-const projectAt = (store: Store, cwd: string) => store.sessions.projectAt(cwd) ?? resolveProject(cwd);
+const projectOf = (cwd: string) => resolveProject(cwd).id as string;
 
 interface Replay {
   store: Store;
@@ -229,12 +225,8 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     ) => {
       const indexed = new Map<string, Set<string>>();
       const memories: JudgedMemory[] = [];
-      const seen = new Set<string>();
       for (const cwd of cwds) {
-        const project = projectAt(store, cwd);
-        // Worktrees of one repository are one project: judged once.
-        if (seen.has(project.id)) continue;
-        seen.add(project.id);
+        const project = resolveProject(cwd);
         const rendered = renderSessionContext(store, {
           project,
           sessionId: 'bench-next-session',
@@ -268,7 +260,6 @@ async function runMode(mode: Mode): Promise<ModeResult> {
         const s = store.summaries.get(id);
         return s ? [{ sessionId: id, projectId: s.projectId, nextSteps: s.nextSteps }] : [];
       });
-      const projectOf = (cwd: string) => projectAt(store, cwd).id as string;
       return judge({ memories, summaries, gold, mustNever, projectOf, indexed });
     };
     const report = judgeSet(PROJECT_CWDS, LABELLED_SESSIONS, GOLD, MUST_NEVER);

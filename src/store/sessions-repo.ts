@@ -74,11 +74,6 @@ export function createSessionsRepo(db: Db) {
     `SELECT id, project_id, host, started_at, ended_at, status FROM sessions WHERE project_id = ? ORDER BY started_at`,
   );
   const getProject = lazyStatement(db, `SELECT id, name, key, root FROM projects WHERE id = ?`);
-  const projectAt = lazyStatement(
-    db,
-    `SELECT p.id, p.name, p.key, p.root FROM sessions s JOIN projects p ON p.id = s.project_id
-     WHERE s.cwd = ? ORDER BY s.started_at LIMIT 1`,
-  );
   const cwdOf = lazyStatement(db, `SELECT cwd FROM sessions WHERE id = ?`);
   const projectStats = lazyStatement(
     db,
@@ -146,11 +141,6 @@ export function createSessionsRepo(db: Db) {
     /** A project's sessions, oldest first. */
     ofProject(projectId: ProjectId): Session[] {
       return (ofProject().all(projectId) as SessionRow[]).map(toSession);
-    },
-    /** The project the first session seen in this working directory belongs to. */
-    projectAt(cwd: string): Project | null {
-      const row = projectAt().get(cwd) as { id: string; name: string; key: string; root: string } | undefined;
-      return row ? { id: row.id as ProjectId, name: row.name, key: row.key, root: row.root } : null;
     },
     project(id: ProjectId): Project | null {
       const row = getProject().get(id) as { id: string; name: string; key: string; root: string } | undefined;

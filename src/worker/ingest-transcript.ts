@@ -3,10 +3,8 @@
  * when the file was rewritten), parse, distil, and store — memories, summary, usage, record-type
  * counts and the new offset in ONE transaction, so an interrupted read resumes without duplicates.
  */
-import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { resolveProject, withProjectId } from '../capture/project-identity.ts';
-import { pushedRemote, remoteIdentity } from '../capture/pushed-remote.ts';
+import { resolveProject } from '../capture/project-identity.ts';
 import { fileFingerprint, fingerprintMatches, readJsonlFrom } from '../capture/transcript/read-jsonl.ts';
 import type { HostName } from '../capture/hosts/host-port.ts';
 import { transcriptReaderFor, transcriptSessionId } from '../capture/hosts/transcript-readers.ts';
@@ -113,8 +111,6 @@ export interface PreparedIngest {
   /** The host that wrote the transcript (a session first seen here is recorded as its). */
   host: HostName;
   project: Project;
-  /** Its working directory is not on this disk: the project is settled against the store (see settledProject). */
-  elsewhere: boolean;
   memories: TranscriptMemory[];
   resolutions: Resolution[];
   finishedTasks: { subject: string; at: number; done?: string[] }[];
@@ -199,13 +195,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     raced: false,
   };
   const links = plan.projectLinks;
-  const local: Project = resolveProject(cwd, () => links);
-  // A working directory not on this disk (sessions copied from another machine, read by a backfill
-  // with no hook events of theirs): git's files cannot say which repository it was, the session's own
-  // pushes can. A session the hooks saw keeps the project they resolved.
-  const elsewhere = !plan.live && local.key.startsWith('path:') && !existsSync(cwd);
-  const remote = elsewhere && !plan.subagent ? pushedRemote(parsed.entries, cwd) : null;
-  const project = remote ? withProjectId(remoteIdentity(remote, local.root)) : local;
+  const project: Project = resolveProject(cwd, () => links);
   const own = plan.subagent ? [] : parsed.entries;
   // What the session's subagents did meanwhile, where the host keeps it in files of their own.
   const until = own.reduce((max, e) => Math.max(max, e.at), -Infinity);
@@ -219,7 +209,6 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     cwd,
     host: reader.host,
     project,
-    elsewhere,
     live: plan.live,
     usage: parsed.usage,
     types: [...parsed.types],
@@ -268,16 +257,10 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
 }
 
 /** Store a prepared read: memories, summary, usage, counts and the new offset in ONE transaction. */
-export function commitIngest(
-  store: Store,
-  prepared: PreparedIngest,
-  subagent: boolean,
-  now: number,
-): IngestReport {
-  const { report } = prepared;
-  if (prepared.nothingToStore) return report;
+export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean, now: number): IngestReport {
+  const { report } = p;
+  if (p.nothingToStore) return report;
   store.transaction(() => {
-    const p = { ...prepared, project: settledProject(store, prepared) };
     // Compare-and-swap on the stored progress: the range is ours only if nobody stored it meanwhile
     // (the worker, `flush` and `backfill` may read the same transcript at once).
     const current = store.transcripts.progress(report.path);
@@ -332,18 +315,6 @@ export function commitIngest(
     );
   });
   return report;
-}
-
-/**
- * The project of a read whose working directory is not on this disk: the one its session was stored
- * under before (a session never moves); else the one the first session in the same directory is in (a
- * directory is never split); else the repository its pushes named, or the directory's own.
- */
-function settledProject(store: Store, p: PreparedIngest): Project {
-  if (!p.elsewhere) return p.project;
-  const seen = store.sessions.get(p.sessionId);
-  if (seen) return store.sessions.project(seen.projectId) ?? p.project;
-  return store.sessions.projectAt(p.cwd) ?? p.project;
 }
 
 /**
