@@ -2,6 +2,9 @@
  * Code identifiers split into words, for the full-text index and for queries.
  */
 
+/** A word written in camelCase or PascalCase (`parseConfigFile`, `HTTPServer`). */
+export const CASED_IDENTIFIER = /[a-z0-9][A-Z]|[A-Z]{2}[a-z]/;
+
 /**
  * The parts of code identifiers in `text` that a word tokenizer would not find on its own:
  * `parseConfigFile` → `parse config file`, `HTTPServer` → `http server`. Indexed beside the text so a
@@ -10,7 +13,7 @@
 export function identifierParts(text: string): string[] {
   const out = new Set<string>();
   for (const match of text.matchAll(/[A-Za-z][A-Za-z0-9]{2,63}/g)) {
-    if (!/[a-z0-9][A-Z]|[A-Z]{2}[a-z]/.test(match[0])) continue;
+    if (!CASED_IDENTIFIER.test(match[0])) continue;
     const parts = match[0]
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

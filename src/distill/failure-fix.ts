@@ -20,6 +20,11 @@ export interface Fix {
   kind: 'command' | 'step' | 'imports' | 'config' | 'code' | 'none';
   /** The fix in a few words, for a title. */
   short: string;
+  /**
+   * The fix where its cause is told beside it: `short` without the cause it restates when the change
+   * is known only by its place ("change x.ex" for "change x.ex: Dialyzer knows …"); else `short`.
+   */
+  bare: string;
   /** The assistant's explanation of the cause, when it gave one. */
   cause: string;
   files: string[];
@@ -299,6 +304,7 @@ export function fixBetween(
       : fitting.length > 0;
   let kind: Fix['kind'] = 'none';
   let short = '';
+  let bare: string | undefined;
   // It passed by switching the checks off (`git commit --no-verify`, `HUSKY=0 git push`): what they
   // reported was skipped, not fixed.
   if ('key' in from && skippedHooks(from as PartRun, to)) {
@@ -361,13 +367,16 @@ export function fixBetween(
     else if (telling.length > 0)
       short = `in ${basename(tellingEdit?.path ?? '')}: ${telling.map((l) => `\`${clip(l, 80)}\``).join(' … ')}`;
     // Only why it failed: the fix is the change at that place, for that reason.
-    else if (said.cause) short = `change ${where}: ${clip(said.cause.replace(/[.:]$/, ''), 90)}`;
-    else short = `change ${where}`;
+    else if (said.cause) {
+      bare = `change ${where}`;
+      short = `${bare}: ${clip(said.cause.replace(/[.:]$/, ''), 90)}`;
+    } else short = `change ${where}`;
   }
   const size = edits.reduce((n, e) => n + (e.size ?? 0), 0);
   return {
     kind,
     short,
+    bare: bare ?? short,
     cause,
     files,
     symbols,

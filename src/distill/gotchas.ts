@@ -100,11 +100,12 @@ export function gotchaDraft(
     /** Names of the moment the error gives, left out of its signature (the branch). */
     instance?: readonly string[];
   },
-  fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> & {
-    symbols?: string[];
-    lines?: string[];
-    resolvedBy: string;
-  },
+  fix: Pick<Fix, 'short' | 'cause' | 'files' | 'steps'> &
+    Partial<Pick<Fix, 'bare'>> & {
+      symbols?: string[];
+      lines?: string[];
+      resolvedBy: string;
+    },
   extraFacts: readonly string[] = [],
 ): ObservationDraft {
   const title = clip(
@@ -112,10 +113,8 @@ export function gotchaDraft(
     160,
   );
   const names = unique([...(/\b(\w*(?:Error|Exception))\b/.exec(e.message)?.slice(1, 2) ?? [])]);
-  // A fix told only by its place and the cause ("change x.ex: Dialyzer knows …") says the cause once,
-  // where the cause is told.
-  const at = fix.cause ? fix.short.indexOf(`: ${fix.cause.slice(0, 30)}`) : -1;
-  const fixText = at > 0 && fix.short.startsWith('change ') ? fix.short.slice(0, at) : fix.short;
+  // Beside the cause, the fix without the cause restated ("change x.ex", not "change x.ex: Dialyzer …").
+  const fixText = fix.bare ?? fix.short;
   return {
     type: 'gotcha',
     title,

@@ -11,7 +11,7 @@
  * rarest word, so a prompt about something never stored finds little.
  */
 import { hash64Hex } from '../core/ids.ts';
-import { identifierParts } from '../core/identifiers.ts';
+import { CASED_IDENTIFIER, identifierParts } from '../core/identifiers.ts';
 import type { Observation } from '../core/model.ts';
 import type { ReadStore } from '../store/read-store.ts';
 import { searchableText, stem } from './coverage.ts';
@@ -36,7 +36,7 @@ export function promptNames(prompt: string): Set<string> {
   const out = new Set<string>();
   for (const m of prompt.matchAll(/[A-Za-z0-9_]{3,64}/g)) {
     const w = m[0];
-    if (/[a-z0-9][A-Z]|[A-Z]{2}[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]/.test(w))
+    if (CASED_IDENTIFIER.test(w) || /[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z]/.test(w))
       out.add(w.toLowerCase());
   }
   return out;
