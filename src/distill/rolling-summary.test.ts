@@ -636,6 +636,21 @@ describe('rolling summary fields over a long session', () => {
     expect(rest.length).toBeGreaterThan(3);
     expect(rest).toEqual(turns.slice(turns.length - rest.length));
   });
+
+  it('cuts a first turn too long to keep whole between paths, never inside one', async () => {
+    const { append } = await import('./rolling-summary.ts');
+    const first =
+      'changed .claude/scripts/entire-wrapper.sh, cmd/entire/cli/agent/claudecode/hooks.go, .claude/settings.json, .claude/scripts/README.md, .env.example, .claude/scripts/test-hook-duplicate.sh';
+    let field = append('', first);
+    for (let i = 0; i < 30; i++)
+      field = append(field, `changed src/module-${i}.ts and ran the tests (turn ${i})`);
+    const head = field.split(' | ')[0] ?? '';
+    expect(head.endsWith('…')).toBe(true);
+    // whatever is kept of the list is whole entries of it
+    const kept = head.slice(0, -1).split(', ');
+    expect(kept.length).toBeGreaterThan(0);
+    for (const entry of kept) expect(first.split(', ')).toContain(entry);
+  });
 });
 
 describe('the end-of-turn answer in the summary', () => {

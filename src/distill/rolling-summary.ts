@@ -24,7 +24,7 @@ import {
 } from './narration.ts';
 import { editedAfter, purposeState, type PurposeState } from './purpose-state.ts';
 import { formatState, nextState, parseState, withState } from './session-state.ts';
-import { clip, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
+import { clip, clipWords, findingSentence, isTrivialPrompt, unique, withoutFiller } from './text.ts';
 import { ticketsClosed } from './tickets.ts';
 import { dependencyFacts, modifiedFiles } from './turn-observations.ts';
 
@@ -66,7 +66,7 @@ export function requestLine(prompt: string): string {
 }
 
 export function append(before: string | undefined, now: string, max = MAX_FIELD): string {
-  const latest = clip(now, max / 2);
+  const latest = clipWords(now, max / 2);
   const segments = (before ?? '')
     .split(SEGMENT)
     .map((x) => x.trim())
@@ -86,7 +86,7 @@ export function append(before: string | undefined, now: string, max = MAX_FIELD)
     kept.unshift(seg);
     room -= seg.length + SEGMENT.length;
   }
-  return first ? [clip(first, max / 4), GAP, ...kept].join(SEGMENT) : kept.join(SEGMENT);
+  return first ? [clipWords(first, max / 4), GAP, ...kept].join(SEGMENT) : kept.join(SEGMENT);
 }
 
 /** A file name or a path: what makes an answer with no code in it more than talk. */
