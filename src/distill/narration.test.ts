@@ -257,6 +257,29 @@ describe('the assistant’s explanation of a change and of a failure', () => {
     );
   });
 
+  it('never takes a verdict on whose failure it is for its cause', () => {
+    const about = (s: string) => /design|credo|alias|waiting_summary/i.test(s);
+    for (const said of [
+      'Only pre-existing design suggestions, no errors or warnings from our code.',
+      'These credo failures are unrelated to my changes since waiting_summary.ex is not in the diff.',
+      'The alias check fails in files I didn’t touch, so it is not caused by our changes.',
+      'This looks like a flaky test that sometimes needs the alias loaded first.',
+      'The only one from our code is `subagent_live.ex:25:guard_fail`, which needs no alias.',
+    ])
+      expect(causeSentences([said], about).cause).toBe('');
+    // What makes the check fail is a cause, said beside such a verdict or not.
+    expect(
+      causeSentences(
+        [
+          'Only pre-existing design suggestions, no errors or warnings from our code. The check fails because `waiting_summary.ex` calls `LangChain.Chains.LLMChain` without an alias.',
+        ],
+        about,
+      ).cause,
+    ).toBe(
+      'The check fails because `waiting_summary.ex` calls `LangChain.Chains.LLMChain` without an alias.',
+    );
+  });
+
   it('never takes a plan for the next step as the cause; a plan alone is the fix, and the cause is one said outright', () => {
     const about = (s: string) => s.includes('ChartData');
     // What the assistant was about to do says what comes next, not why it failed.

@@ -267,6 +267,15 @@ const STATUS_NOTE = new RegExp(
  */
 export const isStatusNote = (sentence: string) => STATUS_NOTE.test(sentence.trim());
 
+/**
+ * A sentence placing the failure outside the work ("pre-existing issues, none from our code", "unrelated
+ * to my changes", "a flaky test"): whose the failure is, not why it happens — a guess the assistant
+ * makes on the way and a user often refutes ("main was clean"), and of a failure the session then fixed
+ * a verdict the fix itself questions. Never an explanation, never a cause.
+ */
+const DISOWNS =
+  /\bpre-?existing\b|\bflak(?:y|iness)\b|\b(?:from|in) (?:our|my) (?:own )?code\b|\b(?:not|none|nothing) (?:of |is |are )?(?:from|in|caused by|related to|due to|introduced by) (?:our|my|this session'?s?|the new) (?:own )?(?:code|changes?|work|edits?|files?)\b|\bunrelated to (?:our|my|this|these|the) (?:own )?(?:changes?|work|pr|branch|code|edits?)\b|\bfiles? (?:I|we) (?:didn[’']?t|did not|never) (?:touch|change|edit)/i;
+
 /** What the assistant was about to do, said before doing it: no explanation once it is done. */
 const PLAN =
   /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
@@ -309,6 +318,7 @@ export function explanation(
         !picked.includes(`${s}.`) &&
         (previousPicked || !ORPHAN_SUBJECT.test(s.replace(LEAD_IN, ''))) &&
         !isStatusNote(s) &&
+        !DISOWNS.test(s) &&
         !isTitleCaseLabel(s) &&
         !isTrackerTalk(s) &&
         // What git status showed ("I have uncommitted changes from …") is the tree's state, not a cause.
@@ -384,7 +394,9 @@ export function causeSentences(
 ): { cause: string; fix: string } {
   const all = texts
     .flatMap((t) => proseSentences(t))
-    .filter((s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s) && !REPORT.test(s));
+    .filter(
+      (s) => s.length >= 15 && s.length <= 260 && !LOOKING.test(s) && !REPORT.test(s) && !DISOWNS.test(s),
+    );
   // A plan leading with its reason ("Since the module is ESM, I'll …") still says why.
   const planned = (s: string) => isStep(s) || PLAN.test(s);
   const i = all.findIndex(
@@ -397,11 +409,6 @@ export function causeSentences(
   }
   const plan = all.find((s) => planned(s) && INTENT.test(s) && ACTION.test(s) && about(s));
   return { cause: '', fix: plan ?? '' };
-}
-
-/** The first sentence after a failure that says why it failed or what fixes it. */
-export function causeSentence(texts: readonly string[]): string {
-  return causeSentences(texts).cause;
 }
 
 const NEXT =
