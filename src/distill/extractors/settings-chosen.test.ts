@@ -68,4 +68,37 @@ describe('a setting the user chose, as the work applied it', () => {
       "timeout = 60 (the user's choice)",
     ]);
   });
+
+  it('takes no URL, no number cut short, no scrubber marker and no text written into prose for a setting', () => {
+    const after = (words: string, path: string, content: string) =>
+      extractChosenSettings([prompt(words), tool('Write', { file_path: path, content })]);
+    // A URL's scheme is no name: "https://polygon-rpc.com/" is not https = //polygon-rpc.com/.
+    expect(
+      after(
+        'update the signup comment to point at https://polygon-rpc.com/ instead',
+        '/p/.env.example',
+        '# sign up at https://polygon-rpc.com/\nPOLYGON_RPC_URL=\n',
+      ),
+    ).toEqual([]);
+    // A number is whole or nothing: "human: 4,644,407.77" never gives human = 4.
+    expect(after('human: 4,644,407.77 MANA', '/p/solve.rb', 'human = 4,644,407.77\n')).toEqual([]);
+    // What the scrubber left of a secret names nothing.
+    expect(
+      after('not a [REDACTED:assignment] query string', '/p/config.yml', 'REDACTED: assignment\n'),
+    ).toEqual([]);
+    // A result the user reported, written into a README: text, not a setting applied.
+    expect(
+      after(
+        'raw uint256: 4644407770269267540540803',
+        '/p/q1/README.md',
+        'uint256: 4644407770269267540540803\n',
+      ),
+    ).toEqual([]);
+    // The same words applied to a file where settings live are the user's choice.
+    expect(
+      after('set batch_size: 500, then rerun', '/p/config.yml', 'batch_size: 500\n').map(
+        (x) => x.draft.title,
+      ),
+    ).toEqual(["batch_size = 500 (the user's choice)"]);
+  });
 });

@@ -8,23 +8,32 @@
  */
 import type { Json } from '../../core/model.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
-import { clip } from '../text.ts';
+import { clip, isDocPath } from '../text.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
 import { extracted, type Extracted } from './extracted.ts';
 import { proseSentences, userProse } from './user-prose.ts';
 import { writtenText } from './whole-file.ts';
 
-const NAME = '([A-Za-z_](?:[\\w-]|\\.(?=\\w)){2,40})';
-const VALUE = '((?:[\\w/:-]|\\.(?=\\w)){1,40})';
+/** A name standing on its own: not the tail of a path, a host or a scheme (`https` of a URL). */
+const NAME = '(?<![\\w./:-])([A-Za-z_](?:[\\w-]|\\.(?=\\w)){2,40})';
+/**
+ * A value whole: it ends where a word ends, never inside a longer token — `4` is not the value of
+ * "human = 4,644,407.77", nor the first 40 characters of a URL one.
+ */
+const VALUE = '((?:[\\w/:-]|\\.(?=\\w)){1,40})(?=$|[\\s)\\]};!?\'"]|[.,:](?=\\s|$))';
 /** A setting and its value as a sentence names them, and, for a switch, the value it means. */
 const SHAPES: [RegExp, (m: RegExpExecArray) => [string, string]][] = [
-  [new RegExp(`\\b${NAME}\\s*(?:=|:)\\s*${VALUE}`, 'g'), (m) => [m[1] ?? '', m[2] ?? '']],
+  // `name: value` with the colon a separator, not a URL's `scheme://`.
+  [new RegExp(`\\b${NAME}\\s*(?:=|:(?!//))\\s*${VALUE}`, 'g'), (m) => [m[1] ?? '', m[2] ?? '']],
   [new RegExp(`\\bset\\s+(?:the\\s+)?${NAME}\\s+to\\s+${VALUE}`, 'gi'), (m) => [m[1] ?? '', m[2] ?? '']],
   [
     new RegExp(`\\b(turn\\s+on|turn\\s+off|enable|disable)\\s+(?:the\\s+)?${NAME}`, 'gi'),
     (m) => [m[2] ?? '', /on|enable/i.test(m[1] ?? '') ? 'true' : 'false'],
   ],
 ];
+
+/** A scrubber's marker where a secret was (`[REDACTED:assignment]`). */
+const REDACTED_MARK = /\[REDACTED:[^\]\s]*\]/g;
 
 /** A value picked by name alone ("let's do small.en", "go with v2"): its key is the one the edit gives it. */
 const PICKED = new RegExp(
@@ -79,8 +88,10 @@ export function chosenSettings(utterances: readonly Utterance[]): Extracted[] {
   const seen = new Set<string>();
   for (const u of utterances) {
     if (u.channel !== 'prompt' && u.channel !== 'queued') continue;
-    for (const sentence of proseSentences(userProse(u.text).text)) {
-      if (/[?？]\s*$/.test(sentence)) continue;
+    for (const said of proseSentences(userProse(u.text).text)) {
+      if (/[?？]\s*$/.test(said)) continue;
+      // What the scrubber put in place of a secret is no name and no value (`[REDACTED:assignment]`).
+      const sentence = said.replace(REDACTED_MARK, ' ');
       const named: [string, string][] = SHAPES.flatMap(([re, pick]) =>
         [...sentence.matchAll(re)].map((m) => pick(m as RegExpExecArray)),
       );
@@ -98,7 +109,9 @@ export function chosenSettings(utterances: readonly Utterance[]): Extracted[] {
         const edit = u.then
           .filter((c) => c.ok)
           .map((c) => written(c.tool, c.input))
-          .find((w) => w !== null && sets(w.text, name, value));
+          // Applied where settings live: a value written into prose (a README given the result the
+          // user reported) is text, not a setting.
+          .find((w) => w !== null && !isDocPath(w.path) && sets(w.text, name, value));
         if (!edit) continue;
         // Named as the file spells it (`maxRecordings`), when the file gives the value under that name.
         const spelled = keyOf(edit.text, value);
