@@ -211,6 +211,17 @@ describe('the assistant’s explanation of a change and of a failure', () => {
     ).toBe('`cartTotal` now sums integer cents because floats drifted.');
   });
 
+  it('leaves out where the work stood half-way: the assistant’s next move or unfinished step inside a sentence', () => {
+    expect(
+      explanation([
+        'The alias is used, but I need to update the commit_event action first.',
+        "The import isn't used yet because I haven't updated the template.",
+        '`Tmux.pane_exists?/1` already has its own rescue, so I can just use a try/rescue wrapper.',
+        'The `rescue` is what makes the compiler think the alias is unused.',
+      ]),
+    ).toBe('The `rescue` is what makes the compiler think the alias is unused.');
+  });
+
   it('takes of a list item only its first sentence, the one that names what the item is about', () => {
     const reply = [
       '**Model sizes:**',

@@ -279,6 +279,12 @@ const DISOWNS =
 /** What the assistant was about to do, said before doing it: no explanation once it is done. */
 const PLAN =
   /^(?:(?:I|we)(?:'ll| will| need to| have to| must| should)|I need|(?:also |still |just )?need to)\b/i;
+/**
+ * The assistant's own next move or unfinished step inside a sentence ("The alias is used, but I need to
+ * update the action first", "The import isn't used yet because I haven't updated the template"): where
+ * the work stood half-way, which the end of the work no longer says.
+ */
+const MIDWAY = /\b(?:I|we)(?:'ll| will| need to| have to| still need| haven[’']?t| have not| can just)\b/i;
 /** A leading subordinate clause ("Since no tests exist, …"): the main clause after it says what is meant. */
 const LEADING_CLAUSE =
   /^(?:since|because|as|if|now that|once|given that|so|then|for|in|on|with|after|before)\b[^,]{1,120},\s*/i;
@@ -319,6 +325,7 @@ export function explanation(
         (previousPicked || !ORPHAN_SUBJECT.test(s.replace(LEAD_IN, ''))) &&
         !isStatusNote(s) &&
         !DISOWNS.test(s) &&
+        !MIDWAY.test(s) &&
         !isTitleCaseLabel(s) &&
         !isTrackerTalk(s) &&
         // What git status showed ("I have uncommitted changes from …") is the tree's state, not a cause.
