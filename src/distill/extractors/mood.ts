@@ -39,6 +39,11 @@ const INVERTED =
   /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|have|has|had)(?:n'?t)?\s+(?:i|we|you|it|they|he|she|this|that|these|those|there|the|a|an|my|our|your|its|their|any|some|all|each|every|[a-z0-9_.-]+(?:'s)?\s+(?:still|really|already|also|just|actually|now))\b/i;
 /** Asking for the work: "can you …", "could we …", "please …", "let's …". */
 const REQUEST = /^(?:(?:can|could|would|will)\s+(?:you|we)|please|pls|let'?s|let us)\b/i;
+/**
+ * A slash command typed as a `claude "/…"` call (the host turns a bare `/command` into its own record,
+ * never the user's words; a sentence opening with a path — "/logs endpoints return …" — states).
+ */
+const COMMAND_CALL = /^claude\s+["'“]?\/[a-z][\w:-]*(?:\s|$)/i;
 /** A tag that turns a claim into a question for confirmation. */
 const TAG =
   /(?:,|\s)\s*(?:right|correct|no|yes|yeah|ok(?:ay)?|true|isn'?t (?:it|that|this)|aren'?t (?:they|we|you)|don'?t (?:we|you|they|i)|doesn'?t (?:it|that)|won'?t (?:it|that)|wouldn'?t (?:it|that)|am i right|or not)\s*\?[?!]*\s*$/i;
@@ -160,7 +165,8 @@ export function moodOf(sentence: string): Mood {
   const c = core(s);
   if (c === '') return APPROVAL.test(s) ? 'approval' : 'statement';
   if (UNSURE.test(c) || UNSURE.test(s)) return 'question';
-  const asks = /[?？][?!？！]*\s*\)?$|[?？]\s*\(.*\)$/.test(s);
+  // A question mark ends it, before a closing bracket or quote ('… before submitting?"').
+  const asks = /[?？][?!？！]*\s*["'”’)\]]*$|[?？]\s*\(.*\)$/.test(s);
   // Mostly letters of another script: this grammar cannot read it, so a question mark is a question.
   const letters = s.match(/\p{L}/gu)?.length ?? 0;
   if (asks && (s.match(/[A-Za-z]/g)?.length ?? 0) * 2 < letters) return 'question';
@@ -174,6 +180,9 @@ export function moodOf(sentence: string): Mood {
   // "please don't …", "please always …": a rule asked for politely is still a rule.
   if (!asks && (forbids(c) || ALWAYS.test(c) || SCOPE.test(s))) return 'norm';
   if (REQUEST.test(c) && !CHOOSE.test(c.replace(/^(?:let'?s|let us|please)\s+/i, "let's "))) return 'request';
+  // A command the user runs (`claude "/roast-my-product …"`): the words after it are its
+  // arguments, asked of the command, not said to the assistant about its last reply.
+  if (COMMAND_CALL.test(s)) return 'request';
   if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
     return 'question';
   if (CONDITION.test(c))

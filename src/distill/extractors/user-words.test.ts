@@ -65,6 +65,11 @@ describe('how a sentence is meant', () => {
       ['Everything is fixed now, not just the parser.', 'statement'],
       // A question mark of any width asks; in a script this grammar cannot read, it is a question.
       ['デプロイの手順はどこに書いてありますか？', 'question'],
+      // A question mark before a closing quote or bracket still ends a question.
+      ['What must I fix before submitting?"', 'question'],
+      ['(which one should we keep?)', 'question'],
+      // A slash command run through the CLI asks the command; it says nothing to the assistant.
+      ['claude "/competitive-landscape Who are my competitors in RWA tokenization on Solana?', 'request'],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
   });
@@ -217,6 +222,46 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     expect(found.map((x) => x.draft.facts.find((f) => f.startsWith('rejected: ')))).toEqual([
       'rejected: The streaming platform is now properly committed with all configuration fixes applied!',
     ]);
+  });
+
+  it('names a correction by the sentence that objects and pairs it with the claim that sentence denies', () => {
+    const found = extractUserWords([
+      prompt('Write up Q3 with the router and the token.'),
+      say(
+        [
+          'The README opens with the short answer, then explains why this tx is two hops via the 1inch v3 aggregator.',
+          'The README shows each pool with its reserves and the token amounts.',
+        ].join(' '),
+      ),
+      prompt(
+        'q3 looks good overall. version fix: the 1inch router at 0x1111 is Aggregation Router V4, not V3. also name the token DOMI in the diagram.',
+      ),
+      say('Fixed: the README now says 1inch v4 and names DOMI.'),
+    ]);
+    const correction = found.find((x) => x.draft.type === 'correction');
+    expect(correction?.draft.title).toBe(
+      'Correction: version fix: the 1inch router at 0x1111 is Aggregation Router V4, not V3.',
+    );
+    expect(correction?.draft.facts).toContain(
+      'rejected: The README opens with the short answer, then explains why this tx is two hops via the 1inch v3 aggregator.',
+    );
+  });
+
+  it('reads neither an edit the user asks for with "(…) instead of …" nor a CLI call with a slash command as a correction', () => {
+    expect(
+      extractUserWords([
+        prompt('Add an .env.example for the RPC URL.'),
+        say('Added `.env.example` with a blank POLYGON_RPC_URL and a signup comment for polygon.technology.'),
+        prompt(
+          'update the signup comment to point at https://polygon-rpc.com/ (which routes to the Ankr signup) instead of polygon.technology/developers',
+        ),
+        say('Updated the comment.'),
+        prompt(
+          'claude "/competitive-landscape Who are my competitors in property tokenization? Focus on what they haven\'t solved yet. What angle should I emphasize to stand out to the grant judges?"',
+        ),
+        say('Running the competitive landscape skill.'),
+      ]).filter((x) => x.draft.type === 'correction' || x.draft.type === 'preference'),
+    ).toEqual([]);
   });
 
   it('reads the reason typed when rejecting a tool call as a correction of that call', () => {

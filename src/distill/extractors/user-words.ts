@@ -128,7 +128,7 @@ export function readUtterance(u: Utterance): UserReading {
     );
   }
 
-  const rejected = contradicted(u, p);
+  const { rejected, by: objection } = contradicted(u, p);
   const stance = rejected === '' ? 'none' : replyStance(u.reply, p.words);
   const onAction = u.channel === 'rejection' || (u.interrupted && rejected === describeAction(u.action));
   // A doubt put as a question ("I see four uncommitted files?") is a correction only once the
@@ -173,7 +173,8 @@ export function readUtterance(u: Utterance): UserReading {
     const memory = draft(
       u,
       'correction',
-      `Correction: ${rule ? clipWords(rule, 100) : lead}`,
+      // Else by the sentence that objects, when one does: the message's first may praise the rest.
+      `Correction: ${rule ? clipWords(rule, 100) : objection && core(objection) !== '' ? clipWords(objection, 100) : lead}`,
       `The user corrected the assistant: ${quote(p.words)}${about ? ` (after asking ${quote(about)})` : ''} — rejected: ${rejected}${u.interrupted ? ' (after stopping it)' : ''}.${stance === 'agree' ? ` The assistant agreed: ${quote(firstSentences(u.reply, 1)[0] ?? '', 200)}.` : ''}`,
       [
         ...(about ? [`in reply to: ${about}`] : []),

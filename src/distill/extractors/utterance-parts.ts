@@ -123,8 +123,16 @@ export const without = (s: string) =>
   s.replace(/\s*(?:,\s*)?(?:right|correct|no|yes|yeah|true|am i right|or not)\s*\?+[!?]*\s*$/i, '').trim();
 
 /** What the user's words contradict, when they do (see the module comment); '' otherwise. */
-export function contradicted(u: Utterance, p: Parts): string {
-  if (u.channel === 'rejection') return describeAction(u.action) || 'the assistant’s tool call';
+/** What a user's message contradicts, and the sentence of it that does ('' when the whole message). */
+export interface Contradiction {
+  rejected: string;
+  by: string;
+}
+
+export function contradicted(u: Utterance, p: Parts): Contradiction {
+  const none = { rejected: '', by: '' };
+  if (u.channel === 'rejection')
+    return { rejected: describeAction(u.action) || 'the assistant’s tool call', by: '' };
   // Words about the call the user stopped (not a question or a new request): a correction of it. About
   // the very call the user declined, one word in common is enough.
   const acted = actionText(u.action);
@@ -137,21 +145,26 @@ export function contradicted(u: Utterance, p: Parts): string {
   // Stopping a search or a read redirects the work; what the user says next corrects nothing of it
   // (the reason typed when declining it is a correction of its own: the rejection channel).
   const reading = READ_ONLY_TOOLS.has(u.action?.tool ?? '');
-  if (u.interrupted && u.action && about && !reading) return describeAction(u.action);
-  if (u.prior === '') return '';
-  const rejectedSentence = () => closestSentence(u.prior, p.words) || firstSentences(u.prior, 1)[0] || '';
+  if (u.interrupted && u.action && about && !reading) return { rejected: describeAction(u.action), by: '' };
+  if (u.prior === '') return none;
+  // The assistant's sentence a correction is about: the one closest to the user's sentence that objects
+  // (not to the whole message, whose praise or other requests may be closer to another sentence).
+  const rejectedBy = (by: string) => ({
+    rejected: closestSentence(u.prior, by || p.words) || firstSentences(u.prior, 1)[0] || '',
+    by,
+  });
   // A quote of the assistant's own line, then an objection to it.
   const priorText = normalised(u.prior);
   const quoted = p.sentences.filter((s) => normalised(s).length >= 20 && priorText.includes(normalised(s)));
   const rest = p.sentences.filter((s) => !quoted.includes(s));
   if (quoted.length > 0 && rest.some((s) => negates(s) || moodOf(s) === 'norm' || moodOf(s) === 'challenge'))
-    return quoted.map(unmark).join(' ');
+    return { rejected: quoted.map(unmark).join(' '), by: '' };
   // A bare "no" to a question the assistant asked declines it; it corrects nothing (and says nothing).
   if (opensWithRefusal(p.sentences)) {
     const more = p.sentences.some(
       (s, i) => core(s) !== '' && p.moods[i] !== 'refusal' && p.moods[i] !== 'approval',
     );
-    return more ? rejectedSentence() : '';
+    return more ? rejectedBy('') : none;
   }
   for (let i = 0; i < p.sentences.length; i++) {
     const s = p.sentences[i] ?? '';
@@ -159,18 +172,21 @@ export function contradicted(u: Utterance, p: Parts): string {
     // A doubt put as a question right after the assistant's words is about them (one word in common);
     // it counts only once the assistant grants it (see readUtterance).
     if (mood === 'challenge' && (/^why\b/i.test(core(s)) || sharedScore(s, u.prior) >= 1))
-      return rejectedSentence();
+      return rejectedBy(s);
     // "let's use X instead of Y" chooses; it is read as the user's choice, not as a correction.
+    // A bracket's words go on the sentence before them ("point it at X (which routes to Y) instead of
+    // Z" in an edit the user asks for): a contrast there belongs to that sentence, not to the reply.
     if (
       mood !== 'question' &&
       mood !== 'request' &&
       mood !== 'choice' &&
+      !s.startsWith('(') &&
       contrasts(s) &&
       refersTo(s, u.prior)
     )
-      return rejectedSentence();
+      return rejectedBy(s);
   }
-  return '';
+  return none;
 }
 
 export function draft(
