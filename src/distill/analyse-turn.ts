@@ -39,7 +39,7 @@ import {
   relativePath,
   responseText,
 } from './text.ts';
-import { createTodoList } from './todo-list.ts';
+import { createTodoList, type TodoItem } from './todo-list.ts';
 import type { Narration, TurnAnalysis } from './turn-analysis.ts';
 
 export type { Segment } from './turn-tasks.ts';
@@ -73,7 +73,8 @@ function timeline(events: readonly QueuedEvent[], narration: readonly Narration[
 
 /**
  * `earlierEdits`: files the session changed in earlier turns (the code it is writing), so a fix that
- * touches only them is progress on that work rather than a pitfall.
+ * touches only them is progress on that work rather than a pitfall. `earlierTasks`: the numbered tasks
+ * the session's list still had open before the turn (see `createTodoList`).
  */
 export function analyseTurn(
   events: readonly QueuedEvent[],
@@ -81,9 +82,10 @@ export function analyseTurn(
   narration: readonly Narration[] = [],
   earlierEdits: readonly string[] = [],
   hostBranch: string | null = null,
+  earlierTasks: readonly TodoItem[] = [],
 ): TurnAnalysis {
   const files = createFileChanges();
-  const todos = createTodoList();
+  const todos = createTodoList(earlierTasks);
   const a: TurnAnalysis = {
     prompts: [],
     filesRead: [],

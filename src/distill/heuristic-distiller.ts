@@ -21,6 +21,7 @@ import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
 import { withLaterEdits } from './task-evidence.ts';
+import type { TodoItem } from './todo-list.ts';
 import { oneStoryEach } from './turn-parts.ts';
 import { asString } from './text.ts';
 
@@ -38,6 +39,8 @@ export interface TurnInput {
    * git repository; absent when the host does not say.
    */
   branch?: string;
+  /** The session's numbered tasks still open before this turn (a later TaskUpdate names only the number). */
+  earlierTasks?: TodoItem[];
 }
 
 export interface TurnResult {
@@ -55,6 +58,8 @@ export interface TurnResult {
   removedFiles?: string[];
   /** Project files the turn renamed: earlier work of the session on them is told under the new name. */
   movedFiles?: { from: string; to: string }[];
+  /** The session's task list at the end of the turn, when the turn touched it (the next turn's `earlierTasks`). */
+  tasks?: TodoItem[];
 }
 
 export interface Distiller {
@@ -71,6 +76,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     narration,
     input.previousSummary?.filesEdited ?? [],
     typeof input.branch === 'string' ? input.branch : null,
+    Array.isArray(input.earlierTasks) ? input.earlierTasks : [],
   );
   // An item the turn's edits did after the list was last written is done, whatever the list says.
   a.todos = withLaterEdits(a.todos, a.edits, a.todosAt);
@@ -107,6 +113,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     ...(tasksFinished(a) ? { doneTasks: (a.todos ?? []).map((t) => t.content) } : {}),
     ...(a.removed.length > 0 ? { removedFiles: a.removed.map((r) => r.path) } : {}),
     ...(a.moved.length > 0 ? { movedFiles: a.moved.map((m) => ({ from: m.from, to: m.to })) } : {}),
+    ...(a.todos ? { tasks: a.todos } : {}),
   };
 }
 

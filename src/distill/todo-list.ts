@@ -25,9 +25,22 @@ function status(value: unknown): TodoStatus | 'deleted' {
   return s === 'deleted' ? 'deleted' : 'pending';
 }
 
-export function createTodoList(): TodoList {
+/** A task of the host's task tools, named by its number: "#2 Write the README". */
+const NUMBERED = /^#([\w-]+) /;
+const numbered = (id: string, subject: string) => (id !== '' ? `#${id} ${subject}` : subject);
+
+/**
+ * The list as the session left it before this turn (`earlier`: its numbered tasks still open), so a
+ * later turn's TaskUpdate of a task created in an earlier one — a number and a status, no words — finds
+ * the task it finishes.
+ */
+export function createTodoList(earlier: readonly TodoItem[] = []): TodoList {
   let list: TodoItem[] | null = null;
   const tasks = new Map<string, TodoItem>();
+  for (const t of earlier) {
+    const id = NUMBERED.exec(t.content)?.[1];
+    if (id) tasks.set(id, { ...t });
+  }
   let created = 0;
   return {
     take(tool, input, response) {
@@ -45,7 +58,8 @@ export function createTodoList(): TodoList {
         const id =
           /#(\d+)/.exec(responseText(response))?.[1] ?? asString(asRecord(asRecord(response)['task'])['id']);
         created++;
-        if (subject !== '') tasks.set(id || `new-${created}`, { content: subject, status: 'pending' });
+        if (subject !== '')
+          tasks.set(id || `new-${created}`, { content: clip(numbered(id, subject), 120), status: 'pending' });
         list = [...tasks.values()];
         return true;
       }
@@ -57,8 +71,8 @@ export function createTodoList(): TodoList {
         if (next === 'deleted') tasks.delete(id);
         else if (known) {
           if (i['status'] !== undefined) known.status = next;
-          if (subject !== '') known.content = subject;
-        } else if (subject !== '') tasks.set(id, { content: subject, status: next });
+          if (subject !== '') known.content = clip(numbered(id, subject), 120);
+        } else if (subject !== '') tasks.set(id, { content: clip(numbered(id, subject), 120), status: next });
         list = [...tasks.values()];
         return true;
       }
@@ -72,4 +86,15 @@ export function createTodoList(): TodoList {
 export function todoFact(t: TodoItem): string {
   if (t.status === 'completed') return `[x] ${t.content}`;
   return t.status === 'in_progress' ? `[ ] ${t.content} (in progress)` : `[ ] ${t.content}`;
+}
+
+/**
+ * The numbered tasks still open on a stored task list (its `[ ] #2 …` facts): what a later turn's
+ * TaskUpdate may finish.
+ */
+export function openNumberedTasks(facts: readonly string[]): TodoItem[] {
+  return facts.flatMap((f) => {
+    const m = /^\[ \] (#[\w-]+ .+?)( \(in progress\))?$/.exec(f);
+    return m?.[1] ? [{ content: m[1], status: m[2] ? ('in_progress' as const) : ('pending' as const) }] : [];
+  });
 }

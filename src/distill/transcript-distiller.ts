@@ -31,6 +31,7 @@ import { extractUserLanguage } from './extractors/user-language.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
 import type { Distiller } from './heuristic-distiller.ts';
+import type { TodoItem } from './todo-list.ts';
 import { responseText } from './text.ts';
 import { entryTimes, splitTranscriptTurns, turnEvents, turnNarration, branchOf } from './transcript-turns.ts';
 
@@ -151,6 +152,8 @@ export function distilTranscript(
     projectRoot: string;
     sessionId: string;
     previousSummary: SummaryDraft | null;
+    /** The session's numbered tasks still open before these entries (see `TurnInput.earlierTasks`). */
+    earlierTasks?: TodoItem[];
   },
 ): TranscriptDistillation {
   const memories: TranscriptMemory[] = [];
@@ -158,6 +161,8 @@ export function distilTranscript(
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
   const removedFiles: { path: string; at: number; to?: string }[] = [];
   let summary = options.previousSummary;
+  // The task list as each turn leaves it: a later turn's TaskUpdate finds the tasks an earlier one made.
+  let tasks = options.earlierTasks ?? [];
   const turns = splitTranscriptTurns(entries);
   const times = entryTimes(entries);
   if (options.distiller) {
@@ -181,7 +186,10 @@ export function distilTranscript(
         previousSummary: summary,
         narration: turnNarration(turn, times),
         ...branchOf(turn),
+        earlierTasks: tasks,
       });
+      // What the next turn may still finish: a done task named again would be done again.
+      if (result.tasks) tasks = result.tasks.filter((t) => t.status !== 'completed');
       const at = events[events.length - 1]?.at ?? 0;
       const provenance = [...new Set(events.map((e) => e.uuid))].slice(0, 20);
       // What the distiller made of the turn relays its tool results and the assistant's words.

@@ -13,6 +13,8 @@ import type { Narration } from '../distill/analyse-turn.ts';
 import type { Distiller, TurnResult } from '../distill/heuristic-distiller.ts';
 import { floorOfEvents, relayedTrust } from '../distill/evidence-trust.ts';
 import type { Extracted } from '../distill/extractors/extracted.ts';
+import { tasksSubject } from '../distill/task-state.ts';
+import { openNumberedTasks } from '../distill/todo-list.ts';
 import { userWordsOfTurn } from '../distill/transcript-distiller.ts';
 import { isStoreBusy } from '../store/database.ts';
 import type { Store } from '../store/store.ts';
@@ -146,12 +148,15 @@ function readTurn(
   const first = events[0];
   if (!first) return null;
   const project = deps.store.sessions.project(first.projectId as ProjectId);
+  // The numbered tasks the session's stored list still has open, for a TaskUpdate that names only one.
+  const list = deps.store.observations.bySubject(first.projectId as ProjectId, tasksSubject(first.sessionId));
   return deps.distiller.distilTurn({
     projectRoot: project?.root ?? first.cwd,
     events,
     previousSummary: deps.store.summaries.get(first.sessionId),
     narration,
     ...branch,
+    earlierTasks: list?.status === 'active' ? openNumberedTasks(list.facts) : [],
   });
 }
 

@@ -125,3 +125,52 @@ describe('a task list kept true by the work of its session', () => {
     expect(lists().map((o) => o.facts)).toEqual([stillOpen]);
   });
 });
+
+describe('the host’s numbered task tools: a later turn finishes by number what an earlier one created', () => {
+  const flow = useFlowStore('task-tools');
+  const drain = (now: number) => drainStore(flow.store, now);
+  const lists = () =>
+    flow.store.observations.recent(project, 200).filter((o) => o.type === 'task' && o.status === 'active');
+  const numbered = () => {
+    const s = createClaudeSession({
+      sessionId: 'c3000000-0000-4000-8000-000000000002',
+      cwd: CWD,
+      start: '2026-05-03T09:00:00Z',
+    }).start();
+    s.prompt('Solve the three questions, one at a time, and pause for my review after each.')
+      .taskCreate('1', 'Q1: total supply via RPC')
+      .taskCreate('2', 'Q2: recent swaps screenshot')
+      .taskCreate('3', 'Q3: decode the swap value')
+      .taskUpdate('1', 'in_progress')
+      .write('lib/first.rb', 'puts 1\n')
+      .taskUpdate('1', 'completed')
+      .say('Q1 is done; pausing for your review.')
+      .stop();
+    s.prompt('q1 looks good. proceed to q2.')
+      .taskUpdate('2', 'in_progress')
+      .write('lib/second.rb', 'puts 2\n')
+      .taskUpdate('2', 'completed')
+      .say('Q2 is done.')
+      .stop();
+    return s;
+  };
+
+  it('live: the list left open by the first turn loses the task the second turn finished', async () => {
+    await replayLive(flow.store, numbered(), join(flow.dir, 'projects'), drain);
+    expect(lists().map((o) => o.facts)).toEqual([['[ ] #3 Q3: decode the swap value']]);
+  });
+
+  it('backfill of the same transcript: the same list', () => {
+    const s = numbered();
+    const root = join(flow.dir, 'projects');
+    const path = transcriptPathOf(root, s);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, s.jsonl());
+    backfill(flow.store, {
+      root,
+      distiller: createHeuristicDistiller(),
+      now: () => Date.parse('2026-05-04'),
+    });
+    expect(lists().map((o) => o.facts)).toEqual([['[ ] #3 Q3: decode the swap value']]);
+  });
+});

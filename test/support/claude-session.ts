@@ -465,6 +465,33 @@ export function createClaudeSession(options: SessionOptions) {
       );
       return session;
     },
+    /**
+     * Claude Code's numbered task tools (2.1.x), as its transcripts record them: TaskCreate answers
+     * "Task #N created successfully: …" with `{ task: { id, subject } }`; TaskUpdate names the number only.
+     */
+    taskCreate(id: string, subject: string) {
+      const structured: Rec = { task: { id, subject } };
+      toolCall(
+        'TaskCreate',
+        { subject, description: subject, activeForm: subject },
+        {
+          text: `Task #${id} created successfully: ${subject}`,
+          isError: false,
+          structured,
+          response: structured,
+        },
+      );
+      return session;
+    },
+    taskUpdate(id: string, status: 'in_progress' | 'completed') {
+      const structured: Rec = { success: true, taskId: id, updatedFields: ['status'] };
+      toolCall(
+        'TaskUpdate',
+        { taskId: id, status },
+        { text: `Updated task #${id} status`, isError: false, structured, response: structured },
+      );
+      return session;
+    },
     /** The parent side of a subagent run: the Task/Agent call and its result (the agent's final reply). */
     task(description: string, subagentType: string, prompt: string, finding: string, tool = 'Task') {
       const agentId = id('agent').slice(0, 7);
