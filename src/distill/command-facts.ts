@@ -9,6 +9,7 @@ import type { ObservationDraft } from '../core/model.ts';
 import type { PartRun, TurnAnalysis } from './analyse-turn.ts';
 import { commandParts, purposeText, type CommandPart, type Purpose } from './canonical-command.ts';
 import { lowestTrust } from '../core/trust.ts';
+import { isSecretName } from '../core/secret-names.ts';
 import { toolCallTrust } from './evidence-trust.ts';
 import { clip, unique } from './text.ts';
 
@@ -126,19 +127,25 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
     const ranked = [...counts.entries()].sort(
       (x, y) => y[1] - x[1] || x[0].split(' ').length - y[0].split(' ').length,
     );
-    const main = ranked[0]?.[0];
+    const canonicalMain = ranked[0]?.[0];
     const first = seen[0];
-    if (!main || !first) continue;
+    if (!canonicalMain || !first) continue;
+    // The environment every whole run of it was given (`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`)
+    // is part of how it runs here: the canonical form leaves it out to key the runs, the fact keeps it.
+    const main = withEnvironment(
+      canonicalMain,
+      seen.filter((x) => x.canonical === canonicalMain && x.variant !== 'single file'),
+    );
     const singles = unique(seen.filter((s) => s.variant === 'single file').map((s) => singleFileForm(s.raw)));
     const output = (p: PartRun) => a.commands.find((c) => c.index === p.index)?.output ?? '';
     const port = first.purpose === 'run' ? seen.map((s) => portOf(output(s))).find((x) => x !== '') : '';
     // What the task runs, as a whole run shows it (a single-file run shows its own arguments).
-    const mainRun = seen.find((s) => s.canonical === main && s.variant !== 'single file');
+    const mainRun = seen.find((s) => s.canonical === canonicalMain && s.variant !== 'single file');
     const ciOthers = [...ci.entries()]
-      .filter(([c, { part }]) => c !== main && subjectOf(part) === subject)
+      .filter(([c, { part }]) => c !== canonicalMain && subjectOf(part) === subject)
       .map(([c, { file }]) => `CI runs: \`${clip(c, 80)}\` (${file})`);
     const body = mainRun ? scriptBody(mainRun.task, output(mainRun)) : '';
-    const inCi = ci.get(main);
+    const inCi = ci.get(canonicalMain);
     const where = first.dir ? ` (in ${first.dir})` : '';
     const what = purposeText(first.purpose, first.suite);
     out.push({
@@ -165,6 +172,28 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
     });
   }
   return out;
+}
+
+/** Variables that only shape output or say where it runs, and names a secret may hide behind. */
+const INCIDENTAL_ENV = /^(?:CI|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|PAGER|GIT_PAGER|LANG|LC_\w+|TZ)$/;
+
+/**
+ * `command` with the environment assignments every run in `runs` was given, in the order written —
+ * none when the runs differ, or only in what is incidental (colour, pager, locale) or secret-named.
+ */
+function withEnvironment(command: string, runs: readonly { raw: string }[]): string {
+  const envs = runs.map((r) =>
+    (/^(?:[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/.exec(r.raw)?.[0] ?? '')
+      .trim()
+      .split(/\s+(?=[A-Za-z_]\w*=)/)
+      .filter((a) => {
+        const name = a.slice(0, a.indexOf('='));
+        return name !== '' && !INCIDENTAL_ENV.test(name) && !isSecretName(name);
+      })
+      .join(' '),
+  );
+  const env = envs[0] ?? '';
+  return env !== '' && envs.every((e) => e === env) ? `${env} ${command}` : command;
 }
 
 const CHECK_PURPOSES = new Set<Purpose>(['test', 'lint', 'typecheck', 'build', 'gate', 'format']);

@@ -75,6 +75,10 @@ describe('what a command is for', () => {
     ['npm run dev', 'run'],
     ['go run ./cmd/server', 'run'],
     ['python3 -m http.server 8080', 'run'],
+    // A script named for its purpose is that; one whose name a program's own work shares with a check runs.
+    ['node scripts/migrate.js', 'migrate'],
+    ['python src/analyze.py', 'run'],
+    ['python3 audit.py --since 30d', 'run'],
     ['python manage.py migrate', 'migrate'],
     ['mix ecto.migrate', 'migrate'],
     ['bin/rails db:migrate', 'migrate'],

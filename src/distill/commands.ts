@@ -194,8 +194,11 @@ function interpreter(head: string, w: string[]): Judged {
     return { purpose: positional(w, 2)[0] === 'test' ? 'test' : 'build', tool: `${head} setup.py` };
   if (/(?:^tests?[._]|^spec[._]|_test\.|\.test\.|_spec\.|\.spec\.)/.test(name))
     return { purpose: 'test', tool: `${head} ${script}`, script };
-  // A script named for what it does (`node migrate.js`, `python build.py`) is that, not a throwaway.
-  const named = purposeOfTask(name.replace(/\.\w+$/, ''));
+  // A script named for what it does (`node migrate.js`, `python build.py`) is that, not a throwaway —
+  // except a name a program's own work shares with a check (`analyze.py`, `audit.py` crunch data; a
+  // linter is run by its tool's name).
+  const base = name.replace(/\.\w+$/, '');
+  const named = /^(?:analy[sz]e|audit)$/i.test(base) ? 'run' : purposeOfTask(base);
   if (named !== 'other' && named !== 'run')
     return { purpose: named, tool: `${head} ${script}`.trim(), script };
   return { purpose: 'run', tool: `${head} ${script}`.trim(), adhoc: true, script };

@@ -1359,3 +1359,31 @@ describe('scripts kept in a scratch directory', () => {
     expect(r.summary?.completed).toContain('178 deposits succeeded out of 180 attempts');
   });
 });
+
+describe('the environment a project command runs with', () => {
+  it('keeps the variable every run of a command was given, and leaves out colour, locale and secrets', () => {
+    const facts = (...events: CapturedEvent[]) =>
+      distil(turn(prompt('build it'), ...events))
+        .observations.filter((o) => o.subject?.startsWith('command:'))
+        .flatMap((o) => o.facts.filter((f) => f.startsWith('command: ')));
+    // Plain pnpm refused in this checkout; with the variable the build ran.
+    expect(
+      facts(
+        bashFail(
+          'pnpm --version',
+          'This project is configured to use yarn because ~/package.json has a "packageManager" field',
+        ),
+        bash('COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build 2>&1 | tail -60', '✓ Compiled successfully'),
+      ),
+    ).toEqual(['command: `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`']);
+    expect(
+      facts(
+        bash('FORCE_COLOR=0 LANG=C npm test', 'Tests: 3 passed, 3 total'),
+        bash('npm test', 'Tests: 3 passed, 3 total'),
+      ),
+    ).toEqual(['command: `npm test`']);
+    expect(facts(bash('NPM_TOKEN=abc123 npm run build', 'built in 2s'))).toEqual([
+      'command: `npm run build`',
+    ]);
+  });
+});
