@@ -195,6 +195,14 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
     // worked in between took it away; another spelling of the command that failed too did not (it is
     // a dead end, not a fix).
     if (at.resolving.outcome !== 'passed' && fix.kind === 'command') continue;
+    // Inline code (`curl … | python3 -c "…"`) that worked only as other inline code: the probe was
+    // rewritten, and what ran in between fixed nothing.
+    if (
+      at.failed.target === 'inline' &&
+      at.resolving.target === 'inline' &&
+      at.failed.raw !== at.resolving.raw
+    )
+      continue;
     // Outside the project only a tool's pitfall is worth keeping (the command or a step fixed it).
     if (e.where !== 'project' && fix.kind !== 'command' && fix.kind !== 'step') continue;
     const draft = gotchaDraft(
