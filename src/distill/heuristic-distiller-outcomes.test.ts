@@ -1387,3 +1387,35 @@ describe('the environment a project command runs with', () => {
     ]);
   });
 });
+
+describe('a reply after the commits that leaves the user a choice', () => {
+  const report = (last: string) =>
+    distil(
+      turn(
+        prompt('ship FW-005, then look at FW-007'),
+        write('STATUS.md', '# Status\n\nFW-005 shipped.\n'),
+        bash(
+          'git add STATUS.md && git commit -m "docs(status): mark FW-005 shipped" -m "FW-005 ships as a script-only demo."',
+          '[main 73f00b8] docs(status): mark FW-005 shipped\n 1 file changed, 3 insertions(+)',
+        ),
+        stop(last),
+      ),
+    ).observations.find((o) => o.title.includes('FW-005'));
+  it('tells the committed work, not the recommendation that waits on the user', () => {
+    const work = report(
+      [
+        'Recommendation for FW-007: Source Currency stays future-only because converted amounts sit on the settlement lines judges inspect.',
+        'Want me to (a) update SUBMISSION.md with that, (b) add the demo thumbnail too, or (c) do something different? I haven’t touched anything yet — call it.',
+      ].join('\n\n'),
+    );
+    expect(work?.narrative).not.toMatch(/Source Currency|converted amounts/);
+  });
+  it('keeps the account of the work when the reply only offers the next chore', () => {
+    const work = report(
+      'STATUS.md now marks FW-005 shipped because the demo script is merged. Want me to push it?',
+    );
+    expect(work?.narrative).toContain(
+      'STATUS.md now marks FW-005 shipped because the demo script is merged.',
+    );
+  });
+});

@@ -76,9 +76,32 @@ function segmentTexts(
   last: boolean,
   keep: (index: number) => boolean = () => true,
 ): string[] {
-  const texts = a.narration.filter((n) => inSegment(s, n.index) && keep(n.index)).map((n) => n.text);
-  if (last && a.lastMessage !== '' && !texts.includes(a.lastMessage)) texts.push(a.lastMessage);
+  // After the task's commits, a reply that leaves the user a choice of what comes next ("Want me to
+  // (a) … or (b) …? I haven't touched anything yet") recommends; it says nothing of the committed work.
+  const committed = s.commits.length > 0 ? Math.max(...s.commits.map((c) => c.index)) : Infinity;
+  const proposes = (text: string, index: number) => index > committed && leavesChoice(text);
+  const texts = a.narration
+    .filter((n) => inSegment(s, n.index) && keep(n.index) && !proposes(n.text, n.index))
+    .map((n) => n.text);
+  if (last && a.lastMessage !== '' && !texts.includes(a.lastMessage) && !proposes(a.lastMessage, Infinity))
+    texts.push(a.lastMessage);
   return texts;
+}
+
+/** A reply that ends by asking the user which way to go on ("Want me to (a) …, (b) … or (c) …?"). */
+function leavesChoice(text: string): boolean {
+  const asks = text
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter((l) => /[?？]\s*(?:\S+\s+){0,12}\S*$/.test(l));
+  // Ways set against each other ("(a) … (b) …", "…, or …"): a "Want me to push?" after the report of
+  // the work leaves no choice of direction.
+  return asks.some(
+    (l) =>
+      /\b(?:want me to|should I|shall I|would you like(?: me)? to|do you want(?: me)? to|which (?:option|one|way|approach))\b/i.test(
+        l,
+      ) && /\bor\b|\(b\)|\bb\)/i.test(l),
+  );
 }
 
 function outcomeType(a: TurnAnalysis, s: Segment, request: string): ObservationType {
@@ -306,7 +329,7 @@ function outcome(
     ) || explanation(texts, 600, stated);
   // A question in the report ("Want me to commit it?") offers a next step; it says nothing of the work.
   const fallback =
-    last && a.lastMessage !== ''
+    last && a.lastMessage !== '' && !(s.commits.length > 0 && leavesChoice(a.lastMessage))
       ? clip(
           // Its headings name parts of the report; they say nothing of the work.
           proseSentences(withoutFiller(a.lastMessage).replace(/^[ \t]*#.*$/gm, ''))
