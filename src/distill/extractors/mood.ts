@@ -74,6 +74,8 @@ const FINITE =
 /** A prohibition: at the start ("don't …", "never …"), or a verbless "no …" opening the sentence or a clause of it. */
 function forbids(c: string): boolean {
   if (PROHIBITION.test(c)) return true;
+  // Said of the thing at hand ("it's pure writeup — no code, no RPC"): what it is, not a rule of work.
+  if (/^(?:it|this|that)(?:'s|’s| is| was| will be)\b/i.test(c)) return false;
   return c.split(/\s*[,;:]\s*|\s+(?:and|so|but|then|also)\s+/i).some(
     (clause) =>
       NO_THING.test(clause) &&
@@ -159,11 +161,21 @@ function isNorm(s: string, c: string): boolean {
   return OBLIGATION.test(s) && !EXPECTATION.test(s) && !/^i\s+(?:need|have) to\b/i.test(c);
 }
 
+/**
+ * Praise of the work delivered ("q1 looks great — … is exactly the depth we want", "this is excellent"):
+ * a verdict on what was done, whatever wish it mentions.
+ */
+const PRAISE =
+  /^(?:[\w./'`-]+\s+){0,4}(?:looks?|is|are|was|were|seems?|reads?)\s+(?:(?:really|very|so|super|all|exactly|just)\s+)?(?:great|good|excellent|clean|perfect|solid|nice|fantastic|awesome|amazing|spot[ -]on|right|correct|fine|sharp)\b/i;
+/** Past this many words a "sentence" is a run-on (dictated, unpunctuated): no one rule can be read from it. */
+const RUN_ON_WORDS = 60;
+
 /** What one sentence of the user's is (see the module comment). */
 export function moodOf(sentence: string): Mood {
   const s = sentence.trim();
   const c = core(s);
   if (c === '') return APPROVAL.test(s) ? 'approval' : 'statement';
+  if (s.split(/\s+/).length > RUN_ON_WORDS) return 'statement';
   if (UNSURE.test(c) || UNSURE.test(s)) return 'question';
   // A question mark ends it, before a closing bracket or quote ('… before submitting?"').
   const asks = /[?？][?!？！]*\s*["'”’)\]]*$|[?？]\s*\(.*\)$/.test(s);
@@ -197,6 +209,7 @@ export function moodOf(sentence: string): Mood {
     return 'choice';
   if (TENTATIVE.test(s) && !/\bwant to\b/i.test(s) && !FOR_NOW.test(s)) return 'choice';
   if (CHOOSE.test(c)) return 'request';
+  if (PRAISE.test(c)) return 'statement';
   if (isNorm(s, c)) return 'norm';
   if (IMPERATIVE.test(c)) return 'request';
   if (asks) return 'challenge';

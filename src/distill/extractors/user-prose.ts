@@ -152,7 +152,7 @@ function joinListLeads(text: string): string {
 /** The prose split into sentences (bullets and quotes unwrapped, parentheses kept apart). */
 export function proseSentences(text: string): string[] {
   return (
-    joinListLeads(text)
+    joinListLeads(unwrapLines(text))
       .replace(/```[\s\S]*?```/g, ' ')
       // A stop typed without its space ("room sound.Another thing", as dictation writes) still ends a
       // sentence when a word of two lower-case letters ends before it and a capitalised word starts after.
@@ -168,6 +168,14 @@ export function proseSentences(text: string): string[] {
       )
       .filter((s) => s.length > 0)
   );
+}
+
+/**
+ * Text a terminal wrapped at its width and the paste kept ("… then we'll\n  have this bot …"): a line
+ * that stops mid-sentence, continued on an indented line that is no list item, is one line.
+ */
+function unwrapLines(text: string): string {
+  return text.replace(/([^\s.!?:;,])[ \t]*\n[ \t]+(?=[^\s\-*•>#\d|`])/g, '$1 ');
 }
 
 /** Links in the user's own words (a PR, an issue, a page they point to). */

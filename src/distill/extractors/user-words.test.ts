@@ -70,6 +70,16 @@ describe('how a sentence is meant', () => {
       ['(which one should we keep?)', 'question'],
       // A slash command run through the CLI asks the command; it says nothing to the assistant.
       ['claude "/competitive-landscape Who are my competitors in RWA tokenization on Solana?', 'request'],
+      // Praise of what was delivered is a verdict, whatever wish it mentions.
+      ['q1 looks great — selector + decode walkthrough is exactly the depth we want.', 'statement'],
+      // What the thing at hand is ("it's pure writeup"), not a rule: its "no …" says what it holds.
+      ["it's pure writeup — no code, no RPC.", 'statement'],
+      ['no code in the writeup, just prose', 'norm'],
+      // A dictated run-on of many clauses has no one mood.
+      [
+        `so the personal agent will manage the finances ${'and it will also handle the taxes later on '.repeat(8)}so we'll go with split mode first`,
+        'statement',
+      ],
     ];
     expect(cases.map(([s]) => [s, moodOf(s)])).toEqual(cases);
   });
@@ -83,6 +93,20 @@ describe('the user’s sentences', () => {
     // A file name or an upper-case extension after a dot starts no sentence.
     expect(proseSentences('Keep index.html and config.JSON as they are.')).toEqual([
       'Keep index.html and config.JSON as they are.',
+    ]);
+  });
+
+  it('run on across the lines a terminal wrapped, but not into a list or after a full stop', () => {
+    expect(
+      proseSentences(
+        "in our roadmap we go through split mode first then we'll\n  have the telegram bot which manages the\n  expenses. Then the fund mode.",
+      ),
+    ).toEqual([
+      "in our roadmap we go through split mode first then we'll have the telegram bot which manages the expenses.",
+      'Then the fund mode.',
+    ]);
+    expect(proseSentences('it should:\n  - keep the bounds\n  - have a button')).toEqual([
+      'it should: keep the bounds; have a button',
     ]);
   });
 });
