@@ -223,3 +223,31 @@ describe('a report the user pasted', () => {
     expect(extractPastedReports([prompt(log), prompt(listing)])).toEqual([]);
   });
 });
+
+describe('the user’s own request written as a list', () => {
+  it('is a spec of work to do, not an earlier session’s report', () => {
+    const spec = [
+      'claude "/build-with-claude Build all React components for the app using the hooks already in src/hooks/',
+      '',
+      'Components needed:',
+      '',
+      '1. components/Navbar.tsx',
+      '   - Logo with a small house icon',
+      '   - Links: Home, Properties, Portfolio',
+      '2. components/PropertyCard.tsx',
+      '   - Property photo (use an unsplash URL)',
+      '   - Price per share, progress bar of shares sold',
+      '',
+      'Tasks:',
+      '- Copy the logo files to public/',
+      '- Update components/Navbar.tsx to use the logo image',
+      '- Create components/Logo.tsx with size variants (sm/md/lg)"',
+    ].join('\n');
+    expect(extractPastedReports([prompt(spec)])).toEqual([]);
+    // The same lists under a hand-off's account of work done are read as the report they are.
+    const handoff = spec
+      .replace(/^claude "\/build-with-claude Build all/, 'Here is where the last session left: it built all')
+      .replace('- Copy the logo files to public/', '- Added the logo files to public/');
+    expect(extractPastedReports([prompt(handoff)]).length).toBeGreaterThan(0);
+  });
+});

@@ -210,10 +210,31 @@ function sectionFact(heading: string, said: readonly string[], at: { uuid: strin
 }
 
 /** The memories of the reports pasted into the entries' prompts (see the module comment). */
+/** An item telling work done ("Added …", "✅ …", "… was fixed"), as a report's items do. */
+const DONE_ITEM =
+  /^(?:✅|✓|\[x\]|(?:added|implemented|created|fixed|updated|removed|refactored|moved|renamed|wrote|built|switched|replaced|changed|deployed|merged|committed|resolved|migrated|tested|verified|configured|installed|shipped|completed|done)\b)|\b(?:was|were|is now|are now|has been|have been)\b/i;
+
+/**
+ * The user's own request written as a list (`Build all the components … Components needed: 1. …`):
+ * it opens by asking for work and none of its items tells work done — a spec, not an earlier
+ * session's account.
+ */
+function isSpec(text: string, sections: readonly ReportSection[]): boolean {
+  const opening =
+    text
+      .trim()
+      .split(/\n/)[0]
+      ?.split(/(?<=[.!?])\s+/)[0] ?? '';
+  return (
+    moodOf(opening) === 'request' && !sections.some((s) => s.items.some((i) => DONE_ITEM.test(i.trim())))
+  );
+}
+
 export function extractPastedReports(entries: readonly TranscriptEntry[]): Extracted[] {
   const out: Extracted[] = [];
   for (const e of entries) {
     if (e.kind !== 'prompt' || e.command !== undefined || !isPastedReport(e.text)) continue;
+    if (isSpec(e.text, reportSections(e.text))) continue;
     const found: Extracted[] = [];
     for (const section of reportSections(e.text)) {
       if (section.kind === 'files' || section.kind === 'stale') continue;
