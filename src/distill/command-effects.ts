@@ -50,9 +50,13 @@ export function recordCommandEffects(
   // Only the project's own commits: a commit in a scratch repository is not one of them.
   const out = commitOutput(stripAnsi(output));
   const message = worked('commit') ? (commitMessage(command) ?? out?.subject ?? '') : '';
+  // Git names paths from where it ran (`cd app && git add README.md` stages app/README.md): a folder
+  // of the project the shell or the line moved into is put back in front of them.
+  const gitDir = run.parts.find((p) => /^git\b/.test(p.canonical))?.dir ?? '';
+  const inProject = gitDir !== '' && !/^(?:\/|~|[A-Za-z]:[\\/])/.test(gitDir);
   if (run.ok)
     for (const p of stagedPaths(command)) {
-      const path = ctx.rel(p);
+      const path = ctx.rel(inProject && !/^(?:\/|~)/.test(p) ? `${gitDir.replace(/\/+$/, '')}/${p}` : p);
       if (path !== '' && !ctx.staged.includes(path)) ctx.staged.push(path);
     }
   if (message) {

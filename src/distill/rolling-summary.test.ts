@@ -216,6 +216,26 @@ describe('rolling session summary', () => {
     );
   });
 
+  it('reads the paths git staged from the folder the line moved into', () => {
+    const r = createHeuristicDistiller().distilTurn({
+      projectRoot: ROOT,
+      previousSummary: null,
+      events: turn(
+        prompt('write up the submission and commit it'),
+        write('weave/SUBMISSION.md', '# Submission\n'),
+        write('weave/notes.md', 'todo\n'),
+        bash(
+          'cd weave && git add SUBMISSION.md && git commit -m "docs: submission"',
+          '[main c566cc2] docs: submission\n 1 file changed, 1 insertion(+)',
+        ),
+        stop('Committed.'),
+      ),
+    });
+    expect(r.summary?.completed).toMatch(
+      /^State: on branch main; last commit c566cc2 "docs: submission" \(not pushed\); left uncommitted: weave\/notes\.md \| /,
+    );
+  });
+
   it('says nothing of commits where the host says there is no repository, until git says there is one', () => {
     const d = createHeuristicDistiller();
     const first = d.distilTurn({
