@@ -507,6 +507,16 @@ describe('knowledge stored through the mutation path', () => {
     expect(active().map((o) => [o.title, o.seenCount])).toEqual([['node 22.3.0 in this environment', 1]]);
   });
 
+  it('lets a session’s later answer to what it investigated replace the one before it', () => {
+    const answer = (title: string) =>
+      draftOf(title, { type: 'discovery', subject: 'answer:s1', narrative: `${title} (from the chain)` });
+    put('s1', [answer('The demo ran 40 times: 20 on each vault.')]);
+    put('s1', [answer('The demo ran 178 times: one deposit per run, 2 failed retries not counted.')]);
+    expect(active().map((o) => o.title)).toEqual([
+      'The demo ran 178 times: one deposit per run, 2 failed retries not counted.',
+    ]);
+  });
+
   it('reads the same words of the user again into the same memory, the fuller reading replacing a plainer one', () => {
     const said = 'said:0badc0de';
     put('s1', [

@@ -284,7 +284,7 @@ export function storeKnowledge(
         edit(existing, { title: d.title, subtitle: d.subtitle, narrative: d.narrative, facts: d.facts }, m);
         merge(existing, m);
       } else if (
-        subject.startsWith('env:') &&
+        (subject.startsWith('env:') || subject.startsWith('answer:')) &&
         (existing.title !== d.title || existing.narrative !== d.narrative)
       ) {
         create(m, d, existing.id);

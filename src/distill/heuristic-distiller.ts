@@ -16,7 +16,8 @@ import {
   unmetPredictions,
   type Resolution,
 } from './gotchas.ts';
-import { findingObservations, outcomeObservations } from './outcomes.ts';
+import { findingObservations } from './findings.ts';
+import { outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
 import { mergeSummary } from './rolling-summary.ts';
 import { tasksFinished, tasksSubject, ticketObservation, todoObservation } from './task-state.ts';
@@ -86,7 +87,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     ...gotchaObservations(a),
     ...unmetPredictions(a),
     openFailure(a),
-    ...findingObservations(a),
+    ...findingObservations(a, sessionId),
     ...commandFactObservations(a),
     ...conventionObservations(a),
     todoObservation(a, sessionId),
