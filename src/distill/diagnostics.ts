@@ -339,6 +339,19 @@ const ERRORS_COUNTED =
 export const isErrorCount = (line: string): boolean =>
   ERRORS_COUNTED.test(line) && diagnostics(line).length === 0;
 
+/**
+ * A message that names no symptom: a build's progress line the output ended on (`Compiling foo v0.1.1`,
+ * the tail a pipe kept) or a bare "failed". A gotcha needs the symptom.
+ */
+export const namesNoSymptom = (line: string): boolean => {
+  const l = line.trim();
+  return (
+    /^\W*(?:\d+\s+)?(?:Compiling|Downloading|Downloaded|Building|Checking|Fetching|Updating|Installing|Resolving|Running|Finished|Blocking|Locking|Adding|Bundling|Transforming|Collecting|Preparing)\b/.test(
+      l,
+    ) || /^(?:\W*(?:failed|error|exit code \d+)\W*)?$/i.test(l)
+  );
+};
+
 /** A test that ran and found the code wrong. */
 const ASSERTION =
   /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|\bwant\b.*\bgot\b|\bexpected\b[^.]*\bgot\b|\bgot\b.*\bwant\b|^---\s*FAIL|^E\s+assert/i;

@@ -12,7 +12,7 @@ import { unsupportedClaim } from './claims.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
 import { covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
 import { conceptsOf } from './concepts.ts';
-import { isErrorCount } from './diagnostics.ts';
+import { isErrorCount, namesNoSymptom } from './diagnostics.ts';
 import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
 import { mainPart } from './canonical-command.ts';
 import { explanation, isPlan, isStep, proseSentences } from './narration.ts';
@@ -183,7 +183,7 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
   for (const e of a.errors) {
     if (e.minor || !e.fixed || !e.key.startsWith('purpose:') || e.purpose === 'inspect') continue;
     // Only a count of errors the output did not show: the symptom is not known.
-    if (isErrorCount(e.message)) continue;
+    if (isErrorCount(e.message) || namesNoSymptom(e.message)) continue;
     const at = resolvedAt(a, e);
     if (!at) continue;
     const fix = fixBetween(a, at.failed, at.resolving);

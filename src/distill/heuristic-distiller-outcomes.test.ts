@@ -1419,3 +1419,28 @@ describe('a reply after the commits that leaves the user a choice', () => {
     );
   });
 });
+
+describe('a failure whose output names no symptom', () => {
+  it('keeps no gotcha when the line it ended on is a progress line or a bare "failed"', () => {
+    const r = distil(
+      turn(
+        prompt('the tauri build fails, fix it'),
+        bashFail(
+          'cargo build 2>&1 | tail -3',
+          'Exit code 101\n   Compiling objc2 v0.5.2\n   Compiling objc2-exception-helper v0.1.1',
+        ),
+        edit(
+          'src-tauri/Cargo.toml',
+          '[dependencies]\n',
+          '[dependencies]\n\n[patch.crates-io]\nalloc-no-stdlib = "=3.0.0"\n',
+          '[dependencies]\n',
+        ),
+        bashFail(
+          'cargo build 2>&1 | tail -3',
+          'Exit code 101\n   Compiling brotli v8.0.2\n   Compiling tauri v2.1.0',
+        ),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+  });
+});
