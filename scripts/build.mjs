@@ -12,8 +12,9 @@
 //  - dist/team-server.mjs: the team server (Hono, pg) and its web view, loaded only by `engram server start`.
 //  - dist/viewer/viewer.js and viewer.css: the web viewer's browser script and stylesheet (engram ui).
 import { build } from 'esbuild';
+import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -123,3 +124,15 @@ await Promise.all([
     sourcemap: 'linked',
   }),
 ]);
+
+// The hook bundles are ASCII, so the hook reads each as one-byte text with no UTF-8 decoding and V8
+// keeps it one byte per character (surfaces/hook/code-cache.ts): write a non-ASCII character in their
+// sources' regular expressions as an escape (`\u2192`, not `→`); esbuild escapes it in strings itself.
+for (const bundle of ['hook.cjs', 'hook-capture.cjs', 'hook-context.cjs']) {
+  const bytes = readFileSync(`${root}/dist/${bundle}`);
+  if (!isAscii(bytes)) {
+    const at = bytes.findIndex((b) => b > 0x7f);
+    const near = bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8');
+    throw new Error(`dist/${bundle} is not ASCII near ${JSON.stringify(near)}`);
+  }
+}

@@ -7,7 +7,7 @@
 import { isConfigPath } from './secret-names.ts';
 
 /** A line number as `cat -n` or a host's file read puts it before each line. */
-const NUMBERED = /^ *\d+(?:→|\t)/;
+const NUMBERED = /^ *\d+(?:\u2192|\t)/;
 /** Blank, a comment (`#`, `;`, `!`, `//`), a YAML document's start or end, a section header (`[db]`, `[[bin]]`). */
 const NOTE = /^[ \t]*(?:$|[#;!]|\/\/|(?:-{3}|\.{3})[ \t]*$|\[\[?[^[\]]{1,100}\]\]?[ \t]*(?:[#;].*)?$)/;
 /** A list item without a key (`- postgres`). */

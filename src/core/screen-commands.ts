@@ -91,11 +91,13 @@ export const NEGATED = /^(?:please\s+)?(?:never|don'?t|do not|avoid|no|not)\b/;
 /** Clauses: split at sentence ends, colons, semicolons, dashes between words, bullets, quotes, brackets. */
 export function clauses(text: string): string[] {
   return text
-    .split(/[.!?;]+(?:\s+|$)|:\s+|\n+|\s[—–→-]+>?\s|\s·\s|\]\s+|\s\(|\)\s+|[“”"]/)
+    .split(
+      /[.!?;]+(?:\s+|$)|:\s+|\n+|\s[\u2014\u2013\u2192-]+>?\s|\s\u00B7\s|\]\s+|\s\(|\)\s+|[\u201C\u201D"]/,
+    )
     .map((c) =>
       c
         .trim()
-        .replace(/^[-*>#•+\d.)(\s'`]+/, '')
+        .replace(/^[-*>#\u2022+\d.)(\s'`]+/, '')
         .trim(),
     )
     .filter((c) => c.length >= 4);

@@ -65,7 +65,7 @@ const PLACEHOLDER_WORDS = words(
 );
 /** Every other shape of a placeholder: masks, references, small numbers and versions. */
 const PLACEHOLDER_SHAPE =
-  /^(?:\*+|x{3,}|![\w!]+|\.{3,}|…|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
+  /^(?:\*+|x{3,}|![\w!]+|\.{3,}|\u2026|-+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|\{\{.*\}\}|%\(?\w*\)?s|-?\d{1,5}(?:\.\d+)?|[~^>=<v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[\w.]+)?)$/i;
 /** The characters a `PLACEHOLDER_SHAPE` can start with (in any case): a value starting otherwise is none. */
 const PLACEHOLDER_FIRST = '*xX!.…-<${%~^>=vV0123456789';
 /**
@@ -134,7 +134,7 @@ const LITERAL_HARMLESS_WORDS = words(
   'null nil none undefined true false yes no on off empty unset required optional inherit include omit basic bearer digest oauth oauth2 jwt env default auto stdin prompt',
 );
 const LITERAL_HARMLESS_SHAPE =
-  /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
+  /^(?:\*+|x{3,}|X{3,}|\.{3,}|\u2026|-+|![\w!]+|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$\(.*\)|%\w+%|\{\{.*\}\}|%\(?\w*\)?s)$/i;
 /** The characters a `LITERAL_HARMLESS_SHAPE` can start with (in any case). */
 const LITERAL_HARMLESS_FIRST = '*xX.…-!<${%';
 export const isLiteralHarmless = (v: string): boolean =>
@@ -264,7 +264,7 @@ function nearAfter(at: LineAt): string {
  * Before the key, a config entry has an indent (a YAML item's dash, a quote opening the text), from a
  * line's start or the line number a file read or `cat -n` puts there.
  */
-const ENTRY_BEFORE = /(?:^|\\[nr]|["'`])(?: *\d+(?:→|\t))?(?:[ \t]|\\t)*(?:-[ \t]+)?(?:\\{0,3}["'])?$/;
+const ENTRY_BEFORE = /(?:^|\\[nr]|["'`])(?: *\d+(?:\u2192|\t))?(?:[ \t]|\\t)*(?:-[ \t]+)?(?:\\{0,3}["'])?$/;
 /** After the value: nothing but a comment, to the line's end (a real or escaped line break, or the text's closing quote). */
 const ENTRY_AFTER = /^[ \t]*(?:\r?$|#|\\[nr]|\\{0,3}["'`])/;
 
@@ -336,7 +336,8 @@ export function isHarmless(value: string, at?: Unquoted): boolean {
   if (at?.literal) return literalIsHarmless(v);
   if (plainlyHarmless(v) || isPlaceholder(v)) return true;
   // A sentence (`"Unexpected token."`, `"意外的标记。"`), not a passphrase.
-  if (/[.?!。？！]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v))) return true;
+  if (/[.?!\u3002\uFF1F\uFF01]$/.test(v) && (/^[A-Z]?[a-z]+[ ,]/.test(v) || /[^\t -\xff]/.test(v)))
+    return true;
   if (at === undefined) return false;
   if (v.length < 3 || (at.tight && at.sep === ':' && !at.word && /^[A-Za-z]{1,15}$/.test(v))) return true;
   if (/^[A-Za-z_$][\w$]*$/.test(v)) {

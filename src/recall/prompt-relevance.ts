@@ -116,7 +116,7 @@ function memoryStems(
  * main)`, outcomes.ts), which every commit of a branch shares — "main" in a prompt is not about them.
  */
 const withoutBranchNote = (fact: string): string =>
-  fact.startsWith('committed') ? fact.replace(/ \(on [^\s()]+\)(?= — |$)/, '') : fact;
+  fact.startsWith('committed') ? fact.replace(/ \(on [^\s()]+\)(?= \u2014 |$)/, '') : fact;
 
 /** The text of a memory relevance reads: what search reads, less the commit facts' branch notes. */
 export const relevanceText = (o: Observation): string =>

@@ -160,19 +160,28 @@ describe('the hook never fails the agent', () => {
       };
       const first = start('sess-cache-2');
       expect(first).toContain('4321');
-      // One cache per bundle: the capture hook's (every event) and the database half's.
+      // One cache per bundle: the capture hook's (every event) and the database half's, one for each
+      // kind of event it answers (a prompt runs other code of it than a SessionStart).
       const files = readdirSync(cacheDir).sort();
       expect(files).toEqual([
         expect.stringMatching(/^hook-capture-\d+-\d+-v[\d.]+\.v8$/),
-        expect.stringMatching(/^hook-context-\d+-\d+-v[\d.]+\.v8$/),
+        expect.stringMatching(/^hook-context\.prompt-\d+-\d+-v[\d.]+\.v8$/),
+        expect.stringMatching(/^hook-context\.start-\d+-\d+-v[\d.]+\.v8$/),
       ]);
       const cacheFiles = files.map((f) => join(cacheDir, f));
       const written = cacheFiles.map((f) => readFileSync(f));
       expect(start('sess-cache-3')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-3'));
       cacheFiles.forEach((f, i) => expect(readFileSync(f).equals(written[i] as Buffer)).toBe(true)); // read, not written again
 
+      const ask = (session: string) => {
+        const r = cached.hook(payloads(session, project).prompt('Which port does the dev server use?'));
+        expect(r.status).toBe(0);
+        return r.stdout.toString();
+      };
+      const asked = ask('sess-ask-1');
       for (const f of cacheFiles) writeFileSync(f, 'not a code cache');
       expect(start('sess-cache-4')).toBe(first.replaceAll('sess-cache-2', 'sess-cache-4'));
+      expect(ask('sess-ask-2')).toBe(asked.replaceAll('sess-ask-1', 'sess-ask-2'));
       for (const f of cacheFiles) expect(readFileSync(f).length).toBeGreaterThan(1000); // replaced by a real one
       // A capture event answers the same from the rewritten cache: its record holds the scrubbed text.
       const captured = cached.hook(p.stop('Set DB_PASSWORD=hunter2hunter2 in the shell.'));

@@ -81,10 +81,11 @@ export async function runHookProcess(here: string, load: typeof requireWithCodeC
       logger,
       now: Date.now,
       cwd: process.cwd(),
-      contextHandler: () => {
+      contextHandler: (kind) => {
         const bundle = load<{ handleContextEvent: typeof handleContextEvent }>(
           join(here, 'hook-context.cjs'),
           runtime.paths.cacheDir,
+          kind === 'prompt' ? 'prompt' : 'start',
         );
         afterWork = bundle.saveCache;
         return bundle.exports.handleContextEvent;

@@ -40,6 +40,33 @@ describe('loading a bundle with a V8 code cache', () => {
     expect(readFileSync(join(cacheDir, cache as string)).equals(written)).toBe(true);
   });
 
+  it('keeps one cache per path of a build, and removes only caches of other builds', () => {
+    const { file, cacheDir } = setUp();
+    const stale = join(cacheDir, 'bundle.prompt-1-2-v0.0.0.v8');
+    const other = join(cacheDir, 'other-1-2-v0.0.0.v8');
+    requireWithCodeCache<Bundle>(file, cacheDir).saveCache(); // makes the folder
+    for (const f of [stale, other]) writeFileSync(f, 'old');
+    requireWithCodeCache<Bundle>(file, cacheDir, 'start').saveCache();
+    requireWithCodeCache<Bundle>(file, cacheDir, 'prompt').saveCache();
+    const files = readdirSync(cacheDir).sort();
+    expect(files).toHaveLength(4);
+    expect(files).toContain('other-1-2-v0.0.0.v8');
+    expect(files.filter((f) => /^bundle(\.(start|prompt))?-\d+-\d+-v[\d.]+\.v8$/.test(f))).toHaveLength(3);
+    const prompt = requireWithCodeCache<Bundle>(file, cacheDir, 'prompt');
+    expect(prompt.exports.twice(5)).toBe(10);
+  });
+
+  it('reads a bundle that is not ASCII as UTF-8', () => {
+    const { dir, cacheDir } = setUp();
+    const file = join(dir, 'wide.cjs');
+    writeFileSync(file, `module.exports = { arrow: '\u2192 →', re: /^ *\\d+(?:→|\\t)/.test('12→x') };\n`);
+    for (let i = 0; i < 2; i++) {
+      const loaded = requireWithCodeCache<{ arrow: string; re: boolean }>(file, cacheDir);
+      expect(loaded.exports).toEqual({ arrow: '\u2192 \u2192', re: true });
+      loaded.saveCache();
+    }
+  });
+
   it('falls back to a plain require when the bundle cannot be read for caching', () => {
     const { dir } = setUp();
     expect(() => requireWithCodeCache(join(dir, 'missing.cjs'), join(dir, 'cache'))).toThrow(

@@ -46,8 +46,11 @@ export interface HookDeps {
   now: () => number;
   /** Directory used when the payload carries no cwd. */
   cwd: string;
-  /** Loads the database-backed handler (a separate bundle, so capture hooks never load SQLite). */
-  contextHandler: () => ContextHandler;
+  /**
+   * Loads the database-backed handler (a separate bundle, so capture hooks never load SQLite) for one
+   * kind of context event (each kind runs other code of it: the loader may keep a code cache per kind).
+   */
+  contextHandler: (kind: 'session_start' | 'prompt') => ContextHandler;
   /**
    * Asks the running worker for a prompt's recall (recall-client.ts); absent, or any answer but a
    * checked one, and the handler above reads the database itself.
@@ -169,7 +172,7 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
       const answered = event.kind === 'prompt' ? await answeredByWorker(deps, { ...record, event }) : null;
       const r = answered
         ? finishContextEvent(record, answered, { runtime, logger, renderContext: deps.host.renderContext })
-        : deps.contextHandler()(record, {
+        : deps.contextHandler(event.kind)(record, {
             runtime,
             logger,
             renderContext: deps.host.renderContext,
