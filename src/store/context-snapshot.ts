@@ -6,6 +6,7 @@
  * 0600, written to a temporary name and renamed into place (a reader sees a whole file or none).
  * Memory text lives in these files as it does in the database: a forget removes them all.
  */
+import { isAscii } from 'node:buffer';
 import {
   closeSync,
   existsSync,
@@ -41,12 +42,28 @@ export function readContextEpoch(db: Db): string | null {
   }
 }
 
+/**
+ * JSON with every character past ASCII written as its `\u` escape: the same value to `JSON.parse`, and a
+ * file the hook reads as one-byte text (`readJsonFile`), with no UTF-8 to decode.
+ */
+const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
+/** A JSON file's value: an ASCII file (as `writeJsonFile` writes them) read without UTF-8 decoding. */
+function readJsonFile(file: string): unknown {
+  const bytes = readFileSync(file);
+  return JSON.parse(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')) as unknown;
+}
+
 /** Write a JSON value to `file` atomically (a temporary name, then a rename); never throws. */
 function writeJsonFile(dir: string, file: string, value: unknown): boolean {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
+    writeFileSync(tmp, asciiJson(value), { mode: 0o600 });
     renameSync(tmp, file);
     return true;
   } catch {
@@ -66,7 +83,7 @@ export function readContextSnapshot(dir: string, projectId: string): unknown {
   const file = fileOf(dir, projectId);
   if (!file) return null;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return readJsonFile(file);
   } catch {
     return null;
   }
@@ -193,7 +210,7 @@ export function writeStoreMark(dir: string, mark: StoreMark): boolean {
 export function markedEpoch(dir: string, dbPath: string): string | null {
   let mark: Partial<StoreMark>;
   try {
-    mark = JSON.parse(readFileSync(join(dir, MARK_FILE), 'utf8')) as Partial<StoreMark>;
+    mark = readJsonFile(join(dir, MARK_FILE)) as Partial<StoreMark>;
   } catch {
     return null;
   }
