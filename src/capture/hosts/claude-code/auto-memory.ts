@@ -7,13 +7,15 @@
  * `CLAUDE_CODE_DISABLE_AUTO_MEMORY=1` turns it off: Claude Code then loads none of it.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import type * as OsModule from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findGit } from '../../project-identity.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const userHome = (env: Env) => env['HOME'] || homedir();
+/** `$HOME`, else the account's home (`node:os`, loaded only then: ~1 M instructions of a hook). */
+const userHome = (env: Env) =>
+  env['HOME'] || (process.getBuiltinModule('node:os') as typeof OsModule).homedir();
 
 /** Claude Code's configuration folder. */
 export const claudeConfigDir = (env: Env): string =>
