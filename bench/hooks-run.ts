@@ -42,6 +42,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -241,10 +242,15 @@ const againstLabel = (k: (typeof hookKinds)[number]) => `${COMMANDS[k]} [against
  * A copy of another build's hook bundles beside this checkout (so its database half finds the same
  * node_modules), its bundles renamed so the two builds keep their V8 code caches apart (a build whose
  * hook.cjs loads hook-capture.cjs with the cache, and an older one whose hook.cjs is the whole hook).
+ * The copy is a folder named `dist` with `node_modules` beside it, as in a checkout: the CLI finds the
+ * files it starts (its worker's recall thread) in the folder it runs from only by that name, and the
+ * database half finds the addon beside it without resolving it.
  */
 function againstBuild(dist: string): { dir: string; hook: string; cli: string } {
-  const dir = join(root, `.bench-against-${process.pid}`);
+  const base = join(root, `.bench-against-${process.pid}`);
+  const dir = join(base, 'dist');
   mkdirSync(dir, { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(base, 'node_modules'));
   const renamed = (name: string) => `against-${name}`;
   const copy = (name: string) => {
     let text = readFileSync(join(dist, name), 'utf8');
