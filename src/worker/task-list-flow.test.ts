@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../capture/project-identity.ts';
 import type { ProjectId } from '../core/ids.ts';
+import type { Store } from '../store/store.ts';
 import { createHeuristicDistiller } from '../distill/heuristic-distiller.ts';
 import { createClaudeSession } from '../../test/support/claude-session.ts';
 import { replayLive, transcriptPathOf } from '../../test/support/replay.ts';
@@ -63,6 +64,19 @@ const OPEN_ITEMS = [
   'Test: Can agent complete happy-path scenario successfully?',
 ];
 
+/** The session's transcript written where Claude Code keeps it, and read by a backfill at `day`. */
+function backfillOf(
+  flow: { readonly store: Store; readonly dir: string },
+  s: ReturnType<typeof createClaudeSession>,
+  day: string,
+): void {
+  const root = join(flow.dir, 'projects');
+  const path = transcriptPathOf(root, s);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, s.jsonl());
+  backfill(flow.store, { root, distiller: createHeuristicDistiller(), now: () => Date.parse(day) });
+}
+
 function session() {
   const s = createClaudeSession({
     sessionId: 'c3000000-0000-4000-8000-000000000001',
@@ -112,16 +126,7 @@ describe('a task list kept true by the work of its session', () => {
   });
 
   it('backfill of the same transcript: the same list', () => {
-    const s = session();
-    const root = join(flow.dir, 'projects');
-    const path = transcriptPathOf(root, s);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, s.jsonl());
-    backfill(flow.store, {
-      root,
-      distiller: createHeuristicDistiller(),
-      now: () => Date.parse('2026-05-02'),
-    });
+    backfillOf(flow, session(), '2026-05-02');
     expect(lists().map((o) => o.facts)).toEqual([stillOpen]);
   });
 });
@@ -161,16 +166,7 @@ describe('the host’s numbered task tools: a later turn finishes by number what
   });
 
   it('backfill of the same transcript: the same list', () => {
-    const s = numbered();
-    const root = join(flow.dir, 'projects');
-    const path = transcriptPathOf(root, s);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, s.jsonl());
-    backfill(flow.store, {
-      root,
-      distiller: createHeuristicDistiller(),
-      now: () => Date.parse('2026-05-04'),
-    });
+    backfillOf(flow, numbered(), '2026-05-04');
     expect(lists().map((o) => o.facts)).toEqual([['[ ] #3 Q3: decode the swap value']]);
   });
 });
