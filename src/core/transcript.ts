@@ -97,8 +97,12 @@ export interface Rewind {
 
 /** The host's answer to a rejected tool call ("doesn't want to proceed", "doesn't want to take this action"). */
 const REJECTION = /^The user doesn't want to (?:proceed with this tool use|take this action)/;
-/** What the user typed when rejecting, after the host's lead-in. */
-const REJECTION_REASON = /To tell you how to proceed, the user said:[ \t]*\n?([\s\S]*)$/;
+/**
+ * What the user typed when rejecting, after the host's lead-in ("To tell you how to proceed, the user
+ * said:", or in Claude Code 2.1.x "The user provided the following reason for the rejection:").
+ */
+const REJECTION_REASON =
+  /(?:To tell you how to proceed, the user said|The user provided the following reason for the rejection):[ \t]*\n?([\s\S]*)$/;
 /** Host text that can follow the lead-in without being the user's: a request to clarify a question. */
 const HOST_REASON = /^The user wants to clarify these questions\b/;
 

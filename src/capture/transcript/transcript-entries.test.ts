@@ -565,6 +565,17 @@ describe('what the user said outside a prompt', () => {
     expect(JSON.stringify(entries)).not.toContain('Pay close attention');
   });
 
+  it('reads the reason typed when rejecting, in either of the host’s wordings', () => {
+    const lead =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+    const reason = 'Remember that you are on Windows, please use docker if tests or the build have problems';
+    expect(rejectionReason(`${lead} To tell you how to proceed, the user said:\n${reason}`)).toBe(reason);
+    // Claude Code 2.1.x
+    expect(
+      rejectionReason(`${lead} The user provided the following reason for the rejection:  ${reason}`),
+    ).toBe(reason);
+  });
+
   it('reads no reason into the host’s request to clarify an AskUserQuestion', () => {
     expect(
       rejectionReason(

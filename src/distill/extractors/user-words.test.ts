@@ -311,6 +311,18 @@ describe('corrections: what contradicts what the assistant just said or did', ()
     });
   });
 
+  it('names a plan the user rejected by its title', () => {
+    const found = extractUserWords([
+      prompt('plan the rain alert lambda'),
+      reject(
+        'ExitPlanMode',
+        { plan: '# Will It Rain — Implementation Plan\n\n## Overview\nA Lambda that checks tomorrow.' },
+        'the whole project must fit in index.mjs, and I need a variable for the rain tolerance',
+      ),
+    ]);
+    expect(found[0]?.draft.facts[0]).toBe('rejected: the plan "Will It Rain — Implementation Plan"');
+  });
+
   it('treats new instructions after an interrupt as a correction of the interrupted command', () => {
     const found = extractUserWords([
       prompt('Clean the build'),

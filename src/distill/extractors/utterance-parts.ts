@@ -73,6 +73,10 @@ export function describeAction(action: { tool: string; input: Json } | null): st
     (str('new_string') || str('content')).split('\n').find((l) => l.trim() !== '' && !before.has(l.trim())) ??
     '';
   if (file) return `${action.tool} ${file}${added ? `: ${clip(added.trim(), 100)}` : ''}`;
+  // A plan put up for approval: named by its title (its first line), not its JSON.
+  const plan = str('plan');
+  if (plan)
+    return `the plan "${clip((plan.split('\n').find((l) => l.trim() !== '') ?? '').replace(/^#+\s*/, ''), 100)}"`;
   const other = JSON.stringify(action.input ?? '');
   return `${action.tool}${other && other !== '""' && other !== '{}' ? ` ${clip(other, 100)}` : ''}`;
 }
