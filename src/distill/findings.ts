@@ -42,7 +42,9 @@ export function findingObservations(a: TurnAnalysis, sessionId = ''): Observatio
       filesModified: [],
     });
   }
-  if (out.length > 0 || a.lastMessage === '' || a.filesRead.length + a.searches.length === 0) return out;
+  if (out.length > 0 || a.lastMessage === '') return out;
+  // A cause stated after reading or searching; else, an investigation's answer (commands count there).
+  if (a.filesRead.length + a.searches.length === 0) return investigated(a, sessionId);
   const finding = proseSentences(a.lastMessage).find(
     (s) => FINDING.test(s) && s.length >= 30 && s.length <= 260 && !unsupportedClaim(s, a),
   );

@@ -126,8 +126,7 @@ export function partsOf(u: Utterance): Parts | null {
 export const without = (s: string) =>
   s.replace(/\s*(?:,\s*)?(?:right|correct|no|yes|yeah|true|am i right|or not)\s*\?+[!?]*\s*$/i, '').trim();
 
-/** What the user's words contradict, when they do (see the module comment); '' otherwise. */
-/** What a user's message contradicts, and the sentence of it that does ('' when the whole message). */
+/** What a user's message contradicts (see the module comment), and the sentence of it that does ('' when the whole message; both '' when it contradicts nothing). */
 export interface Contradiction {
   rejected: string;
   by: string;
