@@ -209,7 +209,6 @@ function sectionFact(heading: string, said: readonly string[], at: { uuid: strin
   );
 }
 
-/** The memories of the reports pasted into the entries' prompts (see the module comment). */
 /** An item telling work done ("Added …", "✅ …", "… was fixed"), as a report's items do. */
 const DONE_ITEM =
   /^(?:✅|✓|\[x\]|(?:added|implemented|created|fixed|updated|removed|refactored|moved|renamed|wrote|built|switched|replaced|changed|deployed|merged|committed|resolved|migrated|tested|verified|configured|installed|shipped|completed|done)\b)|\b(?:was|were|is now|are now|has been|have been)\b/i;
@@ -230,6 +229,7 @@ function isSpec(text: string, sections: readonly ReportSection[]): boolean {
   );
 }
 
+/** The memories of the reports pasted into the entries' prompts (see the module comment). */
 export function extractPastedReports(entries: readonly TranscriptEntry[]): Extracted[] {
   const out: Extracted[] = [];
   for (const e of entries) {
