@@ -1392,30 +1392,30 @@ describe('a reply after the commits that leaves the user a choice', () => {
   const report = (last: string) =>
     distil(
       turn(
-        prompt('ship FW-005, then look at FW-007'),
-        write('STATUS.md', '# Status\n\nFW-005 shipped.\n'),
+        prompt('ship TASK-5, then look at TASK-7'),
+        write('STATUS.md', '# Status\n\nTASK-5 shipped.\n'),
         bash(
-          'git add STATUS.md && git commit -m "docs(status): mark FW-005 shipped" -m "FW-005 ships as a script-only demo."',
-          '[main 73f00b8] docs(status): mark FW-005 shipped\n 1 file changed, 3 insertions(+)',
+          'git add STATUS.md && git commit -m "docs(status): mark TASK-5 shipped" -m "TASK-5 ships as a script-only demo."',
+          '[main 73f00b8] docs(status): mark TASK-5 shipped\n 1 file changed, 3 insertions(+)',
         ),
         stop(last),
       ),
-    ).observations.find((o) => o.title.includes('FW-005'));
+    ).observations.find((o) => o.title.includes('TASK-5'));
   it('tells the committed work, not the recommendation that waits on the user', () => {
     const work = report(
       [
-        'Recommendation for FW-007: Source Currency stays future-only because converted amounts sit on the settlement lines judges inspect.',
-        'Want me to (a) update SUBMISSION.md with that, (b) add the demo thumbnail too, or (c) do something different? I haven’t touched anything yet — call it.',
+        'Recommendation for TASK-7: multi-currency stays out of this release because converted totals sit on the lines reviewers check.',
+        'Want me to (a) update the release notes with that, (b) add the screenshot too, or (c) do something different? I haven’t touched anything yet — your call.',
       ].join('\n\n'),
     );
-    expect(work?.narrative).not.toMatch(/Source Currency|converted amounts/);
+    expect(work?.narrative).not.toMatch(/multi-currency|converted totals/);
   });
   it('keeps the account of the work when the reply only offers the next chore', () => {
     const work = report(
-      'STATUS.md now marks FW-005 shipped because the demo script is merged. Want me to push it?',
+      'STATUS.md now marks TASK-5 shipped because the demo script is merged. Want me to push it?',
     );
     expect(work?.narrative).toContain(
-      'STATUS.md now marks FW-005 shipped because the demo script is merged.',
+      'STATUS.md now marks TASK-5 shipped because the demo script is merged.',
     );
   });
 });

@@ -32,7 +32,7 @@ const TRACEBACK =
 
 describe('inline code the assistant runs to look at something', () => {
   it('keeps no gotcha when it worked only as other inline code: the probe was rewritten', () => {
-    const contract = 'https://api.polygonscan.com/api?module=contract&action=getsourcecode&address=0xa5e0';
+    const contract = 'https://api.example.test/api?module=contract&action=getsourcecode&address=0xa5e0';
     expect(
       gotchas([
         prompt,
@@ -46,7 +46,7 @@ describe('inline code the assistant runs to look at something', () => {
           '{"status":"0","message":"NOTOK","result":"You are using a deprecated V1 endpoint, switch to Etherscan API V2"}',
         ),
         bash(
-          `curl -s -X POST https://polygon-bor-rpc.publicnode.com -H "Content-Type: application/json" -d '[{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0xa5e0","data":"0xc45a0155"},"latest"]}]' | python3 -c "import sys,json; [print(x['id'], x['result']) for x in json.load(sys.stdin)]"`,
+          `curl -s -X POST https://rpc.example.test -H "Content-Type: application/json" -d '[{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0xa5e0","data":"0xc45a0155"},"latest"]}]' | python3 -c "import sys,json; [print(x['id'], x['result']) for x in json.load(sys.stdin)]"`,
           'id=1: 0x000',
         ),
       ]),

@@ -72,16 +72,16 @@ describe('a setting the user chose, as the work applied it', () => {
   it('takes no URL, no number cut short, no scrubber marker and no text written into prose for a setting', () => {
     const after = (words: string, path: string, content: string) =>
       extractChosenSettings([prompt(words), tool('Write', { file_path: path, content })]);
-    // A URL's scheme is no name: "https://polygon-rpc.com/" is not https = //polygon-rpc.com/.
+    // A URL's scheme is no name: "https://rpc.example.test/" is not https = //rpc.example.test/.
     expect(
       after(
-        'update the signup comment to point at https://polygon-rpc.com/ instead',
+        'update the signup comment to point at https://rpc.example.test/ instead',
         '/p/.env.example',
-        '# sign up at https://polygon-rpc.com/\nPOLYGON_RPC_URL=\n',
+        '# sign up at https://rpc.example.test/\nRPC_URL=\n',
       ),
     ).toEqual([]);
-    // A number is whole or nothing: "human: 4,644,407.77" never gives human = 4.
-    expect(after('human: 4,644,407.77 MANA', '/p/solve.rb', 'human = 4,644,407.77\n')).toEqual([]);
+    // A number is whole or nothing: "total: 1,234,567.89" never gives total = 1.
+    expect(after('total: 1,234,567.89 coins', '/p/solve.rb', 'total = 1,234,567.89\n')).toEqual([]);
     // What the scrubber left of a secret names nothing.
     expect(
       after('not a [REDACTED:assignment] query string', '/p/config.yml', 'REDACTED: assignment\n'),
@@ -89,9 +89,9 @@ describe('a setting the user chose, as the work applied it', () => {
     // A result the user reported, written into a README: text, not a setting applied.
     expect(
       after(
-        'raw uint256: 4644407770269267540540803',
+        'raw uint256: 1234567890123456789012345',
         '/p/q1/README.md',
-        'uint256: 4644407770269267540540803\n',
+        'uint256: 1234567890123456789012345\n',
       ),
     ).toEqual([]);
     // The same words applied to a file where settings live are the user's choice.

@@ -69,12 +69,12 @@ describe('how a sentence is meant', () => {
       ['What must I fix before submitting?"', 'question'],
       ['(which one should we keep?)', 'question'],
       // A slash command run through the CLI asks the command; it says nothing to the assistant.
-      ['claude "/competitive-landscape Who are my competitors in RWA tokenization on Solana?', 'request'],
+      ['claude "/market-scan Who else sells fractional property shares online?', 'request'],
       // Praise of what was delivered is a verdict, whatever wish it mentions.
-      ['q1 looks great — selector + decode walkthrough is exactly the depth we want.', 'statement'],
+      ['the parser looks great — the step-by-step walkthrough is exactly the depth we want.', 'statement'],
       // What the thing at hand is ("it's pure writeup"), not a rule: its "no …" says what it holds.
-      ["it's pure writeup — no code, no RPC.", 'statement'],
-      ['no code in the writeup, just prose', 'norm'],
+      ["it's a plain essay — no code, no network calls.", 'statement'],
+      ['no code in the essay, just prose', 'norm'],
       // A dictated run-on of many clauses has no one mood.
       [
         `so the personal agent will manage the finances ${'and it will also handle the taxes later on '.repeat(8)}so we'll go with split mode first`,
@@ -253,21 +253,21 @@ describe('corrections: what contradicts what the assistant just said or did', ()
       prompt('Write up Q3 with the router and the token.'),
       say(
         [
-          'The README opens with the short answer, then explains why this tx is two hops via the 1inch v3 aggregator.',
-          'The README shows each pool with its reserves and the token amounts.',
+          'The README opens with the short answer, then explains why the payment goes through the gateway v3 API.',
+          'The README shows each request with its headers and the amounts.',
         ].join(' '),
       ),
       prompt(
-        'q3 looks good overall. version fix: the 1inch router at 0x1111 is Aggregation Router V4, not V3. also name the token DOMI in the diagram.',
+        'the write-up looks good overall. version fix: the gateway at api.example.test is the payments API V4, not V3. also name the currency EUR in the diagram.',
       ),
-      say('Fixed: the README now says 1inch v4 and names DOMI.'),
+      say('Fixed: the README now says API V4 and names EUR.'),
     ]);
     const correction = found.find((x) => x.draft.type === 'correction');
     expect(correction?.draft.title).toBe(
-      'Correction: version fix: the 1inch router at 0x1111 is Aggregation Router V4, not V3.',
+      'Correction: version fix: the gateway at api.example.test is the payments API V4, not V3.',
     );
     expect(correction?.draft.facts).toContain(
-      'rejected: The README opens with the short answer, then explains why this tx is two hops via the 1inch v3 aggregator.',
+      'rejected: The README opens with the short answer, then explains why the payment goes through the gateway v3 API.',
     );
   });
 
@@ -281,9 +281,9 @@ describe('corrections: what contradicts what the assistant just said or did', ()
         ),
         say('Updated the comment.'),
         prompt(
-          'claude "/competitive-landscape Who are my competitors in property tokenization? Focus on what they haven\'t solved yet. What angle should I emphasize to stand out to the grant judges?"',
+          'claude "/market-scan Who else sells fractional property shares? Focus on what they have not solved yet. What angle should I stress for the reviewers?"',
         ),
-        say('Running the competitive landscape skill.'),
+        say('Running the market scan.'),
       ]).filter((x) => x.draft.type === 'correction' || x.draft.type === 'preference'),
     ).toEqual([]);
   });
