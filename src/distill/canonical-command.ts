@@ -11,6 +11,7 @@
  */
 import { resolveWords, PRIORITY, CHECKS, type Purpose } from './commands.ts';
 import { innerShellLine, simpleCommands, type Joiner } from './shell-words.ts';
+import { isSecretName } from '../core/secret-names.ts';
 import { isScratchPath } from './text.ts';
 
 export type { Purpose } from './commands.ts';
@@ -316,4 +317,26 @@ const PURPOSE_TEXT: Partial<Record<Purpose, string>> = {
 export function purposeText(p: Purpose, suite = ''): string {
   if (p === 'test' && suite !== '') return `runs the ${suite} tests`;
   return PURPOSE_TEXT[p] ?? `is the ${p} command`;
+}
+
+/** Variables that only shape output or say where it runs, and names a secret may hide behind. */
+const INCIDENTAL_ENV = /^(?:CI|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|PAGER|GIT_PAGER|LANG|LC_\w+|TZ)$/;
+
+/**
+ * `command` with the environment assignments every run in `runs` was given, in the order written —
+ * none when the runs differ, or only in what is incidental (colour, pager, locale) or secret-named.
+ */
+export function withEnvironment(command: string, runs: readonly { raw: string }[]): string {
+  const envs = runs.map((r) =>
+    (/^(?:[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/.exec(r.raw)?.[0] ?? '')
+      .trim()
+      .split(/\s+(?=[A-Za-z_]\w*=)/)
+      .filter((a) => {
+        const name = a.slice(0, a.indexOf('='));
+        return name !== '' && !INCIDENTAL_ENV.test(name) && !isSecretName(name);
+      })
+      .join(' '),
+  );
+  const env = envs[0] ?? '';
+  return env !== '' && envs.every((e) => e === env) ? `${env} ${command}` : command;
 }

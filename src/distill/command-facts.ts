@@ -7,9 +7,14 @@
  */
 import type { ObservationDraft } from '../core/model.ts';
 import type { PartRun, TurnAnalysis } from './analyse-turn.ts';
-import { commandParts, purposeText, type CommandPart, type Purpose } from './canonical-command.ts';
+import {
+  commandParts,
+  purposeText,
+  withEnvironment,
+  type CommandPart,
+  type Purpose,
+} from './canonical-command.ts';
 import { lowestTrust } from '../core/trust.ts';
-import { isSecretName } from '../core/secret-names.ts';
 import { toolCallTrust } from './evidence-trust.ts';
 import { clip, unique } from './text.ts';
 
@@ -172,28 +177,6 @@ export function commandFactObservations(a: TurnAnalysis): ObservationDraft[] {
     });
   }
   return out;
-}
-
-/** Variables that only shape output or say where it runs, and names a secret may hide behind. */
-const INCIDENTAL_ENV = /^(?:CI|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|PAGER|GIT_PAGER|LANG|LC_\w+|TZ)$/;
-
-/**
- * `command` with the environment assignments every run in `runs` was given, in the order written —
- * none when the runs differ, or only in what is incidental (colour, pager, locale) or secret-named.
- */
-function withEnvironment(command: string, runs: readonly { raw: string }[]): string {
-  const envs = runs.map((r) =>
-    (/^(?:[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/.exec(r.raw)?.[0] ?? '')
-      .trim()
-      .split(/\s+(?=[A-Za-z_]\w*=)/)
-      .filter((a) => {
-        const name = a.slice(0, a.indexOf('='));
-        return name !== '' && !INCIDENTAL_ENV.test(name) && !isSecretName(name);
-      })
-      .join(' '),
-  );
-  const env = envs[0] ?? '';
-  return env !== '' && envs.every((e) => e === env) ? `${env} ${command}` : command;
 }
 
 const CHECK_PURPOSES = new Set<Purpose>(['test', 'lint', 'typecheck', 'build', 'gate', 'format']);

@@ -1385,6 +1385,15 @@ describe('the environment a project command runs with', () => {
     expect(facts(bash('NPM_TOKEN=abc123 npm run build', 'built in 2s'))).toEqual([
       'command: `npm run build`',
     ]);
+    // The work's note of how its checks went says it the same way.
+    const work = distil(
+      turn(
+        prompt('add the readiness script'),
+        write('scripts/ready.mjs', 'console.log(1);\n'),
+        bash('COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build 2>&1 | tail -60', '✓ Compiled successfully'),
+      ),
+    ).observations.find((o) => o.filesModified.includes('scripts/ready.mjs'));
+    expect(work?.facts).toContain('build `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`: passed');
   });
 });
 

@@ -3,6 +3,7 @@
  * that mattered, the checks it ran (by purpose), and dependency changes.
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
+import { withEnvironment } from './canonical-command.ts';
 import { CHECKS } from './commands.ts';
 import { clip, isTrivialPrompt } from './text.ts';
 
@@ -27,7 +28,9 @@ export function checkFacts(a: TurnAnalysis, within: (index: number) => boolean =
         continue;
       const label = clip(p.canonical, 60);
       last.delete(label);
-      last.set(label, `${p.purpose} \`${label}\`: ${p.outcome}${p.detail ? ` (${clip(p.detail, 80)})` : ''}`);
+      // As it ran: with the environment it was given (`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`).
+      const shown = clip(withEnvironment(p.canonical, [p]), 90);
+      last.set(label, `${p.purpose} \`${shown}\`: ${p.outcome}${p.detail ? ` (${clip(p.detail, 80)})` : ''}`);
     }
   }
   return [...last.values()].slice(-4);
