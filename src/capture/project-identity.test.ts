@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   foreignPath,
+  namesRoot,
   isProjectCaptured,
   normaliseRemoteUrl,
   parseGitConfig,
@@ -161,5 +162,15 @@ describe('paths of another operating system', () => {
     expect(foreignPath('/home/dev/shop')).toBeNull();
     expect(foreignPath('C:\\x', 'win32')).toBeNull();
     expect(foreignPath('\\\\server\\share\\repo')?.name).toBe('repo');
+  });
+
+  it('finds such a root by the path typed either way: either slash, any case, a trailing separator', () => {
+    const root = 'c:\\Users\\vassa\\dev\\will-it-rain';
+    for (const typed of ['c:/Users/vassa/dev/will-it-rain', 'C:\\Users\\vassa\\dev\\will-it-rain\\', root])
+      expect(namesRoot(root, typed, '/home/me')).toBe(true);
+    expect(namesRoot(root, 'c:/Users/vassa/dev/other', '/home/me')).toBe(false);
+    // A root of this system is found by the path resolved against where the command runs.
+    expect(namesRoot('/home/me/shop', 'shop', '/home/me')).toBe(true);
+    expect(namesRoot('/home/me/shop', 'SHOP', '/home/me')).toBe(false);
   });
 });

@@ -145,6 +145,22 @@ export function foreignPath(cwd: string, platform: string = process.platform): P
   return { name, key: `path:${root}`, root };
 }
 
+/**
+ * Whether a path someone typed names a project's root: resolved against `cwd` as usual, or — for a root
+ * of another operating system (a Windows drive or UNC path) — compared as Windows compares paths: either
+ * slash, any case, no trailing separator (`c:/Users/me/app` names `C:\Users\me\app`).
+ */
+export function namesRoot(root: string, typed: string, cwd: string): boolean {
+  if (foreignPath(root) === null) return root === resolve(cwd, typed);
+  const plain = (p: string) =>
+    p
+      .trim()
+      .replace(/[\\/]+/g, '/')
+      .replace(/\/$/, '')
+      .toLowerCase();
+  return plain(root) === plain(typed);
+}
+
 /** A repository's (or directory's) own identity: its remote, else its common git dir, else the path. */
 export function ownIdentity(
   dir: string,

@@ -3,7 +3,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveProject } from '../../../capture/project-identity.ts';
+import { namesRoot, resolveProject } from '../../../capture/project-identity.ts';
 import { context } from '../../../app/context.ts';
 import { search, type SearchResult } from '../../../app/search.ts';
 import { timeline } from '../../../app/timeline.ts';
@@ -203,7 +203,8 @@ export const PROJECT_FLAG: FlagSpec = {
 };
 
 /**
- * The project a command is about: `--project` names one engram knows (by name, id or root, even if
+ * The project a command is about: `--project` names one engram knows (by name, id or root — a Windows root
+ * typed with either slash, `namesRoot` —, even if
  * its directory is not on this machine); otherwise the one `--cwd` (default: here) belongs to.
  */
 export function projectOf(ctx: CliContext, args: ParsedArgs): Project {
@@ -211,7 +212,7 @@ export function projectOf(ctx: CliContext, args: ParsedArgs): Project {
   if (wanted === undefined) return resolveProject(dirFlag(ctx, args), ctx.runtime.projectLinks);
   const known = withStore(ctx, (store) => store.sessions.projectStats());
   const found = known.filter(
-    (p) => p.id === wanted || p.name === wanted || p.root === resolve(ctx.cwd, wanted),
+    (p) => p.id === wanted || p.name === wanted || namesRoot(p.root, wanted, ctx.cwd),
   );
   if (found.length === 1) {
     const p = found[0] as (typeof found)[number];
