@@ -203,9 +203,9 @@ export const PROJECT_FLAG: FlagSpec = {
 };
 
 /**
- * The project a command is about: `--project` names one engram knows (by name, id or root — a Windows root
- * typed with either slash, `namesRoot` —, even if
- * its directory is not on this machine); otherwise the one `--cwd` (default: here) belongs to.
+ * The project a command is about: `--project` names one engram knows (by name, id or root — a Windows
+ * root typed with either slash, `namesRoot` —, even if its directory is not on this machine); otherwise
+ * the one `--cwd` (default: here) belongs to.
  */
 export function projectOf(ctx: CliContext, args: ParsedArgs): Project {
   const wanted = stringFlag(args, 'project');
