@@ -88,13 +88,19 @@ export function todoFact(t: TodoItem): string {
   return t.status === 'in_progress' ? `[ ] ${t.content} (in progress)` : `[ ] ${t.content}`;
 }
 
+/** An item still open on a stored list, read back from the fact `todoFact` wrote; null for any other fact. */
+export function openTodo(fact: string): TodoItem | null {
+  const m = /^\[ \] (.+?)( \(in progress\))?$/.exec(fact);
+  return m?.[1] ? { content: m[1], status: m[2] ? 'in_progress' : 'pending' } : null;
+}
+
 /**
  * The numbered tasks still open on a stored task list (its `[ ] #2 …` facts): what a later turn's
  * TaskUpdate may finish.
  */
 export function openNumberedTasks(facts: readonly string[]): TodoItem[] {
   return facts.flatMap((f) => {
-    const m = /^\[ \] (#[\w-]+ .+?)( \(in progress\))?$/.exec(f);
-    return m?.[1] ? [{ content: m[1], status: m[2] ? ('in_progress' as const) : ('pending' as const) }] : [];
+    const t = openTodo(f);
+    return t && NUMBERED.test(t.content) ? [t] : [];
   });
 }

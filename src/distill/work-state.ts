@@ -14,6 +14,7 @@ import { doneFromRequest } from './done-request.ts';
 import { requestedType } from './classify-request.ts';
 import { explainsCause, proseSentences } from './narration.ts';
 import { clip, unique } from './text.ts';
+import { openTodo } from './todo-list.ts';
 
 const OUTCOME_TYPES = new Set(['feature', 'bugfix', 'refactor', 'change']);
 
@@ -154,7 +155,7 @@ export function commitBelongsTo(
 
 /** The items still open on a stored task list (its `[ ] …` facts). */
 export function openItems(facts: readonly string[]): string[] {
-  return facts.map((f) => /^\[ \] (.+?)(?: \(in progress\))?$/.exec(f)?.[1] ?? '').filter((x) => x !== '');
+  return facts.map((f) => openTodo(f)?.content ?? '').filter((x) => x !== '');
 }
 
 /**
@@ -170,7 +171,7 @@ export function remainingList(
   const left = open.filter((item) => !finished.has(item));
   if (left.length === open.length || left.length === 0) return null;
   const facts = stored.facts.filter((f) => {
-    const item = /^\[ \] (.+?)(?: \(in progress\))?$/.exec(f)?.[1];
+    const item = openTodo(f)?.content;
     return item === undefined || !finished.has(item);
   });
   return {
