@@ -131,6 +131,29 @@ describe('how each part of a command went', () => {
         'ok',
       ),
     ).toEqual([['bash scripts/run.sh --help', 'failed']]);
+    // A part that only sets up the shell is quiet when it works: the error printed is the next part's.
+    expect(
+      judge(
+        'source "$HOME/.cargo/env" && npm create tauri-app@latest sticky -- --template vue-ts',
+        'Need to install the following packages:\n  create-tauri-app@4.6.2\nerror: IO error: not a terminal: not a terminal\nnpm error code 1',
+        'failed',
+      ).map(([, outcome]) => outcome),
+    ).toEqual(['passed', 'failed']);
+    expect(
+      judge(
+        'conda activate ml && python train.py',
+        'Traceback (most recent call last):\n  File "train.py", line 3\nModuleNotFoundError: No module named \'torch\'',
+        'failed',
+      ).map(([, outcome]) => outcome),
+    ).toEqual(['passed', 'failed']);
+    // …unless the error names it.
+    expect(
+      judge(
+        'source .venv/bin/activate && pytest',
+        'bash: .venv/bin/activate: No such file or directory',
+        'failed',
+      ).map(([, outcome]) => outcome),
+    ).toEqual(['failed', 'not run']);
     expect(judge('npm test', '', 'interrupted')).toEqual([['npm test', 'interrupted']]);
     // A dev server stopped by the host's time limit ran; it did not fail.
     expect(

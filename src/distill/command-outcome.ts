@@ -50,6 +50,27 @@ const STRONG =
 const NOTHING_PROCESSED =
   /\bNo files were processed\b|\bNo files matching\b|\bno files to (?:check|lint|format)\b|\bNo inputs were found\b/i;
 
+/**
+ * Commands that only set up the shell (`source ~/.cargo/env`, `export X=1`, `nvm use 20`): quiet when
+ * they work, so an error in the line's output is another part's unless it names one of these.
+ */
+const SHELL_SETUP =
+  /^(?:source|\.|export|set|unset|ulimit|alias|umask|shopt|nvm|conda|pyenv|rbenv|asdf|mise|direnv)$/;
+
+/** A part that only sets up the shell (`conda activate x`, `mise use node@20`, not `mise run test`). */
+const setsUpShell = (p: CommandPart) =>
+  SHELL_SETUP.test(p.tool) &&
+  (!/^(?:nvm|conda|pyenv|rbenv|asdf|mise|direnv)$/.test(p.tool) ||
+    /^\S+ (?:use|activate|shell|local|global|allow|deactivate)\b/.test(p.raw.replace(/^\S*=\S*\s+/, '')));
+
+/** The output names one of the part's arguments (`.venv/bin/activate`), quotes removed. */
+const namesArgument = (p: CommandPart, text: string) =>
+  p.raw
+    .split(/\s+/)
+    .slice(1)
+    .map((w) => w.replace(/^["']|["']$/g, ''))
+    .some((w) => w.length >= 3 && !w.startsWith('-') && text.includes(w));
+
 function evidenceOf(p: CommandPart, text: string, summary: TestSummary | null): Evidence {
   const checked = (): Evidence => {
     // A linter's own all-clear: ruff's, Biome's, Credo's (`780 mods/funs, found no issues.`), RuboCop's.
@@ -85,6 +106,8 @@ function evidenceOf(p: CommandPart, text: string, summary: TestSummary | null): 
     case 'inspect':
       return 'none';
     default:
+      // Setting up the shell is blamed only by an error that names what it set up (the file sourced).
+      if (setsUpShell(p)) return STRONG.test(text) && namesArgument(p, text) ? 'failed' : 'none';
       return STRONG.test(text) ? 'failed' : 'none';
   }
 }

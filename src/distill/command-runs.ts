@@ -75,6 +75,8 @@ export interface TurnError {
   key: string;
   /** For a command: the normalised failing part (`npm test`). */
   canonical?: string;
+  /** For a command: what ran (`tauri` of `npx tauri init`). */
+  tool?: string;
   purpose?: Purpose;
   target?: string;
   where?: Where;
@@ -168,6 +170,7 @@ export function commandRun(
         index: at.index,
         key: `purpose:${p.key}`,
         canonical: p.canonical,
+        tool: p.tool,
         purpose: p.purpose,
         target: p.target,
         where: p.where,
@@ -204,10 +207,36 @@ export function commandRun(
 /** Every part run of the turn, in order. */
 export const partRuns = (commands: readonly CommandRun[]): PartRun[] => commands.flatMap((c) => c.parts);
 
+/** A tool's subcommand: the plain word right after the tool (`init` of `npx tauri init …`), or ''. */
+function subcommand(p: Pick<PartRun, 'canonical' | 'tool'>): string {
+  const words = p.canonical.split(' ');
+  const at = words.indexOf(p.tool.split(' ').pop() ?? '');
+  const next = at >= 0 ? (words[at + 1] ?? '') : '';
+  return /^[a-z][\w:-]*$/.test(next) ? next : '';
+}
+
+/**
+ * Two spellings of one command of a tool: the same text, or the same subcommand given other values
+ * (`tauri init --app-name "A b"`, then `tauri init --app-name a-b`).
+ */
+export const sameCommand = (
+  a: Pick<PartRun, 'canonical' | 'tool'>,
+  b: Pick<PartRun, 'canonical' | 'tool'>,
+): boolean =>
+  a.canonical === b.canonical ||
+  (a.tool === b.tool && subcommand(a) !== '' && subcommand(a) === subcommand(b));
+
 /** Whether a later run of the same key covers what a failing part ran (the same target, or all of it). */
 export function covers(
-  later: Pick<PartRun, 'target' | 'key' | 'script' | 'purpose' | 'canonical'>,
-  failed: { key: string; target?: string; script?: string; purpose?: Purpose; canonical?: string },
+  later: Pick<PartRun, 'target' | 'key' | 'script' | 'purpose' | 'canonical' | 'tool'>,
+  failed: {
+    key: string;
+    target?: string;
+    script?: string;
+    purpose?: Purpose;
+    canonical?: string;
+    tool?: string;
+  },
 ): boolean {
   const key = failed.key.replace(/^purpose:/, '');
   const target = failed.target ?? '';
@@ -219,7 +248,11 @@ export function covers(
   if (later.key !== key) return false;
   // A tool of no known purpose is keyed by its name: another of its commands (`bd sync` after `bd
   // ready` failed) is not a run of the one that failed.
-  if (later.purpose === 'other' && failed.canonical !== undefined && later.canonical !== failed.canonical)
+  if (
+    later.purpose === 'other' &&
+    failed.canonical !== undefined &&
+    !sameCommand(later, { canonical: failed.canonical, tool: failed.tool ?? '' })
+  )
     return false;
   return targetCovers(later.target, target);
 }

@@ -315,6 +315,11 @@ export function tellingLine(output: string, purpose = ''): Telling {
         }
       : null;
   if (purpose === 'test' && fromTest) return fromTest;
+  // git's own line for a ref the remote refused says why ("! [rejected] main -> main (fetch first)"),
+  // where its "error: failed to push some refs" says only that.
+  const rejected = purpose === 'push' ? /^\s*!\s*\[(?:remote )?rejected\]\s+(.+)$/m.exec(output) : null;
+  if (rejected?.[1])
+    return { line: `rejected: ${rejected[1].trim()}`.slice(0, 240), rule: '', file: '', snippet: '' };
   const found = diagnostics(output);
   // Errors first; a run that failed on warnings (`--warnings-as-errors`, RuboCop's conventions) by them
   // — unless the output counts errors it does not show (a pre-commit's type checker cut short by the
@@ -357,7 +362,7 @@ const ASSERTION =
   /AssertionError|Assertion (?:with|failed)|\bassert(?:ion)?\b.*\bfailed\b|expected \S+ to (?:be|equal|have|contain|match)\b|\btoBe\b|\btoEqual\b|\bExpected\b.*\bReceived\b|\bwant\b.*\bgot\b|\bexpected\b[^.]*\bgot\b|\bgot\b.*\bwant\b|^---\s*FAIL|^E\s+assert/i;
 /** What a setup problem says: something missing, undefined, unconfigured, unreachable or refused. */
 const SETUP =
-  /\bnot (?:defined|found|installed|configured|set|supported|available|running|a valid)\b|\bundefined (?:function|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate|access)|\bno such (?:file|module|command|table|host)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument|key)\b|\bunrecognized (?:key|option|argument|flag|arguments)|\binvalid (?:option|key|configuration|config)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible (?:with|versions?|peer)\b|doesn't exist|does not exist|\bnot supported\b|\bunbound variable\b|\balready (?:used|in use|exists)\b|\bare ignored by\b|\bnot a git repository\b|\bno (?:main )?module\b|\bcannot find main module\b/i;
+  /\bnot (?:defined|found|installed|configured|set|supported|available|running|a valid)\b|\bundefined (?:function|method|reference|module)\b|\b(?:cannot|can't|could not|couldn't|unable to) (?:find|resolve|import|load|connect|open|locate|access|determine|run interactively)|\bnot a (?:terminal|tty)\b|\bno tty\b|\bno such (?:file|module|command|table|host)|\bmissing\b|\brequires?\b|\bconfiguration\b|\bno upstream\b|ECONNREFUSED|EADDRINUSE|ENOENT|EACCES|\bpermission denied\b|command not found|\bunknown (?:option|command|flag|argument|key)\b|\bunrecognized (?:key|option|argument|flag|arguments)|\binvalid (?:option|key|configuration|config)\b|\bis not a function\b|ModuleNotFoundError|ImportError|\bfailed to (?:load|resolve|connect)\b|\bdaemon\b|\bincompatible (?:with|versions?|peer)\b|doesn't exist|does not exist|\bnot supported\b|\bunbound variable\b|\balready (?:used|in use|exists)\b|\bare ignored by\b|\bnot a git repository\b|\bno (?:main )?module\b|\bcannot find main module\b/i;
 const COMPILE =
   /\bundefined variable\b|\bTS\d{4}\b|^E\d{4}\b|\berror\[E\d+\]|\bundefined:|\bcannot use\b|\bSyntaxError\b|\bis not assignable\b|\bNo overload matches\b|\bhas no (?:attribute|member|property)\b|\bdoes not exist on type\b|\bmismatched types\b|\bunexpected token\b|\bIndentationError\b|\bCompileError\b/i;
 

@@ -6,7 +6,7 @@
  * the error and its fix are worth keeping as a gotcha, or were just progress on the code being written.
  */
 import type { TurnAnalysis } from './analyse-turn.ts';
-import { samePath, type PartRun, type TurnError } from './command-runs.ts';
+import { sameCommand, samePath, type PartRun, type TurnError } from './command-runs.ts';
 import { diagnostics } from './diagnostics.ts';
 import { describeImportSwap, type ImportChanges } from './import-changes.ts';
 import { SILENCES } from './turn-edits.ts';
@@ -87,7 +87,8 @@ function spellingChange(failed: PartRun, passed: PartRun): string {
       .split(' ')
       .filter((w) => !w.startsWith('-'))
       .join(' ');
-  if (head(failed) !== head(passed)) return clip(passed.canonical, 80);
+  if (head(failed) !== head(passed) && !(failed.purpose === 'other' && sameCommand(failed, passed)))
+    return clip(passed.canonical, 80);
   if (added.length === 0 && removed.length === 0) return '';
   // The checker told to fix what it found (`ruff check --fix`, `biome check --write`) fixed the code,
   // not a pitfall of the command.
@@ -108,6 +109,20 @@ function spellingChange(failed: PartRun, passed: PartRun): string {
 }
 
 const basename = (p: string) => p.split('/').pop() ?? p;
+
+/**
+ * A step as it is worth repeating: its normal form, with what it installed or removed (`npm install
+ * -D @tauri-apps/cli@latest`), and git's with the line as written (`git pull --rebase origin main`).
+ */
+function stepText(p: PartRun): string {
+  const what =
+    /^(?:install|uninstall)$/.test(p.purpose) && p.target !== '' && !p.canonical.includes(p.target)
+      ? `${p.canonical} ${p.target}`
+      : /^git /.test(p.canonical) && p.raw.length <= 80
+        ? p.raw
+        : p.canonical || p.raw;
+  return `\`${clip(what, 80)}\``;
+}
 
 /** Words that say nothing about which failure a sentence is about. */
 const GENERIC = new Set(
@@ -191,11 +206,17 @@ export function fixBetween(
         !/^(?:inspect|commit|push|test|lint|typecheck|gate)$/.test(p.purpose) &&
         // The tracker's bookkeeping (`bd close …`) changes no code: a step only of a tracker's own failure.
         !(isTrackerCommand(p.raw) && !isTrackerCommand(failedCanonical)) &&
-        !(p.purpose === 'other' && (/^git /.test(p.tool) || options.loose === true)) &&
+        // git's bookkeeping is no fix, unless the failure named it beside its error ("Updates were
+        // rejected … integrate the remote changes (e.g. 'git pull ...')").
+        !(
+          p.purpose === 'other' &&
+          (/^git /.test(p.tool) || options.loose === true) &&
+          !namedBeside(p, printed, message)
+        ) &&
         !(p.purpose === 'run' && p.adhoc) &&
         (p.where === 'project' || ('where' in from && (from as PartRun).where !== 'project')),
     );
-  const steps = stepRuns.map((p) => `\`${clip(p.canonical || p.raw, 80)}\``);
+  const steps = stepRuns.map(stepText);
   // Why it failed is said on seeing it, or with the first change made for it; once more edits follow,
   // what the assistant says is about the code half-way (a warning an edit itself raised), not this error.
   const secondEdit = edits[1];
@@ -322,7 +343,7 @@ export function fixBetween(
     const config = files.find((f) => CONFIG_FILE.test(f));
     const declared =
       config && lines.length > 0 ? `in ${basename(config)}: \`${clip(lines[0] ?? '', 80)}\`; then ` : '';
-    const run = unique(fitting.map((p) => `\`${clip(p.canonical || p.raw, 80)}\``));
+    const run = unique(fitting.map(stepText));
     short = `${declared}run ${run.slice(0, 2).join(', ')}${declared ? '' : ' first'}`;
   } else if (swap !== '') {
     kind = 'imports';
@@ -385,11 +406,7 @@ export function fixBetween(
     steps:
       kind === 'step' || kind === 'command' || kind === 'none'
         ? steps2
-        : unique(
-            stepRuns
-              .filter((p) => /^(?:install|uninstall|migrate)$/.test(p.purpose))
-              .map((p) => `\`${clip(p.canonical || p.raw, 80)}\``),
-          ),
+        : unique(stepRuns.filter((p) => /^(?:install|uninstall|migrate)$/.test(p.purpose)).map(stepText)),
     command,
     beyondWork,
     size,

@@ -188,9 +188,14 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
     if (!at) continue;
     const fix = fixBetween(a, at.failed, at.resolving);
     if (!worthAGotcha(e, fix)) continue;
-    // A tool of no known purpose: its pitfall is kept only when its own output named the remedy and
-    // running it made the same command work.
-    if (e.purpose === 'other' && !(fix.named && at.resolving.outcome === 'passed')) continue;
+    // A tool of no known purpose: its pitfall is kept only when it then worked, and either its own
+    // output named the remedy or the error was about the setup (the tool missing) and a step in
+    // between made it work.
+    if (
+      e.purpose === 'other' &&
+      !(at.resolving.outcome === 'passed' && (fix.named || (e.cls === 'setup' && fix.kind === 'step')))
+    )
+      continue;
     // The error stopped showing only because the next run failed otherwise: an edit or a step that
     // worked in between took it away; another spelling of the command that failed too did not (it is
     // a dead end, not a fix).

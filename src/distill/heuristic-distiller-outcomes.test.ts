@@ -1285,6 +1285,56 @@ describe('a failure whose output counts errors it does not show', () => {
   });
 });
 
+describe('a tool set up, a push refused', () => {
+  it('keeps the step that made a missing tool run, and what git said to do before pushing again', () => {
+    const r = distil(
+      turn(
+        prompt('Scaffold the desktop shell'),
+        // The error is npm's, not the shell set-up's in front of it.
+        bashFail(
+          'source "$HOME/.cargo/env" && npx tauri init --app-name "Sticky Notes" --frontend-dist ../dist',
+          'Exit code 1\nnpm error could not determine executable to run\nnpm error A complete log of this run can be found in: /home/dev/.npm/_logs/x.log',
+        ),
+        bash('npm install -D @tauri-apps/cli@latest', 'added 3 packages, and audited 52 packages in 10s'),
+        bash(
+          'source "$HOME/.cargo/env" && npx tauri init --app-name sticky-notes --frontend-dist ../dist',
+          '',
+        ),
+        bashFail(
+          'git push origin main',
+          "Exit code 1\nTo https://example.com/shop.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'https://example.com/shop.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally. You may want to first integrate the remote changes\nhint: (e.g., 'git pull ...') before pushing again.",
+        ),
+        bash(
+          'git pull --rebase origin main && git push origin main',
+          'Successfully rebased and updated refs/heads/main.\nTo https://example.com/shop.git\n   1a2b3c4..5d6e7f8  main -> main',
+        ),
+        stop('Scaffolded and pushed.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
+      '`npx tauri init --app-name Sticky Notes…` fails: npm error could not determine executable to run → run `npm install -D @tauri-apps/cli@latest` first',
+      '`git push` fails: rejected: main -> main (fetch first) → run `git pull --rebase origin main` first',
+    ]);
+  });
+
+  it('keeps nothing when the same tool only worked with other values, or git was not asked for', () => {
+    const r = distil(
+      turn(
+        prompt('Look up the release'),
+        bashFail('gh release view v2.0.0', 'Exit code 1\nrelease not found'),
+        bash('gh release view v1.9.0', 'title: v1.9.0'),
+        bashFail(
+          'git push origin main',
+          'Exit code 128\nfatal: unable to access the remote: Could not resolve host: example.com',
+        ),
+        bash('git fetch origin && git push origin main', '   1a2b3c4..5d6e7f8  main -> main'),
+        stop('Found v1.9.0 and pushed.'),
+      ),
+    );
+    expect(ofType(r.observations, 'gotcha')).toEqual([]);
+  });
+});
+
 describe('a tool of its own (an issue tracker’s CLI)', () => {
   const OUT_OF_SYNC =
     "Exit code 1\nError: Database out of sync with JSONL. Run 'bd sync --import-only' to fix.\n\nThe JSONL file has been updated (e.g., after 'git pull').";
