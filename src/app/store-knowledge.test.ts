@@ -938,6 +938,38 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
 
+  it('archives a task list rewritten and finished: what the rewrite left out was taken off the plan', () => {
+    put('s1', [
+      draftOf('Open tasks (4 of 5)', {
+        type: 'task',
+        facts: [
+          '[x] Set up the container',
+          '[ ] Implement the agent',
+          '[ ] Implement the oracle',
+          '[ ] Wire up the scenario run',
+          '[ ] Test: can the agent finish the happy path?',
+        ],
+        subject: 'tasks:s1',
+      }),
+    ]);
+    put('s1', [], {
+      finishedTasks: [
+        {
+          subject: 'tasks:s1',
+          at: clock + 10,
+          done: [
+            'Set up the container',
+            'Implement the agent',
+            'Implement the oracle',
+            'Wire up the scenario run',
+            'Build and test the implementation',
+          ],
+        },
+      ],
+    });
+    expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
+  });
+
   it('links a gotcha to the work of its turn on the same files, not to other work or other turns', () => {
     const work = (title: string, files: string[], symbol = 'events') =>
       draftOf(title, { type: 'bugfix', facts: [`${files[0]}: changed ${symbol}`], filesModified: files });

@@ -1,14 +1,15 @@
 /**
  * A session's task list kept true in the store: later work that did what an item names closes that
  * item (`distill/task-evidence.ts`), and a later list finished in full closes the items it did — the
- * stored list is archived once nothing on it is open. Through the mutation path; runs inside the
+ * stored list is archived once nothing on it is open, or when the finished list was the same plan
+ * rewritten (it did most of its open items). Through the mutation path; runs inside the
  * caller's transaction (`store-knowledge.ts`).
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { ObservationDraft } from '../core/model.ts';
 import { listAfterWork, recordedWork } from '../distill/task-evidence.ts';
 import { tasksSubject } from '../distill/task-state.ts';
-import { finishesList, remainingList } from '../distill/work-state.ts';
+import { finishesList, remainingList, rewritesList } from '../distill/work-state.ts';
 import type { MutationContext } from '../store/memory-writer.ts';
 import type { Store } from '../store/store.ts';
 
@@ -49,6 +50,9 @@ export function closeFinishedLists(
     if (!list || list.createdAt > t.at || list.status !== 'active') continue;
     if (finishesList(list.facts, t.done))
       store.memory.archive(list.id, 'every task on the list was done', ctx);
+    // The same plan rewritten and finished: what it left out was taken off the plan.
+    else if (rewritesList(list.facts, t.done))
+      store.memory.archive(list.id, 'the list was rewritten and every task on it done', ctx);
     else {
       const left = remainingList(list, t.done ?? []);
       if (left) store.memory.edit(list.id, left, ctx);

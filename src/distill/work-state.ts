@@ -189,6 +189,19 @@ export function finishesList(storedFacts: readonly string[], done: readonly stri
 }
 
 /**
+ * Whether a finished list (`done`: its items) is the stored list rewritten: it did two or more of the
+ * stored list's open items and at least half of them. What such a rewrite left out was taken off the
+ * plan (merged into another item, given up), not left open.
+ */
+export function rewritesList(storedFacts: readonly string[], done: readonly string[] | undefined): boolean {
+  if (done === undefined) return false;
+  const finished = new Set(done.map((d) => clip(d, 120)));
+  const open = openItems(storedFacts);
+  const shared = open.filter((item) => finished.has(item)).length;
+  return shared >= 2 && shared * 2 >= open.length;
+}
+
+/**
  * `later` without what it carried over from `abandoned` (a memory of a branch the user rewound away
  * from): its facts and the files only it had changed.
  */
