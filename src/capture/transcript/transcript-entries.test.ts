@@ -108,6 +108,39 @@ describe('transcript records → entries', () => {
     expect(r.types.get('something-new')).toEqual({ seen: 1, skipped: 1 });
   });
 
+  it("leaves out what the host wrote in the assistant's place: a usage limit, an API error", () => {
+    const p = createTranscriptParser();
+    const base = { sessionId: 's1', cwd: '/w', timestamp: '2026-01-01T10:00:00Z' };
+    p.add({ ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Add the French labels' } });
+    p.add({
+      ...base,
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        id: 'm1',
+        model: 'claude-x',
+        content: [{ type: 'text', text: 'The labels are in French now.' }],
+      },
+    });
+    p.add({
+      ...base,
+      type: 'assistant',
+      uuid: 'a2',
+      isApiErrorMessage: true,
+      message: {
+        id: 'm2',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: "You've hit your limit · resets 1am (Europe/Paris)" }],
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    });
+    const r = p.result();
+    expect(r.entries.filter((e) => e.kind === 'assistant_text').map((e) => e.text)).toEqual([
+      'The labels are in French now.',
+    ]);
+    expect(r.usage.map((u) => u.model)).toEqual([]);
+  });
+
   it('reads what the user typed in VS Code without the extension’s note of the file they have open', () => {
     const p = createTranscriptParser();
     p.add({

@@ -275,6 +275,9 @@ export function createTranscriptParser(
   const assistantRecord = (r: Record<string, unknown>, uuid: string, at: number, agent: string | null) => {
     const sidechain = agent !== null;
     const message = rec(r['message']);
+    // A message the host wrote in the assistant's place ("You've hit your limit", "No response
+    // requested.", an API error): no model said it and no tokens were spent.
+    if (str(message['model']) === '<synthetic>') return false;
     const messageId = str(message['id']) || uuid;
     const usage = rec(message['usage']);
     if (!usageSeen.has(messageId) && Object.keys(usage).length > 0) {
