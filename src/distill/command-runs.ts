@@ -216,6 +216,17 @@ function subcommand(p: Pick<PartRun, 'canonical' | 'tool'>): string {
 }
 
 /**
+ * What a command is called: a tool of no known purpose by its words up to its subcommand (`npx tauri
+ * init` for `npx tauri init --app-name …`), every other by its normal form.
+ */
+export function commandName(p: Pick<PartRun, 'canonical' | 'tool' | 'purpose'>): string {
+  const sub = p.purpose === 'other' ? subcommand(p) : '';
+  if (sub === '') return p.canonical;
+  const words = p.canonical.split(' ');
+  return words.slice(0, words.indexOf(p.tool.split(' ').pop() ?? '') + 2).join(' ');
+}
+
+/**
  * Two spellings of one command of a tool: the same text, or the same subcommand given other values
  * (`tauri init --app-name "A b"`, then `tauri init --app-name a-b`).
  */

@@ -10,7 +10,7 @@
 import type { ObservationDraft } from '../core/model.ts';
 import { unsupportedClaim } from './claims.ts';
 import type { TurnAnalysis } from './analyse-turn.ts';
-import { covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
+import { commandName, covers, partRuns, type PartRun, type TurnError } from './command-runs.ts';
 import { conceptsOf } from './concepts.ts';
 import { isErrorCount, namesNoSymptom } from './diagnostics.ts';
 import { fixBetween, worthAGotcha, type Fix } from './failure-fix.ts';
@@ -212,7 +212,7 @@ export function gotchaObservations(a: TurnAnalysis): ObservationDraft[] {
     if (e.where !== 'project' && fix.kind !== 'command' && fix.kind !== 'step') continue;
     const draft = gotchaDraft(
       {
-        canonical: e.canonical ?? e.what,
+        canonical: commandName(at.failed),
         message: e.message,
         command: at.failed.raw,
         key: e.key,

@@ -1312,7 +1312,7 @@ describe('a tool set up, a push refused', () => {
       ),
     );
     expect(ofType(r.observations, 'gotcha').map((o) => o.title)).toEqual([
-      '`npx tauri init --app-name Sticky Notes…` fails: npm error could not determine executable to run → run `npm install -D @tauri-apps/cli@latest` first',
+      '`npx tauri init` fails: npm error could not determine executable to run → run `npm install -D @tauri-apps/cli@latest` first',
       '`git push` fails: rejected: main -> main (fetch first) → run `git pull --rebase origin main` first',
     ]);
   });
