@@ -938,6 +938,49 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
 
+  it("takes back an earlier commit's account of a document that the session later stopped saying", () => {
+    put('s1', [
+      draftOf('Document the Etherscan paths for swaps', {
+        type: 'feature',
+        narrative: 'The README lists the DEX Trades tab first. It walks through the Swap payload.',
+        facts: [
+          'committed 7fcc5d7: docs(q2): Etherscan paths',
+          'commit says: Three entry points (DEX Trades, Events, Transactions).',
+          'commit says: Walks through the Swap event payload.',
+        ],
+        filesModified: ['q2/README.md'],
+      }),
+      draftOf('Document the RPC fallback', {
+        type: 'feature',
+        facts: ['commit says: The DEX Trades tab is not used here.'],
+        filesModified: ['q1/README.md'],
+      }),
+      draftOf('Start from the DEX Trades tab', {
+        type: 'preference',
+        narrative: 'Stated by the user: “Start from the DEX Trades tab”.',
+        facts: ['said: Start from the DEX Trades tab'],
+        filesModified: ['q2/README.md'],
+      }),
+    ]);
+    put('s1', [], { droppedText: [{ path: 'q2/README.md', pairs: ['dex trades'], at: clock + 1 }] });
+    const byTitle = new Map(store.observations.ofSession('s1').map((o) => [o.title, o]));
+    expect(byTitle.get('Document the Etherscan paths for swaps')).toMatchObject({
+      narrative: 'It walks through the Swap payload.',
+      facts: [
+        'committed 7fcc5d7: docs(q2): Etherscan paths',
+        'commit says: Walks through the Swap event payload.',
+        'later in the session: q2/README.md no longer says “dex trades”',
+      ],
+    });
+    // Another document's account, and the user's own words, stay as they were.
+    expect(byTitle.get('Document the RPC fallback')?.facts).toEqual([
+      'commit says: The DEX Trades tab is not used here.',
+    ]);
+    expect(byTitle.get('Start from the DEX Trades tab')?.facts).toEqual([
+      'said: Start from the DEX Trades tab',
+    ]);
+  });
+
   it('archives a task list rewritten and finished: what the rewrite left out was taken off the plan', () => {
     put('s1', [
       draftOf('Open tasks (4 of 5)', {

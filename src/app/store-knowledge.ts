@@ -35,6 +35,7 @@ import {
 } from '../distill/commands-card.ts';
 import { lowestTrust } from '../core/trust.ts';
 import { withoutSentences } from '../distill/narration.ts';
+import { withoutDroppedClaims } from '../distill/dropped-text.ts';
 import {
   commitBelongsTo,
   confirmedAttempt,
@@ -76,6 +77,11 @@ export interface KnowledgeBatch {
    * renamed (`to`): that work is told under the new name.
    */
   removedFiles?: readonly { path: string; at: number; to?: string }[];
+  /**
+   * Documents edited, the word pairs they stopped saying and when: the session's earlier claims about
+   * them that name one are taken back (see `distill/dropped-text.ts`).
+   */
+  droppedText?: readonly { path: string; pairs: readonly string[]; at: number }[];
   /** Task lists finished, with the items done on them (when known). */
   finishedTasks?: readonly { subject: string; at: number; done?: readonly string[] }[];
   /** The memories were stated by the user (MCP `remember`): their decisions are standing. */
@@ -487,6 +493,21 @@ export function storeKnowledge(
       const left = withoutRemovedFile(o, r.path);
       if (left === null) store.memory.archive(o.id, `${r.path} was removed later in the session`, ctx);
       else store.memory.edit(o.id, left, ctx);
+    }
+  }
+  for (const d of batch.droppedText ?? []) {
+    if (!batch.sessionId) break;
+    const pairs = new Set(d.pairs);
+    for (const o of store.observations.ofSession(batch.sessionId)) {
+      // The user's words stay theirs; only what the session said of the document before is checked.
+      if (o.status !== 'active' || o.createdAt >= d.at || USER_TYPES.has(o.type) || o.source === 'manual')
+        continue;
+      if (!o.filesModified.includes(d.path)) continue;
+      const patch = withoutDroppedClaims(o, d.path, pairs);
+      if (patch) {
+        store.memory.edit(o.id, patch, ctx);
+        report.updated++;
+      }
     }
   }
   closeFinishedLists(store, projectId, batch.finishedTasks ?? [], ctx);

@@ -126,9 +126,15 @@ export function analyseTurn(
   const ok = (map: Map<string, number[]>, key: string, index: number) => {
     map.set(key, [...(map.get(key) ?? []), index]);
   };
-  const edited = (path: string, index: number, changes: EditText[], at: number) => {
+  const edited = (
+    path: string,
+    index: number,
+    changes: EditText[],
+    at: number,
+    whole: { before: string; after: string } | null = null,
+  ) => {
     ok(fileOk, path, index);
-    a.edits.push({ ...turnEdit(path, index, changes), at });
+    a.edits.push({ ...turnEdit(path, index, changes, whole), at });
   };
   /** What the assistant said since the last tool call (a prediction about the next command). */
   let said = '';
@@ -321,7 +327,13 @@ export function analyseTurn(
             const isUpdate = asString(response['type']) === 'update' || typeof original === 'string';
             const before = isUpdate ? asString(original) : null;
             for (const f of [files, tasks.files()]) f.write(file, content, lineCount(content), before);
-            edited(file, index, [{ before: before ?? '', after: content }], at);
+            edited(
+              file,
+              index,
+              [{ before: before ?? '', after: content }],
+              at,
+              before !== null ? { before, after: content } : null,
+            );
             addDeps(
               dependencyEdits(file, { before: before ?? '', after: content }, { before, after: content }),
             );
@@ -357,6 +369,7 @@ export function analyseTurn(
                 context,
               })),
               at,
+              start !== null && current !== null ? { before: start, after: current } : null,
             );
             return;
           }

@@ -7,7 +7,7 @@
  * worker can close failures left open earlier).
  */
 import type { ObservationDraft, QueuedEvent, SummaryDraft } from '../core/model.ts';
-import { analyseTurn, type Narration } from './analyse-turn.ts';
+import { analyseTurn, type Narration, type TurnAnalysis } from './analyse-turn.ts';
 import { commandFactObservations, conventionObservations } from './command-facts.ts';
 import {
   gotchaObservations,
@@ -16,6 +16,7 @@ import {
   unmetPredictions,
   type Resolution,
 } from './gotchas.ts';
+import { pairsOf } from './dropped-text.ts';
 import { findingObservations } from './findings.ts';
 import { outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
@@ -61,6 +62,32 @@ export interface TurnResult {
   movedFiles?: { from: string; to: string }[];
   /** The session's task list at the end of the turn, when the turn touched it (the next turn's `earlierTasks`). */
   tasks?: TodoItem[];
+  /** Documents the turn edited and the word pairs they stopped saying (see `dropped-text.ts`). */
+  droppedText?: DroppedText[];
+}
+
+/** A document and the word pairs an edit took out of it. */
+export interface DroppedText {
+  path: string;
+  pairs: string[];
+}
+
+/**
+ * The documents of the turn's edits with what they stopped saying, each once — only what the turn's
+ * own words named (the user's prompt, the assistant's narration): a wording the turn talked about
+ * and took out was taken back; one that went in a rewrite nobody spoke of may still hold.
+ */
+function droppedText(a: TurnAnalysis): DroppedText[] {
+  const said = pairsOf([...a.prompts, ...a.narration.map((n) => n.text)].join('\n'));
+  const byPath = new Map<string, Set<string>>();
+  for (const e of a.edits) {
+    const named = e.dropped.filter((p) => said.has(p));
+    if (named.length === 0) continue;
+    const pairs = byPath.get(e.path) ?? new Set<string>();
+    for (const p of named) pairs.add(p);
+    byPath.set(e.path, pairs);
+  }
+  return [...byPath].map(([path, pairs]) => ({ path, pairs: [...pairs] }));
 }
 
 export interface Distiller {
@@ -115,6 +142,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     ...(a.removed.length > 0 ? { removedFiles: a.removed.map((r) => r.path) } : {}),
     ...(a.moved.length > 0 ? { movedFiles: a.moved.map((m) => ({ from: m.from, to: m.to })) } : {}),
     ...(a.todos ? { tasks: a.todos } : {}),
+    ...(a.edits.some((e) => e.dropped.length > 0) ? { droppedText: droppedText(a) } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ import { chosenSettings } from './extractors/settings-chosen.ts';
 import { extractUserLanguage } from './extractors/user-language.ts';
 import { readUserWords } from './extractors/user-words.ts';
 import type { Resolution } from './gotchas.ts';
-import type { Distiller } from './heuristic-distiller.ts';
+import type { Distiller, DroppedText } from './heuristic-distiller.ts';
 import type { TodoItem } from './todo-list.ts';
 import { responseText } from './text.ts';
 import { entryTimes, splitTranscriptTurns, turnEvents, turnNarration, branchOf } from './transcript-turns.ts';
@@ -55,8 +55,15 @@ export interface TranscriptDistillation {
    * (`to`: that work is told under the new name), with when.
    */
   removedFiles: { path: string; at: number; to?: string }[];
+  /** Documents a turn edited and the word pairs they stopped saying, with when. */
+  droppedText: TimedDroppedText[];
   summary: SummaryDraft | null;
   turns: number;
+}
+
+/** A document's dropped word pairs (see `dropped-text.ts`) and when the turn that dropped them ended. */
+export interface TimedDroppedText extends DroppedText {
+  at: number;
 }
 
 /**
@@ -160,6 +167,7 @@ export function distilTranscript(
   const resolutions: Resolution[] = [];
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
   const removedFiles: { path: string; at: number; to?: string }[] = [];
+  const droppedText: TimedDroppedText[] = [];
   let summary = options.previousSummary;
   // The task list as each turn leaves it: a later turn's TaskUpdate finds the tasks an earlier one made.
   let tasks = options.earlierTasks ?? [];
@@ -203,6 +211,7 @@ export function distilTranscript(
       resolutions.push(...(result.resolutions ?? []));
       for (const path of result.removedFiles ?? []) removedFiles.push({ path, at });
       for (const m of result.movedFiles ?? []) removedFiles.push({ path: m.from, at, to: m.to });
+      for (const d of result.droppedText ?? []) droppedText.push({ ...d, at });
       for (const subject of result.finishedTasks ?? [])
         finishedTasks.push({ subject, at, ...(result.doneTasks ? { done: result.doneTasks } : {}) });
       if (result.summary) summary = result.summary;
@@ -220,6 +229,7 @@ export function distilTranscript(
     resolutions,
     finishedTasks,
     removedFiles,
+    droppedText,
     summary: options.distiller ? summary : null,
     turns: turns.length,
   };

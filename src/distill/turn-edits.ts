@@ -3,6 +3,7 @@
  * imported names it swapped, and how many characters it changed (a typo-sized fix is a few).
  */
 import { summariseEdit } from './code-symbols.ts';
+import { droppedPairs, isDocument } from './dropped-text.ts';
 import { importChanges, type ImportChanges } from './import-changes.ts';
 
 /** One edit of a turn. */
@@ -27,6 +28,11 @@ export interface TurnEdit {
    * and blank lines left out): what the fix was, in the code's own words. Empty for a larger edit.
    */
   lines: string[];
+  /**
+   * The word pairs a document stopped saying (see `dropped-text.ts`): what the edit took out of the
+   * whole file where it is known, else out of the text it replaced. None for code.
+   */
+  dropped: string[];
   /**
    * The new lines of a larger edit too (at most a dozen short ones, comments and blank lines left
    * out): from these a fix keeps the lines about the error it fixed.
@@ -99,7 +105,12 @@ export interface EditText {
 }
 
 /** The record of an edit (several old → new replacements of one file). */
-export function turnEdit(path: string, index: number, changes: readonly EditText[]): TurnEdit {
+export function turnEdit(
+  path: string,
+  index: number,
+  changes: readonly EditText[],
+  whole: { before: string; after: string } | null = null,
+): TurnEdit {
   const symbols = new Set<string>();
   const removed = new Set<string>();
   const imports: ImportChanges = { added: [], removed: [] };
@@ -136,5 +147,10 @@ export function turnEdit(path: string, index: number, changes: readonly EditText
     deletion: size > 0 && added === 0,
     lines: changes.length <= 2 ? lines.slice(0, 3) : [],
     wrote: wrote.slice(0, 12),
+    dropped: !isDocument(path)
+      ? []
+      : whole
+        ? droppedPairs(whole.before, whole.after)
+        : [...new Set(changes.flatMap((c) => droppedPairs(c.before, c.after)))],
   };
 }

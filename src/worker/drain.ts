@@ -226,6 +226,7 @@ function distilTurn(
         ...(heuristic.removedFiles ?? []).map((path) => ({ path, at })),
         ...(heuristic.movedFiles ?? []).map((m) => ({ path: m.from, at, to: m.to })),
       ],
+      droppedText: (heuristic.droppedText ?? []).map((d) => ({ ...d, at })),
       finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
         subject,
         at,

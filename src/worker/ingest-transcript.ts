@@ -13,7 +13,11 @@ import type { Project, ProjectLinks, SummaryDraft } from '../core/model.ts';
 import type { ChainLink, Rewind, TranscriptEntry, UsageRecord } from '../core/transcript.ts';
 import type { Resolution } from '../distill/gotchas.ts';
 import type { Distiller } from '../distill/heuristic-distiller.ts';
-import { distilTranscript, type TranscriptMemory } from '../distill/transcript-distiller.ts';
+import {
+  distilTranscript,
+  type TimedDroppedText,
+  type TranscriptMemory,
+} from '../distill/transcript-distiller.ts';
 import type { Store } from '../store/store.ts';
 import { withoutCarried } from '../distill/work-state.ts';
 import { storeKnowledge } from '../app/store-knowledge.ts';
@@ -115,6 +119,7 @@ export interface PreparedIngest {
   resolutions: Resolution[];
   finishedTasks: { subject: string; at: number; done?: string[] }[];
   removedFiles: { path: string; at: number; to?: string }[];
+  droppedText: TimedDroppedText[];
   /** Branches the user rewound away from; what was stored of them is invalidated. */
   rewinds: Rewind[];
   summary: SummaryDraft | null;
@@ -235,6 +240,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
       resolutions: [],
       finishedTasks: [],
       removedFiles: [],
+      droppedText: [],
       summary: null,
     };
   }
@@ -252,6 +258,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     resolutions: distilled.resolutions,
     finishedTasks: distilled.finishedTasks,
     removedFiles: distilled.removedFiles,
+    droppedText: distilled.droppedText,
     summary: distilled.summary,
   };
 }
@@ -300,6 +307,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
           resolutions: p.resolutions,
           finishedTasks: p.finishedTasks,
           removedFiles: p.removedFiles,
+          droppedText: p.droppedText,
         },
         ctx,
       );
