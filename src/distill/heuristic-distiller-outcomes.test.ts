@@ -705,6 +705,28 @@ describe('what a commit says it does', () => {
   });
 });
 
+describe('a go-ahead is no account of the work', () => {
+  it('leaves the narrative empty rather than telling the work by "ok, go"; a real request still tells it', () => {
+    const work = (request: string) =>
+      distil(
+        turn(
+          prompt(request),
+          edit('src/score.py', 'weight = 1', 'weight = impute(weight)', 'x\n'),
+          bash(
+            'git commit -am "Impute engagement for low-data engineers"',
+            '[main 055abc5] Impute engagement\n 1 file changed',
+          ),
+          stop(''),
+        ),
+      ).observations.find((o) => o.facts.some((f) => f.startsWith('committed 055abc5')));
+    expect(work('ok 開始')?.narrative).toBe('');
+    expect(work('ok go')?.narrative).toBe('');
+    expect(work('impute engagement where a person has little data')?.narrative).toBe(
+      'impute engagement where a person has little data',
+    );
+  });
+});
+
 describe('what a commit says it does (2)', () => {
   it('tells work the assistant said nothing about by its commit body, not by the request every task shares', () => {
     const commit = (subject: string, body: string[], hash: string) =>

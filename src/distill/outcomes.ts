@@ -358,7 +358,8 @@ function outcome(
     type: type === 'bugfix' && /^Tried: /.test(heading) ? 'change' : type,
     title: heading,
     subtitle,
-    narrative: clip(narrative.join('\n'), 900) || commitRecord(s) || clip(request, 300),
+    narrative:
+      clip(narrative.join('\n'), 900) || commitRecord(s) || (saysWhat(request) ? clip(request, 300) : ''),
     facts: unique([...shownFiles, ...others]).slice(0, maxFacts),
     concepts: conceptsOf({
       prompt: `${heading} ${request}`,
@@ -377,6 +378,18 @@ function outcome(
     ...(files.length === 0 ? { subject: 'attach:commit' } : {}),
   };
 }
+
+/**
+ * A request that says what was wanted: a go-ahead ("ok", "ok 開始", "yes please") names nothing of the
+ * work and is no account of it. Three words, or a dozen characters of a script written without spaces.
+ */
+const saysWhat = (request: string) =>
+  request
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]{2}/u.test(w)).length >= 3 ||
+  (request.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []).length >=
+    12;
 
 /** One memory per task of the turn that changed something. */
 export function outcomeObservations(a: TurnAnalysis, maxFacts: number): ObservationDraft[] {
