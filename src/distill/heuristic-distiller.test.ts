@@ -652,11 +652,13 @@ describe('heuristic distiller: outcomes, not logs', () => {
       ),
     );
     expect(r.observations).toEqual([]);
-    // The plan file the host keeps (`~/.claude/plans/`) is no file of the project's work.
+    // The plan file the host keeps (`~/.claude/plans/`) is no file of the project's work, nor is its
+    // auto memory (`~/.claude/projects/<dir>/memory/`).
     const planned = distil(
       turn(
         prompt('Enrich the renderer'),
         write('/home/dev/.claude/plans/drifting-whisper.md', '# Plan: enrich the renderer\n'),
+        write('/home/dev/.claude/projects/-home-dev-shop/memory/MEMORY.md', '- [Renderer](renderer.md)\n'),
         edit(
           'src/renderer.ts',
           'export const render = () => [];',

@@ -184,10 +184,11 @@ export function isScratchPath(path: string, root = ''): boolean {
 }
 
 /**
- * The agent host's own files (Claude Code's plan-mode plans and todo lists under `~/.claude/`): writing
- * one is no work on the project.
+ * The agent host's own files (Claude Code's plan-mode plans, todo lists, and what it keeps per project
+ * — transcripts, auto memory — under `~/.claude/`): writing one is no work on the project.
  */
-export const isHostFile = (path: string) => /(?:^|\/)\.claude\/(?:plans|todos)\//.test(path);
+export const isHostFile = (path: string) =>
+  /(?:^|\/)\.claude\/(?:plans|todos)\/|(?:^|\/)\.claude\/projects\/[^/]+\//.test(path);
 
 const TMP_PLACE =
   /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders|dev\/shm)(?:\/|$)|^\$\{?TMPDIR\b|mktemp|^[A-Za-z]:[\\/].*[\\/]AppData[\\/]Local[\\/]Temp(?:[\\/]|$)/i;

@@ -19,6 +19,13 @@ describe('the user’s slash commands and what they run', () => {
     expect(expansionCommands(`Run:\n\`\`\`bash\n# publish it\n$ ./publish.sh --gist\n---\n\`\`\``)).toEqual([
       './publish.sh --gist',
     ]);
+    // A skill's preamble is a script (branches, variables, printing): none of its lines is a command.
+    expect(
+      expansionCommands(
+        'Base directory for this skill: /home/dev/.claude/skills/apply\n```bash\nmkdir -p ~/.toolkit\n_TIER=$(cat ~/.toolkit/config.json 2>/dev/null || true)\nif [ -z "$_TIER" ]; then\n  echo "TIER: unset"\n  true\nfi\n```',
+      ),
+    ).toEqual([]);
+    expect(expansionCommands('```sh\necho "publishing"\n./publish.sh\ntrue\n```')).toEqual(['./publish.sh']);
   });
 
   it('states what a slash command runs once the command it gives ran and worked, its ids as placeholders', () => {

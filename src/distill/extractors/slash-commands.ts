@@ -11,15 +11,23 @@ import { extracted, type Extracted } from './extracted.ts';
 type Prompt = Extract<TranscriptEntry, { kind: 'prompt' }>;
 type ToolCall = Extract<TranscriptEntry, { kind: 'tool_call' }>;
 
+/** A block that is a script (branches, loops): its lines are no commands one runs each on their own. */
+const SCRIPT = /^\s*(?:if|for|while|until|case|function|fi|done|esac|then|else|elif|do)\b/m;
+/** Lines that print, set the shell up or do nothing: no command of what the slash command does. */
+const NO_COMMAND = /^(?:echo|printf|true|false|:|export|set|unset|local|read|return|exit|[A-Za-z_]\w*=)/;
+
 /** The shell commands of an expansion's code blocks (comments and blank lines left out). */
 export function expansionCommands(expansion: string): string[] {
   const out: string[] = [];
-  for (const m of expansion.matchAll(/```(?:bash|sh|shell|zsh|console)?[ \t]*\n([\s\S]*?)```/g))
+  for (const m of expansion.matchAll(/```(?:bash|sh|shell|zsh|console)?[ \t]*\n([\s\S]*?)```/g)) {
+    if (SCRIPT.test(m[1] ?? '')) continue;
     for (const line of (m[1] ?? '').split('\n')) {
       const l = line.trim().replace(/^\$ /, '');
       // A command starts as one does (a word, a path, a variable); a block of markup is no command.
-      if (/^(?:[A-Za-z_~.$/][\w./~$-]*)(?:\s|$)/.test(l) && /[A-Za-z]{2}/.test(l)) out.push(l);
+      if (/^(?:[A-Za-z_~.$/][\w./~$-]*)(?:\s|$)/.test(l) && /[A-Za-z]{2}/.test(l) && !NO_COMMAND.test(l))
+        out.push(l);
     }
+  }
   return out;
 }
 
