@@ -85,7 +85,7 @@ describe('the digest’s open items in the session summary', () => {
       previousSummary: null,
     });
     expect(compacted.summary?.nextSteps).toMatch(
-      /^spotter-gqc\.6 \(in_progress\): Close project review session/,
+      /^pending at compaction: spotter-gqc\.6 \(in_progress\): Close project review session/,
     );
     const later = distiller.distilTurn({
       projectRoot: ROOT,
@@ -132,7 +132,7 @@ describe('the digest’s open items in the session summary', () => {
         previousSummary: null,
       }).summary?.nextSteps ?? '';
     expect(after(bash('mix test', 'Finished in 0.5 seconds\n40 tests, 0 failures'))).toBe(
-      'Write the release notes for the tracing work',
+      'pending at compaction: Write the release notes for the tracing work',
     );
     // With a check still failing, the file's errors are not known to be fixed.
     const failing = after(
@@ -165,6 +165,41 @@ describe('the digest’s open items in the session summary', () => {
       previousSummary: compacted.summary,
     });
     expect(committed.summary?.nextSteps).not.toMatch(/gqc\.6 \(in_progress\)|Complete gqc\.6/);
-    expect(committed.summary?.nextSteps).toMatch(/^spotter-gqc\.7 \(open, blocked by gqc\.5\)/);
+    expect(committed.summary?.nextSteps).toMatch(
+      /^pending at compaction: spotter-gqc\.7 \(open, blocked by gqc\.5\)/,
+    );
+  });
+
+  it('drops what the digest left pending once the user asks for something new; "continue" carries it on', () => {
+    const distiller = createHeuristicDistiller();
+    const digest = [
+      '<summary>',
+      '7. Pending Tasks:',
+      '   - No explicitly pending tasks. All 7 tasks completed.',
+      '8. Optional Next Step:',
+      "   Wait for the user's feedback on the redesigned window.",
+      '</summary>',
+    ].join('\n');
+    const compacted = distiller.distilTurn({
+      projectRoot: ROOT,
+      events: turn({ kind: 'post_compact', trigger: 'auto', summary: digest }),
+      previousSummary: null,
+    });
+    expect(compacted.summary?.nextSteps).toBe(
+      "pending at compaction: Wait for the user's feedback on the redesigned window.",
+    );
+    const after = (prompt: string) =>
+      distiller.distilTurn({
+        projectRoot: ROOT,
+        events: turn({ kind: 'prompt', prompt }, bash('mv sticky notes-app', ''), {
+          kind: 'stop',
+          lastMessage: 'Renamed the folder.',
+        }),
+        previousSummary: compacted.summary,
+      }).summary?.nextSteps;
+    expect(after('rename the folder to notes-app and upload it to GitHub')).toBe('');
+    expect(after('continue')).toBe(
+      "pending at compaction: Wait for the user's feedback on the redesigned window.",
+    );
   });
 });

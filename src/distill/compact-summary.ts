@@ -121,7 +121,8 @@ export function digestOpenItems(text: string): string[] {
   const sections = compactSections(text);
   const pending = items(sections.get('pending') ?? '')
     .map(plain)
-    .filter((i) => !/^(?:none|n\/a|nothing)\b/i.test(i));
+    // "None", "No pending tasks", "Nothing left": nothing is pending.
+    .filter((i) => !/^(?:none|n\/a|nothing|no)\b/i.test(i));
   const next = plain((sections.get('next') ?? '').split(/\n\s*\n/)[0] ?? '');
   return unique([...pending.map((p) => clip(p, 160)), ...(next ? [clip(next, 200)] : [])]).slice(0, 6);
 }

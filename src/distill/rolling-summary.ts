@@ -288,6 +288,14 @@ function disputed(completed: string, a: TurnAnalysis): string {
  * A failure listed as a next step: `fix \`npm test\` in web: …`, or, when code changed after its last
  * run and it was not run again, `re-run \`npm test\` (failed before src/a.ts changed): …`.
  */
+/** How a next step the host's compaction digest left pending is told: as what was pending then. */
+const AT_COMPACTION = 'pending at compaction: ';
+/** A prompt that carries the work on ("continue", "go on", "yes"), not a request of its own. */
+const continues = (prompt: string) =>
+  moodOf(prompt) === 'approval' ||
+  /^\W*(?:continue|go on|keep going|carry on|resume|proceed|next|继续|繼續|続けて|계속)\b\W*$/i.test(
+    prompt.trim(),
+  );
 const FAILURE_ITEM = /^(?:fix|re-run) `([^`]+)`(?: in (\S+))?(?: \([^)]*\))?:/;
 
 /** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */
@@ -370,7 +378,11 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
   const done = doneInTurn(a, state);
   const stated = [
     ...(relayed ? [] : statedNextSteps(a.lastMessage)),
-    ...(a.compactSummary ? digestOpenItems(a.compactSummary).filter((item) => !done(item)) : []),
+    ...(a.compactSummary
+      ? digestOpenItems(a.compactSummary)
+          .filter((item) => !done(item))
+          .map((item) => `${AT_COMPACTION}${item}`)
+      : []),
   ];
   const passed = new Set(state.passed.filter((p) => p.target === '').map((p) => p.key));
   const open = new Set(state.open.map((o) => o.key));
@@ -400,6 +412,9 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
       const key = itemKey(item);
       if (key !== null || FAILURE_ITEM.test(item))
         return key === null ? false : !passed.has(key) && !open.has(key);
+      // What the digest left pending held when it was written: a new request from the user since
+      // sets the work (a go-ahead or "continue" carries it on).
+      if (item.startsWith(AT_COMPACTION) && !a.prompts.every(continues)) return false;
       return !fresh && !done(item);
     });
   // A plan the reply made for a case ("if it still fails: …") stands while a failure is still open.
