@@ -37,6 +37,19 @@ describe('the assistant report as a title', () => {
     expect(
       outcomeSentence(['What I did to fix the flaky run:\n- Verifies `retry()` returns the last error']),
     ).toBe('Verifies `retry()` returns the last error');
+    // A table's row is an inventory cell and a note an aside; the statement around them is the outcome.
+    expect(
+      outcomeSentence([
+        [
+          'The program now mints shares for each property.',
+          '| Instruction | What it does |',
+          '|---|---|',
+          '| `initialize_property` | Creates the PDA, the share mint and the vault for a property. |',
+          '**Note:** The old `App.jsx` components are still in the tree and now unused.',
+          '> The vault now holds the rent until it is claimed.',
+        ].join('\n'),
+      ]),
+    ).toBe('The program now mints shares for each property.');
   });
 
   it('takes no plan for an outcome: what the assistant was about to do is not what is now true', () => {

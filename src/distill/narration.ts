@@ -189,6 +189,8 @@ export function outcomeSentence(
     // The short subject a line leading into a list names ("The test:"), while its items follow.
     let subject = '';
     for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
+      // A table's row is a cell of an inventory, and a note an aside: neither tells what the work did.
+      if (/^\s*\|/.test(line) || /^\s*(?:[*_]{0,2}(?:note|nb|p\.s\.)[*_]{0,2}\s*:|>)/i.test(line)) continue;
       // A list item that states nothing ("Custom `useTodos` hook with `useReducer`") names a part
       // of the work, not what is now true.
       const item = /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
