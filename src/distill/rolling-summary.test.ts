@@ -125,6 +125,17 @@ describe('rolling session summary', () => {
       events: turn(prompt('make the terminal pane scroll back'), write('assets/js/term.js', 'export {}\n')),
     });
     expect(worked.summary?.nextSteps ?? '').not.toContain('stopped before an answer');
+    // Asked again (an API error ended the first try) and done: the stopped request is no next step.
+    const retried = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: stopped.summary,
+      events: turn(
+        prompt('can you retry'),
+        write('assets/js/term.js', 'export {}\n'),
+        stop('Scrolling works now.'),
+      ),
+    });
+    expect(retried.summary?.nextSteps ?? '').toBe('');
     // Nor is a host command later in the session one of the user's requests to the agent.
     const later = d.distilTurn({
       projectRoot: ROOT,
@@ -149,6 +160,20 @@ describe('rolling session summary', () => {
       ),
     });
     expect(r.summary?.completed).toMatch(/checks: tests passed, lint not run since the last change/);
+    // A test run that ran no test says nothing: the checks stand as they were.
+    const none = d.distilTurn({
+      projectRoot: ROOT,
+      previousSummary: r.summary,
+      events: turn(
+        prompt('Run the tests again'),
+        bashFail(
+          'bin/rails test',
+          'Exit code 1\nRunning 0 tests in a single process\n\n0 runs, 0 assertions, 0 failures, 0 errors, 0 skips',
+        ),
+        stop('No tests exist yet.'),
+      ),
+    });
+    expect(none.summary?.completed).toMatch(/checks: tests passed, lint not run since the last change/);
   });
 
   it('leads with where the repository was left, from what git printed, carried across turns', () => {

@@ -288,6 +288,12 @@ function disputed(completed: string, a: TurnAnalysis): string {
  * A failure listed as a next step: `fix \`npm test\` in web: …`, or, when code changed after its last
  * run and it was not run again, `re-run \`npm test\` (failed before src/a.ts changed): …`.
  */
+/**
+ * Next steps told of the moment a turn ended with nothing done (see `unanswered`, `approvedNotDone`): a
+ * request stopped before any answer, a go-ahead nothing followed. (A question never answered stays
+ * open until a reply answers it or a plan replaces it.)
+ */
+const MOMENT_ITEM = /^(?:stopped before an answer|approved, not done yet): /;
 /** How a next step the host's compaction digest left pending is told: as what was pending then. */
 const AT_COMPACTION = 'pending at compaction: ';
 /** A prompt that carries the work on ("continue", "go on", "yes"), not a request of its own. */
@@ -404,6 +410,7 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
       ? item.replace(/^fix (`[^`]+`(?: in \S+)?):/, 're-run $1 (failed before later changes):')
       : item;
   const fresh = a.todos !== null || stated.length > 0;
+  const replied = a.lastMessage.trim() !== '' || a.narration.length > 0 || a.toolCount > 0;
   const carried = previous
     .split('; ')
     .map((item) => item.trim())
@@ -415,6 +422,9 @@ function nextSteps(previous: string, a: TurnAnalysis, relayed: boolean, previous
       // What the digest left pending held when it was written: a new request from the user since
       // sets the work (a go-ahead or "continue" carries it on).
       if (item.startsWith(AT_COMPACTION) && !a.prompts.every(continues)) return false;
+      // A request left with nothing done is told of that moment: once a later turn had a reply or did
+      // something, the user moved the work on (asked again, retried, or asked for something else).
+      if (MOMENT_ITEM.test(item) && replied) return false;
       return !fresh && !done(item);
     });
   // A plan the reply made for a case ("if it still fails: …") stands while a failure is still open.

@@ -181,7 +181,8 @@ export function nextState(previous: SessionState | null, a: TurnAnalysis): Sessi
       if (/not a git repository/i.test(run.output)) s.repo = false;
       else if (run.ok && run.parts.some((p) => /^git\b/.test(p.canonical))) s.repo = true;
     }
-    if ((CHECK_KINDS as readonly string[]).includes(run.purpose))
+    // A check that checked nothing ("0 runs, 0 assertions") says nothing of how the code stands.
+    if ((CHECK_KINDS as readonly string[]).includes(run.purpose) && run.outcome !== 'inconclusive')
       s.checks[run.purpose as CheckKind] = run.ok ? 'passed' : 'failed';
     // A check that ran the test suite and showed it passing (a gate) is a test run too.
     if (run.where === 'project' && run.parts.some((p) => testsRanBy(p) !== null)) s.checks.test = 'passed';
