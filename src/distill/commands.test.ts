@@ -82,6 +82,9 @@ describe('what a command is for', () => {
     ['python manage.py migrate', 'migrate'],
     ['mix ecto.migrate', 'migrate'],
     ['bin/rails db:migrate', 'migrate'],
+    // A generator writes code once: no build.
+    ['bin/rails generate controller Donations create --no-helper', 'other'],
+    ['rails g model Campaign title:string', 'other'],
     ['fly deploy', 'deploy'],
     ['npm i -D vitest', 'install'],
     ['npm uninstall lodash', 'uninstall'],

@@ -133,6 +133,9 @@ export function byEcosystem(head: string, w: string[]): Judged | null {
       const t = sub;
       if (/^(?:s|server)$/.test(t) && head === 'rails') return { purpose: 'run', tool: 'rails server' };
       if (/^(?:c|console)$/.test(t)) return { purpose: 'other', tool: `${head} console` };
+      // A generator writes code once (`rails generate controller Donations`): no build of the project.
+      if (/^(?:g|generate|d|destroy|new)$/.test(t) && head === 'rails')
+        return { purpose: 'other', tool: `rails ${t}` };
       if (/^(?:routes|about|stats|notes)$/.test(t)) return { purpose: 'inspect', tool: `${head} ${t}` };
       if (/^db:(?:migrate|rollback)/.test(t)) return { purpose: 'migrate', tool: `${head} ${t}` };
       if (/^assets:precompile/.test(t)) return { purpose: 'build', tool: `${head} ${t}` };
