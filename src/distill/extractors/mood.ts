@@ -34,6 +34,8 @@ const LEAD =
   /^(?:(?:ok(?:ay)?|so|and|but|also|well|hmm+|oh+|ah+|uh+|um+|yeah|yes|right|alright|sorry|actually|wait|then|honestly|anyway|btw|i think|i guess|i mean|i (?:kind of |kinda )?feel like|i bet|i believe|i suppose|i know|perhaps|maybe)\b[,.!:;\s-]*)+/i;
 
 const WH = /^(?:what|why|how|where|when|which|who|whose|whom)\b/i;
+/** A tentative opener: what follows is offered to be weighed ("maybe …", "perhaps …"). */
+const HEDGED = /^(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)[,\s]+)*(?:maybe|perhaps|possibly)\b/i;
 /** An auxiliary before its subject: "is the cli …", "does it …", "should we …". */
 const INVERTED =
   /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|have|has|had)(?:n'?t)?\s+(?:i|we|you|it|they|he|she|this|that|these|those|there|the|a|an|my|our|your|its|their|any|some|all|each|every|[a-z0-9_.-]+(?:'s)?\s+(?:still|really|already|also|just|actually|now))\b/i;
@@ -197,6 +199,16 @@ export function moodOf(sentence: string): Mood {
   if (COMMAND_CALL.test(s)) return 'request';
   if (asks && (WH.test(c) || INVERTED.test(c) || / or (?:is|are|does|do|did|should|will|can)\b/i.test(c)))
     return 'question';
+  // The question is its last clause ("goal_amount is a decimal - should this code fail?"): a statement
+  // of what is known, then an auxiliary before its subject.
+  const lastClause =
+    c
+      .split(/\s+[-–—]\s+|[,;:]\s+/)
+      .pop()
+      ?.trim() ?? '';
+  if (asks && lastClause !== c && (WH.test(lastClause) || INVERTED.test(lastClause))) return 'question';
+  // A rule put tentatively ("maybe x should be cast to float"): offered to be weighed, not set.
+  if (HEDGED.test(s) && !ALWAYS.test(c) && !SCOPE.test(s) && isNorm(s, c)) return 'confirm';
   if (CONDITION.test(c))
     return isNorm(s, c) && /\b(?:always|never|don'?t|do not|must)\b/i.test(s) ? 'norm' : 'hypothesis';
   // A pick of tool or approach: a decision when it is set against another, or when the team makes it
@@ -215,6 +227,12 @@ export function moodOf(sentence: string): Mood {
   if (asks) return 'challenge';
   if (REQUEST.test(c) || /^(?:please|pls)\b/i.test(c)) return 'request';
   return 'statement';
+}
+
+/** A rule said to hold beyond this task ("always …", "never …", "from now on", "in this repo"). */
+export function isScoped(sentence: string): boolean {
+  const s = sentence.trim();
+  return ALWAYS.test(core(s)) || SCOPE.test(s) || /^(?:please\s+)?never\b/i.test(core(s));
 }
 
 /**

@@ -75,6 +75,10 @@ describe('how a sentence is meant', () => {
       // What the thing at hand is ("it's pure writeup"), not a rule: its "no …" says what it holds.
       ["it's a plain essay — no code, no network calls.", 'statement'],
       ['no code in the essay, just prose', 'norm'],
+      // A question in the last clause, after what is known; a rule put tentatively is offered, not set.
+      ['goal_amount is a decimal - should this code fail?', 'question'],
+      ['the cache is stale, should I clear it?', 'question'],
+      ['maybe goal_amount should be cast to float before dividing', 'confirm'],
       // A dictated run-on of many clauses has no one mood.
       [
         `so the personal agent will manage the finances ${'and it will also handle the taxes later on '.repeat(8)}so we'll go with split mode first`,
@@ -175,6 +179,25 @@ describe('preferences and conventions: what limits how the work is done', () => 
         ),
       ]),
     ).toEqual([]);
+    // A "don't" made of the step the assistant just announced stops that step; a rule of its own stays.
+    expect(
+      extractUserWords([
+        prompt('Set up Tailwind'),
+        say("Understood — I'll skip the extra sanity-check command and summarise step 1."),
+        prompt("don't skip the extra sanity-check"),
+        say('Ran it: the app boots.'),
+      ]),
+    ).toEqual([]);
+    expect(
+      kinds(
+        extractUserWords([
+          prompt('Set up Tailwind'),
+          say("I'll run npm install for the Tailwind CLI."),
+          prompt("don't use npm here, we use pnpm"),
+          say('Switching to pnpm.'),
+        ]),
+      ),
+    ).toEqual([['preference', "don't use npm here, we use pnpm"]]);
     // A first request's bound for the work ends with the task: no standing rule.
     expect(
       extractUserWords([

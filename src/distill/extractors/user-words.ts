@@ -31,6 +31,7 @@ import {
   core,
   isConvention,
   isRequirement,
+  isScoped,
   isStandingNorm,
   moodOf,
   negates,
@@ -270,8 +271,18 @@ export function readUtterance(u: Utterance): UserReading {
   // The assistant's own lines quoted back are not the user's statement: only what is left is read.
   const recentText = normalised([...u.recent, u.prior].join(' '));
   const quotedBack = (q: string) => normalised(q).length >= 20 && recentText.includes(normalised(q));
+  // A "don't" made of the assistant's own words from just before ("don't skip the extra sanity-check"
+  // after "I'll skip the extra sanity-check") stops the step it announced, unless said to hold beyond.
+  const recentWords = contentWords([...u.recent, u.prior].join(' '));
+  const aboutProposal = (s: string) => {
+    if (!/^(?:please\s+)?(?:don'?t|do not)\b/i.test(core(s)) || isScoped(s)) return false;
+    const words = [...contentWords(s)];
+    const shared = words.filter((w) => recentWords.has(w)).length;
+    return words.length >= 2 && shared * 4 >= words.length * 3;
+  };
   const rules = p.sentences.filter((s, i) => {
     if (quotedBack(s)) return false;
+    if (p.moods[i] === 'norm' && aboutProposal(s)) return false;
     const own = s.replace(/["“`]([^"”`]{20,})["”`]/g, (m, q: string) => (quotedBack(q) ? '' : m)).trim();
     if (own !== s) return own !== '' && moodOf(own) === 'norm' && !first && isStandingNorm(own);
     const mood = p.moods[i];
