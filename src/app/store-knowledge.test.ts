@@ -938,6 +938,32 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
 
+  it('tells the latest work as tried when the user then says it still does not work', () => {
+    put('s1', [work('Add the inflation toggle', ['index.html'])]);
+    put('s1', [
+      draftOf('The toggle now updates the chart when checked', {
+        type: 'bugfix',
+        facts: ['script.js: changed init'],
+        filesModified: ['script.js'],
+      }),
+      draftOf('Keep the legend on one row', {
+        type: 'preference',
+        facts: ['said: keep the legend on one row'],
+      }),
+    ]);
+    put('s1', [], { notFixed: [{ said: "Still doesn't work.", at: clock + 1 }] });
+    const byType = (t: string) => store.observations.ofSession('s1').filter((o) => o.type === t);
+    expect(byType('change').map((o) => [o.title, o.facts.at(-1)])).toEqual([
+      ['Add the inflation toggle', 'index.html: changed x'],
+      [
+        "Tried: The toggle now updates the chart when checked — the user: “Still doesn't work.”",
+        "not fixed: the user said “Still doesn't work.”",
+      ],
+    ]);
+    expect(byType('bugfix')).toEqual([]);
+    expect(byType('preference').map((o) => o.title)).toEqual(['Keep the legend on one row']);
+  });
+
   it("takes back an earlier commit's account of a document that the session later stopped saying", () => {
     put('s1', [
       draftOf('Document the Etherscan paths for swaps', {

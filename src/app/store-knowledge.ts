@@ -36,6 +36,7 @@ import {
 import { lowestTrust } from '../core/trust.ts';
 import { withoutSentences } from '../distill/narration.ts';
 import { withoutDroppedClaims } from '../distill/dropped-text.ts';
+import { notFixedWork } from '../distill/not-fixed.ts';
 import {
   commitBelongsTo,
   confirmedAttempt,
@@ -82,6 +83,11 @@ export interface KnowledgeBatch {
    * them that name one are taken back (see `distill/dropped-text.ts`).
    */
   droppedText?: readonly { path: string; pairs: readonly string[]; at: number }[];
+  /**
+   * The user saying, as a turn opened at `at`, that the work before did not do it: the session's
+   * latest work before then is told as tried (see `distill/not-fixed.ts`).
+   */
+  notFixed?: readonly { said: string; at: number }[];
   /** Task lists finished, with the items done on them (when known). */
   finishedTasks?: readonly { subject: string; at: number; done?: readonly string[] }[];
   /** The memories were stated by the user (MCP `remember`): their decisions are standing. */
@@ -508,6 +514,22 @@ export function storeKnowledge(
         store.memory.edit(o.id, patch, ctx);
         report.updated++;
       }
+    }
+  }
+  for (const n of batch.notFixed ?? []) {
+    if (!batch.sessionId) break;
+    const latest = store.observations
+      .ofSession(batch.sessionId)
+      .filter(
+        (o) => o.status === 'active' && o.createdAt < n.at && isWork(o) && o.subject !== 'attach:commit',
+      )
+      .reduce<Observation | null>(
+        (best, o) => (best === null || o.createdAt > best.createdAt ? o : best),
+        null,
+      );
+    if (latest && !/^Tried: /.test(latest.title)) {
+      store.memory.edit(latest.id, notFixedWork(latest, n.said), ctx);
+      report.updated++;
     }
   }
   closeFinishedLists(store, projectId, batch.finishedTasks ?? [], ctx);

@@ -17,6 +17,7 @@ import {
   type Resolution,
 } from './gotchas.ts';
 import { pairsOf } from './dropped-text.ts';
+import { notFixedReport } from './not-fixed.ts';
 import { findingObservations } from './findings.ts';
 import { outcomeObservations } from './outcomes.ts';
 import { floorOfEvents } from './evidence-trust.ts';
@@ -64,6 +65,8 @@ export interface TurnResult {
   tasks?: TodoItem[];
   /** Documents the turn edited and the word pairs they stopped saying (see `dropped-text.ts`). */
   droppedText?: DroppedText[];
+  /** The user's words when the turn opened saying the work before did not do it (see `not-fixed.ts`). */
+  notFixed?: string;
 }
 
 /** A document and the word pairs an edit took out of it. */
@@ -143,6 +146,7 @@ function distil(input: TurnInput, maxFacts: number): TurnResult {
     ...(a.moved.length > 0 ? { movedFiles: a.moved.map((m) => ({ from: m.from, to: m.to })) } : {}),
     ...(a.todos ? { tasks: a.todos } : {}),
     ...(a.edits.some((e) => e.dropped.length > 0) ? { droppedText: droppedText(a) } : {}),
+    ...(notFixedReport(a.prompts) !== '' ? { notFixed: notFixedReport(a.prompts) } : {}),
   };
 }
 

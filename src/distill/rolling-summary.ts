@@ -285,10 +285,6 @@ function disputed(completed: string, a: TurnAnalysis): string {
 }
 
 /**
- * A failure listed as a next step: `fix \`npm test\` in web: …`, or, when code changed after its last
- * run and it was not run again, `re-run \`npm test\` (failed before src/a.ts changed): …`.
- */
-/**
  * Next steps told of the moment a turn ended with nothing done (see `unanswered`, `approvedNotDone`): a
  * request stopped before any answer, a go-ahead nothing followed. (A question never answered stays
  * open until a reply answers it or a plan replaces it.)
@@ -299,9 +295,13 @@ const AT_COMPACTION = 'pending at compaction: ';
 /** A prompt that carries the work on ("continue", "go on", "yes"), not a request of its own. */
 const continues = (prompt: string) =>
   moodOf(prompt) === 'approval' ||
-  /^\W*(?:continue|go on|keep going|carry on|resume|proceed|next|继续|繼續|続けて|계속)\b\W*$/i.test(
+  /^\W*(?:continue|go on|keep going|carry on|resume|proceed|next|继续|繼續|続けて|계속)(?![A-Za-z])\W*$/i.test(
     prompt.trim(),
   );
+/**
+ * A failure listed as a next step: `fix \`npm test\` in web: …`, or, when code changed after its last
+ * run and it was not run again, `re-run \`npm test\` (failed before src/a.ts changed): …`.
+ */
 const FAILURE_ITEM = /^(?:fix|re-run) `([^`]+)`(?: in (\S+))?(?: \([^)]*\))?:/;
 
 /** The purpose key a listed failure (`fix \`npm test\` in web: …`) is about. */

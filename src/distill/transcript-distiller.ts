@@ -57,6 +57,8 @@ export interface TranscriptDistillation {
   removedFiles: { path: string; at: number; to?: string }[];
   /** Documents a turn edited and the word pairs they stopped saying, with when. */
   droppedText: TimedDroppedText[];
+  /** The user's words saying the work before did not do it, with when (see `not-fixed.ts`). */
+  notFixed: { said: string; at: number }[];
   summary: SummaryDraft | null;
   turns: number;
 }
@@ -168,6 +170,7 @@ export function distilTranscript(
   const finishedTasks: { subject: string; at: number; done?: string[] }[] = [];
   const removedFiles: { path: string; at: number; to?: string }[] = [];
   const droppedText: TimedDroppedText[] = [];
+  const notFixed: { said: string; at: number }[] = [];
   let summary = options.previousSummary;
   // The task list as each turn leaves it: a later turn's TaskUpdate finds the tasks an earlier one made.
   let tasks = options.earlierTasks ?? [];
@@ -212,6 +215,8 @@ export function distilTranscript(
       for (const path of result.removedFiles ?? []) removedFiles.push({ path, at });
       for (const m of result.movedFiles ?? []) removedFiles.push({ path: m.from, at, to: m.to });
       for (const d of result.droppedText ?? []) droppedText.push({ ...d, at });
+      // Said as the turn opened: the work it speaks of was stored before the turn's own.
+      if (result.notFixed) notFixed.push({ said: result.notFixed, at: events[0]?.at ?? at });
       for (const subject of result.finishedTasks ?? [])
         finishedTasks.push({ subject, at, ...(result.doneTasks ? { done: result.doneTasks } : {}) });
       if (result.summary) summary = result.summary;
@@ -230,6 +235,7 @@ export function distilTranscript(
     finishedTasks,
     removedFiles,
     droppedText,
+    notFixed,
     summary: options.distiller ? summary : null,
     turns: turns.length,
   };

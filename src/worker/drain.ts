@@ -227,6 +227,7 @@ function distilTurn(
         ...(heuristic.movedFiles ?? []).map((m) => ({ path: m.from, at, to: m.to })),
       ],
       droppedText: (heuristic.droppedText ?? []).map((d) => ({ ...d, at })),
+      ...(heuristic.notFixed ? { notFixed: [{ said: heuristic.notFixed, at: first.at }] } : {}),
       finishedTasks: (heuristic.finishedTasks ?? []).map((subject) => ({
         subject,
         at,

@@ -120,6 +120,7 @@ export interface PreparedIngest {
   finishedTasks: { subject: string; at: number; done?: string[] }[];
   removedFiles: { path: string; at: number; to?: string }[];
   droppedText: TimedDroppedText[];
+  notFixed: { said: string; at: number }[];
   /** Branches the user rewound away from; what was stored of them is invalidated. */
   rewinds: Rewind[];
   summary: SummaryDraft | null;
@@ -241,6 +242,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
       finishedTasks: [],
       removedFiles: [],
       droppedText: [],
+      notFixed: [],
       summary: null,
     };
   }
@@ -259,6 +261,7 @@ export function prepareIngest(plan: IngestPlan, distiller: Distiller): PreparedI
     finishedTasks: distilled.finishedTasks,
     removedFiles: distilled.removedFiles,
     droppedText: distilled.droppedText,
+    notFixed: distilled.notFixed,
     summary: distilled.summary,
   };
 }
@@ -308,6 +311,7 @@ export function commitIngest(store: Store, p: PreparedIngest, subagent: boolean,
           finishedTasks: p.finishedTasks,
           removedFiles: p.removedFiles,
           droppedText: p.droppedText,
+          notFixed: p.notFixed,
         },
         ctx,
       );
