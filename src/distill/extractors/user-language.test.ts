@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractAll, userWordsOfTurn } from '../transcript-distiller.ts';
-import { extractUserLanguage, languageOf } from './user-language.ts';
+import { extractUserLanguage, languageOf, notEnglish } from './user-language.ts';
 import { bash, prompt, say } from './test-entries.test-support.ts';
 
 describe('the language a message is written in', () => {
@@ -111,5 +111,18 @@ describe('the user’s language as a preference of the project', () => {
     expect(live.filter((x) => x.draft.subject === 'user-language').map((x) => x.draft.title)).toEqual([
       'The user writes in Japanese',
     ]);
+  });
+});
+
+describe('a message plainly not in English', () => {
+  it('is one in another script or whose function words are another language’s, not a short or English one', () => {
+    expect(
+      notEnglish(
+        'mira estos resultados: la documentación dice que la proporción es de 4%, ¿eso hace que no sea representativo?',
+      ),
+    ).toBe(true);
+    expect(notEnglish('把项目文件夹重命名为 cutesticky，再把 session 文件复制进去')).toBe(true);
+    expect(notEnglish('no mocks in the tests, use a real database for this and the rest')).toBe(false);
+    expect(notEnglish('ok go')).toBe(false);
   });
 });

@@ -72,6 +72,28 @@ export function languageOf(message: string): string {
   return best[0];
 }
 
+/**
+ * Whether a message is plainly not in English: a language `languageOf` names, or Latin letters whose
+ * function words are another language's more than English's (Spanish and French share "que", "la":
+ * which one it is may stay open, that it is not English does not).
+ */
+export function notEnglish(message: string): boolean {
+  const named = languageOf(message);
+  if (named !== '') return named !== 'English';
+  const words =
+    prose(message)
+      .toLowerCase()
+      .match(/\p{L}+/gu) ?? [];
+  if (words.length < 6) return false;
+  const hits = (language: string) => words.filter((w) => WORDS[language]?.has(w)).length;
+  const other = Math.max(
+    ...Object.keys(WORDS)
+      .filter((l) => l !== 'English')
+      .map(hits),
+  );
+  return other >= 3 && other > hits('English') * 2;
+}
+
 /** The language most of the messages are in (at least two thirds of those it can tell), or ''. */
 function mainLanguage(messages: readonly string[]): string {
   const told = messages.map(languageOf).filter((l) => l !== '');

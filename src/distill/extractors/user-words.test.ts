@@ -198,6 +198,28 @@ describe('preferences and conventions: what limits how the work is done', () => 
         ]),
       ),
     ).toEqual([['preference', "don't use npm here, we use pnpm"]]);
+    // English grammar does not read another language: its "no …" and its doubts are no rule or correction.
+    expect(
+      extractUserWords([
+        prompt('cambia el codigo de esta celda para que se printee el texto, valor'),
+        say(
+          'No voy a escribir el código por vos, pero te doy la pista: cada `token` tiene el atributo `.text`. Y `value[1]` tiene la intensidad de ese mismo comentario.',
+        ),
+        prompt(
+          'mira estos resultados:\nodio: 748, no odio: 9252\nProporcion odio: 0.0748, Proporcion no odio: 0.9252\n\nConsiderando que la documentacion del dataset dice que la proporcion de mensajes de odio es de 4,06%, y a mi me dio 7.48%, eso hace que este dataset no sea representativo al cortar los datos? Que conclusiones podriamos sacar de esto?',
+        ),
+        say('Buena pregunta. Vamos por partes: la diferencia puede deberse a varias razones.'),
+      ]),
+    ).toEqual([]);
+    // A claim of a word or two put up for confirmation says nothing alone.
+    expect(
+      extractUserWords([
+        prompt('the ratio'),
+        say('It is 7%.'),
+        prompt('weird, right?'),
+        say('No, it is expected.'),
+      ]),
+    ).toEqual([]);
     // A first request's bound for the work ends with the task: no standing rule.
     expect(
       extractUserWords([

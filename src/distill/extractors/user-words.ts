@@ -39,6 +39,7 @@ import {
 } from './mood.ts';
 import { findOption, namedOption, pickedLabel, proposalIn, questionsIn } from './offers.ts';
 import { contentWords, sharedScore } from './shared-words.ts';
+import { notEnglish } from './user-language.ts';
 import { linksIn } from './user-prose.ts';
 import {
   AGREE,
@@ -129,9 +130,14 @@ export function readUtterance(u: Utterance): UserReading {
     );
   }
 
-  const { rejected, by: objection } = contradicted(u, p);
+  const { rejected: found, by: objection } = contradicted(u, p);
+  const onAction = u.channel === 'rejection' || (u.interrupted && found === describeAction(u.action));
+  // This grammar reads English: in another language written in the same letters ("no odio: 9252",
+  // "¿es representativo?") its no's and questions are not what they seem. What the user's declining
+  // or stopping a call corrects is the call, whatever the language.
+  const foreign = !onAction && notEnglish(`${p.words}\n${u.prior}`);
+  const rejected = foreign ? '' : found;
   const stance = rejected === '' ? 'none' : replyStance(u.reply, p.words);
-  const onAction = u.channel === 'rejection' || (u.interrupted && rejected === describeAction(u.action));
   // A doubt put as a question ("I see four uncommitted files?") is a correction only once the
   // assistant grants it; until then the rest of what the user said is read as usual.
   const doubts =
@@ -224,8 +230,10 @@ export function readUtterance(u: Utterance): UserReading {
   }
 
   const confirm = p.moods.indexOf('confirm');
-  if (confirm >= 0) {
-    const claim = without(p.sentences[confirm] ?? '').replace(/\s*\?+$/, '');
+  const claimed = without(p.sentences[confirm] ?? '').replace(/\s*\?+$/, '');
+  // A claim of a word or two ("weird, no?") says nothing once the conversation around it is gone.
+  if (confirm >= 0 && contentWords(claimed).size >= 3) {
+    const claim = claimed;
     const stance = replyStance(u.reply, claim);
     const answer = firstSentences(u.reply, 2).join(' ');
     const others = p.sentences.filter((s, i) => i !== confirm && p.moods[i] === 'norm');
@@ -281,7 +289,8 @@ export function readUtterance(u: Utterance): UserReading {
     return words.length >= 2 && shared * 4 >= words.length * 3;
   };
   const rules = p.sentences.filter((s, i) => {
-    if (quotedBack(s)) return false;
+    // Its rules are read by English grammar ("no mocks" rules mocks out): not in another language.
+    if (foreign || quotedBack(s)) return false;
     if (p.moods[i] === 'norm' && aboutProposal(s)) return false;
     const own = s.replace(/["“`]([^"”`]{20,})["”`]/g, (m, q: string) => (quotedBack(q) ? '' : m)).trim();
     if (own !== s) return own !== '' && moodOf(own) === 'norm' && !first && isStandingNorm(own);
