@@ -148,12 +148,58 @@ function postgresCpuByProcess(): Map<string, number> {
   return byKind;
 }
 
+/**
+ * Sample what database `db`'s client connections are doing (pg_stat_activity, asked from another
+ * database every 2 ms: its backend is counted as "other" in the CPU split), until `stop()`: how many
+ * samples found a connection in each state — running, waiting on a
+ * lock (which: a row's transaction, an advisory lock …), flushing WAL, or idle in its transaction
+ * waiting for the server (ClientRead) — and, for a lock wait, what the waiting statement was.
+ */
+function sampleWaits(baseUrl: string, db: string): { stop: () => Promise<string[]> } {
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const client = new pg.Client({ connectionString: baseUrl });
+  const done = (async () => {
+    await client.connect();
+    while (running) {
+      const r = await client.query<{ state: string; wait: string | null; query: string }>(
+        `SELECT state, wait_event_type || ':' || wait_event AS wait, query FROM pg_stat_activity
+          WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+        [db],
+      );
+      samples++;
+      for (const row of r.rows) {
+        if (row.state === 'idle') continue;
+        const what =
+          row.wait?.startsWith('Lock:') === true
+            ? `${row.state} ${row.wait} in ${row.query.replace(/\s+/g, ' ').slice(0, 60)}`
+            : `${row.state} ${row.wait ?? 'on CPU'}`;
+        counts.set(what, (counts.get(what) ?? 0) + 1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await client.end();
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      const lines = [`-- pg_stat_activity: ${samples} samples, connections per sample in each state`];
+      for (const [what, n] of [...counts].sort((a, b) => b[1] - a[1]))
+        lines.push(`${fmt(n / samples, 2).padStart(7)}  ${what}`);
+      return lines;
+    },
+  };
+}
+
 /** The statements that took the most time in database `db` since the last reset, and the CPU split. */
 async function reportPgStats(
   baseUrl: string,
   db: string,
   n: number,
   before: Map<string, number>,
+  waits: string[],
 ): Promise<void> {
   const after = postgresCpuByProcess();
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -185,6 +231,7 @@ async function reportPgStats(
       const used = s - (before.get(kind) ?? 0);
       if (used >= 0.005) lines.push(`${fmt(used, 2).padStart(7)}  ${kind}`);
     }
+    lines.push(...waits);
     process.stderr.write(`${lines.join('\n')}\n`);
   } finally {
     await admin.end();
@@ -272,12 +319,14 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
     const ring: Keyring = { projectId: project, versions: [{ version: 1, key: newKey() }] };
     const pushLatency: number[] = [];
     let pgBefore = new Map<string, number>();
+    let waits: ReturnType<typeof sampleWaits> | null = null;
     if (PG_STATS) {
       const admin = new pg.Client({ connectionString: baseUrl });
       await admin.connect();
       await admin.query('SELECT pg_stat_statements_reset()');
       await admin.end();
       pgBefore = postgresCpuByProcess();
+      waits = sampleWaits(baseUrl, dbName);
     }
     const cpuBefore = {
       server: cpuSeconds(pid),
@@ -308,7 +357,8 @@ async function runScale(baseUrl: string, n: number, dir: string): Promise<ScaleR
       clients: (clientCpu.user + clientCpu.system) / 1e6,
     };
     const afterPush = rssMb(pid);
-    if (PG_STATS) await reportPgStats(baseUrl, dbName, n, pgBefore);
+    const waitLines = (await waits?.stop()) ?? [];
+    if (PG_STATS) await reportPgStats(baseUrl, dbName, n, pgBefore, waitLines);
     const pullLatency: number[] = [];
     let delivered = 0;
     started = performance.now();
