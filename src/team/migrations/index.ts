@@ -11,6 +11,7 @@ import m0006 from './0006_encrypted_projects.sql';
 import m0007 from './0007_device_keys.sql';
 import m0008 from './0008_search_words_apart.sql';
 import m0009 from './0009_push_begin.sql';
+import m0010 from './0010_push_begin_custom_plans.sql';
 
 export interface PgMigration {
   version: number;
@@ -28,6 +29,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 7, name: '0007_device_keys', sql: m0007 },
   { version: 8, name: '0008_search_words_apart', sql: m0008 },
   { version: 9, name: '0009_push_begin', sql: m0009 },
+  { version: 10, name: '0010_push_begin_custom_plans', sql: m0010 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
