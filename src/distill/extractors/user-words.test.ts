@@ -211,6 +211,31 @@ describe('preferences and conventions: what limits how the work is done', () => 
         say('Buena pregunta. Vamos por partes: la diferencia puede deberse a varias razones.'),
       ]),
     ).toEqual([]);
+    // A change asked of a file the assistant then checked and left as it was: the claim was not taken.
+    const seeds =
+      'Since `db/seeds.rb` runs as a script rather than a method body, a top-level `return` should raise; instead of using return, wrap the creation logic in an if/else';
+    expect(
+      extractUserWords([
+        prompt('seed the demo campaign'),
+        say('Seeds are in place; the early `return` skips them when a campaign exists.'),
+        prompt(seeds),
+        bash('ruby -e \'load "/tmp/probe.rb"\'', 'done'),
+        tool('Read', { file_path: '/home/dev/app/vendor/railties/engine.rb' }, 'def load_seed …'),
+        say("It won't raise: `load` runs the file as a script and a top-level return just ends it."),
+      ]),
+    ).toEqual([]);
+    // Changed as asked: the correction stands.
+    expect(
+      kinds(
+        extractUserWords([
+          prompt('seed the demo campaign'),
+          say('Seeds are in place; the early `return` skips them when a campaign exists.'),
+          prompt(seeds),
+          tool('Edit', { file_path: '/home/dev/app/db/seeds.rb', old_string: 'return if', new_string: 'if' }),
+          say('Wrapped the creation logic in an if/else.'),
+        ]),
+      ).map(([type]) => type),
+    ).toEqual(['correction']);
     // A claim of a word or two put up for confirmation says nothing alone.
     expect(
       extractUserWords([

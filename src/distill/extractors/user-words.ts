@@ -20,7 +20,7 @@
  * Every memory of an utterance is named by the utterance (`said:<hash>`), so reading the same words
  * again — from the transcript after the hook's prompt, or from a compaction digest — is the same memory.
  */
-import type { ObservationDraft } from '../../core/model.ts';
+import type { Json, ObservationDraft } from '../../core/model.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { keyPoints, statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
@@ -67,6 +67,30 @@ export interface UserReading {
   rejected: string;
   /** The memories (one for the utterance, plus its links). */
   memories: Extracted[];
+}
+
+/** Files a message names in code quotes (`db/seeds.rb`, `app.ts`). */
+const quotedFiles = (text: string): string[] =>
+  [...text.matchAll(/`([^`\s]*[\w-]\.[A-Za-z]{1,6}|[^`\s]+\/[^`\s]+)`/g)].map((m) =>
+    (m[1] ?? '').replace(/^\.\//, ''),
+  );
+
+/** Edits a tool call made (its file), for the tools that change a file. */
+const editedFile = (call: { tool: string; input: Json }): string => {
+  if (!/^(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch)$/.test(call.tool)) return '';
+  const input = call.input as Record<string, unknown> | null;
+  return String(input?.['file_path'] ?? input?.['notebook_path'] ?? input?.['path'] ?? '');
+};
+
+/**
+ * The user asked for a change to a file they named, and what the assistant did next (before the user
+ * spoke again) looked into things but changed none of those files.
+ */
+function checkedNotChanged(words: string, then: Utterance['then']): boolean {
+  const files = quotedFiles(words);
+  if (files.length === 0 || then.length === 0) return false;
+  const edited = then.map(editedFile).filter((f) => f !== '');
+  return !edited.some((e) => files.some((f) => e === f || e.endsWith(`/${f}`)));
 }
 
 /** Read one utterance (see the module comment). */
@@ -150,6 +174,10 @@ export function readUtterance(u: Utterance): UserReading {
   if (rejected !== '' && !doubts) {
     // The assistant showed the user's claim did not hold: not pinned as a correction.
     if (!onAction && stance === 'disagree') return reading('none', null);
+    // Asked to change a file the assistant then looked into and left as it was: the claim was checked
+    // and not taken ("…, instead wrap `db/seeds.rb`'s logic in an if/else", and a repro showed the
+    // early return is safe). What was done, not what was said, tells.
+    if (!onAction && checkedNotChanged(p.words, u.then)) return reading('none', null);
     // The assistant's sentences the correction is about: a memory stating one of them is withdrawn.
     // Stopping an action corrects the action — and, once the assistant grants the user's point, the
     // claims it gave for it just before (its last statements, not its plans).
