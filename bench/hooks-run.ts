@@ -12,8 +12,8 @@
 // 100k memories written through the real store (bench/lib/synthetic-memories.ts; the hooks run in a
 // clone of its project "atlas"). --keep [DIR] caches that store, shared with bench:search.
 // UserPromptSubmit is measured twice in each round, with the same prompt in sessions of their own: as
-// it runs with a worker (which answers it over its socket) and on the fallback path, the hook reading
-// the store itself (`worker.recallSocket` off for that row: no socket asked, as when no worker runs);
+// it runs with a worker (which answers it through its recall folder) and on the fallback path, the hook reading
+// the store itself (`worker.recallSocket` off for that row: the worker not asked, as when none runs);
 // the first is held to 1.2×, the fallback to 1.5× (DESIGN.md §4). Both rows log at debug level, so the
 // hook log says which of the first row's runs the worker answered.
 // --against DIST: the hooks of another build (its dist/ folder, e.g. main's) run in the same rounds, on a
