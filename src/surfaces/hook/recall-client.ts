@@ -7,7 +7,7 @@
  * left, another build's, a worker that ends while asked, a malformed or late answer — is a reason, and
  * the hook then reads the database itself exactly as when no worker runs.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_ID } from '../../core/build-id.ts';
 import type { RenderedContext } from '../../recall/context-lines.ts';
@@ -58,6 +58,18 @@ function readDoor(dir: string): string | null {
   }
 }
 
+/**
+ * Remove a file that may be gone already. `unlinkSync`, not `rmSync`: Node's rmSync runs its rimraf
+ * code, ~20 more functions a hook would compile on every prompt.
+ */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
 /** Sleep without the event loop (the hook has nothing else to do meanwhile). */
 function pause(ms: number, cell: Int32Array): void {
   Atomics.wait(cell, 0, 0, ms);
@@ -81,7 +93,7 @@ export function askWorker(dir: string, query: PromptQuery, timeoutMs = RECALL_TI
     writeFileSync(tmp, requestLine(BUILD_ID, query), { mode: 0o600 });
     renameSync(tmp, question);
   } catch (error) {
-    rmSync(tmp, { force: true });
+    removeFile(tmp);
     return { ok: false, reason: (error as NodeJS.ErrnoException).code ?? 'could not ask' };
   }
   const cell = new Int32Array(new SharedArrayBuffer(4));
@@ -89,7 +101,7 @@ export function askWorker(dir: string, query: PromptQuery, timeoutMs = RECALL_TI
   for (let look = 1; ; look++) {
     if (existsSync(answer)) {
       const text = readFileSync(answer, 'utf8');
-      rmSync(answer, { force: true });
+      removeFile(answer);
       const end = text.indexOf('\n');
       if (end === -1) return { ok: false, reason: 'an answer without its line end' };
       if (end > RECALL_MAX_LINE_BYTES) return { ok: false, reason: 'an answer too long' };
@@ -107,7 +119,7 @@ export function askWorker(dir: string, query: PromptQuery, timeoutMs = RECALL_TI
     pause(LOOK_EVERY_MS, cell);
   }
   // Taken back (the worker sweeps an answer it writes after this).
-  rmSync(question, { force: true });
-  rmSync(answer, { force: true });
+  removeFile(question);
+  removeFile(answer);
   return { ok: false, reason };
 }
