@@ -20,7 +20,9 @@
 // copy of the same store with that build's own worker (two builds sharing one home would take the
 // store over from each other's worker, and a prompt's hook takes answers only from its own build's),
 // each with sessions of its own, so a change is measured against what it replaces in one run whatever
-// the machine is doing: each row gets a second row for that build and the ratio between.
+// the machine is doing: each row gets a second row for that build and the ratio between (its SessionStart row
+// logged at the same level as this build's, and how many of its runs read the snapshot alone: which path a
+// SessionStart takes follows the worker's commits, so the two builds' rows may mix the paths differently).
 // The other hosts' hooks (bench/lib/host-hook-payloads.ts) run beside Claude Code's of the same kind,
 // each such group in an order rotated by one each round, and are compared with it twice: wall-time ratio
 // over Claude Code's, and CPU time over Claude Code's paired by round (what the hook itself does more);
@@ -424,7 +426,8 @@ try {
             stdins: p[k].map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-against-')),
             env: {
               ENGRAM_HOME: againstHome,
-              ...(k === 'userPromptSubmit' ? { ENGRAM_LOG_LEVEL: 'debug' } : {}),
+              // At the level this build's rows log at (what rendered each run is a debug line).
+              ...(k === 'userPromptSubmit' || k === 'sessionStart' ? { ENGRAM_LOG_LEVEL: 'debug' } : {}),
             },
           },
         ]),
@@ -553,6 +556,20 @@ try {
     injectedRuns: fallbackRuns.filter((r) => r.stdout_bytes > 0).length,
   };
   // The other build, when given: its figures, and this build's time over its time, paired by round.
+  // The other build's SessionStart runs, by what they read (its hook log says, as this build's does).
+  const againstSnapshotAlone = against
+    ? (() => {
+        const lines = readFileSync(join(againstHome, 'logs', 'hook.log'), 'utf8').split('\n');
+        const count = (who: string) =>
+          lines.filter(
+            (l) =>
+              l.includes('"hook":"SessionStart"') &&
+              /"session":"bench-against-\d/.test(l) &&
+              l.includes(`"context":"${who}"`),
+          ).length;
+        return { snapshot: count('snapshot'), database: count('database') };
+      })()
+    : null;
   const vsAgainst = against
     ? Object.fromEntries(
         hookKinds.map((k) => {
@@ -703,6 +720,10 @@ try {
       for (const k of hookKinds) {
         const f = vsAgainst[k] as Figures & { thisOverAgainst: number | null };
         row(`${COMMANDS[k]} [against]`, f, f.ratio);
+        if (k === 'sessionStart' && againstSnapshotAlone !== null)
+          out(
+            `  ${''.padEnd(58)} ${againstSnapshotAlone.snapshot} of its ${againstSnapshotAlone.snapshot + againstSnapshotAlone.database} runs (warm-up included) read the worker's snapshot without opening the database`,
+          );
         out(
           f.thisOverAgainst === null
             ? `  ${''.padEnd(58)} not compared: that build printed no context on this store (a schema newer than it knows?)`
