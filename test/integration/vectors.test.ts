@@ -146,6 +146,8 @@ describe('hybrid search with a configured embedder', () => {
     // no socket, +0.9 KB.)
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-capture.cjs')).length).toBeLessThan(62_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook.cjs')).length).toBeLessThan(4_000);
+    // The database half of the context hooks reads only: no scrubber (~18 KB) either.
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-context.cjs')).length).toBeLessThan(95_000);
     expect(readFileSync(join(REPO_ROOT, 'dist', 'hook-capture.cjs'), 'utf8')).not.toMatch(
       /vec_distance_cosine|vector_indexes/,
     );
