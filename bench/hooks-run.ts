@@ -22,7 +22,8 @@
 // each with sessions of its own, so a change is measured against what it replaces in one run whatever
 // the machine is doing: each row gets a second row for that build and the ratio between (its SessionStart row
 // logged at the same level as this build's, and how many of its runs read the snapshot alone: which path a
-// SessionStart takes follows the worker's commits, so the two builds' rows may mix the paths differently).
+// SessionStart takes follows the worker's commits, so the two builds' rows may mix the paths differently —
+// and the ratio between them over the rounds where both read the snapshot alone).
 // The other hosts' hooks (bench/lib/host-hook-payloads.ts) run beside Claude Code's of the same kind,
 // each such group in an order rotated by one each round, and are compared with it twice: wall-time ratio
 // over Claude Code's, and CPU time over Claude Code's paired by round (what the hook itself does more);
@@ -556,6 +557,16 @@ try {
     injectedRuns: fallbackRuns.filter((r) => r.stdout_bytes > 0).length,
   };
   // The other build, when given: its figures, and this build's time over its time, paired by round.
+  /** Measured rounds (0-based, after the 3 warm-ups) whose SessionStart read the snapshot alone, per its log. */
+  const snapshotRounds = (log: string[], prefix: string): Set<number> =>
+    new Set(
+      log
+        .filter((l) => l.includes('"hook":"SessionStart"') && l.includes('"context":"snapshot"'))
+        .map((l) => new RegExp(`"session":"${prefix}(\\d+)"`).exec(l)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map((n) => Number(n) - 3)
+        .filter((n) => n >= 0),
+    );
   // The other build's SessionStart runs, by what they read (its hook log says, as this build's does).
   const againstSnapshotAlone = against
     ? (() => {
@@ -567,7 +578,19 @@ try {
               /"session":"bench-against-\d/.test(l) &&
               l.includes(`"context":"${who}"`),
           ).length;
-        return { snapshot: count('snapshot'), database: count('database') };
+        // Paired over the rounds where both builds read the snapshot alone: the same path, compared.
+        const ours = snapshotRounds(hookLog, 'bench-');
+        const theirs = snapshotRounds(lines, 'bench-against-');
+        const both = [...ours].filter((i) => theirs.has(i));
+        const mine = results[COMMANDS.sessionStart] as Run[];
+        const other = results[againstLabel('sessionStart')] as Run[];
+        const paired = both.map((i) => (mine[i] as Run).wall_ms / (other[i] as Run).wall_ms);
+        return {
+          snapshot: count('snapshot'),
+          database: count('database'),
+          bothSnapshotRounds: both.length,
+          snapshotOverSnapshot: paired.length > 0 ? round3(median(paired)) : null,
+        };
       })()
     : null;
   const vsAgainst = against
@@ -720,10 +743,15 @@ try {
       for (const k of hookKinds) {
         const f = vsAgainst[k] as Figures & { thisOverAgainst: number | null };
         row(`${COMMANDS[k]} [against]`, f, f.ratio);
-        if (k === 'sessionStart' && againstSnapshotAlone !== null)
+        if (k === 'sessionStart' && againstSnapshotAlone !== null) {
           out(
             `  ${''.padEnd(58)} ${againstSnapshotAlone.snapshot} of its ${againstSnapshotAlone.snapshot + againstSnapshotAlone.database} runs (warm-up included) read the worker's snapshot without opening the database`,
           );
+          if (againstSnapshotAlone.snapshotOverSnapshot !== null)
+            out(
+              `  ${''.padEnd(58)} this build / that build where both read the snapshot alone: ${fmt(againstSnapshotAlone.snapshotOverSnapshot, 3)}x (${againstSnapshotAlone.bothSnapshotRounds} rounds)`,
+            );
+        }
         out(
           f.thisOverAgainst === null
             ? `  ${''.padEnd(58)} not compared: that build printed no context on this store (a schema newer than it knows?)`
