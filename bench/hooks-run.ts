@@ -12,15 +12,18 @@
 // 100k memories written through the real store (bench/lib/synthetic-memories.ts; the hooks run in a
 // clone of its project "atlas"). --keep [DIR] caches that store, shared with bench:search.
 // UserPromptSubmit is measured twice in each round, with the same prompt in sessions of their own: as
-// it runs with a worker (which answers it over its socket) and on the fallback path, the hook reading
-// the store itself (`worker.recallSocket` off for that row: no socket asked, as when no worker runs);
+// it runs with a worker (which answers it through its recall folder) and on the fallback path, the hook reading
+// the store itself (`worker.recallSocket` off for that row: the worker not asked, as when none runs);
 // the first is held to 1.2×, the fallback to 1.5× (DESIGN.md §4). Both rows log at debug level, so the
 // hook log says which of the first row's runs the worker answered.
 // --against DIST: the hooks of another build (its dist/ folder, e.g. main's) run in the same rounds, on a
 // copy of the same store with that build's own worker (two builds sharing one home would take the
 // store over from each other's worker, and a prompt's hook takes answers only from its own build's),
 // each with sessions of its own, so a change is measured against what it replaces in one run whatever
-// the machine is doing: each row gets a second row for that build and the ratio between.
+// the machine is doing: each row gets a second row for that build and the ratio between (its SessionStart row
+// logged at the same level as this build's, and how many of its runs read the snapshot alone: which path a
+// SessionStart takes follows the worker's commits, so the two builds' rows may mix the paths differently —
+// and the ratio between them over the rounds where both read the snapshot alone).
 // The other hosts' hooks (bench/lib/host-hook-payloads.ts) run beside Claude Code's of the same kind,
 // each such group in an order rotated by one each round, and are compared with it twice: wall-time ratio
 // over Claude Code's, and CPU time over Claude Code's paired by round (what the hook itself does more);
@@ -424,7 +427,8 @@ try {
             stdins: p[k].map((x) => x.replace('"session_id":"bench-', '"session_id":"bench-against-')),
             env: {
               ENGRAM_HOME: againstHome,
-              ...(k === 'userPromptSubmit' ? { ENGRAM_LOG_LEVEL: 'debug' } : {}),
+              // At the level this build's rows log at (what rendered each run is a debug line).
+              ...(k === 'userPromptSubmit' || k === 'sessionStart' ? { ENGRAM_LOG_LEVEL: 'debug' } : {}),
             },
           },
         ]),
@@ -553,6 +557,42 @@ try {
     injectedRuns: fallbackRuns.filter((r) => r.stdout_bytes > 0).length,
   };
   // The other build, when given: its figures, and this build's time over its time, paired by round.
+  /** Measured rounds (0-based, after the 3 warm-ups) whose SessionStart read the snapshot alone, per its log. */
+  const snapshotRounds = (log: string[], prefix: string): Set<number> =>
+    new Set(
+      log
+        .filter((l) => l.includes('"hook":"SessionStart"') && l.includes('"context":"snapshot"'))
+        .map((l) => new RegExp(`"session":"${prefix}(\\d+)"`).exec(l)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map((n) => Number(n) - 3)
+        .filter((n) => n >= 0),
+    );
+  // The other build's SessionStart runs, by what they read (its hook log says, as this build's does).
+  const againstSnapshotAlone = against
+    ? (() => {
+        const lines = readFileSync(join(againstHome, 'logs', 'hook.log'), 'utf8').split('\n');
+        const count = (who: string) =>
+          lines.filter(
+            (l) =>
+              l.includes('"hook":"SessionStart"') &&
+              /"session":"bench-against-\d/.test(l) &&
+              l.includes(`"context":"${who}"`),
+          ).length;
+        // Paired over the rounds where both builds read the snapshot alone: the same path, compared.
+        const ours = snapshotRounds(hookLog, 'bench-');
+        const theirs = snapshotRounds(lines, 'bench-against-');
+        const both = [...ours].filter((i) => theirs.has(i));
+        const mine = results[COMMANDS.sessionStart] as Run[];
+        const other = results[againstLabel('sessionStart')] as Run[];
+        const paired = both.map((i) => (mine[i] as Run).wall_ms / (other[i] as Run).wall_ms);
+        return {
+          snapshot: count('snapshot'),
+          database: count('database'),
+          bothSnapshotRounds: both.length,
+          snapshotOverSnapshot: paired.length > 0 ? round3(median(paired)) : null,
+        };
+      })()
+    : null;
   const vsAgainst = against
     ? Object.fromEntries(
         hookKinds.map((k) => {
@@ -703,6 +743,15 @@ try {
       for (const k of hookKinds) {
         const f = vsAgainst[k] as Figures & { thisOverAgainst: number | null };
         row(`${COMMANDS[k]} [against]`, f, f.ratio);
+        if (k === 'sessionStart' && againstSnapshotAlone !== null) {
+          out(
+            `  ${''.padEnd(58)} ${againstSnapshotAlone.snapshot} of its ${againstSnapshotAlone.snapshot + againstSnapshotAlone.database} runs (warm-up included) read the worker's snapshot without opening the database`,
+          );
+          if (againstSnapshotAlone.snapshotOverSnapshot !== null)
+            out(
+              `  ${''.padEnd(58)} this build / that build where both read the snapshot alone: ${fmt(againstSnapshotAlone.snapshotOverSnapshot, 3)}x (${againstSnapshotAlone.bothSnapshotRounds} rounds)`,
+            );
+        }
         out(
           f.thisOverAgainst === null
             ? `  ${''.padEnd(58)} not compared: that build printed no context on this store (a schema newer than it knows?)`

@@ -33,7 +33,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<ConfigKey, string>> = {
     'A turn with no Stop event is distilled anyway after this long without new events.',
   'worker.autostart': 'Hooks start the background worker when it is not running.',
   'worker.recallSocket':
-    'The prompt hook asks the running worker for its recall over a local socket (the same answer, sooner); false: it always reads the database itself.',
+    'The prompt hook asks the running worker for its recall through its recall folder (the same answer, sooner); false: it always reads the database itself.',
   'retention.eventDays': 'Distilled raw events are deleted after this many days (0 deletes them at once).',
   'retention.contextLogDays':
     'What each session was told (the context log the viewer shows) is kept this many days.',

@@ -12,8 +12,8 @@ export interface EngramPaths {
   workerLog: string;
   viewerLog: string;
   workerPid: string;
-  /** The running worker's local socket: prompt-time recall answered by the worker (mode 0600). */
-  workerSocket: string;
+  /** The running worker's recall folder: prompt-time recall asked of the worker with files (0700). */
+  recallDir: string;
   inboxDir: string;
   /** Per session, the memory ids its context hooks injected that the worker has not recorded yet. */
   toldDir: string;
@@ -49,7 +49,7 @@ export function pathsFor(home: string): EngramPaths {
     workerLog: join(logDir, 'worker.log'),
     viewerLog: join(logDir, 'viewer.log'),
     workerPid: join(home, 'worker.pid'),
-    workerSocket: join(home, 'worker.sock'),
+    recallDir: join(home, 'recall'),
     inboxDir: join(home, 'inbox'),
     toldDir: join(home, 'told'),
     cacheDir: join(home, 'cache'),

@@ -26,6 +26,11 @@ export type ReadStore = Pick<
 
 const MMAP_BYTES = 256 * 1024 * 1024;
 
+/** The context hooks read; a prompt is recorded by the worker (and its scrubber stays out of their bundle). */
+const recordsNoPrompt = (): string => {
+  throw new EngramError('STORE_FAILED', 'the context hooks’ reading store records no prompts');
+};
+
 /**
  * Open engram's database at `path` to read: refused (STORE_FAILED) unless it is at this engram's
  * schema version — an upgrade is the worker's, never the agent's wait — and refused untouched when it
@@ -76,7 +81,7 @@ export function openReadStore(
       return lazy('observations', () => createObservationsRepo(db, { oneShot: options.oneShot === true }));
     },
     get summaries() {
-      return lazy('summaries', () => createSummariesRepo(db));
+      return lazy('summaries', () => createSummariesRepo(db, recordsNoPrompt));
     },
     get anchors() {
       return lazy('anchors', () => createAnchorsRepo(db));

@@ -2,6 +2,7 @@
  * The store: every repository over one connection. SQL lives only in this layer.
  */
 import { noteHighWater } from './store-mark.ts';
+import { scrubText } from '../core/scrub.ts';
 import type { Db } from './database.ts';
 import { writeTransaction } from './database.ts';
 import { createAnchorsRepo } from './anchors-repo.ts';
@@ -71,7 +72,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     events: () => createEventsRepo(db),
     sessions: () => createSessionsRepo(db),
     observations: () => createObservationsRepo(db),
-    summaries: () => createSummariesRepo(db),
+    summaries: () => createSummariesRepo(db, scrubText),
     /** Team sync bookkeeping (outbox, cursors, authors, conflicts, teammates' project state). */
     team: () => createTeamRepo(db),
     injections: () => createInjectionsRepo(db),

@@ -1,10 +1,11 @@
 /**
  * Session summaries (read side: they are written through the mutation path, memory-writer.ts) and
- * recorded user prompts (scrubbed again here: every text engram stores passes the scrubber).
+ * recorded user prompts (scrubbed again here: every text engram stores passes the scrubber, which the
+ * store hands in — the context hooks' reading store hands in a refusal instead, so their bundle carries
+ * no scrubber: ~18 KB, a third of that bundle's top-level work at every SessionStart).
  */
 import type { ProjectId } from '../core/ids.ts';
 import type { Summary } from '../core/model.ts';
-import { scrubText } from '../core/scrub.ts';
 import type { Db } from './database.ts';
 import { lazyStatement, parseJsonList } from './statements.ts';
 
@@ -43,7 +44,7 @@ function toSummary(row: SummaryRow): Summary {
   };
 }
 
-export function createSummariesRepo(db: Db) {
+export function createSummariesRepo(db: Db, scrub: (text: string) => string) {
   const bySession = lazyStatement(db, `SELECT ${COLUMNS} FROM summaries WHERE session_id = ?`);
   const latest = lazyStatement(
     db,
@@ -103,7 +104,7 @@ export function createSummariesRepo(db: Db) {
       return (count().get() as { n: number }).n;
     },
     addPrompt(sessionId: string, projectId: ProjectId, eventSeq: number, prompt: string, at: number): void {
-      insertPrompt().run(sessionId, projectId, eventSeq, scrubText(prompt), at);
+      insertPrompt().run(sessionId, projectId, eventSeq, scrub(prompt), at);
     },
     promptCount(): number {
       return (promptCount().get() as { n: number }).n;

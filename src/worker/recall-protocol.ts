@@ -1,9 +1,10 @@
 /**
- * The worker's recall socket, on the wire: one JSON line in (a prompt query), one JSON line out (what
- * the prompt hook would have rendered itself), then the connection ends. Each line carries the
- * protocol's version and the build of the code that wrote it: the hook takes an answer only from its
- * own build (the same code over the same store gives the same bytes) and only in a shape it checks
- * field by field, since what it takes goes into the agent's context and the inbox.
+ * The worker's recall folder, in its files: one JSON line in (a prompt query, `<name>.q`), one JSON line
+ * out (what the prompt hook would have rendered itself, `<name>.a`), and the door that says which
+ * worker answers there. Each line carries the protocol's version and the build of the code that wrote
+ * it: the hook takes an answer only from its own build (the same code over the same store gives the
+ * same bytes) and only in a shape it checks field by field, since what it takes goes into the agent's
+ * context and the inbox.
  *
  * Loaded by the hook's capture bundle: plain data only, no imports that do anything.
  */
@@ -14,6 +15,10 @@ import type { PromptQuery } from '../recall/prompt-query.ts';
 export const RECALL_PROTOCOL = 1;
 /** The longest line either side reads (a prompt is capped at capture; an answer by its token budget). */
 export const RECALL_MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** The door of the recall folder: the answering worker's pid and build, one JSON line. */
+export const DOOR_FILE = 'door';
+export const QUESTION_SUFFIX = '.q';
+export const ANSWER_SUFFIX = '.a';
 
 export type RecallReply =
   | { v: number; build: string; ok: true; context: RenderedContext }
@@ -41,6 +46,16 @@ function parseJson(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The door's line as the hook reads it: the worker's pid, or why no worker of this build answers. */
+export function parseDoor(line: string, build: string): Parsed<number> {
+  const r = parseJson(line);
+  if (!isRecord(r) || !isNumber(r['pid']) || r['pid'] <= 0) return { ok: false, error: 'a malformed door' };
+  if (r['v'] !== RECALL_PROTOCOL)
+    return { ok: false, error: `protocol ${String(r['v'])}, not ${RECALL_PROTOCOL}` };
+  if (r['build'] !== build) return { ok: false, error: 'another build answers' };
+  return { ok: true, value: r['pid'] };
 }
 
 /** A request line as the worker reads it: the query, or why it is not answered. */

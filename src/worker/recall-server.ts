@@ -1,33 +1,50 @@
 /**
- * The worker's recall socket: a Unix domain socket at `$ENGRAM_HOME/worker.sock` (mode 0600, in the
- * 0700 home) where the prompt hook asks for its prompt-time recall. It is bound under a name of this
- * process's own and renamed into place, so a socket left by a worker that died is replaced in one step
- * and a client never meets a half-made one; on close it is removed only while the name is still this
- * server's (a worker that took the lock over may have put its own there meanwhile).
+ * The worker's recall folder: `$ENGRAM_HOME/recall/` (0700, in the 0700 home), where the prompt hook
+ * asks for its prompt-time recall with files alone — no socket, so the hook loads no `node:net` or
+ * stream code (~20 M instructions of a prompt's hook, callgrind). A hook puts its question in
+ * `<name>.q` (written under a temporary name, then renamed) and waits for `<name>.a`, which this
+ * server writes the same way; the server learns of a question from a watch on the folder.
+ *
+ * The folder's door (`door`, 0600: this process's pid and build) says a worker answers here. It is
+ * written once the watch runs, replaced in one step by a worker that took over, and removed on close
+ * only while it is still this server's. A hook knows a door a killed worker left by its pid being gone.
  */
-import { chmodSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
+import { join } from 'node:path';
 import type { LogFields } from '../core/ports.ts';
 import type { RenderedContext } from '../recall/context-lines.ts';
 import type { PromptQuery } from '../recall/prompt-query.ts';
-import { parseRequest, RECALL_MAX_LINE_BYTES, RECALL_PROTOCOL, replyLine } from './recall-protocol.ts';
+import {
+  ANSWER_SUFFIX,
+  DOOR_FILE,
+  parseRequest,
+  QUESTION_SUFFIX,
+  RECALL_PROTOCOL,
+  replyLine,
+} from './recall-protocol.ts';
 
-/**
- * The longest socket path every platform binds (Linux takes 107 bytes, macOS 103); a longer
- * `$ENGRAM_HOME` gets no socket, and its hooks read the database themselves.
- */
-export const MAX_SOCKET_PATH_BYTES = 103;
-/** A client that sends no whole line within this long is dropped. */
-const CLIENT_IDLE_MS = 5_000;
+/** Questions and answers left this long (a hook that gave up, a worker that died) are removed. */
+const LEFT_OVER_MS = 10_000;
 
 export interface RecallServer {
-  readonly path: string;
-  /** Stop listening and remove the socket (if it is still this server's). */
+  readonly dir: string;
+  /** Stop answering and remove the door (if it is still this server's). */
   close(): Promise<void>;
 }
 
 export interface RecallServerOptions {
-  path: string;
+  /** The recall folder (`$ENGRAM_HOME/recall`). */
+  dir: string;
   /** The build this process runs (core/build-id): only a hook of the same build is answered. */
   build: string;
   /** The answer to one query; a throw is sent back as a refusal (the hook then renders it itself). */
@@ -36,65 +53,79 @@ export interface RecallServerOptions {
   warn: (message: string, fields: LogFields) => void;
 }
 
+/** Write a file whole under a temporary name, then rename it into place (a reader never meets half of it). */
+function writeWhole(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+/** Remove what a hook that gave up, or an earlier worker, left behind. */
+function sweep(dir: string, now: number): void {
+  for (const name of readdirSync(dir)) {
+    if (name === DOOR_FILE) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > LEFT_OVER_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 export async function listenForRecall(options: RecallServerOptions): Promise<RecallServer> {
-  const { path } = options;
-  const bound = `${path}.${process.pid}`;
-  if (Buffer.byteLength(bound) > MAX_SOCKET_PATH_BYTES)
-    throw new Error(`the socket path ${bound} is longer than ${MAX_SOCKET_PATH_BYTES} bytes`);
-  const server = createServer((socket) => serve(socket, options));
-  // A socket of an earlier process with this pid (a crash, then a reused pid).
-  rmSync(bound, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(bound, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const { dir, build } = options;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  sweep(dir, Date.now());
+  let swept = Date.now();
+  const take = (name: string) => {
+    if (!name.endsWith(QUESTION_SUFFIX)) return;
+    const question = join(dir, name);
+    let line: string;
+    try {
+      line = readFileSync(question, 'utf8');
+      // Taken: a hook that gave up meanwhile has removed it, and gets no answer.
+      rmSync(question);
+    } catch {
+      return; // another event for a question already answered, or one its hook took back
+    }
+    const end = line.indexOf('\n');
+    const answer = answerLine(end === -1 ? line : line.slice(0, end), options);
+    try {
+      writeWhole(join(dir, `${name.slice(0, -QUESTION_SUFFIX.length)}${ANSWER_SUFFIX}`), answer);
+    } catch (error) {
+      options.warn('could not write a recall answer', { error: (error as Error).message });
+    }
+    if (Date.now() - swept > LEFT_OVER_MS) {
+      swept = Date.now();
+      sweep(dir, swept);
+    }
+  };
+  const watcher: FSWatcher = watch(dir, (_event, name) => {
+    if (typeof name === 'string') take(name);
   });
-  let identity: { dev: number; ino: number };
+  watcher.on('error', (error) => options.warn('the recall folder watch failed', { error: error.message }));
+  // Questions asked before the watch ran (none before the door is up, but a taken-over folder may hold some).
+  for (const name of readdirSync(dir)) take(name);
+  const door = join(dir, DOOR_FILE);
+  const mine = `${JSON.stringify({ v: RECALL_PROTOCOL, pid: process.pid, build })}\n`;
   try {
-    chmodSync(bound, 0o600);
-    renameSync(bound, path);
-    const stat = statSync(path);
-    identity = { dev: stat.dev, ino: stat.ino };
+    writeWhole(door, mine);
   } catch (error) {
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(bound, { force: true });
+    watcher.close();
     throw error;
   }
-  server.on('error', (error) => options.warn('the recall socket failed', { error: error.message }));
   return {
-    path,
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
+    dir,
+    close() {
+      watcher.close();
       try {
-        const now = statSync(path);
-        if (now.dev === identity.dev && now.ino === identity.ino) rmSync(path, { force: true });
+        if (readFileSync(door, 'utf8') === mine) rmSync(door, { force: true });
       } catch {
         // already gone
       }
+      return Promise.resolve();
     },
   };
-}
-
-function serve(socket: Socket, options: RecallServerOptions): void {
-  let buffered = '';
-  let answered = false;
-  socket.setEncoding('utf8');
-  socket.setTimeout(CLIENT_IDLE_MS, () => socket.destroy());
-  // A client that went away mid-answer is no problem of the worker's.
-  socket.on('error', () => socket.destroy());
-  socket.on('data', (chunk: string) => {
-    if (answered) return;
-    buffered += chunk;
-    const end = buffered.indexOf('\n');
-    if (end === -1) {
-      if (buffered.length > RECALL_MAX_LINE_BYTES) socket.destroy();
-      return;
-    }
-    answered = true;
-    socket.end(answerLine(buffered.slice(0, end), options));
-  });
 }
 
 function answerLine(line: string, options: RecallServerOptions): string {

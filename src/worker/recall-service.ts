@@ -1,5 +1,5 @@
 /**
- * The worker's side of prompt-time recall over a socket: the recall thread (recall-thread.ts) started
+ * The worker's side of prompt-time recall through its recall folder: the recall thread (recall-thread.ts) started
  * beside the worker's loop and stopped with it. Speed only: when it cannot start, the prompt hooks read
  * the database themselves, as they do whenever no worker runs.
  */
@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports.ts';
 import type { RecallThreadData, RecallThreadMessage } from './recall-thread.ts';
 
 export interface RecallService {
-  /** Stop answering and remove the socket; resolves once the thread has ended. */
+  /** Stop answering and remove the folder's door; resolves once the thread has ended. */
   stop(): Promise<void>;
 }
 
@@ -22,7 +22,7 @@ export function startRecallService(
 ): Promise<RecallService | null> {
   const { logger } = options;
   const data: RecallThreadData = {
-    socketPath: options.socketPath,
+    recallDir: options.recallDir,
     dbPath: options.dbPath,
     toldDir: options.toldDir,
   };
@@ -31,7 +31,7 @@ export function startRecallService(
     try {
       thread = new Worker(options.script, { workerData: data });
     } catch (error) {
-      logger.warn('the recall socket did not start; prompt hooks read the database', {
+      logger.warn('prompt-time recall did not start; prompt hooks read the database', {
         error: describeError(error),
       });
       resolve(null);
@@ -57,10 +57,10 @@ export function startRecallService(
     };
     thread.on('message', (m: RecallThreadMessage) => {
       if (m.type === 'ready') {
-        logger.info('answering prompt-time recall', { socket: options.socketPath });
+        logger.info('answering prompt-time recall', { dir: options.recallDir });
         resolve(service);
       } else if (m.type === 'failed') {
-        logger.warn('the recall socket did not start; prompt hooks read the database', { error: m.error });
+        logger.warn('prompt-time recall did not start; prompt hooks read the database', { error: m.error });
         resolve(null);
       } else if (m.type === 'warn') logger.warn(m.message, m.fields);
     });

@@ -17,7 +17,8 @@ import { openReadStore } from '../store/read-store.ts';
 import { listenForRecall, type RecallServer } from './recall-server.ts';
 
 export interface RecallThreadData {
-  socketPath: string;
+  /** The recall folder (`$ENGRAM_HOME/recall`). */
+  recallDir: string;
   dbPath: string;
   toldDir: string;
 }
@@ -38,7 +39,7 @@ async function start(data: RecallThreadData): Promise<void> {
   let server: RecallServer;
   try {
     server = await listenForRecall({
-      path: data.socketPath,
+      dir: data.recallDir,
       build: BUILD_ID,
       answer(query) {
         // A file put in its place (a repair, a restore) or migrated since: not the store opened.

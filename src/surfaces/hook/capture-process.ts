@@ -2,7 +2,7 @@
  * The hook process's work (bundled to dist/hook-capture.cjs, which the small entry dist/hook.cjs loads
  * with V8's code cache): stdin → runHook → stdout, exit 0 always. The database half lives in
  * dist/hook-context.cjs and is loaded only for the events that need it — for a prompt, only when the
- * running worker did not answer over its socket.
+ * running worker did not answer through its recall folder.
  */
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,7 +90,7 @@ export async function runHookProcess(here: string, load: typeof requireWithCodeC
         afterWork = bundle.saveCache;
         return bundle.exports.handleContextEvent;
       },
-      askWorker: (query) => askWorker(runtime.paths.workerSocket, query),
+      askWorker: (query) => askWorker(runtime.paths.recallDir, query),
       ensureWorker: () => {
         if (runningWorkerPid(runtime.paths) === null)
           spawnWorker(runtime.paths, join(here, 'cli.mjs'), runtime.env);

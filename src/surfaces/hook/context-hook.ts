@@ -144,7 +144,7 @@ function render(
 ): RenderedContext | null {
   const { event, sessionId } = record;
   if (event.kind === 'prompt')
-    // The same question the worker answers over its socket (context-query.ts, recall/prompt-query.ts).
+    // The same question the worker answers through its recall folder (context-query.ts, recall/prompt-query.ts).
     return answerPromptQuery(
       store,
       promptQueryOf({ ...record, event }, project, runtime, files),

@@ -1,6 +1,6 @@
 /**
  * The last step of a context hook, whoever rendered the context (the hook reading the database, or the
- * worker answering over its socket): note the injected ids in the told ledger, leave the event in the
+ * worker answering through its recall folder): note the injected ids in the told ledger, leave the event in the
  * inbox with what was injected (the worker records the injection and the context log row from it),
  * and print the host's format.
  */

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       join(here, 'hook-capture.cjs'),
       paths.cacheDir,
     );
-    // A prompt's hook may wait for the running worker's answer (over its socket) before it prints.
+    // A prompt's hook may wait for the running worker's answer (through its recall folder) before it prints.
     await bundle.exports.runHookProcess(here, requireWithCodeCache);
     bundle.saveCache(bundle.exports.warmUp);
   } catch (error) {

@@ -1,16 +1,26 @@
 /**
- * The prompt hook's question to the running worker (worker/recall-server.ts): one line out over the
- * worker's local socket, one line back, within a tight time limit. Anything else — no socket, nobody
- * listening, another build or protocol, a malformed or late answer — is a reason, and the hook then
- * reads the database itself exactly as when no worker runs. Part of the capture bundle: `node:net`
- * is loaded only once a socket is there to ask.
+ * The prompt hook's question to the running worker (worker/recall-server.ts), with files alone: the
+ * question written into the worker's recall folder, the answer waited for by looking for its file
+ * (a sleep of a fraction of a millisecond between looks, no event loop), within a tight time limit.
+ * A socket would cost the hook `node:net` and Node's stream code, ~20 M instructions (callgrind),
+ * more than the rest of the prompt's path. Anything else — no door (no worker), a door a dead worker
+ * left, another build's, a worker that ends while asked, a malformed or late answer — is a reason, and
+ * the hook then reads the database itself exactly as when no worker runs.
  */
-import { existsSync } from 'node:fs';
-import type * as Net from 'node:net';
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BUILD_ID } from '../../core/build-id.ts';
 import type { RenderedContext } from '../../recall/context-lines.ts';
 import type { PromptQuery } from '../../recall/prompt-query.ts';
-import { parseReply, RECALL_MAX_LINE_BYTES, requestLine } from '../../worker/recall-protocol.ts';
+import {
+  ANSWER_SUFFIX,
+  DOOR_FILE,
+  parseDoor,
+  parseReply,
+  QUESTION_SUFFIX,
+  RECALL_MAX_LINE_BYTES,
+  requestLine,
+} from '../../worker/recall-protocol.ts';
 
 export type WorkerAnswer = { ok: true; context: RenderedContext } | { ok: false; reason: string };
 
@@ -19,43 +29,97 @@ export type WorkerAnswer = { ok: true; context: RenderedContext } | { ok: false;
  * answer takes a few milliseconds; past this, reading it here is the quicker way.
  */
 export const RECALL_TIMEOUT_MS = 250;
+/** Between two looks for the answer. */
+const LOOK_EVERY_MS = 0.5;
+/** Looks between two checks that the worker still runs (about every 10 ms). */
+const LOOKS_PER_LIFE_CHECK = 20;
 
-export function askWorker(
-  socketPath: string,
-  query: PromptQuery,
-  timeoutMs = RECALL_TIMEOUT_MS,
-): Promise<WorkerAnswer> {
-  // No worker (it removes its socket on the way out): no module to load, no connection to try.
-  if (!existsSync(socketPath)) return Promise.resolve({ ok: false, reason: 'no socket' });
-  const net = process.getBuiltinModule('node:net') as typeof Net;
-  return new Promise((resolve) => {
-    let received = '';
-    let settled = false;
-    const socket = net.createConnection(socketPath);
-    const settle = (answer: WorkerAnswer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(answer);
-    };
-    const timer = setTimeout(
-      () => settle({ ok: false, reason: `no answer within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(requestLine(BUILD_ID, query)));
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-      const end = received.indexOf('\n');
-      if (end !== -1) {
-        const reply = parseReply(received.slice(0, end), BUILD_ID);
-        settle(reply.ok ? { ok: true, context: reply.value } : { ok: false, reason: reply.error });
-      } else if (received.length > RECALL_MAX_LINE_BYTES) settle({ ok: false, reason: 'an answer too long' });
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      settle({ ok: false, reason: error.code ?? error.message }),
-    );
-    socket.on('close', () => settle({ ok: false, reason: 'closed without an answer' }));
-  });
+/** The process still runs (or the pid is another user's: the time limit still holds). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A worker that ended keeps its pid until its parent reaps it: Linux tells its state (Z) in /proc.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat[stat.lastIndexOf(') ') + 2] !== 'Z';
+  } catch {
+    return true; // no /proc here
+  }
+}
+
+function readDoor(dir: string): string | null {
+  try {
+    return readFileSync(join(dir, DOOR_FILE), 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Remove a file that may be gone already. `unlinkSync`, not `rmSync`: Node's rmSync runs its rimraf
+ * code, ~20 more functions a hook would compile on every prompt.
+ */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+/** Sleep without the event loop (the hook has nothing else to do meanwhile). */
+function pause(ms: number, cell: Int32Array): void {
+  Atomics.wait(cell, 0, 0, ms);
+}
+
+export function askWorker(dir: string, query: PromptQuery, timeoutMs = RECALL_TIMEOUT_MS): WorkerAnswer {
+  const deadline = Date.now() + timeoutMs;
+  // No worker (it removes its door on the way out): no question to write.
+  const doorLine = readDoor(dir);
+  if (doorLine === null) return { ok: false, reason: 'no worker' };
+  const door = parseDoor(doorLine, BUILD_ID);
+  if (!door.ok) return { ok: false, reason: door.error };
+  const pid = door.value;
+  // A door a killed worker left: its pid is gone.
+  if (!alive(pid)) return { ok: false, reason: 'no worker' };
+  const name = `${process.pid}-${Date.now().toString(36)}`;
+  const question = join(dir, `${name}${QUESTION_SUFFIX}`);
+  const answer = join(dir, `${name}${ANSWER_SUFFIX}`);
+  const tmp = `${question}.tmp`;
+  try {
+    writeFileSync(tmp, requestLine(BUILD_ID, query), { mode: 0o600 });
+    renameSync(tmp, question);
+  } catch (error) {
+    removeFile(tmp);
+    return { ok: false, reason: (error as NodeJS.ErrnoException).code ?? 'could not ask' };
+  }
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let reason: string;
+  for (let look = 1; ; look++) {
+    if (existsSync(answer)) {
+      const text = readFileSync(answer, 'utf8');
+      removeFile(answer);
+      const end = text.indexOf('\n');
+      if (end === -1) return { ok: false, reason: 'an answer without its line end' };
+      if (end > RECALL_MAX_LINE_BYTES) return { ok: false, reason: 'an answer too long' };
+      const reply = parseReply(text.slice(0, end), BUILD_ID);
+      return reply.ok ? { ok: true, context: reply.value } : { ok: false, reason: reply.error };
+    }
+    if (Date.now() >= deadline) {
+      reason = `no answer within ${timeoutMs} ms`;
+      break;
+    }
+    if (look % LOOKS_PER_LIFE_CHECK === 0 && !alive(pid)) {
+      reason = 'the worker ended';
+      break;
+    }
+    pause(LOOK_EVERY_MS, cell);
+  }
+  // Taken back (the worker sweeps an answer it writes after this).
+  removeFile(question);
+  removeFile(answer);
+  return { ok: false, reason };
 }

@@ -1,7 +1,7 @@
 /**
  * One hook call: payload in, context out. Capture is scrub → size-cap → one durable write (a file in
  * the inbox, renamed into place); SessionStart and UserPromptSubmit also read memory to inject: a
- * prompt's recall from the running worker over its socket when it answers, else (and SessionStart
+ * prompt's recall from the running worker through its recall folder when it answers, else (and SessionStart
  * always) from the database in this process. Never throws: every problem is logged and the hook still
  * succeeds, because a memory system must never get in the agent's way.
  *
@@ -55,7 +55,7 @@ export interface HookDeps {
    * Asks the running worker for a prompt's recall (recall-client.ts); absent, or any answer but a
    * checked one, and the handler above reads the database itself.
    */
-  askWorker?: (query: PromptQuery) => Promise<WorkerAnswer>;
+  askWorker?: (query: PromptQuery) => WorkerAnswer;
   /** Called after a successful capture, to make sure a worker will distil it. */
   ensureWorker?: () => void;
 }
@@ -83,17 +83,17 @@ function toInbox(deps: HookDeps, record: InboxRecord): HookOutcome['status'] {
  * A prompt's recall as the running worker renders it, or null (no worker, `worker.recallSocket` off,
  * or no usable answer: the caller then reads the database itself). Never throws.
  */
-async function answeredByWorker(
+function answeredByWorker(
   deps: HookDeps,
   record: InboxRecord & { event: { kind: 'prompt' } },
-): Promise<RenderedContext | null> {
+): RenderedContext | null {
   const { runtime, logger } = deps;
   if (!deps.askWorker || !runtime.config['worker.recallSocket']) return null;
   try {
     const project = withProjectId(record.project);
     const { loadsRulesFiles, loadsAutoMemory } = deps.host.capabilities;
     const files = hostLoadedFiles(project, runtime, loadsRulesFiles, loadsAutoMemory);
-    const answer = await deps.askWorker(promptQueryOf(record, project, runtime, files));
+    const answer = deps.askWorker(promptQueryOf(record, project, runtime, files));
     if (answer.ok) return answer.context;
     logger.debug('the worker did not answer the prompt; reading the database', { reason: answer.reason });
   } catch (error) {
@@ -169,7 +169,7 @@ export async function runHook(input: Buffer, deps: HookDeps): Promise<HookOutcom
   ) {
     try {
       const { event } = n;
-      const answered = event.kind === 'prompt' ? await answeredByWorker(deps, { ...record, event }) : null;
+      const answered = event.kind === 'prompt' ? answeredByWorker(deps, { ...record, event }) : null;
       const r = answered
         ? finishContextEvent(record, answered, { runtime, logger, renderContext: deps.host.renderContext })
         : deps.contextHandler(event.kind)(record, {

@@ -139,11 +139,11 @@ async function runForeground(ctx: CliContext): Promise<number> {
       return 0;
     }
     writeWorkerPidFile(paths, stamp);
-    // Prompt-time recall answered from a thread beside the loop, over $ENGRAM_HOME/worker.sock.
+    // Prompt-time recall answered from a thread beside the loop, through $ENGRAM_HOME/recall/.
     if (config['worker.recallSocket'])
       recall = startRecallService({
         script: join(ctx.distDir, 'recall-thread.mjs'),
-        socketPath: paths.workerSocket,
+        recallDir: paths.recallDir,
         dbPath: paths.db,
         toldDir: paths.toldDir,
         logger,
