@@ -703,6 +703,10 @@ describe('choices, approvals and confirmations', () => {
         'User has answered your questions: "Which rig do these beads belong to?"="No rig", "Which tools should we set up?"="Credo + Dialyxir + mix_audit". You can now continue with the user\'s answers in mind.',
       ),
       ask('User has answered your questions: "Should I commit now?"="Yes".'),
+      // Handing the choice back chooses nothing.
+      ask(
+        'User has answered your questions: "Where do you want to deploy the live app?"="Not sure / you decide".',
+      ),
     ]);
     expect(kinds(found)).toEqual([
       ['decision', 'Credo + Dialyxir + mix_audit (Which tools should we set up?)'],

@@ -43,6 +43,7 @@ import { notEnglish } from './user-language.ts';
 import { linksIn } from './user-prose.ts';
 import {
   AGREE,
+  DEFERRED_ANSWER,
   TRIVIAL_ANSWER,
   unmark,
   firstSentences,
@@ -140,7 +141,8 @@ export function readUtterance(u: Utterance): UserReading {
 
   if (u.channel === 'answer') {
     const question = u.question ?? '';
-    if (u.text.length < 3 || TRIVIAL_ANSWER.test(u.text)) return reading('none', null);
+    if (u.text.length < 3 || TRIVIAL_ANSWER.test(u.text) || DEFERRED_ANSWER.test(u.text))
+      return reading('none', null);
     return reading(
       'choice',
       draft(

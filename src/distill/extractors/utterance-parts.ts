@@ -20,6 +20,9 @@ export const DISAGREE =
 /** Answers that are no choice at all. */
 export const TRIVIAL_ANSWER =
   /^(?:yes|no|ok(?:ay)?|none|skip|n\/a|no rig|other|cancel|either|both|neither)\b[.!]?$/i;
+/** An answer that hands the choice back ("Not sure / you decide", "no preference"): the user chose nothing. */
+export const DEFERRED_ANSWER =
+  /\b(?:you decide|you choose|you pick|up to you|your call|not sure|no preference|don'?t mind|don'?t care|whatever you (?:think|prefer|recommend))\b/i;
 
 export const unmark = (s: string) =>
   s
