@@ -29,8 +29,9 @@ const FEATURE =
 /** A stated choice: "decided to", "going with X", "chose X over Y", "use X instead of Y". */
 const CHOICE =
   /\b(?:decided (?:to|on|against)|(?:am |I'm |we're |are )?going with|went with|(?:I|we) chose|chose \S+(?: \S+)? over|opted (?:for|to|against)|settled on|picked \S+|(?:we|I)(?:'ll| will) (?:use|go with|keep)|(?:use[sd]?|using|switch(?:ed)? to|kept|keep|prefer(?:red)?|replaced? \S+(?: \S+)? with)\b[^.]{0,80}\b(?:instead of|rather than|over)\b)/i;
+/** Not a choice made: a question, a condition, or a sentence that leaves it to the user ("let me know …"). */
 const NOT_A_CHOICE =
-  /\?\s*$|^(?:if|should|would|could|do you|shall|want me|let me know|maybe|perhaps)\b|\bif you (?:want|prefer|like)\b/i;
+  /\?\s*$|^(?:if|should|would|could|do you|shall|want me|let me know|maybe|perhaps)\b|\bif you(?:'d| would)? (?:want|prefer|like)\b|\blet me know\b/i;
 
 /** The sentence of `text` that states a decision, or ''. */
 export function statedDecision(text: string): string {
