@@ -29,6 +29,18 @@ describe('the answer a look-only investigation ends with', () => {
     );
     expect(found?.narrative).toContain('178 demo runs');
     expect(found?.subject).toBe(answerSubject('sess-1'));
+    // A hand-over to the user is no part of what was found.
+    const [handed] = discoveries(
+      prompt('does the app boot with the new models?'),
+      ...looked,
+      stop(
+        'The app boots and both tables exist; a stale tmp/pids/server.pid had blocked the server until it was removed. Ready for Phase 4 whenever you want to start.',
+      ),
+    );
+    expect(handed?.title).toBe(
+      'The app boots and both tables exist; a stale tmp/pids/server.pid had blocked the server until it was removed.',
+    );
+    expect(handed?.narrative).not.toContain('Phase 4');
   });
 
   it('is no answer while the turn is still on its way or hands the question back', () => {

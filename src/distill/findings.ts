@@ -66,6 +66,10 @@ export function findingObservations(a: TurnAnalysis, sessionId = ''): Observatio
 /** The subject of a session's answer to what it investigated (one per session: the latest stands). */
 export const answerSubject = (sessionId: string) => `answer:${sessionId}`;
 
+/** A sentence handing the next move to the user: when they are ready, what they would like. */
+const HANDS_OVER =
+  /\b(?:whenever you(?:'re| are)? (?:ready|want|like)|when(?:ever)? you(?:'re| are) ready|let me know (?:if|when|whether|how)|if you(?:'d| would) like|ready for (?:the next|phase|step)\b)/i;
+
 /** Reads, searches and commands: how much a look-only turn must do to be an investigation. */
 const INVESTIGATION = 3;
 
@@ -93,6 +97,8 @@ function investigated(a: TurnAnalysis, sessionId: string): ObservationDraft[] {
     (s) =>
       !/[!！]$/.test(s) &&
       !/^(?:next(?: steps?)?|to ?do|then)\s*[:—-]/i.test(s) &&
+      // Handing over to the user ("Ready for Phase 4 whenever you want to start.") tells nothing found.
+      !HANDS_OVER.test(s) &&
       !isStatusNote(s) &&
       !unsupportedClaim(s, a),
   );
