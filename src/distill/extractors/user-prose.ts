@@ -180,8 +180,20 @@ function unwrapLines(text: string): string {
 
 /** Links in the user's own words (a PR, an issue, a page they point to). */
 export function linksIn(text: string): string[] {
-  const found = text.match(/\bhttps?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g) ?? [];
+  // A line of code the user pasted (`RPC_URLS = [ENV["X"] || "https://…"]`): its addresses are values
+  // of that code, not links given.
+  const prose = text
+    .split('\n')
+    .filter((l) => !CODE_LINE.test(l))
+    .join('\n');
+  const found = prose.match(/\bhttps?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?]/g) ?? [];
   // A local server's address is where something ran, not a reference.
   const local = /^https?:\/\/(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(?:[:/]|$)/i;
-  return [...new Set(found.filter((u) => !local.test(u)))].slice(0, 5);
+  // A form to fill in (`…/polygon/YOUR_KEY_HERE`, `{id}`): an example of an address, not one.
+  // A secret the scrubber took out (`?apikey=[REDACTED:…]`) leaves no address either.
+  const template = /YOUR[_-]|<[^>]*>|\{[^}]*\}|\bx{3,}\b|\bexample\.(?:com|org|net)\b|\[REDACTED/i;
+  return [...new Set(found.filter((u) => !local.test(u) && !template.test(u)))].slice(0, 5);
 }
+
+/** A line that is code: an assignment, a list or call of quoted values, `||` between values. */
+const CODE_LINE = /^\s*(?:[\w.[\]"']+\s*=[^=]|[\]}),]|["'`][^"'`]*["'`]\s*,?\s*$)|\|\||&&|=>|\bENV\[/;

@@ -814,6 +814,16 @@ describe('what the user pasted and the links they gave', () => {
     expect(found.map((x) => [x.draft.type, x.draft.facts])).toEqual([
       ['fact', ['link: https://github.com/acme/app/pull/17']],
     ]);
+    // Addresses in a line of code the user pasted, and a form to fill in, are no links given.
+    expect(
+      extractUserWords([
+        prompt('wire the RPC endpoint'),
+        say('Wired.'),
+        prompt(
+          'make the script take an env var, something like:\n\nRPC_URLS = [\n  ENV["RPC_URL"] || "https://rpc.public.test/",\n  "https://rpc.backup.test"\n]\n\nthe keyed form is https://rpc.vendor.test/polygon/YOUR_KEY_HERE',
+        ),
+      ]).flatMap((x) => x.draft.facts.filter((f) => f.startsWith('link: '))),
+    ).toEqual([]);
   });
 });
 
