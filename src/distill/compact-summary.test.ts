@@ -201,5 +201,9 @@ describe('the digest’s open items in the session summary', () => {
     expect(after('continue')).toBe(
       "pending at compaction: Wait for the user's feedback on the redesigned window.",
     );
+    // In the user's own language too.
+    expect(after('继续')).toBe(
+      "pending at compaction: Wait for the user's feedback on the redesigned window.",
+    );
   });
 });
