@@ -938,6 +938,31 @@ describe('the state of a session’s work, kept true as the session goes on', ()
     expect(store.observations.bySubject(projectId, 'tasks:s1')).toBeNull();
   });
 
+  it('archives a memory that only says the user gave a link another memory of the session holds', () => {
+    const link = (url: string) =>
+      draftOf(`The user pointed to ${url}`, {
+        type: 'fact',
+        facts: [`link: ${url}`],
+        subject: `link:${url}`,
+        trust: 'user',
+      });
+    put('s1', [
+      link('https://shop.test/donate'),
+      link('https://docs.test/api'),
+      draftOf('Make the donation form a pop-up like the original page', {
+        type: 'change',
+        narrative: 'Asked: align the UI with https://shop.test/donate, where the donation form is a pop-up.',
+        facts: ['app/views/donate.html.erb: changed form'],
+        filesModified: ['app/views/donate.html.erb'],
+      }),
+    ]);
+    // Archived: no longer among the session's memories; a link nothing else holds stays.
+    const titles = store.observations.ofSession('s1').map((o) => o.title);
+    expect(titles).not.toContain('The user pointed to https://shop.test/donate');
+    expect(titles).toContain('The user pointed to https://docs.test/api');
+    expect(store.observations.bySubject(projectId, 'link:https://shop.test/donate')).toBeNull();
+  });
+
   it('tells the latest work as tried when the user then says it still does not work', () => {
     put('s1', [work('Add the inflation toggle', ['index.html'])]);
     put('s1', [

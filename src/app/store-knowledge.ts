@@ -532,6 +532,34 @@ export function storeKnowledge(
       report.updated++;
     }
   }
+  if (batch.sessionId) report.superseded += archiveHeldLinks(store, batch.sessionId, ctx);
   closeFinishedLists(store, projectId, batch.finishedTasks ?? [], ctx);
   return report;
+}
+
+/**
+ * A memory that only says the user gave a link (`link:` subject), when another memory of the session
+ * holds every one of its addresses — the request it came in, the work it was for, the deployed app —
+ * says nothing of its own: archived. How many were.
+ */
+function archiveHeldLinks(store: Store, sessionId: string, ctx: MutationContext): number {
+  const active = store.observations.ofSession(sessionId).filter((o) => o.status === 'active');
+  let archived = 0;
+  for (const o of active) {
+    if (!o.subject?.startsWith('link:')) continue;
+    const urls = o.facts.filter((f) => f.startsWith('link: ')).map((f) => f.slice('link: '.length));
+    const holds = (x: Observation, url: string) =>
+      x.title.includes(url) || x.narrative.includes(url) || x.facts.some((f) => f.includes(url));
+    const held = (url: string) =>
+      active.some(
+        (x) => x.id !== o.id && !x.subject?.startsWith('link:') && x.status === 'active' && holds(x, url),
+      );
+    if (
+      urls.length > 0 &&
+      urls.every(held) &&
+      store.memory.archive(o.id, 'another memory of the session holds the link', ctx)
+    )
+      archived++;
+  }
+  return archived;
 }
