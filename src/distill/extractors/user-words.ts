@@ -24,6 +24,7 @@ import type { Json, ObservationDraft } from '../../core/model.ts';
 import type { TranscriptEntry } from '../../core/transcript.ts';
 import { keyPoints, statementSentences } from '../narration.ts';
 import { clip } from '../text.ts';
+import { EDITING_TOOLS } from '../tool-kinds.ts';
 import { readDialogue, type Utterance } from './dialogue.ts';
 import { clipWords, extracted, type Extracted } from './extracted.ts';
 import {
@@ -78,7 +79,7 @@ const quotedFiles = (text: string): string[] =>
 
 /** Edits a tool call made (its file), for the tools that change a file. */
 const editedFile = (call: { tool: string; input: Json }): string => {
-  if (!/^(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch)$/.test(call.tool)) return '';
+  if (!EDITING_TOOLS.has(call.tool)) return '';
   const input = call.input as Record<string, unknown> | null;
   return String(input?.['file_path'] ?? input?.['notebook_path'] ?? input?.['path'] ?? '');
 };
